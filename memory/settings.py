@@ -1,0 +1,45 @@
+"""Settings of the memory engine, read from the environment and `.env`."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import Field, SecretStr
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+
+class MemorySettings(BaseSettings):
+    """Everything the memory engine and the LLM clients need.
+
+    The bot's `Settings` extends this class, so one object carries all configuration.
+    """
+
+    model_config = SettingsConfigDict(env_file=".env", extra="ignore")
+
+    memory_dsn: str = "sqlite:///./data/memory.db"
+    redis_url: str = "redis://127.0.0.1:6379/0"
+    redis_key_prefix: str = ""
+    memory_cache_ttl_seconds: int = Field(default=1800, ge=1)
+
+    embedding_provider: Literal["local", "openai"] = "local"
+    embedding_model: str = "text-embedding-3-small"
+
+    openai_api_key: SecretStr | None = None
+    openai_base_url: str | None = None
+    llm_model: str = ""
+    llm_fast_model: str = ""
+    llm_timeout_seconds: float = Field(default=30.0, gt=0)
+
+    memory_max_fact_chars: int = Field(default=500, ge=20)
+    memory_max_facts_per_call: int = Field(default=20, ge=20)
+    memory_max_facts_per_namespace: int = Field(default=500, ge=500)
+    memory_summary_max_facts: int = Field(default=8, ge=1)
+    memory_summary_max_chars: int = Field(default=600, ge=40)
+
+    @property
+    def llm_configured(self) -> bool:
+        return bool(self.llm_model)
+
+    @property
+    def fast_llm_configured(self) -> bool:
+        return bool(self.llm_fast_model)
