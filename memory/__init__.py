@@ -1,0 +1,92 @@
+"""Long-term memory of travellers' preferences: semantic, per namespace, cached.
+
+    from memory import open_memory
+    mem = open_memory()
+    mem.record("T1:U1", ["I never take red-eye flights"])
+    mem.retrieve("T1:U1", "plan my trip to Chengdu")
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from memory.errors import InvalidSlotValue, MemoryEngineError, StoreUnavailable
+from memory.types import MemoryItem, RecordOutcome
+
+if TYPE_CHECKING:
+    from memory.conflicts import ConflictJudge
+    from memory.embedding import Embedder
+    from memory.engine import Memory
+    from memory.settings import MemorySettings
+
+
+def open_memory(
+    settings: MemorySettings | None = None,
+    *,
+    dsn: str | None = None,
+    redis_url: str | None = None,
+    embedder: Embedder | None = None,
+    judge: ConflictJudge | None = None,
+    **overrides: Any,
+) -> Memory:
+    """Build a `Memory` from settings (environment and `.env`), with keyword overrides.
+
+    `open_memory(dsn="sqlite:///x.db", redis_url="")` selects a SQLite file and no cache;
+    any other setting can be overridden by its field name, e.g. `memory_cache_ttl_seconds=60`.
+    """
+    import redis
+
+    from memory.backends import backend_from_dsn
+    from memory.cache import PreferenceCache
+    from memory.conflicts import LLMConflictJudge
+    from memory.embedding import OpenAIEmbedder, shared_local_embedder
+    from memory.engine import Memory
+    from memory.llm import openai_client
+    from memory.profile import load_schema
+    from memory.settings import MemorySettings
+    from memory.store import Store
+
+    if dsn is not None:
+        overrides["memory_dsn"] = dsn
+    if redis_url is not None:
+        overrides["redis_url"] = redis_url
+    base = settings if settings is not None else MemorySettings()
+    settings = base.model_copy(update=overrides) if overrides else base
+
+    client = None
+    if settings.redis_url:
+        client = redis.Redis.from_url(
+            settings.redis_url, socket_timeout=0.5, socket_connect_timeout=0.5
+        )
+    cache = PreferenceCache(
+        client=client,
+        ttl_seconds=settings.memory_cache_ttl_seconds,
+        key_prefix=settings.redis_key_prefix,
+    )
+    if embedder is None:
+        if settings.embedding_provider == "openai":
+            embedder = OpenAIEmbedder(
+                client=openai_client(settings), model=settings.embedding_model
+            )
+        else:
+            embedder = shared_local_embedder()
+    if judge is None and settings.fast_llm_configured:
+        judge = LLMConflictJudge(client=openai_client(settings), model=settings.llm_fast_model)
+    return Memory(
+        store=Store(backend_from_dsn(settings.memory_dsn)),
+        cache=cache,
+        embedder=embedder,
+        schema=load_schema(),
+        settings=settings,
+        judge=judge,
+    )
+
+
+__all__ = [
+    "InvalidSlotValue",
+    "MemoryEngineError",
+    "MemoryItem",
+    "RecordOutcome",
+    "StoreUnavailable",
+    "open_memory",
+]

@@ -1,0 +1,446 @@
+"""`Memory`: the per-namespace, semantic, cached long-term memory of travel preferences."""
+
+from __future__ import annotations
+
+import dataclasses
+import logging
+import threading
+import unicodedata
+import uuid
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+import numpy as np
+
+from memory.cache import PreferenceCache
+from memory.conflicts import ConflictJudge, Decision
+from memory.dedupe import is_near_duplicate
+from memory.embedding import Embedder
+from memory.errors import InvalidSlotValue, MemoryEngineError, StoreUnavailable
+from memory.lang import Lang, detect_lang, dominant_lang
+from memory.migrations import MEMORY_MIGRATIONS, migrate
+from memory.privacy import check_fact
+from memory.profile import ProfileSchema
+from memory.ranking import rank_scores
+from memory.settings import MemorySettings
+from memory.store import Store, StoredItem, Tx, utcnow
+from memory.summary import summarize
+from memory.types import MemoryItem, RecordOutcome, SlotMatch
+
+log = logging.getLogger(__name__)
+
+_JUDGE_MIN_SIMILARITY = 0.85
+_JUDGE_CANDIDATES = 3
+_MAX_NAMESPACE_CHARS = 256
+
+
+@dataclasses.dataclass(slots=True)
+class _Candidate:
+    index: int
+    text: str
+    lang: Lang
+    embedding: Any
+    match: SlotMatch | None
+    decision: Decision | None = None
+
+
+def _check_namespace(namespace: str) -> None:
+    if not isinstance(namespace, str) or not namespace.strip():
+        raise ValueError("namespace must be a non-empty string")
+    if len(namespace) > _MAX_NAMESPACE_CHARS:
+        raise ValueError(f"namespace longer than {_MAX_NAMESPACE_CHARS} characters")
+
+
+def _has_control_chars(text: str) -> bool:
+    return any(unicodedata.category(ch) == "Cc" and ch not in "\n\r\t" for ch in text)
+
+
+class Memory:
+    """Synchronous and thread-safe; see `open_memory` for the usual way to build one."""
+
+    def __init__(
+        self,
+        *,
+        store: Store,
+        cache: PreferenceCache,
+        embedder: Embedder,
+        schema: ProfileSchema,
+        settings: MemorySettings,
+        judge: ConflictJudge | None = None,
+    ) -> None:
+        self.store = store
+        self.cache = cache
+        self.embedder = embedder
+        self.schema = schema
+        self.settings = settings
+        self.judge = judge
+        self._schema_ready = False
+        self._schema_lock = threading.Lock()
+
+    # -- plumbing ---------------------------------------------------------------------
+
+    def _ready(self) -> None:
+        """Bring the database schema up to date on first use (retried until it works)."""
+        if self._schema_ready:
+            return
+        with self._schema_lock:
+            if not self._schema_ready:
+                migrate(self.store.backend, "memory", MEMORY_MIGRATIONS)
+                self._schema_ready = True
+
+    def _current(self, namespace: str) -> list[StoredItem]:
+        self._ready()
+        current = self.store.current(namespace)
+        stale = [s for s in current if s.embedding_model != self.embedder.name]
+        if stale:  # the embedding model changed since these were stored: re-embed once
+            vectors = self.embedder.embed_passages([s.item.text for s in stale])
+
+            def rewrite(tx: Tx) -> None:
+                for stored, vector in zip(stale, vectors, strict=True):
+                    tx.set_embedding(stored.item.id, vector, self.embedder.name)
+
+            self.store.write(namespace, rewrite)
+            for stored, vector in zip(stale, vectors, strict=True):
+                stored.embedding, stored.embedding_model = vector, self.embedder.name
+        return current
+
+    # -- writing ------------------------------------------------------------------------
+
+    def record(
+        self, namespace: str, facts: Iterable[str] | str, source: str = "chat"
+    ) -> list[RecordOutcome]:
+        """Remember each fact; one outcome per fact, in order.
+
+        Raises `StoreUnavailable` when the database cannot take the write (nothing is
+        half-written: the facts of one call commit together).
+        """
+        _check_namespace(namespace)
+        facts = [facts] if isinstance(facts, str) else list(facts)
+        limits = self.settings
+        outcomes: list[RecordOutcome | None] = [None] * len(facts)
+        accepted: list[tuple[int, str]] = []
+        for index, raw in enumerate(facts):
+            reason = ""
+            text = " ".join(raw.split()) if isinstance(raw, str) else ""
+            if index >= limits.memory_max_facts_per_call:
+                reason = f"too many facts in one call (at most {limits.memory_max_facts_per_call})"
+            elif not isinstance(raw, str):
+                reason = "not text"
+            elif _has_control_chars(raw):
+                reason = "contains control characters"
+            elif not text:
+                reason = "empty fact"
+            elif len(text) > limits.memory_max_fact_chars:
+                reason = (
+                    f"too long ({len(text)} characters; at most "
+                    f"{limits.memory_max_fact_chars}): state one preference per fact"
+                )
+            else:
+                reason = check_fact(text) or ""
+            if reason:
+                outcomes[index] = RecordOutcome(text=text or str(raw)[:80], status="rejected", reason=reason)
+            else:
+                accepted.append((index, text))
+        if accepted:
+            for outcome in self._write_facts(namespace, accepted, source):
+                outcomes[outcome[0]] = outcome[1]
+        return [o for o in outcomes if o is not None]
+
+    def _write_facts(
+        self, namespace: str, accepted: Sequence[tuple[int, str]], source: str
+    ) -> list[tuple[int, RecordOutcome]]:
+        self._ready()
+        vectors = self.embedder.embed_passages([text for _, text in accepted])
+        candidates = [
+            _Candidate(i, text, detect_lang(text), vec, self.schema.detect(text))
+            for (i, text), vec in zip(accepted, vectors, strict=True)
+        ]
+        if self.judge is not None:
+            self._consult_judge(namespace, candidates)
+
+        def work(tx: Tx) -> list[tuple[int, RecordOutcome]]:
+            current = tx.current()
+            return [(c.index, self._decide(tx, current, c, source)) for c in candidates]
+
+        results = self.store.write(namespace, work)
+        if any(o.status in ("added", "updated") for _, o in results):
+            self.cache.invalidate(namespace)
+        return results
+
+    def _consult_judge(self, namespace: str, candidates: Sequence[_Candidate]) -> None:
+        """Ask the fast model about free-text facts, outside the write lock."""
+        assert self.judge is not None
+        current = [s for s in self._current(namespace) if s.item.slot is None]
+        if not current:
+            return
+        matrix = np.stack([s.embedding for s in current])
+        for cand in candidates:
+            if cand.match is not None:
+                continue
+            sims = matrix @ cand.embedding
+            order = [int(i) for i in np.argsort(-sims)[:_JUDGE_CANDIDATES]]
+            similar = [current[i].item for i in order if sims[i] >= _JUDGE_MIN_SIMILARITY]
+            if similar and not any(
+                is_near_duplicate(cand.text, item.text, float(sims[i]))
+                for i, item in zip(order, similar, strict=False)
+            ):
+                cand.decision = self.judge.judge(cand.text, similar)
+
+    def _decide(
+        self, tx: Tx, current: list[StoredItem], cand: _Candidate, source: str
+    ) -> RecordOutcome:
+        for stored in current:
+            if is_near_duplicate(cand.text, stored.item.text, float(stored.embedding @ cand.embedding)):
+                return self._duplicate(cand, stored.item)
+        replaced: list[StoredItem] = []
+        match = cand.match
+        if match is not None:
+            same = [s for s in current if s.item.slot == match.slot]
+            spec = self.schema.slot(match.slot)
+            if spec.kind == "single":
+                for s in same:
+                    if s.item.value == match.value and s.item.polarity == match.polarity:
+                        return self._duplicate(cand, s.item)
+                replaced = same
+            else:
+                wanted = set(match.value)
+                for s in same:
+                    if wanted <= set(s.item.value or ()) and s.item.polarity == match.polarity:
+                        return self._duplicate(cand, s.item)
+                if spec.exclusive_with:
+                    replaced = [
+                        s
+                        for s in current
+                        if s.item.slot == spec.exclusive_with and wanted & set(s.item.value or ())
+                    ]
+        elif cand.decision is not None:
+            known = {s.item.id: s for s in current}
+            if cand.decision.action == "duplicate" and cand.decision.replaces:
+                if cand.decision.replaces[0] in known:
+                    return self._duplicate(cand, known[cand.decision.replaces[0]].item)
+            elif cand.decision.action == "update":
+                replaced = [known[i] for i in cand.decision.replaces if i in known]
+        limit = self.settings.memory_max_facts_per_namespace
+        if len(current) - len(replaced) >= limit:
+            return RecordOutcome(
+                cand.text,
+                "rejected",
+                f"memory is full ({limit} facts); forget something first",
+            )
+        item = MemoryItem(
+            id=uuid.uuid4().hex,
+            namespace=tx.namespace,
+            text=cand.text,
+            source=source,
+            created_at=utcnow(),
+            slot=match.slot if match else None,
+            value=match.value if match else None,
+            polarity=match.polarity if match else None,
+            lang=cand.lang,
+        )
+        tx.insert(item, cand.embedding, self.embedder.name)
+        for old in replaced:
+            tx.supersede(old.item.id, by=item.id, reason=f"replaced by: {cand.text}", at=item.created_at)
+            current.remove(old)
+        current.append(StoredItem(item, cand.embedding, self.embedder.name))
+        if replaced:
+            olds = "; ".join(old.item.text for old in replaced)
+            return RecordOutcome(
+                cand.text, "updated", f"replaces: {olds}", item.id, tuple(o.item.id for o in replaced)
+            )
+        return RecordOutcome(cand.text, "added", "", item.id)
+
+    @staticmethod
+    def _duplicate(cand: _Candidate, existing: MemoryItem) -> RecordOutcome:
+        return RecordOutcome(cand.text, "duplicate", f"already remembered: {existing.text}", existing.id)
+
+    def update_profile(
+        self,
+        namespace: str,
+        values: Mapping[str, object],
+        source: str = "form",
+        lang: Lang | None = None,
+    ) -> list[RecordOutcome]:
+        """Set or clear (None) typed slots; a new value supersedes the slot's old facts."""
+        _check_namespace(namespace)
+        normal = {slot: self.schema.validate(slot, value) for slot, value in values.items()}
+        merged: dict[str, Any] = {**self.profile(namespace), **normal}
+        for slot_id, value in merged.items():
+            other = self.schema.slot(slot_id).exclusive_with
+            if value and other and merged.get(other):
+                both = set(value) & set(merged[other])
+                if both:
+                    raise InvalidSlotValue(
+                        f"{', '.join(sorted(both))} cannot be in both {slot_id} and {other}"
+                    )
+        current_texts = [s.item.text for s in self._current(namespace)]
+        lang = lang or dominant_lang(current_texts)
+        texts = {
+            slot: self.schema.render(slot, value, lang)
+            for slot, value in normal.items()
+            if value is not None
+        }
+        rendered = {slot: text[:1].upper() + text[1:] for slot, text in texts.items()}
+        vectors = dict(
+            zip(rendered, self.embedder.embed_passages(list(rendered.values())), strict=True)
+        )
+
+        def work(tx: Tx) -> list[RecordOutcome]:
+            current = tx.current()
+            outcomes = []
+            for slot, value in normal.items():
+                same = [s for s in current if s.item.slot == slot]
+                if value is None:
+                    for s in same:
+                        tx.supersede(s.item.id, by=None, reason=f"cleared ({source})", at=utcnow())
+                    if same:
+                        outcomes.append(RecordOutcome(slot, "updated", "cleared"))
+                    continue
+                polarity = self.schema.polarity(slot, value)  # type: ignore[arg-type]
+                if len(same) == 1 and same[0].item.value == value and same[0].item.polarity == polarity:
+                    outcomes.append(RecordOutcome(rendered[slot], "duplicate", "unchanged", same[0].item.id))
+                    continue
+                item = MemoryItem(
+                    id=uuid.uuid4().hex,
+                    namespace=namespace,
+                    text=rendered[slot],
+                    source=source,
+                    created_at=utcnow(),
+                    slot=slot,
+                    value=value,
+                    polarity=polarity,
+                    lang=lang,
+                )
+                tx.insert(item, vectors[slot], self.embedder.name)
+                for s in same:
+                    tx.supersede(s.item.id, by=item.id, reason=f"replaced by: {item.text}", at=item.created_at)
+                status = "updated" if same else "added"
+                outcomes.append(RecordOutcome(item.text, status, "", item.id))
+            return outcomes
+
+        outcomes = self.store.write(namespace, work)
+        if any(o.status in ("added", "updated") for o in outcomes):
+            self.cache.invalidate(namespace)
+        return outcomes
+
+    def forget(self, namespace: str, item_id: str | None = None) -> int:
+        """Erase one fact (and the versions it replaced) or everything; returns how many."""
+        _check_namespace(namespace)
+        self._ready()
+        count = self.store.forget(namespace, item_id)
+        self.cache.invalidate(namespace)
+        return count
+
+    # -- reading ------------------------------------------------------------------------
+
+    def items(self, namespace: str) -> list[MemoryItem]:
+        """Every current fact, newest first."""
+        _check_namespace(namespace)
+        return [s.item for s in reversed(self._current(namespace))]
+
+    def search(self, namespace: str, query: str, limit: int = 5) -> list[MemoryItem]:
+        """Current facts ranked by meaning; `.score` is the similarity."""
+        _check_namespace(namespace)
+        limit = max(1, min(int(limit), 50))
+        if not query or not query.strip():
+            return []
+        current = self._current(namespace)
+        return self._rank(current, query)[:limit]
+
+    def _rank(self, current: Sequence[StoredItem], query: str) -> list[MemoryItem]:
+        if not current:
+            return []
+        scores = rank_scores(
+            self.embedder.embed_query(query), np.stack([s.embedding for s in current])
+        )
+        order = np.argsort(-scores, kind="stable")
+        return [dataclasses.replace(current[i].item, score=float(scores[i])) for i in order]
+
+    def retrieve(self, namespace: str, query: str = "") -> str:
+        """The budgeted preference summary for this query ("" when nothing is remembered).
+
+        Never raises for an unavailable store or cache: recall degrades to "".
+        """
+        _check_namespace(namespace)
+        cached = self.cache.get(namespace, query)
+        if cached is not None:
+            return cached
+        generation = self.cache.generation(namespace)
+        try:
+            summary, any_query = self._summarize(namespace, query)
+        except MemoryEngineError as exc:
+            log.warning("recall failed, answering without memory: %s", exc)
+            return ""
+        self.cache.fill(namespace, None if any_query else query, summary, generation)
+        return summary
+
+    def _summarize(self, namespace: str, query: str) -> tuple[str, bool]:
+        current = self._current(namespace)
+        if not current:
+            return "", True
+        s = self.settings
+        lang = dominant_lang(stored.item.text for stored in current)
+        items = [stored.item for stored in reversed(current)]
+        everything = summarize(items, lang=lang, max_facts=len(items), max_chars=10**9)
+        summary = summarize(items, lang=lang, max_facts=s.memory_summary_max_facts, max_chars=s.memory_summary_max_chars)
+        if summary == everything:
+            return summary, True
+        slots = [item for item in items if item.slot is not None]
+        free = [s for s in current if s.item.slot is None]
+        ranked = self._rank(free, query) if query.strip() else [x.item for x in reversed(free)]
+        return summarize(slots + ranked, lang=lang, max_facts=s.memory_summary_max_facts, max_chars=s.memory_summary_max_chars), False
+
+    def profile(self, namespace: str) -> dict[str, Any]:
+        """The structured profile: slot -> option id (single) or list of ids (multi)."""
+        _check_namespace(namespace)
+        out: dict[str, Any] = {}
+        for stored in self._current(namespace):
+            item = stored.item
+            if item.slot is None:
+                continue
+            try:
+                kind = self.schema.slot(item.slot).kind
+            except InvalidSlotValue:
+                continue  # a slot removed from the schema since; the text still stands
+            if kind == "multi":
+                out[item.slot] = sorted(set(out.get(item.slot, [])) | set(item.value or ()))
+            else:
+                out[item.slot] = item.value
+        return out
+
+    def export(self, namespace: str) -> dict[str, Any]:
+        """Everything kept for a namespace, superseded history included, as plain JSON."""
+        _check_namespace(namespace)
+        self._ready()
+        history = self.store.history(namespace)
+        return {
+            "namespace": namespace,
+            "exported_at": utcnow().isoformat(),
+            "profile": self.profile(namespace),
+            "items": [
+                {
+                    "id": item.id,
+                    "text": item.text,
+                    "lang": item.lang,
+                    "source": item.source,
+                    "slot": item.slot,
+                    "value": list(item.value) if isinstance(item.value, tuple) else item.value,
+                    "polarity": item.polarity,
+                    "created_at": item.created_at.isoformat(),
+                    "current": item.invalid_at is None,
+                    "invalid_at": item.invalid_at.isoformat() if item.invalid_at else None,
+                    "superseded_by": item.superseded_by,
+                    "invalid_reason": item.invalid_reason,
+                }
+                for item in history
+            ],
+        }
+
+    def health(self) -> dict[str, bool]:
+        return {"database": self.store.ping(), "redis": self.cache.ping()}
+
+    def close(self) -> None:
+        self.store.close()
+
+
+__all__ = ["Memory", "StoreUnavailable"]

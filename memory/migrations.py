@@ -1,0 +1,119 @@
+"""Versioned schema: each component (memory, trips, ...) owns an ordered list of migrations.
+
+Upgrades only ever add; a migration never drops or rewrites user data. Applied versions
+are kept in `schema_migrations`, so starting a newer release on an older database brings
+it up to date in place.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from memory.store import Backend, utcnow
+
+
+@dataclass(frozen=True, slots=True)
+class Migration:
+    version: int
+    description: str
+    sqlite: Sequence[str]
+    postgres: Sequence[str]
+
+
+MEMORY_MIGRATIONS: tuple[Migration, ...] = (
+    Migration(
+        version=1,
+        description="memory items with embeddings, slots and supersede history",
+        sqlite=(
+            """CREATE TABLE IF NOT EXISTS memory_items (
+                id TEXT PRIMARY KEY,
+                namespace TEXT NOT NULL,
+                text TEXT NOT NULL,
+                lang TEXT NOT NULL,
+                source TEXT NOT NULL,
+                slot TEXT,
+                value TEXT,
+                polarity TEXT,
+                created_at TEXT NOT NULL,
+                invalid_at TEXT,
+                superseded_by TEXT,
+                invalid_reason TEXT NOT NULL DEFAULT '',
+                embedding BLOB NOT NULL,
+                embedding_model TEXT NOT NULL
+            )""",
+            "CREATE INDEX IF NOT EXISTS memory_items_current "
+            "ON memory_items (namespace, created_at) WHERE invalid_at IS NULL",
+            "CREATE INDEX IF NOT EXISTS memory_items_namespace ON memory_items (namespace)",
+        ),
+        postgres=(
+            """CREATE TABLE IF NOT EXISTS memory_items (
+                id TEXT PRIMARY KEY,
+                namespace TEXT NOT NULL,
+                text TEXT NOT NULL,
+                lang TEXT NOT NULL,
+                source TEXT NOT NULL,
+                slot TEXT,
+                value TEXT,
+                polarity TEXT,
+                created_at TIMESTAMPTZ NOT NULL,
+                invalid_at TIMESTAMPTZ,
+                superseded_by TEXT,
+                invalid_reason TEXT NOT NULL DEFAULT '',
+                embedding BYTEA NOT NULL,
+                embedding_model TEXT NOT NULL
+            )""",
+            "CREATE INDEX IF NOT EXISTS memory_items_current "
+            "ON memory_items (namespace, created_at) WHERE invalid_at IS NULL",
+            "CREATE INDEX IF NOT EXISTS memory_items_namespace ON memory_items (namespace)",
+        ),
+    ),
+)
+
+_BOOKKEEPING = (
+    "CREATE TABLE IF NOT EXISTS schema_migrations ("
+    "component TEXT NOT NULL, version INTEGER NOT NULL, description TEXT NOT NULL, "
+    "applied_at TEXT NOT NULL, PRIMARY KEY (component, version))"
+)
+
+
+def schema_version(backend: Backend, component: str) -> int:
+    """The highest applied migration of `component` (0 for a new database)."""
+    with backend.transaction() as cur:
+        cur.execute(_BOOKKEEPING)
+        cur.execute(
+            backend.sql("SELECT MAX(version) FROM schema_migrations WHERE component = %s"),
+            (component,),
+        )
+        row = cur.fetchone()
+    return int(row[0]) if row and row[0] is not None else 0
+
+
+def migrate(backend: Backend, component: str, migrations: Sequence[Migration]) -> int:
+    """Apply the migrations of `component` not applied yet; returns how many ran.
+
+    Runs in one transaction under a lock, so concurrent starts apply each step once.
+    """
+    applied = 0
+    with backend.transaction(f"__migrations__:{component}") as cur:
+        cur.execute(_BOOKKEEPING)
+        cur.execute(
+            backend.sql("SELECT version FROM schema_migrations WHERE component = %s"),
+            (component,),
+        )
+        done = {int(row[0]) for row in cur.fetchall()}
+        for migration in sorted(migrations, key=lambda m: m.version):
+            if migration.version in done:
+                continue
+            steps = migration.postgres if backend.name == "postgresql" else migration.sqlite
+            for statement in steps:
+                cur.execute(statement)
+            cur.execute(
+                backend.sql(
+                    "INSERT INTO schema_migrations (component, version, description, applied_at) "
+                    "VALUES (%s, %s, %s, %s)"
+                ),
+                (component, migration.version, migration.description, utcnow().isoformat()),
+            )
+            applied += 1
+    return applied

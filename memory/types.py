@@ -1,0 +1,54 @@
+"""Value types returned by the memory API."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any, Literal
+
+Status = Literal["added", "updated", "duplicate", "rejected"]
+Polarity = Literal["must", "prefer", "avoid"]
+
+
+@dataclass(frozen=True, slots=True)
+class RecordOutcome:
+    """What happened to one fact passed to `Memory.record`."""
+
+    text: str
+    status: Status
+    reason: str = ""
+    item_id: str | None = None
+    replaced_ids: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class MemoryItem:
+    """One remembered fact, current or superseded."""
+
+    id: str
+    namespace: str
+    text: str
+    source: str
+    created_at: datetime
+    slot: str | None = None
+    value: Any = None
+    polarity: Polarity | None = None
+    lang: str = "en"
+    invalid_at: datetime | None = None
+    superseded_by: str | None = None
+    invalid_reason: str = ""
+    score: float = 0.0
+
+    @property
+    def current(self) -> bool:
+        return self.invalid_at is None
+
+
+@dataclass(frozen=True, slots=True)
+class SlotMatch:
+    """A typed profile slot recognised in a fact."""
+
+    slot: str
+    value: Any
+    polarity: Polarity
+    extra: dict[str, Any] = field(default_factory=dict)
