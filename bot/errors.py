@@ -1,0 +1,15 @@
+"""The bot's exceptions (memory errors live in `memory.errors`)."""
+
+from __future__ import annotations
+
+
+class BotError(Exception):
+    """Base class of errors the bot raises on purpose."""
+
+
+class LLMUnavailable(BotError):
+    """The model could not answer: timeout, rate limit or server error after retries."""
+
+
+class LLMNotConfigured(BotError):
+    """No LLM_MODEL is set."""

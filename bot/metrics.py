@@ -1,0 +1,67 @@
+"""Process metrics in the Prometheus text format (no client library needed)."""
+
+from __future__ import annotations
+
+import threading
+from collections import defaultdict
+
+_Labels = tuple[tuple[str, str], ...]
+
+_HELP = {
+    "slack_events_total": ("counter", "Slack events, commands and actions received"),
+    "agent_turns_total": ("counter", "Agent turns run"),
+    "tool_calls_total": ("counter", "Tool calls made by the agent"),
+    "memory_cache_hits_total": ("counter", "Preference cache hits"),
+    "memory_cache_misses_total": ("counter", "Preference cache misses"),
+    "llm_request_seconds": ("summary", "LLM request latency"),
+    "llm_tokens_total": ("counter", "LLM tokens used"),
+}
+
+
+class Metrics:
+    """Counters and latency summaries; thread-safe."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._counters: dict[str, dict[_Labels, float]] = defaultdict(lambda: defaultdict(float))
+        self._sums: dict[str, dict[_Labels, list[float]]] = defaultdict(
+            lambda: defaultdict(lambda: [0.0, 0.0])
+        )
+
+    def inc(self, name: str, amount: float = 1.0, **labels: str) -> None:
+        key = tuple(sorted(labels.items()))
+        with self._lock:
+            self._counters[name][key] += amount
+
+    def observe(self, name: str, value: float, **labels: str) -> None:
+        key = tuple(sorted(labels.items()))
+        with self._lock:
+            entry = self._sums[name][key]
+            entry[0] += 1
+            entry[1] += value
+
+    def value(self, name: str, **labels: str) -> float:
+        with self._lock:
+            return self._counters[name].get(tuple(sorted(labels.items())), 0.0)
+
+    def render(self) -> str:
+        lines: list[str] = []
+        with self._lock:
+            for name, series in sorted(self._counters.items()):
+                kind, text = _HELP.get(name, ("counter", name))
+                lines += [f"# HELP {name} {text}", f"# TYPE {name} {kind}"]
+                lines += [f"{name}{_fmt(labels)} {value:g}" for labels, value in series.items()]
+            for name, series in sorted(self._sums.items()):
+                _, text = _HELP.get(name, ("summary", name))
+                lines += [f"# HELP {name} {text}", f"# TYPE {name} summary"]
+                for labels, (count, total) in series.items():
+                    lines.append(f"{name}_count{_fmt(labels)} {count:g}")
+                    lines.append(f"{name}_sum{_fmt(labels)} {total:g}")
+        return "\n".join(lines) + "\n"
+
+
+def _fmt(labels: _Labels) -> str:
+    if not labels:
+        return ""
+    inner = ",".join(f'{k}="{v}"' for k, v in labels)
+    return "{" + inner + "}"
