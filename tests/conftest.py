@@ -1,0 +1,90 @@
+"""Shared fixtures: real PostgreSQL schemas, real Redis key prefixes, real memory engines.
+
+Every test run gets its own Redis key prefix and every PostgreSQL-backed test its own
+schema; both are removed afterwards.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import psycopg
+import pytest
+import redis
+
+from memory import open_memory
+from memory.engine import Memory
+
+PG_ADMIN_DSN = "postgresql://postgres@127.0.0.1:5432/test"
+REDIS_URL = "redis://127.0.0.1:6379/0"
+
+
+@pytest.fixture(scope="session")
+def redis_prefix() -> Iterator[str]:
+    prefix = f"test-{uuid.uuid4().hex[:10]}:"
+    yield prefix
+    client = redis.Redis.from_url(REDIS_URL)
+    keys = list(client.scan_iter(match=f"{prefix}*", count=1000))
+    if keys:
+        client.delete(*keys)
+    client.close()
+
+
+@pytest.fixture
+def redis_client() -> Iterator[redis.Redis]:
+    client = redis.Redis.from_url(REDIS_URL)
+    yield client
+    client.close()
+
+
+@pytest.fixture
+def pg_schema_dsn() -> Iterator[str]:
+    """A DSN whose search_path is a fresh schema of database `test`; dropped afterwards."""
+    schema = f"t_{uuid.uuid4().hex[:12]}"
+    with psycopg.connect(PG_ADMIN_DSN, autocommit=True) as conn:
+        conn.execute(f'CREATE SCHEMA "{schema}"')
+    yield f"{PG_ADMIN_DSN}?options=-csearch_path%3D{schema}"
+    with psycopg.connect(PG_ADMIN_DSN, autocommit=True) as conn:
+        conn.execute(f'DROP SCHEMA "{schema}" CASCADE')
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def dsn(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """Each test using it runs once on a SQLite file and once on PostgreSQL."""
+    if request.param == "sqlite":
+        return f"sqlite:///{tmp_path}/memory.db"
+    result: str = request.getfixturevalue("pg_schema_dsn")
+    return result
+
+
+@pytest.fixture
+def namespace() -> str:
+    return f"T{uuid.uuid4().hex[:8].upper()}:U{uuid.uuid4().hex[:8].upper()}"
+
+
+MemoryFactory = Callable[..., Memory]
+
+
+@pytest.fixture
+def make_memory(dsn: str, redis_prefix: str) -> Iterator[MemoryFactory]:
+    """Open real memory engines on this test's database, with the real Redis cache."""
+    opened: list[Memory] = []
+
+    def factory(**overrides: Any) -> Memory:
+        overrides.setdefault("redis_url", REDIS_URL)
+        overrides.setdefault("redis_key_prefix", redis_prefix)
+        mem = open_memory(dsn=overrides.pop("dsn", dsn), **overrides)
+        opened.append(mem)
+        return mem
+
+    yield factory
+    for mem in opened:
+        mem.close()
+
+
+@pytest.fixture
+def memory(make_memory: MemoryFactory) -> Memory:
+    return make_memory()
