@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from pydantic import SecretStr
+from typing import Literal
+
+from pydantic import Field, SecretStr
 
 from memory.settings import MemorySettings
 
@@ -13,3 +15,20 @@ class Settings(MemorySettings):
     slack_app_token: SecretStr | None = None
     slack_api_url: str = "https://slack.com/api/"
     port: int = 3000
+
+    # Trips and planning (issue 5).
+    travel_timezone: str = "Asia/Shanghai"
+    travel_admin_user_ids: str = ""
+    travel_admin_usergroup_id: str = ""
+    travel_admin_cache_seconds: int = Field(default=300, ge=1)
+    inventory_provider: Literal["demo", "http"] = "demo"
+    inventory_http_url: str = ""
+    inventory_http_key: SecretStr | None = None
+    inventory_http_timeout_seconds: float = Field(default=10.0, gt=0)
+
+    @property
+    def admin_user_ids(self) -> frozenset[str]:
+        """`TRAVEL_ADMIN_USER_IDS` as a set of Slack user ids."""
+        return frozenset(
+            part.strip() for part in self.travel_admin_user_ids.split(",") if part.strip()
+        )

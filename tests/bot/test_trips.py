@@ -1,0 +1,100 @@
+"""The trip store on a real SQLite file and a real PostgreSQL schema."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from datetime import UTC, date, datetime
+from zoneinfo import ZoneInfo
+
+import pytest
+
+from bot.trips import InvalidTrip, TripStore, parse_date
+from memory.backends import backend_from_dsn
+
+
+@pytest.fixture
+def trips(dsn: str) -> Iterator[TripStore]:
+    store = TripStore(backend_from_dsn(dsn), timezone=ZoneInfo("Asia/Shanghai"))
+    yield store
+    store.close()
+
+
+def test_saving_twice_saves_once(trips: TripStore) -> None:
+    first, created = trips.add("T1:U1", "Chengdu", date(2026, 12, 10), created_by="T1:UADMIN")
+    again, created_again = trips.add(
+        "T1:U1",
+        "Chengdu",
+        date(2026, 12, 10),
+        end=date(2026, 12, 12),
+        origin="Shanghai",
+        created_by="T1:U1",
+    )
+    assert created and not created_again
+    assert again.id == first.id
+    # The repeat fills in what the first save lacked, and keeps who created it.
+    assert again.end_date == date(2026, 12, 12)
+    assert again.origin == "Shanghai"
+    assert again.created_by == "T1:UADMIN"
+    assert [t.id for t in trips.list("T1:U1")] == [first.id]
+
+
+def test_list_by_traveller_and_everyone(trips: TripStore) -> None:
+    trips.add("T1:U2", "Beijing", date(2026, 12, 20), created_by="cli")
+    trips.add("T1:U1", "Chengdu", date(2026, 12, 10), end=date(2026, 12, 11), created_by="cli")
+    trips.add("T1:U1", "Shenzhen", date(2026, 11, 30), created_by="cli")
+
+    mine = trips.list("T1:U1")
+    assert [(t.destination, t.start_date) for t in mine] == [
+        ("Shenzhen", date(2026, 11, 30)),
+        ("Chengdu", date(2026, 12, 10)),
+    ]
+    assert mine[1].end_date == date(2026, 12, 11)
+    assert mine[1].to_json()["start_date"] == "2026-12-10"
+    assert len(trips.list()) == 3
+
+
+def test_end_before_start_is_refused(trips: TripStore) -> None:
+    with pytest.raises(InvalidTrip, match="before the start date"):
+        trips.add("T1:U1", "Chengdu", date(2026, 12, 10), end=date(2026, 12, 9), created_by="cli")
+    assert trips.list() == []
+
+
+def test_parse_date_explains_the_expected_form() -> None:
+    assert parse_date("2026-12-10") == date(2026, 12, 10)
+    with pytest.raises(InvalidTrip, match="YYYY-MM-DD"):
+        parse_date("10/12/2026", field="--start")
+
+
+def test_due_finds_upcoming_and_ongoing_trips_once(trips: TripStore) -> None:
+    # 2026-12-01 09:00 in Shanghai.
+    now = datetime(2026, 12, 1, 1, 0, tzinfo=UTC)
+    trips.add("T1:SOON", "Chengdu", date(2026, 12, 2), created_by="cli")
+    trips.add("T1:SOON", "Beijing", date(2026, 12, 3), created_by="cli")  # same person twice
+    trips.add("T1:TODAY", "Xi'an", date(2026, 12, 1), created_by="cli")
+    trips.add("T1:UNDERWAY", "Hangzhou", date(2026, 11, 28), end=date(2026, 12, 4), created_by="c")
+    trips.add("T1:OVER", "Wuhan", date(2026, 11, 20), end=date(2026, 11, 30), created_by="cli")
+    trips.add("T1:PAST", "Nanjing", date(2026, 11, 30), created_by="cli")
+    trips.add("T1:LATER", "Guangzhou", date(2026, 12, 9), created_by="cli")
+
+    assert sorted(trips.due(now, 48)) == ["T1:SOON", "T1:TODAY", "T1:UNDERWAY"]
+    assert sorted(trips.due(now, 24 * 8)) == ["T1:LATER", "T1:SOON", "T1:TODAY", "T1:UNDERWAY"]
+
+
+def test_due_streams_many_travellers_in_batches(trips: TripStore) -> None:
+    for i in range(23):
+        trips.add(f"T1:U{i:03d}", "Chengdu", date(2026, 12, 2), created_by="cli")
+    now = datetime(2026, 12, 1, 1, 0, tzinfo=UTC)
+    found = list(trips.due(now, 48, batch_size=5))
+    assert found == sorted(found)
+    assert len(found) == len(set(found)) == 23
+
+
+def test_trips_survive_a_new_store_on_the_same_database(dsn: str) -> None:
+    first = TripStore(backend_from_dsn(dsn))
+    first.add("T1:U1", "Chengdu", date(2026, 12, 10), created_by="cli")
+    first.close()
+    second = TripStore(backend_from_dsn(dsn))
+    try:
+        assert [t.destination for t in second.list("T1:U1")] == ["Chengdu"]
+    finally:
+        second.close()
