@@ -1,0 +1,4 @@
+"""Test doubles for the two boundaries the tests cannot run for real.
+
+`llm_server.ScriptedModel` plays an OpenAI-compatible chat-completions endpoint.
+"""
