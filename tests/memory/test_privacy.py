@@ -1,0 +1,310 @@
+"""The write-time privacy guard: which facts may be remembered, which are refused and why,
+and how log lines are masked.
+
+Every ID-card and bank-card number here is built by the helpers below from made-up digits,
+so the checksums are valid without using anyone's real number.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+
+import pytest
+
+from memory.privacy import check_fact, redact
+
+# --- helpers that build checksum-valid numbers -----------------------------------------------
+
+
+def id_number(region: str = "110105", born: str = "19900307", seq: str = "123") -> str:
+    """A resident ID number whose last character is its ISO 7064 MOD 11-2 check character."""
+    body = region + born + seq
+    total = sum(int(digit) * pow(2, 17 - i, 11) for i, digit in enumerate(body))
+    check = (12 - total % 11) % 11
+    return body + ("X" if check == 10 else str(check))
+
+
+def with_luhn(partial: str) -> str:
+    """`partial` followed by the Luhn check digit that makes the whole number valid."""
+    total = 0
+    for i, digit in enumerate(reversed(partial)):
+        doubled = int(digit) * (2 if i % 2 == 0 else 1)
+        total += doubled - 9 if doubled > 9 else doubled
+    return partial + str((10 - total % 10) % 10)
+
+
+def luhn_ok(number: str) -> bool:
+    return with_luhn(number[:-1]) == number
+
+
+def first(candidates: Iterable[str], wanted: Callable[[str], bool]) -> str:
+    return next(c for c in candidates if wanted(c))
+
+
+def grouped(number: str, size: int = 4) -> str:
+    return " ".join(number[i : i + size] for i in range(0, len(number), size))
+
+
+def fullwidth(text: str) -> str:
+    """ASCII letters, digits and punctuation as their full-width forms (１２３, Ｇ, ￥ aside)."""
+    return "".join(chr(ord(ch) + 0xFEE0) if "!" <= ch <= "~" else ch for ch in text)
+
+
+SEQS = [f"{n:03d}" for n in range(1000)]
+ID = id_number()
+ID_X = first((id_number("440305", "19850612", s) for s in SEQS), lambda n: n.endswith("X"))
+# An ID number that is Luhn-valid too: it must still be reported as an ID, not as a card.
+ID_LUHN = first((id_number("510107", "19780923", s) for s in SEQS), luhn_ok)
+OLD_ID = "110105900307123"  # 15-digit format: region, YYMMDD, sequence
+# Near misses that must pass: wrong check character, impossible or future birth dates.
+ID_BAD_CHECK = first(
+    (ID[:17] + c for c in "0123456789" if ID[:17] + c != ID), lambda n: not luhn_ok(n)
+)
+ID_MONTH_13 = first((id_number(born="19901332", seq=s) for s in SEQS), lambda n: not luhn_ok(n))
+ID_FUTURE = first((id_number(born="20900101", seq=s) for s in SEQS), lambda n: not luhn_ok(n))
+CARD = with_luhn("622202123456789")  # 16 digits, UnionPay-shaped
+CARD_19 = with_luhn("621700123456789012")
+AMEX = with_luhn("37828224631000")  # 15 digits
+NOT_CARD = CARD[:-1] + str((int(CARD[-1]) + 1) % 10)  # same digits, Luhn fails
+
+
+def test_the_built_numbers_are_what_the_tests_assume() -> None:
+    assert len(ID) == len(ID_X) == len(ID_LUHN) == 18 and ID_X.endswith("X")
+    assert luhn_ok(ID_LUHN) and luhn_ok(CARD) and luhn_ok(CARD_19) and luhn_ok(AMEX)
+    assert ID_BAD_CHECK != ID and not luhn_ok(ID_BAD_CHECK) and not luhn_ok(NOT_CARD)
+    assert not luhn_ok(OLD_ID)
+
+
+# --- facts that must be stored ------------------------------------------------------------------
+
+ALLOWED = [
+    pytest.param("I never take red-eye flights", id="red-eye"),
+    pytest.param("出差只坐高铁一等座", id="zh-first-class-rail"),
+    pytest.param("Prefer MU5101 or CA1234 to Chengdu", id="flight-numbers"),
+    pytest.param("Took flight 3U8633 last time and liked it", id="flight-digit-prefix"),
+    pytest.param("高铁优先G1234，其次D2205", id="zh-train-numbers"),
+    pytest.param("Trip starts 2026-12-10, back 2026-12-15", id="iso-dates"),
+    pytest.param("12月10日出发", id="zh-date"),
+    pytest.param("No meetings next Monday", id="next-monday"),
+    pytest.param("Never book departures after 23:30", id="time"),
+    pytest.param("晚上11点后不飞", id="zh-time"),
+    pytest.param("Always seat 12A, row 3 or further forward", id="seat-row"),
+    pytest.param("Only 5-star hotels", id="star-rating"),
+    pytest.param("酒店至少四星级", id="zh-star-rating"),
+    pytest.param("max 1 transfer, 2 pieces of luggage", id="counts"),
+    pytest.param("最多转机一次", id="zh-count"),
+    pytest.param("budget-conscious; cheap hotels are fine", id="budget-conscious"),
+    pytest.param("预算敏感", id="zh-budget-sensitive"),
+    pytest.param("I prefer hotels near the venue", id="hotel-near-venue"),
+    pytest.param("Marriott Gold, Bonvoy member for 50 nights a year", id="loyalty-tier"),
+    pytest.param("Departs from T2; likes gate B12 lounge", id="terminal-gate"),
+    pytest.param("flights under 3 hours", id="duration"),
+    pytest.param("飞行时间3小时以内", id="zh-duration"),
+    pytest.param("hotel within 500 m of the metro", id="distance"),
+    pytest.param("离地铁500米内的酒店", id="zh-distance-hotel"),
+    pytest.param("Accepts at most 20% price difference for a direct flight", id="percentage"),
+    pytest.param("酒店在10层以上", id="zh-floor"),
+    pytest.param("hotels on floor 12 or higher", id="floor"),
+    pytest.param("三元桥附近的酒店", id="zh-place-name-with-yuan"),
+    pytest.param("元旦不出差", id="zh-new-year-yuan"),
+    pytest.param("和同事一块儿出发", id="zh-yikuair-together"),
+    pytest.param("预算有限，预订2-3星酒店", id="zh-budget-then-stars"),
+    pytest.param("I never save my password in the browser", id="password-word-only"),
+    pytest.param("My passport expires next year", id="passport-word-only"),
+    pytest.param("my card ends in 1234", id="card-last-four"),
+    pytest.param("Extension 12345678901 is not a mobile", id="11-digits-not-mobile"),
+    pytest.param(f"ticket ref {NOT_CARD}", id="16-digits-failing-luhn"),
+    pytest.param(f"booking {ID_BAD_CHECK}", id="id-shape-wrong-check"),
+    pytest.param(f"booking {ID_MONTH_13}", id="id-shape-impossible-date"),
+    pytest.param(f"booking {ID_FUTURE}", id="id-shape-future-birth"),
+    pytest.param(fullwidth("seat 12A, G1234"), id="fullwidth-seat-train"),
+]
+
+
+@pytest.mark.parametrize("text", ALLOWED)
+def test_travel_preferences_are_allowed(text: str) -> None:
+    assert check_fact(text) is None
+
+
+@pytest.mark.parametrize("text", ALLOWED)
+def test_redact_leaves_allowed_text_untouched(text: str) -> None:
+    assert redact(text) == text
+
+
+# --- facts that must be refused, by category ---------------------------------------------------
+
+ID_FACTS = [
+    pytest.param(ID, id="bare-18-digit"),
+    pytest.param(f"my ID is {ID_X}", id="check-char-x"),
+    pytest.param(f"身份证号码是{ID_X.lower()}", id="zh-lowercase-x"),
+    pytest.param(f"ID {ID[:6]} {ID[6:14]} {ID[14:]}", id="grouped"),
+    pytest.param(f"old ID {OLD_ID}", id="15-digit-old-format"),
+    pytest.param(f"身份证 {ID_BAD_CHECK}", id="zh-labelled-wrong-check"),
+    pytest.param("passport E12345678, window seat", id="passport-e"),
+    pytest.param("护照号 G12345678", id="zh-passport-g"),
+    pytest.param("new passport EA1234567", id="passport-two-letters"),
+    pytest.param("passport number: 123456789", id="labelled-passport-digits"),
+    pytest.param("ID card number: 12345678", id="labelled-id-card"),
+    pytest.param(fullwidth(ID), id="fullwidth-id"),
+    pytest.param("护照号 " + fullwidth("G12345678"), id="fullwidth-passport"),
+]
+CARD_FACTS = [
+    pytest.param(f"pay with {CARD}", id="bare-16-digit"),
+    pytest.param(f"corporate card {grouped(CARD)}", id="grouped-spaces"),
+    pytest.param(f"card {grouped(CARD).replace(' ', '-')}", id="grouped-dashes"),
+    pytest.param(f"Amex {AMEX[:4]} {AMEX[4:10]} {AMEX[10:]}", id="amex-4-6-5"),
+    pytest.param(f"银行卡{CARD_19}", id="zh-19-digit"),
+    pytest.param(f"卡号 {NOT_CARD}", id="zh-labelled-failing-luhn"),
+    pytest.param("credit card number is 1234 5678", id="labelled-partial"),
+    pytest.param(f"公司卡 {fullwidth(grouped(CARD))}", id="fullwidth-card"),
+]
+PHONE_FACTS = [
+    pytest.param("call 13800000000 on arrival", id="cn-mobile"),
+    pytest.param("手机 138 0000 0000", id="zh-mobile-spaces"),
+    pytest.param("138-0000-0000 for the driver", id="cn-mobile-dashes"),
+    pytest.param("+86 138 0000 0000", id="cn-mobile-plus86"),
+    pytest.param("+8613800000000", id="cn-mobile-plus86-compact"),
+    pytest.param("UK office +44 20 7946 0958", id="international"),
+    pytest.param("US cell +1 (415) 555-0100", id="international-parentheses"),
+    pytest.param("phone: 555-0123", id="labelled-short"),
+    pytest.param("办公室电话：010-12345678", id="zh-landline"),
+    pytest.param("手机" + fullwidth("13800000000"), id="fullwidth-mobile"),
+]
+SECRET_FACTS = [
+    pytest.param("my password is hunter2", id="password-is"),
+    pytest.param("wifi password: letmein", id="password-colon"),
+    pytest.param("wifi password hunter2", id="password-with-digit"),
+    pytest.param("密码是abc123", id="zh-password"),
+    pytest.param("支付密码123456", id="zh-payment-password"),
+    pytest.param("PIN 1234", id="pin"),
+    pytest.param("my PIN code is 0000", id="pin-code"),
+    pytest.param("PIN码：" + fullwidth("0000"), id="zh-pin-fullwidth"),
+    pytest.param("口令是芝麻开门", id="zh-passphrase"),
+]
+AMOUNT_FACTS = [
+    pytest.param("hotels ¥3000 max", id="yen-sign"),
+    pytest.param("￥３０００的酒店", id="fullwidth-yen-sign"),
+    pytest.param("up to $250 a night", id="dollar-sign"),
+    pytest.param("US$250 per ticket", id="us-dollar-sign"),
+    pytest.param("USD 400 for flights", id="currency-code"),
+    pytest.param("RMB500 per day", id="rmb-prefix"),
+    pytest.param("3k RMB for the whole trip", id="k-suffix-code"),
+    pytest.param("酒店3000元以内", id="zh-yuan"),
+    pytest.param("打车500块", id="zh-kuai"),
+    pytest.param("两千元左右", id="zh-numeral-yuan"),
+    pytest.param("五百块钱一晚", id="zh-numeral-kuai-qian"),
+    pytest.param("人民币三千", id="zh-rmb-numeral"),
+    pytest.param("1000到2000元", id="zh-range-yuan"),
+    pytest.param("预算3000", id="zh-budget"),
+    pytest.param("预算3000以内", id="zh-budget-within"),
+    pytest.param("预算3千", id="zh-budget-qian"),
+    pytest.param("预算两千多", id="zh-budget-numeral"),
+    pytest.param("预算500-800", id="zh-budget-range"),
+    pytest.param("差标600", id="zh-travel-standard"),
+    pytest.param("3000以内的酒店", id="zh-hotel-within"),
+    pytest.param("酒店不超过800", id="zh-hotel-not-over"),
+    pytest.param("机票1500以内", id="zh-ticket-within"),
+    pytest.param("1200一晚的酒店", id="zh-per-night"),
+    pytest.param("budget of 800", id="budget-of"),
+    pytest.param("budget 5k", id="budget-k"),
+    pytest.param("under 1200 per night", id="per-night"),
+    pytest.param("under 800 a night", id="a-night"),
+    pytest.param("hotels under 800", id="hotels-under"),
+    pytest.param("I'd pay up to 1500 for a hotel", id="pay-up-to"),
+    pytest.param("800 dollars for the flight", id="dollars-word"),
+    pytest.param("1,200 yuan", id="thousands-separator"),
+    pytest.param("预算" + fullwidth("3000"), id="zh-budget-fullwidth"),
+]
+CATEGORIES = [
+    ("id", ID_FACTS, "ID or passport number"),
+    ("card", CARD_FACTS, "bank-card number"),
+    ("phone", PHONE_FACTS, "phone number"),
+    ("secret", SECRET_FACTS, "password or PIN"),
+    ("amount", AMOUNT_FACTS, "exact amount"),
+]
+REFUSED = [
+    pytest.param(*case.values, category, id=f"{name}:{case.id}")
+    for name, cases, category in CATEGORIES
+    for case in cases
+]
+
+
+@pytest.mark.parametrize(("text", "category"), REFUSED)
+def test_sensitive_facts_are_refused_with_their_category(text: str, category: str) -> None:
+    reason = check_fact(text)
+    assert reason is not None and category in reason
+
+
+@pytest.mark.parametrize(("text", "category"), REFUSED)
+def test_redacted_text_passes_the_guard(text: str, category: str) -> None:
+    masked = redact(text)
+    assert "[redacted]" in masked and check_fact(masked) is None
+
+
+def test_amount_reason_suggests_rephrasing() -> None:
+    assert check_fact("预算3000") == "contains an exact amount; say 'budget-conscious' instead"
+
+
+@pytest.mark.parametrize(
+    ("text", "advice"),
+    [
+        pytest.param(f"ID {ID}", "leave the number out", id="id"),
+        pytest.param(f"card {CARD}", "without the number", id="card"),
+        pytest.param("+86 138 0000 0000", "leave the number out", id="phone"),
+        pytest.param("PIN 1234", "keep only the preference", id="secret"),
+    ],
+)
+def test_every_reason_says_what_to_do_instead(text: str, advice: str) -> None:
+    reason = check_fact(text)
+    assert reason is not None and advice in reason
+
+
+@pytest.mark.parametrize(
+    ("text", "category"),
+    [
+        pytest.param(f"{ID_LUHN} for the visa", "ID or passport number", id="luhn-valid-id-is-id"),
+        pytest.param(f"card {grouped(CARD)}", "bank-card number", id="card-not-phone"),
+        pytest.param("mobile 13800000000", "phone number", id="phone-not-amount"),
+        pytest.param("budget 1000, PIN 4321", "password or PIN", id="pin-before-amount"),
+    ],
+)
+def test_the_most_specific_category_is_reported(text: str, category: str) -> None:
+    reason = check_fact(text)
+    assert reason is not None and category in reason
+
+
+# --- redaction for logs ------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        pytest.param(
+            "call me at +86 138 0000 0000 after 9am",
+            "call me at [redacted] after 9am",
+            id="phone-in-sentence",
+        ),
+        pytest.param("预算3000以内，喜欢靠窗", "预算[redacted]以内，喜欢靠窗", id="zh-budget"),
+        pytest.param(
+            "my password is hunter2, aisle seat", "my password is [redacted], aisle seat", id="pw"
+        ),
+        pytest.param(
+            "passport E12345678 and window seat", "passport [redacted] and window seat", id="pp"
+        ),
+        pytest.param(f"身份证{ID}，靠窗", "身份证[redacted]，靠窗", id="zh-id"),
+        pytest.param(f"card {grouped(CARD)} only", "card [redacted] only", id="grouped-card"),
+        pytest.param("￥３０００的酒店", "[redacted]的酒店", id="fullwidth-kept-as-typed"),
+        pytest.param(
+            "under 800 a night, MU5101 on 2026-12-10",
+            "under [redacted] a night, MU5101 on 2026-12-10",
+            id="amount-beside-flight-and-date",
+        ),
+        pytest.param(
+            "PIN 1234; phone 13800000000; $250",
+            "PIN [redacted]; phone [redacted]; [redacted]",
+            id="several-spans",
+        ),
+    ],
+)
+def test_redact_masks_only_the_sensitive_spans(text: str, expected: str) -> None:
+    assert redact(text) == expected
