@@ -51,10 +51,10 @@ class Metrics:
                 kind, text = _HELP.get(name, ("counter", name))
                 lines += [f"# HELP {name} {text}", f"# TYPE {name} {kind}"]
                 lines += [f"{name}{_fmt(labels)} {value:g}" for labels, value in series.items()]
-            for name, series in sorted(self._sums.items()):
+            for name, sums in sorted(self._sums.items()):
                 _, text = _HELP.get(name, ("summary", name))
                 lines += [f"# HELP {name} {text}", f"# TYPE {name} summary"]
-                for labels, (count, total) in series.items():
+                for labels, (count, total) in sums.items():
                     lines.append(f"{name}_count{_fmt(labels)} {count:g}")
                     lines.append(f"{name}_sum{_fmt(labels)} {total:g}")
         return "\n".join(lines) + "\n"

@@ -1,9 +1,9 @@
 """Long-term memory of travellers' preferences: semantic, per namespace, cached.
 
-    from memory import open_memory
-    mem = open_memory()
-    mem.record("T1:U1", ["I never take red-eye flights"])
-    mem.retrieve("T1:U1", "plan my trip to Chengdu")
+from memory import open_memory
+mem = open_memory()
+mem.record("T1:U1", ["I never take red-eye flights"])
+mem.retrieve("T1:U1", "plan my trip to Chengdu")
 """
 
 from __future__ import annotations

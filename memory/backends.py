@@ -57,7 +57,7 @@ class SQLiteBackend:
         except sqlite3.Error as exc:
             raise StoreUnavailable(f"SQLite store unavailable: {exc}") from exc
         try:
-            yield cur  # type: ignore[misc]
+            yield cur
             conn.commit()
         except sqlite3.Error as exc:
             conn.rollback()
@@ -123,8 +123,10 @@ class PostgresBackend:
             with self._pool.connection(timeout=self._timeout) as conn, conn.transaction():
                 cur = conn.cursor()
                 if namespace is not None:
-                    cur.execute("SELECT pg_advisory_xact_lock(hashtextextended(%s, 0))", (namespace,))
-                yield cur  # type: ignore[misc]
+                    cur.execute(
+                        "SELECT pg_advisory_xact_lock(hashtextextended(%s, 0))", (namespace,)
+                    )
+                yield cur
         except (psycopg.OperationalError, psycopg.InterfaceError, PoolTimeout) as exc:
             raise StoreUnavailable(f"PostgreSQL store unavailable: {type(exc).__name__}") from exc
         except psycopg.Error as exc:

@@ -146,9 +146,7 @@ class PreferenceCache:
         self.stats.hits += 1
         return value.decode("utf-8") if isinstance(value, bytes) else str(value)
 
-    def fill(
-        self, namespace: str, query: str | None, summary: str, generation: str | None
-    ) -> bool:
+    def fill(self, namespace: str, query: str | None, summary: str, generation: str | None) -> bool:
         """Store a summary (under `query`, or for any query when None) if no write raced."""
         if not summary or generation is None or not self._available():
             return False

@@ -32,7 +32,8 @@ class Embedder(Protocol):
 def _normalise(matrix: Vector) -> Vector:
     norms = np.linalg.norm(matrix, axis=-1, keepdims=True)
     norms[norms == 0] = 1.0
-    return (matrix / norms).astype(np.float32)
+    out: Vector = (matrix / norms).astype(np.float32)
+    return out
 
 
 class _QueryCache:
@@ -120,7 +121,7 @@ class OpenAIEmbedder:
         cached = self._queries.get(text)
         if cached is not None:
             return cached
-        vec = self._embed([text])[0]
+        vec: Vector = self._embed([text])[0]
         self._queries.put(text, vec)
         return vec
 

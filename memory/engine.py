@@ -138,7 +138,9 @@ class Memory:
             else:
                 reason = check_fact(text) or ""
             if reason:
-                outcomes[index] = RecordOutcome(text=text or str(raw)[:80], status="rejected", reason=reason)
+                outcomes[index] = RecordOutcome(
+                    text=text or str(raw)[:80], status="rejected", reason=reason
+                )
             else:
                 accepted.append((index, text))
         if accepted:
@@ -190,7 +192,9 @@ class Memory:
         self, tx: Tx, current: list[StoredItem], cand: _Candidate, source: str
     ) -> RecordOutcome:
         for stored in current:
-            if is_near_duplicate(cand.text, stored.item.text, float(stored.embedding @ cand.embedding)):
+            if is_near_duplicate(
+                cand.text, stored.item.text, float(stored.embedding @ cand.embedding)
+            ):
                 return self._duplicate(cand, stored.item)
         replaced: list[StoredItem] = []
         match = cand.match
@@ -240,19 +244,27 @@ class Memory:
         )
         tx.insert(item, cand.embedding, self.embedder.name)
         for old in replaced:
-            tx.supersede(old.item.id, by=item.id, reason=f"replaced by: {cand.text}", at=item.created_at)
+            tx.supersede(
+                old.item.id, by=item.id, reason=f"replaced by: {cand.text}", at=item.created_at
+            )
             current.remove(old)
         current.append(StoredItem(item, cand.embedding, self.embedder.name))
         if replaced:
             olds = "; ".join(old.item.text for old in replaced)
             return RecordOutcome(
-                cand.text, "updated", f"replaces: {olds}", item.id, tuple(o.item.id for o in replaced)
+                cand.text,
+                "updated",
+                f"replaces: {olds}",
+                item.id,
+                tuple(o.item.id for o in replaced),
             )
         return RecordOutcome(cand.text, "added", "", item.id)
 
     @staticmethod
     def _duplicate(cand: _Candidate, existing: MemoryItem) -> RecordOutcome:
-        return RecordOutcome(cand.text, "duplicate", f"already remembered: {existing.text}", existing.id)
+        return RecordOutcome(
+            cand.text, "duplicate", f"already remembered: {existing.text}", existing.id
+        )
 
     def update_profile(
         self,
@@ -296,9 +308,15 @@ class Memory:
                     if same:
                         outcomes.append(RecordOutcome(slot, "updated", "cleared"))
                     continue
-                polarity = self.schema.polarity(slot, value)  # type: ignore[arg-type]
-                if len(same) == 1 and same[0].item.value == value and same[0].item.polarity == polarity:
-                    outcomes.append(RecordOutcome(rendered[slot], "duplicate", "unchanged", same[0].item.id))
+                polarity = self.schema.polarity(slot, value)
+                if (
+                    len(same) == 1
+                    and same[0].item.value == value
+                    and same[0].item.polarity == polarity
+                ):
+                    outcomes.append(
+                        RecordOutcome(rendered[slot], "duplicate", "unchanged", same[0].item.id)
+                    )
                     continue
                 item = MemoryItem(
                     id=uuid.uuid4().hex,
@@ -313,9 +331,15 @@ class Memory:
                 )
                 tx.insert(item, vectors[slot], self.embedder.name)
                 for s in same:
-                    tx.supersede(s.item.id, by=item.id, reason=f"replaced by: {item.text}", at=item.created_at)
-                status = "updated" if same else "added"
-                outcomes.append(RecordOutcome(item.text, status, "", item.id))
+                    tx.supersede(
+                        s.item.id,
+                        by=item.id,
+                        reason=f"replaced by: {item.text}",
+                        at=item.created_at,
+                    )
+                outcomes.append(
+                    RecordOutcome(item.text, "updated" if same else "added", "", item.id)
+                )
             return outcomes
 
         outcomes = self.store.write(namespace, work)
@@ -382,13 +406,23 @@ class Memory:
         lang = dominant_lang(stored.item.text for stored in current)
         items = [stored.item for stored in reversed(current)]
         everything = summarize(items, lang=lang, max_facts=len(items), max_chars=10**9)
-        summary = summarize(items, lang=lang, max_facts=s.memory_summary_max_facts, max_chars=s.memory_summary_max_chars)
+        summary = summarize(
+            items,
+            lang=lang,
+            max_facts=s.memory_summary_max_facts,
+            max_chars=s.memory_summary_max_chars,
+        )
         if summary == everything:
             return summary, True
         slots = [item for item in items if item.slot is not None]
         free = [s for s in current if s.item.slot is None]
         ranked = self._rank(free, query) if query.strip() else [x.item for x in reversed(free)]
-        return summarize(slots + ranked, lang=lang, max_facts=s.memory_summary_max_facts, max_chars=s.memory_summary_max_chars), False
+        return summarize(
+            slots + ranked,
+            lang=lang,
+            max_facts=s.memory_summary_max_facts,
+            max_chars=s.memory_summary_max_chars,
+        ), False
 
     def profile(self, namespace: str) -> dict[str, Any]:
         """The structured profile: slot -> option id (single) or list of ids (multi)."""

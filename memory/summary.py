@@ -12,7 +12,9 @@ _HARD_EN = re.compile(
     r"\b(never|always|must|only|cannot|can't|won't|don't|do not|avoid|refuse|allergic|no longer)\b",
     re.IGNORECASE,
 )
-_HARD_ZH = re.compile(r"从不|绝不|不坐|不要|不吃|不住|不能|只坐|只住|只要|只|必须|一定|务必|避免|避开|过敏")
+_HARD_ZH = re.compile(
+    r"从不|绝不|不坐|不要|不吃|不住|不能|只坐|只住|只要|只|必须|一定|务必|避免|避开|过敏"
+)
 _TRAILING = re.compile(r"[\s。．.!！;；,，、]+$")
 
 
@@ -23,9 +25,7 @@ def is_hard(item: MemoryItem) -> bool:
     return bool(_HARD_EN.search(item.text) or _HARD_ZH.search(item.text))
 
 
-def summarize(
-    items: Sequence[MemoryItem], *, lang: Lang, max_facts: int, max_chars: int
-) -> str:
+def summarize(items: Sequence[MemoryItem], *, lang: Lang, max_facts: int, max_chars: int) -> str:
     """Hard constraints first, then the rest in the given (relevance) order, within budget.
 
     Facts keep the words and language they were stated in; only the joining

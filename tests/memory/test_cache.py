@@ -1,0 +1,226 @@
+"""The Redis read cache: exact keys and TTLs, invalidation, the write race, Redis outages."""
+
+from __future__ import annotations
+
+import shutil
+import socket
+import subprocess
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+import redis
+
+from memory.engine import Memory
+from memory.store import Store, StoredItem
+from tests.conftest import REDIS_URL, MemoryFactory
+
+RED_EYE = "I never take red-eye flights"
+
+
+def test_retrieve_fills_the_named_key_with_the_configured_ttl(
+    make_memory: MemoryFactory, namespace: str, redis_client: redis.Redis, redis_prefix: str
+) -> None:
+    mem = make_memory(memory_cache_ttl_seconds=1800)
+    mem.record(namespace, [RED_EYE])
+    summary = mem.retrieve(namespace, "plan my trip")
+    key = f"{redis_prefix}ltm:travel-pref:{namespace}"
+    assert summary == "I never take red-eye flights."
+    assert 1790 <= redis_client.ttl(key) <= 1800
+    assert summary.encode() in redis_client.hvals(key)
+    hits = mem.cache.stats.hits
+    assert mem.retrieve(namespace, "something else entirely") == summary
+    assert mem.cache.stats.hits == hits + 1
+
+
+def test_empty_results_are_never_cached(
+    memory: Memory, namespace: str, redis_client: redis.Redis, redis_prefix: str
+) -> None:
+    assert memory.retrieve(namespace, "anything") == ""
+    assert not redis_client.exists(f"{redis_prefix}ltm:travel-pref:{namespace}")
+
+
+def test_every_write_invalidates_after_commit(
+    memory: Memory, namespace: str, redis_client: redis.Redis, redis_prefix: str
+) -> None:
+    key = f"{redis_prefix}ltm:travel-pref:{namespace}"
+    memory.record(namespace, [RED_EYE])
+    memory.retrieve(namespace, "trip")
+    assert redis_client.exists(key)
+    memory.record(namespace, ["酒店要含早餐"])
+    assert not redis_client.exists(key)
+    assert "酒店要含早餐" in memory.retrieve(namespace, "trip")
+    memory.update_profile(namespace, {"seat": "aisle"})
+    assert not redis_client.exists(key)
+    memory.retrieve(namespace, "trip")
+    memory.forget(namespace)
+    assert memory.retrieve(namespace, "trip") == ""
+
+
+def test_a_duplicate_write_keeps_the_cache(
+    memory: Memory, namespace: str, redis_client: redis.Redis, redis_prefix: str
+) -> None:
+    memory.record(namespace, [RED_EYE])
+    memory.retrieve(namespace, "trip")
+    assert memory.record(namespace, [RED_EYE])[0].status == "duplicate"
+    assert redis_client.exists(f"{redis_prefix}ltm:travel-pref:{namespace}")
+
+
+class GatedStore(Store):
+    """The real store, but a reader can be held between reading and returning."""
+
+    def __init__(self, inner: Store) -> None:
+        super().__init__(inner.backend)
+        self.read_done = threading.Event()
+        self.release = threading.Event()
+        self.gate = False
+
+    def current(self, namespace: str) -> list[StoredItem]:
+        rows = super().current(namespace)
+        if self.gate and threading.current_thread().name == "reader":
+            self.read_done.set()
+            self.release.wait(10)
+        return rows
+
+
+def test_a_reader_that_raced_a_write_never_caches_the_stale_summary(
+    make_memory: MemoryFactory, namespace: str
+) -> None:
+    mem = make_memory()
+    mem.record(namespace, [RED_EYE])
+    gated = GatedStore(mem.store)
+    reader_mem = Memory(
+        store=gated,
+        cache=mem.cache,
+        embedder=mem.embedder,
+        schema=mem.schema,
+        settings=mem.settings,
+    )
+    gated.gate = True
+    result: list[str] = []
+    reader = threading.Thread(
+        target=lambda: result.append(reader_mem.retrieve(namespace, "trip")), name="reader"
+    )
+    reader.start()
+    assert gated.read_done.wait(10)  # the reader has the old facts in hand...
+    mem.record(namespace, ["酒店要含早餐"])  # ...a write commits and invalidates...
+    gated.release.set()  # ...then the reader tries to fill the cache.
+    reader.join(10)
+    assert result == ["I never take red-eye flights."]
+    assert "酒店要含早餐" in mem.retrieve(namespace, "trip")
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+@pytest.fixture
+def own_redis(tmp_path: Path) -> Iterator[tuple[str, list[subprocess.Popen[bytes]]]]:
+    """A private redis-server this test can stop and start again."""
+    binary = shutil.which("redis-server")
+    if binary is None:
+        pytest.fail("redis-server is required for the outage tests")
+    port = _free_port()
+    procs: list[subprocess.Popen[bytes]] = []
+
+    def start() -> None:
+        proc = subprocess.Popen(
+            [
+                binary,
+                "--port",
+                str(port),
+                "--bind",
+                "127.0.0.1",
+                "--save",
+                "",
+                "--appendonly",
+                "no",
+                "--dir",
+                str(tmp_path),
+            ],
+            stdout=subprocess.DEVNULL,
+        )
+        procs.append(proc)
+        client = redis.Redis(port=port)
+        for _ in range(100):
+            try:
+                client.ping()
+                return
+            except redis.ConnectionError:
+                time.sleep(0.05)
+        raise RuntimeError("redis-server did not start")
+
+    start()
+    yield f"redis://127.0.0.1:{port}/0", procs
+    for proc in procs:
+        proc.kill()
+        proc.wait()
+
+
+def test_redis_down_at_start_degrades_to_uncached(
+    make_memory: MemoryFactory, namespace: str
+) -> None:
+    mem = make_memory(redis_url=f"redis://127.0.0.1:{_free_port()}/0")
+    mem.record(namespace, [RED_EYE])
+    assert mem.retrieve(namespace, "trip") == "I never take red-eye flights."
+    assert mem.cache.stats.errors >= 1
+
+
+def test_redis_dying_mid_run_degrades_and_recovers(
+    make_memory: MemoryFactory, namespace: str, own_redis: tuple[str, list[subprocess.Popen[bytes]]]
+) -> None:
+    url, procs = own_redis
+    mem = make_memory(redis_url=url)
+    mem.cache._retry_after = 0.1
+    mem.record(namespace, [RED_EYE])
+    assert mem.retrieve(namespace, "trip") == "I never take red-eye flights."
+    procs[0].kill()
+    procs[0].wait()
+    mem.record(namespace, ["酒店要含早餐"])  # the invalidation cannot be delivered
+    assert "酒店要含早餐" in mem.retrieve(namespace, "trip")
+    # Redis comes back on the same port (empty, as this machine's Redis keeps nothing)
+    port = int(url.rsplit(":", 1)[1].split("/")[0])
+    proc = subprocess.Popen(
+        [
+            "redis-server",
+            "--port",
+            str(port),
+            "--bind",
+            "127.0.0.1",
+            "--save",
+            "",
+            "--appendonly",
+            "no",
+        ],
+        stdout=subprocess.DEVNULL,
+    )
+    procs.append(proc)
+    client = redis.Redis(port=port)
+    for _ in range(100):
+        try:
+            client.ping()
+            break
+        except redis.ConnectionError:
+            time.sleep(0.05)
+    time.sleep(0.2)
+    assert "酒店要含早餐" in mem.retrieve(namespace, "trip")
+    assert mem.retrieve(namespace, "trip")  # served from the cache again
+    assert client.exists(f"{mem.cache.key(namespace)}")
+
+
+def test_pending_invalidation_is_replayed_when_redis_returns(
+    make_memory: MemoryFactory, namespace: str, redis_client: redis.Redis
+) -> None:
+    mem = make_memory(redis_url=REDIS_URL)
+    mem.record(namespace, [RED_EYE])
+    mem.retrieve(namespace, "trip")
+    assert redis_client.exists(mem.cache.key(namespace))
+    mem.cache._down_until = time.monotonic() + 0.2  # as after a failed call
+    mem.record(namespace, ["酒店要含早餐"])  # invalidation deferred while "down"
+    time.sleep(0.25)
+    assert "酒店要含早餐" in mem.retrieve(namespace, "trip")

@@ -1,0 +1,225 @@
+"""Behaviour of the memory engine as its users see it, on SQLite and PostgreSQL."""
+
+from __future__ import annotations
+
+import json
+import threading
+
+import pytest
+
+from memory import StoreUnavailable, open_memory
+from memory.engine import Memory
+from tests.conftest import MemoryFactory
+
+RED_EYE = "I never take red-eye flights"
+RAIL = "出差只坐高铁一等座"
+
+
+def test_semantic_recall_in_chinese_ranks_the_rail_fact_first(
+    memory: Memory, namespace: str
+) -> None:
+    memory.record(
+        namespace,
+        [RED_EYE, "我喜欢吃辣", RAIL, "I like museums on weekends", "酒店要含早餐"],
+    )
+    hits = memory.search(namespace, "按我平时的习惯规划去广州", limit=5)
+    assert hits[0].text == RAIL
+    assert hits[0].score > hits[-1].score
+
+
+def test_semantic_recall_in_english(memory: Memory, namespace: str) -> None:
+    memory.record(namespace, [RED_EYE, "I love spicy food", "Hotels must have a gym"])
+    hits = memory.search(namespace, "book me an overnight flight", limit=3)
+    assert hits[0].text == RED_EYE
+
+
+def test_record_reports_one_outcome_per_fact_in_order(memory: Memory, namespace: str) -> None:
+    outcomes = memory.record(namespace, [RED_EYE, "", "I like window seats", RED_EYE + "."])
+    assert [o.status for o in outcomes] == ["added", "rejected", "added", "duplicate"]
+    assert outcomes[1].reason == "empty fact"
+    assert outcomes[3].item_id == outcomes[0].item_id
+    assert all(o.item_id for o in outcomes if o.status != "rejected")
+
+
+def test_facts_are_kept_in_the_users_words_and_language(memory: Memory, namespace: str) -> None:
+    memory.record(namespace, [RAIL, RED_EYE])
+    texts = {item.text for item in memory.items(namespace)}
+    assert texts == {RAIL, RED_EYE}
+
+
+def test_namespaces_never_see_each_other(make_memory: MemoryFactory) -> None:
+    mem = make_memory()
+    mem.record("T1:alice", ["I never take red-eye flights"])
+    mem.record("T1:bob", ["I love red-eye flights, they save a hotel night"])
+    assert [i.text for i in mem.search("T1:alice", "red-eye", limit=10)] == [
+        "I never take red-eye flights"
+    ]
+    assert "never" not in mem.retrieve("T1:bob", "red-eye")
+    assert "love" not in mem.retrieve("T1:alice", "red-eye")
+    assert mem.retrieve("T2:alice", "red-eye") == ""
+    assert mem.profile("T1:bob") != mem.profile("T1:alice") or mem.profile("T1:bob") == {}
+
+
+def test_slot_fact_supersedes_the_previous_value_and_history_is_exported(
+    memory: Memory, namespace: str
+) -> None:
+    first = memory.record(namespace, ["I like window seats"])[0]
+    second = memory.record(namespace, ["Now I prefer aisle seats"])[0]
+    assert second.status == "updated"
+    assert "window" in second.reason
+    assert memory.profile(namespace)["seat"] == "aisle"
+    assert [i.text for i in memory.search(namespace, "which seat do I like", limit=5)] == [
+        "Now I prefer aisle seats"
+    ]
+    exported = memory.export(namespace)
+    json.dumps(exported)  # JSON-serialisable
+    old = next(i for i in exported["items"] if i["id"] == first.item_id)
+    assert old["current"] is False
+    assert old["invalid_at"] is not None
+    assert old["superseded_by"] == second.item_id
+
+
+def test_conflicting_free_text_without_llm_keeps_both(memory: Memory, namespace: str) -> None:
+    memory.record(namespace, ["我喜欢吃辣"])
+    outcome = memory.record(namespace, ["我不吃辣"])[0]
+    assert outcome.status == "added"
+    assert {i.text for i in memory.items(namespace)} == {"我喜欢吃辣", "我不吃辣"}
+
+
+def test_similar_but_different_facts_are_not_duplicates(memory: Memory, namespace: str) -> None:
+    memory.record(namespace, ["Max 1 transfer on long trips"])
+    outcome = memory.record(namespace, ["Max 2 transfers on long trips"])[0]
+    assert outcome.status != "duplicate"
+
+
+def test_update_profile_supersedes_and_clears(memory: Memory, namespace: str) -> None:
+    memory.record(namespace, ["I like window seats"])
+    memory.update_profile(namespace, {"seat": "aisle", "breakfast": "required"})
+    assert memory.profile(namespace) == {"seat": "aisle", "breakfast": "required"}
+    memory.update_profile(namespace, {"seat": None})
+    assert memory.profile(namespace) == {"breakfast": "required"}
+    history = memory.export(namespace)["items"]
+    assert sum(1 for i in history if i["slot"] == "seat" and not i["current"]) == 2
+    assert all(i["source"] == "form" for i in history if i["slot"] == "breakfast")
+
+
+def test_update_profile_rejects_values_outside_the_schema(memory: Memory, namespace: str) -> None:
+    from memory import InvalidSlotValue
+
+    with pytest.raises(InvalidSlotValue):
+        memory.update_profile(namespace, {"seat": "on the wing"})
+    with pytest.raises(InvalidSlotValue):
+        memory.update_profile(namespace, {"no_such_slot": "x"})
+    assert memory.profile(namespace) == {}
+
+
+def test_retrieve_is_a_budgeted_summary_with_hard_constraints_first(
+    make_memory: MemoryFactory, namespace: str
+) -> None:
+    mem = make_memory(memory_summary_max_facts=3, memory_summary_max_chars=120)
+    mem.record(
+        namespace,
+        ["我喜欢靠窗的座位", "我喜欢博物馆", "我从不坐红眼航班", "酒店要含早餐", "我喜欢吃辣"],
+    )
+    summary = mem.retrieve(namespace, "规划去成都的行程")
+    assert summary.endswith("。")
+    parts = summary.rstrip("。").split("；")
+    assert len(parts) <= 3
+    assert len(summary) <= 120
+    assert parts[0] in ("我从不坐红眼航班", "酒店要含早餐")
+
+
+def test_empty_memory_gives_empty_summary(memory: Memory, namespace: str) -> None:
+    assert memory.retrieve(namespace, "anything") == ""
+    assert memory.search(namespace, "anything") == []
+    assert memory.profile(namespace) == {}
+
+
+def test_limits_and_bad_input_are_rejected_with_reasons(memory: Memory, namespace: str) -> None:
+    facts = ["   ", "bad\x00fact", "x" * 501, *[f"I like city {i} in spring" for i in range(25)]]
+    outcomes = memory.record(namespace, facts)
+    assert len(outcomes) == len(facts)
+    assert outcomes[0].reason == "empty fact"
+    assert "control" in outcomes[1].reason
+    assert "too long" in outcomes[2].reason
+    assert all("too many" in o.reason for o in outcomes[20:])
+    assert len(memory.items(namespace)) == 17
+
+
+def test_namespace_cap_on_current_facts(make_memory: MemoryFactory, namespace: str) -> None:
+    mem = make_memory(memory_max_facts_per_namespace=500)
+    from memory.engine import _check_namespace  # noqa: F401  (namespace validity)
+
+    facts = [f"Preference number {i}: I enjoy destination {i * 7919 % 10007}" for i in range(500)]
+    for start in range(0, 500, 20):
+        mem.record(namespace, facts[start : start + 20])
+    assert len(mem.items(namespace)) == 500
+    outcome = mem.record(namespace, ["I like quiet hotel rooms"])[0]
+    assert outcome.status == "rejected"
+    assert "full" in outcome.reason
+
+
+def test_privacy_guard_rejects_with_a_reason_to_relay(memory: Memory, namespace: str) -> None:
+    outcome = memory.record(namespace, ["My hotel budget is 800 yuan a night"])[0]
+    assert outcome.status == "rejected"
+    assert "amount" in outcome.reason
+    assert memory.items(namespace) == []
+
+
+def test_forget_one_item_and_everything(memory: Memory, namespace: str) -> None:
+    first = memory.record(namespace, ["I like window seats"])[0]
+    memory.record(namespace, ["Now I prefer aisle seats", RED_EYE])
+    aisle = next(i for i in memory.items(namespace) if "aisle" in i.text)
+    # forgetting a fact also erases the older version it replaced
+    assert memory.forget(namespace, aisle.id) == 2
+    assert all(i["id"] != first.item_id for i in memory.export(namespace)["items"])
+    assert memory.forget(namespace, "no-such-id") == 0
+    assert memory.forget(namespace) == 1
+    assert memory.export(namespace)["items"] == []
+
+
+def test_concurrent_writers_to_one_namespace_never_corrupt_it(
+    make_memory: MemoryFactory, namespace: str
+) -> None:
+    mems = [make_memory(), make_memory()]
+    seats = ["I like window seats", "Now I prefer aisle seats"]
+    errors: list[BaseException] = []
+
+    def writer(k: int) -> None:
+        try:
+            for i in range(6):
+                mem = mems[k % 2]
+                mem.record(namespace, [seats[(i + k) % 2], f"Writer {k} likes city number {i}"])
+        except BaseException as exc:  # pragma: no cover - reported below
+            errors.append(exc)
+
+    threads = [threading.Thread(target=writer, args=(k,)) for k in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert errors == []
+    current = mems[0].items(namespace)
+    assert sum(1 for i in current if i.slot == "seat") == 1
+    assert len([i for i in current if i.slot is None]) == 24
+
+
+def test_database_down_recall_is_empty_and_record_raises(tmp_path: object) -> None:
+    mem = open_memory(dsn="postgresql://postgres@127.0.0.1:1/nowhere", redis_url="")
+    try:
+        assert mem.retrieve("T1:U1", "plan my trip") == ""
+        with pytest.raises(StoreUnavailable):
+            mem.record("T1:U1", [RED_EYE])
+    finally:
+        mem.close()
+
+
+def test_reopening_keeps_everything(dsn: str, namespace: str) -> None:
+    first = open_memory(dsn=dsn, redis_url="")
+    first.record(namespace, [RED_EYE, RAIL])
+    first.close()
+    again = open_memory(dsn=dsn, redis_url="")
+    try:
+        assert {i.text for i in again.items(namespace)} == {RED_EYE, RAIL}
+    finally:
+        again.close()
