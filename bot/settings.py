@@ -16,6 +16,18 @@ class Settings(MemorySettings):
     slack_api_url: str = "https://slack.com/api/"
     port: int = 3000
 
+    # The Slack app (issue 3).
+    host: str = "0.0.0.0"
+    agent_workers: int = Field(default=16, ge=1)
+    agent_max_pending: int = Field(default=500, ge=1)
+    http_dispatch_workers: int = Field(default=32, ge=1)
+    http_max_body_bytes: int = Field(default=1_048_576, ge=4096)
+    slack_max_message_chars: int = Field(default=4000, ge=100)
+    slack_progress_reaction: str = "hourglass_flowing_sand"
+    slack_dedupe_ttl_seconds: int = Field(default=86400, ge=60)
+    thread_history_turns: int = Field(default=20, ge=2)
+    thread_history_ttl_seconds: int = Field(default=3 * 86400, ge=60)
+
     # Trips and planning (issue 5).
     travel_timezone: str = "Asia/Shanghai"
     travel_admin_user_ids: str = ""

@@ -1,0 +1,107 @@
+"""Short-term memory: the recent turns of each Slack thread the bot takes part in.
+
+One Redis list per thread, `{prefix}bot:thread:{team}:{channel}:{thread_ts}`, holding
+JSON turns oldest first; every append trims it to the last `max_turns` turns and renews
+its TTL. A thread with a key is a thread the bot is part of, so follow-ups in it need no
+re-mention. Redis trouble never breaks a conversation: reads fall back to no history.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from dataclasses import dataclass
+from typing import Any, Literal
+
+log = logging.getLogger(__name__)
+
+Role = Literal["user", "assistant"]
+
+
+@dataclass(frozen=True, slots=True)
+class Turn:
+    """One message of a thread as the model sees it."""
+
+    role: Role
+    text: str
+    user: str = ""
+
+    def as_message(self) -> dict[str, str]:
+        """The chat-completions message of this turn."""
+        return {"role": self.role, "content": self.text}
+
+
+class ThreadHistory:
+    """Recent turns per thread in Redis, with a TTL and a length cap."""
+
+    def __init__(
+        self,
+        *,
+        client: Any | None,
+        key_prefix: str = "",
+        max_turns: int = 20,
+        ttl_seconds: int = 3 * 24 * 3600,
+        max_chars_per_turn: int = 4000,
+    ) -> None:
+        self._client = client
+        self._prefix = key_prefix
+        self.max_turns = max_turns
+        self.ttl_seconds = ttl_seconds
+        self.max_chars_per_turn = max_chars_per_turn
+
+    def key(self, team_id: str, channel: str, thread_ts: str) -> str:
+        return f"{self._prefix}bot:thread:{team_id}:{channel}:{thread_ts}"
+
+    def load(self, team_id: str, channel: str, thread_ts: str) -> list[Turn]:
+        """The thread's recent turns, oldest first ([] when unknown or Redis is down)."""
+        if self._client is None:
+            return []
+        try:
+            raw = self._client.lrange(self.key(team_id, channel, thread_ts), 0, -1)
+        except Exception as exc:
+            log.warning("thread history unavailable (%s)", type(exc).__name__)
+            return []
+        turns: list[Turn] = []
+        for item in raw:
+            try:
+                data = json.loads(item)
+                role = data["role"]
+                if role in ("user", "assistant"):
+                    turns.append(Turn(role, str(data["text"]), str(data.get("user", ""))))
+            except (ValueError, KeyError, TypeError):
+                continue
+        return turns
+
+    def append(self, team_id: str, channel: str, thread_ts: str, *turns: Turn) -> None:
+        """Add turns, keep the last `max_turns`, renew the TTL (errors are logged)."""
+        if self._client is None or not turns:
+            return
+        key = self.key(team_id, channel, thread_ts)
+        values = [
+            json.dumps(
+                {"role": t.role, "text": t.text[: self.max_chars_per_turn], "user": t.user},
+                ensure_ascii=False,
+            )
+            for t in turns
+        ]
+        try:
+            pipe = self._client.pipeline(transaction=True)
+            pipe.rpush(key, *values)
+            pipe.ltrim(key, -self.max_turns, -1)
+            pipe.expire(key, self.ttl_seconds)
+            pipe.execute()
+        except Exception as exc:
+            log.warning("could not save thread history (%s)", type(exc).__name__)
+
+    def knows(self, team_id: str, channel: str, thread_ts: str) -> bool:
+        """Whether the bot takes part in this thread (False when Redis is down)."""
+        if self._client is None:
+            return False
+        try:
+            return bool(self._client.exists(self.key(team_id, channel, thread_ts)))
+        except Exception as exc:
+            log.warning("thread history unavailable (%s)", type(exc).__name__)
+            return False
+
+
+__all__ = ["ThreadHistory", "Turn"]
