@@ -55,6 +55,158 @@ _MESSAGES: dict[str, dict[str, str]] = {
         ),
         "zh": "偏好设置表单即将上线。现在可以直接发消息告诉我，比如“我喜欢靠过道的座位”。",
     },
+    # Preference scoring: the one-line basis of a candidate's score (bot/scoring.py).
+    "score_no_prefs": {
+        "en": "No preferences are known for this traveller; neutral score",
+        "zh": "暂无该出行人的偏好记录，按中性评分",
+    },
+    "score_nothing_applies": {
+        "en": "No stated preference applies",
+        "zh": "没有适用于此项的偏好",
+    },
+    "score_red_eye_avoided": {
+        "en": "Red-eye flight; the traveller avoids red-eyes",
+        "zh": "红眼航班，用户明确避开",
+    },
+    "score_not_red_eye": {
+        "en": "Not a red-eye, as the traveller wants",
+        "zh": "非红眼航班，符合用户偏好",
+    },
+    "score_red_eye_accepted": {
+        "en": "Red-eye; the traveller accepts red-eyes",
+        "zh": "红眼航班，用户可以接受",
+    },
+    "score_airline_avoided": {
+        "en": "{name}, an airline the traveller avoids",
+        "zh": "{name}，用户避开的航司",
+    },
+    "score_airline_preferred": {
+        "en": "{name}, the traveller's preferred airline",
+        "zh": "{name}，用户偏好的航司",
+    },
+    "score_airline_not_preferred": {
+        "en": "{name}, not a preferred airline ({preferred})",
+        "zh": "{name}，非用户偏好航司（{preferred}）",
+    },
+    "score_nonstop_only": {
+        "en": "{stops} stop(s); the traveller wants nonstop flights only",
+        "zh": "需转机{stops}次，用户只坐直飞",
+    },
+    "score_too_many_stops": {
+        "en": "{stops} stops; the traveller accepts at most {limit}",
+        "zh": "需转机{stops}次，用户最多接受{limit}次",
+    },
+    "score_nonstop": {"en": "Nonstop", "zh": "直飞"},
+    "score_cabin_match": {
+        "en": "{cabin}, as the traveller flies",
+        "zh": "{cabin}，符合用户的舱位偏好",
+    },
+    "score_cabin_mismatch": {
+        "en": "{cabin}; the traveller flies {wanted}",
+        "zh": "{cabin}，用户偏好{wanted}",
+    },
+    "score_rail_match": {
+        "en": "{seat}, the traveller's seat class on trains",
+        "zh": "{seat}，符合用户的座席要求",
+    },
+    "score_rail_mismatch": {
+        "en": "{seat}; the traveller takes {wanted}",
+        "zh": "{seat}，用户要坐{wanted}",
+    },
+    "score_flight_prefers_rail": {
+        "en": "Flight; the traveller prefers trains",
+        "zh": "飞机，用户优先坐高铁",
+    },
+    "score_flight_preferred": {
+        "en": "Flight, as the traveller prefers",
+        "zh": "飞机，符合用户优先坐飞机",
+    },
+    "score_train_preferred": {
+        "en": "Train, as the traveller prefers",
+        "zh": "高铁，符合用户优先坐高铁",
+    },
+    "score_train_prefers_flight": {
+        "en": "Train; the traveller prefers flying",
+        "zh": "高铁，用户优先坐飞机",
+    },
+    "score_breakfast_included": {
+        "en": "Breakfast included, as the traveller needs",
+        "zh": "含早餐，符合用户要求",
+    },
+    "score_breakfast_missing": {
+        "en": "Room only; the traveller needs breakfast included",
+        "zh": "不含早餐，用户要求含早",
+    },
+    "score_breakfast_unneeded": {
+        "en": "Breakfast included, which the traveller does not need",
+        "zh": "含早餐，但用户不需要",
+    },
+    "score_room_only_ok": {
+        "en": "Room only; the traveller skips breakfast",
+        "zh": "不含早，用户不需要早餐",
+    },
+    "score_brand_avoided": {
+        "en": "{name}, a brand the traveller avoids",
+        "zh": "{name}，用户避开的品牌",
+    },
+    "score_brand_preferred": {
+        "en": "{name}, the traveller's preferred hotel brand",
+        "zh": "{name}，用户偏好的酒店品牌",
+    },
+    "score_brand_not_preferred": {
+        "en": "{name}, not a preferred brand",
+        "zh": "{name}，非用户偏好品牌",
+    },
+    "score_budget_cheap": {
+        "en": "Among the cheaper options; the traveller is budget-conscious",
+        "zh": "价格较低，符合用户预算敏感",
+    },
+    "score_budget_dear": {
+        "en": "Pricier option; the traveller is budget-conscious",
+        "zh": "价格偏高，用户预算敏感",
+    },
+    "score_comfort": {
+        "en": "Premium comfort; the traveller puts comfort first",
+        "zh": "舒适度高，符合用户舒适优先",
+    },
+    # Trip planning tool errors and notes (bot/planning.py).
+    "plan_unknown_city": {
+        "en": "I don't know the city {city!r}. Known cities include: {examples}.",
+        "zh": "我不认识城市“{city}”。可选城市例如：{examples}。",
+    },
+    "plan_same_city": {
+        "en": "The origin and the destination are the same city ({city}).",
+        "zh": "出发地和目的地是同一个城市（{city}）。",
+    },
+    "plan_bad_date": {
+        "en": "{field} must be a date written YYYY-MM-DD (got {value!r}).",
+        "zh": "{field} 必须是 YYYY-MM-DD 格式的日期（收到的是“{value}”）。",
+    },
+    "plan_past_date": {
+        "en": "{date} is in the past (today is {today}). Please pick a later date.",
+        "zh": "{date} 已经过去了（今天是 {today}），请选择之后的日期。",
+    },
+    "plan_return_before_departure": {
+        "en": "The return date {ret} is before the departure date {depart}.",
+        "zh": "返程日期 {ret} 早于出发日期 {depart}。",
+    },
+    "plan_no_candidates": {
+        "en": "No flights, trains or hotels were found from {origin} to {destination} on {date}.",
+        "zh": "没有找到 {date} 从{origin}到{destination}的航班、高铁或酒店。",
+    },
+    "plan_inventory_unavailable": {
+        "en": "The travel inventory is not reachable right now, so no plan can be made. "
+        "Please try again later.",
+        "zh": "现在连不上差旅库存系统，暂时无法规划行程，请稍后再试。",
+    },
+    "plan_demo_note": {
+        "en": "Demo data: these schedules and prices are made up, not bookable offers.",
+        "zh": "演示数据：以下班次和价格均为虚构，并非可预订的真实报价。",
+    },
+    "plan_preferences_of": {
+        "en": "Preferences used: {whose}.",
+        "zh": "使用的偏好：{whose}。",
+    },
 }
 
 

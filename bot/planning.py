@@ -1,0 +1,273 @@
+"""The `plan_itinerary` tool: scored flight, train and hotel candidates for one trip.
+
+    agent = Agent(llm=..., model=..., memory=mem, tools=planning_tools(open_planner(s, mem)))
+
+The tool reads the traveller's preferences (`ctx.subject_namespace`: the colleague when
+an admin plans for one), never writes memory, and answers compact JSON with the best
+options per leg first, each with a score and a one-line basis.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from datetime import UTC, date, datetime, timedelta
+from typing import TYPE_CHECKING, Any, Protocol
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+from bot.inventory import Catalogue, InventoryError, InventoryProvider, Option, load_catalogue
+from bot.inventory.base import describe
+from bot.messages import t
+from bot.scoring import HARD_CAP, Scored, Scorer, read_preferences
+from bot.tools import Tool, ToolContext
+from memory.profile import ProfileSchema, load_schema
+
+if TYPE_CHECKING:
+    from bot.settings import Settings
+
+log = logging.getLogger(__name__)
+
+TOOL_NAME = "plan_itinerary"
+TOP_PER_LEG = 5
+EXCLUDED_PER_LEG = 2
+
+
+class ProfileSource(Protocol):
+    """What planning needs from memory (a `memory.engine.Memory` fits)."""
+
+    def profile(self, namespace: str) -> dict[str, Any]: ...
+
+    def retrieve(self, namespace: str, query: str = "") -> str: ...
+
+
+class PlanError(Exception):
+    """A request the tool cannot plan; the message is for the model to relay."""
+
+
+def _utcnow() -> datetime:
+    return datetime.now(UTC)
+
+
+@dataclass
+class Planner:
+    """Everything `plan_itinerary` uses; built once per process by `open_planner`."""
+
+    inventory: InventoryProvider
+    scorer: Scorer
+    memory: ProfileSource | None = None
+    catalogue: Catalogue = field(default_factory=load_catalogue)
+    schema: ProfileSchema = field(default_factory=load_schema)
+    timezone: str = "Asia/Shanghai"  # for "today" when the request has no time zone
+    clock: Callable[[], datetime] = _utcnow
+    top: int = TOP_PER_LEG
+
+    def today(self, ctx: ToolContext) -> date:
+        name = ctx.tz if ctx.tz and ctx.tz != "UTC" else self.timezone
+        try:
+            zone = ZoneInfo(name)
+        except (ZoneInfoNotFoundError, ValueError):
+            zone = ZoneInfo(self.timezone)
+        return self.clock().astimezone(zone).date()
+
+    def plan(
+        self,
+        ctx: ToolContext,
+        origin: str,
+        destination: str,
+        depart_date: str,
+        return_date: str | None = None,
+        preferences: str = "",
+    ) -> dict[str, Any]:
+        """The plan as a JSON-ready dict; `PlanError` for requests that cannot be planned."""
+        lang = ctx.lang
+        src, dst = self._city(origin, lang), self._city(destination, lang)
+        if src.id == dst.id:
+            raise PlanError(t("plan_same_city", lang, city=src.name(lang)))
+        depart = self._date(depart_date, "depart_date", lang)
+        back = self._date(return_date, "return_date", lang) if return_date else None
+        today = self.today(ctx)
+        if depart < today:
+            raise PlanError(t("plan_past_date", lang, date=depart, today=today))
+        if back is not None and back < depart:
+            raise PlanError(t("plan_return_before_departure", lang, ret=back, depart=depart))
+
+        try:
+            outbound: list[Option] = [*self.inventory.flights(src, dst, depart)]
+            outbound += self.inventory.trains(src, dst, depart, lang=lang)
+            inbound: list[Option] = []
+            if back is not None:
+                inbound += self.inventory.flights(dst, src, back)
+                inbound += self.inventory.trains(dst, src, back, lang=lang)
+            checkout = back if back is not None else depart + timedelta(days=1)
+            hotels: list[Option] = (
+                [*self.inventory.hotels(dst, depart, checkout, lang=lang)]
+                if checkout > depart
+                else []
+            )
+        except InventoryError as exc:
+            log.warning("planning: inventory unavailable (%s)", exc)
+            raise PlanError(t("plan_inventory_unavailable", lang)) from exc
+        if not outbound:
+            raise PlanError(
+                t(
+                    "plan_no_candidates",
+                    lang,
+                    origin=src.name(lang),
+                    destination=dst.name(lang),
+                    date=depart,
+                )
+            )
+
+        subject = ctx.subject_namespace
+        profile, text = self._preferences(subject, preferences, dst.name(lang))
+        prefs = read_preferences(profile, text, self.schema)
+        legs = {"outbound": outbound, "return": inbound, "hotel": hotels}
+        scored = self.scorer.score({k: v for k, v in legs.items() if v}, prefs, lang)
+
+        result: dict[str, Any] = {
+            "route": {
+                "origin": src.name(lang),
+                "destination": dst.name(lang),
+                "depart_date": depart.isoformat(),
+                "return_date": back.isoformat() if back else None,
+            },
+            "preferences_of": self._whose(ctx),
+            "preferences_used": self.schema.render_sentence(prefs.profile, lang)
+            or (prefs.text or t("score_no_prefs", lang)),
+        }
+        if self.inventory.demo:
+            result["demo_data"] = True
+            result["note"] = t("plan_demo_note", lang)
+        result["legs"] = {leg: self._leg(options, lang) for leg, options in scored.items()}
+        if back is None and hotels:
+            result["hotel_nights"] = "one night assumed: no return date was given"
+        return result
+
+    def _city(self, text: str, lang: str) -> Any:
+        city = self.catalogue.city(text)
+        if city is None:
+            examples = ("、" if lang == "zh" else ", ").join(self.catalogue.examples(lang))
+            raise PlanError(t("plan_unknown_city", lang, city=text, examples=examples))
+        return city
+
+    @staticmethod
+    def _date(text: str, name: str, lang: str) -> date:
+        try:
+            return date.fromisoformat(text.strip())
+        except (ValueError, AttributeError):
+            raise PlanError(t("plan_bad_date", lang, field=name, value=text)) from None
+
+    def _preferences(self, subject: str, given: str, topic: str) -> tuple[Mapping[str, Any], str]:
+        """The subject's typed profile and the free-text summary (recalled if not given)."""
+        if self.memory is None:
+            return {}, given
+        try:
+            profile = self.memory.profile(subject)
+            text = given if given.strip() else self.memory.retrieve(subject, f"trip {topic}")
+        except Exception as exc:  # planning goes on without memory rather than failing
+            log.warning("planning: preferences unavailable (%s)", type(exc).__name__)
+            return {}, given
+        return profile, text
+
+    @staticmethod
+    def _whose(ctx: ToolContext) -> str:
+        if ctx.on_behalf_of is None:
+            return "the requester"
+        name = ctx.extras.get("traveller_name")
+        return str(name) if name else f"<@{ctx.on_behalf_of.split(':')[-1]}>"
+
+    def _leg(self, scored: list[Scored], lang: str) -> dict[str, Any]:
+        """The best offer of each flight, train or hotel, best first; plus what was ruled out.
+
+        Cabins, seat classes and rates of one service are alternatives: only the
+        best-scored one of each is listed, so five options are five different choices.
+        """
+        seen: set[str] = set()
+        distinct = []
+        for item in scored:
+            if item.option.service not in seen:
+                seen.add(item.option.service)
+                distinct.append(item)
+        best = distinct[: self.top]
+        rest = distinct[self.top :]
+        excluded = [s for s in rest if s.score <= HARD_CAP][-EXCLUDED_PER_LEG:]
+        leg: dict[str, Any] = {"options": [self._row(s, lang) for s in best]}
+        if excluded:
+            leg["ruled_out"] = [self._row(s, lang) for s in reversed(excluded)]
+        leg["candidates"] = len(scored)
+        return leg
+
+    def _row(self, scored: Scored, lang: str) -> dict[str, Any]:
+        return {
+            "kind": scored.option.kind,
+            "option": describe(scored.option, self.catalogue, lang),
+            "score": scored.score,
+            "basis": scored.basis,
+        }
+
+
+def planning_tools(planner: Planner) -> list[Tool]:
+    """`plan_itinerary`, bound to `planner`."""
+
+    def plan_itinerary(
+        ctx: ToolContext,
+        origin: str,
+        destination: str,
+        depart_date: str,
+        return_date: str | None = None,
+        preferences: str = "",
+    ) -> str:
+        """Find and score flights, high-speed trains and hotels for a trip.
+
+        Call it when the user asks to plan a trip, after recalling their preferences.
+        Every candidate has a score 0-100 and a one-line basis; options come best first
+        per leg (outbound, return, hotel). Present a short plan from the top options,
+        say why (the basis), and say plainly when the result is demo data.
+
+        Args:
+            origin: Departure city, in Chinese or English, e.g. "上海" or "Shanghai".
+            destination: Destination city, in Chinese or English, e.g. "成都" or "Chengdu".
+            depart_date: Departure date, YYYY-MM-DD.
+            return_date: Return date, YYYY-MM-DD, or null for a one-way trip.
+            preferences: The recalled preference summary, verbatim ("" if none).
+        """
+        try:
+            plan = planner.plan(ctx, origin, destination, depart_date, return_date, preferences)
+        except PlanError as exc:
+            return f"error: {exc}"
+        return json.dumps(plan, ensure_ascii=False, separators=(",", ":"))
+
+    return [Tool.from_function(plan_itinerary, name=TOOL_NAME)]
+
+
+def open_planner(
+    settings: Settings,
+    memory: ProfileSource | None,
+    *,
+    inventory: InventoryProvider | None = None,
+    clock: Callable[[], datetime] | None = None,
+) -> Planner:
+    """A planner with the configured inventory and, when configured, the fast model."""
+    from bot.inventory import open_inventory
+    from memory.llm import openai_client
+
+    catalogue = load_catalogue()
+    schema = load_schema()
+    client = openai_client(settings) if settings.fast_llm_configured else None
+    scorer = Scorer(
+        catalogue=catalogue, schema=schema, client=client, model=settings.llm_fast_model
+    )
+    return Planner(
+        inventory=inventory or open_inventory(settings),
+        scorer=scorer,
+        memory=memory,
+        catalogue=catalogue,
+        schema=schema,
+        timezone=settings.travel_timezone,
+        clock=clock or _utcnow,
+    )
+
+
+__all__ = ["TOOL_NAME", "PlanError", "Planner", "ProfileSource", "open_planner", "planning_tools"]
