@@ -20,6 +20,98 @@ _MESSAGES: dict[str, dict[str, str]] = {
         "en": "Sorry, something went wrong on my side. Please try again.",
         "zh": "抱歉，我这边出了点问题，请再试一次。",
     },
+    # The agent and the terminal console (bot/agent.py, bot/console.py).
+    "agent_step_cap": {
+        "en": (
+            "Sorry, I couldn't finish that in the steps I'm allowed. "
+            "Could you ask again, maybe in smaller pieces?"
+        ),
+        "zh": "抱歉，这个问题在允许的步骤内没能完成，可以换个方式或分几步再问我吗？",
+    },
+    "agent_empty_reply": {
+        "en": "Sorry, I don't have an answer for that. Could you rephrase it?",
+        "zh": "抱歉，我没能给出回答，可以换个说法再问一次吗？",
+    },
+    "console_welcome": {
+        "en": "Travel assistant console for {user}. Type /help for commands, /quit to leave.",
+        "zh": "差旅助手控制台（{user}）。输入 /help 查看命令，/quit 退出。",
+    },
+    "console_no_llm": {
+        "en": (
+            "No language model is configured, so I can't chat yet; the memory commands work.\n"
+            "To chat, set these in the environment or in .env, for example:\n"
+            "  LLM_MODEL=qwen2.5:7b-instruct\n"
+            "  OPENAI_BASE_URL=http://localhost:11434/v1   "
+            "(any OpenAI-compatible endpoint; leave unset for OpenAI itself)\n"
+            "  OPENAI_API_KEY=sk-...   (any text if your endpoint needs no key)"
+        ),
+        "zh": (
+            "尚未配置语言模型，暂时无法对话；记忆命令可以正常使用。\n"
+            "要对话，请在环境变量或 .env 中设置，例如：\n"
+            "  LLM_MODEL=qwen2.5:7b-instruct\n"
+            "  OPENAI_BASE_URL=http://localhost:11434/v1   "
+            "（任意 OpenAI 兼容接口；使用 OpenAI 官方服务时不必设置）\n"
+            "  OPENAI_API_KEY=sk-...   （接口不需要密钥时可填任意文字）"
+        ),
+    },
+    "console_no_llm_reminder": {
+        "en": (
+            "I can't chat without a language model (see above). "
+            "Try /remember TEXT, /recall, /prefs, /forget or /help."
+        ),
+        "zh": (
+            "没有语言模型，我还不能对话（见上方说明）。"
+            "可以使用 /remember 内容、/recall、/prefs、/forget 或 /help。"
+        ),
+    },
+    "console_help": {
+        "en": (
+            "Commands:\n"
+            "  /remember TEXT   remember a travel preference\n"
+            "  /recall [QUERY]  show what I remember (optionally about QUERY)\n"
+            "  /prefs           your profile and every remembered fact, with ids\n"
+            "  /forget [ID]     forget one fact by id, or everything\n"
+            "  /help            this help\n"
+            "  /quit            leave\n"
+            "Anything else is a message to the assistant."
+        ),
+        "zh": (
+            "命令：\n"
+            "  /remember 内容   记住一条出行偏好\n"
+            "  /recall [关键词]  查看我记住的内容（可按关键词）\n"
+            "  /prefs           你的偏好档案和所有记住的条目（含编号）\n"
+            "  /forget [编号]    按编号忘记一条，或全部忘记\n"
+            "  /help            显示帮助\n"
+            "  /quit            退出\n"
+            "其他内容都会作为消息发给助手。"
+        ),
+    },
+    "console_unknown_command": {
+        "en": "Unknown command {command}; type /help for the list.",
+        "zh": "未知命令 {command}，输入 /help 查看命令列表。",
+    },
+    "console_remember_usage": {
+        "en": "Usage: /remember TEXT, e.g. /remember I never take red-eye flights",
+        "zh": "用法：/remember 内容，例如 /remember 出差只坐高铁一等座",
+    },
+    "console_added": {"en": "Remembered: {text}", "zh": "已记住：{text}"},
+    "console_updated": {"en": "Updated: {text} ({reason})", "zh": "已更新：{text}（{reason}）"},
+    "console_duplicate": {"en": "Already remembered: {text}", "zh": "已经记得：{text}"},
+    "console_rejected": {
+        "en": "Not saved: {text} ({reason})",
+        "zh": "未保存：{text}（{reason}）",
+    },
+    "console_nothing_remembered": {
+        "en": "Nothing is remembered for {user} yet.",
+        "zh": "还没有为 {user} 记住任何内容。",
+    },
+    "console_profile": {"en": "Profile:", "zh": "偏好档案："},
+    "console_facts": {"en": "Remembered facts:", "zh": "记住的条目："},
+    "console_forgot": {"en": "Forgot {count} item(s).", "zh": "已忘记 {count} 条。"},
+    "console_forget_missing": {
+        "en": "No remembered fact has the id {item_id}; /prefs lists the ids.",
+        "zh": "没有编号为 {item_id} 的条目，可用 /prefs 查看编号。",
+    },
     "llm_not_configured": {
         "en": (
             "I'm not fully set up yet: no language model is configured, so I can't answer. "
