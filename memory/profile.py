@@ -22,7 +22,7 @@ LANGS = ("en", "zh")
 MAX_LABEL_CHARS = 75  # Slack's limit on the text of a select option
 _POLARITIES = ("must", "prefer", "avoid")
 _STANCES = frozenset(("negative", "accept", "positive"))
-_CUES = ("neutral", "accept", "negative", "must", "positive")
+_CUES = ("neutral", "conditional", "accept", "negative", "must", "positive")
 _STRENGTH = {"prefer": 0, "avoid": 1, "must": 2}
 _LIST_SEP = {"en": ", ", "zh": "、"}
 _DEFAULT_PATH = Path(__file__).with_name("profile_schema.json")
@@ -178,6 +178,8 @@ class ProfileSchema:
         for hit in hits:  # cue words inside a recognised phrase ("no more than") are not cues
             chars[hit.start : hit.end] = " " * (hit.end - hit.start)
         masked = "".join(chars)
+        if self._cues["conditional"].search(self._cues["neutral"].sub(" ", masked)):
+            return None  # "business class on long-haul flights": a slot cannot hold the condition
         picked: dict[str, tuple[frozenset[str], Polarity]] = {}
         families: set[str] = set()
         stance: Stance = "positive"
