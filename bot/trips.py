@@ -96,6 +96,17 @@ def parse_date(text: str, *, field: str = "date") -> date:
         raise InvalidTrip(f"{field} must be a date written YYYY-MM-DD (got {text!r})") from None
 
 
+def canonical_city(text: str) -> tuple[str, bool]:
+    """`(name, known)`: a catalogue city's English name, or the text as typed.
+
+    Saving "成都" and "Chengdu" must be the same trip, so callers store this name.
+    """
+    from bot.inventory.catalogue import load_catalogue
+
+    city = load_catalogue().city(text)
+    return (city.en, True) if city is not None else (" ".join(text.split()), False)
+
+
 class TripStore:
     """Trips on a memory `Backend` (SQLite or PostgreSQL); the schema is created on first use.
 

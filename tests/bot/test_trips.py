@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from datetime import UTC, date, datetime
 from zoneinfo import ZoneInfo
 
 import pytest
 
+from bot.__main__ import build_parser
+from bot.settings import Settings
 from bot.trips import InvalidTrip, TripStore, parse_date
 from memory.backends import backend_from_dsn
 
@@ -98,3 +101,44 @@ def test_trips_survive_a_new_store_on_the_same_database(dsn: str) -> None:
         assert [t.destination for t in second.list("T1:U1")] == ["Chengdu"]
     finally:
         second.close()
+
+
+# The `travel-bot trips` command line.
+
+
+def cli(dsn: str, *argv: str) -> int:
+    args = build_parser().parse_args(["trips", *argv])
+    result: int = args.handler(args, Settings(memory_dsn=dsn))
+    return result
+
+
+def test_cli_adds_and_lists_trips(dsn: str, capsys: pytest.CaptureFixture[str]) -> None:
+    common = ("--user", "T1:U1", "--start", "2026-12-10", "--end", "2026-12-12")
+    assert cli(dsn, "add", *common, "--destination", "成都", "--origin", "上海") == 0
+    assert "saved: 2026-12-10..2026-12-12  T1:U1  Shanghai -> Chengdu" in capsys.readouterr().out
+    # The same trip named in English is the same trip.
+    assert cli(dsn, "add", *common, "--destination", "chengdu") == 0
+    assert capsys.readouterr().out.startswith("already saved:")
+    assert (
+        cli(dsn, "add", "--user", "T1:U2", "--destination", "Atlantis", "--start", "2026-12-01")
+        == 0
+    )
+    assert "not in the city catalogue" in capsys.readouterr().out
+
+    assert cli(dsn, "list", "--user", "T1:U1", "--json") == 0
+    [trip] = json.loads(capsys.readouterr().out)
+    assert trip["destination"] == "Chengdu" and trip["end_date"] == "2026-12-12"
+    assert trip["created_by"] == "cli"
+    assert cli(dsn, "list") == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert [line.split()[0] for line in lines] == ["2026-12-01", "2026-12-10..2026-12-12"]
+
+
+def test_cli_refuses_bad_dates(dsn: str, capsys: pytest.CaptureFixture[str]) -> None:
+    base = ("add", "--user", "T1:U1", "--destination", "成都")
+    assert cli(dsn, *base, "--start", "2026-12-10", "--end", "2026-12-09") == 1
+    assert "error: --end 2026-12-09 is before --start 2026-12-10" in capsys.readouterr().err
+    assert cli(dsn, *base, "--start", "next friday") == 1
+    assert "--start must be a date written YYYY-MM-DD" in capsys.readouterr().err
+    assert cli(dsn, "list") == 0
+    assert capsys.readouterr().out.strip() == "(no trips)"
