@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import sqlite3
 import threading
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import UTC, datetime
@@ -98,10 +99,14 @@ class PostgresBackend:
 
     name = "postgresql"
 
-    def __init__(self, dsn: str, *, max_size: int = 10, timeout: float = 5.0) -> None:
+    def __init__(
+        self, dsn: str, *, max_size: int = 10, timeout: float = 2.0, retry_after: float = 2.0
+    ) -> None:
         from psycopg_pool import ConnectionPool
 
         self._timeout = timeout
+        self._retry_after = retry_after
+        self._down_until = 0.0
         self._pool = ConnectionPool(
             dsn,
             min_size=1,
@@ -119,6 +124,10 @@ class PostgresBackend:
         import psycopg
         from psycopg_pool import PoolTimeout
 
+        if time.monotonic() < self._down_until:
+            # Fail fast while the server is known to be down, instead of making every
+            # caller wait for the pool's timeout.
+            raise StoreUnavailable("PostgreSQL store unavailable (retrying shortly)")
         try:
             with self._pool.connection(timeout=self._timeout) as conn, conn.transaction():
                 cur = conn.cursor()
@@ -128,6 +137,7 @@ class PostgresBackend:
                     )
                 yield cur
         except (psycopg.OperationalError, psycopg.InterfaceError, PoolTimeout) as exc:
+            self._down_until = time.monotonic() + self._retry_after
             raise StoreUnavailable(f"PostgreSQL store unavailable: {type(exc).__name__}") from exc
         except psycopg.Error as exc:
             raise StoreUnavailable(f"PostgreSQL store failed: {exc}") from exc

