@@ -38,6 +38,13 @@ class Settings(MemorySettings):
     inventory_http_key: SecretStr | None = None
     inventory_http_timeout_seconds: float = Field(default=10.0, gt=0)
 
+    # Cache warming before trips (issue 6).
+    warm_interval_minutes: int = Field(default=15, ge=1)
+    warm_horizon_hours: float = Field(default=72, ge=0)
+    # Recalls at once; keep it below the database pool (10 connections per process).
+    warm_concurrency: int = Field(default=4, ge=1, le=10)
+    scheduler_in_web: bool = False
+
     @property
     def admin_user_ids(self) -> frozenset[str]:
         """`TRAVEL_ADMIN_USER_IDS` as a set of Slack user ids."""
