@@ -11,8 +11,10 @@ would see in Slack.
         [call] = slack.wait_for("chat.postMessage")
         assert call.args["thread_ts"] == "1.0"
 
-Recording: `calls` (every call, oldest first), `calls_to(method)`, `wait_for(method,
-count=1, timeout=5.0, where=None)` (polls, no fixed sleeps), `posted(channel, thread_ts)`
+Recording: `calls` (every call, oldest first, each with `.args`, `.headers`, `.at` and,
+once answered, `.status`/`.ok`), `calls_to(method)`, `wait_for(method, count=1,
+timeout=5.0, where=None, ok=False)` (waits on a condition, no fixed sleeps),
+`posted(channel, thread_ts)`
 (messages posted, as Slack would list them), `reactions(channel, ts)` (current
 reactions), `views` (views opened/published/updated, by id), `response_calls` (what was
 POSTed to a `response_url`).
@@ -62,6 +64,19 @@ class Call:
     headers: dict[str, str]
     http_method: str = "POST"
     at: float = field(default_factory=time.monotonic)
+    # Filled in once the fake has answered: {"status": 200, "body": {...}}.
+    answer: dict[str, Any] = field(default_factory=dict, compare=False)
+
+    @property
+    def status(self) -> int | None:
+        """The HTTP status answered (None while the answer is pending)."""
+        status = self.answer.get("status")
+        return int(status) if status is not None else None
+
+    @property
+    def ok(self) -> bool:
+        """Whether Slack answered `{"ok": true}` (a rate-limited or failed call is not ok)."""
+        return self.status == 200 and bool(self.answer.get("body", {}).get("ok"))
 
     @property
     def token(self) -> str | None:
@@ -191,17 +206,24 @@ class FakeSlackAPI:
         count: int = 1,
         timeout: float = 5.0,
         where: Callable[[Call], bool] | None = None,
+        *,
+        ok: bool = False,
     ) -> list[Call]:
         """Block until at least `count` calls of `method` (matching `where`) arrived.
 
-        Returns the matching calls; raises AssertionError (listing what did arrive) on
-        timeout. Use `method="response_url"` for POSTs to a response_url.
+        With `ok=True` only calls Slack answered successfully count (not rate-limited or
+        failed ones). Returns the matching calls; raises AssertionError (listing what did
+        arrive) on timeout. Use `method="response_url"` for POSTs to a response_url.
         """
         deadline = time.monotonic() + timeout
         with self._lock:
             while True:
                 pool = self._response_calls if method == "response_url" else self._calls
-                found = [c for c in pool if c.method == method and (where is None or where(c))]
+                found = [
+                    c
+                    for c in pool
+                    if c.method == method and (where is None or where(c)) and (not ok or c.ok)
+                ]
                 if len(found) >= count:
                     return found
                 left = deadline - time.monotonic()
@@ -324,6 +346,11 @@ class FakeSlackAPI:
     def _record(self, call: Call, response_url: bool = False) -> None:
         with self._lock:
             (self._response_calls if response_url else self._calls).append(call)
+            self._lock.notify_all()
+
+    def _answered(self, call: Call, status: int, body: dict[str, Any]) -> None:
+        with self._lock:
+            call.answer.update(status=status, body=body)
             self._lock.notify_all()
 
     def _steering(self, method: str) -> tuple[float, float | None, str | None, Handler | None]:
@@ -625,6 +652,7 @@ class _Handler(BaseHTTPRequestHandler):
         path = parts.path.rstrip("/")
         if path.startswith("/response/"):
             call = Call("response_url", args, headers, http_method)
+            call.answer.update(status=200, body={"ok": True})
             self.owner._record(call, response_url=True)
             self._send(200, {"ok": True})
             return
@@ -635,6 +663,7 @@ class _Handler(BaseHTTPRequestHandler):
         call = Call(method, args, headers, http_method)
         self.owner._record(call)
         status, body, extra = self.owner._answer(call)
+        self.owner._answered(call, status, body)
         self._send(status, body, extra)
 
     def _send(

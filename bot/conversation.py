@@ -1,0 +1,361 @@
+"""DMs, @mentions and thread follow-ups: one agent turn per message, answered in its thread.
+
+The listener runs on Bolt's listener pool and only does quick work: filter the event,
+claim it (exactly one answer per message), add the progress reaction, and hand the turn
+to the dedicated agent pool. Slow work (the model, the memory) never occupies Bolt's
+threads, so acknowledgements of commands and actions are never starved.
+
+The turn itself: load the thread's recent turns, run the agent for the writer's
+namespace `{team_id}:{user_id}`, post the answer (converted to mrkdwn, split within
+Slack's limits) in the thread, remember both turns, remove the reaction. Every failure
+ends in a short, kind reply in the writer's language.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+import threading
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Literal, Protocol
+
+from slack_sdk.errors import SlackApiError
+from slack_sdk.web import WebClient
+
+from bot.errors import LLMNotConfigured, LLMUnavailable
+from bot.messages import lang_of, t
+from bot.mrkdwn import split_message, to_mrkdwn
+from bot.threads import Turn
+from bot.tools import ToolContext
+from memory.errors import MemoryEngineError
+
+if TYPE_CHECKING:
+    from slack_bolt import App
+
+    from bot.app import Deps
+
+log = logging.getLogger(__name__)
+
+Kind = Literal["dm", "mention", "thread"]
+
+# Message subtypes that are still a person writing to us; every other subtype (edits,
+# deletions, joins, bot messages, channel topic changes, ...) is ignored.
+_USER_SUBTYPES = frozenset({None, "file_share", "thread_broadcast"})
+_SLACK_ESCAPES = (("&lt;", "<"), ("&gt;", ">"), ("&amp;", "&"))
+_MAX_POST_ATTEMPTS = 4
+_MAX_RETRY_AFTER = 30.0
+_TZ_CACHE_SECONDS = 3600.0
+
+
+class AgentReplyLike(Protocol):
+    @property
+    def text(self) -> str: ...
+
+
+class AgentLike(Protocol):
+    """What the conversation needs of the agent (`bot.agent.Agent`)."""
+
+    def run(
+        self, ctx: ToolContext, user_message: str, history: Sequence[Mapping[str, str]] = ()
+    ) -> AgentReplyLike: ...
+
+
+@dataclass(frozen=True, slots=True)
+class Incoming:
+    """A message someone wrote to the bot, as the conversation needs it."""
+
+    kind: Kind
+    team_id: str
+    channel: str
+    user: str
+    text: str
+    ts: str
+    thread_ts: str
+    event_id: str | None = None
+
+    @property
+    def namespace(self) -> str:
+        return f"{self.team_id}:{self.user}"
+
+
+def parse_event(
+    body: Mapping[str, Any], event: Mapping[str, Any], *, bot_user_id: str | None
+) -> Incoming | None:
+    """The message in an `app_mention` or `message` event, or None when it is not for us.
+
+    Ignores bots (including this one), edits, deletions, joins and other subtypes, and
+    channel messages that are neither mentions nor replies in a thread. Whether the bot
+    takes part in that thread is checked later (it needs Redis).
+    """
+    event_type = event.get("type")
+    if event_type not in ("app_mention", "message"):
+        return None
+    if event.get("bot_id") or event.get("bot_profile") or event.get("hidden"):
+        return None
+    if event.get("subtype") not in _USER_SUBTYPES:
+        return None
+    user, channel, ts = event.get("user"), event.get("channel"), event.get("ts")
+    if not (isinstance(user, str) and isinstance(channel, str) and isinstance(ts, str)):
+        return None
+    if bot_user_id and user == bot_user_id:
+        return None
+    team_id = body.get("team_id") or event.get("team") or ""
+    if not isinstance(team_id, str) or not team_id:
+        return None
+    thread_ts = event.get("thread_ts")
+    thread_ts = thread_ts if isinstance(thread_ts, str) and thread_ts else ts
+    kind: Kind
+    if event_type == "app_mention":
+        kind = "mention"
+    elif event.get("channel_type") == "im":
+        kind = "dm"
+    elif thread_ts != ts:
+        kind = "thread"
+    else:
+        return None  # a top-level channel message without a mention is not for us
+    raw_text = event.get("text")
+    text = clean_text(raw_text if isinstance(raw_text, str) else "", bot_user_id)
+    event_id = body.get("event_id")
+    return Incoming(
+        kind=kind,
+        team_id=team_id,
+        channel=channel,
+        user=user,
+        text=text,
+        ts=ts,
+        thread_ts=thread_ts,
+        event_id=event_id if isinstance(event_id, str) else None,
+    )
+
+
+def clean_text(text: str, bot_user_id: str | None) -> str:
+    """The text without the bot's mention, with Slack's escapes undone."""
+    if bot_user_id:
+        text = re.sub(rf"[ \t]*<@{re.escape(bot_user_id)}(\|[^>]*)?>[ \t]*", " ", text)
+    for escaped, plain in _SLACK_ESCAPES:
+        text = text.replace(escaped, plain)
+    return text.strip()
+
+
+class Conversation:
+    """Answers DMs, mentions and thread follow-ups; see the module docstring."""
+
+    def __init__(self, deps: Deps) -> None:
+        self.deps = deps
+        self.settings = deps.settings
+        self._pending = 0
+        self._lock = threading.Lock()
+        self._tz_cache: dict[str, tuple[float, str]] = {}
+
+    def register(self, app: App) -> None:
+        app.event("app_mention")(self.on_event)
+        app.event("message")(self.on_event)
+
+    # -- the listener (Bolt's pool: quick work only) ----------------------------------------
+
+    def on_event(
+        self, body: dict[str, Any], event: dict[str, Any], context: Any, client: WebClient
+    ) -> None:
+        event_type = str(event.get("type") or "unknown")
+        self.deps.metrics.inc("slack_events_total", type=event_type)
+        incoming = parse_event(body, event, bot_user_id=getattr(context, "bot_user_id", None))
+        if incoming is None:
+            self.deps.metrics.inc("slack_events_ignored_total", type=event_type)
+            return
+        self.accept(incoming, client)
+
+    def accept(self, msg: Incoming, client: WebClient) -> bool:
+        """Claim the message and queue its turn; False when it is not ours to answer."""
+        if msg.kind == "thread" and not self.deps.threads.knows(
+            msg.team_id, msg.channel, msg.thread_ts
+        ):
+            return False
+        if not self.deps.dedupe.claim(
+            event_id=msg.event_id, team_id=msg.team_id, channel=msg.channel, ts=msg.ts
+        ):
+            self.deps.metrics.inc("slack_events_duplicate_total", type=msg.kind)
+            return False
+        lang = lang_of(msg.text)
+        with self._lock:
+            busy = self._pending >= self.settings.agent_max_pending
+            if not busy:
+                self._pending += 1
+        if busy:
+            self.deps.metrics.inc("slack_replies_total", outcome="busy")
+            self._post_reply(client, msg, t("busy", lang))
+            return True
+        reacted = self._add_progress(client, msg)
+        try:
+            self.deps.executor.submit(self._turn, msg, client, reacted, time.monotonic())
+        except RuntimeError:  # the pool is shutting down
+            with self._lock:
+                self._pending -= 1
+            self._post_reply(client, msg, t("busy", lang))
+        return True
+
+    @property
+    def pending(self) -> int:
+        """Turns queued or running."""
+        with self._lock:
+            return self._pending
+
+    # -- the turn (the agent pool) ------------------------------------------------------------
+
+    def _turn(self, msg: Incoming, client: WebClient, reacted: bool, queued_at: float) -> None:
+        started = time.monotonic()
+        self.deps.metrics.observe("slack_turn_queue_seconds", started - queued_at)
+        lang = lang_of(msg.text)
+        outcome = "ok"
+        try:
+            answer, outcome = self._answer(msg, client, lang)
+            self._post_reply(client, msg, answer)
+            turns = [Turn("user", msg.text, msg.user)] if msg.text else []
+            if outcome == "ok":
+                turns.append(Turn("assistant", answer))
+            self.deps.threads.append(msg.team_id, msg.channel, msg.thread_ts, *turns)
+        except Exception:
+            outcome = "error"
+            log.exception("could not answer a message in %s", msg.channel)
+        finally:
+            if reacted:
+                self._remove_progress(client, msg)
+            with self._lock:
+                self._pending -= 1
+            self.deps.metrics.inc("slack_replies_total", outcome=outcome)
+            self.deps.metrics.observe("slack_turn_seconds", time.monotonic() - started)
+
+    def _answer(self, msg: Incoming, client: WebClient, lang: str) -> tuple[str, str]:
+        """(the reply in markdown, outcome); never raises for expected failures."""
+        limit = self.settings.slack_max_message_chars
+        if not msg.text:
+            return t("empty_mention", lang), "empty"
+        if len(msg.text) > limit:
+            return t("message_too_long", lang, length=len(msg.text), limit=limit), "too_long"
+        agent = self.deps.agent
+        if agent is None:
+            return t("llm_not_configured", lang), "not_configured"
+        ctx = ToolContext(
+            namespace=msg.namespace,
+            user_id=msg.user,
+            team_id=msg.team_id,
+            lang="zh" if lang == "zh" else "en",
+            tz=self._timezone(client, msg.user),
+            extras={"channel": msg.channel, "thread_ts": msg.thread_ts},
+        )
+        history = [
+            self._history_message(turn, msg.user)
+            for turn in self.deps.threads.load(msg.team_id, msg.channel, msg.thread_ts)
+        ]
+        try:
+            reply = agent.run(ctx, msg.text, history=history)
+        except LLMNotConfigured:
+            return t("llm_not_configured", lang), "not_configured"
+        except LLMUnavailable as exc:
+            log.warning("model unavailable: %s", exc)
+            return t("llm_unavailable", lang), "llm_unavailable"
+        except MemoryEngineError as exc:
+            log.warning("memory unavailable: %s", type(exc).__name__)
+            return t("memory_unavailable", lang), "memory_unavailable"
+        except Exception:
+            log.exception("agent turn failed")
+            return t("internal_error", lang), "error"
+        text = (reply.text or "").strip()
+        if not text:
+            return t("internal_error", lang), "empty_answer"
+        return text, "ok"
+
+    @staticmethod
+    def _history_message(turn: Turn, writer: str) -> dict[str, str]:
+        message = turn.as_message()
+        if turn.role == "user" and turn.user and turn.user != writer:
+            message["content"] = f"<@{turn.user}>: {turn.text}"
+        return message
+
+    def _timezone(self, client: WebClient, user: str) -> str:
+        now = time.monotonic()
+        with self._lock:
+            cached = self._tz_cache.get(user)
+        if cached is not None and cached[0] > now:
+            return cached[1]
+        tz = "UTC"
+        try:
+            profile: Any = client.users_info(user=user).get("user") or {}
+            found = profile.get("tz") if isinstance(profile, dict) else None
+            if isinstance(found, str) and found:
+                tz = found
+        except Exception as exc:
+            log.info("users.info failed (%s); assuming UTC", type(exc).__name__)
+        with self._lock:
+            if len(self._tz_cache) > 10_000:
+                self._tz_cache.clear()
+            self._tz_cache[user] = (now + _TZ_CACHE_SECONDS, tz)
+        return tz
+
+    # -- Slack side effects -------------------------------------------------------------------
+
+    def _add_progress(self, client: WebClient, msg: Incoming) -> bool:
+        """Best effort and quick: a failure (even a rate limit) only costs the reaction."""
+        name = self.settings.slack_progress_reaction
+        if not name:
+            return False
+        try:
+            client.reactions_add(channel=msg.channel, timestamp=msg.ts, name=name)
+            return True
+        except SlackApiError as exc:
+            log.info("could not add the progress reaction: %s", exc.response.get("error"))
+        except Exception as exc:
+            log.info("could not add the progress reaction (%s)", type(exc).__name__)
+        return False
+
+    def _remove_progress(self, client: WebClient, msg: Incoming) -> None:
+        try:
+            client.reactions_remove(
+                channel=msg.channel,
+                timestamp=msg.ts,
+                name=self.settings.slack_progress_reaction,
+            )
+        except Exception as exc:
+            log.info("could not remove the progress reaction (%s)", type(exc).__name__)
+
+    def _post_reply(self, client: WebClient, msg: Incoming, markdown: str) -> None:
+        for part in split_message(to_mrkdwn(markdown)):
+            post(client, channel=msg.channel, thread_ts=msg.thread_ts, text=part)
+
+
+def post(client: WebClient, *, channel: str, thread_ts: str | None, text: str) -> None:
+    """`chat.postMessage`, waiting out rate limits (`Retry-After`) a few times."""
+    for attempt in range(1, _MAX_POST_ATTEMPTS + 1):
+        try:
+            client.chat_postMessage(
+                channel=channel, thread_ts=thread_ts, text=text, unfurl_links=False
+            )
+            return
+        except SlackApiError as exc:
+            if exc.response.status_code != 429 or attempt == _MAX_POST_ATTEMPTS:
+                raise
+            retry_after = _retry_after(exc.response.headers)
+            log.info("rate limited by Slack; retrying in %.1f s", retry_after)
+            time.sleep(retry_after)
+
+
+def _retry_after(headers: Mapping[str, Any]) -> float:
+    for key, value in headers.items():
+        if key.lower() == "retry-after":
+            raw = value[0] if isinstance(value, list) and value else value
+            try:
+                return min(max(float(raw), 0.0), _MAX_RETRY_AFTER)
+            except (TypeError, ValueError):
+                break
+    return 1.0
+
+
+def register(app: App, deps: Deps) -> Conversation:
+    """Wire the conversation listeners into `app`."""
+    conversation = Conversation(deps)
+    conversation.register(app)
+    return conversation
+
+
+__all__ = ["Conversation", "Incoming", "clean_text", "parse_event", "post", "register"]
