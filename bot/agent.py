@@ -275,7 +275,8 @@ class Agent:
         request: dict[str, Any] = {"model": self.model, "messages": messages}
         if schemas:
             request["tools"] = schemas
-            request["tool_choice"] = "none" if final else "auto"
+            if final:
+                request["tool_choice"] = "none"
         if self.temperature is not None:
             request["temperature"] = self.temperature
         attempt = 0
