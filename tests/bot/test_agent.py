@@ -409,3 +409,31 @@ def test_build_agent_needs_an_llm_model(
     assert agent.tools.names == ["record_to_memory", "retrieve_from_memory"]
     scripted_model.script("Hi there")
     assert agent.run(_ctx(), "hello").text == "Hi there"
+
+
+def test_recall_goes_through_the_redis_cache_and_sees_new_facts(
+    scripted_model: ScriptedModel, make_agent: AgentFactory, tmp_path: Path, redis_prefix: str
+) -> None:
+    cached = open_memory(
+        dsn=f"sqlite:///{tmp_path}/cached.db",
+        redis_url="redis://127.0.0.1:6379/0",
+        redis_key_prefix=f"{redis_prefix}agent-{tmp_path.name}:",
+    )
+    agent = make_agent(memory=cached)
+    recall = [("retrieve_from_memory", {"keywords": ["flight"]})]
+    try:
+        scripted_model.script(_record(RED_EYE), "ok", recall, "ok", recall, "ok")
+        agent.run(_ctx(), RED_EYE)
+        agent.run(_ctx(), "book a flight as usual")
+        agent.run(_ctx(), "book a flight as usual")
+        assert cached.cache.stats.hits == 1  # the second recall came from Redis
+        scripted_model.script(_record("I prefer aisle seats"), "ok", recall, "ok")
+        agent.run(_ctx(), "I prefer aisle seats")
+        agent.run(_ctx(), "book a flight as usual")
+        (tool_message,) = _tool_messages(scripted_model.last_request)
+        block = BLOCK.search(tool_message["content"])
+        assert block is not None
+        assert RED_EYE in block.group(1) and "I prefer aisle seats" in block.group(1)
+    finally:
+        cached.forget("T1:U1")
+        cached.close()
