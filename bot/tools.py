@@ -31,7 +31,7 @@ import types
 import typing
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any, Literal, overload
 
 from memory.lang import Lang
 
@@ -217,12 +217,23 @@ class Tool:
         return json.dumps(example, ensure_ascii=False)
 
 
+@overload
+def tool(function: Callable[..., Any], /) -> Tool: ...
+
+
+@overload
+def tool(
+    *, name: str | None = None, available: Callable[[ToolContext], bool] | None = None
+) -> Callable[[Callable[..., Any]], Tool]: ...
+
+
 def tool(
     function: Callable[..., Any] | None = None,
+    /,
     *,
     name: str | None = None,
     available: Callable[[ToolContext], bool] | None = None,
-) -> Any:
+) -> Tool | Callable[[Callable[..., Any]], Tool]:
     """Decorator: `@tool` or `@tool(name=..., available=...)` turns a function into a Tool."""
 
     def wrap(fn: Callable[..., Any]) -> Tool:
