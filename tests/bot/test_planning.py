@@ -180,7 +180,9 @@ def empty_inventory() -> Iterator[Callable[[int], str]]:
                 self.wfile.write(data)
 
         server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        threading.Thread(target=server.serve_forever, daemon=True).start()
+        threading.Thread(
+            target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True
+        ).start()
         servers.append(server)
         return f"http://127.0.0.1:{server.server_address[1]}"
 
