@@ -17,6 +17,7 @@ import hashlib
 import hmac
 import json
 import logging
+import signal
 import socket
 import threading
 import time
@@ -318,8 +319,18 @@ class Server:
         return f"http://{'127.0.0.1' if host in ('0.0.0.0', '') else host}:{self.port}"
 
     def serve_forever(self) -> None:
-        """Serve in this thread until SIGINT/SIGTERM."""
-        self._server.run(sockets=[self.socket])
+        """Serve in this (main) thread until SIGINT/SIGTERM, then return normally.
+
+        uvicorn re-raises the stop signal once it has shut down; handlers installed here
+        absorb it, so the caller can still finish queued work and close connections.
+        """
+        stop_signals = (signal.SIGINT, signal.SIGTERM)
+        previous = {sig: signal.signal(sig, _note_signal) for sig in stop_signals}
+        try:
+            self._server.run(sockets=[self.socket])
+        finally:
+            for sig, handler in previous.items():
+                signal.signal(sig, handler)
 
     def start(self, timeout: float = 10.0) -> Server:
         """Serve in a background thread; returns once the server accepts requests."""
@@ -340,6 +351,10 @@ class Server:
             self._thread.join(timeout=30)
             self._thread = None
         self.socket.close()
+
+
+def _note_signal(signum: int, frame: Any) -> None:
+    log.info("received signal %d; shutting down", signum)
 
 
 def build_web_app(deps: Deps, bolt: App) -> WebApp:
