@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 import logging
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, timedelta
 from typing import TYPE_CHECKING, Any, Protocol
@@ -208,6 +208,45 @@ class Planner:
         }
 
 
+class ToolCallLike(Protocol):
+    """A tool call of an agent turn (`bot.agent.ToolCall` fits)."""
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def result(self) -> str: ...
+
+
+@dataclass(frozen=True, slots=True)
+class PlannedTrip:
+    """The trip the last successful `plan_itinerary` call of a turn planned."""
+
+    origin: str
+    destination: str
+    start: date
+    end: date | None
+
+
+def planned_trip(calls: Sequence[ToolCallLike]) -> PlannedTrip | None:
+    """The route and dates of the turn's last successful plan, or None."""
+    for call in reversed(calls):
+        if call.name != TOOL_NAME or call.result.startswith("error:"):
+            continue
+        try:
+            route = json.loads(call.result)["route"]
+            end = route.get("return_date")
+            return PlannedTrip(
+                origin=str(route["origin"]),
+                destination=str(route["destination"]),
+                start=date.fromisoformat(route["depart_date"]),
+                end=date.fromisoformat(end) if end else None,
+            )
+        except (ValueError, KeyError, TypeError, AttributeError):
+            continue
+    return None
+
+
 def planning_tools(planner: Planner) -> list[Tool]:
     """`plan_itinerary`, bound to `planner`."""
 
@@ -270,4 +309,13 @@ def open_planner(
     )
 
 
-__all__ = ["TOOL_NAME", "PlanError", "Planner", "ProfileSource", "open_planner", "planning_tools"]
+__all__ = [
+    "TOOL_NAME",
+    "PlanError",
+    "PlannedTrip",
+    "Planner",
+    "ProfileSource",
+    "open_planner",
+    "planned_trip",
+    "planning_tools",
+]

@@ -5,15 +5,16 @@ from __future__ import annotations
 import json
 import threading
 from collections.abc import Callable, Iterator
-from datetime import UTC, datetime
+from datetime import UTC, date, datetime
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from bot.agent import ToolCall
 from bot.inventory.http import HttpInventory
-from bot.planning import Planner, open_planner, planning_tools
+from bot.planning import PlannedTrip, Planner, open_planner, planned_trip, planning_tools
 from bot.settings import Settings
 from bot.tools import Tool, ToolContext
 from memory import open_memory
@@ -217,3 +218,17 @@ def test_the_tool_is_described_for_the_model() -> None:
         "return_date",
         "preferences",
     }
+
+
+def test_the_planned_trip_is_read_from_the_turns_tool_calls() -> None:
+    tool = make_tool(None)
+    args = {"origin": "上海", "destination": "成都", "depart_date": "2026-12-10"}
+    ok = tool.invoke(ToolContext(namespace=TRAVELLER, lang="zh"), args)
+    failed = tool.invoke(ToolContext(namespace=TRAVELLER), {**args, "origin": "Gotham"})
+    calls = [
+        ToolCall("plan_itinerary", json.dumps(args), ok),
+        ToolCall("plan_itinerary", "{}", failed),
+        ToolCall("retrieve_from_memory", "{}", "<remembered_preferences>…"),
+    ]
+    assert planned_trip(calls) == PlannedTrip("上海", "成都", date(2026, 12, 10), None)
+    assert planned_trip(calls[1:]) is None
