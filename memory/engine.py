@@ -29,6 +29,8 @@ from memory.types import MemoryItem, RecordOutcome, SlotMatch
 
 log = logging.getLogger(__name__)
 
+WarmState = Literal["cached", "warmed", "empty", "unfilled"]
+
 _JUDGE_MIN_SIMILARITY = 0.85
 _JUDGE_CANDIDATES = 3
 _MAX_NAMESPACE_CHARS = 256
@@ -391,17 +393,34 @@ class Memory:
         Never raises for an unavailable store or cache: recall degrades to "".
         """
         _check_namespace(namespace)
-        cached = self.cache.get(namespace, query)
-        if cached is not None:
-            return cached
-        generation = self.cache.generation(namespace)
         try:
-            summary, any_query = self._summarize(namespace, query)
+            return self._recall(namespace, query)[0]
         except MemoryEngineError as exc:
             log.warning("recall failed, answering without memory: %s", exc)
             return ""
-        self.cache.fill(namespace, None if any_query else query, summary, generation)
-        return summary
+
+    def warm(self, namespace: str) -> WarmState:
+        """Fill the cache as `retrieve(namespace)` would, and say what happened.
+
+        "cached": already there; "warmed": filled with the normal TTL; "empty": nothing
+        is remembered, so nothing is cached; "unfilled": a write raced the fill or Redis
+        refused it. Unlike `retrieve`, a failed store raises `MemoryEngineError`
+        (`StoreUnavailable`), so the scheduler can count the failure.
+        """
+        _check_namespace(namespace)
+        return self._recall(namespace, "")[1]
+
+    def _recall(self, namespace: str, query: str) -> tuple[str, WarmState]:
+        """Cache first; on a miss, summarise from the store and fill (raises on failure)."""
+        cached = self.cache.get(namespace, query)
+        if cached is not None:
+            return cached, "cached"
+        generation = self.cache.generation(namespace)
+        summary, any_query = self._summarize(namespace, query)
+        if not summary:
+            return "", "empty"
+        filled = self.cache.fill(namespace, None if any_query else query, summary, generation)
+        return summary, "warmed" if filled else "unfilled"
 
     def _summarize(self, namespace: str, query: str) -> tuple[str, bool]:
         current = self._current(namespace)
@@ -482,24 +501,6 @@ class Memory:
         self.store.close()
 
     # -- cache warming ------------------------------------------------------------------
-
-    def warm(self, namespace: str) -> Literal["cached", "warmed", "empty", "unfilled"]:
-        """Fill the cache as `retrieve(namespace)` would, and say what happened.
-
-        "cached": already there; "warmed": filled with the normal TTL; "empty": nothing
-        is remembered, so nothing is cached; "unfilled": a write raced the fill or Redis
-        refused it. Unlike `retrieve`, a failed store raises `MemoryEngineError`
-        (`StoreUnavailable`), so the scheduler can count the failure.
-        """
-        _check_namespace(namespace)
-        if self.cache.get(namespace, "") is not None:
-            return "cached"
-        generation = self.cache.generation(namespace)
-        summary, any_query = self._summarize(namespace, "")
-        if not summary:
-            return "empty"
-        filled = self.cache.fill(namespace, None if any_query else "", summary, generation)
-        return "warmed" if filled else "unfilled"
 
 
 __all__ = ["Memory", "StoreUnavailable"]
