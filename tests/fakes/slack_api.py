@@ -628,6 +628,9 @@ class FakeSlackAPI:
 class _Handler(BaseHTTPRequestHandler):
     owner: FakeSlackAPI
     protocol_version = "HTTP/1.1"
+    # Headers and body go out in separate writes; without TCP_NODELAY the body can wait
+    # for the client's delayed ACK (40 ms) on a kept-alive connection.
+    disable_nagle_algorithm = True
 
     def log_message(self, format: str, *args: Any) -> None:
         return  # keep test output quiet

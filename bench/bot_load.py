@@ -1,0 +1,328 @@
+"""Benchmark: N concurrent Slack conversations against `travel-bot serve`.
+
+Starts the local Slack Web API double and the scripted model (answering after a fixed
+delay) in this process, runs `travel-bot serve` as a child process on 127.0.0.1 with a
+fresh SQLite memory and its own Redis key prefix. After a warm-up it runs a few
+conversations one at a time, then sends N signed DM events at once and, while those wait
+on the model, a stream of signed slash commands. Reports:
+
+- throughput: conversations answered per second in the burst (first event sent to last
+  reply posted);
+- per-event overhead excluding model time: end-to-end time (event sent to reply posted)
+  minus the scripted model delay(s), p50 and p95, for conversations run one at a time
+  (the bot's own cost; target p50 <= 20 ms) and within the burst of N (adds queueing for
+  the CPU); plus the server's CPU time per conversation;
+- ack latency under load: HTTP response time of the N events and of the slash commands
+  sent while the N conversations were in flight, p50 and p99 (target p99 < 1 s);
+- resident memory of the server process (RSS now and peak).
+
+    .venv/bin/python bench/bot_load.py                     # 50 conversations, 1 s model
+    .venv/bin/python bench/bot_load.py -n 200 --delay 2 --workers 64 --recall
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import uuid
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlencode
+
+import httpx
+import redis
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from tests.bot.slack_harness import sign  # noqa: E402
+from tests.fakes import llm_server  # noqa: E402
+from tests.fakes.llm_server import Delay, ScriptedModel  # noqa: E402
+from tests.fakes.slack_api import FakeSlackAPI  # noqa: E402
+
+# The scripted model writes headers and body separately; with Nagle's algorithm on, a
+# kept-alive connection then stalls ~40 ms per answer on the client's delayed ACK, which
+# would be counted as the bot's overhead. Real model servers do not stall like that.
+llm_server._Handler.disable_nagle_algorithm = True
+
+SECRET = "bench-signing-secret"
+TOKEN = "xoxb-bench"
+REDIS_URL = "redis://127.0.0.1:6379/0"
+TRAVEL_BOT = str(Path(sys.executable).parent / "travel-bot")
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def _pct(values: Sequence[float], q: float) -> float:
+    ordered = sorted(values)
+    if not ordered:
+        return float("nan")
+    index = min(len(ordered) - 1, max(0, round(q / 100 * (len(ordered) - 1))))
+    return ordered[index]
+
+
+def _cpu_seconds(pid: int) -> float:
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def _rss_kb(pid: int) -> tuple[int, int]:
+    fields: dict[str, int] = {}
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith(("VmRSS:", "VmHWM:")):
+            name, value = line.split(":", 1)
+            fields[name] = int(value.split()[0])
+    return fields.get("VmRSS", 0), fields.get("VmHWM", 0)
+
+
+class Bench:
+    def __init__(self, args: argparse.Namespace) -> None:
+        self.args = args
+        self.slack = FakeSlackAPI(token=TOKEN).start()
+        self.model = ScriptedModel(default=self._reply).start()
+        self.tmp = tempfile.mkdtemp(prefix="bot-load-")
+        self.prefix = f"bench-{uuid.uuid4().hex[:8]}:"
+        self.port = _free_port()
+        self.base = f"http://127.0.0.1:{self.port}"
+        self.http = httpx.Client(
+            base_url=self.base,
+            timeout=30,
+            limits=httpx.Limits(max_connections=args.conversations + 20),
+        )
+        self.process: subprocess.Popen[bytes] | None = None
+
+    # The scripted model: one answer per conversation (after a retrieval with --recall).
+    def _reply(self, body: dict[str, Any]) -> Any:
+        last = body["messages"][-1]
+        if self.args.recall and last.get("role") == "user":
+            return Delay(self.args.delay, [("retrieve_from_memory", {"keywords": ["trip"]})])
+        return Delay(self.args.delay, "Here is your plan: morning train, hotel near the station.")
+
+    def start_server(self) -> None:
+        keep = ("PATH", "HOME", "LANG", "TMPDIR", "HF_HOME", "XDG_CACHE_HOME")
+        env = {k: v for k, v in os.environ.items() if k in keep}
+        env.update(
+            PORT=str(self.port),
+            HOST="127.0.0.1",
+            MEMORY_DSN=f"sqlite:///{self.tmp}/memory.db",
+            REDIS_URL=REDIS_URL,
+            REDIS_KEY_PREFIX=self.prefix,
+            SLACK_BOT_TOKEN=TOKEN,
+            SLACK_SIGNING_SECRET=SECRET,
+            SLACK_API_URL=self.slack.base_url,
+            OPENAI_BASE_URL=self.model.base_url,
+            OPENAI_API_KEY="bench",
+            LLM_MODEL="scripted-model",
+            LLM_TIMEOUT_SECONDS=str(max(30.0, self.args.delay * 4)),
+            AGENT_WORKERS=str(self.args.workers),
+        )
+        self.process = subprocess.Popen(
+            [TRAVEL_BOT, "--log-level", "WARNING", "serve"],
+            cwd=self.tmp,
+            env=env,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline:
+            try:
+                if self.http.get("/healthz", timeout=1).status_code == 200:
+                    return
+            except httpx.TransportError:
+                pass
+            if self.process.poll() is not None:
+                raise SystemExit("travel-bot serve exited during start-up")
+            time.sleep(0.1)
+        raise SystemExit("travel-bot serve did not come up")
+
+    def event(self, user: str, text: str, ts: str) -> tuple[float, float]:
+        """(sent at, acknowledged at) of one signed DM event."""
+        envelope = {
+            "type": "event_callback",
+            "team_id": self.slack.team_id,
+            "event_id": f"Ev{uuid.uuid4().hex[:12]}",
+            "event": {
+                "type": "message",
+                "channel_type": "im",
+                "channel": "D" + user,
+                "user": user,
+                "text": text,
+                "ts": ts,
+            },
+        }
+        body = json.dumps(envelope).encode()
+        headers = {"Content-Type": "application/json", **sign(body, secret=SECRET)}
+        sent = time.monotonic()
+        response = self.http.post("/slack/events", content=body, headers=headers)
+        acked = time.monotonic()
+        if response.status_code != 200:
+            raise SystemExit(f"event got HTTP {response.status_code}")
+        return sent, acked
+
+    def command(self) -> float:
+        form = {
+            "team_id": self.slack.team_id,
+            "channel_id": "C0BENCH",
+            "user_id": "U0CMD",
+            "command": "/travel-prefs",
+            "text": "",
+            "response_url": self.slack.response_url(),
+            "trigger_id": uuid.uuid4().hex,
+        }
+        body = urlencode(form).encode()
+        headers = {
+            "Content-Type": "application/x-www-form-urlencoded",
+            **sign(body, secret=SECRET),
+        }
+        started = time.monotonic()
+        response = self.http.post("/slack/events", content=body, headers=headers)
+        if response.status_code != 200:
+            raise SystemExit(f"command got HTTP {response.status_code}")
+        return time.monotonic() - started
+
+    def converse_once(self, user: str, ts: str) -> float:
+        """One conversation on its own: its overhead beyond the model time, in seconds."""
+        sent, _ = self.event(user, "plan my trip", ts)
+        [reply] = self.slack.wait_for(
+            "chat.postMessage",
+            timeout=60,
+            where=lambda c: c.args.get("thread_ts") == ts,
+            ok=True,
+        )
+        overhead: float = reply.at - sent - self.model_seconds
+        return overhead
+
+    @property
+    def model_seconds(self) -> float:
+        return float(self.args.delay) * (2 if self.args.recall else 1)
+
+    def run(self) -> dict[str, Any]:
+        args = self.args
+        self.start_server()
+        assert self.process is not None
+        pid = self.process.pid
+        # Warm-up: first-use costs (auth.test, connections, the embedding model, SQLite).
+        for index in range(5):
+            self.converse_once(f"U0WARM{index}", f"1000.{index + 1:06d}")
+        rss_idle, _ = _rss_kb(pid)
+
+        # One at a time: the bot's own cost of a conversation.
+        cpu_before = _cpu_seconds(pid)
+        alone = [
+            self.converse_once(f"U1{index:04d}", f"1500.{index + 1:06d}")
+            for index in range(args.sequential)
+        ]
+        cpu_alone = (_cpu_seconds(pid) - cpu_before) / max(1, args.sequential)
+
+        # N at once, with slash commands arriving while they wait on the model.
+        self.slack.reset()
+        n = args.conversations
+        sends: list[tuple[str, float, float]] = [("", 0.0, 0.0)] * n
+        barrier = threading.Barrier(n + 1)
+
+        def converse(index: int) -> None:
+            ts = f"2000.{index + 1:06d}"
+            barrier.wait()
+            sent, acked = self.event(f"U{index:05d}", f"plan trip number {index}", ts)
+            sends[index] = (ts, sent, acked)
+
+        threads = [threading.Thread(target=converse, args=(i,)) for i in range(n)]
+        for thread in threads:
+            thread.start()
+        barrier.wait()
+        for thread in threads:
+            thread.join()
+
+        command_acks: list[float] = []
+        while len(self.slack.calls_to("chat.postMessage")) < n and len(command_acks) < 40:
+            command_acks.append(self.command())
+            time.sleep(0.05)
+
+        replies = self.slack.wait_for(
+            "chat.postMessage", count=n, timeout=max(60.0, args.delay * n), ok=True
+        )
+        rss_now, rss_peak = _rss_kb(pid)
+        posted_at = {str(c.args["thread_ts"]): c.at for c in replies}
+        burst = [posted_at[ts] - sent - self.model_seconds for ts, sent, _ in sends]
+        event_acks = [acked - sent for _, sent, acked in sends]
+        wall = max(posted_at.values()) - min(sent for _, sent, _ in sends)
+        ms = 1000
+        return {
+            "conversations": n,
+            "model_delay_s": args.delay,
+            "model_calls_per_conversation": 2 if args.recall else 1,
+            "agent_workers": args.workers,
+            "burst_wall_s": round(wall, 3),
+            "throughput_conversations_per_s": round(n / wall, 2),
+            "overhead_alone_ms_p50": round(_pct(alone, 50) * ms, 1),
+            "overhead_alone_ms_p95": round(_pct(alone, 95) * ms, 1),
+            "server_cpu_ms_per_conversation": round(cpu_alone * ms, 1),
+            "overhead_in_burst_ms_p50": round(_pct(burst, 50) * ms, 1),
+            "overhead_in_burst_ms_p95": round(_pct(burst, 95) * ms, 1),
+            "event_ack_ms_p50": round(_pct(event_acks, 50) * ms, 1),
+            "event_ack_ms_p99": round(_pct(event_acks, 99) * ms, 1),
+            "command_acks_under_load": len(command_acks),
+            "command_ack_ms_p50": round(_pct(command_acks, 50) * ms, 1),
+            "command_ack_ms_p99": round(_pct(command_acks, 99) * ms, 1),
+            "rss_mb_idle": round(rss_idle / 1024, 1),
+            "rss_mb_after": round(rss_now / 1024, 1),
+            "rss_mb_peak": round(rss_peak / 1024, 1),
+        }
+
+    def close(self) -> None:
+        if self.process is not None and self.process.poll() is None:
+            self.process.send_signal(signal.SIGTERM)
+            try:
+                self.process.wait(timeout=60)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+        self.http.close()
+        self.model.close()
+        self.slack.close()
+        client = redis.Redis.from_url(REDIS_URL)
+        keys = list(client.scan_iter(match=f"{self.prefix}*", count=1000))
+        if keys:
+            client.delete(*keys)
+        client.close()
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("-n", "--conversations", type=int, default=50)
+    parser.add_argument("--delay", type=float, default=1.0, help="model delay per call (s)")
+    parser.add_argument("--workers", type=int, default=64, help="AGENT_WORKERS of the server")
+    parser.add_argument("--recall", action="store_true", help="call retrieve_from_memory first")
+    parser.add_argument(
+        "--sequential", type=int, default=20, help="conversations run one at a time first"
+    )
+    parser.add_argument("--json", action="store_true", help="print the figures as JSON")
+    args = parser.parse_args(argv)
+    bench = Bench(args)
+    try:
+        result = bench.run()
+    finally:
+        bench.close()
+    if args.json:
+        print(json.dumps(result, indent=2))
+    else:
+        width = max(len(k) for k in result)
+        for key, value in result.items():
+            print(f"{key:<{width}}  {value}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
