@@ -147,6 +147,246 @@ _MESSAGES: dict[str, dict[str, str]] = {
         ),
         "zh": "偏好设置表单即将上线。现在可以直接发消息告诉我，比如“我喜欢靠过道的座位”。",
     },
+    # /travel-prefs and the App Home (bot/prefs.py, bot/views.py, bot/prefill.py).
+    "prefs_title": {"en": "Travel preferences", "zh": "出行偏好"},
+    "prefs_save": {"en": "Save", "zh": "保存"},
+    "prefs_cancel": {"en": "Cancel", "zh": "取消"},
+    "prefs_close": {"en": "Close", "zh": "关闭"},
+    "prefs_loading": {
+        "en": ":hourglass_flowing_sand: Loading your preferences…",
+        "zh": ":hourglass_flowing_sand: 正在读取你的偏好…",
+    },
+    "prefs_intro": {
+        "en": (
+            "Choose what holds for your trips; clear a choice to forget it. "
+            "What you tell me in chat shows up here too."
+        ),
+        "zh": (
+            "选择适用于你出行的偏好；清空某项即表示忘记它。你在聊天中告诉我的偏好也会显示在这里。"
+        ),
+    },
+    "prefs_no_preference": {"en": "No preference", "zh": "无偏好"},
+    "prefs_choose": {"en": "Choose…", "zh": "请选择…"},
+    "prefs_suggested_hint": {
+        "en": "Suggested from what you told me in chat; save to keep it.",
+        "zh": "根据你在聊天中说过的话推荐，保存后生效。",
+    },
+    "prefs_free_text_label": {"en": "Anything else?", "zh": "还有其他偏好吗？"},
+    "prefs_free_text_placeholder": {
+        "en": "e.g. a quiet room away from the lift",
+        "zh": "例如：房间要安静，远离电梯",
+    },
+    "prefs_free_text_hint": {
+        "en": (
+            "One preference in your own words. Never include ID, card or phone numbers, "
+            "passwords or exact amounts."
+        ),
+        "zh": "用你自己的话写一条偏好。请勿填写证件号、卡号、电话号码、密码或具体金额。",
+    },
+    "prefs_readonly_heading": {
+        "en": "*Also remembered from our chats* (forget them on my Home tab):",
+        "zh": "*聊天中记住的其他偏好*（可在我的主页标签中删除）：",
+    },
+    "prefs_more": {"en": "…and {count} more", "zh": "……还有 {count} 条"},
+    "prefs_invalid_option": {
+        "en": "That choice is not on the list, so nothing was saved. Please choose again.",
+        "zh": "这个选项不在列表中，没有保存任何内容，请重新选择。",
+    },
+    "prefs_conflict": {
+        "en": "{options} is also chosen under “{other}”. Keep it in one of the two.",
+        "zh": "{options}同时出现在“{other}”中，请只保留其中一处。",
+    },
+    "prefs_too_long": {
+        "en": "Please keep it under {limit} characters.",
+        "zh": "请控制在 {limit} 个字符以内。",
+    },
+    "prefs_control_chars": {
+        "en": "Please remove the special characters.",
+        "zh": "请删除其中的特殊字符。",
+    },
+    "prefs_privacy_id": {
+        "en": "I never keep ID or passport numbers. Please leave the number out.",
+        "zh": "我不会保存证件号或护照号，请去掉号码。",
+    },
+    "prefs_privacy_card": {
+        "en": "I never keep card numbers. Name the card type instead, e.g. “corporate Visa”.",
+        "zh": "我不会保存银行卡号，请只写卡的类型，例如“公司 Visa 卡”。",
+    },
+    "prefs_privacy_secret": {
+        "en": "I never keep passwords or PINs. Please leave them out.",
+        "zh": "我不会保存密码或 PIN，请删掉它们。",
+    },
+    "prefs_privacy_phone": {
+        "en": "I never keep phone numbers. Please leave the number out.",
+        "zh": "我不会保存电话号码，请去掉号码。",
+    },
+    "prefs_privacy_amount": {
+        "en": "I never keep exact amounts. Say “budget-conscious” instead.",
+        "zh": "我不会保存具体金额，可以改写为“预算敏感”。",
+    },
+    "prefs_privacy_other": {
+        "en": "I can't keep that: {reason}.",
+        "zh": "这条无法保存：{reason}。",
+    },
+    "prefs_saved": {"en": "Saved your travel preferences.", "zh": "已保存你的出行偏好。"},
+    "prefs_saved_profile": {
+        "en": "Your preferences now: {sentence}",
+        "zh": "你现在的偏好：{sentence}",
+    },
+    "prefs_saved_no_profile": {
+        "en": "No preferences are ticked in the form now.",
+        "zh": "表单中目前没有选择任何偏好。",
+    },
+    "prefs_note_failed": {
+        "en": "I couldn't save “{text}” right now; please try again later.",
+        "zh": "暂时无法保存“{text}”，请稍后再试。",
+    },
+    "prefs_unchanged": {
+        "en": "Nothing changed; your preferences are as before.",
+        "zh": "没有变化，你的偏好保持不变。",
+    },
+    "prefs_note_added": {"en": "Also noted: “{text}”", "zh": "另外记下了：“{text}”"},
+    "prefs_note_duplicate": {"en": "I already knew: “{text}”", "zh": "这条我已经记得：“{text}”"},
+    "prefs_note_rejected": {
+        "en": "I didn't keep “{text}”: {reason}",
+        "zh": "没有保存“{text}”：{reason}",
+    },
+    "prefs_kept_newer": {
+        "en": "Changed elsewhere while the form was open, so I kept the newer choice: {slots}.",
+        "zh": "表单打开期间，以下几项在别处改过，我保留了较新的设置：{slots}。",
+    },
+    "prefs_save_conflict": {
+        "en": (
+            "I couldn't save the form because it clashes with a change made elsewhere "
+            "meanwhile ({detail}); nothing was changed. Please open /travel-prefs again."
+        ),
+        "zh": (
+            "表单与期间在别处做的修改冲突（{detail}），没有做任何更改。请重新打开 /travel-prefs。"
+        ),
+    },
+    "prefs_not_yours": {
+        "en": (
+            "This form belongs to someone else, so nothing was changed. "
+            "Open your own with /travel-prefs."
+        ),
+        "zh": "这个表单属于其他人，没有做任何更改。请用 /travel-prefs 打开你自己的表单。",
+    },
+    "prefs_form_outdated": {
+        "en": "This form is out of date, so nothing was changed. Please open /travel-prefs again.",
+        "zh": "这个表单已过期，没有做任何更改。请重新打开 /travel-prefs。",
+    },
+    "prefs_no_trigger": {
+        "en": (
+            "I couldn't open the form: Slack didn't send what I need to open it. "
+            "Please run /travel-prefs again."
+        ),
+        "zh": "无法打开表单：Slack 没有提供打开表单所需的信息。请再运行一次 /travel-prefs。",
+    },
+    "prefs_open_failed": {
+        "en": "I couldn't open the form in time. Please run /travel-prefs again.",
+        "zh": "没能及时打开表单，请再运行一次 /travel-prefs。",
+    },
+    "prefs_help": {
+        "en": (
+            "*/travel-prefs* opens your travel preferences form.\n"
+            "*/travel-prefs show* shows what I remember about you.\n"
+            "*/travel-prefs forget* erases everything I remember about you (I ask first).\n"
+            "*/travel-prefs help* shows this help.\n"
+            "You can also just tell me in a message, e.g. “I prefer aisle seats”, "
+            "and see everything on my Home tab."
+        ),
+        "zh": (
+            "*/travel-prefs* 打开出行偏好表单。\n"
+            "*/travel-prefs show* 查看我记住的关于你的偏好。\n"
+            "*/travel-prefs forget* 删除我记住的关于你的全部内容（会先确认）。\n"
+            "*/travel-prefs help* 显示本帮助。\n"
+            "也可以直接发消息告诉我，比如“我喜欢靠过道的座位”，并在我的主页标签中查看全部内容。"
+        ),
+    },
+    "prefs_show": {
+        "en": "*What I remember about you* ({count} items):\n{summary}",
+        "zh": "*我记住的关于你的偏好*（共 {count} 条）：\n{summary}",
+    },
+    "prefs_show_empty": {
+        "en": (
+            "I don't remember any travel preferences for you yet. Run /travel-prefs or just "
+            "tell me, e.g. “I prefer aisle seats”."
+        ),
+        "zh": (
+            "我还没有记住你的任何出行偏好。"
+            "可以运行 /travel-prefs，或直接告诉我，比如“我喜欢靠过道的座位”。"
+        ),
+    },
+    "prefs_forget_ask": {
+        "en": (
+            "Forget everything I remember about your travel preferences ({count} items)? "
+            "This can't be undone."
+        ),
+        "zh": "要删除我记住的关于你的全部出行偏好（共 {count} 条）吗？删除后无法恢复。",
+    },
+    "prefs_forget_nothing": {
+        "en": "There is nothing to forget: I don't remember any travel preferences for you.",
+        "zh": "没有可删除的内容：我没有记住你的任何出行偏好。",
+    },
+    "prefs_forget_yes": {"en": "Yes, forget everything", "zh": "确认全部删除"},
+    "prefs_forgot_all": {
+        "en": "Done: I forgot {count} items. I no longer remember any of your travel preferences.",
+        "zh": "已完成：删除了 {count} 条，我不再记得你的任何出行偏好。",
+    },
+    "prefs_forget_cancelled": {
+        "en": "OK, I didn't forget anything.",
+        "zh": "好的，没有删除任何内容。",
+    },
+    "prefs_unknown_action": {
+        "en": (
+            "That button is no longer in use, so nothing changed. Run /travel-prefs to start again."
+        ),
+        "zh": "这个按钮已不再使用，没有做任何更改。请运行 /travel-prefs 重新开始。",
+    },
+    "home_title": {"en": "Your travel preferences", "zh": "你的出行偏好"},
+    "home_summary_heading": {
+        "en": "*How I sum up your preferences*",
+        "zh": "*我对你出行偏好的总结*",
+    },
+    "home_empty": {
+        "en": (
+            "I don't remember anything about how you like to travel yet. Tell me in a message, "
+            "e.g. “I never take red-eye flights”, or use the form."
+        ),
+        "zh": "我还不了解你的出行偏好。可以发消息告诉我，比如“我从不坐红眼航班”，或者填写表单。",
+    },
+    "home_edit": {"en": "Edit preferences", "zh": "编辑偏好"},
+    "home_forget_all": {"en": "Forget everything", "zh": "全部删除"},
+    "home_forget_all_confirm": {
+        "en": "Erase everything I remember about your travel preferences? This can't be undone.",
+        "zh": "要删除我记住的关于你的全部出行偏好吗？删除后无法恢复。",
+    },
+    "home_facts_heading": {
+        "en": "*What I remember* ({count})",
+        "zh": "*我记住的内容*（{count} 条）",
+    },
+    "home_forget": {"en": "Forget", "zh": "删除"},
+    "home_forget_title": {"en": "Forget this?", "zh": "确定删除？"},
+    "home_source_chat": {"en": "from chat", "zh": "来自聊天"},
+    "home_source_form": {"en": "from the form", "zh": "来自表单"},
+    "home_source_admin": {"en": "added by a travel admin", "zh": "由差旅管理员添加"},
+    "home_source_other": {"en": "from {source}", "zh": "来自 {source}"},
+    "home_newer": {"en": "Newer", "zh": "较新"},
+    "home_older": {"en": "Older", "zh": "较早"},
+    "home_never_stores": {
+        "en": (
+            ":lock: I never store ID or passport numbers, bank-card numbers, phone numbers, "
+            "passwords or exact amounts. Only you see this page."
+        ),
+        "zh": (
+            ":lock: 我从不保存证件号或护照号、银行卡号、电话号码、密码或具体金额。"
+            "此页面仅你本人可见。"
+        ),
+    },
+    "home_unavailable": {
+        "en": "I can't read your preferences right now. Please try again in a minute.",
+        "zh": "暂时无法读取你的偏好，请稍后再试。",
+    },
     # Preference scoring: the one-line basis of a candidate's score (bot/scoring.py).
     "score_no_prefs": {
         "en": "No preferences are known for this traveller; neutral score",
