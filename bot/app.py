@@ -19,14 +19,16 @@ from slack_bolt.response import BoltResponse
 from slack_sdk.http_retry.builtin_handlers import ConnectionErrorRetryHandler
 from slack_sdk.web import WebClient
 
-from bot import conversation, prefs
+from bot import conversation, plans, prefs
 from bot.dedupe import EventDedupe
 from bot.metrics import Metrics
 from bot.threads import ThreadHistory
 
 if TYPE_CHECKING:
+    from bot.admins import AdminResolver
     from bot.conversation import AgentLike
     from bot.settings import Settings
+    from bot.trips import TripStore
     from memory.engine import Memory
 
 log = logging.getLogger(__name__)
@@ -51,6 +53,8 @@ class Deps:
         default_factory=lambda: ThreadPoolExecutor(max_workers=16, thread_name_prefix="bolt")
     )
     extras: dict[str, Any] = field(default_factory=dict)
+    trips: TripStore | None = None
+    admins: AdminResolver | None = None
 
     @classmethod
     def open(
@@ -64,13 +68,17 @@ class Deps:
         """The real dependencies: memory, agent (None without an LLM), Redis, Slack client."""
         import redis
 
+        from bot.admins import AdminResolver
         from bot.agent import build_agent
+        from bot.planning import open_planner, planning_tools
+        from bot.trips import open_trip_store
         from memory import open_memory
 
         metrics = metrics or Metrics()
         memory = memory if memory is not None else open_memory(settings)
         if agent is None:
-            agent = build_agent(settings, memory, metrics=metrics)
+            tools = planning_tools(open_planner(settings, memory))
+            agent = build_agent(settings, memory, metrics=metrics, extra_tools=tools)
         client = None
         if settings.redis_url:
             client = redis.Redis.from_url(
@@ -80,12 +88,13 @@ class Deps:
                 health_check_interval=30,
             )
         prefix = settings.redis_key_prefix
+        web = slack_client(settings)
         return cls(
             settings=settings,
             memory=memory,
             agent=agent,
             redis=client,
-            client=slack_client(settings),
+            client=web,
             metrics=metrics,
             executor=ThreadPoolExecutor(
                 max_workers=settings.agent_workers, thread_name_prefix="agent"
@@ -100,6 +109,8 @@ class Deps:
             dedupe=EventDedupe(
                 client=client, key_prefix=prefix, ttl_seconds=settings.slack_dedupe_ttl_seconds
             ),
+            trips=open_trip_store(settings),
+            admins=AdminResolver(settings, client, web),
         )
 
     def close(self, *, drain: bool = True) -> None:
@@ -114,6 +125,8 @@ class Deps:
             pool.shutdown(wait=True)
         if self.redis is not None:
             self.redis.close()
+        if self.trips is not None:
+            self.trips.close()
         self.memory.close()
 
 
@@ -157,6 +170,7 @@ def build_app(settings: Settings, deps: Deps, *, socket_mode: bool = False) -> A
     )
     deps.extras["conversation"] = conversation.register(app, deps)
     prefs.register(app, deps)
+    plans.register(app, deps.trips)
     app.error(_error_handler(deps))
     return app
 

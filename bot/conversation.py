@@ -13,6 +13,7 @@ ends in a short, kind reply in the writer's language.
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import re
 import threading
@@ -27,6 +28,8 @@ from slack_sdk.web import WebClient
 from bot.errors import LLMNotConfigured, LLMUnavailable
 from bot.messages import lang_of, t
 from bot.mrkdwn import split_message, to_mrkdwn
+from bot.planning import planned_trip
+from bot.plans import Delegation, auto_save, delegate, trip_blocks
 from bot.threads import Turn
 from bot.tools import ToolContext
 from memory.errors import MemoryEngineError
@@ -209,8 +212,13 @@ class Conversation:
         lang = lang_of(msg.text)
         outcome = "ok"
         try:
-            answer, outcome = self._answer(msg, client, lang)
+            answer, outcome, followup = self._answer(msg, client, lang)
+            if outcome == "refused":  # only the writer sees it; nothing enters the thread
+                self._post_ephemeral(client, msg, answer)
+                return
             self._post_reply(client, msg, answer)
+            if followup is not None:
+                self._post_blocks(client, msg, *followup)
             turns = [Turn("user", msg.text, msg.user)] if msg.text else []
             if outcome == "ok":
                 turns.append(Turn("assistant", answer))
@@ -226,16 +234,30 @@ class Conversation:
             self.deps.metrics.inc("slack_replies_total", outcome=outcome)
             self.deps.metrics.observe("slack_turn_seconds", time.monotonic() - started)
 
-    def _answer(self, msg: Incoming, client: WebClient, lang: str) -> tuple[str, str]:
-        """(the reply in markdown, outcome); never raises for expected failures."""
+    def _answer(
+        self, msg: Incoming, client: WebClient, lang: str
+    ) -> tuple[str, str, tuple[str, list[dict[str, Any]]] | None]:
+        """(the reply in markdown, outcome, the plan's follow-up message or None).
+
+        Never raises for expected failures. Asking to plan for someone else is refused
+        (outcome "refused") unless the writer is a travel admin; an admin's run reads the
+        traveller's memory and is never offered the record tool.
+        """
         limit = self.settings.slack_max_message_chars
         if not msg.text:
-            return t("empty_mention", lang), "empty"
+            return t("empty_mention", lang), "empty", None
         if len(msg.text) > limit:
-            return t("message_too_long", lang, length=len(msg.text), limit=limit), "too_long"
+            too_long = t("message_too_long", lang, length=len(msg.text), limit=limit)
+            return too_long, "too_long", None
+        delegation = delegate(
+            msg.text, team_id=msg.team_id, user_id=msg.user, admins=self.deps.admins
+        )
+        if delegation is not None and not delegation.allowed:
+            refusal = t("plan_for_not_admin", lang, traveller=f"<@{delegation.traveller}>")
+            return refusal, "refused", None
         agent = self.deps.agent
         if agent is None:
-            return t("llm_not_configured", lang), "not_configured"
+            return t("llm_not_configured", lang), "not_configured", None
         ctx = ToolContext(
             namespace=msg.namespace,
             user_id=msg.user,
@@ -244,6 +266,13 @@ class Conversation:
             tz=self._timezone(client, msg.user),
             extras={"channel": msg.channel, "thread_ts": msg.thread_ts},
         )
+        if delegation is not None:
+            ctx = dataclasses.replace(
+                ctx,
+                on_behalf_of=delegation.namespace,
+                can_record=False,
+                extras={**ctx.extras, "traveller_name": f"<@{delegation.traveller}>"},
+            )
         history = [
             self._history_message(turn, msg.user)
             for turn in self.deps.threads.load(msg.team_id, msg.channel, msg.thread_ts)
@@ -251,20 +280,35 @@ class Conversation:
         try:
             reply = agent.run(ctx, msg.text, history=history)
         except LLMNotConfigured:
-            return t("llm_not_configured", lang), "not_configured"
+            return t("llm_not_configured", lang), "not_configured", None
         except LLMUnavailable as exc:
             log.warning("model unavailable: %s", exc)
-            return t("llm_unavailable", lang), "llm_unavailable"
+            return t("llm_unavailable", lang), "llm_unavailable", None
         except MemoryEngineError as exc:
             log.warning("memory unavailable: %s", type(exc).__name__)
-            return t("memory_unavailable", lang), "memory_unavailable"
+            return t("memory_unavailable", lang), "memory_unavailable", None
         except Exception:
             log.exception("agent turn failed")
-            return t("internal_error", lang), "error"
+            return t("internal_error", lang), "error", None
         text = (reply.text or "").strip()
         if not text:
-            return t("internal_error", lang), "empty_answer"
-        return text, "ok"
+            return t("internal_error", lang), "empty_answer", None
+        return text, "ok", self._trip_followup(msg, reply, delegation, lang)
+
+    def _trip_followup(
+        self, msg: Incoming, reply: Any, delegation: Delegation | None, lang: str
+    ) -> tuple[str, list[dict[str, Any]]] | None:
+        """The "Save trip" message under a plan; admins' plans are saved at once."""
+        trip = planned_trip(getattr(reply, "tool_calls", None) or [])
+        if trip is None:
+            return None
+        traveller_ns = delegation.namespace if delegation is not None else msg.namespace
+        saved = delegation is not None and auto_save(
+            self.deps.trips, trip, traveller_ns=traveller_ns, requester_ns=msg.namespace
+        )
+        return trip_blocks(
+            trip, traveller_ns=traveller_ns, requester=msg.user, lang=lang, saved=saved
+        )
 
     @staticmethod
     def _history_message(turn: Turn, writer: str) -> dict[str, str]:
@@ -322,6 +366,30 @@ class Conversation:
     def _post_reply(self, client: WebClient, msg: Incoming, markdown: str) -> None:
         for part in split_message(to_mrkdwn(markdown)):
             post(client, channel=msg.channel, thread_ts=msg.thread_ts, text=part)
+
+    @staticmethod
+    def _post_blocks(
+        client: WebClient, msg: Incoming, text: str, blocks: list[dict[str, Any]]
+    ) -> None:
+        """Best effort: the answer is already posted; a lost button is only logged."""
+        try:
+            client.chat_postMessage(
+                channel=msg.channel, thread_ts=msg.thread_ts, text=text, blocks=blocks
+            )
+        except Exception as exc:
+            log.warning("could not post the save-trip message (%s)", type(exc).__name__)
+
+    @staticmethod
+    def _post_ephemeral(client: WebClient, msg: Incoming, markdown: str) -> None:
+        try:
+            client.chat_postEphemeral(
+                channel=msg.channel,
+                user=msg.user,
+                text=to_mrkdwn(markdown),
+                thread_ts=msg.thread_ts if msg.thread_ts != msg.ts else None,
+            )
+        except Exception as exc:
+            log.warning("could not post an ephemeral reply (%s)", type(exc).__name__)
 
 
 def post(client: WebClient, *, channel: str, thread_ts: str | None, text: str) -> None:

@@ -539,6 +539,39 @@ _MESSAGES: dict[str, dict[str, str]] = {
         "en": "Preferences used: {whose}.",
         "zh": "使用的偏好：{whose}。",
     },
+    # Plans in Slack: planning for a colleague and the "Save trip" button (bot/plans.py).
+    "plan_for_not_admin": {
+        "en": (
+            "Sorry, only travel admins can plan trips for someone else, so I haven't looked "
+            "at {traveller}'s preferences. I'm happy to plan your own trips."
+        ),
+        "zh": (
+            "抱歉，只有差旅管理员可以替他人规划行程，所以我没有查看 {traveller} 的偏好。"
+            "你自己的行程我很乐意帮你规划。"
+        ),
+    },
+    "trip_summary": {
+        "en": "*Trip:* {origin} → {destination}, {dates}",
+        "zh": "*行程：*{origin} → {destination}，{dates}",
+    },
+    "trip_save_button": {"en": "Save trip", "zh": "保存行程"},
+    "trip_auto_saved": {
+        "en": "Saved to {traveller}'s trips.",
+        "zh": "已保存到 {traveller} 的行程。",
+    },
+    "trip_saved": {"en": "Trip saved by {user}.", "zh": "{user} 已保存此行程。"},
+    "trip_already_saved": {
+        "en": "This trip was already saved.",
+        "zh": "此行程之前已经保存过了。",
+    },
+    "trip_save_not_allowed": {
+        "en": "Only the traveller or the admin who asked for this plan can save the trip.",
+        "zh": "只有出行人本人或发起规划的管理员可以保存此行程。",
+    },
+    "trip_save_failed": {
+        "en": "Sorry, I couldn't save the trip right now. Please try again.",
+        "zh": "抱歉，现在无法保存行程，请稍后再试。",
+    },
 }
 
 
