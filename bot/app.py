@@ -8,6 +8,7 @@ Listeners are registered by one `register(app, deps)` per feature module, in
 
 from __future__ import annotations
 
+import json
 import logging
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -21,6 +22,7 @@ from slack_sdk.web import WebClient
 
 from bot import conversation, plans, prefs
 from bot.dedupe import EventDedupe
+from bot.messages import lang_of, t
 from bot.metrics import Metrics
 from bot.threads import ThreadHistory
 
@@ -169,19 +171,28 @@ def build_app(settings: Settings, deps: Deps, *, socket_mode: bool = False) -> A
         logger=logging.getLogger("bot.bolt"),
     )
     deps.extras["conversation"] = conversation.register(app, deps)
-    prefs.register(app, deps)
+    prefs.register_prefs(app, deps)
     plans.register(app, deps.trips)
     app.error(_error_handler(deps))
     return app
 
 
 def _error_handler(deps: Deps) -> Any:
+    """Log what no listener expected; a slash command still gets a kind, private answer."""
+
     def handle(error: Exception, body: dict[str, Any], response: BoltResponse | None) -> Any:
         if isinstance(error, BoltUnhandledRequestError):
             deps.metrics.inc("slack_unhandled_total")
             return BoltResponse(status=404, body="")
         deps.metrics.inc("slack_listener_errors_total", error=type(error).__name__)
         log.error("listener failed (%s)", type(error).__name__, exc_info=error)
+        if response is not None and isinstance(body.get("command"), str):
+            text = t("internal_error", lang_of(str(body.get("text") or "")))
+            return BoltResponse(
+                status=200,
+                body=json.dumps({"response_type": "ephemeral", "text": text}),
+                headers={"content-type": "application/json;charset=utf-8"},
+            )
         return None
 
     return handle

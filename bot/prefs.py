@@ -1,35 +1,644 @@
-"""`/travel-prefs` and App Home (placeholders until the preferences form lands).
+"""`/travel-prefs`, the preferences modal and the App Home: a person's own view of, and
+control over, what the bot remembers about them.
 
-`register(app, deps)` is what `bot.app.build_app` calls; the preferences issue replaces
-the listeners here with the modal and the Home tab.
+Listeners run on Bolt's listener pool and only do quick work: acknowledge, and for the
+form open a loading view with the command's `trigger_id` at once (it expires after three
+seconds). Everything that reads or writes memory, asks the model or looks up the
+person's locale runs on a small pool of this feature's own, so neither Bolt's listener
+pool nor a queue of slow agent turns (`deps.executor`) can hold up a form, a save or the
+Home tab; the loading view is then replaced by the form.
+
+Saving writes the same memory the chat writes, for the namespace `{team}:{user}` of the
+person who submitted, and only after the form proved to be theirs. Only slots changed in
+the form are written (see `FormMeta`), so an edit made elsewhere while the form was open
+is kept; a double submission of one view records once.
 """
 
 from __future__ import annotations
 
+import logging
+import re
+import threading
+import time
+from collections.abc import Callable, Mapping
+from concurrent.futures import ThreadPoolExecutor
 from typing import TYPE_CHECKING, Any
 
+from slack_sdk.errors import SlackApiError
+from slack_sdk.web import WebClient
+
+from bot import views
 from bot.messages import t
+from bot.prefill import build_prefill, slot_mapper, structured_profile
+from bot.views import FormInput, FormMeta
+from memory.errors import InvalidSlotValue, MemoryEngineError
+from memory.lang import Lang
+from memory.profile import ProfileSchema, Value
 
 if TYPE_CHECKING:
-    from slack_bolt import Ack, App
+    from slack_bolt import Ack, App, Respond
 
     from bot.app import Deps
 
+log = logging.getLogger(__name__)
+
 COMMAND = "/travel-prefs"
+LOCALE_TTL_SECONDS = 600.0
+SUBMIT_TTL_SECONDS = 86400
+WORKERS = 8  # form prefills (at most one fast-model call each), saves, Home publishes
+_LOCALE_CACHE_SIZE = 10_000
+_ITEM_ID = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
 
 
-def register(app: App, deps: Deps) -> None:
-    def on_command(ack: Ack, command: dict[str, Any]) -> None:
-        deps.metrics.inc("slack_events_total", type="command")
-        locale = str(command.get("locale") or "")
-        lang = "zh" if locale.startswith("zh") else "en"
-        ack(text=t("prefs_placeholder", lang), response_type="ephemeral")
-
-    def on_home_opened(event: dict[str, Any]) -> None:
-        deps.metrics.inc("slack_events_total", type="app_home_opened")
-
-    app.command(COMMAND)(on_command)
-    app.event("app_home_opened")(on_home_opened)
+def lang_of_locale(locale: object) -> Lang:
+    """Slack's locale ("zh-CN", "zh-TW", "en-US", ...) as one of our two languages."""
+    return "zh" if isinstance(locale, str) and locale.lower().startswith("zh") else "en"
 
 
-__all__ = ["COMMAND", "register"]
+class LocaleCache:
+    """Each person's language from `users.info`, kept for a few minutes."""
+
+    def __init__(self, ttl_seconds: float = LOCALE_TTL_SECONDS) -> None:
+        self._ttl = ttl_seconds
+        self._known: dict[str, tuple[float, Lang]] = {}
+        self._lock = threading.Lock()
+
+    def cached(self, team: str, user: str) -> Lang | None:
+        with self._lock:
+            entry = self._known.get(f"{team}:{user}")
+        return entry[1] if entry and entry[0] > time.monotonic() else None
+
+    def lang(self, client: WebClient, team: str, user: str) -> Lang:
+        """The person's language; English (the workspace default) when Slack won't say."""
+        known = self.cached(team, user)
+        if known is not None:
+            return known
+        try:
+            info = client.users_info(user=user, include_locale=True)
+            lang = lang_of_locale((info.get("user") or {}).get("locale"))
+        except SlackApiError as exc:
+            log.info("users.info failed (%s); using English", exc.response.get("error"))
+            lang = "en"
+        with self._lock:
+            if len(self._known) >= _LOCALE_CACHE_SIZE:
+                self._known.clear()
+            self._known[f"{team}:{user}"] = (time.monotonic() + self._ttl, lang)
+        return lang
+
+
+def _team(body: Mapping[str, Any]) -> str:
+    team = body.get("team")
+    if isinstance(team, Mapping) and isinstance(team.get("id"), str):
+        return str(team["id"])
+    user = body.get("user")
+    if isinstance(user, Mapping) and isinstance(user.get("team_id"), str):
+        return str(user["team_id"])
+    return str(body.get("team_id") or "")
+
+
+def _user(body: Mapping[str, Any]) -> str:
+    user = body.get("user")
+    return str(user.get("id") or "") if isinstance(user, Mapping) else ""
+
+
+def merge_changes(
+    base: Mapping[str, Value],
+    current: Mapping[str, Value],
+    submitted: Mapping[str, Value | None],
+) -> tuple[dict[str, Value | None], list[str]]:
+    """What to write, and the slots changed elsewhere that the form leaves alone.
+
+    `base` is the profile when the form opened, `current` the profile now. A slot the
+    person did not change in the form is never written (a newer value stays); a slot
+    they changed is written unless it already holds that value.
+    """
+    changes: dict[str, Value | None] = {}
+    kept: list[str] = []
+    for slot, value in submitted.items():
+        before, now = base.get(slot), current.get(slot)
+        if value == before:
+            if now != before:
+                kept.append(slot)
+        elif value != now:
+            changes[slot] = value
+    return changes, kept
+
+
+def clashes(schema: ProfileSchema, profile: Mapping[str, Value | None], lang: Lang) -> str:
+    """Options that would be both preferred and avoided, described for the person."""
+    found = []
+    for slot in schema.slots:
+        other = slot.exclusive_with
+        if not other or slot.id > other:
+            continue
+        both = set(profile.get(slot.id) or ()) & set(profile.get(other) or ())
+        for option in slot.options:
+            if option.id in both:
+                pair = f"{slot.label(lang)} / {schema.slot(other).label(lang)}"
+                found.append(f"{option.label(lang)} ({pair})")
+    return ("、" if lang == "zh" else ", ").join(found)
+
+
+class Prefs:
+    """The listeners of `/travel-prefs`, the modal and the App Home."""
+
+    def __init__(self, deps: Deps) -> None:
+        self.deps = deps
+        self.settings = deps.settings
+        self.memory = deps.memory
+        self.schema = deps.memory.schema
+        self.mapper = slot_mapper(deps.settings)
+        self.locales = LocaleCache()
+        self._claims: dict[str, float] = {}  # used when there is no Redis
+        self._claims_lock = threading.Lock()
+        self.pool = ThreadPoolExecutor(max_workers=WORKERS, thread_name_prefix="prefs")
+
+    def close(self, *, wait: bool = True) -> None:
+        """Finish (with `wait`) the queued work and stop the pool."""
+        self.pool.shutdown(wait=wait)
+
+    def register(self, app: App) -> None:
+        app.command(COMMAND)(self.on_command)
+        app.view(views.FORM_CALLBACK_ID)(self.on_submit)
+        app.action(views.EDIT_ACTION_ID)(self.on_edit)
+        app.action(views.FORGET_ITEM_ACTION_ID)(self.on_forget_item)
+        app.action(views.FORGET_ALL_ACTION_ID)(self.on_forget_all)
+        app.action(views.FORGET_ALL_CONFIRM_ACTION_ID)(self.on_forget_all)
+        app.action(views.FORGET_ALL_CANCEL_ACTION_ID)(self.on_forget_cancel)
+        app.action(views.HOME_NEWER_ACTION_ID)(self.on_page)
+        app.action(views.HOME_OLDER_ACTION_ID)(self.on_page)
+        prefix = re.compile("^" + re.escape(views.ACTION_PREFIX))
+        app.action(prefix)(self.on_unknown_action)  # registered last: only what nothing took
+        app.view(prefix)(self.on_unknown_view)
+        app.event("app_home_opened")(self.on_home_opened)
+
+    # -- helpers ------------------------------------------------------------------------------
+
+    def _submit(self, fn: Callable[..., None], *args: Any) -> None:
+        """Run slow work on this feature's pool, logging (never raising) its failures."""
+
+        def run() -> None:
+            try:
+                fn(*args)
+            except Exception:
+                log.exception("travel-prefs work failed (%s)", getattr(fn, "__name__", "?"))
+
+        try:
+            self.pool.submit(run)
+        except RuntimeError:  # shutting down
+            log.warning("travel-prefs work dropped: the pool is shutting down")
+
+    def _count(self, kind: str) -> None:
+        self.deps.metrics.inc("slack_events_total", type=kind)
+
+    def _dm(self, client: WebClient, user: str, text: str) -> None:
+        try:
+            client.chat_postMessage(channel=user, text=text)
+        except SlackApiError as exc:
+            log.warning("could not message the person (%s)", exc.response.get("error"))
+
+    def _tell(self, client: WebClient, user: str, channel: str, text: str) -> None:
+        """Ephemeral in the channel of the command when there is one, else a DM."""
+        if channel:
+            try:
+                client.chat_postEphemeral(channel=channel, user=user, text=text)
+                return
+            except SlackApiError as exc:
+                log.info("ephemeral failed (%s); sending a DM", exc.response.get("error"))
+        self._dm(client, user, text)
+
+    # -- /travel-prefs ---------------------------------------------------------------------------
+
+    def on_command(
+        self, ack: Ack, command: dict[str, Any], client: WebClient, respond: Respond | None
+    ) -> None:
+        self._count("command")
+        ack()
+        words = str(command.get("text") or "").split()
+        sub = words[0].lower() if words else ""
+        user, team = str(command.get("user_id") or ""), str(command.get("team_id") or "")
+        if not user or not team:
+            return
+        if sub == "":
+            trigger = str(command.get("trigger_id") or "")
+            channel = str(command.get("channel_id") or "")
+            self.open_form(client, team, user, trigger, channel, respond)
+        elif sub == "show":
+            self._submit(self._show, client, team, user, respond)
+        elif sub == "forget":
+            self._submit(self._ask_forget, client, team, user, respond)
+        else:  # "help" and anything unknown
+            self._submit(self._reply, client, team, user, respond, "prefs_help")
+
+    def _reply(
+        self, client: WebClient, team: str, user: str, respond: Respond | None, key: str
+    ) -> None:
+        self._answer(client, user, respond, t(key, self.locales.lang(client, team, user)))
+
+    def _answer(
+        self, client: WebClient, user: str, respond: Respond | None, text: str, **extra: Any
+    ) -> None:
+        """Reply where the request came from (its response_url), else in a DM."""
+        if respond is None:
+            self._dm(client, user, text)
+            return
+        try:
+            respond(text=text, response_type="ephemeral", **extra)
+        except Exception as exc:  # an expired or broken response_url
+            log.info("respond failed (%s); sending a DM", type(exc).__name__)
+            self._dm(client, user, text)
+
+    def _show(self, client: WebClient, team: str, user: str, respond: Respond | None) -> None:
+        lang = self.locales.lang(client, team, user)
+        namespace = f"{team}:{user}"
+        try:
+            count = len(self.memory.items(namespace))
+            summary = self.memory.retrieve(namespace) if count else ""
+        except MemoryEngineError:
+            self._answer(client, user, respond, t("home_unavailable", lang))
+            return
+        text = t("prefs_show", lang, count=count, summary=summary) if count else ""
+        self._answer(client, user, respond, text or t("prefs_show_empty", lang))
+
+    def _ask_forget(self, client: WebClient, team: str, user: str, respond: Respond | None) -> None:
+        lang = self.locales.lang(client, team, user)
+        try:
+            count = len(self.memory.items(f"{team}:{user}"))
+        except MemoryEngineError:
+            self._answer(client, user, respond, t("home_unavailable", lang))
+            return
+        if not count:
+            self._answer(client, user, respond, t("prefs_forget_nothing", lang))
+            return
+        blocks = views.forget_all_prompt(lang, count, owner=user)
+        self._answer(
+            client,
+            user,
+            respond,
+            t("prefs_forget_ask", lang, count=count),
+            blocks=[b.to_dict() for b in blocks],
+        )
+
+    # -- the form ---------------------------------------------------------------------------------
+
+    def open_form(
+        self,
+        client: WebClient,
+        team: str,
+        user: str,
+        trigger: str,
+        channel: str,
+        respond: Respond | None,
+    ) -> None:
+        """Open the loading view now (the trigger expires soon), then fill it in."""
+
+        if not trigger:
+            self._submit(self._reply, client, team, user, respond, "prefs_no_trigger")
+            return
+        try:
+            opened = client.views_open(
+                trigger_id=trigger, view=views.loading_modal(self.locales.cached(team, user))
+            )
+        except SlackApiError as exc:
+            log.warning("views.open failed (%s)", exc.response.get("error"))
+            self._submit(self._reply, client, team, user, respond, "prefs_open_failed")
+            return
+        view = opened.get("view") or {}
+        self._submit(self._fill_form, client, team, user, channel, view.get("id"), view.get("hash"))
+
+    def _fill_form(
+        self,
+        client: WebClient,
+        team: str,
+        user: str,
+        channel: str,
+        view_id: str,
+        view_hash: str | None,
+    ) -> None:
+        lang = self.locales.lang(client, team, user)
+        try:
+            prefill = build_prefill(self.memory, f"{team}:{user}", self.mapper)
+            meta = FormMeta(user=user, team=team, lang=lang, channel=channel, base=prefill.base)
+            view = views.preferences_modal(
+                self.schema,
+                meta=meta,
+                values=prefill.values,
+                suggested=prefill.suggested,
+                readonly=prefill.readonly,
+                free_text_limit=self.settings.memory_max_fact_chars,
+            )
+        except MemoryEngineError:
+            log.warning("could not read the profile for the form", exc_info=True)
+            view = views.notice_modal(lang, t("home_unavailable", lang))
+        try:
+            client.views_update(view_id=view_id, hash=view_hash, view=view)
+        except SlackApiError as exc:  # closed meanwhile, or replaced: nothing to do
+            log.info("views.update of the form failed (%s)", exc.response.get("error"))
+
+    def on_submit(
+        self, ack: Ack, body: dict[str, Any], view: dict[str, Any], client: WebClient
+    ) -> None:
+        """Validate inside the acknowledgement; save on the executor."""
+        self._count("view_submission")
+        user, team = _user(body), _team(body)
+        meta = FormMeta.loads(view.get("private_metadata"))
+        lang: Lang = meta.lang if meta else (self.locales.cached(team, user) or "en")
+        if meta is None:
+            ack(
+                response_action="update",
+                view=views.notice_modal(lang, t("prefs_form_outdated", lang)),
+            )
+            return
+        if (meta.user, meta.team) != (user, team):
+            log.warning("a preferences form was submitted by someone other than its owner")
+            ack(response_action="update", view=views.notice_modal(lang, t("prefs_not_yours", lang)))
+            return
+        state = (view.get("state") or {}).get("values") or {}
+        form = views.read_form(self.schema, state, lang, self.settings.memory_max_fact_chars)
+        if form.errors:
+            ack(response_action="errors", errors=form.errors)
+            return
+        ack()
+        claim = f"{view.get('id')}:{view.get('hash')}" if view.get("id") else ""
+        self._submit(self._save, client, meta, form, claim)
+
+    def _claim(self, claim: str) -> bool:
+        """True for the first submission of a view (same id and hash)."""
+        if not claim:
+            return True
+        redis = self.deps.redis
+        if redis is not None:
+            key = f"{self.settings.redis_key_prefix}travel-prefs:submit:{claim}"
+            try:
+                return bool(redis.set(key, "1", nx=True, ex=SUBMIT_TTL_SECONDS))
+            except Exception as exc:  # Redis down: fall back to this process's memory
+                log.warning("submission claim without Redis (%s)", type(exc).__name__)
+        now = time.monotonic()
+        with self._claims_lock:
+            self._claims = {k: v for k, v in self._claims.items() if v > now}
+            if claim in self._claims:
+                return False
+            self._claims[claim] = now + SUBMIT_TTL_SECONDS
+            return True
+
+    def _release(self, claim: str) -> None:
+        """Let the same view be submitted again (its save did not happen)."""
+        if not claim:
+            return
+        with self._claims_lock:
+            self._claims.pop(claim, None)
+        if self.deps.redis is not None:
+            try:
+                self.deps.redis.delete(
+                    f"{self.settings.redis_key_prefix}travel-prefs:submit:{claim}"
+                )
+            except Exception as exc:
+                log.warning("could not release a submission claim (%s)", type(exc).__name__)
+
+    def _save(self, client: WebClient, meta: FormMeta, form: FormInput, claim: str) -> None:
+        if not self._claim(claim):
+            self.deps.metrics.inc("prefs_saves_total", outcome="duplicate")
+            return
+        lang, namespace = meta.lang, meta.namespace
+        try:
+            current = structured_profile(self.memory, namespace)
+            changes, kept = merge_changes(meta.base, current, form.values)
+            clash = clashes(self.schema, {**current, **changes}, lang)
+            if clash:
+                self._release(claim)
+                self.deps.metrics.inc("prefs_saves_total", outcome="conflict")
+                text = t("prefs_save_conflict", lang, detail=clash)
+                self._tell(client, meta.user, meta.channel, text)
+                return
+            outcomes = (
+                self.memory.update_profile(namespace, changes, source="form", lang=lang)
+                if changes
+                else []
+            )
+        except (InvalidSlotValue, MemoryEngineError) as exc:
+            self._release(claim)
+            self.deps.metrics.inc("prefs_saves_total", outcome="failed")
+            log.warning("saving the form failed (%s)", type(exc).__name__)
+            self._tell(client, meta.user, meta.channel, t("memory_unavailable", lang))
+            return
+        notes, noted = self._record_note(namespace, form.free_text, lang)
+        changed = any(o.status in ("added", "updated") for o in outcomes)
+        self.deps.metrics.inc("prefs_saves_total", outcome="saved" if changed or noted else "same")
+        lines = [t("prefs_saved" if changed or noted else "prefs_unchanged", lang)]
+        try:
+            sentence = self.schema.render_sentence(structured_profile(self.memory, namespace), lang)
+        except MemoryEngineError:
+            sentence = ""
+        if sentence:
+            lines.append(t("prefs_saved_profile", lang, sentence=sentence))
+        elif not changes or changed:
+            lines.append(t("prefs_saved_no_profile", lang))
+        if kept:
+            labels = [self.schema.slot(slot).label(lang) for slot in kept]
+            lines.append(
+                t("prefs_kept_newer", lang, slots=("、" if lang == "zh" else ", ").join(labels))
+            )
+        lines += notes
+        self._tell(client, meta.user, meta.channel, "\n".join(lines))
+        self.publish_home(client, meta.team, meta.user, lang=lang)
+
+    def _record_note(self, namespace: str, text: str, lang: Lang) -> tuple[list[str], bool]:
+        """Record the free text (source "form"): what to tell the person, and if it was kept."""
+        if not text:
+            return [], False
+        shown = views.clip(text, 200)
+        try:
+            outcomes = self.memory.record(namespace, [text], source="form")
+        except MemoryEngineError as exc:
+            log.warning("the form's free text was not saved (%s)", type(exc).__name__)
+            return [t("prefs_note_failed", lang, text=shown)], False
+        lines, kept = [], False
+        for outcome in outcomes:
+            if outcome.status in ("added", "updated"):
+                lines.append(t("prefs_note_added", lang, text=shown))
+                kept = True
+            elif outcome.status == "duplicate":
+                lines.append(t("prefs_note_duplicate", lang, text=shown))
+            else:
+                reason = views.privacy_message(outcome.reason, lang)
+                lines.append(t("prefs_note_rejected", lang, text=shown, reason=reason))
+        return lines, kept
+
+    # -- actions --------------------------------------------------------------------------------
+
+    def on_edit(self, ack: Ack, body: dict[str, Any], client: WebClient) -> None:
+        self._count("block_actions")
+        ack()
+        user, team = _user(body), _team(body)
+        if user and team:
+            self.open_form(client, team, user, str(body.get("trigger_id") or ""), "", None)
+
+    def on_forget_item(
+        self, ack: Ack, body: dict[str, Any], action: dict[str, Any], client: WebClient
+    ) -> None:
+        self._count("block_actions")
+        ack()
+        user, team = _user(body), _team(body)
+        item_id = str(action.get("value") or "")
+        if not (user and team):
+            return
+        if not _ITEM_ID.match(item_id):  # never "forget" with no id: that would erase everything
+            self._submit(self.publish_home, client, team, user)
+            return
+        self._submit(self._forget_item, client, team, user, item_id)
+
+    def _forget_item(self, client: WebClient, team: str, user: str, item_id: str) -> None:
+        # The namespace is the clicker's own: an id from anyone else's memory matches nothing.
+        try:
+            count = self.memory.forget(f"{team}:{user}", item_id)
+        except MemoryEngineError:
+            self._dm(client, user, t("memory_unavailable", self.locales.lang(client, team, user)))
+            return
+        self.deps.metrics.inc("prefs_forgotten_total", count, scope="item")
+        self.publish_home(client, team, user)
+
+    def on_forget_all(
+        self,
+        ack: Ack,
+        body: dict[str, Any],
+        action: dict[str, Any],
+        client: WebClient,
+        respond: Respond | None,
+    ) -> None:
+        """The Home button (after Slack's own confirm dialog), or "yes" to `forget`."""
+        self._count("block_actions")
+        ack()
+        user, team = _user(body), _team(body)
+        if not (user and team):
+            return
+        from_prompt = action.get("action_id") == views.FORGET_ALL_CONFIRM_ACTION_ID
+        if from_prompt and action.get("value") != user:
+            self._submit(self._reply, client, team, user, respond, "prefs_not_yours")
+            return
+        self._submit(self._forget_all, client, team, user, respond if from_prompt else None)
+
+    def _forget_all(self, client: WebClient, team: str, user: str, respond: Respond | None) -> None:
+        lang = self.locales.lang(client, team, user)
+        try:
+            count = self.memory.forget(f"{team}:{user}")
+        except MemoryEngineError:
+            text = t("memory_unavailable", lang)
+        else:
+            self.deps.metrics.inc("prefs_forgotten_total", count, scope="all")
+            text = (
+                t("prefs_forgot_all", lang, count=count)
+                if count
+                else t("prefs_forget_nothing", lang)
+            )
+        if respond is not None:
+            self._answer(client, user, respond, text, replace_original=True)
+        else:
+            self._dm(client, user, text)
+        self.publish_home(client, team, user, lang=lang)
+
+    def on_forget_cancel(
+        self, ack: Ack, body: dict[str, Any], client: WebClient, respond: Respond | None
+    ) -> None:
+        self._count("block_actions")
+        ack()
+        user, team = _user(body), _team(body)
+
+        def cancelled() -> None:
+            text = t("prefs_forget_cancelled", self.locales.lang(client, team, user))
+            self._answer(client, user, respond, text, replace_original=True)
+
+        if user and team:
+            self._submit(cancelled)
+
+    def on_page(
+        self, ack: Ack, body: dict[str, Any], action: dict[str, Any], client: WebClient
+    ) -> None:
+        self._count("block_actions")
+        ack()
+        user, team = _user(body), _team(body)
+        value = str(action.get("value") or "0")
+        page = int(value) if value.isdigit() else 0
+        if user and team:
+            self._submit(self.publish_home, client, team, user, page)
+
+    def on_unknown_action(
+        self, ack: Ack, body: dict[str, Any], client: WebClient, respond: Respond | None
+    ) -> None:
+        """A button of this feature that no longer exists: say so, change nothing."""
+        self._count("block_actions")
+        ack()
+        user, team = _user(body), _team(body)
+        if not (user and team):
+            return
+        container = body.get("container") or {}
+        view = body.get("view") or {}
+        if view.get("type") == "home":
+            self._submit(self.publish_home, client, team, user)
+        elif container.get("type") == "view" or view.get("id"):
+
+            def notice() -> None:
+                lang = self.locales.lang(client, team, user)
+                try:
+                    client.views_update(
+                        view_id=view.get("id"),
+                        view=views.notice_modal(lang, t("prefs_unknown_action", lang)),
+                    )
+                except SlackApiError as exc:
+                    log.info("views.update failed (%s)", exc.response.get("error"))
+
+            self._submit(notice)
+        else:
+            self._submit(self._reply, client, team, user, respond, "prefs_unknown_action")
+
+    def on_unknown_view(self, ack: Ack, body: dict[str, Any]) -> None:
+        user, team = _user(body), _team(body)
+        lang = self.locales.cached(team, user) or "en"
+        ack(response_action="update", view=views.notice_modal(lang, t("prefs_form_outdated", lang)))
+
+    # -- the App Home ------------------------------------------------------------------------------
+
+    def on_home_opened(
+        self, body: dict[str, Any], event: dict[str, Any], client: WebClient
+    ) -> None:
+        self._count("app_home_opened")
+        if event.get("tab", "home") != "home":
+            return
+        user = str(event.get("user") or "")
+        team = str(body.get("team_id") or "")
+        if user and team:
+            self._submit(self.publish_home, client, team, user)
+
+    def publish_home(
+        self, client: WebClient, team: str, user: str, page: int = 0, lang: Lang | None = None
+    ) -> None:
+        """Publish the person's Home tab as memory holds it now."""
+        lang = lang or self.locales.lang(client, team, user)
+        namespace = f"{team}:{user}"
+        try:
+            items = self.memory.items(namespace)
+            summary = self.memory.retrieve(namespace) if items else ""
+            view = views.home_view(lang=lang, summary=summary, items=items, page=page)
+        except MemoryEngineError:
+            view = views.home_view(lang=lang, summary="", items=[], unavailable=True)
+        try:
+            client.views_publish(user_id=user, view=view)
+        except SlackApiError as exc:
+            log.warning("views.publish failed (%s)", exc.response.get("error"))
+
+
+def register_prefs(app: App, deps: Deps) -> Prefs:
+    """Register `/travel-prefs`, the modal's and the Home tab's listeners."""
+    prefs = Prefs(deps)
+    prefs.register(app)
+    deps.extras["prefs"] = prefs
+    return prefs
+
+
+__all__ = [
+    "COMMAND",
+    "LocaleCache",
+    "Prefs",
+    "clashes",
+    "merge_changes",
+    "register_prefs",
+]
