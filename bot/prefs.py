@@ -50,6 +50,15 @@ _LOCALE_CACHE_SIZE = 10_000
 _ITEM_ID = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
 
 
+SLACK_ERRORS = (SlackApiError, OSError)  # an error answer, or Slack unreachable
+
+
+def _why(exc: Exception) -> str:
+    if isinstance(exc, SlackApiError):
+        return str(exc.response.get("error"))
+    return type(exc).__name__
+
+
 def lang_of_locale(locale: object) -> Lang:
     """Slack's locale ("zh-CN", "zh-TW", "en-US", ...) as one of our two languages."""
     return "zh" if isinstance(locale, str) and locale.lower().startswith("zh") else "en"
@@ -76,8 +85,8 @@ class LocaleCache:
         try:
             info = client.users_info(user=user, include_locale=True)
             lang = lang_of_locale((info.get("user") or {}).get("locale"))
-        except SlackApiError as exc:
-            log.info("users.info failed (%s); using English", exc.response.get("error"))
+        except SLACK_ERRORS as exc:
+            log.info("users.info failed (%s); using English", _why(exc))
             lang = "en"
         with self._lock:
             if len(self._known) >= _LOCALE_CACHE_SIZE:
@@ -194,8 +203,8 @@ class Prefs:
     def _dm(self, client: WebClient, user: str, text: str) -> None:
         try:
             client.chat_postMessage(channel=user, text=text)
-        except SlackApiError as exc:
-            log.warning("could not message the person (%s)", exc.response.get("error"))
+        except SLACK_ERRORS as exc:
+            log.warning("could not message the person (%s)", _why(exc))
 
     def _tell(self, client: WebClient, user: str, channel: str, text: str) -> None:
         """Ephemeral in the channel of the command when there is one, else a DM."""
@@ -203,8 +212,8 @@ class Prefs:
             try:
                 client.chat_postEphemeral(channel=channel, user=user, text=text)
                 return
-            except SlackApiError as exc:
-                log.info("ephemeral failed (%s); sending a DM", exc.response.get("error"))
+            except SLACK_ERRORS as exc:
+                log.info("ephemeral failed (%s); sending a DM", _why(exc))
         self._dm(client, user, text)
 
     # -- /travel-prefs ---------------------------------------------------------------------------
@@ -299,8 +308,8 @@ class Prefs:
             opened = client.views_open(
                 trigger_id=trigger, view=views.loading_modal(self.locales.cached(team, user))
             )
-        except SlackApiError as exc:
-            log.warning("views.open failed (%s)", exc.response.get("error"))
+        except SLACK_ERRORS as exc:
+            log.warning("views.open failed (%s)", _why(exc))
             self._submit(self._reply, client, team, user, respond, "prefs_open_failed")
             return
         view = opened.get("view") or {}
@@ -332,13 +341,13 @@ class Prefs:
             view = views.notice_modal(lang, t("home_unavailable", lang))
         try:
             client.views_update(view_id=view_id, hash=view_hash, view=view)
-        except SlackApiError as exc:  # closed meanwhile, or replaced: nothing to do
-            log.info("views.update of the form failed (%s)", exc.response.get("error"))
+        except SLACK_ERRORS as exc:  # closed meanwhile, or replaced: nothing to do
+            log.info("views.update of the form failed (%s)", _why(exc))
 
     def on_submit(
         self, ack: Ack, body: dict[str, Any], view: dict[str, Any], client: WebClient
     ) -> None:
-        """Validate inside the acknowledgement; save on the executor."""
+        """Validate inside the acknowledgement; save on this feature's pool."""
         self._count("view_submission")
         user, team = _user(body), _team(body)
         meta = FormMeta.loads(view.get("private_metadata"))
@@ -415,11 +424,15 @@ class Prefs:
                 if changes
                 else []
             )
-        except (InvalidSlotValue, MemoryEngineError) as exc:
+        except MemoryEngineError as exc:
             self._release(claim)
             self.deps.metrics.inc("prefs_saves_total", outcome="failed")
             log.warning("saving the form failed (%s)", type(exc).__name__)
-            self._tell(client, meta.user, meta.channel, t("memory_unavailable", lang))
+            # InvalidSlotValue: the profile changed between the check and the write.
+            key = (
+                "prefs_form_outdated" if isinstance(exc, InvalidSlotValue) else "memory_unavailable"
+            )
+            self._tell(client, meta.user, meta.channel, t(key, lang))
             return
         notes, noted = self._record_note(namespace, form.free_text, lang)
         changed = any(o.status in ("added", "updated") for o in outcomes)
@@ -431,7 +444,7 @@ class Prefs:
             sentence = ""
         if sentence:
             lines.append(t("prefs_saved_profile", lang, sentence=sentence))
-        elif not changes or changed:
+        else:
             lines.append(t("prefs_saved_no_profile", lang))
         if kept:
             labels = [self.schema.slot(slot).label(lang) for slot in kept]
@@ -570,21 +583,19 @@ class Prefs:
         user, team = _user(body), _team(body)
         if not (user and team):
             return
-        container = body.get("container") or {}
         view = body.get("view") or {}
-        if view.get("type") == "home":
+        trigger = str(body.get("trigger_id") or "")
+        if view.get("type") == "home":  # a stale Home tab: show the current one
             self._submit(self.publish_home, client, team, user)
-        elif container.get("type") == "view" or view.get("id"):
+        elif view.get("type") == "modal" and trigger:
 
-            def notice() -> None:
+            def notice() -> None:  # on top of the modal, so nothing typed there is lost
                 lang = self.locales.lang(client, team, user)
+                text = t("prefs_unknown_action", lang)
                 try:
-                    client.views_update(
-                        view_id=view.get("id"),
-                        view=views.notice_modal(lang, t("prefs_unknown_action", lang)),
-                    )
-                except SlackApiError as exc:
-                    log.info("views.update failed (%s)", exc.response.get("error"))
+                    client.views_push(trigger_id=trigger, view=views.notice_modal(lang, text))
+                except SLACK_ERRORS as exc:
+                    log.info("views.push failed (%s)", _why(exc))
 
             self._submit(notice)
         else:
@@ -622,8 +633,8 @@ class Prefs:
             view = views.home_view(lang=lang, summary="", items=[], unavailable=True)
         try:
             client.views_publish(user_id=user, view=view)
-        except SlackApiError as exc:
-            log.warning("views.publish failed (%s)", exc.response.get("error"))
+        except SLACK_ERRORS as exc:
+            log.warning("views.publish failed (%s)", _why(exc))
 
 
 def register_prefs(app: App, deps: Deps) -> Prefs:

@@ -428,6 +428,19 @@ def test_an_unknown_action_id_gets_a_clear_answer(bot: BotHarness, slack: FakeSl
     assert len(bot.deps.memory.items(ns)) == 1
 
 
+def test_an_unknown_action_inside_the_form_is_answered_on_top_of_it(
+    bot: BotHarness, slack: FakeSlackAPI
+) -> None:
+    form = open_form(bot, ALICE)
+    updates = len(slack.calls_to("views.update"))
+    click(bot, ALICE, "travel_prefs.slot_value_v0", "window", view=form)
+    [pushed] = wait_view(slack, "views.push")
+    assert t("prefs_unknown_action", "en") in texts(pushed)
+    settle(bot)
+    assert len(slack.calls_to("views.update")) == updates  # the form itself is untouched
+    assert bot.deps.memory.items(bot.namespace(ALICE)) == []
+
+
 # -- chat and form write the same memory -------------------------------------------------------
 
 
