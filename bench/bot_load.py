@@ -116,7 +116,7 @@ class Bench:
         env = {k: v for k, v in os.environ.items() if k in keep}
         env.update(
             PORT=str(self.port),
-            HOST="127.0.0.1",
+            WEB_HOST="127.0.0.1",
             MEMORY_DSN=f"sqlite:///{self.tmp}/memory.db",
             REDIS_URL=REDIS_URL,
             REDIS_KEY_PREFIX=self.prefix,

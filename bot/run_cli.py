@@ -22,7 +22,7 @@ CONSOLE_USER = "local:you"
 
 def register(subparsers: Any) -> None:
     serve = subparsers.add_parser("serve", help="Slack HTTP mode: events, health and metrics")
-    serve.add_argument("--host", default=None, help="address to bind (default HOST, 0.0.0.0)")
+    serve.add_argument("--host", default=None, help="address to bind (default WEB_HOST, 0.0.0.0)")
     serve.add_argument("--port", type=int, default=None, help="port (default PORT, 3000)")
     serve.set_defaults(handler=serve_command)
 
@@ -76,7 +76,7 @@ def serve_command(args: argparse.Namespace, settings: Settings) -> int:
     from bot.app import Deps, build_app
     from bot.server import Server, build_web_app
 
-    host = getattr(args, "host", None) or settings.host
+    host = getattr(args, "host", None) or settings.web_host
     port = getattr(args, "port", None) or settings.port
     deps = Deps.open(settings)
     web_app = None

@@ -17,7 +17,7 @@ class Settings(MemorySettings):
     port: int = 3000
 
     # The Slack app (issue 3).
-    host: str = "0.0.0.0"
+    web_host: str = "0.0.0.0"
     agent_workers: int = Field(default=16, ge=1)
     agent_max_pending: int = Field(default=500, ge=1)
     http_dispatch_workers: int = Field(default=32, ge=1)

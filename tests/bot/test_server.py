@@ -218,7 +218,7 @@ def test_travel_bot_serve_answers_slack_over_http(
         tmp_path,
         bot_prefix,
         PORT=str(port),
-        HOST="127.0.0.1",
+        WEB_HOST="127.0.0.1",
         SLACK_BOT_TOKEN=BOT_TOKEN,
         SLACK_SIGNING_SECRET=SIGNING_SECRET,
         SLACK_API_URL=slack.base_url,
