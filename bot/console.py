@@ -69,7 +69,10 @@ def run_console(
         memory = open_memory(settings)
     try:
         if agent is None:
-            agent = build_agent(settings, memory)
+            from bot.planning import open_planner, planning_tools
+
+            tools = planning_tools(open_planner(settings, memory))
+            agent = build_agent(settings, memory, extra_tools=tools)
         session = _Session(
             settings=settings,
             user=user.strip(),
