@@ -225,7 +225,7 @@ def test_the_model_failing_ends_in_a_kind_reply(
     reply = bot.reply_text(sent, timeout=30)
     assert reply == t("llm_unavailable", "en")
 
-    scripted_model.script(*[Fail(503)] * 4)
+    scripted_model.script(Fail(400))  # refused outright: no retries
     sent = bot.dm(ALICE, "今晚有去杭州的高铁吗？")
     assert bot.reply_text(sent, timeout=30) == t("llm_unavailable", "zh")
 
@@ -317,7 +317,7 @@ def test_url_verification_is_answered(bot: BotHarness) -> None:
 def test_past_the_queue_limit_people_are_told_to_come_back(
     make_bot: BotFactory, scripted_model: ScriptedModel, slack: FakeSlackAPI
 ) -> None:
-    scripted_model.default = Delay(2.0, "Finally done.")
+    scripted_model.default = Delay(1.0, "Finally done.")
     bot = make_bot(agent_workers=1, agent_max_pending=2)
     first = bot.dm(ALICE, "plan Beijing")
     second = bot.dm(BOB, "plan Tianjin")
