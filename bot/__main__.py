@@ -15,7 +15,13 @@ from collections.abc import Sequence
 from bot.settings import Settings
 
 # Modules that contribute verbs, in the order they appear in `--help`.
-VERB_MODULES = ("bot.memory_cli", "bot.trips_cli", "bot.console", "bot.warm_cli", "bot.run_cli")
+VERB_MODULES = (
+    "bot.memory_cli",
+    "bot.console",
+    "bot.run_cli",
+    "bot.warm_cli",
+    "bot.trips_cli",
+)
 
 
 def build_parser() -> argparse.ArgumentParser:
