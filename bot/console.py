@@ -12,7 +12,6 @@ import logging
 import sys
 from typing import TYPE_CHECKING, Any, TextIO
 
-from bot.agent import Agent, build_agent
 from bot.errors import LLMUnavailable
 from bot.messages import lang_of, t
 from bot.settings import Settings
@@ -21,6 +20,7 @@ from memory.errors import MemoryEngineError, StoreUnavailable
 from memory.lang import Lang
 
 if TYPE_CHECKING:
+    from bot.agent import Agent
     from memory.engine import Memory
 
 log = logging.getLogger(__name__)
@@ -69,6 +69,7 @@ def run_console(
         memory = open_memory(settings)
     try:
         if agent is None:
+            from bot.agent import build_agent
             from bot.planning import open_planner, planning_tools
 
             tools = planning_tools(open_planner(settings, memory))
@@ -240,4 +241,4 @@ def _isatty(stream: TextIO) -> bool:
         return False
 
 
-__all__ = ["build_agent", "register", "run", "run_console"]
+__all__ = ["register", "run", "run_console"]
