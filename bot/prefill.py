@@ -10,7 +10,6 @@ read-only beneath the form instead; with one, the facts it could not map are.
 
 from __future__ import annotations
 
-import json
 import logging
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -18,6 +17,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 import prompts
 from memory.errors import InvalidSlotValue
+from memory.llm import complete_json
 from memory.profile import ProfileSchema, Value
 
 if TYPE_CHECKING:
@@ -70,14 +70,7 @@ class LLMSlotMapper:
             facts="\n".join(f"{n}. {' '.join(f.split())}" for n, f in enumerate(facts, 1)),
         )
         try:
-            response = self._client.chat.completions.create(
-                model=self._model,
-                messages=[{"role": "user", "content": prompt}],
-                response_format={"type": "json_object"},
-                temperature=0,
-                timeout=self._timeout,
-            )
-            answer = json.loads(response.choices[0].message.content or "")
+            answer = complete_json(self._client, self._model, prompt, timeout=self._timeout)
         except Exception as exc:  # timeouts, rate limits, bad JSON: the form opens without
             log.warning("form prefill unavailable (%s); listing chat facts", type(exc).__name__)
             raise PrefillUnavailable from exc

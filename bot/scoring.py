@@ -20,6 +20,7 @@ import prompts
 from bot.inventory.base import FlightOption, HotelOption, Option, TrainOption, describe
 from bot.inventory.catalogue import Catalogue
 from bot.messages import t
+from memory.llm import complete_json
 from memory.profile import ProfileSchema
 
 log = logging.getLogger(__name__)
@@ -280,13 +281,7 @@ class Scorer:
             candidates=json.dumps(rows, ensure_ascii=False),
         )
         try:
-            response = self._client.chat.completions.create(
-                model=self._model,
-                messages=[{"role": "user", "content": prompt}],
-                response_format={"type": "json_object"},
-                temperature=0,
-            )
-            answer = json.loads(response.choices[0].message.content or "")
+            answer = complete_json(self._client, self._model, prompt)
         except Exception as exc:  # timeouts, refusals, bad JSON: score from slots only
             log.warning("free-text scoring unavailable (%s)", type(exc).__name__)
             return {}

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import json
 import logging
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Literal, Protocol
 
 import prompts
+from memory.llm import complete_json
 from memory.types import MemoryItem
 
 log = logging.getLogger(__name__)
@@ -40,13 +40,7 @@ class LLMConflictJudge:
         existing = "\n".join(f"{item.id}: {item.text}" for item in candidates)
         prompt = prompts.render("memory_conflict.md", existing=existing, fact=fact)
         try:
-            response = self._client.chat.completions.create(
-                model=self._model,
-                messages=[{"role": "user", "content": prompt}],
-                response_format={"type": "json_object"},
-                temperature=0,
-            )
-            answer = json.loads(response.choices[0].message.content or "")
+            answer = complete_json(self._client, self._model, prompt)
         except Exception as exc:  # timeouts, rate limits, bad JSON: all fall back to "add"
             log.warning("conflict judge unavailable (%s); keeping the fact", type(exc).__name__)
             return Decision("add")

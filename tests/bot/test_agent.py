@@ -29,19 +29,6 @@ AgentFactory = Callable[..., Agent]
 
 
 @pytest.fixture
-def scripted_model() -> Iterator[ScriptedModel]:
-    with ScriptedModel() as model:
-        yield model
-
-
-@pytest.fixture
-def sqlite_memory(tmp_path: Path) -> Iterator[Memory]:
-    mem = open_memory(dsn=f"sqlite:///{tmp_path}/m.db", redis_url="")
-    yield mem
-    mem.close()
-
-
-@pytest.fixture
 def make_agent(scripted_model: ScriptedModel, sqlite_memory: Memory) -> Iterator[AgentFactory]:
     clients: list[OpenAI] = []
 

@@ -6,12 +6,10 @@ import io
 import os
 import subprocess
 import sys
-from collections.abc import Iterator
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-import pytest
 from openai import OpenAI
 
 from bot.agent import Agent
@@ -24,19 +22,6 @@ from tests.fakes.llm_server import Fail, ScriptedModel
 
 USER = "T1:U1"
 RED_EYE = "I never take red-eye flights"
-
-
-@pytest.fixture
-def scripted_model() -> Iterator[ScriptedModel]:
-    with ScriptedModel() as model:
-        yield model
-
-
-@pytest.fixture
-def sqlite_memory(tmp_path: Path) -> Iterator[Memory]:
-    mem = open_memory(dsn=f"sqlite:///{tmp_path}/m.db", redis_url="")
-    yield mem
-    mem.close()
 
 
 def _settings(**values: Any) -> Settings:
