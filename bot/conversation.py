@@ -249,12 +249,19 @@ class Conversation:
         if len(msg.text) > limit:
             too_long = t("message_too_long", lang, length=len(msg.text), limit=limit)
             return too_long, "too_long", None
+        threads = self.deps.threads
         delegation = delegate(
-            msg.text, team_id=msg.team_id, user_id=msg.user, admins=self.deps.admins
+            msg.text,
+            team_id=msg.team_id,
+            user_id=msg.user,
+            admins=self.deps.admins,
+            thread_subject=threads.subject(msg.team_id, msg.channel, msg.thread_ts),
         )
         if delegation is not None and not delegation.allowed:
             refusal = t("plan_for_not_admin", lang, traveller=f"<@{delegation.traveller}>")
             return refusal, "refused", None
+        if delegation is not None:
+            threads.set_subject(msg.team_id, msg.channel, msg.thread_ts, delegation.traveller)
         agent = self.deps.agent
         if agent is None:
             return t("llm_not_configured", lang), "not_configured", None

@@ -48,13 +48,21 @@ def delegate(
     user_id: str,
     admins: AdminResolver | None,
     bot_user_id: str | None = None,
+    thread_subject: str | None = None,
 ) -> Delegation | None:
-    """None when the message is about the writer's own travel."""
+    """None when the message is about the writer's own travel.
+
+    `thread_subject` is the traveller an admin's earlier message in the same thread
+    planned for: an admin's follow-up without a new mention keeps planning for them,
+    while anyone else writing in that thread speaks for themselves.
+    """
     traveller = parse_plan_for(text, bot_user_id=bot_user_id)
+    is_admin = admins is not None and admins.is_admin(team_id, user_id)
+    if traveller is None and thread_subject is not None and is_admin:
+        traveller = thread_subject
     if traveller is None or traveller == user_id:
         return None
-    allowed = admins is not None and admins.is_admin(team_id, user_id)
-    return Delegation(traveller=traveller, namespace=f"{team_id}:{traveller}", allowed=allowed)
+    return Delegation(traveller=traveller, namespace=f"{team_id}:{traveller}", allowed=is_admin)
 
 
 def _route(trip: PlannedTrip) -> tuple[str | None, str]:

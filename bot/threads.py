@@ -93,6 +93,33 @@ class ThreadHistory:
         except Exception as exc:
             log.warning("could not save thread history (%s)", type(exc).__name__)
 
+    def subject_key(self, team_id: str, channel: str, thread_ts: str) -> str:
+        return f"{self._prefix}bot:thread-subject:{team_id}:{channel}:{thread_ts}"
+
+    def set_subject(self, team_id: str, channel: str, thread_ts: str, traveller: str) -> None:
+        """Remember that this thread plans for `traveller` (an admin's delegation)."""
+        if self._client is None:
+            return
+        try:
+            self._client.set(
+                self.subject_key(team_id, channel, thread_ts), traveller, ex=self.ttl_seconds
+            )
+        except Exception as exc:
+            log.warning("could not save the thread's traveller (%s)", type(exc).__name__)
+
+    def subject(self, team_id: str, channel: str, thread_ts: str) -> str | None:
+        """The traveller this thread plans for, if an admin started it for someone."""
+        if self._client is None:
+            return None
+        try:
+            value = self._client.get(self.subject_key(team_id, channel, thread_ts))
+        except Exception as exc:
+            log.warning("thread history unavailable (%s)", type(exc).__name__)
+            return None
+        if value is None:
+            return None
+        return value.decode() if isinstance(value, bytes) else str(value)
+
     def knows(self, team_id: str, channel: str, thread_ts: str) -> bool:
         """Whether the bot takes part in this thread (False when Redis is down)."""
         if self._client is None:

@@ -213,3 +213,36 @@ def test_save_trip_button_saves_once_and_only_for_the_traveller(
     slack.wait_for("chat.update", count=2)
     assert "之前已经保存过了" in slack.calls_to("chat.update")[-1].args["text"]
     assert len(bot.deps.trips.list(bot.namespace(ALICE))) == 1
+
+
+def test_an_admins_follow_up_in_the_thread_still_plans_for_the_colleague(
+    make_bot: BotFactory, scripted_model: ScriptedModel, slack: FakeSlackAPI
+) -> None:
+    bot = make_bot(travel_admin_user_ids=ADMIN)
+    alice = bot.namespace(ALICE)
+    bot.deps.memory.record(alice, ["I never take red-eye flights"])
+    scripted_model.script(plan_call(), "Plan for <@U0ALICE> ready.")
+    sent = bot.mention(ADMIN, f"plan a trip for <@{ALICE}> from Shanghai to Chengdu on {DEPART}")
+    bot.replies(sent, count=2)
+    deadline = time.monotonic() + 10  # the turn is kept in the thread right after posting
+    while not bot.deps.threads.knows(bot.team_id, sent.channel, sent.thread_ts):
+        assert time.monotonic() < deadline
+        time.sleep(0.02)
+    asked = len(scripted_model.requests)
+
+    # No new mention: the admin is still planning for Alice, with her memory, read-only.
+    scripted_model.script(retrieve_call(), "Moved it a day later.")
+    bot.channel_message(ADMIN, "make it one day later please", thread_ts=sent.thread_ts)
+    bot.replies(sent, count=3)
+    follow_up = scripted_model.requests[asked]
+    assert "record_to_memory" not in offered_tools(follow_up)
+    assert "red-eye" in tool_results(scripted_model.last_request)[-1]
+
+    # Someone else in that thread speaks for themselves and never reads Alice's memory.
+    asked = len(scripted_model.requests)
+    scripted_model.script(retrieve_call(), "Nothing remembered for you yet.")
+    bot.channel_message(BOB, "what do you know about my travel?", thread_ts=sent.thread_ts)
+    bot.replies(sent, count=4)
+    assert "record_to_memory" in offered_tools(scripted_model.requests[asked])
+    assert "red-eye" not in tool_results(scripted_model.last_request)[-1]
+    assert bot.deps.memory.items(bot.namespace(ADMIN)) == []
