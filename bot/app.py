@@ -125,6 +125,10 @@ class Deps:
             pool.shutdown(wait=False, cancel_futures=not drain)
         for pool in (self.listener_executor, self.executor):
             pool.shutdown(wait=True)
+        for extra in self.extras.values():  # e.g. the /travel-prefs worker pool
+            stop = getattr(extra, "close", None)
+            if callable(stop):
+                stop()
         if self.redis is not None:
             self.redis.close()
         if self.trips is not None:

@@ -140,13 +140,6 @@ _MESSAGES: dict[str, dict[str, str]] = {
         ),
         "zh": "你好！告诉我你要规划的行程，或者需要我记住的出行偏好，比如“出差只坐高铁一等座”。",
     },
-    "prefs_placeholder": {
-        "en": (
-            "The preferences form is on its way. Meanwhile, just tell me in a message, "
-            'e.g. "I prefer aisle seats".'
-        ),
-        "zh": "偏好设置表单即将上线。现在可以直接发消息告诉我，比如“我喜欢靠过道的座位”。",
-    },
     # /travel-prefs and the App Home (bot/prefs.py, bot/views.py, bot/prefill.py).
     "prefs_title": {"en": "Travel preferences", "zh": "出行偏好"},
     "prefs_save": {"en": "Save", "zh": "保存"},
