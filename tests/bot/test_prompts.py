@@ -9,28 +9,20 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Iterator
 from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
 
+import prompts
 from bot.agent import system_prompt
 from bot.memory_tools import memory_tools
 from bot.tools import ToolContext
-from memory import open_memory
 from memory.engine import Memory
 
 SNAPSHOTS = Path(__file__).parent / "snapshots"
 # Monday 2026-03-02 01:30 UTC is already 09:30 in Shanghai and still Sunday in Los Angeles.
 NOW = datetime(2026, 3, 2, 1, 30, tzinfo=UTC)
-
-
-@pytest.fixture
-def sqlite_memory(tmp_path: Path) -> Iterator[Memory]:
-    mem = open_memory(dsn=f"sqlite:///{tmp_path}/m.db", redis_url="")
-    yield mem
-    mem.close()
 
 
 def _check(name: str, text: str) -> None:
@@ -89,3 +81,26 @@ def test_memory_tool_schemas_snapshot(sqlite_memory: Memory) -> None:
     assert retrieve["name"] == "retrieve_from_memory"
     assert retrieve["parameters"]["required"] == ["keywords"]
     assert retrieve["parameters"]["properties"]["limit"]["default"] == 5
+
+
+TASK_PROMPTS = {
+    "memory_conflict.md": {
+        "existing": "3f2a: 我喜欢吃辣\n9c1b: I prefer hotels close to the metro",
+        "fact": "我现在不吃辣了",
+    },
+    "candidate_scoring.md": {
+        "preferences": "I never take red-eye flights; prefers China Eastern.",
+        "language": "English",
+        "candidates": '[{"id": "f1", "leg": "outbound", "offer": "MU5401 23:30"}]',
+    },
+    "profile_prefill.md": {
+        "fields": "seat: window | aisle",
+        "facts": "1. I like window seats",
+    },
+}
+
+
+@pytest.mark.parametrize("name", sorted(TASK_PROMPTS))
+def test_task_prompt_snapshot(name: str) -> None:
+    """The fast model's prompts (conflicts, scoring, form prefill), rendered."""
+    _check(name.replace(".md", ".txt"), prompts.render(name, **TASK_PROMPTS[name]))
