@@ -30,6 +30,7 @@ from bot.messages import lang_of, t
 from bot.mrkdwn import split_message, to_mrkdwn
 from bot.planning import planned_trip
 from bot.plans import Delegation, auto_save, delegate, trip_blocks
+from bot.thread_context import thread_turns
 from bot.threads import Turn
 from bot.tools import ToolContext
 from memory.errors import MemoryEngineError
@@ -77,6 +78,7 @@ class Incoming:
     ts: str
     thread_ts: str
     event_id: str | None = None
+    bot_user_id: str | None = None
 
     @property
     def namespace(self) -> str:
@@ -130,6 +132,7 @@ def parse_event(
         ts=ts,
         thread_ts=thread_ts,
         event_id=event_id if isinstance(event_id, str) else None,
+        bot_user_id=bot_user_id,
     )
 
 
@@ -282,7 +285,7 @@ class Conversation:
             )
         history = [
             self._history_message(turn, msg.user)
-            for turn in self.deps.threads.load(msg.team_id, msg.channel, msg.thread_ts)
+            for turn in thread_turns(self.deps.threads, client, msg)
         ]
         try:
             reply = agent.run(ctx, msg.text, history=history)

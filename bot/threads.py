@@ -13,6 +13,8 @@ import logging
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from redis.exceptions import WatchError
+
 log = logging.getLogger(__name__)
 
 Role = Literal["user", "assistant"]
@@ -92,6 +94,38 @@ class ThreadHistory:
             pipe.execute()
         except Exception as exc:
             log.warning("could not save thread history (%s)", type(exc).__name__)
+
+    def seed(self, team_id: str, channel: str, thread_ts: str, *turns: Turn) -> bool:
+        """Start a thread's history with `turns`, unless it already has some.
+
+        For the earlier messages of a thread the bot joins partway: when two first
+        mentions race, only one seeds it. False when nothing was written.
+        """
+        if self._client is None or not turns:
+            return False
+        key = self.key(team_id, channel, thread_ts)
+        values = [
+            json.dumps(
+                {"role": t.role, "text": t.text[: self.max_chars_per_turn], "user": t.user},
+                ensure_ascii=False,
+            )
+            for t in turns[-self.max_turns :]
+        ]
+        try:
+            with self._client.pipeline(transaction=True) as pipe:
+                pipe.watch(key)
+                if pipe.exists(key):
+                    return False
+                pipe.multi()
+                pipe.rpush(key, *values)
+                pipe.expire(key, self.ttl_seconds)
+                pipe.execute()
+                return True
+        except WatchError:  # another turn wrote the thread first
+            return False
+        except Exception as exc:
+            log.warning("could not save thread history (%s)", type(exc).__name__)
+            return False
 
     def subject_key(self, team_id: str, channel: str, thread_ts: str) -> str:
         return f"{self._prefix}bot:thread-subject:{team_id}:{channel}:{thread_ts}"
