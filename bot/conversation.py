@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import dataclasses
 import logging
-import re
 import threading
 import time
 from collections.abc import Mapping, Sequence
@@ -27,7 +26,7 @@ from slack_sdk.web import WebClient
 
 from bot.errors import LLMNotConfigured, LLMUnavailable
 from bot.messages import lang_of, t
-from bot.mrkdwn import split_message, to_mrkdwn
+from bot.mrkdwn import clean_text, split_message, to_mrkdwn
 from bot.planning import planned_trip
 from bot.plans import Delegation, auto_save, delegate, trip_blocks
 from bot.thread_context import thread_turns
@@ -47,7 +46,6 @@ Kind = Literal["dm", "mention", "thread"]
 # Message subtypes that are still a person writing to us; every other subtype (edits,
 # deletions, joins, bot messages, channel topic changes, ...) is ignored.
 _USER_SUBTYPES = frozenset({None, "file_share", "thread_broadcast"})
-_SLACK_ESCAPES = (("&lt;", "<"), ("&gt;", ">"), ("&amp;", "&"))
 _MAX_POST_ATTEMPTS = 4
 _MAX_RETRY_AFTER = 30.0
 _TZ_CACHE_SECONDS = 3600.0
@@ -134,15 +132,6 @@ def parse_event(
         event_id=event_id if isinstance(event_id, str) else None,
         bot_user_id=bot_user_id,
     )
-
-
-def clean_text(text: str, bot_user_id: str | None) -> str:
-    """The text without the bot's mention, with Slack's escapes undone."""
-    if bot_user_id:
-        text = re.sub(rf"[ \t]*<@{re.escape(bot_user_id)}(\|[^>]*)?>[ \t]*", " ", text)
-    for escaped, plain in _SLACK_ESCAPES:
-        text = text.replace(escaped, plain)
-    return text.strip()
 
 
 class Conversation:

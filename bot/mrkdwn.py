@@ -250,3 +250,15 @@ def _safe_cut(word: str, limit: int) -> int:
 
 
 __all__ = ["MESSAGE_LIMIT", "escape", "split_message", "to_mrkdwn"]
+
+
+_SLACK_ESCAPES = (("&lt;", "<"), ("&gt;", ">"), ("&amp;", "&"))
+
+
+def clean_text(text: str, bot_user_id: str | None) -> str:
+    """Incoming Slack text as plain text: the bot's mention removed, escapes undone."""
+    if bot_user_id:
+        text = re.sub(rf"[ \t]*<@{re.escape(bot_user_id)}(\|[^>]*)?>[ \t]*", " ", text)
+    for escaped, plain in _SLACK_ESCAPES:
+        text = text.replace(escaped, plain)
+    return text.strip()

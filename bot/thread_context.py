@@ -14,7 +14,6 @@ failed turn; logs name the error, never the text of a message.
 from __future__ import annotations
 
 import logging
-import re
 from collections.abc import Iterable, Mapping
 from decimal import Decimal, InvalidOperation
 from typing import TYPE_CHECKING, Any
@@ -22,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 from slack_sdk.errors import SlackApiError
 from slack_sdk.web import WebClient
 
+from bot.mrkdwn import clean_text
 from bot.threads import ThreadHistory, Turn
 
 if TYPE_CHECKING:
@@ -33,7 +33,6 @@ log = logging.getLogger(__name__)
 # (joins, topic changes, bot messages, tombstones, ...) is not part of the discussion.
 _PERSON_SUBTYPES = frozenset({None, "file_share", "thread_broadcast"})
 _OWN_SUBTYPES = frozenset({None, "bot_message"})
-_SLACK_ESCAPES = (("&lt;", "<"), ("&gt;", ">"), ("&amp;", "&"))
 # Room left in `ThreadHistory` for the turn being answered (the message and the reply),
 # so saving them does not push the thread's opening message out.
 _ROOM_FOR_THIS_TURN = 2
@@ -108,7 +107,7 @@ def _turns(messages: Iterable[Any], *, before_ts: str, bot_user_id: str | None) 
             continue  # the message being answered, or written after it
         if not isinstance(text, str) or not isinstance(user, str):
             continue
-        text = _plain(text, bot_user_id)
+        text = clean_text(text, bot_user_id)
         if not text:
             continue
         subtype = message.get("subtype")
@@ -119,15 +118,6 @@ def _turns(messages: Iterable[Any], *, before_ts: str, bot_user_id: str | None) 
             subtype in _PERSON_SUBTYPES
         ):
             yield Turn("user", text, user)
-
-
-def _plain(text: str, bot_user_id: str | None) -> str:
-    """The text without the bot's own mention, with Slack's escapes undone."""
-    if bot_user_id:
-        text = re.sub(rf"[ \t]*<@{re.escape(bot_user_id)}(\|[^>]*)?>[ \t]*", " ", text)
-    for escaped, plain in _SLACK_ESCAPES:
-        text = text.replace(escaped, plain)
-    return text.strip()
 
 
 def _ts(value: object) -> Decimal | None:
