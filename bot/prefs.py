@@ -1,5 +1,6 @@
-"""`/travel-prefs`, the preferences modal and the App Home: a person's own view of, and
-control over, what the bot remembers about them.
+"""`/travel-prefs` and the preferences modal: a person's own view of, and control over,
+what the bot remembers about them. The App Home tab is `bot.home`; `register_prefs`
+registers both.
 
 Listeners run on Bolt's listener pool and only do quick work: acknowledge, and for the
 form open a loading view with the command's `trigger_id` at once (it expires after three
@@ -24,10 +25,10 @@ from collections.abc import Callable, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from typing import TYPE_CHECKING, Any
 
-from slack_sdk.errors import SlackApiError
 from slack_sdk.web import WebClient
 
 from bot import views
+from bot.home import SLACK_ERRORS, Home, dm, slack_error, team_of, user_of
 from bot.messages import t
 from bot.prefill import build_prefill, slot_mapper, structured_profile
 from bot.views import FormInput, FormMeta
@@ -47,16 +48,6 @@ LOCALE_TTL_SECONDS = 600.0
 SUBMIT_TTL_SECONDS = 86400
 WORKERS = 8  # form prefills (at most one fast-model call each), saves, Home publishes
 _LOCALE_CACHE_SIZE = 10_000
-_ITEM_ID = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
-
-
-SLACK_ERRORS = (SlackApiError, OSError)  # an error answer, or Slack unreachable
-
-
-def _why(exc: Exception) -> str:
-    if isinstance(exc, SlackApiError):
-        return str(exc.response.get("error"))
-    return type(exc).__name__
 
 
 def lang_of_locale(locale: object) -> Lang:
@@ -86,28 +77,13 @@ class LocaleCache:
             info = client.users_info(user=user, include_locale=True)
             lang = lang_of_locale((info.get("user") or {}).get("locale"))
         except SLACK_ERRORS as exc:
-            log.info("users.info failed (%s); using English", _why(exc))
+            log.info("users.info failed (%s); using English", slack_error(exc))
             lang = "en"
         with self._lock:
             if len(self._known) >= _LOCALE_CACHE_SIZE:
                 self._known.clear()
             self._known[f"{team}:{user}"] = (time.monotonic() + self._ttl, lang)
         return lang
-
-
-def _team(body: Mapping[str, Any]) -> str:
-    team = body.get("team")
-    if isinstance(team, Mapping) and isinstance(team.get("id"), str):
-        return str(team["id"])
-    user = body.get("user")
-    if isinstance(user, Mapping) and isinstance(user.get("team_id"), str):
-        return str(user["team_id"])
-    return str(body.get("team_id") or "")
-
-
-def _user(body: Mapping[str, Any]) -> str:
-    user = body.get("user")
-    return str(user.get("id") or "") if isinstance(user, Mapping) else ""
 
 
 def merge_changes(
@@ -149,7 +125,7 @@ def clashes(schema: ProfileSchema, profile: Mapping[str, Value | None], lang: La
 
 
 class Prefs:
-    """The listeners of `/travel-prefs`, the modal and the App Home."""
+    """The listeners of `/travel-prefs` and the modal; owns the feature's pool and the Home."""
 
     def __init__(self, deps: Deps) -> None:
         self.deps = deps
@@ -161,6 +137,7 @@ class Prefs:
         self._claims: dict[str, float] = {}  # used when there is no Redis
         self._claims_lock = threading.Lock()
         self.pool = ThreadPoolExecutor(max_workers=WORKERS, thread_name_prefix="prefs")
+        self.home = Home(deps, locales=self.locales, run=self._submit, open_form=self.open_form)
 
     def close(self, *, wait: bool = True) -> None:
         """Finish (with `wait`) the queued work and stop the pool."""
@@ -169,17 +146,12 @@ class Prefs:
     def register(self, app: App) -> None:
         app.command(COMMAND)(self.on_command)
         app.view(views.FORM_CALLBACK_ID)(self.on_submit)
-        app.action(views.EDIT_ACTION_ID)(self.on_edit)
-        app.action(views.FORGET_ITEM_ACTION_ID)(self.on_forget_item)
-        app.action(views.FORGET_ALL_ACTION_ID)(self.on_forget_all)
-        app.action(views.FORGET_ALL_CONFIRM_ACTION_ID)(self.on_forget_all)
+        app.action(views.FORGET_ALL_CONFIRM_ACTION_ID)(self.on_forget_confirm)
         app.action(views.FORGET_ALL_CANCEL_ACTION_ID)(self.on_forget_cancel)
-        app.action(views.HOME_NEWER_ACTION_ID)(self.on_page)
-        app.action(views.HOME_OLDER_ACTION_ID)(self.on_page)
+        self.home.register(app)
         prefix = re.compile("^" + re.escape(views.ACTION_PREFIX))
         app.action(prefix)(self.on_unknown_action)  # registered last: only what nothing took
         app.view(prefix)(self.on_unknown_view)
-        app.event("app_home_opened")(self.on_home_opened)
 
     # -- helpers ------------------------------------------------------------------------------
 
@@ -200,12 +172,6 @@ class Prefs:
     def _count(self, kind: str) -> None:
         self.deps.metrics.inc("slack_events_total", type=kind)
 
-    def _dm(self, client: WebClient, user: str, text: str) -> None:
-        try:
-            client.chat_postMessage(channel=user, text=text)
-        except SLACK_ERRORS as exc:
-            log.warning("could not message the person (%s)", _why(exc))
-
     def _tell(self, client: WebClient, user: str, channel: str, text: str) -> None:
         """Ephemeral in the channel of the command when there is one, else a DM."""
         if channel:
@@ -213,8 +179,8 @@ class Prefs:
                 client.chat_postEphemeral(channel=channel, user=user, text=text)
                 return
             except SLACK_ERRORS as exc:
-                log.info("ephemeral failed (%s); sending a DM", _why(exc))
-        self._dm(client, user, text)
+                log.info("ephemeral failed (%s); sending a DM", slack_error(exc))
+        dm(client, user, text)
 
     # -- /travel-prefs ---------------------------------------------------------------------------
 
@@ -249,13 +215,13 @@ class Prefs:
     ) -> None:
         """Reply where the request came from (its response_url), else in a DM."""
         if respond is None:
-            self._dm(client, user, text)
+            dm(client, user, text)
             return
         try:
             respond(text=text, response_type="ephemeral", **extra)
         except Exception as exc:  # an expired or broken response_url
             log.info("respond failed (%s); sending a DM", type(exc).__name__)
-            self._dm(client, user, text)
+            dm(client, user, text)
 
     def _show(self, client: WebClient, team: str, user: str, respond: Respond | None) -> None:
         lang = self.locales.lang(client, team, user)
@@ -309,7 +275,7 @@ class Prefs:
                 trigger_id=trigger, view=views.loading_modal(self.locales.cached(team, user))
             )
         except SLACK_ERRORS as exc:
-            log.warning("views.open failed (%s)", _why(exc))
+            log.warning("views.open failed (%s)", slack_error(exc))
             self._submit(self._reply, client, team, user, respond, "prefs_open_failed")
             return
         view = opened.get("view") or {}
@@ -342,14 +308,14 @@ class Prefs:
         try:
             client.views_update(view_id=view_id, hash=view_hash, view=view)
         except SLACK_ERRORS as exc:  # closed meanwhile, or replaced: nothing to do
-            log.info("views.update of the form failed (%s)", _why(exc))
+            log.info("views.update of the form failed (%s)", slack_error(exc))
 
     def on_submit(
         self, ack: Ack, body: dict[str, Any], view: dict[str, Any], client: WebClient
     ) -> None:
         """Validate inside the acknowledgement; save on this feature's pool."""
         self._count("view_submission")
-        user, team = _user(body), _team(body)
+        user, team = user_of(body), team_of(body)
         meta = FormMeta.loads(view.get("private_metadata"))
         lang: Lang = meta.lang if meta else (self.locales.cached(team, user) or "en")
         if meta is None:
@@ -453,7 +419,7 @@ class Prefs:
             )
         lines += notes
         self._tell(client, meta.user, meta.channel, "\n".join(lines))
-        self.publish_home(client, meta.team, meta.user, lang=lang)
+        self.home.publish(client, meta.team, meta.user, lang=lang)
 
     def _record_note(self, namespace: str, text: str, lang: Lang) -> tuple[list[str], bool]:
         """Record the free text (source "form"): what to tell the person, and if it was kept."""
@@ -479,38 +445,7 @@ class Prefs:
 
     # -- actions --------------------------------------------------------------------------------
 
-    def on_edit(self, ack: Ack, body: dict[str, Any], client: WebClient) -> None:
-        self._count("block_actions")
-        ack()
-        user, team = _user(body), _team(body)
-        if user and team:
-            self.open_form(client, team, user, str(body.get("trigger_id") or ""), "", None)
-
-    def on_forget_item(
-        self, ack: Ack, body: dict[str, Any], action: dict[str, Any], client: WebClient
-    ) -> None:
-        self._count("block_actions")
-        ack()
-        user, team = _user(body), _team(body)
-        item_id = str(action.get("value") or "")
-        if not (user and team):
-            return
-        if not _ITEM_ID.match(item_id):  # never "forget" with no id: that would erase everything
-            self._submit(self.publish_home, client, team, user)
-            return
-        self._submit(self._forget_item, client, team, user, item_id)
-
-    def _forget_item(self, client: WebClient, team: str, user: str, item_id: str) -> None:
-        # The namespace is the clicker's own: an id from anyone else's memory matches nothing.
-        try:
-            count = self.memory.forget(f"{team}:{user}", item_id)
-        except MemoryEngineError:
-            self._dm(client, user, t("memory_unavailable", self.locales.lang(client, team, user)))
-            return
-        self.deps.metrics.inc("prefs_forgotten_total", count, scope="item")
-        self.publish_home(client, team, user)
-
-    def on_forget_all(
+    def on_forget_confirm(
         self,
         ack: Ack,
         body: dict[str, Any],
@@ -518,43 +453,29 @@ class Prefs:
         client: WebClient,
         respond: Respond | None,
     ) -> None:
-        """The Home button (after Slack's own confirm dialog), or "yes" to `forget`."""
+        """The "yes" of `/travel-prefs forget`; only the person who asked may answer it."""
         self._count("block_actions")
         ack()
-        user, team = _user(body), _team(body)
+        user, team = user_of(body), team_of(body)
         if not (user and team):
             return
-        from_prompt = action.get("action_id") == views.FORGET_ALL_CONFIRM_ACTION_ID
-        if from_prompt and action.get("value") != user:
+        if action.get("value") != user:
             self._submit(self._reply, client, team, user, respond, "prefs_not_yours")
             return
-        self._submit(self._forget_all, client, team, user, respond if from_prompt else None)
+        self._submit(self._forget_all, client, team, user, respond)
 
     def _forget_all(self, client: WebClient, team: str, user: str, respond: Respond | None) -> None:
         lang = self.locales.lang(client, team, user)
-        try:
-            count = self.memory.forget(f"{team}:{user}")
-        except MemoryEngineError:
-            text = t("memory_unavailable", lang)
-        else:
-            self.deps.metrics.inc("prefs_forgotten_total", count, scope="all")
-            text = (
-                t("prefs_forgot_all", lang, count=count)
-                if count
-                else t("prefs_forget_nothing", lang)
-            )
-        if respond is not None:
-            self._answer(client, user, respond, text, replace_original=True)
-        else:
-            self._dm(client, user, text)
-        self.publish_home(client, team, user, lang=lang)
+        text = self.home.forget_all(team, user, lang)
+        self._answer(client, user, respond, text, replace_original=True)
+        self.home.publish(client, team, user, lang=lang)
 
     def on_forget_cancel(
         self, ack: Ack, body: dict[str, Any], client: WebClient, respond: Respond | None
     ) -> None:
         self._count("block_actions")
         ack()
-        user, team = _user(body), _team(body)
+        user, team = user_of(body), team_of(body)
 
         def cancelled() -> None:
             text = t("prefs_forget_cancelled", self.locales.lang(client, team, user))
@@ -563,30 +484,19 @@ class Prefs:
         if user and team:
             self._submit(cancelled)
 
-    def on_page(
-        self, ack: Ack, body: dict[str, Any], action: dict[str, Any], client: WebClient
-    ) -> None:
-        self._count("block_actions")
-        ack()
-        user, team = _user(body), _team(body)
-        value = str(action.get("value") or "0")
-        page = int(value) if value.isdigit() else 0
-        if user and team:
-            self._submit(self.publish_home, client, team, user, page)
-
     def on_unknown_action(
         self, ack: Ack, body: dict[str, Any], client: WebClient, respond: Respond | None
     ) -> None:
         """A button of this feature that no longer exists: say so, change nothing."""
         self._count("block_actions")
         ack()
-        user, team = _user(body), _team(body)
+        user, team = user_of(body), team_of(body)
         if not (user and team):
             return
         view = body.get("view") or {}
         trigger = str(body.get("trigger_id") or "")
         if view.get("type") == "home":  # a stale Home tab: show the current one
-            self._submit(self.publish_home, client, team, user)
+            self._submit(self.home.publish, client, team, user)
         elif view.get("type") == "modal" and trigger:
 
             def notice() -> None:  # on top of the modal, so nothing typed there is lost
@@ -595,50 +505,20 @@ class Prefs:
                 try:
                     client.views_push(trigger_id=trigger, view=views.notice_modal(lang, text))
                 except SLACK_ERRORS as exc:
-                    log.info("views.push failed (%s)", _why(exc))
+                    log.info("views.push failed (%s)", slack_error(exc))
 
             self._submit(notice)
         else:
             self._submit(self._reply, client, team, user, respond, "prefs_unknown_action")
 
     def on_unknown_view(self, ack: Ack, body: dict[str, Any]) -> None:
-        user, team = _user(body), _team(body)
+        user, team = user_of(body), team_of(body)
         lang = self.locales.cached(team, user) or "en"
         ack(response_action="update", view=views.notice_modal(lang, t("prefs_form_outdated", lang)))
 
-    # -- the App Home ------------------------------------------------------------------------------
-
-    def on_home_opened(
-        self, body: dict[str, Any], event: dict[str, Any], client: WebClient
-    ) -> None:
-        self._count("app_home_opened")
-        if event.get("tab", "home") != "home":
-            return
-        user = str(event.get("user") or "")
-        team = str(body.get("team_id") or "")
-        if user and team:
-            self._submit(self.publish_home, client, team, user)
-
-    def publish_home(
-        self, client: WebClient, team: str, user: str, page: int = 0, lang: Lang | None = None
-    ) -> None:
-        """Publish the person's Home tab as memory holds it now."""
-        lang = lang or self.locales.lang(client, team, user)
-        namespace = f"{team}:{user}"
-        try:
-            items = self.memory.items(namespace)
-            summary = self.memory.retrieve(namespace) if items else ""
-            view = views.home_view(lang=lang, summary=summary, items=items, page=page)
-        except MemoryEngineError:
-            view = views.home_view(lang=lang, summary="", items=[], unavailable=True)
-        try:
-            client.views_publish(user_id=user, view=view)
-        except SLACK_ERRORS as exc:
-            log.warning("views.publish failed (%s)", _why(exc))
-
 
 def register_prefs(app: App, deps: Deps) -> Prefs:
-    """Register `/travel-prefs`, the modal's and the Home tab's listeners."""
+    """Register `/travel-prefs`, the modal's and the Home tab's listeners (`bot.home`)."""
     prefs = Prefs(deps)
     prefs.register(app)
     deps.extras["prefs"] = prefs
