@@ -50,16 +50,19 @@ WORKERS = 8  # form prefills (at most one fast-model call each), saves, Home pub
 _LOCALE_CACHE_SIZE = 10_000
 
 
-def lang_of_locale(locale: object) -> Lang:
+def lang_of_locale(locale: object, default: Lang = "en") -> Lang:
     """Slack's locale ("zh-CN", "zh-TW", "en-US", ...) as one of our two languages."""
-    return "zh" if isinstance(locale, str) and locale.lower().startswith("zh") else "en"
+    if not isinstance(locale, str) or not locale:
+        return default
+    return "zh" if locale.lower().startswith("zh") else "en"
 
 
 class LocaleCache:
     """Each person's language from `users.info`, kept for a few minutes."""
 
-    def __init__(self, ttl_seconds: float = LOCALE_TTL_SECONDS) -> None:
+    def __init__(self, ttl_seconds: float = LOCALE_TTL_SECONDS, default: Lang = "en") -> None:
         self._ttl = ttl_seconds
+        self.default: Lang = default
         self._known: dict[str, tuple[float, Lang]] = {}
         self._lock = threading.Lock()
 
@@ -69,16 +72,16 @@ class LocaleCache:
         return entry[1] if entry and entry[0] > time.monotonic() else None
 
     def lang(self, client: WebClient, team: str, user: str) -> Lang:
-        """The person's language; English (the workspace default) when Slack won't say."""
+        """The person's language; the workspace default when Slack won't say."""
         known = self.cached(team, user)
         if known is not None:
             return known
         try:
             info = client.users_info(user=user, include_locale=True)
-            lang = lang_of_locale((info.get("user") or {}).get("locale"))
+            lang = lang_of_locale((info.get("user") or {}).get("locale"), self.default)
         except SLACK_ERRORS as exc:
-            log.info("users.info failed (%s); using English", slack_error(exc))
-            lang = "en"
+            log.info("users.info failed (%s); using the default language", slack_error(exc))
+            lang = self.default
         with self._lock:
             if len(self._known) >= _LOCALE_CACHE_SIZE:
                 self._known.clear()
@@ -133,7 +136,7 @@ class Prefs:
         self.memory = deps.memory
         self.schema = deps.memory.schema
         self.mapper = slot_mapper(deps.settings)
-        self.locales = LocaleCache()
+        self.locales = LocaleCache(default=deps.settings.default_language)
         self._claims: dict[str, float] = {}  # used when there is no Redis
         self._claims_lock = threading.Lock()
         self.pool = ThreadPoolExecutor(max_workers=WORKERS, thread_name_prefix="prefs")
@@ -317,7 +320,9 @@ class Prefs:
         self._count("view_submission")
         user, team = user_of(body), team_of(body)
         meta = FormMeta.loads(view.get("private_metadata"))
-        lang: Lang = meta.lang if meta else (self.locales.cached(team, user) or "en")
+        lang: Lang = (
+            meta.lang if meta else (self.locales.cached(team, user) or self.locales.default)
+        )
         if meta is None:
             ack(
                 response_action="update",
@@ -513,7 +518,7 @@ class Prefs:
 
     def on_unknown_view(self, ack: Ack, body: dict[str, Any]) -> None:
         user, team = user_of(body), team_of(body)
-        lang = self.locales.cached(team, user) or "en"
+        lang = self.locales.cached(team, user) or self.locales.default
         ack(response_action="update", view=views.notice_modal(lang, t("prefs_form_outdated", lang)))
 
 

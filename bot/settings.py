@@ -14,6 +14,8 @@ class Settings(MemorySettings):
     slack_signing_secret: SecretStr | None = None
     slack_app_token: SecretStr | None = None
     slack_api_url: str = "https://slack.com/api/"
+    # The workspace's language where a person's Slack locale is unknown.
+    default_language: Literal["en", "zh"] = "en"
     port: int = 3000
 
     # The Slack app (issue 3).

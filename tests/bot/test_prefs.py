@@ -159,6 +159,15 @@ def test_labels_follow_the_persons_slack_locale(bot: BotHarness, slack: FakeSlac
     assert len(slack.calls_to("users.info")) == 1
 
 
+def test_the_workspace_default_language_applies_when_slack_does_not_say(
+    make_bot: BotFactory, slack: FakeSlackAPI
+) -> None:
+    bot = make_bot(default_language="zh")
+    slack.fail("users.info", "user_not_found", times=5)
+    form = open_form(bot, ALICE)
+    assert form["title"]["text"] == "出行偏好"
+
+
 def test_a_command_without_a_trigger_gets_a_clear_answer(
     bot: BotHarness, slack: FakeSlackAPI
 ) -> None:
