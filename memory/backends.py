@@ -5,6 +5,7 @@ from __future__ import annotations
 import sqlite3
 import threading
 import time
+import weakref
 from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import UTC, datetime
@@ -15,37 +16,77 @@ from memory.errors import StoreUnavailable
 from memory.store import Backend, Cursor
 
 
+class _ThreadConnection:
+    """A thread's SQLite connection; closed when the thread ends (its locals are freed)."""
+
+    def __init__(self, conn: sqlite3.Connection) -> None:
+        self.conn = conn
+        self._finalizer = weakref.finalize(self, conn.close)
+
+    def close(self) -> None:
+        self._finalizer()
+
+
 class SQLiteBackend:
-    """One SQLite file in WAL mode; a connection per thread, writers serialised."""
+    """One SQLite file in WAL mode; a connection per thread, writers serialised.
+
+    Connections belong to threads and are closed when their thread ends, so pools that
+    replace their threads (the warming pass makes one per run) never leak file handles.
+    """
 
     name = "sqlite"
 
     def __init__(self, path: str | Path) -> None:
         self.path = Path(path)
         self._local = threading.local()
-        self._connections: list[sqlite3.Connection] = []
+        self._open: weakref.WeakSet[_ThreadConnection] = weakref.WeakSet()
         self._lock = threading.Lock()
+        self._wal = False
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
             raise StoreUnavailable(f"cannot create {self.path.parent}: {exc}") from exc
 
+    def _connect(self) -> sqlite3.Connection:
+        conn = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False, timeout=30)
+        conn.execute("PRAGMA busy_timeout=30000")
+        conn.execute("PRAGMA synchronous=NORMAL")
+        return conn
+
+    def _enable_wal(self, conn: sqlite3.Connection) -> None:
+        """Switch the file to WAL once; a new file being switched can report "locked"."""
+        with self._lock:
+            if self._wal:
+                return
+            deadline = time.monotonic() + 10
+            while True:
+                try:
+                    conn.execute("PRAGMA journal_mode=WAL")
+                    break
+                except sqlite3.OperationalError:
+                    if time.monotonic() > deadline:
+                        raise
+                    time.sleep(0.05)
+            self._wal = True
+
     def _connection(self) -> sqlite3.Connection:
-        conn: sqlite3.Connection | None = getattr(self._local, "conn", None)
-        if conn is None:
+        holder: _ThreadConnection | None = getattr(self._local, "holder", None)
+        if holder is None:
             try:
-                conn = sqlite3.connect(
-                    self.path, isolation_level=None, check_same_thread=False, timeout=30
-                )
-                conn.execute("PRAGMA journal_mode=WAL")
-                conn.execute("PRAGMA synchronous=NORMAL")
-                conn.execute("PRAGMA busy_timeout=30000")
+                conn = self._connect()
+                self._enable_wal(conn)
             except sqlite3.Error as exc:
                 raise StoreUnavailable(f"cannot open {self.path}: {exc}") from exc
-            self._local.conn = conn
+            holder = _ThreadConnection(conn)
+            self._local.holder = holder
             with self._lock:
-                self._connections.append(conn)
-        return conn
+                self._open.add(holder)
+        return holder.conn
+
+    @property
+    def open_connections(self) -> int:
+        with self._lock:
+            return len(self._open)
 
     @contextmanager
     def transaction(self, namespace: str | None = None) -> Iterator[Cursor]:
@@ -88,9 +129,10 @@ class SQLiteBackend:
 
     def close(self) -> None:
         with self._lock:
-            for conn in self._connections:
-                conn.close()
-            self._connections.clear()
+            holders = list(self._open)
+            self._open.clear()
+        for holder in holders:
+            holder.close()
         self._local = threading.local()
 
 

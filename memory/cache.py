@@ -162,13 +162,33 @@ class PreferenceCache:
         return bool(done)
 
     def invalidate(self, namespace: str) -> None:
-        """Called after a write has committed: drop the namespace's cached summaries."""
+        """Called after a write has committed: drop the namespace's cached summaries.
+
+        Always tried at once, even during the back-off after an error: a summary left
+        behind would be served by every other process. What cannot be delivered is
+        replayed before this process's next cache read, and on `flush()`.
+        """
         if self._client is None:
             return
-        if time.monotonic() >= self._down_until and self._send_invalidate(namespace):
+        if self._send_invalidate(namespace):
             return
         with self._lock:
             self._pending.add(namespace)
+        log.error("could not drop the cached summary of a namespace; will retry")
+
+    def flush(self) -> bool:
+        """Deliver pending invalidations now (called on close); True when none remain."""
+        with self._lock:
+            pending = list(self._pending)
+        for namespace in pending:
+            if self._send_invalidate(namespace):
+                with self._lock:
+                    self._pending.discard(namespace)
+        with self._lock:
+            left = len(self._pending)
+        if left:
+            log.error("%d cached summaries could not be invalidated before closing", left)
+        return left == 0
 
     def _send_invalidate(self, namespace: str) -> bool:
         try:

@@ -498,6 +498,7 @@ class Memory:
         return {"database": self.store.ping(), "redis": self.cache.ping()}
 
     def close(self) -> None:
+        self.cache.flush()
         self.store.close()
 
     # -- cache warming ------------------------------------------------------------------

@@ -79,7 +79,7 @@ _BOOKKEEPING = (
 
 def schema_version(backend: Backend, component: str) -> int:
     """The highest applied migration of `component` (0 for a new database)."""
-    with backend.transaction() as cur:
+    with backend.transaction("__migrations__") as cur:
         cur.execute(_BOOKKEEPING)
         cur.execute(
             backend.sql("SELECT MAX(version) FROM schema_migrations WHERE component = %s"),
@@ -92,10 +92,12 @@ def schema_version(backend: Backend, component: str) -> int:
 def migrate(backend: Backend, component: str, migrations: Sequence[Migration]) -> int:
     """Apply the migrations of `component` not applied yet; returns how many ran.
 
-    Runs in one transaction under a lock, so concurrent starts apply each step once.
+    Runs in one transaction under one lock shared by every component, so concurrent
+    starts (a web and a clock process, memory and trips) apply each step once and never
+    race to create the bookkeeping table.
     """
     applied = 0
-    with backend.transaction(f"__migrations__:{component}") as cur:
+    with backend.transaction("__migrations__") as cur:
         cur.execute(_BOOKKEEPING)
         cur.execute(
             backend.sql("SELECT version FROM schema_migrations WHERE component = %s"),

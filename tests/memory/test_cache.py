@@ -213,6 +213,18 @@ def test_redis_dying_mid_run_degrades_and_recovers(
     assert client.exists(f"{mem.cache.key(namespace)}")
 
 
+def test_a_write_during_the_back_off_still_invalidates_at_once(
+    make_memory: MemoryFactory, namespace: str, redis_client: redis.Redis
+) -> None:
+    """Another process would otherwise serve the old summary for the whole TTL."""
+    mem = make_memory(redis_url=REDIS_URL)
+    mem.record(namespace, [RED_EYE])
+    mem.retrieve(namespace, "trip")
+    mem.cache._down_until = time.monotonic() + 60  # as right after a failed call
+    assert mem.forget(namespace) == 1
+    assert not redis_client.exists(mem.cache.key(namespace))
+
+
 def test_pending_invalidation_is_replayed_when_redis_returns(
     make_memory: MemoryFactory, namespace: str, redis_client: redis.Redis
 ) -> None:
