@@ -54,11 +54,13 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
 def _dispatch(mem: Any, args: argparse.Namespace) -> int:
     verb = args.memory_verb
     if verb == "add":
-        for outcome in mem.record(args.user, args.text, source=args.source):
+        outcomes = mem.record(args.user, args.text, source=args.source)
+        for outcome in outcomes:
             detail = f" ({outcome.reason})" if outcome.reason else ""
             ident = f" [{outcome.item_id}]" if outcome.item_id else ""
             print(f"{outcome.status}{ident}: {outcome.text}{detail}")
-        return 0
+        # Scripts importing facts must notice a refusal: exit 3 when any was rejected.
+        return 3 if any(o.status == "rejected" for o in outcomes) else 0
     if verb == "search":
         hits = mem.search(args.user, " ".join(args.query), limit=args.limit)
         if args.json:

@@ -51,4 +51,5 @@ def test_add_search_show_export_forget(tmp_path: Path) -> None:
 def test_rejections_are_printed_and_other_users_unaffected(tmp_path: Path) -> None:
     out = _run(tmp_path, "add", "--user", "T1:U1", "my password is hunter2")
     assert "rejected" in out.stdout and "password" in out.stdout
+    assert out.returncode == 3
     assert "nothing remembered" in _run(tmp_path, "show", "--user", "T1:U2").stdout
