@@ -2,7 +2,7 @@
 
 Reads one message per line from standard input (piped input works; the prompt is shown
 only on a terminal). Memory commands work with or without a language model:
-`/remember TEXT`, `/recall [QUERY]`, `/prefs`, `/forget [ID]`, `/help`, `/quit`.
+`/remember TEXT`, `/recall [QUERY]`, `/prefs`, `/forget ID|all`, `/help`, `/quit`.
 """
 
 from __future__ import annotations
@@ -227,7 +227,10 @@ class _Session:
             self.say(f"  - {item.text}  [{item.id}]")
 
     def forget(self, item_id: str) -> None:
-        count = self.memory.forget(self.user, item_id or None)
+        if not item_id:  # erasing everything takes an explicit word, as in Slack
+            self.say(t("console_forget_how", self.lang))
+            return
+        count = self.memory.forget(self.user, None if item_id == "all" else item_id)
         if item_id and count == 0:
             self.say(t("console_forget_missing", self.lang, item_id=item_id))
         else:

@@ -70,7 +70,7 @@ _MESSAGES: dict[str, dict[str, str]] = {
             "  /remember TEXT   remember a travel preference\n"
             "  /recall [QUERY]  show what I remember (optionally about QUERY)\n"
             "  /prefs           your profile and every remembered fact, with ids\n"
-            "  /forget [ID]     forget one fact by id, or everything\n"
+            "  /forget ID|all   forget one fact by id, or everything\n"
             "  /help            this help\n"
             "  /quit            leave\n"
             "Anything else is a message to the assistant."
@@ -80,7 +80,7 @@ _MESSAGES: dict[str, dict[str, str]] = {
             "  /remember 内容   记住一条出行偏好\n"
             "  /recall [关键词]  查看我记住的内容（可按关键词）\n"
             "  /prefs           你的偏好档案和所有记住的条目（含编号）\n"
-            "  /forget [编号]    按编号忘记一条，或全部忘记\n"
+            "  /forget 编号|all  按编号忘记一条，或全部忘记\n"
             "  /help            显示帮助\n"
             "  /quit            退出\n"
             "其他内容都会作为消息发给助手。"
@@ -108,6 +108,10 @@ _MESSAGES: dict[str, dict[str, str]] = {
     "console_profile": {"en": "Profile:", "zh": "偏好档案："},
     "console_facts": {"en": "Remembered facts:", "zh": "记住的条目："},
     "console_forgot": {"en": "Forgot {count} item(s).", "zh": "已忘记 {count} 条。"},
+    "console_forget_how": {
+        "en": "Say /forget ID to forget one fact (/prefs lists the ids), or /forget all.",
+        "zh": "用 /forget 编号 忘记一条（/prefs 可查看编号），或用 /forget all 全部忘记。",
+    },
     "console_forget_missing": {
         "en": "No remembered fact has the id {item_id}; /prefs lists the ids.",
         "zh": "没有编号为 {item_id} 的条目，可用 /prefs 查看编号。",

@@ -67,10 +67,13 @@ def test_forget_one_or_everything(sqlite_memory: Memory) -> None:
     aisle = next(i for i in sqlite_memory.items(USER) if "aisle" in i.text)
     output = _session(
         _settings(),
-        f"/forget {aisle.id}\n/forget nope\n/prefs\n/forget\n/recall\n",
+        f"/forget {aisle.id}\n/forget nope\n/prefs\n/forget\n/prefs\n/forget all\n/recall\n",
         memory=sqlite_memory,
     )
     assert "Forgot 1 item(s)." in output
+    # a bare /forget erases nothing and says how
+    assert t("console_forget_how", "en") in output
+    assert output.count(f"- {RED_EYE}") == 2
     assert "No remembered fact has the id nope" in output
     assert f"- {RED_EYE}" in output and "aisle" not in output.split("Forgot 1 item(s).")[1]
     assert sqlite_memory.items(USER) == []
