@@ -21,7 +21,7 @@ from memory.lang import Lang, detect_lang, dominant_lang
 from memory.migrations import MEMORY_MIGRATIONS, migrate
 from memory.privacy import check_fact
 from memory.profile import ProfileSchema
-from memory.ranking import rank_scores
+from memory.ranking import language_axis, rank_scores
 from memory.settings import MemorySettings
 from memory.store import Store, StoredItem, Tx, utcnow
 from memory.summary import summarize
@@ -382,7 +382,9 @@ class Memory:
         if not current:
             return []
         scores = rank_scores(
-            self.embedder.embed_query(query), np.stack([s.embedding for s in current])
+            self.embedder.embed_query(query),
+            np.stack([s.embedding for s in current]),
+            language_axis(self.embedder),
         )
         order = np.argsort(-scores, kind="stable")
         return [dataclasses.replace(current[i].item, score=float(scores[i])) for i in order]
