@@ -135,18 +135,27 @@ def draw_cases(
 
 class CachingEmbedder:
     """The engine's embedder, remembering passage vectors: each preference recurs in many
-    namespaces and only needs embedding once. Same name and vectors as the wrapped one."""
+    namespaces and only needs embedding once. Same name and vectors as the wrapped one.
 
-    def __init__(self, inner: Embedder) -> None:
+    With `fact_prefix="query"` (an experiment, not the engine as configured) facts are
+    embedded with the e5 "query: " prefix instead, under a name of their own.
+    """
+
+    def __init__(self, inner: Embedder, fact_prefix: str = "") -> None:
         self.inner = inner
-        self.name = inner.name
+        self.fact_prefix = fact_prefix
+        self.name = inner.name + (f"+{fact_prefix}-prefix" if fact_prefix else "")
         self.dim = inner.dim
         self._passages: dict[str, Vector] = {}
 
     def embed_passages(self, texts: Sequence[str]) -> Vector:
         missing = [t for t in dict.fromkeys(texts) if t not in self._passages]
         if missing:
-            for text, vec in zip(missing, self.inner.embed_passages(missing), strict=True):
+            if self.fact_prefix == "query":
+                vectors = np.stack([self.inner.embed_query(t) for t in missing])
+            else:
+                vectors = self.inner.embed_passages(missing)
+            for text, vec in zip(missing, vectors, strict=True):
                 self._passages[text] = vec
         if not texts:
             return np.zeros((0, self.dim), dtype=np.float32)
@@ -240,6 +249,53 @@ def run_mode(
     return result
 
 
+BILINGUAL = Path(__file__).resolve().parent / "bilingual_travel.json"
+BILINGUAL_TRIALS = 20
+
+
+def run_bilingual(
+    memory: Memory, baseline: Baseline, split: str, trials: int, run_id: str
+) -> ModeResult:
+    """Mixed-language namespaces: each fact of `bilingual_travel.json` (the split's rows) is
+    stored in English or Chinese by a coin flip of `Random(7)`; every row's English and
+    Chinese request must find that row's fact, whatever language it was stored in."""
+    rows = [r for r in json.loads(BILINGUAL.read_text(encoding="utf-8")) if r["split"] == split]
+    result = ModeResult(f"bilingual {split}")
+    rng = random.Random(SEED)
+    chunk = memory.settings.memory_max_facts_per_call
+    started = time.perf_counter()
+    for trial in range(trials):
+        chinese = [rng.random() < 0.5 for _ in rows]
+        texts = [r["zh"] if zh else r["en"] for r, zh in zip(rows, chinese, strict=True)]
+        namespace = f"recall-{run_id}-bilingual-{split}-{trial}"
+        outcomes = []
+        for start in range(0, len(texts), chunk):
+            outcomes.extend(memory.record(namespace, texts[start : start + chunk], "import"))
+        for outcome in outcomes:
+            result.target_status[outcome.status] += 1
+        result.namespace_sizes.append(len(memory.items(namespace)))
+        for index, row in enumerate(rows):
+            for lang in ("en", "zh"):
+                request = row[f"request_{lang}"]
+                mine = outcomes[index]
+                engine_rank: int | None = None
+                if mine.status != "rejected" and mine.item_id is not None:
+                    hits = [h.id for h in memory.search(namespace, request, limit=5)]
+                    engine_rank = hits.index(mine.item_id) if mine.item_id in hits else None
+                base_rank = baseline.rank(request, texts, index)
+                result.engine.add(engine_rank)
+                result.baseline.add(base_rank)
+                same = (lang == "zh") == chinese[index]
+                label = (
+                    "request in the fact's language" if same else "request in the other language"
+                )
+                per = result.by_topic.setdefault(label, (Tally(), Tally()))
+                per[0].add(engine_rank)
+                per[1].add(base_rank)
+    result.seconds = time.perf_counter() - started
+    return result
+
+
 def _row(label: str, engine: Tally, baseline: Tally) -> str:
     e = [engine.recall(k) for k in KS]
     b = [baseline.recall(k) for k in KS]
@@ -257,15 +313,19 @@ def report(results: Sequence[ModeResult], header: str, per_topic: bool) -> None:
     print(f"{'mode':<34} {'cases':>5}  engine R@1/3/5      baseline R@1/3/5    ΔR@5 (pts)")
     for r in results:
         print(_row(r.mode, r.engine, r.baseline))
-        if per_topic:
+        if per_topic or r.mode.startswith("bilingual"):
             for topic, (engine, base) in r.by_topic.items():
                 print(_row(f"  {topic}", engine, base))
     for r in results:
         sizes = r.namespace_sizes
         mean_size = sum(sizes) / len(sizes) if sizes else 0.0
+        recorded = (
+            f"P recorded as: {dict(r.target_status)}; distractors: {dict(r.distractor_status)}"
+        )
+        if r.mode.startswith("bilingual"):
+            recorded = f"facts recorded as: {dict(r.target_status)}"
         print(
-            f"[{r.mode}] P recorded as: {dict(r.target_status)}; distractors: "
-            f"{dict(r.distractor_status)}; facts per namespace: mean {mean_size:.1f}, "
+            f"[{r.mode}] {recorded}; facts per namespace: mean {mean_size:.1f}, "
             f"min {min(sizes, default=0)}; {r.seconds:.0f} s"
         )
 
@@ -296,11 +356,21 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--data", type=Path, required=True, help="folder of topic JSON files")
     parser.add_argument("--topics", nargs="+", help="topics (file stems) to evaluate")
     parser.add_argument("--split", choices=["dev", "check"], help="half of the topics")
-    parser.add_argument("--mode", choices=["cross", "same", "both"], default="both")
+    parser.add_argument(
+        "--mode",
+        choices=["cross", "same", "both", "bilingual", "all"],
+        default="all",
+        help="both = cross and same; all = cross, same and the bilingual check",
+    )
     parser.add_argument("--backend", choices=["sqlite", "postgresql"], default="sqlite")
     parser.add_argument("--limit-cases", type=int, help="stop each mode after N cases")
     parser.add_argument("--per-topic", action="store_true", help="also print each topic")
     parser.add_argument("--json", type=Path, help="also write the figures to this file")
+    parser.add_argument(
+        "--fact-prefix",
+        choices=["query"],
+        help="experiment: store facts embedded with the e5 'query: ' prefix",
+    )
     args = parser.parse_args(argv)
 
     topics = load_topics(args.data)
@@ -313,9 +383,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         if unknown:
             raise SystemExit(f"unknown topics: {', '.join(unknown)}")
         evaluated = [t for t in evaluated if t in args.topics]
-    modes = ["cross", "same"] if args.mode == "both" else [args.mode]
+    modes = {"both": ["cross", "same"], "all": ["cross", "same", "bilingual"]}.get(
+        args.mode, [args.mode]
+    )
+    splits = [args.split] if args.split else ["dev", "check"]
 
-    embedder = CachingEmbedder(shared_local_embedder())
+    embedder = CachingEmbedder(shared_local_embedder(), args.fact_prefix or "")
     baseline = Baseline()
     run_id = uuid.uuid4().hex[:8]
     with database(args.backend) as dsn:
@@ -324,7 +397,13 @@ def main(argv: Sequence[str] | None = None) -> int:
             results = [
                 run_mode(memory, baseline, topics, evaluated, mode, args.limit_cases, run_id)
                 for mode in modes
+                if mode != "bilingual"
             ]
+            if "bilingual" in modes:
+                results += [
+                    run_bilingual(memory, baseline, split, BILINGUAL_TRIALS, run_id)
+                    for split in splits
+                ]
         finally:
             memory.close()
     header = (
