@@ -93,18 +93,19 @@ class Memory:
     def _current(self, namespace: str) -> list[StoredItem]:
         self._ready()
         current = self.store.current(namespace)
-        stale = [s for s in current if s.embedding_model != self.embedder.name]
-        if stale:  # the embedding model changed since these were stored: re-embed once
-            vectors = self.embedder.embed_passages([s.item.text for s in stale])
-
-            def rewrite(tx: Tx) -> None:
-                for stored, vector in zip(stale, vectors, strict=True):
-                    tx.set_embedding(stored.item.id, vector, self.embedder.name)
-
-            self.store.write(namespace, rewrite)
-            for stored, vector in zip(stale, vectors, strict=True):
-                stored.embedding, stored.embedding_model = vector, self.embedder.name
+        if any(s.embedding_model != self.embedder.name for s in current):
+            self.store.write(namespace, lambda tx: self._refresh(tx, current))
         return current
+
+    def _refresh(self, tx: Tx, current: Sequence[StoredItem]) -> None:
+        """Re-embed facts stored by another embedding model (once, after a switch)."""
+        stale = [s for s in current if s.embedding_model != self.embedder.name]
+        if not stale:
+            return
+        vectors = self.embedder.embed_passages([s.item.text for s in stale])
+        for stored, vector in zip(stale, vectors, strict=True):
+            tx.set_embedding(stored.item.id, vector, self.embedder.name)
+            stored.embedding, stored.embedding_model = vector, self.embedder.name
 
     # -- writing ------------------------------------------------------------------------
 
@@ -164,6 +165,7 @@ class Memory:
 
         def work(tx: Tx) -> list[tuple[int, RecordOutcome]]:
             current = tx.current()
+            self._refresh(tx, current)
             return [(c.index, self._decide(tx, current, c, source)) for c in candidates]
 
         results = self.store.write(namespace, work)
@@ -256,6 +258,9 @@ class Memory:
             )
             current.remove(old)
         current.append(StoredItem(item, cand.embedding, self.embedder.name))
+        if match is not None and self.schema.slot(match.slot).kind == "multi":
+            for old in replaced:
+                self._keep_remainder(tx, current, old, set(match.value))
         if replaced:
             olds = "; ".join(old.item.text for old in replaced)
             return RecordOutcome(
@@ -266,6 +271,24 @@ class Memory:
                 tuple(o.item.id for o in replaced),
             )
         return RecordOutcome(cand.text, "added", "", item.id)
+
+    def _keep_remainder(
+        self, tx: Tx, current: list[StoredItem], old: StoredItem, contradicted: set[str]
+    ) -> None:
+        """ "I prefer China Eastern" contradicts only MU of "I avoid Air China and China
+        Eastern": the Air China part stays remembered, as a fact of its own."""
+        assert old.item.slot is not None
+        rest = tuple(sorted(set(old.item.value or ()) - contradicted))
+        if not rest:
+            return
+        text = self.schema.render(old.item.slot, rest, old.item.lang)
+        text = text[:1].upper() + text[1:]
+        vector = self.embedder.embed_passages([text])[0]
+        item = dataclasses.replace(
+            old.item, id=uuid.uuid4().hex, text=text, value=rest, created_at=utcnow()
+        )
+        tx.insert(item, vector, self.embedder.name)
+        current.append(StoredItem(item, vector, self.embedder.name))
 
     @staticmethod
     def _duplicate(cand: _Candidate, existing: MemoryItem) -> RecordOutcome:
@@ -283,15 +306,6 @@ class Memory:
         """Set or clear (None) typed slots; a new value supersedes the slot's old facts."""
         _check_namespace(namespace)
         normal = {slot: self.schema.validate(slot, value) for slot, value in values.items()}
-        merged: dict[str, Any] = {**self.profile(namespace), **normal}
-        for slot_id, value in merged.items():
-            other = self.schema.slot(slot_id).exclusive_with
-            if value and other and merged.get(other):
-                both = set(value) & set(merged[other])
-                if both:
-                    raise InvalidSlotValue(
-                        f"{', '.join(sorted(both))} cannot be in both {slot_id} and {other}"
-                    )
         current_texts = [s.item.text for s in self._current(namespace)]
         lang = lang or dominant_lang(current_texts)
         texts = {
@@ -306,6 +320,9 @@ class Memory:
 
         def work(tx: Tx) -> list[RecordOutcome]:
             current = tx.current()
+            # Checked under the write lock, against the profile a concurrent write may
+            # just have changed.
+            self._check_exclusive({**self._profile_of(current), **normal})
             outcomes = []
             for slot, value in normal.items():
                 same = [s for s in current if s.item.slot == slot]
@@ -453,8 +470,11 @@ class Memory:
     def profile(self, namespace: str) -> dict[str, Any]:
         """The structured profile: slot -> option id (single) or list of ids (multi)."""
         _check_namespace(namespace)
+        return self._profile_of(self._current(namespace))
+
+    def _profile_of(self, current: Sequence[StoredItem]) -> dict[str, Any]:
         out: dict[str, Any] = {}
-        for stored in self._current(namespace):
+        for stored in current:
             item = stored.item
             if item.slot is None:
                 continue
@@ -467,6 +487,21 @@ class Memory:
             else:
                 out[item.slot] = item.value
         return out
+
+    def _check_exclusive(self, profile: Mapping[str, Any]) -> None:
+        """An option may not be both preferred and avoided (e.g. an airline)."""
+        for slot_id, value in profile.items():
+            if not value:
+                continue
+            try:
+                other = self.schema.slot(slot_id).exclusive_with
+            except InvalidSlotValue:
+                continue
+            both = set(value) & set(profile.get(other) or ()) if other else set()
+            if both:
+                raise InvalidSlotValue(
+                    f"{', '.join(sorted(both))} cannot be in both {slot_id} and {other}"
+                )
 
     def export(self, namespace: str) -> dict[str, Any]:
         """Everything kept for a namespace, superseded history included, as plain JSON."""

@@ -225,3 +225,31 @@ def test_reopening_keeps_everything(dsn: str, namespace: str) -> None:
         assert {i.text for i in again.items(namespace)} == {RED_EYE, RAIL}
     finally:
         again.close()
+
+
+def test_a_partly_contradicted_airline_fact_keeps_the_rest(memory: Memory, namespace: str) -> None:
+    memory.record(namespace, ["I avoid Air China and China Eastern"])
+    outcome = memory.record(namespace, ["I prefer China Eastern"])[0]
+    assert outcome.status == "updated"
+    assert memory.profile(namespace) == {
+        "avoided_airlines": ["CA"],
+        "preferred_airlines": ["MU"],
+    }
+    assert "Air China" in memory.retrieve(namespace, "book a flight")
+
+
+def test_facts_stored_by_another_embedding_model_are_re_embedded_on_write(
+    memory: Memory, namespace: str
+) -> None:
+    memory.record(namespace, [RED_EYE])
+    # as left by a deployment that used a 64-dimensional embedding model
+    with memory.store.backend.transaction(namespace) as cur:
+        cur.execute(
+            memory.store.backend.sql(
+                "UPDATE memory_items SET embedding = %s, embedding_model = %s WHERE namespace = %s"
+            ),
+            (memory.store.backend.blob(bytes(64 * 4)), "openai:old-model", namespace),
+        )
+    outcomes = memory.record(namespace, [RAIL, RED_EYE])
+    assert [o.status for o in outcomes] == ["added", "duplicate"]
+    assert memory.search(namespace, "red-eye flights", limit=1)[0].text == RED_EYE
