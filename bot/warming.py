@@ -5,7 +5,7 @@ already be in Redis so the first answer is fast. One pass:
 
 1. streams the due travellers from the trip store, a batch at a time (`TripStore.due`
    holds no transaction between batches);
-2. skips those whose cache key exists (one pipelined EXISTS per batch);
+2. skips those whose general cache entry exists (one pipelined HMGET per batch);
 3. claims the rest in this interval's "warmed" set (pipelined SADD): a traveller
    another pass already claimed in this interval is left alone;
 4. runs the normal recall (`Memory.warm`, the path `Memory.retrieve` takes) for each
@@ -38,6 +38,7 @@ from typing import TYPE_CHECKING, Any
 
 from redis.exceptions import RedisError
 
+from memory.cache import ANY_QUERY, query_field
 from memory.errors import MemoryEngineError
 
 if TYPE_CHECKING:
@@ -271,11 +272,18 @@ class Warmer:
     ) -> list[str]:
         """The batch's travellers with no cache entry that no other pass has claimed."""
         key = self.memory.cache.key
+        # The entry recall fills for a general request: the any-query summary, or the
+        # one for the empty query. An entry cached for some other request does not count.
+        general = [ANY_QUERY, query_field("")]
         pipe = self.redis.pipeline(transaction=False)  # type: ignore[union-attr]
         for namespace in batch:
-            pipe.exists(key(namespace))
-        exists = pipe.execute()
-        missing = [ns for ns, found in zip(batch, exists, strict=True) if not found]
+            pipe.hmget(key(namespace), general)
+        entries = pipe.execute()
+        missing = [
+            ns
+            for ns, found in zip(batch, entries, strict=True)
+            if not any(v is not None for v in found)
+        ]
         claimed: list[str] = []
         if missing:
             pipe = self.redis.pipeline(transaction=False)  # type: ignore[union-attr]

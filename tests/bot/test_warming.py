@@ -462,3 +462,18 @@ def test_scheduler_in_the_web_process(
     assert TTL - 10 <= ttl(redis_client, memory.cache.key("T1:UWEB")) <= TTL
     # Stopping the clock leaves the web process's memory open.
     assert memory.retrieve("T1:UWEB") == cached(redis_client, memory.cache.key("T1:UWEB"))
+
+
+def test_an_entry_cached_for_another_request_does_not_count_as_warm(world: World) -> None:
+    facts = [f"I enjoy visiting museum number {n} on weekends" for n in range(10)]
+    busy = world.traveller(TODAY + timedelta(days=1), "I never take red-eye flights", *facts)
+    # More facts than the summary budget: recall caches per request.
+    world.memory.retrieve(busy, "which museums do I like")
+    assert world.redis.exists(world.key(busy))
+
+    report = world.warmer().run_once(now=NOW)
+
+    assert (report.warmed, report.already_cached) == (1, 0)
+    hits = world.memory.cache.stats.hits
+    assert "red-eye" in world.memory.retrieve(busy)
+    assert world.memory.cache.stats.hits == hits + 1
