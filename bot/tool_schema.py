@@ -2,8 +2,9 @@
 docstrings, and the model's arguments checked and coerced back to those types.
 
 Supported annotations: `str`, `int`, `float`, `bool`, `list[...]` of those,
-`Literal[...]`, and `X | None`. Every message of `ArgumentError` is written for the
-model, so it can correct its call.
+`Literal[...]`, and `X | None`. JSON null for an optional parameter (one with a default)
+means "use the default", as models often send null for arguments they leave out. Every
+message of `ArgumentError` is written for the model, so it can correct its call.
 """
 
 from __future__ import annotations
@@ -120,7 +121,9 @@ def bind_arguments(
         raise ArgumentError(f"unexpected argument {names} (expected: {expected})")
     bound: dict[str, Any] = {}
     for param in parameters:
-        if param.name in raw:
+        if param.name in raw and raw[param.name] is None and not param.required:
+            bound[param.name] = param.default  # null for an optional argument: the default
+        elif param.name in raw:
             bound[param.name] = param.coerce(raw[param.name])
         elif param.required:
             raise ArgumentError(f"missing required argument '{param.name}'")

@@ -108,6 +108,26 @@ def test_bad_arguments_become_error_text(arguments: str, error: str) -> None:
     assert find_hotels.invoke(CTX, arguments).startswith(error)
 
 
+def test_null_for_an_optional_argument_means_its_default() -> None:
+    result = json.loads(
+        find_hotels.invoke(
+            CTX,
+            '{"city": "成都", "tags": ["gym"], "nights": null, "max_stars": null, '
+            '"breakfast": null, "cabin": null}',
+        )
+    )
+    assert (result["nights"], result["max_stars"], result["breakfast"], result["cabin"]) == (
+        1,
+        None,
+        False,
+        "economy",
+    )
+    # A required argument still may not be null.
+    assert find_hotels.invoke(CTX, '{"city": "x", "tags": null}').startswith(
+        "error: argument 'tags' must be a list of strings, not null"
+    )
+
+
 def test_malformed_json_error_shows_an_example() -> None:
     assert '{"city": "...", "tags": ["..."]}' in find_hotels.invoke(CTX, "{")
 
