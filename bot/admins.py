@@ -23,42 +23,131 @@ UNAVAILABLE = "!unavailable"
 UNAVAILABLE_TTL_SECONDS = 60  # how long to trust the id list alone before asking Slack again
 
 _MENTION = r"<@([UW][A-Z0-9]+)(?:\|[^>]*)?>"
-_PLAN_WORDS = re.compile(
-    r"\b(?:plan\w*|trips?|itinerar\w*|book\w*|travel\w*|flights?|hotels?|arrange\w*|"
-    r"organi[sz]e\w*|schedule\w*)\b",
+_NOT_POSSESSIVE = r"(?!\s*['’]s\b)"
+
+# English: a plan/book/arrange verb whose object is the mention.
+_EN_VERB = (
+    r"\b(?:plan\w*|book\w*|arrang\w*|organi[sz]\w*|schedul\w*|reserv\w*|prepar\w*|"
+    r"find|get|sort\s+out|set\s+up|look\s+(?:at|into|up)|check|review|change|update)"
+)
+_EN_TRIP = (
+    r"(?:trips?|travel\w*|itinerar\w*|flights?|hotels?|trains?|journeys?|bookings?|"
+    r"tickets?|plans?|visits?)\b"
+)
+_EN_FILLER = r"(?:(?!(?:my|me|our|us|myself)\b)[\w-]+\s+){0,3}?"  # "a", "the next business"
+_EN_ROUTE = r"(?:\s+(?:to|from|in)\s+[^\s,.;:!?]+){0,2}"  # " to Chengdu", " from X to Y"
+_EN_STRONG_PATTERNS = [
+    # "book <@U> a flight", "plan <@U> a trip"
+    _EN_VERB + r"\s+" + _MENTION + _NOT_POSSESSIVE + r"\s+" + _EN_FILLER + _EN_TRIP,
+    # "plan <@U>'s trip", "book <@U>'s flights", "plan for <@U>'s trip"
+    _EN_VERB + r"\s+(?:for\s+)?" + _MENTION + r"\s*['’]s\s+" + _EN_FILLER + _EN_TRIP,
+    # "plan a trip for <@U>", "book a flight to Chengdu for <@U>", "plan for <@U>"
+    _EN_VERB
+    + r"\s+(?:(?:it|something|everything)\s+|"
+    + _EN_FILLER
+    + _EN_TRIP
+    + _EN_ROUTE
+    + r"\s+)?for\s+"
+    + _MENTION
+    + _NOT_POSSESSIVE,
+]
+_EN_STRONG = [re.compile(p, re.IGNORECASE) for p in _EN_STRONG_PATTERNS]
+# "plan ... for <@U>" with a longer phrase in between (no clause break): the mention is
+# probably the traveller, unless the writer also speaks of their own trip.
+_EN_WEAK = re.compile(
+    _EN_VERB + r"(?:\s+[^\s,.;:!?]+){0,8}?\s+for\s+" + _MENTION + _NOT_POSSESSIVE,
     re.IGNORECASE,
 )
-_FOR_MENTION = re.compile(r"\bfor\s+" + _MENTION, re.IGNORECASE)
-_POSSESSIVE = re.compile(
-    _MENTION + r"\s*['’]s\s+(?:\w+\s+){0,2}?(?:trip|travel|itinerary|flight|hotel)",
+
+# Chinese: 给/帮/为/替 <@U> + a planning verb, a verb + <@U>的行程, 把<@U>的行程….
+_ZH_TRIP = r"(?:行程|出差|旅行|旅程|差旅|机票|酒店|住宿|高铁|火车|航班|车票|票)"
+_ZH_VERB = r"(?:规划|安排|预订|预定|订|计划|准备|买)"
+_ZH_LOOK = r"(?:查|找|做|定|看看|看一下|弄|搞)"
+_ZH_STRONG = [
+    re.compile(r"(?:给|帮|为|替)\s*" + _MENTION + r"\s*" + _ZH_VERB),
+    re.compile(
+        r"(?:给|帮|为|替)\s*"
+        + _MENTION
+        + r"\s*"
+        + _ZH_LOOK
+        + r"[^，。,.;；!?！？]{0,8}?"
+        + _ZH_TRIP
+    ),
+    re.compile(
+        r"(?:"
+        + _ZH_VERB
+        + r"|"
+        + _ZH_LOOK
+        + r"|查一下|查查)(?:一下|下)?\s*"
+        + _MENTION
+        + r"\s*的\s*[^，。,.;；!?！？]{0,6}?"
+        + _ZH_TRIP
+    ),
+    re.compile(r"把\s*" + _MENTION + r"\s*的\s*[^，。,.;；!?！？]{0,6}?" + _ZH_TRIP),
+]
+# "<@U> 的行程规划一下": the mention opens a clause that then asks for a plan.
+_ZH_WEAK = re.compile(
+    r"(?:^|[\s，。,.;；:：!?！？>])"
+    + _MENTION
+    + r"\s*的\s*[^，。,.;；!?！？]{0,6}?"
+    + _ZH_TRIP
+    + r"[^，。,.;；!?！？]{0,10}?(?:"
+    + _ZH_VERB
+    + r"|"
+    + _ZH_LOOK
+    + r")"
+)
+
+# The writer speaks of their own trip.
+_FIRST_PERSON = re.compile(
+    r"\bmy\s+(?:[\w-]+\s+){0,2}?"
+    + _EN_TRIP
+    + r"|\b(?:for|with|book|get|find|plan|arrange|reserve)\s+(?:me|myself|us)\b"
+    + r"|\bI(?:['’]m|\s+am|['’]ll|\s+will)\s+(?:be\s+)?(?:going|travell?ing|flying|heading)\b"
+    + r"|我的[^，。,.;；!?！？]{0,6}?"
+    + _ZH_TRIP
+    + r"|(?:帮|给|为|替)我(?:\s*"
+    + _ZH_VERB
+    + r"|[^，。,.;；!?！？]{0,8}?"
+    + _ZH_TRIP
+    + r")"
+    + r"|我自己",
     re.IGNORECASE,
 )
-_ZH = re.compile(
-    r"(?:给|帮|为|替)\s*" + _MENTION + r"\s*(?:规划|安排|订|预订|预定|计划|查|找|做|定|准备|看看)"
-    r"|" + _MENTION + r"\s*的\s*(?:行程|出差|旅行|差旅|机票|酒店|高铁)"
-)
+
+
+def _mentions(patterns: list[re.Pattern[str]], text: str) -> list[tuple[int, str]]:
+    found: list[tuple[int, str]] = []
+    for pattern in patterns:
+        for match in pattern.finditer(text):
+            user = next(g for g in match.groups() if g)
+            found.append((match.start(), user))
+    return sorted(found)
+
+
+def about_self(text: str) -> bool:
+    """True when the writer clearly speaks of their own trip ("my trip", "for me", "帮我订")."""
+    return bool(text) and _FIRST_PERSON.search(text) is not None
 
 
 def parse_plan_for(text: str, *, bot_user_id: str | None = None) -> str | None:
     """The Slack user id of the colleague a trip is to be planned for, or None.
 
-    Recognises "plan a trip for <@U123> ...", "book <@U123>'s flights", "给<@U123>规划…",
-    "帮 <@U123> 订…" and "<@U123> 的行程…" (mentions may carry a name: `<@U123|alice>`).
-    The bot's own mention never counts. Comparing the result with the requester is the
-    caller's business.
+    The mention must be the traveller: the object of a plan/book/arrange verb ("plan a
+    trip for <@U123>", "plan <@U123>'s trip", "book <@U123> a flight", "给<@U123>规划…",
+    "帮 <@U123> 订…", "为<@U123>安排…", "看看<@U123>的行程"; mentions may carry a name:
+    `<@U123|alice>`). A mention that is merely nearby ("same flight as <@U>'s", "for
+    <@U>'s offsite", "我和<@U>的行程一样") never counts, and a looser "plan ... for <@U>"
+    does not count when the writer speaks of their own trip ("my trip", "for me", "我的行程",
+    "帮我订"). The bot's own mention never counts. Comparing the result with the requester
+    is the caller's business.
     """
     if not text:
         return None
-    found: list[tuple[int, str]] = []
-    for match in _ZH.finditer(text):
-        user = match.group(1) or match.group(2)
-        found.append((match.start(), user))
-    for match in _POSSESSIVE.finditer(text):
-        found.append((match.start(), match.group(1)))
-    if _PLAN_WORDS.search(text):
-        for match in _FOR_MENTION.finditer(text):
-            found.append((match.start(), match.group(1)))
-    for _, user in sorted(found):
+    found = _mentions([*_EN_STRONG, *_ZH_STRONG], text)
+    if not about_self(text):
+        found += _mentions([_EN_WEAK, _ZH_WEAK], text)
+    for _, user in found:
         if user != bot_user_id:
             return user
     return None

@@ -515,6 +515,10 @@ _MESSAGES: dict[str, dict[str, str]] = {
         "en": "{date} is in the past (today is {today}). Please pick a later date.",
         "zh": "{date} 已经过去了（今天是 {today}），请选择之后的日期。",
     },
+    "plan_too_far": {
+        "en": "{date} is too far ahead: I can plan up to {days} days out (until {last}).",
+        "zh": "{date} 太远了：最多只能规划 {days} 天以内的行程（截至 {last}）。",
+    },
     "plan_return_before_departure": {
         "en": "The return date {ret} is before the departure date {depart}.",
         "zh": "返程日期 {ret} 早于出发日期 {depart}。",
@@ -550,6 +554,10 @@ _MESSAGES: dict[str, dict[str, str]] = {
     "trip_summary": {
         "en": "*Trip:* {origin} → {destination}, {dates}",
         "zh": "*行程：*{origin} → {destination}，{dates}",
+    },
+    "trip_preferences_of": {
+        "en": "Preferences used: {traveller}'s.",
+        "zh": "使用的偏好：{traveller} 的偏好。",
     },
     "trip_save_button": {"en": "Save trip", "zh": "保存行程"},
     "trip_auto_saved": {

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from datetime import date
 from typing import TYPE_CHECKING, Any
 
-from bot.admins import AdminResolver, parse_plan_for
+from bot.admins import AdminResolver, about_self, parse_plan_for
 from bot.messages import t
 from bot.planning import PlannedTrip
 from bot.trips import InvalidTrip, TripStore, canonical_city
@@ -54,11 +54,12 @@ def delegate(
 
     `thread_subject` is the traveller an admin's earlier message in the same thread
     planned for: an admin's follow-up without a new mention keeps planning for them,
-    while anyone else writing in that thread speaks for themselves.
+    unless it clearly speaks of the admin's own trip ("now plan my trip", "帮我订票");
+    anyone else writing in that thread speaks for themselves.
     """
     traveller = parse_plan_for(text, bot_user_id=bot_user_id)
     is_admin = admins is not None and admins.is_admin(team_id, user_id)
-    if traveller is None and thread_subject is not None and is_admin:
+    if traveller is None and thread_subject is not None and is_admin and not about_self(text):
         traveller = thread_subject
     if traveller is None or traveller == user_id:
         return None
@@ -94,16 +95,23 @@ def trip_blocks(
     lang: str,
     saved: bool,
 ) -> tuple[str, list[dict[str, Any]]]:
-    """(fallback text, blocks) of the follow-up message under a plan."""
+    """(fallback text, blocks) of the follow-up message under a plan.
+
+    Besides the route and the button (or the auto-save note), it always says, whatever
+    the model wrote, when the plan came from demo data and, for a colleague's plan,
+    whose preferences were used.
+    """
     summary = _summary(trip, lang)
     traveller = traveller_ns.split(":", 1)[-1]
+    notes = _notes(trip.demo, traveller, requester, lang)
     blocks: list[dict[str, Any]] = [
         {"type": "section", "text": {"type": "mrkdwn", "text": summary}},
+        *(_context(note) for note in notes),
     ]
     if saved:
         note = t("trip_auto_saved", lang, traveller=f"<@{traveller}>")
-        blocks.append({"type": "context", "elements": [{"type": "mrkdwn", "text": note}]})
-        return f"{summary}\n{note}", blocks
+        blocks.append(_context(note))
+        return "\n".join([summary, *notes, note]), blocks
     value = {
         "ns": traveller_ns,
         "by": requester,
@@ -112,6 +120,7 @@ def trip_blocks(
         "s": trip.start.isoformat(),
         "e": trip.end.isoformat() if trip.end else None,
         "l": lang,
+        "x": trip.demo,
     }
     blocks.append(
         {
@@ -128,7 +137,19 @@ def trip_blocks(
             ],
         }
     )
-    return summary, blocks
+    return "\n".join([summary, *notes]), blocks
+
+
+def _notes(demo: bool, traveller: str, requester: str, lang: str) -> list[str]:
+    """The demo-data notice and whose preferences were used, when they apply."""
+    notes = [t("plan_demo_note", lang)] if demo else []
+    if traveller != requester:
+        notes.append(t("trip_preferences_of", lang, traveller=f"<@{traveller}>"))
+    return notes
+
+
+def _context(text: str) -> dict[str, Any]:
+    return {"type": "context", "elements": [{"type": "mrkdwn", "text": text}]}
 
 
 def _summary(trip: PlannedTrip, lang: str) -> str:
@@ -161,6 +182,7 @@ class TripActions:
                 destination=str(value["d"]),
                 start=date.fromisoformat(value["s"]),
                 end=date.fromisoformat(value["e"]) if value.get("e") else None,
+                demo=value.get("x") is True,
             )
             traveller_ns, requester, lang = str(value["ns"]), str(value["by"]), str(value["l"])
         except (ValueError, KeyError, TypeError, IndexError, AttributeError):
@@ -184,9 +206,10 @@ class TripActions:
         key = "trip_saved" if created else "trip_already_saved"
         note = t(key, lang, user=f"<@{user}>")
         summary = _summary(trip, lang)
+        notes = _notes(trip.demo, traveller_ns.split(":", 1)[-1], requester, lang)
         blocks: list[dict[str, Any]] = [
             {"type": "section", "text": {"type": "mrkdwn", "text": summary}},
-            {"type": "context", "elements": [{"type": "mrkdwn", "text": note}]},
+            *(_context(text) for text in [*notes, note]),
         ]
         try:
             client.chat_update(

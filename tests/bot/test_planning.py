@@ -14,11 +14,13 @@ import pytest
 
 from bot.agent import ToolCall
 from bot.inventory.http import HttpInventory
+from bot.memory_tools import preferences_block
 from bot.planning import PlannedTrip, Planner, open_planner, planned_trip, planning_tools
 from bot.settings import Settings
 from bot.tools import Tool, ToolContext
 from memory import open_memory
 from memory.engine import Memory
+from tests.fakes.llm_server import ScriptedModel
 
 NOW = datetime(2026, 12, 1, 2, 0, tzinfo=UTC)  # 10:00 on 2026-12-01 in Shanghai
 TRAVELLER = "T0PLAN:UALICE"
@@ -232,3 +234,129 @@ def test_the_planned_trip_is_read_from_the_turns_tool_calls() -> None:
     ]
     assert planned_trip(calls) == PlannedTrip("上海", "成都", date(2026, 12, 10), None)
     assert planned_trip(calls[1:]) is None
+
+
+def test_the_recall_tools_nothing_remembered_text_is_no_preference(memory: Memory) -> None:
+    for colleague in (False, True):
+        result = plan(
+            make_tool(memory),
+            ToolContext(namespace=TRAVELLER),
+            origin="Shanghai",
+            destination="Chengdu",
+            depart_date="2026-12-10",
+            return_date="2026-12-11",
+            preferences=preferences_block("", colleague=colleague),
+        )
+        rows = every_row(result)
+        assert rows and {row["score"] for row in rows} == {50}
+        assert all("No preferences are known" in row["basis"] for row in rows)
+        assert "No stated preference applies" not in json.dumps(result)
+        assert (
+            result["preferences_used"]
+            == "No preferences are known for this traveller; neutral score"
+        )
+
+
+def test_the_recall_tools_wrapper_is_not_part_of_the_preferences(memory: Memory) -> None:
+    result = plan(
+        make_tool(memory),
+        ToolContext(namespace=TRAVELLER),
+        origin="Shanghai",
+        destination="Chengdu",
+        depart_date="2026-12-10",
+        preferences=preferences_block("Avoids red-eye flights."),
+    )
+    assert result["preferences_used"] == "Avoids red-eye flights."
+    assert "remembered_preferences" not in json.dumps(result)
+    assert result["legs"]["outbound"]["ruled_out"][0]["basis"].startswith("Red-eye flight")
+
+
+def test_remembered_preferences_win_over_the_models_text(memory: Memory) -> None:
+    memory.update_profile(TRAVELLER, {"red_eye": "avoid"})
+    result = plan(
+        make_tool(memory),
+        ToolContext(namespace=TRAVELLER),
+        origin="Shanghai",
+        destination="Chengdu",
+        depart_date="2026-12-10",
+        preferences="Red-eye flights are fine.",
+    )
+    outbound = result["legs"]["outbound"]
+    [red_eye] = outbound["ruled_out"]
+    assert red_eye["basis"] == "Red-eye flight; the traveller avoids red-eyes"
+    assert red_eye["score"] < min(row["score"] for row in outbound["options"])
+    assert result["preferences_used"] == "Avoids red-eye flights."
+
+
+def test_memory_is_read_even_when_the_model_passes_preferences(memory: Memory) -> None:
+    memory.record(TRAVELLER, ["I never take red-eye flights", "I like quiet hotel lobbies"])
+    with ScriptedModel() as fast:
+        fast.script(json.dumps({"scores": []}))
+        settings = Settings(
+            llm_fast_model="fast", openai_base_url=fast.base_url, openai_api_key="test"
+        )
+        planner = open_planner(settings, memory, clock=lambda: NOW)
+        [tool] = planning_tools(planner)
+        result = plan(
+            tool,
+            ToolContext(namespace=TRAVELLER),
+            origin="Shanghai",
+            destination="Chengdu",
+            depart_date="2026-12-10",
+            preferences="Wants a window seat on this trip. Avoids red-eye flights.",
+        )
+        [request] = fast.requests
+    prompt = request["messages"][-1]["content"]
+    assert "quiet hotel lobbies" in prompt  # recalled from memory, not given by the model
+    assert "window seat" in prompt  # said in this conversation
+    assert result["legs"]["outbound"]["ruled_out"][0]["basis"].startswith("Red-eye flight")
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        ({"depart_date": "20261220"}, "depart_date must be a date written YYYY-MM-DD"),
+        ({"depart_date": "2026-12-1"}, "depart_date must be a date written YYYY-MM-DD"),
+        ({"depart_date": "２０２６-１２-１０"}, "depart_date must be a date written YYYY-MM-DD"),
+        ({"depart_date": "2026-02-30"}, "depart_date must be a date written YYYY-MM-DD"),
+        ({"return_date": "20261220"}, "return_date must be a date written YYYY-MM-DD"),
+        ({"depart_date": "9999-12-31"}, "9999-12-31 is too far ahead"),
+        ({"depart_date": "2099-01-01"}, "I can plan up to 365 days out (until 2027-12-01)"),
+        ({"return_date": "2027-12-02"}, "2027-12-02 is too far ahead"),
+    ],
+)
+def test_dates_must_be_strict_and_within_a_year(args: dict[str, str], message: str) -> None:
+    request = {"origin": "Shanghai", "destination": "Chengdu", "depart_date": "2026-12-10"}
+    text = make_tool(None).invoke(ToolContext(namespace=TRAVELLER), {**request, **args})
+    assert text.startswith("error: ") and message in text
+
+
+def test_a_far_date_error_in_chinese_and_the_last_day_still_plans() -> None:
+    tool = make_tool(None)
+    args = {"origin": "上海", "destination": "成都", "depart_date": "2027-12-02"}
+    text = tool.invoke(ToolContext(namespace=TRAVELLER, lang="zh"), args)
+    assert text.startswith("error: 2027-12-02 太远了") and "365" in text
+    last = plan(tool, ToolContext(namespace=TRAVELLER), **{**args, "depart_date": "2027-12-01"})
+    assert last["route"]["depart_date"] == "2027-12-01"
+
+
+def test_null_optional_arguments_mean_the_defaults() -> None:
+    arguments = json.dumps(
+        {
+            "origin": "Shanghai",
+            "destination": "Chengdu",
+            "depart_date": "2026-12-10",
+            "return_date": None,
+            "preferences": None,
+        }
+    )
+    result = json.loads(make_tool(None).invoke(ToolContext(namespace=TRAVELLER), arguments))
+    assert result["route"]["return_date"] is None
+    assert {row["score"] for row in every_row(result)} == {50}
+
+
+def test_the_planned_trip_says_whether_it_came_from_demo_data() -> None:
+    args = {"origin": "上海", "destination": "成都", "depart_date": "2026-12-10"}
+    ok = make_tool(None).invoke(ToolContext(namespace=TRAVELLER), args)
+    trip = planned_trip([ToolCall("plan_itinerary", json.dumps(args), ok)])
+    assert trip is not None and trip.demo is True

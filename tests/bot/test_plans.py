@@ -106,6 +106,10 @@ def test_a_traveller_who_avoids_red_eyes_sees_them_scored_lowest(
     assert red_eye["score"] < min(row["score"] for row in outbound["options"])
     message = save_message(bot, sent)
     assert "Shanghai → Chengdu" in message["text"]
+    # The model's answer never mentioned demo data; the follow-up says it regardless.
+    blocks = json.dumps(message["blocks"])
+    assert "Demo data: these schedules and prices are made up" in blocks
+    assert "Preferences used" not in blocks  # the writer's own plan
 
 
 def test_without_preferences_every_candidate_scores_the_same(
@@ -151,6 +155,16 @@ def test_an_admin_plans_with_the_travellers_memory_and_writes_nothing(
     assert bot.deps.memory.items(bot.namespace(ADMIN)) == []
     message = save_message(bot, sent)
     assert f"Saved to <@{ALICE}>'s trips" in json.dumps(message["blocks"])
+    notes = [
+        element["text"]
+        for block in message["blocks"]
+        if block["type"] == "context"
+        for element in block["elements"]
+    ]
+    assert notes[:2] == [
+        "Demo data: these schedules and prices are made up, not bookable offers.",
+        f"Preferences used: <@{ALICE}>'s.",
+    ]
     assert bot.deps.trips is not None
     [trip] = bot.deps.trips.list(alice)
     assert (trip.origin, trip.destination, trip.start_date.isoformat()) == (
@@ -172,6 +186,9 @@ def test_an_admin_from_the_user_group_may_plan_in_chinese(
     assert "已为" in bot.reply_text(sent)
     assert "record_to_memory" not in offered_tools(scripted_model.requests[0])
     assert the_plan(scripted_model)["preferences_of"] == f"<@{ALICE}>"
+    blocks = json.dumps(save_message(bot, sent)["blocks"], ensure_ascii=False)
+    assert "演示数据：以下班次和价格均为虚构" in blocks
+    assert f"使用的偏好：<@{ALICE}> 的偏好。" in blocks
 
 
 def test_a_non_admin_asking_for_someone_else_is_refused_privately(
@@ -206,6 +223,7 @@ def test_save_trip_button_saves_once_and_only_for_the_traveller(
     assert click(bot, ALICE, message, sent.channel).status_code == 200
     [update] = slack.wait_for("chat.update")
     assert update.args["ts"] == message["ts"] and "已保存此行程" in update.args["text"]
+    assert "演示数据" in json.dumps(update.args["blocks"], ensure_ascii=False)  # still said
     [trip] = bot.deps.trips.list(bot.namespace(ALICE))
     assert (trip.destination, trip.origin) == ("Chengdu", "Shanghai")
 
@@ -245,4 +263,36 @@ def test_an_admins_follow_up_in_the_thread_still_plans_for_the_colleague(
     bot.replies(sent, count=4)
     assert "record_to_memory" in offered_tools(scripted_model.requests[asked])
     assert "red-eye" not in tool_results(scripted_model.last_request)[-1]
+    assert bot.deps.memory.items(bot.namespace(ADMIN)) == []
+
+
+def test_an_admin_asking_for_their_own_trip_in_the_thread_plans_for_themselves(
+    make_bot: BotFactory, scripted_model: ScriptedModel, slack: FakeSlackAPI
+) -> None:
+    bot = make_bot(travel_admin_user_ids=ADMIN)
+    alice = bot.namespace(ALICE)
+    bot.deps.memory.record(alice, ["I never take red-eye flights"])
+    scripted_model.script(plan_call(), "Plan for <@U0ALICE> ready.")
+    sent = bot.mention(ADMIN, f"plan a trip for <@{ALICE}> from Shanghai to Chengdu on {DEPART}")
+    bot.replies(sent, count=2)
+    deadline = time.monotonic() + 10
+    while not bot.deps.threads.knows(bot.team_id, sent.channel, sent.thread_ts):
+        assert time.monotonic() < deadline
+        time.sleep(0.02)
+    asked = len(scripted_model.requests)
+
+    # "my own trip": the admin speaks for themselves, not for the thread's colleague.
+    scripted_model.script(retrieve_call(), plan_call("上海", "北京"), "Your Beijing plan.")
+    bot.channel_message(
+        ADMIN, "thanks! now plan my own trip from Shanghai to Beijing", thread_ts=sent.thread_ts
+    )
+    bot.replies(sent, count=4)
+    assert "record_to_memory" in offered_tools(scripted_model.requests[asked])
+    recalled = tool_results(scripted_model.last_request)[-2]
+    assert "red-eye" not in recalled and "Nothing is remembered for this person" in recalled
+    assert the_plan(scripted_model)["preferences_of"] == "the requester"
+    messages = [m for m in slack.posted(sent.channel, sent.thread_ts) if m.get("blocks")]
+    own = json.dumps(messages[-1]["blocks"])
+    assert "Beijing" in own and "Preferences used" not in own
+    assert bot.deps.trips is not None and len(bot.deps.trips.list(alice)) == 1
     assert bot.deps.memory.items(bot.namespace(ADMIN)) == []
