@@ -2,6 +2,12 @@
 
 Slack's mrkdwn is not Markdown: bold is `*x*`, italic `_x_`, strike `~x~`, links
 `<url|text>`, there are no headings or tables, and `&`, `<`, `>` must be escaped.
+
+What the bot posts may only ping the people it names: of Slack's own `<...>` markup it
+keeps user mentions `<@U…>`, channel links `<#C…>` and http(s)/mailto links. Special
+mentions (`<!channel>`, `<!here>`, `<!everyone>`, `<!subteam^…>`) become plain text
+such as "@channel", which Slack does not notify on (the bot never sets `link_names`),
+so neither a user's text nor remembered text echoed by the model can ping a channel.
 """
 
 from __future__ import annotations
@@ -20,8 +26,17 @@ _QUOTE = re.compile(r"^(\s*>+\s?)(.*)$")
 _TABLE_ROW = re.compile(r"^\s*\|.*\|\s*$")
 _TABLE_RULE = re.compile(r"^\s*\|?\s*:?-{3,}:?\s*(\|\s*:?-{3,}:?\s*)*\|?\s*$")
 _INLINE_CODE = re.compile(r"(`+)(.+?)\1")
-# Slack's own markup the model may have copied: mentions, channels, special links.
-_SLACK_TOKEN = re.compile(r"<(?:[@#!][A-Za-z0-9^|_.\-]+|(?:https?|mailto):[^<>\s]+)>")
+# Slack's own markup the model may copy and the bot keeps: user mentions, channel links
+# and web or mail links, each with an optional label.
+_SLACK_TOKEN = re.compile(
+    r"<(?:@[UW][A-Z0-9]+|#[CG][A-Z0-9]+|(?:https?|mailto):[^<>\s|]+)(?:\|[^<>]*)?>"
+)
+# Special mentions (`<!channel>`, `<!subteam^S1|@team>`, `<!date^…|fallback>`): never kept.
+_SPECIAL = re.compile(r"<!([^<>|]*)(?:\|([^<>]*))?>")
+_BROADCASTS = frozenset({"channel", "here", "everyone", "group"})
+_SAFE_SCHEME = re.compile(r"(?:https?|mailto):", re.IGNORECASE)
+# Placeholders used below; a model could type them, so they are dropped from its text.
+_PLACEHOLDERS = re.compile("[\x01-\x03]")
 _IMAGE = re.compile(r"!\[([^\]]*)\]\((\S+?)(?:\s+\"[^\"]*\")?\)")
 _LINK = re.compile(r"\[([^\]]+)\]\((\S+?)(?:\s+\"[^\"]*\")?\)")
 _BOLD = re.compile(r"(\*\*|__)(?=\S)(.+?)(?<=\S)\1")
@@ -37,10 +52,25 @@ def escape(text: str) -> str:
     return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
 
 
+def special_mention(name: str, label: str | None = None) -> str:
+    """Plain text for a special mention `<!name|label>`: "@channel", "@team", a date."""
+    kind = name.split("^", 1)[0].strip().lower()
+    if kind in _BROADCASTS:
+        return f"@{kind}"
+    label = (label or "").strip()
+    if label:
+        return label
+    return "@group" if kind == "subteam" else ""
+
+
+def _defuse(text: str) -> str:
+    return _SPECIAL.sub(lambda m: special_mention(m.group(1), m.group(2)), text)
+
+
 def to_mrkdwn(markdown: str) -> str:
-    """Convert the Markdown a model writes into Slack mrkdwn."""
+    """Convert the Markdown a model writes into Slack mrkdwn (see the module docstring)."""
     out: list[str] = []
-    lines = markdown.replace("\r\n", "\n").split("\n")
+    lines = _PLACEHOLDERS.sub("", markdown).replace("\r\n", "\n").split("\n")
     index = 0
     while index < len(lines):
         line = lines[index]
@@ -104,7 +134,7 @@ def _prose(text: str) -> str:
         kept.append(value)
         return f"{_KEEP}{len(kept) - 1}{_KEEP}"
 
-    text = _SLACK_TOKEN.sub(lambda m: keep(m.group(0)), text)
+    text = _SLACK_TOKEN.sub(lambda m: keep(m.group(0)), _defuse(text))
     text = escape(text)
     text = _IMAGE.sub(lambda m: keep(_link(m.group(2), m.group(1) or m.group(2))), text)
     text = _LINK.sub(lambda m: keep(_link(m.group(2), m.group(1))), text)
@@ -117,6 +147,8 @@ def _prose(text: str) -> str:
 
 def _link(url: str, label: str) -> str:
     label = label.replace("|", "¦").strip()
+    if not _SAFE_SCHEME.match(url):  # `[x](!channel)` must not become `<!channel|x>`
+        return f"{label} ({url})" if label and label != url else url
     if label == url or not label:
         return f"<{url}>"
     bold = _BOLD.fullmatch(label)
@@ -249,16 +281,25 @@ def _safe_cut(word: str, limit: int) -> int:
     return limit
 
 
-__all__ = ["MESSAGE_LIMIT", "escape", "split_message", "to_mrkdwn"]
-
-
 _SLACK_ESCAPES = (("&lt;", "<"), ("&gt;", ">"), ("&amp;", "&"))
 
 
 def clean_text(text: str, bot_user_id: str | None) -> str:
-    """Incoming Slack text as plain text: the bot's mention removed, escapes undone."""
+    """Incoming Slack text as plain text: the bot's mention removed, special mentions
+    as plain "@channel"-style text, escapes undone."""
     if bot_user_id:
         text = re.sub(rf"[ \t]*<@{re.escape(bot_user_id)}(\|[^>]*)?>[ \t]*", " ", text)
+    text = _defuse(text)
     for escaped, plain in _SLACK_ESCAPES:
         text = text.replace(escaped, plain)
     return text.strip()
+
+
+__all__ = [
+    "MESSAGE_LIMIT",
+    "clean_text",
+    "escape",
+    "special_mention",
+    "split_message",
+    "to_mrkdwn",
+]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.mrkdwn import MESSAGE_LIMIT, split_message, to_mrkdwn
+from bot.mrkdwn import MESSAGE_LIMIT, clean_text, split_message, to_mrkdwn
 
 
 @pytest.mark.parametrize(
@@ -75,3 +75,46 @@ def test_a_long_code_block_is_closed_and_reopened_across_parts() -> None:
         assert part.count("```") % 2 == 0  # every part renders its code as code
     lines = [line for part in parts for line in part.splitlines() if line.startswith("step")]
     assert lines == code.splitlines()
+
+
+@pytest.mark.parametrize(
+    ("markdown", "mrkdwn"),
+    [
+        ("hey <!channel>", "hey @channel"),
+        ("hey <!channel|channel>", "hey @channel"),
+        ("hey <!here>", "hey @here"),
+        ("hey <!here|@here>", "hey @here"),
+        ("hey <!everyone>", "hey @everyone"),
+        ("ask <!subteam^S0ADMINS|@travel-admins>", "ask @travel-admins"),
+        ("ask <!subteam^S0ADMINS>", "ask @group"),
+        ("on <!date^1700000000^{date}|Nov 14>", "on Nov 14"),
+        ("**<!channel>** now", "*@channel* now"),
+        ("# <!here> news", "*@here news*"),
+        ("- <!everyone> read this", "• @everyone read this"),
+        ("> <!channel>", "> @channel"),
+        ("[click](!channel)", "click (!channel)"),
+        ("[click](<!channel>)", "click (@channel)"),
+        (
+            "<@U123|bob> and <@W0ENT> in <#C456> <#G789|old>",
+            "<@U123|bob> and <@W0ENT> in <#C456> <#G789|old>",
+        ),
+        (
+            "<https://example.org/a?b=1|the site> <mailto:a@example.org>",
+            "<https://example.org/a?b=1|the site> <mailto:a@example.org>",
+        ),
+        ("<javascript:alert(1)|x>", "&lt;javascript:alert(1)|x&gt;"),
+        ("<@channel> <#here>", "&lt;@channel&gt; &lt;#here&gt;"),
+        ("\x030\x03 <!channel>", "0 @channel"),
+    ],
+)
+def test_special_mentions_are_rendered_harmlessly(markdown: str, mrkdwn: str) -> None:
+    converted = to_mrkdwn(markdown)
+    assert converted == mrkdwn
+    assert "<!" not in converted
+
+
+def test_user_text_keeps_no_broadcast_tokens() -> None:
+    text = "<@UBOT> tell <!channel> and <!subteam^S1|@ops> about &lt;!here&gt;"
+    cleaned = clean_text(text, "UBOT")
+    assert cleaned == "tell @channel and @ops about <!here>"
+    assert "<!" not in to_mrkdwn(cleaned)
