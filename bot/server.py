@@ -3,8 +3,10 @@
 Routes:
 - `POST /slack/events`: events, slash commands and interactivity. The Slack signature
   is checked before anything else (bad or stale: 401, nothing touched); a body over
-  `HTTP_MAX_BODY_BYTES` gets 413, an unreadable one 400; then Bolt dispatches it on a
-  dedicated thread pool, so the event loop never blocks on a listener.
+  `HTTP_MAX_BODY_BYTES` gets 413; an unreadable one, or one not shaped like anything
+  Slack sends (`request_problem`), gets 400 with a short JSON error; then Bolt
+  dispatches it on a dedicated thread pool, so the event loop never blocks on a
+  listener. Should Bolt still trip over a body, that is a 400 too, logged without it.
 - `GET /healthz`: JSON with Redis and database reachability; 200 while the process can
   serve (dependencies down is "degraded", still 200), 503 while shutting down.
 - `GET /metrics`: Prometheus text.
@@ -17,10 +19,12 @@ import hashlib
 import hmac
 import json
 import logging
+import os
 import signal
 import socket
 import threading
 import time
+import traceback
 from collections.abc import Awaitable, Callable, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from typing import TYPE_CHECKING, Any
@@ -41,6 +45,8 @@ Send = Callable[[Message], Awaitable[None]]
 
 EVENTS_PATH = "/slack/events"
 _HEALTH_TIMEOUT = 2.0
+_MALFORMED = json.dumps({"ok": False, "error": "malformed_request"}).encode()
+_UNAVAILABLE = json.dumps({"ok": False, "error": "shutting_down"}).encode()
 
 
 class PayloadTooLarge(Exception):
@@ -128,16 +134,29 @@ class WebApp:
                 headers=dict(headers),
             )
         except Exception as exc:  # undecodable or unparsable body
+            problem: str | None = f"unparsable ({type(exc).__name__})"
+        else:
+            problem = request_problem(request.body)
+        if problem is not None:
             metrics.inc("http_rejected_total", reason="malformed")
-            log.info("malformed Slack request (%s)", type(exc).__name__)
-            await _respond(send, 400, b"malformed request")
-            return
-        if not isinstance(request.body, dict) or not request.body:
-            metrics.inc("http_rejected_total", reason="malformed")
-            await _respond(send, 400, b"malformed request")
+            log.info("malformed Slack request: %s", problem)
+            await _respond(send, 400, _MALFORMED, "application/json")
             return
         loop = asyncio.get_running_loop()
-        response = await loop.run_in_executor(self._dispatch, self.bolt.dispatch, request)
+        try:
+            dispatched = loop.run_in_executor(self._dispatch, self.bolt.dispatch, request)
+        except RuntimeError:  # the dispatch pool is shut down
+            await _respond(send, 503, _UNAVAILABLE, "application/json")
+            return
+        try:
+            response = await dispatched
+        except Exception as exc:  # a shape Bolt trips over that `request_problem` let by
+            metrics.inc("http_rejected_total", reason="dispatch_error")
+            log.warning(
+                "Slack request could not be dispatched (%s at %s)", type(exc).__name__, _where(exc)
+            )
+            await _respond(send, 400, _MALFORMED, "application/json")
+            return
         metrics.observe("slack_ack_seconds", time.monotonic() - started)
         body = response.body.encode("utf-8") if isinstance(response.body, str) else b""
         out_headers: list[tuple[bytes, bytes]] = []
@@ -210,6 +229,159 @@ class WebApp:
                 self.shutting_down = True
                 await send({"type": "lifespan.shutdown.complete"})
                 return
+
+
+# -- request shapes ----------------------------------------------------------------------
+
+# Fields Bolt reads as strings (or compares with strings) wherever they appear.
+_STRING_FIELDS = (
+    "type",
+    "team_id",
+    "api_app_id",
+    "enterprise_id",
+    "event_id",
+    "callback_id",
+    "action_id",
+    "trigger_id",
+    "response_url",
+    "challenge",
+)
+# Fields Bolt reads as objects (`.get` on them) wherever they appear.
+_OBJECT_FIELDS = (
+    "event",
+    "user",
+    "team",
+    "channel",
+    "enterprise",
+    "container",
+    "message",
+    "state",
+    "view",
+    "assistant_thread",
+    "function_data",
+    "workflow_step",
+)
+_LIST_FIELDS = ("authorizations", "actions", "response_urls")
+# The events the bot subscribes to, whose fields its listeners read as strings.
+_CHECKED_EVENTS = frozenset({"message", "app_mention", "app_home_opened"})
+_EVENT_STRING_FIELDS = (
+    "type",
+    "subtype",
+    "user",
+    "channel",
+    "channel_type",
+    "team",
+    "user_team",
+    "ts",
+    "thread_ts",
+    "event_ts",
+    "text",
+    "bot_id",
+)
+_COMMAND_FIELDS = ("command", "team_id", "user_id")
+_COMMAND_OPTIONAL = (
+    "text",
+    "channel_id",
+    "trigger_id",  # the listener answers its absence kindly
+    "response_url",
+    "user_name",
+    "enterprise_id",
+)
+# Interactivity payloads and the field Bolt matches their listeners on.
+_MATCHED_ON = {
+    "block_suggestion": "action_id",
+    "shortcut": "callback_id",
+    "message_action": "callback_id",
+    "interactive_message": "callback_id",
+    "dialog_submission": "callback_id",
+    "dialog_cancellation": "callback_id",
+    "dialog_suggestion": "callback_id",
+    "workflow_step_edit": "callback_id",
+}
+
+
+def request_problem(body: object) -> str | None:
+    """Why a (signed) request body cannot be something Slack sends, or None if it can be.
+
+    Bolt indexes into events, commands and interactivity payloads without checking their
+    shapes, so a body it would trip over is refused here first. The reason names fields,
+    never their content.
+    """
+    if not isinstance(body, dict) or not body:
+        return "not a JSON object or form"
+    if "command" in body:
+        return _command_problem(body)
+    for key in _STRING_FIELDS:
+        if key in body and not isinstance(body[key], str):
+            return f"{key} is not a string"
+    for key in _OBJECT_FIELDS:
+        if body.get(key) is not None and not isinstance(body[key], dict):
+            return f"{key} is not an object"
+    for key in _LIST_FIELDS:
+        value = body.get(key)
+        if value is not None and not (
+            isinstance(value, list) and all(isinstance(item, dict) for item in value)
+        ):
+            return f"{key} is not a list of objects"
+    for key in ("user", "team", "channel", "enterprise"):
+        value = body.get(key)
+        if isinstance(value, dict) and not isinstance(value.get("id", ""), str):
+            return f"{key}.id is not a string"
+    kind = body.get("type")
+    if not kind:
+        return "no type"
+    if kind == "url_verification" and "challenge" not in body:
+        return "no challenge"
+    if kind == "event_callback":
+        return _event_problem(body.get("event"))
+    if kind == "block_actions":
+        actions = body.get("actions")
+        if not actions or not all(isinstance(a.get("action_id"), str) for a in actions):
+            return "actions without an action_id"
+    if kind in ("view_submission", "view_closed"):
+        view = body.get("view")
+        if not isinstance(view, dict):
+            return "no view"
+        if not isinstance(view.get("type"), str) or not isinstance(view.get("callback_id"), str):
+            return "view without a type or callback_id"
+    matched_on = _MATCHED_ON.get(kind)
+    if matched_on is not None and not isinstance(body.get(matched_on), str):
+        return f"no {matched_on}"
+    return None
+
+
+def _event_problem(event: object) -> str | None:
+    if not isinstance(event, dict):
+        return "event is not an object"
+    if not isinstance(event.get("type"), str) or not event["type"]:
+        return "event without a type"
+    if event["type"] not in _CHECKED_EVENTS:  # e.g. `team_join`, whose `user` is an object
+        return None
+    for key in _EVENT_STRING_FIELDS:
+        if event.get(key) is not None and not isinstance(event[key], str):
+            return f"event.{key} is not a string"
+    return None
+
+
+def _command_problem(body: Mapping[str, Any]) -> str | None:
+    for key in _COMMAND_FIELDS:
+        if not isinstance(body.get(key), str) or not body[key]:
+            return f"command without {key}"
+    if not str(body["command"]).startswith("/"):
+        return "command does not start with /"
+    for key in _COMMAND_OPTIONAL:
+        if body.get(key) is not None and not isinstance(body[key], str):
+            return f"{key} is not a string"
+    return None
+
+
+def _where(exc: BaseException) -> str:
+    """`file.py:line` where `exc` was raised (no message: it may quote the body)."""
+    frames = traceback.extract_tb(exc.__traceback__)
+    if not frames:
+        return "?"
+    last = frames[-1]
+    return f"{os.path.basename(last.filename)}:{last.lineno}"
 
 
 def verify_signature(
@@ -369,4 +541,11 @@ def build_web_app(deps: Deps, bolt: App) -> WebApp:
     )
 
 
-__all__ = ["EVENTS_PATH", "Server", "WebApp", "build_web_app", "verify_signature"]
+__all__ = [
+    "EVENTS_PATH",
+    "Server",
+    "WebApp",
+    "build_web_app",
+    "request_problem",
+    "verify_signature",
+]

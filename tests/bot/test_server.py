@@ -11,6 +11,7 @@ import sys
 import time
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlencode
 
 import httpx
 import pytest
@@ -23,6 +24,7 @@ from tests.fakes.slack_api import FakeSlackAPI
 
 ALICE = "U0ALICE"
 TRAVEL_BOT = str(Path(sys.executable).parent / "travel-bot")
+_FORM = "application/x-www-form-urlencoded"
 
 
 def _dm_event_body(bot: BotHarness, text: str = "hello") -> bytes:
@@ -300,3 +302,68 @@ def test_run_without_slack_credentials_starts_the_console(tmp_path: Path, bot_pr
     assert done.returncode == 0, done.stderr.decode()
     assert b"terminal console" in done.stderr
     assert b"LLM_MODEL" in done.stdout  # the console says what to set
+
+
+_MARKER = "passport-E12345678"  # must never reach the logs
+
+
+def _json(**fields: Any) -> tuple[bytes, str]:
+    return json.dumps({**fields, "note": _MARKER}).encode(), "application/json"
+
+
+def _payload(**fields: Any) -> tuple[bytes, str]:
+    payload = json.dumps({**fields, "note": _MARKER})
+    return urlencode({"payload": payload}).encode(), _FORM
+
+
+def _form(**fields: str) -> tuple[bytes, str]:
+    return urlencode({**fields, "note": _MARKER}).encode(), _FORM
+
+
+@pytest.mark.parametrize(
+    "request_body",
+    [
+        _json(type="event_callback", event=[1]),
+        _json(type="event_callback", event="message"),
+        _json(type="event_callback", event={"type": 5}),
+        _json(type="event_callback", event={"type": "message"}, event_id=[1]),
+        _json(type="event_callback", event={"type": "message"}, team_id={"id": "T"}),
+        _json(type="url_verification"),
+        _json(type=5),
+        _json(hello="world"),
+        _payload(type="block_actions", actions="x"),
+        _payload(type="block_actions", actions=[1], user="x"),
+        _payload(type="view_submission", view={"callback_id": 5}),
+        _payload(type="view_submission", view=[1]),
+        _payload(type="shortcut", user=[1]),
+        _payload(no_type=1),
+        _form(command="/travel-prefs"),  # no team or user
+        (b"command=/travel-prefs&command=/x&team_id=T&user_id=U", _FORM),
+        _form(foo="bar"),
+    ],
+)
+def test_a_signed_body_of_the_wrong_shape_gets_a_4xx_and_the_server_carries_on(
+    bot: BotHarness,
+    scripted_model: ScriptedModel,
+    slack: FakeSlackAPI,
+    caplog: pytest.LogCaptureFixture,
+    request_body: tuple[bytes, str],
+) -> None:
+    body, content_type = request_body
+    response = bot.post(body, content_type)
+    assert 400 <= response.status_code < 500, response.text
+    assert "Traceback" not in response.text
+    assert slack.calls_to("chat.postMessage") == []
+    # The process keeps serving people, and the body never reached the logs.
+    scripted_model.script("Still here.")
+    sent = bot.dm(ALICE, "are you alive?")
+    assert bot.reply_text(sent) == "Still here."
+    assert bot.http.get("/healthz").status_code == 200
+    assert _MARKER not in caplog.text
+
+
+def test_a_malformed_request_gets_a_short_json_error(bot: BotHarness) -> None:
+    response = bot.post(b'{"type": "event_callback", "event": [1]}', "application/json")
+    assert response.status_code == 400
+    assert response.headers["content-type"].startswith("application/json")
+    assert response.json() == {"ok": False, "error": "malformed_request"}
