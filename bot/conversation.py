@@ -1,9 +1,12 @@
 """DMs, @mentions and thread follow-ups: one agent turn per message, answered in its thread.
 
 The listener runs on Bolt's listener pool and only does quick work: filter the event,
-claim it (exactly one answer per message), add the progress reaction, and hand the turn
-to the dedicated agent pool. Slow work (the model, the memory) never occupies Bolt's
-threads, so acknowledgements of commands and actions are never starved.
+claim it (exactly one answer per message) and queue it. No Slack Web API call happens
+there: a slow or rate-limited Slack would otherwise hold Bolt's threads and starve the
+acknowledgements of commands and actions. The progress reaction and the "busy" reply go
+to a small pool of their own (so progress shows within a second or two even while every
+agent worker is busy, and the reaction call gives up after two seconds); the turn goes
+to the agent pool.
 
 The turn itself: load the thread's recent turns, run the agent for the writer's
 namespace `{team_id}:{user_id}`, post the answer (converted to mrkdwn, split within
@@ -17,9 +20,10 @@ import dataclasses
 import logging
 import threading
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Literal, Protocol
+from typing import TYPE_CHECKING, Any, Literal, Protocol, TypeVar
 
 from slack_sdk.errors import SlackApiError
 from slack_sdk.web import WebClient
@@ -49,6 +53,13 @@ _USER_SUBTYPES = frozenset({None, "file_share", "thread_broadcast"})
 _MAX_POST_ATTEMPTS = 4
 _MAX_RETRY_AFTER = 30.0
 _TZ_CACHE_SECONDS = 3600.0
+# Progress reactions and "busy" replies: their own few threads, and a short client
+# timeout, so a slow Slack delays only the hourglass, never an acknowledgement.
+_NOTICE_WORKERS = 8
+_PROGRESS_TIMEOUT = 2  # seconds (the Slack client takes whole seconds)
+_BUSY_PATIENCE = 10.0  # seconds of Retry-After a "busy" reply may wait out in total
+
+T = TypeVar("T")
 
 
 class AgentReplyLike(Protocol):
@@ -143,10 +154,19 @@ class Conversation:
         self._pending = 0
         self._lock = threading.Lock()
         self._tz_cache: dict[str, tuple[float, str]] = {}
+        self._notices = ThreadPoolExecutor(max_workers=_NOTICE_WORKERS, thread_name_prefix="notice")
+        self._quick_clients: dict[tuple[str | None, str], WebClient] = {}
 
     def register(self, app: App) -> None:
         app.event("app_mention")(self.on_event)
         app.event("message")(self.on_event)
+
+    def close(self) -> None:
+        """Stop the notice pool (called by `Deps.close` once the agent pool has stopped).
+
+        Reactions still queued are dropped; ones under way finish within their timeout.
+        """
+        self._notices.shutdown(wait=True, cancel_futures=True)
 
     # -- the listener (Bolt's pool: quick work only) ----------------------------------------
 
@@ -155,14 +175,18 @@ class Conversation:
     ) -> None:
         event_type = str(event.get("type") or "unknown")
         self.deps.metrics.inc("slack_events_total", type=event_type)
-        incoming = parse_event(body, event, bot_user_id=getattr(context, "bot_user_id", None))
+        incoming = parse_event(body, event, bot_user_id=_bot_user_id(body, context))
         if incoming is None:
             self.deps.metrics.inc("slack_events_ignored_total", type=event_type)
             return
         self.accept(incoming, client)
 
     def accept(self, msg: Incoming, client: WebClient) -> bool:
-        """Claim the message and queue its turn; False when it is not ours to answer."""
+        """Claim the message and queue its turn; False when it is not ours to answer.
+
+        Quick whatever Slack does: only Redis is asked here; the progress reaction and
+        the "busy" reply are queued on the notice pool.
+        """
         if msg.kind == "thread" and not self.deps.threads.knows(
             msg.team_id, msg.channel, msg.thread_ts
         ):
@@ -179,16 +203,29 @@ class Conversation:
                 self._pending += 1
         if busy:
             self.deps.metrics.inc("slack_replies_total", outcome="busy")
-            self._post_reply(client, msg, t("busy", lang))
+            self._notify(self._post_busy, client, msg, lang)
             return True
-        reacted = self._add_progress(client, msg)
+        progress = None
+        if self.settings.slack_progress_reaction:
+            progress = self._notify(self._add_progress, client, msg)
         try:
-            self.deps.executor.submit(self._turn, msg, client, reacted, time.monotonic())
+            self.deps.executor.submit(self._turn, msg, client, progress, time.monotonic())
         except RuntimeError:  # the pool is shutting down
             with self._lock:
                 self._pending -= 1
-            self._post_reply(client, msg, t("busy", lang))
+            self._withdraw_progress(client, msg, progress)
+            self._notify(self._post_busy, client, msg, lang)
         return True
+
+    def _notify(
+        self, fn: Callable[..., T], client: WebClient, msg: Incoming, *args: Any
+    ) -> Future[T] | None:
+        """Run a Slack side effect on the notice pool; None once the pool is shut down."""
+        try:
+            return self._notices.submit(fn, client, msg, *args)
+        except RuntimeError:
+            log.info("not sending a notice in %s: shutting down", msg.channel)
+            return None
 
     @property
     def pending(self) -> int:
@@ -198,7 +235,13 @@ class Conversation:
 
     # -- the turn (the agent pool) ------------------------------------------------------------
 
-    def _turn(self, msg: Incoming, client: WebClient, reacted: bool, queued_at: float) -> None:
+    def _turn(
+        self,
+        msg: Incoming,
+        client: WebClient,
+        progress: Future[bool] | None,
+        queued_at: float,
+    ) -> None:
         started = time.monotonic()
         self.deps.metrics.observe("slack_turn_queue_seconds", started - queued_at)
         lang = lang_of(msg.text)
@@ -219,8 +262,7 @@ class Conversation:
             outcome = "error"
             log.exception("could not answer a message in %s", msg.channel)
         finally:
-            if reacted:
-                self._remove_progress(client, msg)
+            self._withdraw_progress(client, msg, progress)
             with self._lock:
                 self._pending -= 1
             self.deps.metrics.inc("slack_replies_total", outcome=outcome)
@@ -247,6 +289,7 @@ class Conversation:
             team_id=msg.team_id,
             user_id=msg.user,
             admins=self.deps.admins,
+            bot_user_id=msg.bot_user_id,  # mentioning the bot is never planning for it
             thread_subject=threads.subject(msg.team_id, msg.channel, msg.thread_ts),
         )
         if delegation is not None and not delegation.allowed:
@@ -339,18 +382,59 @@ class Conversation:
     # -- Slack side effects -------------------------------------------------------------------
 
     def _add_progress(self, client: WebClient, msg: Incoming) -> bool:
-        """Best effort and quick: a failure (even a rate limit) only costs the reaction."""
+        """Best effort and quick (notice pool): a failure only costs the reaction.
+
+        True when the reaction is, or may be, on the message: after a timeout Slack may
+        still have added it, so the turn tries to take it away all the same.
+        """
         name = self.settings.slack_progress_reaction
         if not name:
             return False
         try:
-            client.reactions_add(channel=msg.channel, timestamp=msg.ts, name=name)
+            self._quick(client).reactions_add(channel=msg.channel, timestamp=msg.ts, name=name)
             return True
         except SlackApiError as exc:
-            log.info("could not add the progress reaction: %s", exc.response.get("error"))
+            error = exc.response.get("error")
+            log.info("could not add the progress reaction: %s", error)
+            return bool(error == "already_reacted")
         except Exception as exc:
             log.info("could not add the progress reaction (%s)", type(exc).__name__)
-        return False
+            return True
+
+    def _withdraw_progress(
+        self, client: WebClient, msg: Incoming, progress: Future[bool] | None
+    ) -> None:
+        """The answer is posted: drop a reaction not yet added, else take it away.
+
+        A reaction still under way is taken away by the notice thread once it settles
+        (within its client timeout), so the agent worker moves on at once.
+        """
+        if progress is None or progress.cancel():
+            return
+        progress.add_done_callback(lambda done: self._undo_progress(client, msg, done))
+
+    def _undo_progress(self, client: WebClient, msg: Incoming, progress: Future[bool]) -> None:
+        if not progress.cancelled() and progress.exception() is None and progress.result():
+            self._remove_progress(client, msg)
+
+    def _quick(self, client: WebClient) -> WebClient:
+        """`client` with a short timeout and no retries, for the progress reaction."""
+        key = (client.token, client.base_url)
+        with self._lock:
+            quick = self._quick_clients.get(key)
+            if quick is None:
+                quick = WebClient(
+                    token=client.token,
+                    base_url=client.base_url,
+                    timeout=_PROGRESS_TIMEOUT,
+                    ssl=client.ssl,
+                    proxy=client.proxy,
+                    headers=dict(client.headers),
+                    logger=client.logger,
+                    retry_handlers=[],
+                )
+                self._quick_clients[key] = quick
+            return quick
 
     def _remove_progress(self, client: WebClient, msg: Incoming) -> None:
         try:
@@ -362,9 +446,23 @@ class Conversation:
         except Exception as exc:
             log.info("could not remove the progress reaction (%s)", type(exc).__name__)
 
-    def _post_reply(self, client: WebClient, msg: Incoming, markdown: str) -> None:
+    def _post_reply(
+        self,
+        client: WebClient,
+        msg: Incoming,
+        markdown: str,
+        *,
+        patience: float = _MAX_RETRY_AFTER * (_MAX_POST_ATTEMPTS - 1),
+    ) -> None:
         for part in split_message(to_mrkdwn(markdown)):
-            post(client, channel=msg.channel, thread_ts=msg.thread_ts, text=part)
+            post(client, channel=msg.channel, thread_ts=msg.thread_ts, text=part, patience=patience)
+
+    def _post_busy(self, client: WebClient, msg: Incoming, lang: str) -> None:
+        """Tell the writer to come back later (notice pool; a short wait for rate limits)."""
+        try:
+            self._post_reply(client, msg, t("busy", lang), patience=_BUSY_PATIENCE)
+        except Exception as exc:
+            log.warning("could not post the busy reply (%s)", type(exc).__name__)
 
     @staticmethod
     def _post_blocks(
@@ -391,8 +489,20 @@ class Conversation:
             log.warning("could not post an ephemeral reply (%s)", type(exc).__name__)
 
 
-def post(client: WebClient, *, channel: str, thread_ts: str | None, text: str) -> None:
-    """`chat.postMessage`, waiting out rate limits (`Retry-After`) a few times."""
+def post(
+    client: WebClient,
+    *,
+    channel: str,
+    thread_ts: str | None,
+    text: str,
+    patience: float = _MAX_RETRY_AFTER * (_MAX_POST_ATTEMPTS - 1),
+) -> None:
+    """`chat.postMessage`, waiting out rate limits (`Retry-After`) a few times.
+
+    It sleeps, so it is never called on Bolt's listener threads. `patience` caps the
+    total wait: a rate limit that asks for more raises the `SlackApiError`.
+    """
+    waited = 0.0
     for attempt in range(1, _MAX_POST_ATTEMPTS + 1):
         try:
             client.chat_postMessage(
@@ -403,8 +513,11 @@ def post(client: WebClient, *, channel: str, thread_ts: str | None, text: str) -
             if exc.response.status_code != 429 or attempt == _MAX_POST_ATTEMPTS:
                 raise
             retry_after = _retry_after(exc.response.headers)
+            if waited + retry_after > patience:
+                raise
             log.info("rate limited by Slack; retrying in %.1f s", retry_after)
             time.sleep(retry_after)
+            waited += retry_after
 
 
 def _retry_after(headers: Mapping[str, Any]) -> float:
@@ -416,6 +529,21 @@ def _retry_after(headers: Mapping[str, Any]) -> float:
             except (TypeError, ValueError):
                 break
     return 1.0
+
+
+def _bot_user_id(body: Mapping[str, Any], context: Any) -> str | None:
+    """The bot's own user id: from Bolt's context, else from the event's authorizations."""
+    found = getattr(context, "bot_user_id", None)
+    if isinstance(found, str) and found:
+        return found
+    authorizations = body.get("authorizations")
+    if isinstance(authorizations, list):
+        for authorization in authorizations:
+            if isinstance(authorization, dict) and authorization.get("is_bot"):
+                user = authorization.get("user_id")
+                if isinstance(user, str) and user:
+                    return user
+    return None
 
 
 def register(app: App, deps: Deps) -> Conversation:

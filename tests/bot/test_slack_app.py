@@ -326,3 +326,85 @@ def test_past_the_queue_limit_people_are_told_to_come_back(
     assert bot.reply_text(third, timeout=1.5) == t("busy", "en")
     assert bot.reply_text(first) == "Finally done."
     assert bot.reply_text(second) == "Finally done."
+
+
+def test_slow_slack_reactions_do_not_starve_acknowledgements(
+    make_bot: BotFactory, scripted_model: ScriptedModel, slack: FakeSlackAPI
+) -> None:
+    # Slack answers reactions.add slowly; the progress reaction must not hold Bolt's
+    # listener threads, or a slash command behind 34 mentions misses its 3 s ack.
+    scripted_model.default = "Here is your plan."
+    slack.delay("reactions.add", 2.0, times=34)
+    bot = make_bot(agent_workers=8)
+    sent = []
+    for n in range(34):
+        started = time.monotonic()
+        mention = bot.mention(f"U{n:04d}", f"plan trip number {n}")
+        assert mention.response.status_code == 200
+        assert time.monotonic() - started < 1.0
+        sent.append(mention)
+
+    started = time.monotonic()
+    response = bot.command("/travel-prefs")
+    elapsed = time.monotonic() - started
+    assert response.status_code == 200, response.text
+    assert elapsed < 2.5, f"the slash command took {elapsed:.2f}s to acknowledge"
+    slack.wait_for("views.open", timeout=3)
+
+    # Every mention still gets exactly its answer, in its own thread.
+    for mention in sent:
+        [reply] = bot.replies(mention, timeout=30)
+        assert reply.args["text"] == "Here is your plan."
+
+
+def test_a_busy_reply_in_a_rate_limit_does_not_hold_up_acknowledgements(
+    make_bot: BotFactory, scripted_model: ScriptedModel, slack: FakeSlackAPI
+) -> None:
+    # Past the queue limit people are told to come back; Slack rate-limits those replies
+    # with a long Retry-After, which must be waited out off Bolt's listener threads.
+    scripted_model.default = Delay(1.5, "Finally done.")
+    bot = make_bot(agent_workers=1, agent_max_pending=1)
+    first = bot.dm(ALICE, "plan Beijing")
+    slack.wait_for("reactions.add")
+    slack.rate_limit("chat.postMessage", times=16, retry_after=3)
+    busy = [bot.dm(f"U{n:04d}", f"plan Dalian {n}") for n in range(20)]
+    assert all(b.response.status_code == 200 for b in busy)
+
+    started = time.monotonic()
+    response = bot.command("/travel-prefs")
+    elapsed = time.monotonic() - started
+    assert response.status_code == 200, response.text
+    assert elapsed < 2.5, f"the slash command took {elapsed:.2f}s to acknowledge"
+    slack.wait_for("views.open", timeout=3)
+    assert bot.reply_text(first, timeout=30) == "Finally done."
+    for person in busy:  # and everyone past the limit is still told, once Slack allows
+        assert bot.reply_text(person, timeout=30) == t("busy", "en")
+
+
+def test_special_mentions_in_a_model_reply_never_ping_anyone(
+    bot: BotHarness, scripted_model: ScriptedModel, slack: FakeSlackAPI
+) -> None:
+    scripted_model.script(
+        "Attention <!channel> and <!here|here>, <!everyone>: ask <!subteam^S0TRAVEL|@travel> "
+        "or <@U0BOB> in <#C0TRIPS|trips>, see [the list](!channel) and <https://example.org>."
+    )
+    sent = bot.dm(ALICE, "who should I ask about the offsite? <!channel>")
+    reply = bot.reply_text(sent)
+    assert "<!" not in reply
+    assert "@channel" in reply and "@here" in reply and "@everyone" in reply
+    assert "@travel" in reply
+    assert "<@U0BOB>" in reply and "<#C0TRIPS|trips>" in reply
+    assert "<https://example.org>" in reply
+
+
+def test_mentioning_only_the_bot_is_never_planning_for_someone_else(
+    bot: BotHarness, scripted_model: ScriptedModel, slack: FakeSlackAPI
+) -> None:
+    # Slack escapes a typed "<@UBOT>"; once unescaped it reads like a mention of the bot,
+    # which must not turn a non-admin's own request into a refused plan-for-a-colleague.
+    scripted_model.script("Chengdu it is: here is your plan.")
+    sent = bot.mention(ALICE, f"plan a trip for &lt;@{slack.bot_user_id}&gt; to Chengdu")
+    assert bot.reply_text(sent) == "Chengdu it is: here is your plan."
+    bot.drain()
+    assert slack.calls_to("chat.postEphemeral") == []
+    assert len(scripted_model.requests) == 1
