@@ -7,6 +7,7 @@ so the checksums are valid without using anyone's real number.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Iterable
 
 import pytest
@@ -215,12 +216,81 @@ AMOUNT_FACTS = [
     pytest.param("1,200 yuan", id="thousands-separator"),
     pytest.param("预算" + fullwidth("3000"), id="zh-budget-fullwidth"),
 ]
+# Bypasses found in review: each must be refused like the plain forms above.
+CARD_19_DOTS = ".".join(grouped(with_luhn("622202123456789012")).split())  # 6222.0212.…
+SEPARATOR_CARD_FACTS = [
+    pytest.param(CARD_19_DOTS, id="19-digit-dots"),
+    pytest.param(f"card {grouped(CARD).replace(' ', '.')}", id="dots"),
+    pytest.param(f"card {grouped(CARD).replace(' ', '_')}", id="underscores"),
+    pytest.param("card 4111.1111.1111.1111", id="visa-test-number-dots"),
+]
+CONTEXT_AMOUNT_FACTS = [
+    pytest.param("人均三百", id="zh-per-person-numeral"),
+    pytest.param("人均300", id="zh-per-person"),
+    pytest.param("人均消费200", id="zh-per-person-spend"),
+    pytest.param("每人500以内", id="zh-each-person"),
+    pytest.param("每晚不超过600", id="zh-nightly-not-over"),
+    pytest.param("每晚600以内", id="zh-nightly-within"),
+    pytest.param("一晚六百", id="zh-a-night-before"),
+    pytest.param("六百一晚", id="zh-a-night-after"),
+    pytest.param("一晚 大概 600", id="zh-a-night-about"),
+    pytest.param("三千预算", id="zh-budget-after"),
+    pytest.param("3000的预算", id="zh-budget-after-de"),
+    pytest.param("per person 300", id="per-person-before"),
+    pytest.param("300 per head", id="per-head-after"),
+    pytest.param("per night about 450", id="per-night-about"),
+    pytest.param("3000 budget for the trip", id="budget-after"),
+    pytest.param("budget three thousand", id="budget-words"),
+    pytest.param("hotels under two hundred", id="hotels-under-words"),
+    pytest.param("five hundred a night", id="words-a-night"),
+    pytest.param("two hundred bucks", id="words-bucks"),
+    pytest.param("two hundred and fifty dollars", id="words-and-dollars"),
+    pytest.param("a hundred yuan for taxis", id="a-hundred-yuan"),
+    pytest.param("USD five hundred", id="code-then-words"),
+    pytest.param("90 quid a night", id="quid"),
+    pytest.param("伍佰元", id="zh-formal-wu-bai"),
+    pytest.param("捌佰元", id="zh-formal-ba-bai"),
+    pytest.param("预算叁仟", id="zh-formal-budget"),
+    pytest.param("壹萬贰仟元", id="zh-formal-wan"),
+    pytest.param("伍元", id="zh-formal-digit-yuan"),
+]
+NANP_PHONE_FACTS = [
+    pytest.param("my number is 415 555 0132", id="my-number-spaces"),
+    pytest.param("(415) 555-0132", id="area-code-parentheses"),
+    pytest.param("call me at 415-555-0132", id="call-me-at-dashes"),
+    pytest.param("call me on 415.555.0132", id="call-me-on-dots"),
+    pytest.param("1-415-555-0132 after 6pm", id="leading-one"),
+    pytest.param("office 415 555 0132", id="bare-groups"),
+    pytest.param("my number is 5550132", id="my-number-seven-digits"),
+    pytest.param("我的号码是 5550132", id="zh-my-number"),
+]
+LABEL_SECRET_FACTS = [
+    pytest.param("登录密码 qwerty", id="zh-login-password-latin"),
+    pytest.param("口令 abcd", id="zh-passphrase-latin"),
+    pytest.param("密码：abc", id="zh-password-fullwidth-colon"),
+    pytest.param("wifi密码=letmein", id="zh-password-equals"),
+    pytest.param("pass: hunter2", id="pass-colon"),
+    pytest.param("my pass = hunter2", id="my-pass-equals"),
+    pytest.param("my pw is hunter2", id="pw-is"),
+    pytest.param("PW: abc", id="pw-colon"),
+    pytest.param("pwd: abc", id="pwd-colon"),
+]
+SPACED_PASSPORT_FACTS = [
+    pytest.param("passport E 1234 5678", id="spaces"),
+    pytest.param("passport no. E-1234-5678", id="dashes"),
+    pytest.param("护照 G 1234 5678", id="zh-spaces"),
+]
 CATEGORIES = [
     ("id", ID_FACTS, "ID or passport number"),
     ("card", CARD_FACTS, "bank-card number"),
     ("phone", PHONE_FACTS, "phone number"),
     ("secret", SECRET_FACTS, "password or PIN"),
     ("amount", AMOUNT_FACTS, "exact amount"),
+    ("card-separators", SEPARATOR_CARD_FACTS, "bank-card number"),
+    ("amount-context", CONTEXT_AMOUNT_FACTS, "exact amount"),
+    ("phone-nanp", NANP_PHONE_FACTS, "phone number"),
+    ("secret-labels", LABEL_SECRET_FACTS, "password or PIN"),
+    ("passport-spaced", SPACED_PASSPORT_FACTS, "ID or passport number"),
 ]
 REFUSED = [
     pytest.param(*case.values, category, id=f"{name}:{case.id}")
@@ -308,3 +378,210 @@ def test_the_most_specific_category_is_reported(text: str, category: str) -> Non
 )
 def test_redact_masks_only_the_sensitive_spans(text: str, expected: str) -> None:
     assert redact(text) == expected
+
+
+# --- invisible characters ----------------------------------------------------------------------
+
+INVISIBLE = [
+    pytest.param("\u200b", id="zero-width-space"),
+    pytest.param("\u200c", id="zero-width-non-joiner"),
+    pytest.param("\u200d", id="zero-width-joiner"),
+    pytest.param("\u2060", id="word-joiner"),
+    pytest.param("\ufeff", id="byte-order-mark"),
+    pytest.param("\u00ad", id="soft-hyphen"),
+    pytest.param("\u202e", id="right-to-left-override"),
+    pytest.param("\u2066", id="left-to-right-isolate"),
+    pytest.param("\ufe0f", id="variation-selector"),
+]
+# "{}" marks where the invisible character goes.
+HIDDEN = [
+    pytest.param("my phone 138{}0013{}8000", "phone number", id="mobile"),
+    pytest.param("+86{}138{}0000{}0000", "phone number", id="plus86"),
+    pytest.param("card 4111{}1111{}1111{}1111", "bank-card number", id="card"),
+    pytest.param(f"{CARD[:8]}{{}}{CARD[8:]}", "bank-card number", id="bare-card"),
+    pytest.param(f"{ID[:6]}{{}}{ID[6:14]}{{}}{ID[14:]}", "ID or passport number", id="id"),
+    pytest.param("passport E1234{}5678", "ID or passport number", id="passport"),
+    pytest.param("PIN 12{}34", "password or PIN", id="pin"),
+    pytest.param("pass{}word is hunter2", "password or PIN", id="split-label"),
+    pytest.param("预算3{}000", "exact amount", id="zh-budget"),
+    pytest.param("${}250 a night", "exact amount", id="dollar-sign"),
+]
+
+
+@pytest.mark.parametrize("mark", INVISIBLE)
+@pytest.mark.parametrize(("template", "category"), HIDDEN)
+def test_invisible_characters_do_not_hide_a_number(template: str, category: str, mark: str) -> None:
+    text = template.replace("{}", mark)
+    reason = check_fact(text)
+    assert reason is not None and category in reason
+    masked = redact(text)
+    assert "[redacted]" in masked and check_fact(masked) is None
+
+
+@pytest.mark.parametrize("mark", INVISIBLE)
+@pytest.mark.parametrize(
+    "template",
+    [
+        pytest.param("flight MU{}5101, seat 12{}A", id="flight-seat"),
+        pytest.param("leave 2026-12-10{} at 21:{}30", id="date-time"),
+        pytest.param("max 2{} transfers, under 3 hours", id="counts"),
+        pytest.param("{}靠窗{}，一等座", id="zh-seat"),
+    ],
+)
+def test_invisible_characters_alone_do_not_make_a_fact_sensitive(template: str, mark: str) -> None:
+    text = template.replace("{}", mark)
+    assert check_fact(text) is None and redact(text) == text
+
+
+@pytest.mark.parametrize(
+    ("text", "category"),
+    [
+        pytest.param("手机١٣٨٠٠١٣٨٠٠٠", "phone number", id="arabic-indic-digits"),
+        pytest.param("call 1️⃣3️⃣8️⃣0️⃣0️⃣0️⃣0️⃣0️⃣0️⃣0️⃣0️⃣", "phone number", id="keycap-digits"),
+        pytest.param("card 4111\u00a01111\u00a01111\u00a01111", "bank-card number", id="nbsp"),
+        pytest.param(
+            "card 4111\u30001111\u30001111\u30001111", "bank-card number", id="ideo-space"
+        ),
+    ],
+)
+def test_other_digits_and_spaces_read_like_ascii(text: str, category: str) -> None:
+    reason = check_fact(text)
+    assert reason is not None and category in reason
+
+
+def test_redact_keeps_the_original_text_around_invisible_characters() -> None:
+    # Spans are found on the normalised text and mapped back onto what was typed: characters
+    # outside a span are kept, invisible ones included; those inside it go with the number.
+    text = "\u200bmy phone 138\u200b0013\u200b8000 \u2060thanks, ￥３０００以内"
+    assert redact(text) == "\u200bmy phone [redacted] \u2060thanks, [redacted]以内"
+
+
+# --- near misses around the new rules ----------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        pytest.param("2026.12.10", id="dotted-date"),
+        pytest.param("2026.12.10出发，2026.12.15回", id="zh-dotted-dates"),
+        pytest.param("Trip 12.10-12.15", id="dotted-day-range"),
+        pytest.param("Uses app version 10.2.3", id="version"),
+        pytest.param("IP 192.168.100.200 for the VPN", id="ip-address"),
+        pytest.param("flight MU5101", id="flight"),
+        pytest.param("G1234", id="train"),
+        pytest.param("row 12", id="row"),
+        pytest.param("2026-12-10", id="iso-date"),
+        pytest.param("21:30", id="time"),
+        pytest.param("T2", id="terminal"),
+        pytest.param("max 2 transfers", id="transfers"),
+        pytest.param("12A", id="seat"),
+        pytest.param("500 m", id="distance"),
+        pytest.param("3 hours", id="duration"),
+        pytest.param("call me on 2026-12-10 about the trip", id="call-on-date"),
+        pytest.param("phone on 2026.12.10 is fine", id="phone-on-dotted-date"),
+        pytest.param("my number is in my Slack profile", id="number-no-digits"),
+        pytest.param("my booking number is 12345678", id="booking-number"),
+        pytest.param("call me after landing", id="call-me-no-number"),
+        pytest.param("password-protected wifi is fine", id="password-protected"),
+        pytest.param("I never save my password in the browser", id="password-in-browser"),
+        pytest.param("boarding pass: mobile app", id="boarding-pass-colon"),
+        pytest.param("Keep the boarding pass on my phone", id="boarding-pass-phone"),
+        pytest.param("密码 manager 用 1Password", id="zh-password-manager"),
+        pytest.param("每晚10点后不要安排会议", id="zh-nightly-time"),
+        pytest.param("每人最多2件行李", id="zh-each-person-bags"),
+        pytest.param("每人托运23公斤", id="zh-each-person-kg"),
+        pytest.param("per person 23 kg of checked luggage", id="per-person-kg"),
+        pytest.param("a night flight is fine if under 3 hours", id="night-flight"),
+        pytest.param("per night, one room with two beds", id="per-night-words-small"),
+        pytest.param("stayed in 20 budget hotels last year", id="budget-hotels"),
+        pytest.param("two hundred meters from the station", id="words-distance"),
+        pytest.param("twenty nights a year at Hilton", id="words-nights"),
+        pytest.param("two adults and one child", id="words-people"),
+    ],
+)
+def test_near_misses_of_the_new_rules_pass(text: str) -> None:
+    assert check_fact(text) is None and redact(text) == text
+
+
+# Ordinary preferences in both languages: none of them may be refused.
+ORDINARY = [
+    "I prefer aisle seats",
+    "靠过道的座位",
+    "出差高铁只坐一等座",
+    "优先东航，其次国航",
+    "Prefer China Eastern, then Air China",
+    "酒店要含早餐",
+    "Hotel must include breakfast",
+    "hotels within 500 m of the metro",
+    "离地铁站步行十分钟以内的酒店",
+    "under 3 hours by train, otherwise fly",
+    "2 pieces of luggage, one carry-on",
+    "Marriott Gold member",
+    "Hilton Honors Diamond, 60 nights a year",
+    "5-star hotels only",
+    "四星级以上酒店",
+    "最多转机一次",
+    "最多转机1次，单程不超过8小时",
+    "no red-eye flights after 22:00",
+    "Flight MU5101 on 2026-12-10, back on CA1858",
+    "G1234 at 08:30 or D2205",
+    "高铁G1234次，12车厢",
+    "row 12, seat 12A",
+    "Seat 2A or 2C in business class",
+    "Departs from T2; Terminal 3 at PEK is fine too",
+    "12月10日到12月15日出差",
+    "Check in after 3 pm, check out by noon",
+    "至少提前2小时到机场",
+    "每晚睡8小时，房间要安静",
+    "每人一间房",
+    "a quiet room on floor 10 or higher",
+    "prefer hotels with a gym and a 24-hour front desk",
+    "Prefer the 7:45 train",
+    "budget hotels are fine for one night",
+    "happy with budget airlines like Spring",
+    "one transfer at most",
+    "ten minutes walk to the venue",
+    "Window seat on flights longer than two hours",
+    "prefer seats in rows 10 to 20",
+    "三十分钟内能到机场的酒店",
+    "一等座或商务座，每天最多两段行程",
+    "不坐廉航，预算敏感",
+    "Vegetarian meals on flights longer than 4 hours",
+    "Rent an SUV for 3 people with 4 bags",
+    "Early check-in at 9 am when possible",
+]
+
+
+@pytest.mark.parametrize("text", ORDINARY)
+def test_ordinary_travel_preferences_are_never_refused(text: str) -> None:
+    assert check_fact(text) is None and redact(text) == text
+
+
+# --- no input makes the guard slow ---------------------------------------------------------------
+
+ADVERSARIAL = [
+    pytest.param("1" * 3000 + "a", id="digit-run"),
+    pytest.param("123 " * 750 + "x", id="digit-groups"),
+    pytest.param("123." * 750, id="dot-groups"),
+    pytest.param(("+" + "1" * 40 + "a ") * 70, id="plus-digits"),
+    pytest.param("+1 (2" * 600, id="plus-parentheses"),
+    pytest.param("一" * 3000, id="zh-units"),
+    pytest.param("百" * 3000 + "a", id="zh-scales"),
+    pytest.param("one " * 750 + "hundredx", id="number-words"),
+    pytest.param("one and " * 375, id="number-words-and"),
+    pytest.param("密码" * 1500, id="zh-password-labels"),
+    pytest.param("password " * 330, id="password-labels"),
+    pytest.param("phone " * 500 + "1" * 100, id="phone-labels"),
+    pytest.param("budget" + " " * 3000 + "300", id="long-gap"),
+    pytest.param("1\u200b" * 1500, id="invisible"),
+    pytest.param("415 555 " * 375, id="nanp-groups"),
+]
+
+
+@pytest.mark.parametrize("text", ADVERSARIAL)
+def test_long_adversarial_text_is_checked_quickly(text: str) -> None:
+    # Each of these takes well under 50 ms; the bound only catches runaway backtracking.
+    started = time.perf_counter()
+    check_fact(text)
+    redact(text)
+    assert time.perf_counter() - started < 1.0
