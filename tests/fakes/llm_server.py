@@ -34,9 +34,10 @@ import time
 from collections import deque
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from types import TracebackType
+from http.server import BaseHTTPRequestHandler
 from typing import Any
+
+from tests.fakes.http import LocalServer
 
 ToolCallSpec = tuple[str, Mapping[str, Any] | str]
 
@@ -80,64 +81,20 @@ class _State:
     steps: deque[Step] = field(default_factory=deque)
     requests: list[dict[str, Any]] = field(default_factory=list)
     lock: threading.Lock = field(default_factory=threading.Lock)
-    closing: threading.Event = field(default_factory=threading.Event)
     ids: itertools.count[int] = field(default_factory=lambda: itertools.count(1))
 
 
-class ScriptedModel:
+class ScriptedModel(LocalServer):
     """The scripted model server; use as a context manager (or call `start`/`close`)."""
 
     def __init__(self, *, default: Step = "OK", model: str = "scripted-model") -> None:
+        super().__init__()
+        self.handler = _Handler
         self.default = default
         self.model = model
         self._state = _State()
-        self._server: ThreadingHTTPServer | None = None
-        self._thread: threading.Thread | None = None
-
-    # -- lifecycle ----------------------------------------------------------------------
-
-    def start(self) -> ScriptedModel:
-        if self._server is not None:
-            return self
-        handler = type("_BoundHandler", (_Handler,), {"owner": self})
-        server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
-        server.daemon_threads = True
-        server.block_on_close = False
-        self._server = server
-        self._thread = threading.Thread(
-            target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True
-        )
-        self._thread.start()
-        return self
-
-    def close(self) -> None:
-        self._state.closing.set()
-        if self._server is not None:
-            self._server.shutdown()
-            self._server.server_close()
-            self._server = None
-        if self._thread is not None:
-            self._thread.join(timeout=5)
-            self._thread = None
-
-    def __enter__(self) -> ScriptedModel:
-        return self.start()
-
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        self.close()
 
     # -- scripting ----------------------------------------------------------------------
-
-    @property
-    def port(self) -> int:
-        if self._server is None:
-            raise RuntimeError("ScriptedModel is not started")
-        return int(self._server.server_address[1])
 
     @property
     def base_url(self) -> str:
@@ -212,7 +169,7 @@ class _Handler(BaseHTTPRequestHandler):
     def _answer(self, step: Step, body: dict[str, Any], completion_id: str) -> None:
         while True:
             if isinstance(step, Delay):
-                if self.owner._state.closing.wait(step.seconds):
+                if self.owner.closing.wait(step.seconds):
                     return
                 step = step.then
             elif callable(step) and not isinstance(step, (Reply, Fail, Drop)):

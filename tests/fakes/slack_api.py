@@ -46,10 +46,11 @@ import uuid
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from types import TracebackType
+from http.server import BaseHTTPRequestHandler
 from typing import Any
 from urllib.parse import parse_qsl, urlsplit
+
+from tests.fakes.http import LocalServer
 
 # Form fields that carry JSON (Slack accepts both encodings for these).
 _JSON_FIELDS = frozenset({"blocks", "attachments", "view", "metadata", "prompts"})
@@ -99,7 +100,7 @@ class _Steer:
     handlers: dict[str, Handler] = field(default_factory=dict)
 
 
-class FakeSlackAPI:
+class FakeSlackAPI(LocalServer):
     """The fake Slack Web API server; use as a context manager (or `start`/`close`)."""
 
     def __init__(
@@ -111,6 +112,8 @@ class FakeSlackAPI:
         bot_id: str = "BBOT",
         token: str | None = None,
     ) -> None:
+        super().__init__()
+        self.handler = _Handler
         self.team_id = team_id
         self.team_domain = team_domain
         self.bot_user_id = bot_user_id
@@ -127,53 +130,6 @@ class FakeSlackAPI:
         self._views: dict[str, dict[str, Any]] = {}
         self._ids = itertools.count(1)
         self._clock = time.time()
-        self._closing = threading.Event()
-        self._server: ThreadingHTTPServer | None = None
-        self._thread: threading.Thread | None = None
-
-    # -- lifecycle ------------------------------------------------------------------------
-
-    def start(self) -> FakeSlackAPI:
-        if self._server is not None:
-            return self
-        handler = type("_BoundHandler", (_Handler,), {"owner": self})
-        server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
-        server.daemon_threads = True
-        server.block_on_close = False
-        self._server = server
-        self._closing.clear()
-        self._thread = threading.Thread(
-            target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True
-        )
-        self._thread.start()
-        return self
-
-    def close(self) -> None:
-        self._closing.set()
-        if self._server is not None:
-            self._server.shutdown()
-            self._server.server_close()
-            self._server = None
-        if self._thread is not None:
-            self._thread.join(timeout=5)
-            self._thread = None
-
-    def __enter__(self) -> FakeSlackAPI:
-        return self.start()
-
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        self.close()
-
-    @property
-    def port(self) -> int:
-        if self._server is None:
-            raise RuntimeError("FakeSlackAPI is not started")
-        return int(self._server.server_address[1])
 
     @property
     def base_url(self) -> str:
@@ -373,7 +329,7 @@ class FakeSlackAPI:
 
     def _answer(self, call: Call) -> tuple[int, dict[str, Any], dict[str, str]]:
         wait, retry_after, error, custom = self._steering(call.method)
-        if wait and self._closing.wait(wait):
+        if wait and self.closing.wait(wait):
             return 503, {"ok": False, "error": "service_unavailable"}, {}
         if retry_after is not None:
             return 429, {"ok": False, "error": "ratelimited"}, {"Retry-After": f"{retry_after:g}"}
