@@ -119,21 +119,25 @@ def _free_port() -> int:
         return port
 
 
-@pytest.fixture
-def own_redis(tmp_path: Path) -> Iterator[tuple[str, list[subprocess.Popen[bytes]]]]:
-    """A private redis-server this test can stop and start again."""
-    binary = shutil.which("redis-server")
-    if binary is None:
-        pytest.fail("redis-server is required for the outage tests")
-    port = _free_port()
-    procs: list[subprocess.Popen[bytes]] = []
+class OwnRedis:
+    """A private redis-server this test can stop and start again on the same port."""
 
-    def start() -> None:
-        proc = subprocess.Popen(
+    def __init__(self, workdir: Path) -> None:
+        binary = shutil.which("redis-server")
+        if binary is None:
+            pytest.fail("redis-server is required for the outage tests")
+        self.binary = binary
+        self.workdir = workdir
+        self.port = _free_port()
+        self.url = f"redis://127.0.0.1:{self.port}/0"
+        self.proc: subprocess.Popen[bytes] | None = None
+
+    def start(self) -> None:
+        self.proc = subprocess.Popen(
             [
-                binary,
+                self.binary,
                 "--port",
-                str(port),
+                str(self.port),
                 "--bind",
                 "127.0.0.1",
                 "--save",
@@ -141,25 +145,34 @@ def own_redis(tmp_path: Path) -> Iterator[tuple[str, list[subprocess.Popen[bytes
                 "--appendonly",
                 "no",
                 "--dir",
-                str(tmp_path),
+                str(self.workdir),
             ],
             stdout=subprocess.DEVNULL,
         )
-        procs.append(proc)
-        client = redis.Redis(port=port)
-        for _ in range(100):
+        client = redis.Redis(port=self.port)
+        deadline = time.monotonic() + 5
+        while True:
             try:
                 client.ping()
                 return
             except redis.ConnectionError:
+                if time.monotonic() > deadline:
+                    raise
                 time.sleep(0.05)
-        raise RuntimeError("redis-server did not start")
 
-    start()
-    yield f"redis://127.0.0.1:{port}/0", procs
-    for proc in procs:
-        proc.kill()
-        proc.wait()
+    def kill(self) -> None:
+        if self.proc is not None:
+            self.proc.kill()
+            self.proc.wait()
+            self.proc = None
+
+
+@pytest.fixture
+def own_redis(tmp_path: Path) -> Iterator[OwnRedis]:
+    server = OwnRedis(tmp_path)
+    server.start()
+    yield server
+    server.kill()
 
 
 def test_redis_down_at_start_degrades_to_uncached(
@@ -172,45 +185,21 @@ def test_redis_down_at_start_degrades_to_uncached(
 
 
 def test_redis_dying_mid_run_degrades_and_recovers(
-    make_memory: MemoryFactory, namespace: str, own_redis: tuple[str, list[subprocess.Popen[bytes]]]
+    make_memory: MemoryFactory, namespace: str, own_redis: OwnRedis
 ) -> None:
-    url, procs = own_redis
-    mem = make_memory(redis_url=url)
+    mem = make_memory(redis_url=own_redis.url)
     mem.cache._retry_after = 0.1
     mem.record(namespace, [RED_EYE])
     assert mem.retrieve(namespace, "trip") == "I never take red-eye flights."
-    procs[0].kill()
-    procs[0].wait()
+    own_redis.kill()
     mem.record(namespace, ["酒店要含早餐"])  # the invalidation cannot be delivered
     assert "酒店要含早餐" in mem.retrieve(namespace, "trip")
-    # Redis comes back on the same port (empty, as this machine's Redis keeps nothing)
-    port = int(url.rsplit(":", 1)[1].split("/")[0])
-    proc = subprocess.Popen(
-        [
-            "redis-server",
-            "--port",
-            str(port),
-            "--bind",
-            "127.0.0.1",
-            "--save",
-            "",
-            "--appendonly",
-            "no",
-        ],
-        stdout=subprocess.DEVNULL,
-    )
-    procs.append(proc)
-    client = redis.Redis(port=port)
-    for _ in range(100):
-        try:
-            client.ping()
-            break
-        except redis.ConnectionError:
-            time.sleep(0.05)
-    time.sleep(0.2)
+    own_redis.start()  # back on the same port, empty, as this machine's Redis keeps nothing
+    time.sleep(0.2)  # past the cache's back-off
     assert "酒店要含早餐" in mem.retrieve(namespace, "trip")
-    assert mem.retrieve(namespace, "trip")  # served from the cache again
-    assert client.exists(f"{mem.cache.key(namespace)}")
+    hits = mem.cache.stats.hits
+    assert "酒店要含早餐" in mem.retrieve(namespace, "trip")
+    assert mem.cache.stats.hits == hits + 1  # served from the cache again
 
 
 def test_a_write_during_the_back_off_still_invalidates_at_once(
