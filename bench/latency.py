@@ -10,7 +10,9 @@ Per backend (SQLite file, PostgreSQL schema), with the bundled local model:
 - search latency as the store grows: synthetic facts (random unit vectors) are
   bulk-inserted with SQL in namespaces of 25 facts (1k, 10k, 100k and 500k facts = 20k
   namespaces; --quick stops at 100k), and `search` is timed in 25 fixed namespaces of
-  that typical size at every step (target: within 1.5x of the 1k store). The request's
+  that typical size at every step, in bursts alternating with a second store that stays
+  at the smallest size (target: within 1.5x of it; alternating cancels out a machine
+  that is busy with other work at the moment). The request's
   embedding is cached, so the figure is the store's part (read + rank); the model adds
   a constant ~15 ms (see the miss figure).
 
@@ -271,9 +273,27 @@ def bulk_insert(backend: Backend, model: str, first_ns: int, namespaces: int) ->
             cur.execute("ANALYZE memory_items")
 
 
-def measure_growth(memory: Memory, result: BackendResult, sizes: Sequence[int]) -> None:
+def search_burst(memory: Memory, probes: Sequence[str], query: str) -> list[float]:
+    """Milliseconds per `search`, 8 rounds over the probe namespaces."""
+    times: list[float] = []
+    for _ in range(8):
+        for namespace in probes:
+            started = time.perf_counter()
+            memory.search(namespace, query)
+            times.append((time.perf_counter() - started) * 1000)
+    return times
+
+
+def measure_growth(
+    memory: Memory, reference: Memory, result: BackendResult, sizes: Sequence[int]
+) -> None:
+    """Grow `memory`'s store step by step; at each step time `search` in alternating bursts
+    against `reference`, a store that keeps the smallest size, so a busy machine slows
+    both alike and the ratio shows what the store's growth costs."""
     backend = memory.store.backend
-    migrate(backend, "memory", MEMORY_MIGRATIONS)
+    for mem in (memory, reference):
+        migrate(mem.store.backend, "memory", MEMORY_MIGRATIONS)
+    bulk_insert(reference.store.backend, reference.embedder.name, 0, sizes[0] // TYPICAL_FACTS)
     query = "plan my trip to Chengdu"
     memory.embedder.embed_query(query)  # cached from here on: the store's part is timed
     probes = [f"TBENCH:U{number:06d}" for number in range(PROBES)]
@@ -285,19 +305,16 @@ def measure_growth(memory: Memory, result: BackendResult, sizes: Sequence[int]) 
         insert_s = time.perf_counter() - started
         inserted = target
         for _ in range(3):  # first touches: connections, pages, plans
-            for namespace in probes:
-                memory.search(namespace, query)
+            search_burst(memory, probes, query)
+            search_burst(reference, probes, query)
         samples: list[float] = []
         medians: list[float] = []
-        for burst in range(5):  # spread over a few seconds: one busy moment skews less
+        small: list[float] = []
+        for burst in range(6):  # spread over a few seconds, alternating with the reference
             if burst:
-                time.sleep(0.3)
-            times: list[float] = []
-            for _ in range(8):
-                for namespace in probes:
-                    started = time.perf_counter()
-                    memory.search(namespace, query)
-                    times.append((time.perf_counter() - started) * 1000)
+                time.sleep(0.2)
+            small.append(percentile(search_burst(reference, probes, query), 50))
+            times = search_burst(memory, probes, query)
             medians.append(percentile(times, 50))
             samples.extend(times)
         fresh: list[float] = []  # end to end: a new request, embedded by the model
@@ -308,19 +325,23 @@ def measure_growth(memory: Memory, result: BackendResult, sizes: Sequence[int]) 
             fresh.append((time.perf_counter() - started) * 1000)
         hits = memory.search(probes[0], query)
         assert len(hits) == 5 and all(h.namespace == probes[0] for h in hits)
+        p50, small_p50 = percentile(medians, 50), percentile(small, 50)
         result.growth.append(
             {
                 "facts": inserted * TYPICAL_FACTS,
                 "namespaces": inserted,
                 "insert_s": insert_s,
-                "p50_ms": percentile(medians, 50),  # the median burst's median
+                "p50_ms": p50,  # the median burst's median
                 "p99_ms": percentile(samples, 99),
+                "reference_p50_ms": small_p50,
+                "ratio": p50 / small_p50,
                 "with_model_p50_ms": percentile(fresh, 50),
             }
         )
         print(
-            f"  [{result.backend}] {inserted * TYPICAL_FACTS:>7} facts: search p50 "
-            f"{percentile(medians, 50):.2f} ms (inserted in {insert_s:.1f} s)",
+            f"  [{result.backend}] {inserted * TYPICAL_FACTS:>7} facts: search p50 {p50:.2f} ms"
+            f" ({sizes[0]}-fact store meanwhile {small_p50:.2f} ms; inserted in "
+            f"{insert_s:.1f} s)",
             flush=True,
         )
 
@@ -328,8 +349,9 @@ def measure_growth(memory: Memory, result: BackendResult, sizes: Sequence[int]) 
 def run_backend(backend: str, sizes: Sequence[int]) -> BackendResult:
     result = BackendResult(backend)
     run_id = f"bench-{uuid.uuid4().hex[:8]}"
-    with database(backend) as dsn, redis_prefix() as prefix:
+    with database(backend) as dsn, database(backend) as ref_dsn, redis_prefix() as prefix:
         memory = open_memory(dsn=dsn, redis_url=REDIS_URL, redis_key_prefix=prefix)
+        reference = open_memory(dsn=ref_dsn, redis_url="")
         try:
             measure_cache_and_model(memory, result, run_id)
             print(
@@ -339,9 +361,10 @@ def run_backend(backend: str, sizes: Sequence[int]) -> BackendResult:
                 f"{result.record_facts_per_s:.0f} facts/s",
                 flush=True,
             )
-            measure_growth(memory, result, sizes)
+            measure_growth(memory, reference, result, sizes)
         finally:
             memory.close()
+            reference.close()
     return result
 
 
@@ -388,14 +411,14 @@ def report(results: Sequence[BackendResult], rss_mb: float) -> None:
         )
     print()
     print(
-        "backend     facts     namespaces  search p50 ms  p99 ms   vs smallest   new request p50 ms"
+        "backend     facts     namespaces  search p50 ms  p99 ms   smallest store p50 ms  ratio"
+        "   new request p50 ms"
     )
     for r in results:
-        small = r.growth[0]["p50_ms"] if r.growth else 1.0
         for g in r.growth:
             print(
                 f"{r.backend:<11} {g['facts']:>8}  {g['namespaces']:>10}  {g['p50_ms']:>13.2f}"
-                f"  {g['p99_ms']:>6.2f}   {g['p50_ms'] / small:>6.2f}x"
+                f"  {g['p99_ms']:>6.2f}   {g['reference_p50_ms']:>21.2f}  {g['ratio']:>4.2f}x"
                 f"   {g['with_model_p50_ms']:>18.1f}"
             )
     print()
