@@ -26,8 +26,14 @@ embedding ("passage: " prefix), from the bundled model directly, no other proces
     .venv/bin/python bench/recall.py --data DIR --backend postgresql --limit-cases 100
 
 `--topics` selects whose preferences are evaluated; distractors always come from every
-topic in DIR. `--split dev|check` picks the development or the check half of the 16
-development topics (sorted by name: even positions are "dev", odd ones "check").
+topic in DIR. `--split dev|check` picks the development or the check half of the topics
+(sorted by name: even positions are "dev", odd ones "check").
+
+`--mode bilingual` (part of the default `all`) adds a mixed-language check on
+`bench/bilingual_travel.json`: each fact stored in English or Chinese by a coin flip,
+each found by an English and a Chinese request. `--fact-prefix query` is an experiment:
+the engine stores facts embedded with the e5 "query: " prefix, like requests.
+See bench/README.md for the figures.
 SQLite: a file in a temporary directory; PostgreSQL: a fresh schema in database `test`
 on 127.0.0.1 (dropped afterwards). No Redis (`search` does not use the cache).
 """
