@@ -33,6 +33,7 @@ from bot.messages import lang_of, t
 from bot.mrkdwn import clean_text, split_message, to_mrkdwn
 from bot.planning import planned_trip
 from bot.plans import Delegation, auto_save, delegate, trip_blocks
+from bot.progress import ProgressReaction
 from bot.thread_context import thread_turns
 from bot.threads import Turn
 from bot.tools import ToolContext
@@ -56,7 +57,6 @@ _TZ_CACHE_SECONDS = 3600.0
 # Progress reactions and "busy" replies: their own few threads, and a short client
 # timeout, so a slow Slack delays only the hourglass, never an acknowledgement.
 _NOTICE_WORKERS = 8
-_PROGRESS_TIMEOUT = 2  # seconds (the Slack client takes whole seconds)
 _BUSY_PATIENCE = 10.0  # seconds of Retry-After a "busy" reply may wait out in total
 
 T = TypeVar("T")
@@ -155,7 +155,7 @@ class Conversation:
         self._lock = threading.Lock()
         self._tz_cache: dict[str, tuple[float, str]] = {}
         self._notices = ThreadPoolExecutor(max_workers=_NOTICE_WORKERS, thread_name_prefix="notice")
-        self._quick_clients: dict[tuple[str | None, str], WebClient] = {}
+        self._progress = ProgressReaction(deps.settings.slack_progress_reaction)
 
     def register(self, app: App) -> None:
         app.event("app_mention")(self.on_event)
@@ -207,13 +207,13 @@ class Conversation:
             return True
         progress = None
         if self.settings.slack_progress_reaction:
-            progress = self._notify(self._add_progress, client, msg)
+            progress = self._notify(self._progress.add, client, msg)
         try:
             self.deps.executor.submit(self._turn, msg, client, progress, time.monotonic())
         except RuntimeError:  # the pool is shutting down
             with self._lock:
                 self._pending -= 1
-            self._withdraw_progress(client, msg, progress)
+            self._progress.withdraw(client, msg, progress)
             self._notify(self._post_busy, client, msg, lang)
         return True
 
@@ -262,7 +262,7 @@ class Conversation:
             outcome = "error"
             log.exception("could not answer a message in %s", msg.channel)
         finally:
-            self._withdraw_progress(client, msg, progress)
+            self._progress.withdraw(client, msg, progress)
             with self._lock:
                 self._pending -= 1
             self.deps.metrics.inc("slack_replies_total", outcome=outcome)
@@ -380,71 +380,6 @@ class Conversation:
         return tz
 
     # -- Slack side effects -------------------------------------------------------------------
-
-    def _add_progress(self, client: WebClient, msg: Incoming) -> bool:
-        """Best effort and quick (notice pool): a failure only costs the reaction.
-
-        True when the reaction is, or may be, on the message: after a timeout Slack may
-        still have added it, so the turn tries to take it away all the same.
-        """
-        name = self.settings.slack_progress_reaction
-        if not name:
-            return False
-        try:
-            self._quick(client).reactions_add(channel=msg.channel, timestamp=msg.ts, name=name)
-            return True
-        except SlackApiError as exc:
-            error = exc.response.get("error")
-            log.info("could not add the progress reaction: %s", error)
-            return bool(error == "already_reacted")
-        except Exception as exc:
-            log.info("could not add the progress reaction (%s)", type(exc).__name__)
-            return True
-
-    def _withdraw_progress(
-        self, client: WebClient, msg: Incoming, progress: Future[bool] | None
-    ) -> None:
-        """The answer is posted: drop a reaction not yet added, else take it away.
-
-        A reaction still under way is taken away by the notice thread once it settles
-        (within its client timeout), so the agent worker moves on at once.
-        """
-        if progress is None or progress.cancel():
-            return
-        progress.add_done_callback(lambda done: self._undo_progress(client, msg, done))
-
-    def _undo_progress(self, client: WebClient, msg: Incoming, progress: Future[bool]) -> None:
-        if not progress.cancelled() and progress.exception() is None and progress.result():
-            self._remove_progress(client, msg)
-
-    def _quick(self, client: WebClient) -> WebClient:
-        """`client` with a short timeout and no retries, for the progress reaction."""
-        key = (client.token, client.base_url)
-        with self._lock:
-            quick = self._quick_clients.get(key)
-            if quick is None:
-                quick = WebClient(
-                    token=client.token,
-                    base_url=client.base_url,
-                    timeout=_PROGRESS_TIMEOUT,
-                    ssl=client.ssl,
-                    proxy=client.proxy,
-                    headers=dict(client.headers),
-                    logger=client.logger,
-                    retry_handlers=[],
-                )
-                self._quick_clients[key] = quick
-            return quick
-
-    def _remove_progress(self, client: WebClient, msg: Incoming) -> None:
-        try:
-            client.reactions_remove(
-                channel=msg.channel,
-                timestamp=msg.ts,
-                name=self.settings.slack_progress_reaction,
-            )
-        except Exception as exc:
-            log.info("could not remove the progress reaction (%s)", type(exc).__name__)
 
     def _post_reply(
         self,
