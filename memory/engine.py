@@ -392,10 +392,12 @@ class Memory:
         limit = max(1, min(int(limit), 50))
         if not query or not query.strip():
             return []
-        current = self._current(namespace)
-        return self._rank(current, query)[:limit]
+        return self._rank(self._current(namespace), query, limit)
 
-    def _rank(self, current: Sequence[StoredItem], query: str) -> list[MemoryItem]:
+    def _rank(
+        self, current: Sequence[StoredItem], query: str, limit: int | None = None
+    ) -> list[MemoryItem]:
+        """The best `limit` facts (all by default), best first, with their scores."""
         if not current:
             return []
         scores = rank_scores(
@@ -403,7 +405,7 @@ class Memory:
             np.stack([s.embedding for s in current]),
             language_axis(self.embedder),
         )
-        order = np.argsort(-scores, kind="stable")
+        order = np.argsort(-scores, kind="stable")[:limit]
         return [dataclasses.replace(current[i].item, score=float(scores[i])) for i in order]
 
     def retrieve(self, namespace: str, query: str = "") -> str:
@@ -448,18 +450,17 @@ class Memory:
         s = self.settings
         lang = dominant_lang(stored.item.text for stored in current)
         items = [stored.item for stored in reversed(current)]
-        everything = summarize(items, lang=lang, max_facts=len(items), max_chars=10**9)
-        summary = summarize(
-            items,
-            lang=lang,
-            max_facts=s.memory_summary_max_facts,
-            max_chars=s.memory_summary_max_chars,
-        )
-        if summary == everything:
-            return summary, True
+        if len(items) <= s.memory_summary_max_facts:
+            # Every fact may fit: then the summary is the same whatever the request.
+            everything = summarize(items, lang=lang, max_facts=len(items), max_chars=10**9)
+            if len(everything) <= s.memory_summary_max_chars:
+                return everything, True
         slots = [item for item in items if item.slot is not None]
         free = [s for s in current if s.item.slot is None]
-        ranked = self._rank(free, query) if query.strip() else [x.item for x in reversed(free)]
+        if query.strip():
+            ranked = self._rank(free, query, s.memory_summary_max_facts)
+        else:
+            ranked = [x.item for x in reversed(free)]
         return summarize(
             slots + ranked,
             lang=lang,

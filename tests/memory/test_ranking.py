@@ -82,15 +82,16 @@ def test_a_single_fact_or_none_can_be_ranked(local: LocalEmbedder) -> None:
     one = local.embed_passages(["I never take red-eye flights"])
     scores = rank_scores(query, one, language_axis(local))
     assert scores.shape == (1,)
-    assert scores[0] == pytest.approx(float(one[0] @ query), abs=1e-5)
+    assert -1.0 <= float(scores[0]) <= 1.0
     assert rank_scores(query, one[:0]).shape == (0,)
 
 
-def test_asymmetric_e5_ranks_by_plain_cosine_like_the_baseline(local: LocalEmbedder) -> None:
-    assert language_axis(local) is None
-    query = local.embed_query("find me a hotel in Tokyo")
-    facts = local.embed_passages(NAMESPACE)
-    assert np.allclose(rank_scores(query, facts, language_axis(local)), facts @ query, atol=1e-6)
+def test_the_bundled_model_embeds_facts_like_requests_so_the_language_axis_applies(
+    local: LocalEmbedder,
+) -> None:
+    fact = "I never take red-eye flights"
+    assert np.allclose(local.embed_passages([fact])[0], local.embed_query(fact), atol=1e-5)
+    assert language_axis(local) is not None
 
 
 def test_with_one_embedding_space_language_no_longer_outweighs_meaning(
