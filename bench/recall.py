@@ -31,9 +31,7 @@ topic in DIR. `--split dev|check` picks the development or the check half of the
 
 `--mode bilingual` (part of the default `all`) adds a mixed-language check on
 `bench/bilingual_travel.json`: each fact stored in English or Chinese by a coin flip,
-each found by an English and a Chinese request. `--fact-prefix query` is an experiment:
-the engine stores facts embedded with the e5 "query: " prefix, like requests.
-See bench/README.md for the figures.
+each found by an English and a Chinese request. See bench/README.md for the figures.
 SQLite: a file in a temporary directory; PostgreSQL: a fresh schema in database `test`
 on 127.0.0.1 (dropped afterwards). No Redis (`search` does not use the cache).
 """
@@ -142,25 +140,18 @@ def draw_cases(
 class CachingEmbedder:
     """The engine's embedder, remembering passage vectors: each preference recurs in many
     namespaces and only needs embedding once. Same name and vectors as the wrapped one.
-
-    With `fact_prefix="query"` (an experiment, not the engine as configured) facts are
-    embedded with the e5 "query: " prefix instead, under a name of their own.
     """
 
-    def __init__(self, inner: Embedder, fact_prefix: str = "") -> None:
+    def __init__(self, inner: Embedder) -> None:
         self.inner = inner
-        self.fact_prefix = fact_prefix
-        self.name = inner.name + (f"+{fact_prefix}-prefix" if fact_prefix else "")
+        self.name = inner.name
         self.dim = inner.dim
         self._passages: dict[str, Vector] = {}
 
     def embed_passages(self, texts: Sequence[str]) -> Vector:
         missing = [t for t in dict.fromkeys(texts) if t not in self._passages]
         if missing:
-            if self.fact_prefix == "query":
-                vectors = np.stack([self.inner.embed_query(t) for t in missing])
-            else:
-                vectors = self.inner.embed_passages(missing)
+            vectors = self.inner.embed_passages(missing)
             for text, vec in zip(missing, vectors, strict=True):
                 self._passages[text] = vec
         if not texts:
@@ -372,11 +363,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--limit-cases", type=int, help="stop each mode after N cases")
     parser.add_argument("--per-topic", action="store_true", help="also print each topic")
     parser.add_argument("--json", type=Path, help="also write the figures to this file")
-    parser.add_argument(
-        "--fact-prefix",
-        choices=["query"],
-        help="experiment: store facts embedded with the e5 'query: ' prefix",
-    )
     args = parser.parse_args(argv)
 
     topics = load_topics(args.data)
@@ -394,7 +380,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     splits = [args.split] if args.split else ["dev", "check"]
 
-    embedder = CachingEmbedder(shared_local_embedder(), args.fact_prefix or "")
+    embedder = CachingEmbedder(shared_local_embedder())
     baseline = Baseline()
     run_id = uuid.uuid4().hex[:8]
     with database(args.backend) as dsn:
