@@ -135,6 +135,10 @@ def test_detect_recognises_the_slot_a_fact_sets(
         pytest.param("Business class for flights over 6 hours", id="en-conditional-duration"),
         pytest.param("超过4小时的航班坐商务舱", id="zh-conditional-duration"),
         pytest.param("I prefer China Eastern for domestic flights", id="en-conditional-domestic"),
+        pytest.param("I avoid layovers in the United States", id="en-conditional-place"),
+        pytest.param("I prefer aisle seats on long flights", id="en-conditional-flight-kind"),
+        pytest.param("Window seat when flying over the Alps", id="en-conditional-when"),
+        pytest.param("No transits through Hong Kong please", id="en-conditional-via"),
         pytest.param("", id="empty"),
     ],
 )
