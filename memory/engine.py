@@ -13,8 +13,9 @@ from typing import Any, Literal
 import numpy as np
 
 from memory.cache import PreferenceCache
-from memory.conflicts import ConflictJudge, Decision
-from memory.dedupe import SIMILAR, is_near_duplicate
+from memory.conflicts import ConflictJudge
+from memory.decision import Candidate, FactDecider
+from memory.dedupe import is_near_duplicate
 from memory.embedding import Embedder
 from memory.errors import InvalidSlotValue, MemoryEngineError, StoreUnavailable
 from memory.lang import Lang, detect_lang, dominant_lang
@@ -25,7 +26,7 @@ from memory.ranking import language_axis, rank_scores
 from memory.settings import MemorySettings
 from memory.store import Store, StoredItem, Tx, utcnow
 from memory.summary import summarize
-from memory.types import MemoryItem, RecordOutcome, SlotMatch
+from memory.types import MemoryItem, RecordOutcome
 
 log = logging.getLogger(__name__)
 
@@ -34,16 +35,6 @@ WarmState = Literal["cached", "warmed", "empty", "unfilled"]
 _JUDGE_MIN_SIMILARITY = 0.85
 _JUDGE_CANDIDATES = 3
 _MAX_NAMESPACE_CHARS = 256
-
-
-@dataclasses.dataclass(slots=True)
-class _Candidate:
-    index: int
-    text: str
-    lang: Lang
-    embedding: Any
-    match: SlotMatch | None
-    decision: Decision | None = None
 
 
 def _check_namespace(namespace: str) -> None:
@@ -76,6 +67,7 @@ class Memory:
         self.schema = schema
         self.settings = settings
         self.judge = judge
+        self._decider = FactDecider(schema=schema, embedder=embedder)
         self._schema_ready = False
         self._schema_lock = threading.Lock()
 
@@ -157,7 +149,7 @@ class Memory:
         self._ready()
         vectors = self.embedder.embed_passages([text for _, text in accepted])
         candidates = [
-            _Candidate(i, text, detect_lang(text), vec, self.schema.detect(text))
+            Candidate(i, text, detect_lang(text), vec, self.schema.detect(text))
             for (i, text), vec in zip(accepted, vectors, strict=True)
         ]
         if self.judge is not None:
@@ -166,14 +158,16 @@ class Memory:
         def work(tx: Tx) -> list[tuple[int, RecordOutcome]]:
             current = tx.current()
             self._refresh(tx, current)
-            return [(c.index, self._decide(tx, current, c, source)) for c in candidates]
+            limit = self.settings.memory_max_facts_per_namespace
+            decide = self._decider.decide
+            return [(c.index, decide(tx, current, c, source, limit)) for c in candidates]
 
         results = self.store.write(namespace, work)
         if any(o.status in ("added", "updated") for _, o in results):
             self.cache.invalidate(namespace)
         return results
 
-    def _consult_judge(self, namespace: str, candidates: Sequence[_Candidate]) -> None:
+    def _consult_judge(self, namespace: str, candidates: Sequence[Candidate]) -> None:
         """Ask the fast model about free-text facts, outside the write lock."""
         assert self.judge is not None
         current = [s for s in self._current(namespace) if s.item.slot is None]
@@ -191,110 +185,6 @@ class Memory:
                 for i, item in zip(order, similar, strict=False)
             ):
                 cand.decision = self.judge.judge(cand.text, similar)
-
-    def _decide(
-        self, tx: Tx, current: list[StoredItem], cand: _Candidate, source: str
-    ) -> RecordOutcome:
-        sims = (
-            np.stack([s.embedding for s in current]) @ cand.embedding
-            if current
-            else np.zeros(0, dtype=np.float32)
-        )
-        for stored, sim in zip(current, sims, strict=True):
-            if (sim >= SIMILAR or stored.item.text == cand.text) and is_near_duplicate(
-                cand.text, stored.item.text, float(sim)
-            ):
-                return self._duplicate(cand, stored.item)
-        replaced: list[StoredItem] = []
-        match = cand.match
-        if match is not None:
-            same = [s for s in current if s.item.slot == match.slot]
-            spec = self.schema.slot(match.slot)
-            if spec.kind == "single":
-                for s in same:
-                    if s.item.value == match.value and s.item.polarity == match.polarity:
-                        return self._duplicate(cand, s.item)
-                replaced = same
-            else:
-                wanted = set(match.value)
-                for s in same:
-                    if wanted <= set(s.item.value or ()) and s.item.polarity == match.polarity:
-                        return self._duplicate(cand, s.item)
-                if spec.exclusive_with:
-                    replaced = [
-                        s
-                        for s in current
-                        if s.item.slot == spec.exclusive_with and wanted & set(s.item.value or ())
-                    ]
-        elif cand.decision is not None:
-            known = {s.item.id: s for s in current}
-            if cand.decision.action == "duplicate" and cand.decision.replaces:
-                if cand.decision.replaces[0] in known:
-                    return self._duplicate(cand, known[cand.decision.replaces[0]].item)
-            elif cand.decision.action == "update":
-                replaced = [known[i] for i in cand.decision.replaces if i in known]
-        limit = self.settings.memory_max_facts_per_namespace
-        if len(current) - len(replaced) >= limit:
-            return RecordOutcome(
-                cand.text,
-                "rejected",
-                f"memory is full ({limit} facts); forget something first",
-            )
-        item = MemoryItem(
-            id=uuid.uuid4().hex,
-            namespace=tx.namespace,
-            text=cand.text,
-            source=source,
-            created_at=utcnow(),
-            slot=match.slot if match else None,
-            value=match.value if match else None,
-            polarity=match.polarity if match else None,
-            lang=cand.lang,
-        )
-        tx.insert(item, cand.embedding, self.embedder.name)
-        for old in replaced:
-            tx.supersede(
-                old.item.id, by=item.id, reason=f"replaced by: {cand.text}", at=item.created_at
-            )
-            current.remove(old)
-        current.append(StoredItem(item, cand.embedding, self.embedder.name))
-        if match is not None and self.schema.slot(match.slot).kind == "multi":
-            for old in replaced:
-                self._keep_remainder(tx, current, old, set(match.value))
-        if replaced:
-            olds = "; ".join(old.item.text for old in replaced)
-            return RecordOutcome(
-                cand.text,
-                "updated",
-                f"replaces: {olds}",
-                item.id,
-                tuple(o.item.id for o in replaced),
-            )
-        return RecordOutcome(cand.text, "added", "", item.id)
-
-    def _keep_remainder(
-        self, tx: Tx, current: list[StoredItem], old: StoredItem, contradicted: set[str]
-    ) -> None:
-        """ "I prefer China Eastern" contradicts only MU of "I avoid Air China and China
-        Eastern": the Air China part stays remembered, as a fact of its own."""
-        assert old.item.slot is not None
-        rest = tuple(sorted(set(old.item.value or ()) - contradicted))
-        if not rest:
-            return
-        text = self.schema.render(old.item.slot, rest, old.item.lang)
-        text = text[:1].upper() + text[1:]
-        vector = self.embedder.embed_passages([text])[0]
-        item = dataclasses.replace(
-            old.item, id=uuid.uuid4().hex, text=text, value=rest, created_at=utcnow()
-        )
-        tx.insert(item, vector, self.embedder.name)
-        current.append(StoredItem(item, vector, self.embedder.name))
-
-    @staticmethod
-    def _duplicate(cand: _Candidate, existing: MemoryItem) -> RecordOutcome:
-        return RecordOutcome(
-            cand.text, "duplicate", f"already remembered: {existing.text}", existing.id
-        )
 
     def update_profile(
         self,
