@@ -30,7 +30,7 @@ if TYPE_CHECKING:
     from slack_bolt import Ack, App, Respond
 
     from bot.app import Deps
-    from bot.prefs import LocaleCache
+    from bot.locale import LocaleCache
 
 log = logging.getLogger(__name__)
 

@@ -12,16 +12,15 @@ Home tab; the loading view is then replaced by the form.
 Saving writes the same memory the chat writes, for the namespace `{team}:{user}` of the
 person who submitted, and only after the form proved to be theirs. Only slots changed in
 the form are written (see `FormMeta`), so an edit made elsewhere while the form was open
-is kept; a double submission of one view records once.
+is kept; a double submission of one view records once. What saving involves apart from
+Slack is `bot.prefs_form`; each person's language comes from `bot.locale`.
 """
 
 from __future__ import annotations
 
 import logging
 import re
-import threading
-import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import TYPE_CHECKING, Any
 
@@ -29,12 +28,13 @@ from slack_sdk.web import WebClient
 
 from bot import views
 from bot.home import SLACK_ERRORS, Home, dm, slack_error, team_of, user_of
+from bot.locale import LocaleCache
 from bot.messages import t
 from bot.prefill import build_prefill, slot_mapper, structured_profile
+from bot.prefs_form import SubmitClaims, clashes, merge_changes, record_note
 from bot.views import FormInput, FormMeta
 from memory.errors import InvalidSlotValue, MemoryEngineError
 from memory.lang import Lang
-from memory.profile import ProfileSchema, Value
 
 if TYPE_CHECKING:
     from slack_bolt import Ack, App, Respond
@@ -44,87 +44,7 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 COMMAND = "/travel-prefs"
-LOCALE_TTL_SECONDS = 600.0
-SUBMIT_TTL_SECONDS = 86400
 WORKERS = 8  # form prefills (at most one fast-model call each), saves, Home publishes
-_LOCALE_CACHE_SIZE = 10_000
-
-
-def lang_of_locale(locale: object, default: Lang = "en") -> Lang:
-    """Slack's locale ("zh-CN", "zh-TW", "en-US", ...) as one of our two languages."""
-    if not isinstance(locale, str) or not locale:
-        return default
-    return "zh" if locale.lower().startswith("zh") else "en"
-
-
-class LocaleCache:
-    """Each person's language from `users.info`, kept for a few minutes."""
-
-    def __init__(self, ttl_seconds: float = LOCALE_TTL_SECONDS, default: Lang = "en") -> None:
-        self._ttl = ttl_seconds
-        self.default: Lang = default
-        self._known: dict[str, tuple[float, Lang]] = {}
-        self._lock = threading.Lock()
-
-    def cached(self, team: str, user: str) -> Lang | None:
-        with self._lock:
-            entry = self._known.get(f"{team}:{user}")
-        return entry[1] if entry and entry[0] > time.monotonic() else None
-
-    def lang(self, client: WebClient, team: str, user: str) -> Lang:
-        """The person's language; the workspace default when Slack won't say."""
-        known = self.cached(team, user)
-        if known is not None:
-            return known
-        try:
-            info = client.users_info(user=user, include_locale=True)
-            lang = lang_of_locale((info.get("user") or {}).get("locale"), self.default)
-        except SLACK_ERRORS as exc:
-            log.info("users.info failed (%s); using the default language", slack_error(exc))
-            lang = self.default
-        with self._lock:
-            if len(self._known) >= _LOCALE_CACHE_SIZE:
-                self._known.clear()
-            self._known[f"{team}:{user}"] = (time.monotonic() + self._ttl, lang)
-        return lang
-
-
-def merge_changes(
-    base: Mapping[str, Value],
-    current: Mapping[str, Value],
-    submitted: Mapping[str, Value | None],
-) -> tuple[dict[str, Value | None], list[str]]:
-    """What to write, and the slots changed elsewhere that the form leaves alone.
-
-    `base` is the profile when the form opened, `current` the profile now. A slot the
-    person did not change in the form is never written (a newer value stays); a slot
-    they changed is written unless it already holds that value.
-    """
-    changes: dict[str, Value | None] = {}
-    kept: list[str] = []
-    for slot, value in submitted.items():
-        before, now = base.get(slot), current.get(slot)
-        if value == before:
-            if now != before:
-                kept.append(slot)
-        elif value != now:
-            changes[slot] = value
-    return changes, kept
-
-
-def clashes(schema: ProfileSchema, profile: Mapping[str, Value | None], lang: Lang) -> str:
-    """Options that would be both preferred and avoided, described for the person."""
-    found = []
-    for slot in schema.slots:
-        other = slot.exclusive_with
-        if not other or slot.id > other:
-            continue
-        both = set(profile.get(slot.id) or ()) & set(profile.get(other) or ())
-        for option in slot.options:
-            if option.id in both:
-                pair = f"{slot.label(lang)} / {schema.slot(other).label(lang)}"
-                found.append(f"{option.label(lang)} ({pair})")
-    return ("、" if lang == "zh" else ", ").join(found)
 
 
 class Prefs:
@@ -137,8 +57,7 @@ class Prefs:
         self.schema = deps.memory.schema
         self.mapper = slot_mapper(deps.settings)
         self.locales = LocaleCache(default=deps.settings.default_language)
-        self._claims: dict[str, float] = {}  # used when there is no Redis
-        self._claims_lock = threading.Lock()
+        self.claims = SubmitClaims(redis=deps.redis, key_prefix=deps.settings.redis_key_prefix)
         self.pool = ThreadPoolExecutor(max_workers=WORKERS, thread_name_prefix="prefs")
         self.home = Home(deps, locales=self.locales, run=self._submit, open_form=self.open_form)
 
@@ -342,41 +261,8 @@ class Prefs:
         claim = f"{view.get('id')}:{view.get('hash')}" if view.get("id") else ""
         self._submit(self._save, client, meta, form, claim)
 
-    def _claim(self, claim: str) -> bool:
-        """True for the first submission of a view (same id and hash)."""
-        if not claim:
-            return True
-        redis = self.deps.redis
-        if redis is not None:
-            key = f"{self.settings.redis_key_prefix}travel-prefs:submit:{claim}"
-            try:
-                return bool(redis.set(key, "1", nx=True, ex=SUBMIT_TTL_SECONDS))
-            except Exception as exc:  # Redis down: fall back to this process's memory
-                log.warning("submission claim without Redis (%s)", type(exc).__name__)
-        now = time.monotonic()
-        with self._claims_lock:
-            self._claims = {k: v for k, v in self._claims.items() if v > now}
-            if claim in self._claims:
-                return False
-            self._claims[claim] = now + SUBMIT_TTL_SECONDS
-            return True
-
-    def _release(self, claim: str) -> None:
-        """Let the same view be submitted again (its save did not happen)."""
-        if not claim:
-            return
-        with self._claims_lock:
-            self._claims.pop(claim, None)
-        if self.deps.redis is not None:
-            try:
-                self.deps.redis.delete(
-                    f"{self.settings.redis_key_prefix}travel-prefs:submit:{claim}"
-                )
-            except Exception as exc:
-                log.warning("could not release a submission claim (%s)", type(exc).__name__)
-
     def _save(self, client: WebClient, meta: FormMeta, form: FormInput, claim: str) -> None:
-        if not self._claim(claim):
+        if not self.claims.claim(claim):
             self.deps.metrics.inc("prefs_saves_total", outcome="duplicate")
             return
         lang, namespace = meta.lang, meta.namespace
@@ -385,7 +271,7 @@ class Prefs:
             changes, kept = merge_changes(meta.base, current, form.values)
             clash = clashes(self.schema, {**current, **changes}, lang)
             if clash:
-                self._release(claim)
+                self.claims.release(claim)
                 self.deps.metrics.inc("prefs_saves_total", outcome="conflict")
                 text = t("prefs_save_conflict", lang, detail=clash)
                 self._tell(client, meta.user, meta.channel, text)
@@ -396,7 +282,7 @@ class Prefs:
                 else []
             )
         except MemoryEngineError as exc:
-            self._release(claim)
+            self.claims.release(claim)
             self.deps.metrics.inc("prefs_saves_total", outcome="failed")
             log.warning("saving the form failed (%s)", type(exc).__name__)
             # InvalidSlotValue: the profile changed between the check and the write.
@@ -405,7 +291,7 @@ class Prefs:
             )
             self._tell(client, meta.user, meta.channel, t(key, lang))
             return
-        notes, noted = self._record_note(namespace, form.free_text, lang)
+        notes, noted = record_note(self.memory, namespace, form.free_text, lang)
         changed = any(o.status in ("added", "updated") for o in outcomes)
         self.deps.metrics.inc("prefs_saves_total", outcome="saved" if changed or noted else "same")
         lines = [t("prefs_saved" if changed or noted else "prefs_unchanged", lang)]
@@ -425,28 +311,6 @@ class Prefs:
         lines += notes
         self._tell(client, meta.user, meta.channel, "\n".join(lines))
         self.home.publish(client, meta.team, meta.user, lang=lang)
-
-    def _record_note(self, namespace: str, text: str, lang: Lang) -> tuple[list[str], bool]:
-        """Record the free text (source "form"): what to tell the person, and if it was kept."""
-        if not text:
-            return [], False
-        shown = views.clip(text, 200)
-        try:
-            outcomes = self.memory.record(namespace, [text], source="form")
-        except MemoryEngineError as exc:
-            log.warning("the form's free text was not saved (%s)", type(exc).__name__)
-            return [t("prefs_note_failed", lang, text=shown)], False
-        lines, kept = [], False
-        for outcome in outcomes:
-            if outcome.status in ("added", "updated"):
-                lines.append(t("prefs_note_added", lang, text=shown))
-                kept = True
-            elif outcome.status == "duplicate":
-                lines.append(t("prefs_note_duplicate", lang, text=shown))
-            else:
-                reason = views.privacy_message(outcome.reason, lang)
-                lines.append(t("prefs_note_rejected", lang, text=shown, reason=reason))
-        return lines, kept
 
     # -- actions --------------------------------------------------------------------------------
 
@@ -530,11 +394,4 @@ def register_prefs(app: App, deps: Deps) -> Prefs:
     return prefs
 
 
-__all__ = [
-    "COMMAND",
-    "LocaleCache",
-    "Prefs",
-    "clashes",
-    "merge_changes",
-    "register_prefs",
-]
+__all__ = ["COMMAND", "Prefs", "register_prefs"]

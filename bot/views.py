@@ -1,11 +1,12 @@
-"""Block Kit for `/travel-prefs` and the App Home, built from typed `slack_sdk.models`.
+"""Block Kit for `/travel-prefs`, built from typed `slack_sdk.models`.
 
 The preferences modal is generated from the profile schema: a select (with "No
 preference") for a single-choice slot, checkboxes for a multi-choice slot with few
 options, a multi-select for one with many, and a free-text "Anything else?" field.
 `read_form` turns a submitted view's state back into slot values and inline errors.
 Every `callback_id`, `action_id` and `block_id` is a constant below; every view stays
-within Slack's limits (100 blocks, 24-character titles, 75-character option texts).
+within Slack's limits (100 blocks, 24-character titles, 75-character option texts). The
+App Home tab is built in `bot.home_views`, from the same constants.
 """
 
 from __future__ import annotations
@@ -21,10 +22,8 @@ from slack_sdk.models.blocks import (
     Block,
     ButtonElement,
     CheckboxesElement,
-    ConfirmObject,
     ContextBlock,
     DividerBlock,
-    HeaderBlock,
     InputBlock,
     MarkdownTextObject,
     Option,
@@ -157,8 +156,14 @@ class FormMeta:
 # -- the modal ---------------------------------------------------------------------------------
 
 
-def _text(key: str, lang: Lang, limit: int, **values: object) -> str:
+def clipped(key: str, lang: Lang, limit: int, **values: object) -> str:
+    """The message `key` in `lang`, cut to `limit` characters."""
     return clip(t(key, lang, **values), limit)
+
+
+def section(text: str) -> SectionBlock:
+    """A mrkdwn section of `text`, cut to Slack's limit."""
+    return SectionBlock(text=MarkdownTextObject(text=clip(text, MAX_TEXT_CHARS)))
 
 
 def loading_modal(lang: Lang | None) -> View:
@@ -171,8 +176,8 @@ def loading_modal(lang: Lang | None) -> View:
     return View(
         type="modal",
         callback_id=LOADING_CALLBACK_ID,
-        title=_text("prefs_title", lang or "en", MAX_TITLE_CHARS),
-        close=_text("prefs_close", lang or "en", MAX_TITLE_CHARS),
+        title=clipped("prefs_title", lang or "en", MAX_TITLE_CHARS),
+        close=clipped("prefs_close", lang or "en", MAX_TITLE_CHARS),
         blocks=[SectionBlock(text=MarkdownTextObject(text=text))],
     )
 
@@ -182,8 +187,8 @@ def notice_modal(lang: Lang, text: str) -> View:
     return View(
         type="modal",
         callback_id=NOTICE_CALLBACK_ID,
-        title=_text("prefs_title", lang, MAX_TITLE_CHARS),
-        close=_text("prefs_close", lang, MAX_TITLE_CHARS),
+        title=clipped("prefs_title", lang, MAX_TITLE_CHARS),
+        close=clipped("prefs_close", lang, MAX_TITLE_CHARS),
         blocks=[SectionBlock(text=MarkdownTextObject(text=clip(text, MAX_TEXT_CHARS)))],
     )
 
@@ -204,21 +209,23 @@ def preferences_modal(
     """
     lang = meta.lang
     blocks: list[Block] = [
-        ContextBlock(elements=[MarkdownTextObject(text=_text("prefs_intro", lang, MAX_TEXT_CHARS))])
+        ContextBlock(
+            elements=[MarkdownTextObject(text=clipped("prefs_intro", lang, MAX_TEXT_CHARS))]
+        )
     ]
     for slot in schema.slots:
         blocks.append(_slot_input(slot, lang, values.get(slot.id), slot.id in suggested))
     blocks.append(
         InputBlock(
             block_id=FREE_TEXT_BLOCK_ID,
-            label=_text("prefs_free_text_label", lang, MAX_LABEL_CHARS),
+            label=clipped("prefs_free_text_label", lang, MAX_LABEL_CHARS),
             element=PlainTextInputElement(
                 action_id=FREE_TEXT_ACTION_ID,
                 multiline=True,
                 max_length=min(free_text_limit, MAX_TEXT_CHARS),
-                placeholder=_text("prefs_free_text_placeholder", lang, MAX_PLACEHOLDER_CHARS),
+                placeholder=clipped("prefs_free_text_placeholder", lang, MAX_PLACEHOLDER_CHARS),
             ),
-            hint=_text("prefs_free_text_hint", lang, MAX_LABEL_CHARS),
+            hint=clipped("prefs_free_text_hint", lang, MAX_LABEL_CHARS),
             optional=True,
         )
     )
@@ -227,9 +234,9 @@ def preferences_modal(
     return View(
         type="modal",
         callback_id=FORM_CALLBACK_ID,
-        title=_text("prefs_title", lang, MAX_TITLE_CHARS),
-        submit=_text("prefs_save", lang, MAX_TITLE_CHARS),
-        close=_text("prefs_cancel", lang, MAX_TITLE_CHARS),
+        title=clipped("prefs_title", lang, MAX_TITLE_CHARS),
+        submit=clipped("prefs_save", lang, MAX_TITLE_CHARS),
+        close=clipped("prefs_cancel", lang, MAX_TITLE_CHARS),
         blocks=blocks[:MAX_BLOCKS],
         private_metadata=meta.dumps(),
     )
@@ -239,10 +246,10 @@ def _slot_input(slot: SlotSpec, lang: Lang, value: Value | None, suggested: bool
     options = [Option(value=o.id, text=clip(o.label(lang), MAX_OPTION_CHARS)) for o in slot.options]
     chosen = {value} if isinstance(value, str) else set(value or ())
     initial = [o for o in options if o.value in chosen]
-    placeholder = _text("prefs_choose", lang, MAX_PLACEHOLDER_CHARS)
+    placeholder = clipped("prefs_choose", lang, MAX_PLACEHOLDER_CHARS)
     element: StaticSelectElement | CheckboxesElement | StaticMultiSelectElement
     if slot.kind == "single":
-        none = Option(value=NO_PREFERENCE, text=_text("prefs_no_preference", lang, 75))
+        none = Option(value=NO_PREFERENCE, text=clipped("prefs_no_preference", lang, 75))
         element = StaticSelectElement(
             action_id=SLOT_ACTION_ID,
             placeholder=placeholder,
@@ -285,7 +292,7 @@ def _readonly_facts(facts: Sequence[str], lang: Lang) -> list[Block]:
         used += len(line) + 1
     blocks: list[Block] = [SectionBlock(text=MarkdownTextObject(text="\n".join([heading, *lines])))]
     if len(facts) > len(lines):
-        more = _text("prefs_more", lang, MAX_TEXT_CHARS, count=len(facts) - len(lines))
+        more = clipped("prefs_more", lang, MAX_TEXT_CHARS, count=len(facts) - len(lines))
         blocks.append(ContextBlock(elements=[MarkdownTextObject(text=more)]))
     return blocks
 
@@ -401,108 +408,10 @@ def home_view(
     page: int = 0,
     unavailable: bool = False,
 ) -> View:
-    """What is remembered: the summary, each current fact with source, date and "Forget"."""
-    blocks: list[Block] = [HeaderBlock(text=_text("home_title", lang, 150))]
-    if unavailable:
-        blocks.append(_section(t("home_unavailable", lang)))
-    elif summary:
-        blocks.append(_section(t("home_summary_heading", lang) + "\n" + escape(summary)))
-    else:
-        blocks.append(_section(t("home_empty", lang)))
-    buttons = [
-        ButtonElement(
-            text=_text("home_edit", lang, MAX_BUTTON_CHARS),
-            action_id=EDIT_ACTION_ID,
-            value="edit",
-            style="primary",
-        )
-    ]
-    if items:
-        buttons.append(
-            ButtonElement(
-                text=_text("home_forget_all", lang, MAX_BUTTON_CHARS),
-                action_id=FORGET_ALL_ACTION_ID,
-                value="all",
-                style="danger",
-                confirm=_confirm(lang, t("home_forget_all_confirm", lang)),
-            )
-        )
-    blocks.append(ActionsBlock(elements=buttons))
-    if items and not unavailable:
-        blocks += [DividerBlock(), *_home_facts(items, lang, page)]
-    blocks += [
-        DividerBlock(),
-        ContextBlock(elements=[MarkdownTextObject(text=t("home_never_stores", lang))]),
-    ]
-    return View(type="home", callback_id=HOME_CALLBACK_ID, blocks=blocks[:MAX_BLOCKS])
+    """The App Home tab, as built by `bot.home_views.home_view` (kept here for callers)."""
+    from bot.home_views import home_view as build  # imported here: home_views imports us
 
-
-def _home_facts(items: Sequence[MemoryItem], lang: Lang, page: int) -> list[Block]:
-    pages = max(1, -(-len(items) // HOME_PAGE_SIZE))
-    page = min(max(page, 0), pages - 1)
-    start = page * HOME_PAGE_SIZE
-    shown = items[start : start + HOME_PAGE_SIZE]
-    blocks: list[Block] = [_section(t("home_facts_heading", lang, count=len(items)))]
-    for item in shown:
-        blocks.append(
-            SectionBlock(
-                block_id=f"travel_prefs.fact.{item.id}"[:255],
-                text=MarkdownTextObject(text=_fact_text(item, lang)),
-                accessory=ButtonElement(
-                    text=_text("home_forget", lang, MAX_BUTTON_CHARS),
-                    action_id=FORGET_ITEM_ACTION_ID,
-                    value=item.id,
-                    confirm=_confirm(lang, escape(item.text)),
-                ),
-            )
-        )
-    rest = len(items) - start - len(shown)
-    if rest > 0:
-        more = _text("prefs_more", lang, MAX_TEXT_CHARS, count=rest)
-        blocks.append(ContextBlock(elements=[MarkdownTextObject(text=more)]))
-    paging = []
-    if page > 0:
-        paging.append(_page_button(t("home_newer", lang), HOME_NEWER_ACTION_ID, page - 1))
-    if page < pages - 1:
-        paging.append(_page_button(t("home_older", lang), HOME_OLDER_ACTION_ID, page + 1))
-    if paging:
-        blocks.append(ActionsBlock(block_id="travel_prefs.paging", elements=paging))
-    return blocks
-
-
-def _page_button(text: str, action_id: str, page: int) -> ButtonElement:
-    return ButtonElement(
-        text=clip(text, MAX_BUTTON_CHARS),
-        action_id=action_id,
-        value=str(page),
-    )
-
-
-def source_label(source: str, lang: Lang) -> str:
-    if source in ("chat", "form", "admin"):
-        return t(f"home_source_{source}", lang)
-    return t("home_source_other", lang, source=source)
-
-
-def _fact_text(item: MemoryItem, lang: Lang) -> str:
-    stamp = int(item.created_at.timestamp())
-    date = f"<!date^{stamp}^{{date_short}}|{item.created_at.date().isoformat()}>"
-    meta = f"_{escape(source_label(item.source, lang))}_ · {date}"
-    return clip(escape(item.text), MAX_TEXT_CHARS - len(meta) - 1) + "\n" + meta
-
-
-def _section(text: str) -> SectionBlock:
-    return SectionBlock(text=MarkdownTextObject(text=clip(text, MAX_TEXT_CHARS)))
-
-
-def _confirm(lang: Lang, text: str) -> ConfirmObject:
-    return ConfirmObject(
-        title=_text("home_forget_title", lang, 100),
-        text=MarkdownTextObject(text=clip(text, MAX_CONFIRM_CHARS)),
-        confirm=_text("home_forget", lang, 30),
-        deny=_text("prefs_cancel", lang, 30),
-        style="danger",
-    )
+    return build(lang=lang, summary=summary, items=items, page=page, unavailable=unavailable)
 
 
 # -- /travel-prefs forget ------------------------------------------------------------------------
@@ -511,18 +420,18 @@ def _confirm(lang: Lang, text: str) -> ConfirmObject:
 def forget_all_prompt(lang: Lang, count: int, owner: str) -> list[Block]:
     """The ephemeral question of `/travel-prefs forget`; the buttons carry the owner."""
     return [
-        _section(t("prefs_forget_ask", lang, count=count)),
+        section(t("prefs_forget_ask", lang, count=count)),
         ActionsBlock(
             block_id="travel_prefs.forget_all",
             elements=[
                 ButtonElement(
-                    text=_text("prefs_forget_yes", lang, MAX_BUTTON_CHARS),
+                    text=clipped("prefs_forget_yes", lang, MAX_BUTTON_CHARS),
                     action_id=FORGET_ALL_CONFIRM_ACTION_ID,
                     value=owner,
                     style="danger",
                 ),
                 ButtonElement(
-                    text=_text("prefs_cancel", lang, MAX_BUTTON_CHARS),
+                    text=clipped("prefs_cancel", lang, MAX_BUTTON_CHARS),
                     action_id=FORGET_ALL_CANCEL_ACTION_ID,
                     value=owner,
                 ),
@@ -551,6 +460,9 @@ __all__ = [
     "SLOT_BLOCK_PREFIX",
     "FormInput",
     "FormMeta",
+    "clip",
+    "clipped",
+    "escape",
     "forget_all_prompt",
     "free_text_problem",
     "home_view",
@@ -559,5 +471,6 @@ __all__ = [
     "preferences_modal",
     "privacy_message",
     "read_form",
+    "section",
     "slot_block_id",
 ]
