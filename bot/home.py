@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 from slack_sdk.errors import SlackApiError
 from slack_sdk.web import WebClient
 
-from bot import views
+from bot import home_views, views
 from bot.messages import t
 from memory.errors import MemoryEngineError
 from memory.lang import Lang
@@ -121,9 +121,9 @@ class Home:
         try:
             items = self.memory.items(namespace)
             summary = self.memory.retrieve(namespace) if items else ""
-            view = views.home_view(lang=lang, summary=summary, items=items, page=page)
+            view = home_views.home_view(lang=lang, summary=summary, items=items, page=page)
         except MemoryEngineError:
-            view = views.home_view(lang=lang, summary="", items=[], unavailable=True)
+            view = home_views.home_view(lang=lang, summary="", items=[], unavailable=True)
         try:
             client.views_publish(user_id=user, view=view)
         except SLACK_ERRORS as exc:

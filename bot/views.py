@@ -39,7 +39,6 @@ from memory import privacy
 from memory.errors import InvalidSlotValue
 from memory.lang import Lang
 from memory.profile import ProfileSchema, SlotSpec, Value
-from memory.types import MemoryItem
 
 LANGS: tuple[Lang, ...] = ("en", "zh")
 
@@ -400,20 +399,6 @@ def free_text_problem(raw: str, lang: Lang, limit: int) -> str | None:
 # -- the App Home --------------------------------------------------------------------------------
 
 
-def home_view(
-    *,
-    lang: Lang,
-    summary: str,
-    items: Sequence[MemoryItem],
-    page: int = 0,
-    unavailable: bool = False,
-) -> View:
-    """The App Home tab, as built by `bot.home_views.home_view` (kept here for callers)."""
-    from bot.home_views import home_view as build  # imported here: home_views imports us
-
-    return build(lang=lang, summary=summary, items=items, page=page, unavailable=unavailable)
-
-
 # -- /travel-prefs forget ------------------------------------------------------------------------
 
 
@@ -465,7 +450,6 @@ __all__ = [
     "escape",
     "forget_all_prompt",
     "free_text_problem",
-    "home_view",
     "loading_modal",
     "notice_modal",
     "preferences_modal",

@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from bot import views
+from bot import home_views, views
 from bot.messages import t
 from bot.prefill import Suggestion, accept_suggestions, parse_suggestions
 from bot.views import FormMeta
@@ -177,7 +177,7 @@ def test_the_loading_view_is_bilingual_until_the_language_is_known() -> None:
 
 def test_home_lists_each_fact_with_source_date_and_a_forget_button() -> None:
     items = [_item(1, "I never take red-eye flights"), _item(2, "Prefers aisle seat", "form")]
-    home = views.home_view(lang="en", summary="Avoids red-eye flights; aisle.", items=items)
+    home = home_views.home_view(lang="en", summary="Avoids red-eye flights; aisle.", items=items)
     data = home.to_dict()
     check_limits(data)
     assert data["type"] == "home"
@@ -195,20 +195,20 @@ def test_home_lists_each_fact_with_source_date_and_a_forget_button() -> None:
 
 def test_home_escapes_what_people_said() -> None:
     items = [_item(1, "ping <!channel> & <@U2> about <https://x.example|hotels>")]
-    shown = texts(views.home_view(lang="en", summary="", items=items).to_dict())
+    shown = texts(home_views.home_view(lang="en", summary="", items=items).to_dict())
     assert "<!channel>" not in shown and "<@U2>" not in shown
     assert "&lt;!channel&gt; &amp; &lt;@U2&gt;" in shown
 
 
 def test_home_pages_many_facts_within_100_blocks() -> None:
     items = [_item(n, "y" * 500) for n in range(500)]
-    first = views.home_view(lang="en", summary="s", items=items).to_dict()
+    first = home_views.home_view(lang="en", summary="s", items=items).to_dict()
     check_limits(first)
     assert len(buttons(first, views.FORGET_ITEM_ACTION_ID)) == views.HOME_PAGE_SIZE
     assert t("prefs_more", "en", count=500 - views.HOME_PAGE_SIZE) in texts(first)
     [older] = buttons(first, views.HOME_OLDER_ACTION_ID)
     assert older["value"] == "1" and not buttons(first, views.HOME_NEWER_ACTION_ID)
-    last = views.home_view(lang="zh", summary="s", items=items, page=99).to_dict()
+    last = home_views.home_view(lang="zh", summary="s", items=items, page=99).to_dict()
     check_limits(last)
     forget = buttons(last, views.FORGET_ITEM_ACTION_ID)
     assert forget[-1]["value"] == items[-1].id  # clamped to the last page
@@ -216,7 +216,7 @@ def test_home_pages_many_facts_within_100_blocks() -> None:
 
 
 def test_an_empty_home_invites_the_person_and_offers_no_forget_all() -> None:
-    data = views.home_view(lang="zh", summary="", items=[]).to_dict()
+    data = home_views.home_view(lang="zh", summary="", items=[]).to_dict()
     check_limits(data)
     assert t("home_empty", "zh") in texts(data)
     assert not buttons(data, views.FORGET_ALL_ACTION_ID)
