@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import logging
 import sys
+import threading
 from typing import Any
 
 from bot.settings import Settings
@@ -93,7 +94,10 @@ def serve_command(args: argparse.Namespace, settings: Settings) -> int:
         deps.close()
 
 
-def socket_command(args: argparse.Namespace, settings: Settings) -> int:
+def socket_command(
+    args: argparse.Namespace, settings: Settings, *, stop: threading.Event | None = None
+) -> int:
+    """Serve Slack over Socket Mode until interrupted (or until `stop` is set)."""
     if not settings.slack_app_token or not settings.slack_bot_token:
         print("error: Socket Mode needs SLACK_APP_TOKEN and SLACK_BOT_TOKEN", file=sys.stderr)
         return 2
@@ -102,15 +106,19 @@ def socket_command(args: argparse.Namespace, settings: Settings) -> int:
     from bot.app import Deps, build_app
 
     deps = Deps.open(settings)
+    handler = None
     try:
         bolt = build_app(settings, deps, socket_mode=True)
         handler = SocketModeHandler(bolt, settings.slack_app_token.get_secret_value())
         _announce(deps, "Socket Mode")
-        handler.start()  # type: ignore[no-untyped-call]
+        handler.connect()  # type: ignore[no-untyped-call]
+        (stop or threading.Event()).wait()
         return 0
     except KeyboardInterrupt:
         return 0
     finally:
+        if handler is not None:
+            handler.close()  # type: ignore[no-untyped-call]
         deps.close()
 
 

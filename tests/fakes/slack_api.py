@@ -33,6 +33,12 @@ conversations.open, conversations.info, conversations.replies, conversations.his
 views.open, views.push, views.update, views.publish, assistant.threads.setStatus,
 assistant.threads.setSuggestedPrompts, assistant.threads.setTitle, apps.connections.open,
 team.info. Anything else answers `unknown_method`, like Slack.
+
+Socket Mode: `apps.connections.open` (called with an app-level `xapp-` token, checked
+against `app_token` when set) answers `ws://127.0.0.1:PORT/socket-mode`, a websocket
+served by `socket` (a `tests.fakes.slack_socket.SocketModeEndpoint`): it says hello,
+sends envelopes (`socket.send_event(body)`, `socket.send_command(form)`) and records the
+app's acks (`socket.wait_for_ack(envelope_id)`).
 """
 
 from __future__ import annotations
@@ -47,10 +53,11 @@ from collections import defaultdict
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler
-from typing import Any
+from typing import Any, Self
 from urllib.parse import parse_qsl, urlsplit
 
 from tests.fakes.http import LocalServer
+from tests.fakes.slack_socket import SocketModeEndpoint, is_upgrade
 
 # Form fields that carry JSON (Slack accepts both encodings for these).
 _JSON_FIELDS = frozenset({"blocks", "attachments", "view", "metadata", "prompts"})
@@ -111,6 +118,7 @@ class FakeSlackAPI(LocalServer):
         bot_user_id: str = "UBOT",
         bot_id: str = "BBOT",
         token: str | None = None,
+        app_token: str | None = None,
     ) -> None:
         super().__init__()
         self.handler = _Handler
@@ -119,6 +127,8 @@ class FakeSlackAPI(LocalServer):
         self.bot_user_id = bot_user_id
         self.bot_id = bot_id
         self.token = token  # when set, calls with another token get `invalid_auth`
+        self.app_token = app_token  # the same, for the app-level token (Socket Mode)
+        self.socket = SocketModeEndpoint()
         self._lock = threading.Condition()
         self._calls: list[Call] = []
         self._response_calls: list[Call] = []
@@ -130,6 +140,14 @@ class FakeSlackAPI(LocalServer):
         self._views: dict[str, dict[str, Any]] = {}
         self._ids = itertools.count(1)
         self._clock = time.time()
+
+    def start(self) -> Self:
+        self.socket.reopen()
+        return super().start()
+
+    def close(self) -> None:
+        self.socket.close()  # websockets first, so the server's threads can finish
+        super().close()
 
     @property
     def base_url(self) -> str:
@@ -333,7 +351,12 @@ class FakeSlackAPI(LocalServer):
             return 503, {"ok": False, "error": "service_unavailable"}, {}
         if retry_after is not None:
             return 429, {"ok": False, "error": "ratelimited"}, {"Retry-After": f"{retry_after:g}"}
-        if self.token is not None and call.method != "api.test" and call.token != self.token:
+        if call.method == "apps.connections.open":
+            if call.token is not None and not call.token.startswith("xapp-"):
+                return 200, {"ok": False, "error": "not_allowed_token_type"}, {}
+            if self.app_token is not None and call.token != self.app_token:
+                return 200, {"ok": False, "error": "invalid_auth"}, {}
+        elif self.token is not None and call.method != "api.test" and call.token != self.token:
             return 200, {"ok": False, "error": "invalid_auth"}, {}
         if call.token is None and call.method not in ("api.test",):
             return 200, {"ok": False, "error": "not_authed"}, {}
@@ -592,6 +615,9 @@ class _Handler(BaseHTTPRequestHandler):
         return  # keep test output quiet
 
     def do_GET(self) -> None:
+        if urlsplit(self.path).path.rstrip("/") == "/socket-mode" and is_upgrade(self):
+            self.owner.socket.serve(self)
+            return
         self._serve("GET")
 
     def do_POST(self) -> None:
