@@ -51,12 +51,13 @@ import numpy as np
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from scratch import scratch_database  # noqa: E402
+
 from memory import open_memory  # noqa: E402
 from memory.engine import Memory  # noqa: E402
 from memory.migrations import MEMORY_MIGRATIONS, migrate  # noqa: E402
 from memory.store import Backend, utcnow  # noqa: E402
 
-PG_ADMIN_DSN = "postgresql://postgres@127.0.0.1:5432/test"
 REDIS_URL = "redis://127.0.0.1:6379/0"
 NAMESPACE_FACTS = 200
 TYPICAL_FACTS = 25
@@ -155,27 +156,6 @@ class BackendResult:
     model_ms: list[float] = field(default_factory=list)
     record_facts_per_s: float = 0.0
     growth: list[dict[str, Any]] = field(default_factory=list)
-
-
-@contextmanager
-def database(backend: str) -> Iterator[str]:
-    if backend == "sqlite":
-        folder = tempfile.mkdtemp(prefix="latency-bench-")
-        try:
-            yield f"sqlite:///{folder}/memory.db"
-        finally:
-            shutil.rmtree(folder, ignore_errors=True)
-        return
-    import psycopg
-
-    schema = f"bench_latency_{uuid.uuid4().hex[:10]}"
-    with psycopg.connect(PG_ADMIN_DSN, autocommit=True) as conn:
-        conn.execute(f'CREATE SCHEMA "{schema}"')
-    try:
-        yield f"{PG_ADMIN_DSN}?options=-csearch_path%3D{schema}"
-    finally:
-        with psycopg.connect(PG_ADMIN_DSN, autocommit=True) as conn:
-            conn.execute(f'DROP SCHEMA "{schema}" CASCADE')
 
 
 @contextmanager
@@ -349,7 +329,11 @@ def measure_growth(
 def run_backend(backend: str, sizes: Sequence[int]) -> BackendResult:
     result = BackendResult(backend)
     run_id = f"bench-{uuid.uuid4().hex[:8]}"
-    with database(backend) as dsn, database(backend) as ref_dsn, redis_prefix() as prefix:
+    with (
+        scratch_database(backend, "latency") as dsn,
+        scratch_database(backend, "latency") as ref_dsn,
+        redis_prefix() as prefix,
+    ):
         memory = open_memory(dsn=dsn, redis_url=REDIS_URL, redis_key_prefix=prefix)
         reference = open_memory(dsn=ref_dsn, redis_url="")
         try:

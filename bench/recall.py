@@ -41,14 +41,11 @@ from __future__ import annotations
 import argparse
 import json
 import random
-import shutil
 import sys
-import tempfile
 import time
 import uuid
 from collections import Counter
 from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -59,11 +56,12 @@ import numpy.typing as npt
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from scratch import scratch_database  # noqa: E402
+
 from memory import open_memory  # noqa: E402
 from memory.embedding import Embedder, Vector, shared_local_embedder  # noqa: E402
 from memory.engine import Memory  # noqa: E402
 
-PG_ADMIN_DSN = "postgresql://postgres@127.0.0.1:5432/test"
 SEED = 7
 DISTRACTORS = 49
 KS = (1, 3, 5)
@@ -184,27 +182,6 @@ class Baseline:
         scores = np.stack([self._passages[t] for t in texts]) @ query
         order = [int(i) for i in np.argsort(-scores, kind="stable")[:5]]
         return order.index(target) if target in order else None
-
-
-@contextmanager
-def database(backend: str) -> Iterator[str]:
-    if backend == "sqlite":
-        folder = tempfile.mkdtemp(prefix="recall-bench-")
-        try:
-            yield f"sqlite:///{folder}/memory.db"
-        finally:
-            shutil.rmtree(folder, ignore_errors=True)
-        return
-    import psycopg
-
-    schema = f"bench_recall_{uuid.uuid4().hex[:10]}"
-    with psycopg.connect(PG_ADMIN_DSN, autocommit=True) as conn:
-        conn.execute(f'CREATE SCHEMA "{schema}"')
-    try:
-        yield f"{PG_ADMIN_DSN}?options=-csearch_path%3D{schema}"
-    finally:
-        with psycopg.connect(PG_ADMIN_DSN, autocommit=True) as conn:
-            conn.execute(f'DROP SCHEMA "{schema}" CASCADE')
 
 
 def run_mode(
@@ -383,7 +360,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     embedder = CachingEmbedder(shared_local_embedder())
     baseline = Baseline()
     run_id = uuid.uuid4().hex[:8]
-    with database(args.backend) as dsn:
+    with scratch_database(args.backend, "recall") as dsn:
         memory = open_memory(dsn=dsn, redis_url="", embedder=embedder)
         try:
             results = [

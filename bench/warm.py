@@ -24,8 +24,6 @@ import sys
 import tempfile
 import time
 import uuid
-from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -36,6 +34,8 @@ import numpy as np
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from scratch import scratch_database  # noqa: E402
+
 from bot.trips import TripStore  # noqa: E402
 from memory import open_memory  # noqa: E402
 from memory.backends import backend_from_dsn  # noqa: E402
@@ -44,7 +44,6 @@ from memory.lang import detect_lang  # noqa: E402
 from memory.store import Tx, utcnow  # noqa: E402
 from memory.types import MemoryItem  # noqa: E402
 
-PG_ADMIN_DSN = "postgresql://postgres@127.0.0.1:5432/test"
 REDIS_URL = "redis://127.0.0.1:6379/0"
 TRAVEL_BOT = Path(sys.executable).with_name("travel-bot")
 CHUNK = 500  # travellers per seeding transaction
@@ -89,23 +88,6 @@ class Run:
     warm: dict[str, Any]
     keys: int
     ttl: int
-
-
-@contextmanager
-def database(backend: str, workdir: Path) -> Iterator[str]:
-    if backend == "sqlite":
-        yield f"sqlite:///{workdir}/memory.db"
-        return
-    import psycopg
-
-    schema = f"bench_{uuid.uuid4().hex[:10]}"
-    with psycopg.connect(PG_ADMIN_DSN, autocommit=True) as conn:
-        conn.execute(f'CREATE SCHEMA "{schema}"')
-    try:
-        yield f"{PG_ADMIN_DSN}?options=-csearch_path%3D{schema}"
-    finally:
-        with psycopg.connect(PG_ADMIN_DSN, autocommit=True) as conn:
-            conn.execute(f'DROP SCHEMA "{schema}" CASCADE')
 
 
 def seed(memory: Memory, trips: TripStore, count: int, facts_each: int) -> None:
@@ -185,7 +167,7 @@ def bench(backend: str, count: int, facts_each: int, concurrency: int) -> Run:
     prefix = f"bench-{uuid.uuid4().hex[:8]}:"
     client: Any = redis.Redis.from_url(REDIS_URL)
     try:
-        with database(backend, workdir) as dsn:
+        with scratch_database(backend, "warm") as dsn:
             memory = open_memory(dsn=dsn, redis_url=REDIS_URL, redis_key_prefix=prefix)
             trips = TripStore(backend_from_dsn(dsn), timezone=UTC)
             started = time.monotonic()
