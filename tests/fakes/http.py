@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import json
 import threading
+from collections.abc import Mapping
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from types import TracebackType
-from typing import Self
+from typing import Any, Self
 
 
 class LocalServer:
@@ -63,3 +65,22 @@ class LocalServer:
         if self._server is None:
             raise RuntimeError(f"{type(self).__name__} is not started")
         return int(self._server.server_address[1])
+
+
+class JSONHandler(BaseHTTPRequestHandler):
+    """A request handler that answers with JSON bodies."""
+
+    def send_json(
+        self, status: int, payload: Mapping[str, Any], headers: Mapping[str, str] | None = None
+    ) -> None:
+        data = json.dumps(payload, ensure_ascii=False).encode("utf-8")
+        try:
+            self.send_response(status)
+            self.send_header("Content-Type", "application/json; charset=utf-8")
+            self.send_header("Content-Length", str(len(data)))
+            for key, value in (headers or {}).items():
+                self.send_header(key, value)
+            self.end_headers()
+            self.wfile.write(data)
+        except (BrokenPipeError, ConnectionResetError):
+            self.close_connection = True  # the client gave up (a timeout); nothing to do

@@ -34,10 +34,9 @@ import time
 from collections import deque
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler
 from typing import Any
 
-from tests.fakes.http import LocalServer
+from tests.fakes.http import JSONHandler, LocalServer
 
 ToolCallSpec = tuple[str, Mapping[str, Any] | str]
 
@@ -140,7 +139,7 @@ class ScriptedModel(LocalServer):
         return step, f"chatcmpl-scripted-{number}"
 
 
-class _Handler(BaseHTTPRequestHandler):
+class _Handler(JSONHandler):
     # Answers are small writes; without this each one waits ~40 ms for a delayed ACK.
     disable_nagle_algorithm = True
     owner: ScriptedModel
@@ -154,14 +153,14 @@ class _Handler(BaseHTTPRequestHandler):
         length = int(self.headers.get("Content-Length") or 0)
         raw = self.rfile.read(length) if length else b""
         if path not in ("/v1/chat/completions", "/chat/completions"):
-            self._send_json(404, _error_body(f"no route {path}", "not_found"))
+            self.send_json(404, _error_body(f"no route {path}", "not_found"))
             return
         try:
             body = json.loads(raw or b"{}")
             if not isinstance(body, dict):
                 raise ValueError("body is not an object")
         except ValueError:
-            self._send_json(400, _error_body("invalid JSON body", "invalid_request_error"))
+            self.send_json(400, _error_body("invalid JSON body", "invalid_request_error"))
             return
         step, completion_id = self.owner._next(body)
         self._answer(step, body, completion_id)
@@ -184,29 +183,14 @@ class _Handler(BaseHTTPRequestHandler):
             if step.retry_after is not None:
                 headers["Retry-After"] = f"{step.retry_after:g}"
             kind = "rate_limit_exceeded" if step.status == 429 else "server_error"
-            self._send_json(step.status, _error_body(step.message, kind), headers)
+            self.send_json(step.status, _error_body(step.message, kind), headers)
             return
         reply = _as_reply(step)
         model = str(body.get("model") or self.owner.model)
         if body.get("stream"):
             self._send_stream(reply, model, completion_id)
         else:
-            self._send_json(200, _completion(reply, model, completion_id, body))
-
-    def _send_json(
-        self, status: int, payload: Mapping[str, Any], headers: Mapping[str, str] | None = None
-    ) -> None:
-        data = json.dumps(payload, ensure_ascii=False).encode("utf-8")
-        try:
-            self.send_response(status)
-            self.send_header("Content-Type", "application/json")
-            self.send_header("Content-Length", str(len(data)))
-            for key, value in (headers or {}).items():
-                self.send_header(key, value)
-            self.end_headers()
-            self.wfile.write(data)
-        except (BrokenPipeError, ConnectionResetError):
-            self.close_connection = True  # the client gave up (timeout); nothing to do
+            self.send_json(200, _completion(reply, model, completion_id, body))
 
     def _send_stream(self, reply: Reply, model: str, completion_id: str) -> None:
         created = int(time.time())

@@ -52,11 +52,10 @@ import uuid
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler
 from typing import Any, Self
 from urllib.parse import parse_qsl, urlsplit
 
-from tests.fakes.http import LocalServer
+from tests.fakes.http import JSONHandler, LocalServer
 from tests.fakes.slack_socket import SocketModeEndpoint, is_upgrade
 
 # Form fields that carry JSON (Slack accepts both encodings for these).
@@ -604,7 +603,7 @@ class FakeSlackAPI(LocalServer):
         }
 
 
-class _Handler(BaseHTTPRequestHandler):
+class _Handler(JSONHandler):
     owner: FakeSlackAPI
     protocol_version = "HTTP/1.1"
     # Headers and body go out in separate writes; without TCP_NODELAY the body can wait
@@ -632,39 +631,24 @@ class _Handler(BaseHTTPRequestHandler):
         try:
             args.update(_parse_body(raw, headers.get("content-type", "")))
         except ValueError:
-            self._send(400, {"ok": False, "error": "invalid_json"})
+            self.send_json(400, {"ok": False, "error": "invalid_json"})
             return
         path = parts.path.rstrip("/")
         if path.startswith("/response/"):
             call = Call("response_url", args, headers, http_method)
             call.answer.update(status=200, body={"ok": True})
             self.owner._record(call, response_url=True)
-            self._send(200, {"ok": True})
+            self.send_json(200, {"ok": True})
             return
         method = path.rsplit("/", 1)[-1]
         if not method or "." not in method:
-            self._send(404, {"ok": False, "error": "unknown_method"})
+            self.send_json(404, {"ok": False, "error": "unknown_method"})
             return
         call = Call(method, args, headers, http_method)
         self.owner._record(call)
         status, body, extra = self.owner._answer(call)
         self.owner._answered(call, status, body)
-        self._send(status, body, extra)
-
-    def _send(
-        self, status: int, payload: Mapping[str, Any], headers: Mapping[str, str] | None = None
-    ) -> None:
-        data = json.dumps(payload, ensure_ascii=False).encode("utf-8")
-        try:
-            self.send_response(status)
-            self.send_header("Content-Type", "application/json; charset=utf-8")
-            self.send_header("Content-Length", str(len(data)))
-            for key, value in (headers or {}).items():
-                self.send_header(key, value)
-            self.end_headers()
-            self.wfile.write(data)
-        except (BrokenPipeError, ConnectionResetError):
-            self.close_connection = True
+        self.send_json(status, body, extra)
 
 
 def _parse_body(raw: bytes, content_type: str) -> dict[str, Any]:
