@@ -13,6 +13,7 @@ only come out "both" (free text is never replaced without the fast model).
     .venv/bin/python bench/scopes.py              # accuracy per half and language
     .venv/bin/python bench/scopes.py --errors     # and every pair decided wrongly
     .venv/bin/python bench/scopes.py --half dev --kind place
+    .venv/bin/python bench/scopes.py --timing     # and the cost of `detect` per fact
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import time
 from collections import defaultdict
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -125,6 +127,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--half", choices=HALVES, action="append")
     parser.add_argument("--kind", help="only pairs of this kind (mode, place, length, ...)")
     parser.add_argument("--errors", action="store_true", help="list the pairs decided wrongly")
+    parser.add_argument("--timing", action="store_true", help="time detect() over every fact")
     args = parser.parse_args(argv)
     schema = load_schema()
     outcomes = [o for half in args.half or HALVES for o in evaluate(schema, half)]
@@ -141,6 +144,15 @@ def main(argv: list[str] | None = None) -> int:
         kinds[f"{o.half}/{o.kind}"][0] += o.right
         kinds[f"{o.half}/{o.kind}"][1] += 1
     print("by kind: " + ", ".join(f"{k} {r}/{n}" for k, (r, n) in sorted(kinds.items())))
+    if args.timing:
+        texts = [p[k] for half in HALVES for p in load_pairs(half) for k in ("old", "new")]
+        best = float("inf")
+        for _ in range(5):
+            started = time.perf_counter()
+            for text in texts:
+                schema.detect(text)
+            best = min(best, (time.perf_counter() - started) / len(texts))
+        print(f"detect: {best * 1000:.3f} ms per fact ({len(texts)} facts, best of 5)")
     if args.errors:
         for o in wrong:
             print(f"[{o.half} {o.lang} {o.kind}] expected {o.expected}, got {o.got}")
