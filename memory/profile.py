@@ -28,6 +28,13 @@ _CUES = ("neutral", "accept", "negative", "must", "positive")
 _STRENGTH = {"prefer": 0, "avoid": 1, "must": 2}
 _LIST_SEP = {"en": ", ", "zh": "、"}
 _DEFAULT_PATH = Path(__file__).with_name("profile_schema.json")
+# Between two options of one slot: the earlier is what changed ("一等座改成二等座",
+# "from window to aisle"), or the later is what was turned down ("window instead of aisle").
+_CHANGED_TO = re.compile(
+    r"^\W*(?:(?:改成|改为|换成|变成)\W*[^\W\d_a-zA-Z]{0,2}|->|→|(?P<to>to(?:\W+(?:an?|the))?))\W*$"
+)
+_FROM = re.compile(r"\bfrom(?:\s+(?:an?|the))?\s*$", re.IGNORECASE)
+_INSTEAD_OF = re.compile(r"^\W*(?:instead of|rather than|over|而不是|而非)\W*$", re.IGNORECASE)
 
 
 class ProfileSchemaError(MemoryEngineError, ValueError):
@@ -185,7 +192,7 @@ class ProfileSchema:
             for slot, option, pattern in self._matchers
             for m in pattern.finditer(text)
         ]
-        hits = [h for h in found if not any(_covers(other, h) for other in found)]
+        hits = self._changes([h for h in found if not any(_covers(o, h) for o in found)], text)
         chars = list(text)
         for hit in hits:  # cue words inside a recognised phrase ("no more than") are not cues
             chars[hit.start : hit.end] = " " * (hit.end - hit.start)
@@ -233,6 +240,23 @@ class ProfileSchema:
         if not scope:
             return labels
         return f"{self.scope_label(scope, lang)}{'：' if _lang(lang) == 'zh' else ': '}{labels}"
+
+    def _changes(self, hits: list[_Hit], text: str) -> list[_Hit]:
+        """Drop the option a fact moves away from: "高铁一等座改成二等座" sets second class."""
+        dropped: set[_Hit] = set()
+        for a in hits:
+            for b in hits:
+                if a.start >= b.start or a.slot != b.slot or None in (a.option, b.option):
+                    continue
+                if a.option == b.option or self._by_id[a.slot].kind != "single":
+                    continue
+                between = text[a.end : b.start]
+                changed = _CHANGED_TO.match(between)
+                if changed and (not changed.group("to") or _FROM.search(text[: a.start])):
+                    dropped.add(a)
+                elif _INSTEAD_OF.match(between):
+                    dropped.add(b)
+        return [h for h in hits if h not in dropped]
 
     def _stance(self, masked: str, original: str) -> tuple[Stance | None, bool]:
         must = self._cues["must"].search(self._cues["neutral"].sub(" ", original)) is not None

@@ -219,6 +219,10 @@ class ScopeReader:
         for m in self._default.finditer(text):
             if free(*m.span()):
                 taken.append(m.span())
+        blanked = list(text)  # the slot's phrases and the default context out, terms still in
+        for start, end in taken:
+            blanked[start:end] = " " * (end - start)
+        shaped = "".join(blanked)
         for op, pattern in _DURATIONS:
             for m in pattern.finditer(text):
                 if free(*m.span()):
@@ -235,14 +239,15 @@ class ScopeReader:
                 taken.append(span)
                 if not (term.kind == "mode" and term.id in implied):
                     facets.add((term.kind, term.id))
+        # A name in a place shape ("去婺源玩", "over the Alps") that no term claimed.
+        for pattern in self._places:
+            for m in pattern.finditer(shaped):
+                place = self._place(m.group("place"))
+                if place and free(*m.span("place")):
+                    facets.add(("place", place))
+                    taken.append(m.span("place"))
         for start, end in taken:
             blank(start, end)
-        for pattern in self._places:
-            for m in pattern.finditer("".join(chars)):
-                place = self._place(m.group("place"))
-                if place:
-                    facets.add(("place", place))
-                    blank(*m.span("place"))
         for skipped in (cues, self._change):
             if skipped is not None:
                 for m in skipped.finditer("".join(chars)):

@@ -217,7 +217,7 @@ def scoped(text: str, slot: str, value: Any, polarity: Polarity, scope: str, id:
             "breakfast",
             "not_needed",
             "prefer",
-            "place:婺源|when:玩",
+            "place:婺源|when:holiday",
             "zh-generic-place-shape",
         ),
     ],
@@ -261,6 +261,21 @@ def test_general_facts_have_no_scope(schema: ProfileSchema, text: str) -> None:
 )
 def test_scope_labels(schema: ProfileSchema, scope: str | None, lang: str, expected: str) -> None:
     assert schema.scope_label(scope, lang) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        pytest.param("高铁一等座改成二等座", "second_class", id="zh-changed-to"),
+        pytest.param("以后经济舱换成超级经济舱", "premium_economy", id="zh-swapped-for"),
+        pytest.param("I switched from a window seat to an aisle seat", "aisle", id="en-from-to"),
+    ],
+)
+def test_a_fact_that_moves_from_one_option_to_another_sets_the_new_one(
+    schema: ProfileSchema, text: str, value: str
+) -> None:
+    match = schema.detect(text)
+    assert match is not None and match.value == value and match.scope is None, match
 
 
 def test_every_option_reads_back_as_itself_in_both_languages(schema: ProfileSchema) -> None:
