@@ -222,6 +222,9 @@ class _Session:
             for slot, value in sorted(profile.items()):
                 shown = ", ".join(value) if isinstance(value, list | tuple) else str(value)
                 self.say(f"  {slot}: {shown}")
+        for v in self.memory.scoped_profile(self.user):
+            shown = ", ".join(v.value) if isinstance(v.value, tuple) else str(v.value)
+            self.say(f"  {v.slot} ({v.label}): {shown}")
         self.say(t("console_facts", self.lang))
         for item in items:
             self.say(f"  - {item.text}  [{item.id}]")

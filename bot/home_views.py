@@ -1,8 +1,9 @@
 """Block Kit for the App Home tab, built from typed `slack_sdk.models`.
 
 The tab shows what is remembered about a person: the summary, each current fact with its
-source, date and a "Forget" button, paged `HOME_PAGE_SIZE` facts at a time. Its ids and
-Slack's limits are the constants of `bot.views`, shared with the `/travel-prefs` modal.
+source, date, the scope it is limited to (if any) and a "Forget" button, paged
+`HOME_PAGE_SIZE` facts at a time. Its ids and Slack's limits are the constants of
+`bot.views`, shared with the `/travel-prefs` modal.
 """
 
 from __future__ import annotations
@@ -41,6 +42,7 @@ from bot.views import (
     section,
 )
 from memory.lang import Lang
+from memory.scope import scope_label
 from memory.types import MemoryItem
 
 
@@ -139,6 +141,8 @@ def _fact_text(item: MemoryItem, lang: Lang) -> str:
     stamp = int(item.created_at.timestamp())
     date = f"<!date^{stamp}^{{date_short}}|{item.created_at.date().isoformat()}>"
     meta = f"_{escape(source_label(item.source, lang))}_ · {date}"
+    if item.scope:
+        meta += " · " + escape(t("home_scope", lang, scope=scope_label(item.scope, lang)))
     return clip(escape(item.text), MAX_TEXT_CHARS - len(meta) - 1) + "\n" + meta
 
 

@@ -91,6 +91,7 @@ def _dispatch(mem: Any, args: argparse.Namespace) -> int:
                         "text": i.text,
                         "source": i.source,
                         "slot": i.slot,
+                        "scope": i.scope,
                         "created_at": i.created_at.isoformat(),
                     }
                     for i in items

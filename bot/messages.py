@@ -164,6 +164,10 @@ _MESSAGES: dict[str, dict[str, str]] = {
     },
     "prefs_no_preference": {"en": "No preference", "zh": "无偏好"},
     "prefs_choose": {"en": "Choose…", "zh": "请选择…"},
+    "prefs_scoped_hint": {
+        "en": "Only for some trips (say so in chat to change them): {values}",
+        "zh": "仅限部分行程（在聊天中告诉我即可修改）：{values}",
+    },
     "prefs_suggested_hint": {
         "en": "Suggested from what you told me in chat; save to keep it.",
         "zh": "根据你在聊天中说过的话推荐，保存后生效。",
@@ -365,6 +369,7 @@ _MESSAGES: dict[str, dict[str, str]] = {
     "home_forget": {"en": "Forget", "zh": "删除"},
     "home_forget_title": {"en": "Forget this?", "zh": "确定删除？"},
     "home_source_chat": {"en": "from chat", "zh": "来自聊天"},
+    "home_scope": {"en": "only for: {scope}", "zh": "仅限：{scope}"},
     "home_source_form": {"en": "from the form", "zh": "来自表单"},
     "home_source_admin": {"en": "added by a travel admin", "zh": "由差旅管理员添加"},
     "home_source_other": {"en": "from {source}", "zh": "来自 {source}"},

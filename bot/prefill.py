@@ -5,7 +5,9 @@ without a slot the schema recognised) are mapped to the still-empty slots by the
 model in JSON mode; each mapping is validated against the schema and anything invalid,
 ambiguous or contradicting the profile is dropped, so a misbehaving model can never
 break the form. Without a fast model (or when it fails) the free-text facts are shown
-read-only beneath the form instead; with one, the facts it could not map are.
+read-only beneath the form instead; with one, the facts it could not map are. Values
+limited to a scope ("on trains: window") are listed under their slot's input, which edits
+the general value only.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ import prompts
 from memory.errors import InvalidSlotValue
 from memory.llm import complete_json
 from memory.profile import ProfileSchema, Value
+from memory.types import ScopedValue
 
 if TYPE_CHECKING:
     from memory.engine import Memory
@@ -51,6 +54,7 @@ class Prefill:
     values: dict[str, Value]
     suggested: frozenset[str]
     readonly: tuple[str, ...]
+    scoped: tuple[ScopedValue, ...] = ()
 
 
 class LLMSlotMapper:
@@ -153,6 +157,7 @@ def build_prefill(memory: Memory, namespace: str, mapper: SlotMapper | None) -> 
         values={**base, **proposed},
         suggested=frozenset(proposed),
         readonly=readonly,
+        scoped=tuple(memory.scoped_profile(namespace)),
     )
 
 

@@ -223,6 +223,7 @@ class Prefs:
                 suggested=prefill.suggested,
                 readonly=prefill.readonly,
                 free_text_limit=self.settings.memory_max_fact_chars,
+                scoped=prefill.scoped,
             )
         except MemoryEngineError:
             log.warning("could not read the profile for the form", exc_info=True)

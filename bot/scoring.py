@@ -74,7 +74,9 @@ def read_preferences(profile: Mapping[str, Any], text: str, schema: ProfileSchem
     """Merge the stored profile with the slots the summary text states.
 
     The stored profile wins where both speak; a slot stated as "must" or "avoid" in the
-    text is hard. The text is kept for the model, which reads what slots cannot.
+    text is hard. A slot stated for a scope only ("on trains I like a window seat", "for
+    flights to New York a red-eye is fine") is no general value and is left to the model
+    with the rest of the text, which reads what slots cannot.
     """
     merged: dict[str, Any] = {k: v for k, v in profile.items() if v not in (None, "", [], ())}
     hard: set[str] = set()
@@ -84,7 +86,7 @@ def read_preferences(profile: Mapping[str, Any], text: str, schema: ProfileSchem
         match = schema.detect(sentence)
         matches = [match] if match else [schema.detect(p) for p in _CLAUSES.split(sentence)]
         for found in matches:
-            if found is None:
+            if found is None or found.scope is not None:
                 continue
             value = list(found.value) if isinstance(found.value, tuple) else found.value
             merged.setdefault(found.slot, value)

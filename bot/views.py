@@ -39,6 +39,7 @@ from memory import privacy
 from memory.errors import InvalidSlotValue
 from memory.lang import Lang
 from memory.profile import ProfileSchema, SlotSpec, Value
+from memory.types import ScopedValue
 
 LANGS: tuple[Lang, ...] = ("en", "zh")
 
@@ -200,11 +201,14 @@ def preferences_modal(
     suggested: frozenset[str] = frozenset(),
     readonly: Sequence[str] = (),
     free_text_limit: int = 500,
+    scoped: Sequence[ScopedValue] = (),
 ) -> View:
     """The form: one input per slot, prefilled with `values`, then "Anything else?".
 
     `suggested` names slots whose value came from chat facts (a hint says so);
-    `readonly` lists free-text facts shown beneath the form as they are.
+    `readonly` lists free-text facts shown beneath the form as they are; `scoped` values
+    ("trains: Window") are listed in the hint of their slot, whose input is the general
+    value.
     """
     lang = meta.lang
     blocks: list[Block] = [
@@ -213,7 +217,8 @@ def preferences_modal(
         )
     ]
     for slot in schema.slots:
-        blocks.append(_slot_input(slot, lang, values.get(slot.id), slot.id in suggested))
+        limited = _scoped_labels(schema, [v for v in scoped if v.slot == slot.id], lang)
+        blocks.append(_slot_input(slot, lang, values.get(slot.id), slot.id in suggested, limited))
     blocks.append(
         InputBlock(
             block_id=FREE_TEXT_BLOCK_ID,
@@ -241,7 +246,20 @@ def preferences_modal(
     )
 
 
-def _slot_input(slot: SlotSpec, lang: Lang, value: Value | None, suggested: bool) -> InputBlock:
+def _scoped_labels(schema: ProfileSchema, scoped: Sequence[ScopedValue], lang: Lang) -> list[str]:
+    """ "trains: Window" for each value; one the schema no longer knows is left out."""
+    labels = []
+    for v in scoped:
+        try:
+            labels.append(schema.label_scoped(v.slot, v.value, v.scope, lang))
+        except InvalidSlotValue:
+            continue
+    return labels
+
+
+def _slot_input(
+    slot: SlotSpec, lang: Lang, value: Value | None, suggested: bool, scoped: Sequence[str] = ()
+) -> InputBlock:
     options = [Option(value=o.id, text=clip(o.label(lang), MAX_OPTION_CHARS)) for o in slot.options]
     chosen = {value} if isinstance(value, str) else set(value or ())
     initial = [o for o in options if o.value in chosen]
@@ -269,6 +287,9 @@ def _slot_input(slot: SlotSpec, lang: Lang, value: Value | None, suggested: bool
     hints = [slot.help.get(lang, "")] if slot.help else []
     if suggested:
         hints.append(t("prefs_suggested_hint", lang))
+    if scoped:
+        sep = "；" if lang == "zh" else "; "
+        hints.append(t("prefs_scoped_hint", lang, values=sep.join(scoped)))
     hint = " ".join(h for h in hints if h)
     return InputBlock(
         block_id=slot_block_id(slot.id),

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from memory.errors import InvalidSlotValue, MemoryEngineError, StoreUnavailable
-from memory.types import MemoryItem, RecordOutcome
+from memory.types import MemoryItem, RecordOutcome, ScopedValue
 
 if TYPE_CHECKING:
     from memory.conflicts import ConflictJudge
@@ -87,6 +87,7 @@ __all__ = [
     "MemoryEngineError",
     "MemoryItem",
     "RecordOutcome",
+    "ScopedValue",
     "StoreUnavailable",
     "open_memory",
 ]

@@ -1,16 +1,17 @@
 """How one new fact relates to what a namespace already remembers.
 
 A near-duplicate is reported, not stored twice; a fact that fills a typed slot
-supersedes the slot's previous value (and, for a preferred/avoided pair, only the
-options it contradicts); a free-text fact the fast model judged an update supersedes
-what it names; anything else is added, within the namespace's cap.
+supersedes the slot's previous value *of the same scope* (and, for a preferred/avoided
+pair, only the options it contradicts): "On trains I like a window seat" leaves "I prefer
+aisle seats" current, and the reverse; a free-text fact the fast model judged an update
+supersedes what it names; anything else is added, within the namespace's cap.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import uuid
-from typing import Any
+from typing import Any, Literal
 
 import numpy as np
 
@@ -19,8 +20,35 @@ from memory.dedupe import SIMILAR, is_near_duplicate
 from memory.embedding import Embedder
 from memory.lang import Lang
 from memory.profile import ProfileSchema
+from memory.scope import same_scope
 from memory.store import StoredItem, Tx, utcnow
 from memory.types import MemoryItem, RecordOutcome, SlotMatch
+
+Relation = Literal["duplicate", "replaces", "unrelated"]
+
+
+def relation(schema: ProfileSchema, old: MemoryItem, new: SlotMatch) -> Relation:
+    """How a recognised slot fact relates to one remembered fact.
+
+    Only a fact of the same slot (or, for a preferred/avoided pair, its partner) and
+    the same scope can repeat or replace it; a scoped fact and a general one, or two
+    different scopes, are unrelated and both stay.
+    """
+    if old.slot is None or not same_scope(old.scope, new.scope):
+        return "unrelated"
+    spec = schema.slot(new.slot)
+    if spec.kind == "single":
+        if old.slot != new.slot:
+            return "unrelated"
+        same = old.value == new.value and old.polarity == new.polarity
+        return "duplicate" if same else "replaces"
+    wanted = set(new.value)
+    if old.slot == new.slot:
+        held = wanted <= set(old.value or ()) and old.polarity == new.polarity
+        return "duplicate" if held else "unrelated"
+    if old.slot == spec.exclusive_with and wanted & set(old.value or ()):
+        return "replaces"
+    return "unrelated"
 
 
 @dataclasses.dataclass(slots=True)
@@ -58,24 +86,11 @@ class FactDecider:
         replaced: list[StoredItem] = []
         match = cand.match
         if match is not None:
-            same = [s for s in current if s.item.slot == match.slot]
-            spec = self.schema.slot(match.slot)
-            if spec.kind == "single":
-                for s in same:
-                    if s.item.value == match.value and s.item.polarity == match.polarity:
-                        return _duplicate(cand, s.item)
-                replaced = same
-            else:
-                wanted = set(match.value)
-                for s in same:
-                    if wanted <= set(s.item.value or ()) and s.item.polarity == match.polarity:
-                        return _duplicate(cand, s.item)
-                if spec.exclusive_with:
-                    replaced = [
-                        s
-                        for s in current
-                        if s.item.slot == spec.exclusive_with and wanted & set(s.item.value or ())
-                    ]
+            relations = [(s, relation(self.schema, s.item, match)) for s in current]
+            for s, found in relations:
+                if found == "duplicate":
+                    return _duplicate(cand, s.item)
+            replaced = [s for s, found in relations if found == "replaces"]
         elif cand.decision is not None:
             known = {s.item.id: s for s in current}
             if cand.decision.action == "duplicate" and cand.decision.replaces:
@@ -99,6 +114,7 @@ class FactDecider:
             value=match.value if match else None,
             polarity=match.polarity if match else None,
             lang=cand.lang,
+            scope=match.scope if match else None,
         )
         tx.insert(item, cand.embedding, self.embedder.name)
         for old in replaced:
@@ -131,6 +147,9 @@ class FactDecider:
         if not rest:
             return
         text = self.schema.render(old.item.slot, rest, old.item.lang)
+        if old.item.scope:  # the rest keeps its scope, in words too ("上海：避免入住汉庭")
+            label = self.schema.scope_label(old.item.scope, old.item.lang)
+            text = f"{label}{'：' if old.item.lang == 'zh' else ': '}{text}"
         text = text[:1].upper() + text[1:]
         vector = self.embedder.embed_passages([text])[0]
         item = dataclasses.replace(

@@ -26,7 +26,7 @@ from memory.ranking import language_axis, rank_scores
 from memory.settings import MemorySettings
 from memory.store import Store, StoredItem, Tx, utcnow
 from memory.summary import summarize
-from memory.types import MemoryItem, RecordOutcome
+from memory.types import MemoryItem, RecordOutcome, ScopedValue
 
 log = logging.getLogger(__name__)
 
@@ -193,7 +193,9 @@ class Memory:
         source: str = "form",
         lang: Lang | None = None,
     ) -> list[RecordOutcome]:
-        """Set or clear (None) typed slots; a new value supersedes the slot's old facts."""
+        """Set or clear (None) typed slots' general values; a new value supersedes the slot's
+        old general facts. Scoped facts ("on trains: window") are neither replaced nor
+        cleared here: they are changed by saying so, or forgotten one by one."""
         _check_namespace(namespace)
         normal = {slot: self.schema.validate(slot, value) for slot, value in values.items()}
         current_texts = [s.item.text for s in self._current(namespace)]
@@ -215,7 +217,7 @@ class Memory:
             self._check_exclusive({**self._profile_of(current), **normal})
             outcomes = []
             for slot, value in normal.items():
-                same = [s for s in current if s.item.slot == slot]
+                same = [s for s in current if s.item.slot == slot and s.item.scope is None]
                 if value is None:
                     for s in same:
                         tx.supersede(s.item.id, by=None, reason=f"cleared ({source})", at=utcnow())
@@ -359,15 +361,48 @@ class Memory:
         ), False
 
     def profile(self, namespace: str) -> dict[str, Any]:
-        """The structured profile: slot -> option id (single) or list of ids (multi)."""
+        """The structured profile: slot -> option id (single) or list of ids (multi).
+
+        General values only: a value limited to a scope ("on trains I like a window
+        seat") never stands in for the slot's general value; see `scoped_profile`.
+        """
         _check_namespace(namespace)
         return self._profile_of(self._current(namespace))
+
+    def scoped_profile(self, namespace: str) -> list[ScopedValue]:
+        """The slot values limited to a scope, oldest first, beside `profile`'s general ones."""
+        _check_namespace(namespace)
+        return self._scoped_of(self._current(namespace))
+
+    def _scoped_of(self, current: Sequence[StoredItem]) -> list[ScopedValue]:
+        out = []
+        for stored in current:
+            item = stored.item
+            if item.slot is None or item.scope is None:
+                continue
+            try:
+                self.schema.slot(item.slot)
+            except InvalidSlotValue:
+                continue
+            label = self.schema.scope_label(item.scope, item.lang)
+            out.append(
+                ScopedValue(
+                    item.slot,
+                    item.value,
+                    item.polarity or "prefer",
+                    item.scope,
+                    label,
+                    item.text,
+                    item.id,
+                )
+            )
+        return out
 
     def _profile_of(self, current: Sequence[StoredItem]) -> dict[str, Any]:
         out: dict[str, Any] = {}
         for stored in current:
             item = stored.item
-            if item.slot is None:
+            if item.slot is None or item.scope is not None:
                 continue
             try:
                 kind = self.schema.slot(item.slot).kind
@@ -399,10 +434,22 @@ class Memory:
         _check_namespace(namespace)
         self._ready()
         history = self.store.history(namespace)
+        current = self._current(namespace)
         return {
             "namespace": namespace,
             "exported_at": utcnow().isoformat(),
-            "profile": self.profile(namespace),
+            "profile": self._profile_of(current),
+            "scoped_profile": [
+                {
+                    "slot": v.slot,
+                    "value": list(v.value) if isinstance(v.value, tuple) else v.value,
+                    "scope": v.scope,
+                    "scope_label": v.label,
+                    "text": v.text,
+                    "id": v.item_id,
+                }
+                for v in self._scoped_of(current)
+            ],
             "items": [
                 {
                     "id": item.id,
@@ -412,6 +459,8 @@ class Memory:
                     "slot": item.slot,
                     "value": list(item.value) if isinstance(item.value, tuple) else item.value,
                     "polarity": item.polarity,
+                    "scope": item.scope,
+                    "scope_label": self.schema.scope_label(item.scope, item.lang) or None,
                     "created_at": item.created_at.isoformat(),
                     "current": item.invalid_at is None,
                     "invalid_at": item.invalid_at.isoformat() if item.invalid_at else None,

@@ -68,6 +68,12 @@ MEMORY_MIGRATIONS: tuple[Migration, ...] = (
             "CREATE INDEX IF NOT EXISTS memory_items_namespace ON memory_items (namespace)",
         ),
     ),
+    Migration(
+        version=2,
+        description="the scope a slot fact is limited to (NULL: the slot's general value)",
+        sqlite=("ALTER TABLE memory_items ADD COLUMN scope TEXT",),
+        postgres=("ALTER TABLE memory_items ADD COLUMN IF NOT EXISTS scope TEXT",),
+    ),
 )
 
 _BOOKKEEPING = (

@@ -1,6 +1,7 @@
 """The typed profile schema: it validates slot values, recognises the one slot a free-text
-fact sets, and renders profiles in English and Chinese. Slots, options, labels, phrases and
-recognition patterns all live in `profile_schema.json`."""
+fact sets (and the scope it is limited to, see `memory.scope`), and renders profiles in
+English and Chinese. Slots, options, labels, phrases and recognition patterns all live in
+`profile_schema.json`; what makes a scope lives in `scope_terms.json`."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from pathlib import Path
 from typing import Any, Literal, NamedTuple, cast
 
 from memory.errors import InvalidSlotValue, MemoryEngineError
+from memory.scope import ScopeReader, load_scopes
 from memory.types import Polarity, SlotMatch
 
 Stance = Literal["negative", "accept", "positive"]
@@ -22,10 +24,17 @@ LANGS = ("en", "zh")
 MAX_LABEL_CHARS = 75  # Slack's limit on the text of a select option
 _POLARITIES = ("must", "prefer", "avoid")
 _STANCES = frozenset(("negative", "accept", "positive"))
-_CUES = ("neutral", "conditional", "accept", "negative", "must", "positive")
+_CUES = ("neutral", "accept", "negative", "must", "positive")
 _STRENGTH = {"prefer": 0, "avoid": 1, "must": 2}
 _LIST_SEP = {"en": ", ", "zh": "、"}
 _DEFAULT_PATH = Path(__file__).with_name("profile_schema.json")
+# Between two options of one slot: the earlier is what changed ("一等座改成二等座",
+# "from window to aisle"), or the later is what was turned down ("window instead of aisle").
+_CHANGED_TO = re.compile(
+    r"^\W*(?:(?:改成|改为|换成|变成)\W*[^\W\d_a-zA-Z]{0,2}|->|→|(?P<to>to(?:\W+(?:an?|the))?))\W*$"
+)
+_FROM = re.compile(r"\bfrom(?:\s+(?:an?|the))?\s*$", re.IGNORECASE)
+_INSTEAD_OF = re.compile(r"^\W*(?:instead of|rather than|over|而不是|而非)\W*$", re.IGNORECASE)
 
 
 class ProfileSchemaError(MemoryEngineError, ValueError):
@@ -65,6 +74,7 @@ class SlotSpec:
     template: dict[str, str] = field(default_factory=dict)  # multi slots: "prefers {labels}"
     topic: tuple[re.Pattern[str], ...] = ()
     stance: frozenset[str] = frozenset()  # multi slots: the clause stances this slot takes
+    applies_to: frozenset[str] = frozenset()  # modes the slot implies: never its scope
 
     def label(self, lang: str) -> str:
         return self.labels[_lang(lang)]
@@ -87,10 +97,19 @@ class _Hit(NamedTuple):
 class ProfileSchema:
     """The loaded, checked schema; build it with `load_schema()`."""
 
-    def __init__(self, data: Mapping[str, Any], source: str = "<profile schema>") -> None:
+    def __init__(
+        self,
+        data: Mapping[str, Any],
+        source: str = "<profile schema>",
+        scopes: ScopeReader | None = None,
+    ) -> None:
         cues: dict[str, Any] = data.get("cues") or {}
         _need(set(cues) == set(_CUES), f"{source}: 'cues' must have exactly {_CUES}")
         self._cues = {name: _joined(cues[name], f"{source}: cue {name}") for name in _CUES}
+        self._any_cue = re.compile(
+            "|".join(f"(?:{p.pattern})" for p in self._cues.values()), re.IGNORECASE
+        )
+        self.scopes = scopes if scopes is not None else load_scopes()
         self._separators = _joined(data.get("clause_separators"), f"{source}: clause_separators")
         by_id: dict[str, SlotSpec] = {}
         for raw in data.get("slots") or []:
@@ -173,13 +192,11 @@ class ProfileSchema:
             for slot, option, pattern in self._matchers
             for m in pattern.finditer(text)
         ]
-        hits = [h for h in found if not any(_covers(other, h) for other in found)]
+        hits = self._changes([h for h in found if not any(_covers(o, h) for o in found)], text)
         chars = list(text)
         for hit in hits:  # cue words inside a recognised phrase ("no more than") are not cues
             chars[hit.start : hit.end] = " " * (hit.end - hit.start)
         masked = "".join(chars)
-        if self._cues["conditional"].search(self._cues["neutral"].sub(" ", masked)):
-            return None  # "business class on long-haul flights": a slot cannot hold the condition
         picked: dict[str, tuple[frozenset[str], Polarity]] = {}
         families: set[str] = set()
         stance: Stance = "positive"
@@ -201,8 +218,45 @@ class ProfileSchema:
         if len(picked) != 1 or len(families) != 1:
             return None
         ((slot_id, (values, polarity)),) = picked.items()
-        single = self._by_id[slot_id].kind == "single"
-        return SlotMatch(slot_id, min(values) if single else tuple(sorted(values)), polarity)
+        slot = self._by_id[slot_id]
+        scope = self.scopes.read(
+            text,
+            ignore=[(h.start, h.end) for h in hits],
+            implied=slot.applies_to,
+            cues=self._any_cue,
+        )
+        value = min(values) if slot.kind == "single" else tuple(sorted(values))
+        return SlotMatch(slot_id, value, polarity, scope)
+
+    def scope_label(self, scope: str | None, lang: str) -> str:
+        """A stored scope key in words ("trains", "日本、温泉"); "" for general values."""
+        return self.scopes.label(scope, lang)
+
+    def label_scoped(self, slot_id: str, value: Value, scope: str | None, lang: str) -> str:
+        """The option labels of a value, its scope in front ("trains: Window", "火车：靠窗")."""
+        slot, normal = self.slot(slot_id), self._known(slot_id, value)
+        chosen = {normal} if isinstance(normal, str) else set(normal)
+        labels = _LIST_SEP[_lang(lang)].join(o.label(lang) for o in slot.options if o.id in chosen)
+        if not scope:
+            return labels
+        return f"{self.scope_label(scope, lang)}{'：' if _lang(lang) == 'zh' else ': '}{labels}"
+
+    def _changes(self, hits: list[_Hit], text: str) -> list[_Hit]:
+        """Drop the option a fact moves away from: "高铁一等座改成二等座" sets second class."""
+        dropped: set[_Hit] = set()
+        for a in hits:
+            for b in hits:
+                if a.start >= b.start or a.slot != b.slot or None in (a.option, b.option):
+                    continue
+                if a.option == b.option or self._by_id[a.slot].kind != "single":
+                    continue
+                between = text[a.end : b.start]
+                changed = _CHANGED_TO.match(between)
+                if changed and (not changed.group("to") or _FROM.search(text[: a.start])):
+                    dropped.add(a)
+                elif _INSTEAD_OF.match(between):
+                    dropped.add(b)
+        return [h for h in hits if h not in dropped]
 
     def _stance(self, masked: str, original: str) -> tuple[Stance | None, bool]:
         must = self._cues["must"].search(self._cues["neutral"].sub(" ", original)) is not None
@@ -346,7 +400,14 @@ def _slot(raw: Any, source: str, earlier: Mapping[str, SlotSpec]) -> SlotSpec:
         template=template,
         topic=_patterns(raw.get("topic"), f"{where} topic"),
         stance=_stances(raw.get("stance"), where),
+        applies_to=_modes(raw.get("applies_to"), where),
     )
+
+
+def _modes(raw: Any, where: str) -> frozenset[str]:
+    ok = raw is None or (isinstance(raw, list) and all(isinstance(m, str) for m in raw))
+    _need(ok, f"{where}: applies_to must list modes")
+    return frozenset(raw or ())
 
 
 def load_schema(path: str | Path | None = None) -> ProfileSchema:

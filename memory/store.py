@@ -22,7 +22,7 @@ T = TypeVar("T")
 
 _COLUMNS = (
     "id, namespace, text, lang, source, slot, value, polarity, created_at, invalid_at, "
-    "superseded_by, invalid_reason, embedding, embedding_model"
+    "superseded_by, invalid_reason, embedding, embedding_model, scope"
 )
 
 
@@ -90,7 +90,7 @@ class Tx:
         self._cur.execute(
             b.sql(
                 f"INSERT INTO memory_items ({_COLUMNS}) "
-                "VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)"
+                "VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)"
             ),
             (
                 item.id,
@@ -107,6 +107,7 @@ class Tx:
                 "",
                 b.blob(np.asarray(embedding, dtype=np.float32).tobytes()),
                 embedding_model,
+                item.scope,
             ),
         )
 
@@ -160,6 +161,7 @@ class Store:
             invalid_at=None if row[9] is None else b.from_db_time(row[9]),
             superseded_by=row[10],
             invalid_reason=row[11] or "",
+            scope=row[14] or None,
         )
         embedding = np.frombuffer(bytes(row[12]), dtype=np.float32)
         return StoredItem(item=item, embedding=embedding, embedding_model=row[13])

@@ -38,6 +38,7 @@ class MemoryItem:
     superseded_by: str | None = None
     invalid_reason: str = ""
     score: float = 0.0
+    scope: str | None = None  # a `memory.scope` key ("mode:train"); None: general
 
     @property
     def current(self) -> bool:
@@ -51,4 +52,19 @@ class SlotMatch:
     slot: str
     value: Any
     polarity: Polarity
+    scope: str | None = None  # a `memory.scope` key; None: the slot's general value
     extra: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class ScopedValue:
+    """A slot value that holds only within a scope ("on trains: window"), beside the
+    slot's general value in `Memory.profile`; see `Memory.scoped_profile`."""
+
+    slot: str
+    value: Any  # an option id (single) or a tuple of them (multi)
+    polarity: Polarity
+    scope: str  # a `memory.scope` key, e.g. "mode:train" or "place:japan|when:温泉"
+    label: str  # the scope in words, in the fact's language ("trains", "日本、温泉")
+    text: str  # the fact as it was said
+    item_id: str

@@ -490,3 +490,24 @@ def test_a_preference_ticked_in_the_form_is_what_the_agent_recalls_next(
         if m.get("role") == "tool"
     ]
     assert any("aisle seat" in r and "first-class seats on trains" in r for r in results)
+
+
+def test_scoped_preferences_sit_beside_the_general_one_in_the_form_and_on_home(
+    bot: BotHarness, slack: FakeSlackAPI
+) -> None:
+    ns = bot.namespace(ALICE)
+    bot.deps.memory.record(ns, ["I prefer aisle seats", "On trains I like a window seat"])
+    form = open_form(bot, ALICE)
+    assert initial(form, "seat") == "aisle"  # the form edits the general value
+    seat_hint = block(form, views.slot_block_id("seat"))["hint"]["text"]
+    assert "Only for some trips" in seat_hint and "trains: Window" in seat_hint
+
+    submit(bot, form, ALICE, state_for(form, {"seat": "window"}))
+    told(slack, ALICE)
+    texts_now = {i.text for i in bot.deps.memory.items(ns)}
+    assert texts_now == {"Prefers a window seat", "On trains I like a window seat"}
+
+    open_home(bot, ALICE)
+    shown = texts(published_home(slack, ALICE))
+    assert "On trains I like a window seat\n_from chat_" in shown
+    assert "only for: trains" in shown

@@ -145,6 +145,18 @@ def test_summary_text_is_read_for_slots_when_memory_has_none(
     assert stored.profile["red_eye"] == "accept"
 
 
+def test_a_value_limited_to_a_scope_never_stands_in_for_the_general_one(
+    scorer: Scorer, legs: dict[str, list[Option]]
+) -> None:
+    """ "On long-haul flights I want business class" says nothing about a domestic hop."""
+    text = "On long-haul flights I want business class; 去纽约的航班红眼也可以"
+    prefs = read_preferences({"red_eye": "avoid"}, text, load_schema())
+    assert prefs.profile == {"red_eye": "avoid"}
+    assert prefs.text == text  # left to the model, which reads conditions
+    result = scorer.score(legs, prefs, "en")
+    assert not any("business" in s.basis.lower() for s in flights(result["outbound"]))
+
+
 # The fast model scores free text in one batched call.
 
 

@@ -12,7 +12,7 @@ from bot.messages import t
 from bot.prefill import Suggestion, accept_suggestions, parse_suggestions
 from bot.views import FormMeta
 from memory.profile import load_schema
-from memory.types import MemoryItem
+from memory.types import MemoryItem, ScopedValue
 from tests.bot.prefs_support import block, buttons, check_limits, initial, state_for, texts
 
 SCHEMA = load_schema()
@@ -250,3 +250,39 @@ def test_model_suggestions_are_validated_against_the_schema() -> None:
 def test_two_facts_that_disagree_about_a_slot_leave_it_empty() -> None:
     suggestions = [Suggestion(0, "seat", "window"), Suggestion(1, "seat", "aisle")]
     assert accept_suggestions(SCHEMA, {}, suggestions) == ({}, set())
+
+
+def test_the_form_lists_values_limited_to_a_scope_under_their_slot() -> None:
+    scoped = [
+        ScopedValue("seat", "window", "prefer", "mode:train", "火车", "坐火车喜欢靠窗", "a"),
+        ScopedValue("red_eye", "accept", "prefer", "place:new_york", "纽约", "纽约红眼可以", "b"),
+    ]
+    zh = _form("zh", values={"seat": "aisle"}, scoped=scoped)
+    check_limits(zh)
+    assert initial(zh, "seat") == "aisle"
+    assert "仅限部分行程" in block(zh, views.slot_block_id("seat"))["hint"]["text"]
+    assert "火车：靠窗" in block(zh, views.slot_block_id("seat"))["hint"]["text"]
+    assert "纽约：可以接受红眼航班" in block(zh, views.slot_block_id("red_eye"))["hint"]["text"]
+    en = _form("en", scoped=scoped)
+    assert "trains: Window" in block(en, views.slot_block_id("seat"))["hint"]["text"]
+    assert "New York: Red-eye flights are fine" in texts(en)
+    assert "trains" not in block(en, views.slot_block_id("cabin_class")).get("hint", {}).get(
+        "text", ""
+    )
+
+
+def test_home_shows_the_scope_of_each_limited_fact() -> None:
+    limited = MemoryItem(
+        id="f" * 32,
+        namespace="T1:U1",
+        text="在日本住温泉旅馆的时候不用含早餐",
+        source="chat",
+        created_at=datetime(2026, 3, 1, tzinfo=UTC),
+        slot="breakfast",
+        value="not_needed",
+        scope="place:japan|when:温泉",
+    )
+    items = [limited, _item(2, "酒店要含早餐")]
+    shown = texts(home_views.home_view(lang="zh", summary="", items=items).to_dict())
+    assert "仅限：日本、温泉" in shown
+    assert shown.count("仅限") == 1  # the general fact has no scope

@@ -131,21 +131,151 @@ def test_detect_recognises_the_slot_a_fact_sets(
         pytest.param("window or aisle, either is fine", id="en-undecided-seat"),
         pytest.param("I avoid red-eye flights and prefer China Eastern", id="en-two-slots"),
         pytest.param("不坐红眼，优先东航", id="zh-two-slots"),
-        pytest.param("I prefer China Eastern but avoid China Southern", id="en-liked-and-avoided"),
-        pytest.param("Business class for flights over 6 hours", id="en-conditional-duration"),
-        pytest.param("超过4小时的航班坐商务舱", id="zh-conditional-duration"),
-        pytest.param("I prefer China Eastern for domestic flights", id="en-conditional-domestic"),
-        pytest.param("I avoid layovers in the United States", id="en-conditional-place"),
-        pytest.param("I prefer aisle seats on long flights", id="en-conditional-flight-kind"),
-        pytest.param("Window seat when flying over the Alps", id="en-conditional-when"),
-        pytest.param("No transits through Hong Kong please", id="en-conditional-via"),
+        pytest.param("No transits through Hong Kong please", id="en-no-slot-via"),
+        pytest.param("坐火车喜欢靠窗，坐飞机喜欢过道", id="zh-two-scopes-in-one-fact"),
         pytest.param("", id="empty"),
     ],
 )
-def test_detect_leaves_free_text_mixed_and_conditional_facts_alone(
-    schema: ProfileSchema, text: str
-) -> None:
+def test_detect_leaves_free_text_and_mixed_facts_alone(schema: ProfileSchema, text: str) -> None:
     assert schema.detect(text) is None
+
+
+def scoped(text: str, slot: str, value: Any, polarity: Polarity, scope: str, id: str) -> Any:
+    return pytest.param(text, SlotMatch(slot, value, polarity, scope), id=id)
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        scoped(
+            "Business class for flights over 6 hours",
+            "cabin_class",
+            "business",
+            "prefer",
+            "trip:>6h",
+            "en-duration",
+        ),
+        scoped(
+            "超过4小时的航班坐商务舱",
+            "cabin_class",
+            "business",
+            "prefer",
+            "trip:>4h",
+            "zh-duration",
+        ),
+        scoped(
+            "I prefer China Eastern for domestic flights",
+            "preferred_airlines",
+            ("MU",),
+            "prefer",
+            "trip:domestic",
+            "en-domestic",
+        ),
+        scoped(
+            "I prefer aisle seats on long flights",
+            "seat",
+            "aisle",
+            "prefer",
+            "mode:flight|trip:long_haul",
+            "en-mode-and-length",
+        ),
+        scoped(
+            "Window seat when flying over the Alps",
+            "seat",
+            "window",
+            "prefer",
+            "mode:flight|place:Alps",
+            "en-place-not-in-the-gazetteer",
+        ),
+        scoped("坐火车喜欢靠窗看风景", "seat", "window", "prefer", "mode:train", "zh-train"),
+        scoped(
+            "For flights to New York a red-eye is fine",
+            "red_eye",
+            "accept",
+            "prefer",
+            "place:new_york",
+            "en-flights-are-implied-by-red-eye",
+        ),
+        scoped(
+            "在日本住温泉旅馆的时候不用含早餐",
+            "breakfast",
+            "not_needed",
+            "prefer",
+            "place:japan|when:温泉",
+            "zh-place-and-condition",
+        ),
+        scoped(
+            "带孩子的时候坐超级经济舱",
+            "cabin_class",
+            "premium_economy",
+            "prefer",
+            "when:kids",
+            "zh-with-kids",
+        ),
+        scoped(
+            "去婺源玩的时候不用含早",
+            "breakfast",
+            "not_needed",
+            "prefer",
+            "place:婺源|when:holiday",
+            "zh-generic-place-shape",
+        ),
+    ],
+)
+def test_detect_reads_the_scope_a_fact_is_limited_to(
+    schema: ProfileSchema, text: str, expected: SlotMatch
+) -> None:
+    assert schema.detect(text) == expected
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        pytest.param("出差只坐高铁一等座", id="zh-business-travel-is-the-default"),
+        pytest.param("I fly economy on work trips", id="en-work-trips-are-the-default"),
+        pytest.param("Actually I now prefer window seats", id="en-change-of-mind-words"),
+        pytest.param("以后高铁坐二等座就行", id="zh-change-of-mind-words"),
+        pytest.param("靠过道的座位，方便起身", id="zh-a-reason-is-no-scope"),
+        pytest.param("I like window seats so I can sleep", id="en-a-reason-is-no-scope"),
+        pytest.param("飞机高铁都靠窗", id="zh-planes-and-trains-are-every-seat"),
+        pytest.param("Window seat when it's available", id="en-when-available"),
+        pytest.param("方便的话靠窗", id="zh-if-convenient"),
+        pytest.param("I'm based in Beijing; aisle seats please", id="en-home-city"),
+        pytest.param("我喜欢中国东方航空", id="zh-country-inside-an-airline-name"),
+    ],
+)
+def test_general_facts_have_no_scope(schema: ProfileSchema, text: str) -> None:
+    match = schema.detect(text)
+    assert match is not None and match.scope is None, match
+
+
+@pytest.mark.parametrize(
+    ("scope", "lang", "expected"),
+    [
+        pytest.param("mode:train", "zh", "火车", id="zh-mode"),
+        pytest.param("mode:flight|place:new_york", "en", "flights, New York", id="en-two"),
+        pytest.param("place:japan|when:温泉", "zh", "日本、温泉", id="zh-own-words"),
+        pytest.param("trip:>4h", "en", "over 4 h", id="en-duration"),
+        pytest.param(None, "en", "", id="general"),
+    ],
+)
+def test_scope_labels(schema: ProfileSchema, scope: str | None, lang: str, expected: str) -> None:
+    assert schema.scope_label(scope, lang) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        pytest.param("高铁一等座改成二等座", "second_class", id="zh-changed-to"),
+        pytest.param("以后经济舱换成超级经济舱", "premium_economy", id="zh-swapped-for"),
+        pytest.param("I switched from a window seat to an aisle seat", "aisle", id="en-from-to"),
+    ],
+)
+def test_a_fact_that_moves_from_one_option_to_another_sets_the_new_one(
+    schema: ProfileSchema, text: str, value: str
+) -> None:
+    match = schema.detect(text)
+    assert match is not None and match.value == value and match.scope is None, match
 
 
 def test_every_option_reads_back_as_itself_in_both_languages(schema: ProfileSchema) -> None:
