@@ -36,7 +36,7 @@ sys.path.insert(0, str(ROOT))
 
 from scratch import scratch_database  # noqa: E402
 
-from bot.trips import TripStore  # noqa: E402
+from bot.planning.trips import TripStore  # noqa: E402
 from memory import open_memory  # noqa: E402
 from memory.backends import backend_from_dsn  # noqa: E402
 from memory.engine import Memory  # noqa: E402

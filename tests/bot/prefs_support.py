@@ -14,7 +14,7 @@ from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlencode
 
-from bot import views
+from bot.slack.views import prefs_modal as views
 
 if TYPE_CHECKING:  # the pure view helpers below work without a running bot
     import httpx

@@ -22,10 +22,10 @@ from urllib.parse import urlencode
 
 import httpx
 
-from bot.app import Deps, build_app
-from bot.conversation import Conversation
-from bot.server import Server, WebApp, build_web_app
+from bot.conversation.turn import Conversation
+from bot.deps import Deps, build_app
 from bot.settings import Settings
+from bot.web.app import Server, WebApp, build_web_app
 from tests.fakes.slack_api import Call, FakeSlackAPI
 
 SIGNING_SECRET = "test-signing-secret-8f3a"

@@ -9,8 +9,8 @@ import pytest
 import redis
 from slack_sdk import WebClient
 
-from bot.admins import AdminResolver, about_self, parse_plan_for
-from bot.plans import delegate
+from bot.planning.admins import AdminResolver, about_self, parse_plan_for
+from bot.planning.delegation import delegate
 from bot.settings import Settings
 from tests.fakes.slack_api import FakeSlackAPI
 

@@ -12,12 +12,12 @@ from typing import Any
 import pytest
 from openai import OpenAI
 
-from bot.agent import Agent, build_agent
+from bot.agent.loop import Agent, build_agent
+from bot.agent.tools import ToolContext
 from bot.errors import LLMUnavailable
 from bot.messages import t
 from bot.metrics import Metrics
 from bot.settings import Settings
-from bot.tools import ToolContext
 from memory import open_memory
 from memory.engine import Memory
 from tests.fakes.llm_server import Delay, Drop, Fail, ScriptedModel

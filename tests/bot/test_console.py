@@ -12,8 +12,8 @@ from typing import Any
 
 from openai import OpenAI
 
-from bot.agent import Agent
-from bot.console import run_console
+from bot.agent.loop import Agent
+from bot.cli.chat import run_console
 from bot.messages import t
 from bot.settings import Settings
 from memory import open_memory

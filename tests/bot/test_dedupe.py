@@ -8,7 +8,7 @@ from collections.abc import Iterator
 import pytest
 import redis
 
-from bot.dedupe import EventDedupe
+from bot.conversation.claims import EventDedupe
 from tests.bot.conftest import REDIS_URL
 
 

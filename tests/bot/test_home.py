@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from bot import views
 from bot.messages import t
+from bot.slack.views import prefs_modal as views
 from tests.bot.prefs_support import (
     buttons,
     check_limits,

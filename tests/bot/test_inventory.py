@@ -12,9 +12,9 @@ from urllib.parse import parse_qs, urlsplit
 
 import pytest
 
-from bot.inventory import InventoryError, load_catalogue
-from bot.inventory.demo import DemoInventory
-from bot.inventory.http import HttpInventory
+from bot.planning.inventory import InventoryError, load_catalogue
+from bot.planning.inventory.demo import DemoInventory
+from bot.planning.inventory.http import HttpInventory
 
 DAY = date(2026, 12, 10)
 

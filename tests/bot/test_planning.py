@@ -12,12 +12,12 @@ from typing import Any
 
 import pytest
 
-from bot.agent import ToolCall
-from bot.inventory.http import HttpInventory
-from bot.memory_tools import preferences_block
-from bot.planning import PlannedTrip, Planner, open_planner, planned_trip, planning_tools
+from bot.agent.loop import ToolCall
+from bot.agent.memory_tools import preferences_block
+from bot.agent.tools import Tool, ToolContext
+from bot.planning.inventory.http import HttpInventory
+from bot.planning.planner import PlannedTrip, Planner, open_planner, planned_trip, planning_tools
 from bot.settings import Settings
-from bot.tools import Tool, ToolContext
 from memory import open_memory
 from memory.engine import Memory
 from tests.fakes.llm_server import ScriptedModel

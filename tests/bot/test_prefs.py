@@ -11,8 +11,8 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from bot import views
 from bot.messages import t
+from bot.slack.views import prefs_modal as views
 from tests.bot.conftest import BotFactory
 from tests.bot.prefs_support import (
     block,

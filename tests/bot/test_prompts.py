@@ -15,9 +15,9 @@ from pathlib import Path
 import pytest
 
 import prompts
-from bot.agent import system_prompt
-from bot.memory_tools import memory_tools
-from bot.tools import ToolContext
+from bot.agent.loop import system_prompt
+from bot.agent.memory_tools import memory_tools
+from bot.agent.tools import ToolContext
 from memory.engine import Memory
 
 SNAPSHOTS = Path(__file__).parent / "snapshots"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.run_cli import pick_mode
+from bot.cli.run import pick_mode
 from bot.settings import Settings
 
 

@@ -11,9 +11,9 @@ from typing import Any
 import pytest
 from openai import OpenAI
 
-from bot.inventory.base import FlightOption, HotelOption, Option, TrainOption
-from bot.inventory.demo import DemoInventory
-from bot.scoring import HARD_CAP, NEUTRAL, Preferences, Scored, Scorer, read_preferences
+from bot.planning.inventory.base import FlightOption, HotelOption, Option, TrainOption
+from bot.planning.inventory.demo import DemoInventory
+from bot.planning.scoring import HARD_CAP, NEUTRAL, Preferences, Scored, Scorer, read_preferences
 from memory.profile import load_schema
 from tests.fakes.llm_server import Fail, ScriptedModel
 

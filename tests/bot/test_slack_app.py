@@ -7,7 +7,7 @@ import time
 from typing import Any
 
 from bot.messages import t
-from bot.mrkdwn import MESSAGE_LIMIT
+from bot.slack.mrkdwn import MESSAGE_LIMIT
 from tests.bot.conftest import BotFactory
 from tests.bot.slack_harness import CHANNEL, BotHarness, dm_channel, new_ts
 from tests.fakes.llm_server import Delay, Fail, ScriptedModel

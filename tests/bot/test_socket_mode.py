@@ -17,8 +17,8 @@ from typing import Any
 
 import pytest
 
+from bot.cli.run import socket_command
 from bot.messages import t
-from bot.run_cli import socket_command
 from bot.settings import Settings
 from memory import open_memory
 from tests.bot.conftest import SettingsFactory

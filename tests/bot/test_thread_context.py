@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 import redis
 
-from bot.threads import ThreadHistory, Turn
+from bot.conversation.threads import ThreadHistory, Turn
 from tests.bot.conftest import REDIS_URL, BotFactory
 from tests.bot.slack_harness import CHANNEL, BotHarness, new_ts
 from tests.fakes.llm_server import ScriptedModel

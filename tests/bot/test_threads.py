@@ -7,7 +7,7 @@ from collections.abc import Iterator
 import pytest
 import redis
 
-from bot.threads import ThreadHistory, Turn
+from bot.conversation.threads import ThreadHistory, Turn
 from tests.bot.conftest import REDIS_URL
 
 

@@ -7,7 +7,7 @@ from typing import Literal
 
 import pytest
 
-from bot.tools import Tool, ToolContext, ToolRegistry, parse_docstring, tool
+from bot.agent.tools import Tool, ToolContext, ToolRegistry, parse_docstring, tool
 
 CTX = ToolContext(namespace="T1:U1", team_id="T1", user_id="U1")
 

@@ -9,9 +9,9 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from bot.__main__ import build_parser
+from bot.cli import build_parser
+from bot.planning.trips import InvalidTrip, TripStore, parse_date
 from bot.settings import Settings
-from bot.trips import InvalidTrip, TripStore, parse_date
 from memory.backends import backend_from_dsn
 
 

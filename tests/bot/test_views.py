@@ -7,10 +7,11 @@ from typing import Any
 
 import pytest
 
-from bot import home_views, views
 from bot.messages import t
-from bot.prefill import Suggestion, accept_suggestions, parse_suggestions
-from bot.views import FormMeta
+from bot.prefs.prefill import Suggestion, accept_suggestions, parse_suggestions
+from bot.slack.views import home as home_views
+from bot.slack.views import prefs_modal as views
+from bot.slack.views.prefs_modal import FormMeta
 from memory.profile import load_schema
 from memory.types import MemoryItem, ScopedValue
 from tests.bot.prefs_support import block, buttons, check_limits, initial, state_for, texts

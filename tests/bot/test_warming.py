@@ -20,10 +20,10 @@ from typing import Any
 import pytest
 import redis
 
-from bot.scheduler import start_in_process
+from bot.planning.trips import TripStore
 from bot.settings import Settings
-from bot.trips import TripStore
-from bot.warming import Warmer, WarmReport
+from bot.warming.scheduler import start_in_process
+from bot.warming.warmer import Warmer, WarmReport
 from memory import open_memory
 from memory.backends import backend_from_dsn
 from memory.engine import Memory
@@ -180,7 +180,7 @@ def test_one_failing_recall_is_counted_and_the_pass_goes_on(
         settings=world.memory.settings,
     )
 
-    with caplog.at_level(logging.WARNING, logger="bot.warming"):
+    with caplog.at_level(logging.WARNING, logger="bot.warming.warmer"):
         report = world.warmer(memory=gated).run_once(now=NOW)
 
     assert counts(report) == {

@@ -1,0 +1,206 @@
+"""Tools the agent offers the model, built from typed Python functions.
+
+A tool is a function whose first parameter is the per-request `ToolContext` and whose
+other parameters are JSON-friendly and annotated (`str`, `int`, `float`, `bool`,
+`list[...]` of those, `Literal[...]`, and `X | None` with a default). Its docstring's
+prose (everything before the first section) describes the tool to the model, so write
+it for the model; an `Args:` section describes each parameter:
+
+    @tool
+    def lookup(ctx: ToolContext, city: str, limit: int = 3) -> str:
+        '''Find hotels in a city.
+
+        Args:
+            city: The city name, in the user's language.
+            limit: How many hotels to return.
+        '''
+
+`Tool.invoke(ctx, arguments)` checks and coerces the model's arguments and never
+raises: bad JSON, missing, unexpected or mistyped arguments and exceptions inside the
+tool all come back as an `error: ...` text the model can act on. How parameters become
+JSON schema and how arguments are checked lives in `bot.agent.tool_schema`.
+"""
+
+from __future__ import annotations
+
+import inspect
+import json
+import logging
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from dataclasses import dataclass, field
+from typing import Any, overload
+
+from bot.agent.tool_schema import (
+    ArgumentError,
+    Parameter,
+    bind_arguments,
+    parameters_of,
+    parameters_schema,
+    parse_docstring,
+)
+from memory.lang import Lang
+
+log = logging.getLogger(__name__)
+
+MAX_RESULT_CHARS = 8000
+
+
+@dataclass(frozen=True, slots=True)
+class ToolContext:
+    """Who a request is for; passed to every tool, never sent to the model."""
+
+    namespace: str
+    user_id: str = ""
+    team_id: str = ""
+    lang: Lang = "en"
+    tz: str = "UTC"
+    on_behalf_of: str | None = None
+    can_record: bool = True
+    extras: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def subject_namespace(self) -> str:
+        """The traveller whose preferences apply: the colleague when planning for one."""
+        return self.on_behalf_of or self.namespace
+
+
+def _always(ctx: ToolContext) -> bool:
+    return True
+
+
+@dataclass(frozen=True, slots=True)
+class Tool:
+    """A function the model may call, with its schema and a safe `invoke`."""
+
+    name: str
+    description: str
+    parameters: tuple[Parameter, ...]
+    function: Callable[..., Any]
+    available: Callable[[ToolContext], bool] = _always
+
+    @classmethod
+    def from_function(
+        cls,
+        function: Callable[..., Any],
+        *,
+        name: str | None = None,
+        description: str | None = None,
+        available: Callable[[ToolContext], bool] | None = None,
+    ) -> Tool:
+        """Build a tool from a typed function whose first parameter is the context."""
+        summary, arg_docs = parse_docstring(inspect.getdoc(function) or "")
+        return cls(
+            name=name or function.__name__,
+            description=description or summary,
+            parameters=parameters_of(function, arg_docs),
+            function=function,
+            available=available or _always,
+        )
+
+    @property
+    def schema(self) -> dict[str, Any]:
+        """The OpenAI chat-completions tool definition."""
+        return {
+            "type": "function",
+            "function": {
+                "name": self.name,
+                "description": self.description,
+                "parameters": parameters_schema(self.parameters),
+            },
+        }
+
+    def bind(self, arguments: str | Mapping[str, Any] | None) -> dict[str, Any]:
+        """Parse and check the model's arguments; raises `ArgumentError` when they don't fit."""
+        return bind_arguments(self.parameters, arguments)
+
+    def invoke(self, ctx: ToolContext, arguments: str | Mapping[str, Any] | None) -> str:
+        """Run the tool; every failure becomes an `error: ...` text for the model."""
+        try:
+            bound = self.bind(arguments)
+        except ArgumentError as exc:
+            return f"error: {exc}"
+        try:
+            result = self.function(ctx, **bound)
+        except Exception as exc:
+            log.warning("tool %s failed: %s", self.name, type(exc).__name__)
+            detail = " ".join(str(exc).split())[:300]
+            return f"error: tool '{self.name}' failed ({type(exc).__name__}: {detail})"
+        text = result if isinstance(result, str) else json.dumps(result, ensure_ascii=False)
+        if len(text) > MAX_RESULT_CHARS:
+            text = text[:MAX_RESULT_CHARS] + "\n[truncated]"
+        return text
+
+
+@overload
+def tool(function: Callable[..., Any], /) -> Tool: ...
+
+
+@overload
+def tool(
+    *, name: str | None = None, available: Callable[[ToolContext], bool] | None = None
+) -> Callable[[Callable[..., Any]], Tool]: ...
+
+
+def tool(
+    function: Callable[..., Any] | None = None,
+    /,
+    *,
+    name: str | None = None,
+    available: Callable[[ToolContext], bool] | None = None,
+) -> Tool | Callable[[Callable[..., Any]], Tool]:
+    """Decorator: `@tool` or `@tool(name=..., available=...)` turns a function into a Tool."""
+
+    def wrap(fn: Callable[..., Any]) -> Tool:
+        return Tool.from_function(fn, name=name, available=available)
+
+    return wrap(function) if function is not None else wrap
+
+
+class ToolRegistry:
+    """The tools an agent may offer, by name, in registration order."""
+
+    def __init__(self, tools: Iterable[Tool] = ()) -> None:
+        self._tools: dict[str, Tool] = {}
+        for item in tools:
+            self.add(item)
+
+    def add(self, item: Tool | Callable[..., Any]) -> Tool:
+        built = item if isinstance(item, Tool) else Tool.from_function(item)
+        if built.name in self._tools:
+            raise ValueError(f"a tool named {built.name!r} is already registered")
+        self._tools[built.name] = built
+        return built
+
+    def get(self, name: str) -> Tool | None:
+        return self._tools.get(name)
+
+    def offered(self, ctx: ToolContext) -> list[Tool]:
+        """The tools available for this request."""
+        return [t for t in self._tools.values() if t.available(ctx)]
+
+    def schemas(self, ctx: ToolContext) -> list[dict[str, Any]]:
+        return [t.schema for t in self.offered(ctx)]
+
+    @property
+    def names(self) -> list[str]:
+        return list(self._tools)
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._tools
+
+    def __iter__(self) -> Iterator[Tool]:
+        return iter(list(self._tools.values()))
+
+    def __len__(self) -> int:
+        return len(self._tools)
+
+
+__all__ = [
+    "ArgumentError",
+    "Parameter",
+    "Tool",
+    "ToolContext",
+    "ToolRegistry",
+    "parse_docstring",
+    "tool",
+]

@@ -1,0 +1,250 @@
+"""`travel-bot chat --user NS`: the agent and memory in a terminal, for people without Slack.
+
+Reads one message per line from standard input (piped input works; the prompt is shown
+only on a terminal). Memory commands work with or without a language model:
+`/remember TEXT`, `/recall [QUERY]`, `/prefs`, `/forget ID|all`, `/help`, `/quit`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import sys
+from typing import TYPE_CHECKING, Any, TextIO
+
+from bot.agent.tools import ToolContext
+from bot.errors import LLMUnavailable
+from bot.messages import lang_of, t
+from bot.settings import Settings
+from memory.errors import MemoryEngineError, StoreUnavailable
+from memory.lang import Lang
+
+if TYPE_CHECKING:
+    from bot.agent.loop import Agent
+    from memory.engine import Memory
+
+log = logging.getLogger(__name__)
+
+PROMPT = "> "
+MAX_HISTORY_MESSAGES = 20
+
+
+def register(subparsers: Any) -> None:
+    parser = subparsers.add_parser(
+        "chat", help="talk to the assistant in the terminal (reads standard input)"
+    )
+    parser.add_argument("--user", required=True, help="namespace, e.g. T024BE7LD:U01ABC")
+    parser.add_argument(
+        "--tz", default=None, help="your time zone, e.g. Europe/Berlin (default TRAVEL_TIMEZONE)"
+    )
+    parser.set_defaults(handler=run)
+
+
+def run(args: argparse.Namespace, settings: Settings) -> int:
+    return run_console(settings, user=args.user, stdin=sys.stdin, stdout=sys.stdout, tz=args.tz)
+
+
+def run_console(
+    settings: Settings,
+    *,
+    user: str,
+    stdin: TextIO,
+    stdout: TextIO,
+    memory: Memory | None = None,
+    agent: Agent | None = None,
+    tz: str | None = None,
+) -> int:
+    """Run a console session until end of input or `/quit`; returns the exit status.
+
+    Without `memory` the configured one is opened (and closed at the end); without
+    `agent` one is built from `settings` (none when no LLM is configured).
+    """
+    if not user.strip():
+        print("error: --user must name a namespace, e.g. T024BE7LD:U01ABC", file=stdout)
+        return 2
+    owned = memory is None
+    if memory is None:
+        from memory import open_memory
+
+        memory = open_memory(settings)
+    try:
+        if agent is None:
+            from bot.agent.loop import build_agent
+            from bot.planning.planner import open_planner, planning_tools
+
+            tools = planning_tools(open_planner(settings, memory))
+            agent = build_agent(settings, memory, extra_tools=tools)
+        session = _Session(
+            settings=settings,
+            user=user.strip(),
+            memory=memory,
+            agent=agent,
+            stdout=stdout,
+            tz=tz or settings.travel_timezone,
+        )
+        return session.loop(stdin)
+    finally:
+        if owned:
+            memory.close()
+
+
+class _Session:
+    def __init__(
+        self,
+        *,
+        settings: Settings,
+        user: str,
+        memory: Memory,
+        agent: Agent | None,
+        stdout: TextIO,
+        tz: str,
+    ) -> None:
+        self.settings = settings
+        self.user = user
+        self.memory = memory
+        self.agent = agent
+        self.out = stdout
+        self.tz = tz
+        self.lang: Lang = "en"
+        self.history: list[dict[str, str]] = []
+        team, _, member = user.rpartition(":")
+        self.team_id, self.user_id = team, member
+
+    def say(self, text: str) -> None:
+        print(text, file=self.out, flush=True)
+
+    def loop(self, stdin: TextIO) -> int:
+        interactive = _isatty(stdin)
+        self.say(t("console_welcome", self.lang, user=self.user))
+        if self.agent is None:
+            self.say(t("console_no_llm", self.lang))
+        while True:
+            if interactive:
+                print(PROMPT, end="", file=self.out, flush=True)
+            line = stdin.readline()
+            if not line:
+                return 0
+            line = line.strip()
+            if not line:
+                continue
+            if line.startswith("/"):
+                if not self.command(line):
+                    return 0
+            else:
+                self.chat(line)
+
+    # -- chat ---------------------------------------------------------------------------
+
+    def chat(self, text: str) -> None:
+        self.lang = lang_of(text, self.lang)
+        if self.agent is None:
+            self.say(t("console_no_llm_reminder", self.lang))
+            return
+        ctx = ToolContext(
+            namespace=self.user,
+            user_id=self.user_id,
+            team_id=self.team_id,
+            lang=self.lang,
+            tz=self.tz,
+        )
+        try:
+            reply = self.agent.run(ctx, text, history=self.history)
+        except LLMUnavailable as exc:
+            log.warning("console turn failed: %s", exc)
+            self.say(t("llm_unavailable", self.lang))
+            return
+        except Exception as exc:
+            log.warning("console turn failed: %s", type(exc).__name__)
+            self.say(t("internal_error", self.lang))
+            return
+        self.say(reply.text)
+        self.history += [
+            {"role": "user", "content": text},
+            {"role": "assistant", "content": reply.text},
+        ]
+        del self.history[:-MAX_HISTORY_MESSAGES]
+
+    # -- memory commands ----------------------------------------------------------------
+
+    def command(self, line: str) -> bool:
+        """Run a slash command; False when the session should end."""
+        name, _, rest = line.partition(" ")
+        name, rest = name.lower(), rest.strip()
+        if rest:
+            self.lang = lang_of(rest, self.lang)
+        if name in ("/quit", "/exit", "/q"):
+            return False
+        handlers = {
+            "/remember": self.remember,
+            "/recall": self.recall,
+            "/prefs": self.prefs,
+            "/forget": self.forget,
+        }
+        if name in ("/help", "/?"):
+            self.say(t("console_help", self.lang))
+        elif name in handlers:
+            try:
+                handlers[name](rest)
+            except StoreUnavailable:
+                self.say(t("memory_unavailable", self.lang))
+            except (MemoryEngineError, ValueError) as exc:
+                self.say(f"error: {exc}")
+        else:
+            self.say(t("console_unknown_command", self.lang, command=name))
+        return True
+
+    def remember(self, text: str) -> None:
+        if not text:
+            self.say(t("console_remember_usage", self.lang))
+            return
+        for outcome in self.memory.record(self.user, [text], source="console"):
+            self.say(
+                t(
+                    f"console_{outcome.status}",
+                    self.lang,
+                    text=outcome.text,
+                    reason=outcome.reason,
+                )
+            )
+
+    def recall(self, query: str) -> None:
+        summary = self.memory.retrieve(self.user, query)
+        self.say(summary or t("console_nothing_remembered", self.lang, user=self.user))
+
+    def prefs(self, _: str) -> None:
+        items = self.memory.items(self.user)
+        if not items:
+            self.say(t("console_nothing_remembered", self.lang, user=self.user))
+            return
+        profile = self.memory.profile(self.user)
+        if profile:
+            self.say(t("console_profile", self.lang))
+            for slot, value in sorted(profile.items()):
+                shown = ", ".join(value) if isinstance(value, list | tuple) else str(value)
+                self.say(f"  {slot}: {shown}")
+        for v in self.memory.scoped_profile(self.user):
+            shown = ", ".join(v.value) if isinstance(v.value, tuple) else str(v.value)
+            self.say(f"  {v.slot} ({v.label}): {shown}")
+        self.say(t("console_facts", self.lang))
+        for item in items:
+            self.say(f"  - {item.text}  [{item.id}]")
+
+    def forget(self, item_id: str) -> None:
+        if not item_id:  # erasing everything takes an explicit word, as in Slack
+            self.say(t("console_forget_how", self.lang))
+            return
+        count = self.memory.forget(self.user, None if item_id == "all" else item_id)
+        if item_id and count == 0:
+            self.say(t("console_forget_missing", self.lang, item_id=item_id))
+        else:
+            self.say(t("console_forgot", self.lang, count=count))
+
+
+def _isatty(stream: TextIO) -> bool:
+    try:
+        return bool(stream.isatty())
+    except (AttributeError, ValueError):
+        return False
+
+
+__all__ = ["register", "run", "run_console"]

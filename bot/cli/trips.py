@@ -1,0 +1,94 @@
+"""`travel-bot trips ...`: add and list the trips the scheduler warms the cache for."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from datetime import date
+from typing import Any
+
+from bot.planning.trips import (
+    InvalidTrip,
+    Trip,
+    TripStore,
+    canonical_city,
+    open_trip_store,
+    parse_date,
+)
+from bot.settings import Settings
+from memory.errors import StoreUnavailable
+
+
+def register(subparsers: Any) -> None:
+    parser = subparsers.add_parser("trips", help="add and list travellers' trips")
+    verbs = parser.add_subparsers(dest="trips_verb", required=True, metavar="ACTION")
+
+    add = verbs.add_parser("add", help="save a trip (saving the same trip twice saves once)")
+    add.add_argument("--user", required=True, help="traveller namespace, e.g. T024BE7LD:U01ABC")
+    add.add_argument("--destination", required=True, help='city, e.g. "成都" or "Chengdu"')
+    add.add_argument("--start", required=True, help="first day, YYYY-MM-DD")
+    add.add_argument("--end", default=None, help="last day, YYYY-MM-DD")
+    add.add_argument("--origin", default=None, help="departure city")
+    add.add_argument("--created-by", default="cli", help="who saved it (default: cli)")
+
+    listing = verbs.add_parser("list", help="trips by start date")
+    listing.add_argument("--user", default=None, help="only this traveller's trips")
+    listing.add_argument("--json", action="store_true", help="one JSON array")
+
+    parser.set_defaults(handler=run)
+
+
+def run(args: argparse.Namespace, settings: Settings) -> int:
+    try:
+        if args.trips_verb == "add":
+            start = parse_date(args.start, field="--start")
+            end = parse_date(args.end, field="--end") if args.end else None
+            if end is not None and end < start:
+                raise InvalidTrip(f"--end {end.isoformat()} is before --start {start.isoformat()}")
+    except InvalidTrip as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 1
+    store = open_trip_store(settings)
+    try:
+        if args.trips_verb == "add":
+            return _add(store, args, start, end)
+        return _list(store, args)
+    except (InvalidTrip, StoreUnavailable) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 1
+    finally:
+        store.close()
+
+
+def _add(store: TripStore, args: argparse.Namespace, start: date, end: date | None) -> int:
+    destination, known = canonical_city(args.destination)
+    origin = canonical_city(args.origin)[0] if args.origin else None
+    trip, created = store.add(
+        args.user, destination, start, end, origin, created_by=args.created_by
+    )
+    status = "saved" if created else "already saved"
+    print(f"{status}: {_line(trip)}")
+    if not known:
+        print(f"note: {args.destination!r} is not in the city catalogue; saved as typed")
+    return 0
+
+
+def _list(store: TripStore, args: argparse.Namespace) -> int:
+    trips = store.list(args.user)
+    if args.json:
+        print(json.dumps([trip.to_json() for trip in trips], ensure_ascii=False))
+        return 0
+    if not trips:
+        print("(no trips)")
+    for trip in trips:
+        print(_line(trip))
+    return 0
+
+
+def _line(trip: Trip) -> str:
+    dates = trip.start_date.isoformat()
+    if trip.end_date and trip.end_date != trip.start_date:
+        dates += f"..{trip.end_date.isoformat()}"
+    route = f"{trip.origin} -> {trip.destination}" if trip.origin else trip.destination
+    return f"{dates}  {trip.namespace}  {route}  (by {trip.created_by})"
