@@ -21,9 +21,11 @@ F = re.IGNORECASE
 _EN_OVERRIDE = re.compile(
     r"\b(?:ignore|disregard|forget|override|overrule|bypass|skip|drop|abandon|discard)\s+"
     r"(?:(?:all|any|every|each|the|your|my|these|those|of|previous|prior|above|earlier|preceding"
-    r"|former|existing|original|initial|system|developer|safety|security|other|old)\s+){0,4}"
+    r"|former|existing|original|initial|system|developer|safety|security|other|old|everything"
+    r"|anything|what(?:ever)?|was|is|said|written)\s+){0,4}"
     r"(?:instructions?|rules?|prompts?|guidelines?|directions?|directives?|commands?|context"
-    r"|constraints?|polic(?:y|ies)|restrictions?|programming|guardrails?|filters?|above)\b",
+    r"|constraints?|polic(?:y|ies)|restrictions?|programming|guardrails?|filters?|above"
+    r"|before\s+this|so\s+far)\b",
     F,
 )
 _EN_ROLE = re.compile(
@@ -33,7 +35,9 @@ _EN_ROLE = re.compile(
     F,
 )
 _EN_PERSONA = re.compile(
-    r"\b(?:you\s+are\s+now|from\s+now\s+on,?\s+you|you\s+must\s+now|act\s+as\s+(?:an?\s+)?"
+    r"\b(?:you\s+are\s+now|from\s+now\s+on,?\s+you|you\s+must\s+now"
+    r"|you\s+are\s+(?:now\s+)?an?\s+(?:unrestricted|jailbroken|uncensored|unfiltered|evil)"
+    r"|act\s+as\s+(?:an?\s+)?"
     r"(?:admin|administrator|root|developer|system|dan|jailbroken|unrestricted)"
     r"|pretend\s+(?:to\s+be|you\s+are)|developer\s+mode|jailbreak|dan\s+mode"
     r"|no\s+(?:restrictions|limitations|rules)\s+(?:apply|anymore)"
@@ -68,6 +72,8 @@ _ZH_OVERRIDE = re.compile(
     r"(?:之前|此前|先前|以上|上面|上述|前面|所有|全部|一切|系统|原有|原来|你的|安全|这些|那些"
     r"|的|和)*"
     r"(?:指令|指示|规则|提示词?|设定|约束|限制|命令|说明|规定|安全规则|系统提示)"
+    r"|(?:忽略|无视|忘记|忘掉|不要理会|别理会)(?:掉)?(?:之前|此前|以上|上面|上述|前面)(?:的)?(?:所有|全部)?"
+    r"(?:内容|信息|文字|话|消息|对话)"
 )
 _ZH_ROLE = re.compile(
     r"(?:^|[\n。！？；.!?;]\s*)(?:系统|助手|开发者|管理员)(?:提示|消息)?\s*[:：]"
@@ -88,6 +94,7 @@ _ZH_EXFILTRATE = re.compile(
     r"[^。！？\n]{0,10}?(?:记忆|偏好|数据|信息|资料|隐私|号码|密码|行程|档案|手机)"
     r"[^。！？\n]{0,8}?(?:告诉|发|给|输出|显示|列出)"
     r"|(?:查看|读取|访问)(?:所有|全部|其他)人的(?:记忆|偏好|数据)"
+    r"|(?:把|将)你的(?:系统提示词?|指令|提示词|设定|规则)"
     r"|调用[^。！？\n]{0,10}?工具"
 )
 _ZH_SAFETY = re.compile(r"(?:忽略|无视|绕过|关闭)[^。！？\n]{0,6}?(?:安全|隐私)(?:规则|限制|检查)")

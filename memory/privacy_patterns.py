@@ -15,7 +15,7 @@ import re
 F = re.ASCII | re.IGNORECASE
 
 # "is", ":", "number", "号码", "是" … between a label and the value it introduces.
-CONNECT = r"(?:\s*(?:number|no\.?|num|is|was|are|:|=|#|-|号码|号|是|为|：))*\s*"
+CONNECT = r"(?:\s*(?:number|no\.?|num|is|was|are|:|=|#|-|号码|字号|号|是|为|：))*\s*"
 END = r"[^\s,.;!?。、，；()]"  # a character that can belong to a value
 UNMASKED = r"(?!\[redacted\])"  # a value that redact() has already masked is not found again
 # A value made of digits (with separators), possibly after up to three letters.
@@ -26,8 +26,9 @@ _DIGITS_VALUE = r"([a-z]{0,3}[ \-]?\d(?:[ \-._/()]{0,2}\d){5,24}\)?(?:\s?x)?)(?!
 
 PASSPORT = re.compile(r"(?<![0-9a-z])(?:[cdegps]\d{8}|e[a-z]\d{7})(?![0-9a-z])", F)
 _ID_WORDS = (
-    r"(?:(?<![a-z])(?:passport|national\s+id|identity\s+card|id\s+card|hkid|id)(?![a-z])"
-    r"|护照|身份证|证件|居民身份)"
+    r"(?:(?<![a-z])(?:passport|national\s+id|identity\s+card|id\s+card|hkid|id|ssn"
+    r"|social\s+security(?:\s+number)?|driver'?s?\s+licen[cs]e|driving\s+licen[cs]e)(?![a-z])"
+    r"|护照|身份证|身分证|证件|居民身份|驾驶证|驾照|社保号)"
 )
 ID_LABEL = re.compile(rf"{_ID_WORDS}{CONNECT}{UNMASKED}{_DIGITS_VALUE}", F)
 
@@ -117,7 +118,8 @@ _SECRET_EN = (
     r"(?<![a-z])(?:password|passwd|passphrase|passcode|pass\s+code|pwd|pw|otp"
     r"|one[\s\-]time\s+(?:code|password)|verification\s+code"
     r"|(?:door|gate|entry|access|lock|keypad|alarm|garage|building|lobby|lockbox|safe|locker"
-    r"|unlock|wi-?fi|network|router)\s+(?:code|key|pin)"
+    r"|unlock|wi-?fi|network|router)\s+(?:code|key|pin|combination|combo)"
+    r"|(?:safe|lock|locker|padlock)\s+combination"
     r"|pin(?:\s*(?:code|number|no\.?(?![a-z]))|码)?)(?![a-z])"
 )
 # 登录密码, 门禁密码 … end in 密码
@@ -161,7 +163,7 @@ _ACCOUNT_WORDS = (
 # Balances are not accounts: "Bonvoy points 120000", "积分 50000".
 _BALANCE = r"(?!\s*(?:points?|pts|miles|nights?|stays|status|积分|里程|晚))"
 ACCOUNT_LABEL = re.compile(
-    rf"{_ACCOUNT_WORDS}{_BALANCE}(?:\s+[a-z]+){{0,2}}?{CONNECT}(?:卡号|编号)?\s*{UNMASKED}"
+    rf"{_ACCOUNT_WORDS}{_BALANCE}(?:\s+[a-z]+){{0,2}}?(?:卡号|编号|卡)?{CONNECT}{UNMASKED}"
     + _DIGITS_VALUE,
     F,
 )

@@ -10,6 +10,7 @@
   letters that look Latin become Latin ("pаssword" with a Cyrillic а);
 - every space is " ", every dash "-", every slash "/", middle dots ".";
 - inside a run of digits the letters O/o stand for 0 and l/I for 1 ("138OO138OOO");
+- traditional Chinese characters of the labels become simplified ("電話" -> "电话");
 - Chinese numerals become digits, read one by one ("一三八零零…") or as a number ("一万二"
   is 12000, "两千五" 2500, "3千" 3000);
 - English number words become digits, read one by one ("one three eight…", "oh" for
@@ -34,6 +35,19 @@ _CONFUSABLES = {
     **dict(zip("АВЕКМНОРСТХУІЈЅԁаеорсхуіјѕһԛԝ", "ABEKMHOPCTXYIJSdaeopcxyijshqw", strict=True)),
     **dict(zip("ΑΒΕΖΗΙΚΜΝΟΡΤΥΧνοτ", "ABEZHIKMNOPTYXvot", strict=True)),
 }
+# Traditional characters of the words the guard looks for, as simplified ones: "電話",
+# "護照號碼", "密碼", "會員", "預算", "忽略所有規則" read like their simplified forms.
+_TRADITIONAL = dict(
+    zip(
+        "電話機碼護證號會員預規則銀帳賬戶價額費錢塊幣統聯繫絡歐鎊輸顯說從開門鎖險們這個麼給發"
+        "訊資記憶裡裏駕駛過內標準報銷單後積級層樓時點鐘間張條務貨與對讓將還問題覽關設計劃"
+        "護兩貳參陸萬億",
+        "电话机码护证号会员预规则银帐账户价额费钱块币统联系络欧镑输显说从开门锁险们这个么给发"
+        "讯资记忆里里驾驶过内标准报销单后积级层楼时点钟间张条务货与对让将还问题览关设计划"
+        "护两贰参陆万亿",
+        strict=True,
+    )
+)
 _DASHES = frozenset("‐‑‒–—―−⁃﹘")
 _SLASHES = frozenset("⁄∕⧸")
 _DOTS = frozenset("·・‧․∙")
@@ -80,6 +94,8 @@ def _fold(ch: str) -> str:
             new = " " if category == "Zs" else "\n"
         elif new in _CONFUSABLES:
             new = _CONFUSABLES[new]
+        elif new in _TRADITIONAL:
+            new = _TRADITIONAL[new]
         elif new in _DASHES:
             new = "-"
         elif new in _SLASHES:
@@ -233,7 +249,7 @@ _ANY_WORD = "|".join([*_EN_DIGITS, *_EN_TEENS, *_EN_TENS, *_EN_SCALES])
 # Digits read one by one, three or more: "one three eight", "four one five, five five five,
 # oh one three two", "double eight".
 _EN_SPELLED = re.compile(
-    rf"(?<![a-z])(?:(?:double|triple)\s+)?{_DIGIT_WORD}"
+    rf"(?<![a-z])(?:(?:double|triple)\s+)?(?:{_DIGIT_WORD}|oh|o)"
     rf"(?:(?:\s*,\s*|[\s\-]+)(?:(?:double|triple)\s+)?(?:{_DIGIT_WORD}|oh|o)(?![a-z])){{2,}}"
     rf"(?![a-z])",
     re.IGNORECASE,
