@@ -94,7 +94,9 @@ _THING_ZH = "(?:酒店|宾馆|民宿|住宿|房费|房间|房|机票|车票|票)
 _LIMIT_ZH = "(?:以内|以下|之内|左右|上下|封顶)"
 THING_AFTER = re.compile(f"(?:{_LIMIT_ZH}|内)的?{_THING_ZH}")
 THING_BEFORE_ZH = re.compile(rf"{_THING_ZH}{_GAP}{{0,8}}\Z")
-CAP_BEFORE_ZH = re.compile(r"(?:不超过|不高于|(?<!不)低于|少于|最多|最高|控制在|别超过|不到|≤|<=?)\s*\Z")
+CAP_BEFORE_ZH = re.compile(
+    r"(?:不超过|不高于|(?<!不)低于|少于|最多|最高|控制在|别超过|不到|≤|<=?)\s*\Z"
+)
 LIMIT_AFTER_ZH = re.compile(_LIMIT_ZH)
 # "hotels under 800", "fares below 3000"; "around"/"about" only for things without a time,
 # so "flights around 0900" is a time.
