@@ -24,7 +24,7 @@ Shape = Literal["id", "card", "phone"]
 # Groups of three or more digits split by one separator; an ID number may end in X.
 STRICT_RUN = re.compile(r"(?<![0-9a-z+])\d+(?:(?<=\d{3})[ \-._/](?=\d{3})\d+)*x?(?![0-9a-z])", F)
 # Any digits, up to three separator characters between two of them.
-LOOSE_RUN = re.compile(r"(?<![0-9a-z+])\d(?:[ \-._/]{0,3}\d)*x?(?![0-9a-z])", F)
+LOOSE_RUN = re.compile(r"(?<![0-9a-z+])\d(?:[ \-._/]{0,3}\d)*(?:[ \-._/]{0,3}x)?(?![0-9a-z])", F)
 _NOT_DIGIT = re.compile(r"[^0-9x]", F)
 
 _PROVINCES = frozenset(
@@ -103,7 +103,10 @@ def shaped_runs(text: str) -> Iterator[tuple[Shape, int, int]]:
     """Every run of digits in `text` that has a sensitive shape, with its span."""
     for pattern in (STRICT_RUN, LOOSE_RUN):
         for match in pattern.finditer(text):
-            found = shape(compact(match.group()))
+            number = compact(match.group())
+            found = shape(number)
+            if found is None and number[-1:] in "xX":  # "… 2 x" is not an ID's check X
+                found = shape(number[:-1])
             if found is not None:
                 yield found, match.start(), match.end()
 

@@ -135,9 +135,9 @@ def _rewrite(
 # --- look-alike letters inside digit runs ----------------------------------------------------
 
 _LOOKALIKES = str.maketrans("OolI", "0011")
-# Tokens of digits and O/o/l/I, joined by up to three separators.
+# Tokens of digits and O/o/l/I, joined by up to three separators (and an ID number's X).
 _LOOKALIKE_RUN = re.compile(
-    r"(?<![A-Za-z0-9])[0-9OolI]+(?:[ \-._/]{1,3}[0-9OolI]+)*(?![A-Za-z0-9])"
+    r"(?<![A-Za-z0-9])[0-9OolI]+(?:[ \-._/]{1,3}[0-9OolI]+)*(?:[ \-._/]{0,3}[xX])?(?![A-Za-z0-9])"
 )
 _PRONOUN = re.compile(r"(?<![^ ])I(?![^ ])")  # "I" standing alone between spaces
 
