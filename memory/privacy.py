@@ -119,7 +119,7 @@ def _card_numbers(text: str) -> _Spans:
 def _card_details(text: str) -> _Spans:
     yield from _labelled(P.CARD_LABEL, text, 8)
     yield from (m.span(1) for m in P.CVV.finditer(text))
-    if not P.PHONE_NEAR.search(text):
+    if P.CARD_NEAR.search(text) and not P.PHONE_NEAR.search(text):
         yield from (m.span(1) for m in P.TAIL.finditer(text))
     for match in P.EXPIRY.finditer(text):
         if not P.NOT_CARD_EXPIRY.search(text, max(0, match.start() - 40), match.start()):
@@ -254,10 +254,9 @@ class PrivacyGuard:
         new = [
             (index, part)
             for index, fact in enumerate(facts)
-            if verdicts[index] is None
             for part in pieces(normalise(fact).text)
         ]
-        if not new:
+        if not any(verdicts[index] is None for index, _ in new):
             return
         old = [(None, part) for text in stored() for part in pieces(normalise(text).text)]
         sequence: list[tuple[int | None, str]] = [*old, *new]
@@ -268,7 +267,7 @@ class PrivacyGuard:
                 if found is None:
                     continue
                 for index, _ in window:
-                    if index is not None:
+                    if index is not None and verdicts[index] is None:
                         verdicts[index] = found
 
 

@@ -59,6 +59,11 @@ TAIL = re.compile(
     F,
 )
 PHONE_NEAR = re.compile(r"(?<![a-z])(?:phone|mobile|cell|tel)|手机|电话|号码", F)
+CARD_NEAR = re.compile(
+    r"(?<![a-z])(?:cards?|visa|master\s?card|amex|unionpay|jcb|discover|diners|debit|credit)"
+    r"(?![a-z])|卡|银行|信用|借记|储蓄",
+    F,
+)
 # Expiry dates: "exp 09/27", "expiring 12/28", "有效期08/29", "有效期至2027年11月".
 _EXPIRY_WORDS = (
     r"(?:(?<![a-z])(?:exp(?:iry|ires|iring|iration)?(?:\s+date)?|valid\s+(?:thru|through"
@@ -198,6 +203,7 @@ REVERSE_STOPWORDS = frozenset(_STOPWORDS.split(" "))
 __all__ = [
     "ACCOUNT_LABEL",
     "CARD_LABEL",
+    "CARD_NEAR",
     "CONNECT",
     "CVV",
     "DATE",
