@@ -30,6 +30,7 @@ _EN_OVERRIDE = re.compile(
 )
 _EN_ROLE = re.compile(
     r"(?:^|[\n.!?;]\s*)\[?(?:system|assistant|developer|tool)\]?\s*(?:prompt|message)?\s*:"
+    r"|^\s*(?:hey\s+|dear\s+)?(?:assistant|bot|ai|chatgpt|gpt|llm|model)\s*,"
     r"|\[/?(?:inst|system|sys)\]|<\|?\s*/?\s*(?:im_start|im_end|system|endoftext|assistant)"
     r"|#{2,}\s*(?:system|instructions?)\b|\bsystem\s+prompt\b|\bnew\s+instructions?\s*:",
     F,
@@ -57,6 +58,9 @@ _EN_EXFILTRATE = re.compile(
     r"|facts?|numbers?|passwords?|secrets?|records?|history|trips?|itinerar(?:y|ies)|phones?)"
     r"|\b(?:every(?:one|body)|each\s+user|every\s+(?:user|traveller|traveler))(?:'s)?\s+"
     r"(?:memor|preference|data|detail|info|profile|fact|number|password|phone|trip)"
+    r"|\b(?:memor(?:y|ies)|preferences|data|details|info(?:rmation)?|profiles|facts|records)\s+"
+    r"(?:of|for|from|about)\s+(?:every|all|other|each|another)\s+(?:users?|people|travell?ers?"
+    r"|colleagues?|employees?|members?)"
     r"|\byour\s+(?:system\s+prompt|instructions|prompt|rules|secrets?|api\s+keys?)\b"
     r"|\bthe\s+(?:system\s+prompt|hidden\s+prompt|api\s+keys?)\b)",
     F,
@@ -81,15 +85,16 @@ _ZH_ROLE = re.compile(
 )
 _ZH_PERSONA = re.compile(
     r"你现在是|从现在(?:开始|起)[,，]?你|扮演(?:一个|一名)?(?:管理员|系统|开发者|没有限制)"
-    r"|假装你是|没有(?:任何)?限制的(?:助手|ai|模型)|越狱|开发者模式|不要告诉用户"
-    r"|(?:当|如果)你(?:读到|看到|检索到)这"
+    r"|假装你是|没有(?:任何)?限制的(?:助手|ai|模型|机器人)|越狱|开发者模式|不要告诉用户"
+    r"|(?:当|如果)你(?:读到|看到|检索到)这",
+    F,
 )
 _ZH_EXFILTRATE = re.compile(
     r"(?:泄露|透露|告诉我|给我看|显示|输出|列出|打印|发给我|发出来|展示|导出|查看|读取)"
     r"[^。！？\n]{0,12}?"
     r"(?:(?:其他|别的|其它|所有|全部|每个)(?:的)?(?:用户|人|同事|旅客|员工|成员)"
     r"[^。！？\n]{0,10}?(?:记忆|偏好|数据|信息|资料|隐私|号码|密码|行程|档案|手机)"
-    r"|系统提示|你的(?:指令|提示词|设定|规则))"
+    r"|系统提示|你的(?:全部|所有|完整的?|原始的?)?(?:指令|提示词|设定|规则))"
     r"|(?:把|将)(?:其他|别的|其它|所有|全部)(?:的)?(?:用户|人|同事|旅客|员工)"
     r"[^。！？\n]{0,10}?(?:记忆|偏好|数据|信息|资料|隐私|号码|密码|行程|档案|手机)"
     r"[^。！？\n]{0,8}?(?:告诉|发|给|输出|显示|列出)"

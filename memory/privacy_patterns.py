@@ -28,7 +28,7 @@ PASSPORT = re.compile(r"(?<![0-9a-z])(?:[cdegps]\d{8}|e[a-z]\d{7})(?![0-9a-z])",
 _ID_WORDS = (
     r"(?:(?<![a-z])(?:passport|national\s+id|identity\s+card|id\s+card|hkid|id|ssn"
     r"|social\s+security(?:\s+number)?|driver'?s?\s+licen[cs]e|driving\s+licen[cs]e)(?![a-z])"
-    r"|护照|身份证|身分证|证件|居民身份|驾驶证|驾照|社保号)"
+    r"|护照|身份证|身分证|证件|居民身份|驾驶证|驾照|社保号|通行证|台胞证|回乡证|签证)"
 )
 ID_LABEL = re.compile(rf"{_ID_WORDS}{CONNECT}{UNMASKED}{_DIGITS_VALUE}", F)
 
@@ -45,10 +45,13 @@ CARD_LABEL = re.compile(
 _CVV_WORDS = (
     r"(?:(?<![a-z])(?:cvv2?|cvc2?|csc|cvn|(?:card\s+)?security\s+code|card\s+code"
     r"|card\s+verification(?:\s+(?:code|value|number))?)(?![a-z])"
-    r"|安全码|校验码|cvv码|cvc码|背面[^0-9\s]{0,4}?[三四34]位(?:数字|数|码)?)"
+    r"|安全码|校验码|cvv码|cvc码|(?:背面|背后|反面)[^0-9\s]{0,4}?[三四34]位(?:数字|数|码)?)"
 )
+# A few words may stand between a label and its value: "expiry date of my visa card is …".
+_FILLER = r"(?:\s+[a-z]+){0,5}?"
 CVV = re.compile(
-    rf"{_CVV_WORDS}(?:\s*(?:on\s+the\s+back|is|was|:|=|#|是|为|码))*\s*{UNMASKED}(\d{{3,4}})(?!\d)",
+    rf"{_CVV_WORDS}{_FILLER}(?:\s*(?:on\s+the\s+back|is|was|:|=|#|-|是|为|码))*\s*{UNMASKED}"
+    r"(\d{3,4})(?!\d)",
     F,
 )
 # The last digits of a card: "ending 0005", "ends in 4242", "尾号6789", "last four 1111".
@@ -70,7 +73,7 @@ _EXPIRY_WORDS = (
     r"|until|till)|good\s+thru)(?![a-z])|有效期(?:至|到)?|到期(?:日|时间)?)"
 )
 EXPIRY = re.compile(
-    rf"{_EXPIRY_WORDS}(?:\s*(?:is|on|in|at|:|=|是|为|至|到))*\s*{UNMASKED}"
+    rf"{_EXPIRY_WORDS}{_FILLER}(?:\s*(?:is|on|in|at|:|=|是|为|至|到))*\s*{UNMASKED}"
     r"((?:0?[1-9]|1[0-2])\s?[/\-]\s?(?:20)?\d{2}(?![0-9/])|20\d{2}\s?年\s?(?:0?[1-9]|1[0-2])\s?月"
     r"|20\d{2}[/\-](?:0?[1-9]|1[0-2])(?![0-9/\-]))",
     F,
@@ -131,7 +134,7 @@ _SECRET_EN = (
 _SECRET_ZH = "支付密码|密码|口令|暗号|验证码|门禁码|开门码|动态码"
 SECRET = re.compile(
     rf"(?:{_SECRET_EN}|{_SECRET_ZH})"
-    r"(?:\s+(?:for|of|to|on|at)\s+(?:(?:the|my|our)\s+)?[a-z\-]+)?"  # "passcode for the lockbox"
+    r"(?:\s+(?:for|of|to|on|at)\s+(?:(?:the|my|our)\s+)?[a-z\-]+(?:\s+[a-z\-]+)?)?"  # "for the X"
     rf"(?:(?:\s*(?:is|was|:|=|是|为|就是))+\s*{UNMASKED}({END}+)"  # "password is hunter2"
     rf"|\s*{UNMASKED}((?={END}{{0,64}}\d){END}+))",  # "PIN 1234", "密码123456"
     F,

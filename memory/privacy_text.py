@@ -310,6 +310,16 @@ def _cardinal(match: re.Match[str]) -> str | None:
 # --- the whole pipeline -----------------------------------------------------------------------
 
 
+# "六个八" is 888888, "三个六" 666: a digit said N times (not "两个人", "一个二等座").
+_ZH_REPEAT = re.compile(
+    "([一二两三四五六七八九])个([零〇一二三四五六七八九幺])(?![晚夜天日人间张位个次等件趟段条家层种])"
+)
+
+
+def _zh_repeat(match: re.Match[str]) -> str:
+    return match.group(2) * _ZH_DIGITS[match.group(1)]
+
+
 def normalise(text: str) -> Normalised:
     """`text` as the guard reads it (see the module docstring)."""
     buffer = _Buffer()
@@ -317,6 +327,7 @@ def normalise(text: str) -> Normalised:
         buffer.add(_fold(ch), index, index + 1)
     out = Normalised("".join(buffer.chars), tuple(buffer.starts), tuple(buffer.ends))
     out = _rewrite(out, _LOOKALIKE_RUN, _lookalikes)
+    out = _rewrite(out, _ZH_REPEAT, _zh_repeat)
     out = _rewrite(out, _ZH_RUN, _zh_numerals)
     out = _rewrite(out, _EN_SPELLED, _spelled)
     out = _rewrite(out, _EN_CARDINAL, _cardinal)
