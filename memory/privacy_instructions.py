@@ -36,7 +36,9 @@ _EN_ROLE = re.compile(
     F,
 )
 _EN_PERSONA = re.compile(
-    r"\b(?:you\s+are\s+now|from\s+now\s+on,?\s+you|you\s+must\s+now"
+    r"\b(?:you\s+are\s+now\s+(?:an?|the|in|dan|free|no\s+longer|jailbroken|unrestricted"
+    r"|(?:an?\s+)?(?:admin|administrator|root|developer|system))\b|from\s+now\s+on,?\s+you"
+    r"|you\s+must\s+now"
     r"|you\s+are\s+(?:now\s+)?an?\s+(?:unrestricted|jailbroken|uncensored|unfiltered|evil)"
     r"|act\s+as\s+(?:an?\s+)?"
     r"(?:admin|administrator|root|developer|system|dan|jailbroken|unrestricted)"

@@ -172,11 +172,12 @@ _ZH_DIGIT_CHARS = "".join(_ZH_DIGITS)
 _ZH_SCALE_CHARS = "".join(_ZH_SMALL_SCALES) + "".join(_ZH_LARGE_SCALES)
 # A run of numerals and ASCII digits (separators allowed between digits), not starting with
 # a bare 百/千/万/亿 ("千万", "万一", "百度" are words). A final 一/二 before a measure word
-# is not part of the number: "六百一晚" is 600 a night, "G1234 二等座" a second-class seat.
+# is not part of the number: "六百一晚" is 600 a night, "G1234 二等座" a second-class seat;
+# after 十 it is ("二十一天" is 21 days).
 _ZH_RUN = re.compile(
     rf"(?:[0-9]+(?:\.[0-9]+)?|[{_ZH_DIGIT_CHARS}十拾])"
     rf"(?:[ \-._/]{{0,3}}[0-9{_ZH_DIGIT_CHARS}]|[{_ZH_SCALE_CHARS}]|(?<=[0-9])\.[0-9])*"
-    r"(?<!一(?=[晚夜天日人间张位个次等件趟段条家层种]))(?<![二两](?=等))"
+    r"(?<![^十拾]一(?=[晚夜天日人间张位个次等件趟段条家层种]))(?<![二两](?=等))"
 )
 
 

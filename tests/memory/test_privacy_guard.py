@@ -50,6 +50,7 @@ def test_instructions_are_refused_in_both_languages(memory: Memory, namespace: s
         pytest.param("预算一万二", "预算12000", id="zh-colloquial"),
         pytest.param("两千五百", "2500", id="zh-scales"),
         pytest.param("六百一晚", "600一晚", id="zh-one-night"),
+        pytest.param("提前二十一天", "提前21天", id="zh-twenty-one-days"),
         pytest.param("出差只坐一等座，万一晚点", "出差只坐一等座,万一晚点", id="zh-words-stay"),
         pytest.param("one three eight oh oh", "13800", id="en-spelled"),
         pytest.param("two hundred and fifty dollars", "250 dollars", id="en-cardinal"),
