@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable, Iterator, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from typing import Literal, Protocol
 
 from memory import privacy_patterns as P
@@ -47,6 +48,7 @@ CATEGORIES: tuple[Category, ...] = (
     "instructions",
 )
 REDACTED = "[redacted]"
+_REVIEWS_AT_ONCE = 4
 
 REASON_ID = "contains an ID or passport number; keep the preference and leave the number out"
 REASON_CARD = (
@@ -74,7 +76,8 @@ REASONS: dict[Category, str] = {
 }
 
 _Spans = Iterator[tuple[int, int]]
-_LETTER = re.compile(r"[A-Za-z]")
+_LATIN_OR_DIGIT = re.compile(r"[A-Za-z0-9]")
+_DIGIT = re.compile(r"\d")
 
 
 def _digits(value: str) -> int:
@@ -90,8 +93,11 @@ def _reverse(text: str, kind: str) -> _Spans:
         if value == REDACTED or value.lower() in P.REVERSE_STOPWORDS:
             continue
         if kind == "secret":
-            first = not text[: match.start()].strip(" ") or text[match.start() - 1] in ",;:"
-            if not re.search(r"[A-Za-z0-9]", value) or not (first or not value.isalpha()):
+            # A plain word is a secret only where a clause starts ("letmein is the wifi
+            # password"); a value with digits or symbols anywhere ("… s3cret! is my password").
+            before = text[: match.start()].rstrip()
+            starts_clause = not before or before[-1] in ",;:"
+            if not _LATIN_OR_DIGIT.search(value) or (value.isalpha() and not starts_clause):
                 continue
         elif _digits(value) < (3 if kind == "card" else 6):
             continue
@@ -211,8 +217,10 @@ def redact(text: str) -> str:
 
 
 def preview(text: str, limit: int = 60) -> str:
-    """What may be shown of a refused fact: sensitive spans masked, at most `limit` characters."""
-    masked = " ".join(redact(text[: limit * 4]).split())
+    """What may be shown of a refused fact: sensitive spans masked, every other digit shown
+    as "•" (the pieces of a number, or what the fast model found, are not spans the rules
+    mask), at most `limit` characters."""
+    masked = _DIGIT.sub("•", " ".join(redact(text[: limit * 4]).split()))
     return masked if len(masked) <= limit and len(text) <= limit * 4 else masked[:limit] + "…"
 
 
@@ -239,10 +247,18 @@ class PrivacyGuard:
         called when a new fact offers a piece of a number."""
         verdicts: list[Category | None] = [scan(fact) for fact in facts]
         self._join_pieces(facts, verdicts, stored)
-        if self.reviewer is not None:
-            for index, fact in enumerate(facts):
-                if verdicts[index] is None and any(ch.isdigit() for ch in normalise(fact).text):
-                    verdicts[index] = self.reviewer.review(fact)
+        reviewer = self.reviewer
+        if reviewer is not None:
+            asked = [
+                index
+                for index, fact in enumerate(facts)
+                if verdicts[index] is None and _DIGIT.search(normalise(fact).text)
+            ]
+            if asked:  # at once, so a call's wait is one review's timeout, not the sum
+                with ThreadPoolExecutor(max_workers=min(len(asked), _REVIEWS_AT_ONCE)) as pool:
+                    found = pool.map(lambda index: reviewer.review(facts[index]), asked)
+                    for index, category in zip(asked, found, strict=True):
+                        verdicts[index] = category
         return verdicts
 
     @staticmethod

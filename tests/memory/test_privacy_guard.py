@@ -82,6 +82,7 @@ def test_a_phone_number_said_in_two_halves_in_one_call_is_refused(
         ("rejected", "phone"),
         ("added", ""),
     ]
+    assert outcomes[0].text == "My number starts with ••• ••••"  # no piece is echoed
 
 
 def test_the_second_half_is_refused_against_what_is_stored(memory: Memory, namespace: str) -> None:
@@ -129,6 +130,7 @@ def test_the_fast_model_can_refuse_a_fact_the_rules_pass(
     fast_model.script(json.dumps({"sensitive": True, "category": "secret"}))
     (outcome,) = reviewed.record(namespace, [LOCKER])
     assert (outcome.status, outcome.code) == ("rejected", "secret")
+    assert outcome.text == "locker • • • • on the left, second row"
     request = fast_model.last_request
     assert request["model"] == "fast" and request["response_format"] == {"type": "json_object"}
     assert request["messages"][-1]["content"] == prompts.render("privacy_review.md", fact=LOCKER)
@@ -162,6 +164,18 @@ def test_when_the_fast_model_fails_the_rules_decide(
     (outcome,) = reviewed.record(namespace, [LOCKER])
     assert outcome.status == "added"
     assert time.monotonic() - started < 4.0  # a one-second review timeout, no retries
+
+
+def test_several_facts_are_reviewed_at_once(
+    reviewed: Memory, fast_model: ScriptedModel, namespace: str
+) -> None:
+    answer = json.dumps({"sensitive": False, "category": None})
+    fast_model.script(*[Delay(1.5, answer)] * 4)
+    started = time.monotonic()
+    facts = [f"locker {n} on the left, row {n + 1}" for n in range(4)]
+    assert {o.status for o in reviewed.record(namespace, facts)} == {"added"}
+    assert len(fast_model.requests) == 4
+    assert time.monotonic() - started < 4.5  # not four reviews one after another (6 s)
 
 
 def test_without_a_fast_model_there_is_no_second_opinion(memory: Memory) -> None:
