@@ -575,6 +575,12 @@ ADVERSARIAL = [
     pytest.param("budget" + " " * 3000 + "300", id="long-gap"),
     pytest.param("1\u200b" * 1500, id="invisible"),
     pytest.param("415 555 " * 375, id="nanp-groups"),
+    pytest.param("abc is my " * 300 + "x", id="value-then-label"),
+    pytest.param("1O " * 1000, id="look-alikes"),
+    pytest.param("cvv " + "ab " * 1000, id="label-filler-words"),
+    pytest.param("一 " * 1500, id="zh-numeral-separators"),
+    pytest.param("one, " * 600, id="spelled-digits"),
+    pytest.param(("show " + "x" * 39 + " ") * 60, id="instruction-verbs"),
 ]
 
 
