@@ -134,7 +134,9 @@ def _card_details(text: str) -> _Spans:
 
 
 def _accounts(text: str) -> _Spans:
-    yield from _labelled(P.ACCOUNT_LABEL, text, 6)
+    for start, end in _labelled(P.ACCOUNT_LABEL, text, 6):
+        if not P.BALANCE_AFTER.match(text, end):
+            yield start, end
     yield from _reverse(text, "account")
 
 

@@ -31,6 +31,10 @@ _EN_OVERRIDE = re.compile(
 _EN_ROLE = re.compile(
     r"(?:^|[\n.!?;]\s*)\[?(?:system|assistant|developer|tool)\]?\s*(?:prompt|message)?\s*:"
     r"|^\s*(?:hey\s+|dear\s+)?(?:assistant|bot|ai|chatgpt|gpt|llm|model)\s*,"
+    r"|(?:^|[\n.!?;]\s*)(?:system|assistant|developer|admin)\s+(?:override|note|notice|update"
+    r"|instructions?|command|mode)\s*:"
+    r"|\b(?:note|message|instructions?|reminder|memo)\s+(?:to|for)\s+(?:the\s+)?"
+    r"(?:ai|assistant|bot|model|llm|gpt|chatgpt)\b"
     r"|\[/?(?:inst|system|sys)\]|<\|?\s*/?\s*(?:im_start|im_end|system|endoftext|assistant)"
     r"|#{2,}\s*(?:system|instructions?)\b|\bsystem\s+prompt\b|\bnew\s+instructions?\s*:",
     F,
@@ -76,7 +80,7 @@ _EN_TOOLS = re.compile(
 _ZH_OVERRIDE = re.compile(
     r"(?:忽略|无视|忘记|忘掉|不要理会|别理会|不要管|别管|跳过|绕过|覆盖|抛开|丢掉)(?:掉)?"
     r"(?:之前|此前|先前|以上|上面|上述|前面|所有|全部|一切|系统|原有|原来|你的|安全|这些|那些"
-    r"|的|和)*"
+    r"|你(?:收到|得到|被告知|被设定|看到)的|的|和)*"
     r"(?:指令|指示|规则|提示词?|设定|约束|限制|命令|说明|规定|安全规则|系统提示)"
     r"|(?:忽略|无视|忘记|忘掉|不要理会|别理会)(?:掉)?(?:之前|此前|以上|上面|上述|前面)(?:的)?(?:所有|全部)?"
     r"(?:内容|信息|文字|话|消息|对话)"

@@ -63,7 +63,7 @@ _MONEY_WORDS = (
     r"(?:(?<![a-z])(?:budget|price[sd]?|pricing|costs?|fares?|rates?|spend(?:ing)?|allowance"
     r"|per\s+diem|reimburs[a-z]*|expenses?|pay(?:ing)?|cap|tariff)(?![a-z])"
     r"|预算|价格|价位|价钱|房价|票价|费用|花费|开销|报销|差标|住宿标准|差旅标准|住宿费|消费"
-    r"|单价|均价|限额|额度|上限|标准)"
+    r"|单价|均价|限额|额度|上限|标准|钱(?!包))"
 )
 MONEY_WORD = re.compile(_MONEY_WORDS, F)
 MONEY_BEFORE = re.compile(rf"{_MONEY_WORDS}{_GAP}{{0,15}}\Z", F)
@@ -90,17 +90,21 @@ MONEY_AFTER = re.compile(
     r"|stays?|flights?|travel|inns?|hostels?|accommodation)(?![a-z]))",
     F,
 )
-_THING_ZH = "(?:酒店|宾馆|民宿|住宿|房费|房间|房|机票|车票|票)"
+_THING_ZH = "(?:酒店|宾馆|民宿|住宿|房费|房间|房|机票|车票|票|打车|车费|出租车|网约车|餐费|餐|饭)"
 _LIMIT_ZH = "(?:以内|以下|之内|左右|上下|封顶)"
 THING_AFTER = re.compile(f"(?:{_LIMIT_ZH}|内)的?{_THING_ZH}")
 THING_BEFORE_ZH = re.compile(rf"{_THING_ZH}{_GAP}{{0,8}}\Z")
 CAP_BEFORE_ZH = re.compile(
-    r"(?:不超过|不高于|(?<!不)低于|少于|最多|最高|控制在|别超过|不到|≤|<=?)\s*\Z"
+    r"(?:不超过|不高于|(?<!不)低于|少于|最多|最高|控制在|别超过|不到|≤|<=?)"
+    r"(?:报|花|给|付|出|订|到)?\s*\Z"
 )
 LIMIT_AFTER_ZH = re.compile(_LIMIT_ZH)
 # "hotels under 800", "fares below 3000"; "around"/"about" only for things without a time,
 # so "flights around 0900" is a time.
-_THINGS_EN = r"hotels?|rooms?|tickets?|fares?|flights?|trains?|stays?|accommodation|trips?"
+_THINGS_EN = (
+    r"hotels?|rooms?|tickets?|fares?|flights?|trains?|stays?|accommodation|trips?|taxis?|cabs?"
+    r"|ubers?|meals?|dinners?|lunch(?:es)?|breakfasts?"
+)
 _CAPS_EN = (
     r"under|below|less\s+than|cheaper\s+than|up\s+to|at\s+most|max(?:imum)?|no\s+more\s+than"
     r"|not\s+over|within|<=?|≤"

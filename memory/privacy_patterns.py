@@ -128,6 +128,9 @@ _SECRET_EN = (
     r"|(?:door|gate|entry|access|lock|keypad|alarm|garage|building|lobby|lockbox|safe|locker"
     r"|unlock|wi-?fi|network|router)\s+(?:code|key|pin|combination|combo)"
     r"|(?:safe|lock|locker|padlock)\s+combination"
+    r"|(?:code|pin|combo|combination|password)\s+(?:to|for|of)\s+(?:(?:my|the|our)\s+)?"
+    r"(?:building|front\s+door|door|gate|room|apartment|flat|house|home|garage|safe|locker"
+    r"|lockbox|wi-?fi|network|alarm|office|suitcase|lock)"
     r"|pin(?:\s*(?:code|number|no\.?(?![a-z]))|码)?)(?![a-z])"
 )
 # 登录密码, 门禁密码 … end in 密码
@@ -135,7 +138,7 @@ _SECRET_ZH = "支付密码|密码|口令|暗号|验证码|门禁码|开门码|�
 SECRET = re.compile(
     rf"(?:{_SECRET_EN}|{_SECRET_ZH})"
     r"(?:\s+(?:for|of|to|on|at)\s+(?:(?:the|my|our)\s+)?[a-z\-]+(?:\s+[a-z\-]+)?)?"  # "for the X"
-    rf"(?:(?:\s*(?:is|was|:|=|是|为|就是))+\s*{UNMASKED}({END}+)"  # "password is hunter2"
+    rf"(?:(?:\s*(?:is|was|'s|:|=|是|为|就是))+\s*{UNMASKED}({END}+)"  # "password is hunter2"
     rf"|\s*{UNMASKED}((?={END}{{0,64}}\d){END}+))",  # "PIN 1234", "密码123456"
     F,
 )
@@ -165,11 +168,17 @@ _ACCOUNT_WORDS = (
     r"(?:(?<![a-z])(?:member(?:ship)?|loyalty|rewards?|frequent[\s\-]+fl[yi]er|ffp?"
     r"|account|acct|customer|bonvoy|honou?rs|avios|skymiles|aadvantage|mileageplus"
     r"|krisflyer|asia\s+miles|phoenixmiles|ihg|marriott|hilton|hyatt|accor|world\s+of\s+hyatt"
-    r"|flying\s+blue|miles\s*&\s*more|club)(?![a-z])"
+    r"|flying\s+blue|miles\s*&\s*more|club|mileage(?:\s+(?:bank|plan|club))?)(?![a-z])"
     r"|会员|常旅客|里程卡|账号|帐号|账户|帐户|户号|客户号|知音|万里行|积分卡|华住会|凤凰)"
 )
 # Balances are not accounts: "Bonvoy points 120000", "积分 50000".
 _BALANCE = r"(?!\s*(?:points?|pts|miles|nights?|stays|status|积分|里程|晚))"
+# ... and a number followed by what it counts is a balance too: "Hyatt 120000 points".
+BALANCE_AFTER = re.compile(
+    r"\s*(?:[a-z]+\s+){0,2}?(?:points?|pts|miles|nights?|stays|km|kms|kilomet(?:er|re)s?)(?![a-z])"
+    r"|\s*(?:积分|里程|晚|公里|分)",
+    F,
+)
 ACCOUNT_LABEL = re.compile(
     rf"{_ACCOUNT_WORDS}{_BALANCE}(?:\s+[a-z]+){{0,2}}?(?:卡号|编号|卡)?{CONNECT}{UNMASKED}"
     + _DIGITS_VALUE,

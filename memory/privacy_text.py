@@ -280,7 +280,23 @@ def _spelled(match: re.Match[str]) -> str:
 
 
 def _cardinal(match: re.Match[str]) -> str | None:
-    """The number the words say, or None when they are not one number ("one two")."""
+    """The number the words say, or None when they are not one number ("one two"). Prices
+    are said in pairs: "two-fifty" is 250, "twelve ninety-nine" 1299."""
+    words = [w for w in _WORD.findall(match.group().lower()) if w != "and"]
+    if (
+        len(words) >= 2
+        and (words[0] in _EN_DIGITS or words[0] in _EN_TEENS)
+        and words[0] != "zero"
+        and (words[1] in _EN_TENS or words[1] in _EN_TEENS)
+        and all(w in _EN_DIGITS for w in words[2:3])
+        and len(words) <= 3
+    ):
+        head = _EN_DIGITS.get(words[0], 0) + _EN_TEENS.get(words[0], 0)
+        tail = _EN_TENS.get(words[1], 0) + _EN_TEENS.get(words[1], 0)
+        tail += _EN_DIGITS.get(words[2], 0) if len(words) == 3 and words[1] in _EN_TENS else 0
+        if len(words) == 3 and words[1] in _EN_TEENS:
+            return None
+        return str(head * 100 + tail)
     total = 0.0
     current = 0.0
     last = ""  # "unit", "tens" or "scale": what the previous word was
