@@ -111,10 +111,27 @@ def _labelled(pattern: re.Pattern[str], text: str, fewest: int) -> _Spans:
             yield match.span(1)
 
 
+def _near(text: str, kind: str) -> _Spans:
+    """A number in the same clause as a label of `kind`, unless it counts something."""
+    for match in P.NEAR_LABELS[kind].finditer(text):
+        value = match.group(1)
+        start = match.start(1)
+        if (
+            P.COUNTED.match(text, match.end(1))
+            or P.PLACED.search(text, max(0, start - 12), start)
+            or P.DATE.fullmatch(value.strip())
+        ):
+            continue
+        if kind == "card" and not P.CARD_NEAR.search(text) and not P.CVV_WORD.search(text):
+            continue  # "ending 2026" is no card's last digits without a card word
+        yield match.span(1)
+
+
 def _ids(text: str) -> _Spans:
     yield from ((s, e) for kind, s, e in shaped_runs(text) if kind == "id")
     yield from (m.span() for m in P.PASSPORT.finditer(text))
     yield from _labelled(P.ID_LABEL, text, 6)
+    yield from _near(text, "id")
     yield from _reverse(text, "id")
 
 
@@ -130,6 +147,7 @@ def _card_details(text: str) -> _Spans:
     for match in P.EXPIRY.finditer(text):
         if not P.NOT_CARD_EXPIRY.search(text, max(0, match.start() - 40), match.start()):
             yield match.span(1)
+    yield from _near(text, "card")
     yield from _reverse(text, "card")
 
 
@@ -142,9 +160,12 @@ def _accounts(text: str) -> _Spans:
 
 def _secrets(text: str) -> _Spans:
     for match in P.SECRET.finditer(text):
+        if match.group(1) is not None and match.group(1).lower() in P.NOT_A_SECRET:
+            continue  # "the wifi password is on the card", "… is the same as before"
         yield match.span(1) if match.group(1) is not None else match.span(2)
     for pattern in (P.SECRET_ZH_LATIN, P.SECRET_PASS, P.WIFI_KEY):
         yield from (m.span(1) for m in pattern.finditer(text))
+    yield from _near(text, "secret")
     yield from _reverse(text, "secret")
 
 

@@ -25,6 +25,7 @@ _EN_OVERRIDE = re.compile(
     r"|anything|what(?:ever)?|was|is|said|written)\s+){0,4}"
     r"(?:instructions?|rules?|prompts?|guidelines?|directions?|directives?|commands?|context"
     r"|constraints?|polic(?:y|ies)|restrictions?|programming|guardrails?|filters?|above"
+    r"|guidance|orders|training|setup|configuration|that"
     r"|before\s+this|so\s+far)\b",
     F,
 )
@@ -40,7 +41,8 @@ _EN_ROLE = re.compile(
     F,
 )
 _EN_PERSONA = re.compile(
-    r"\b(?:you\s+are\s+now\s+(?:an?|the|in|dan|free|no\s+longer|jailbroken|unrestricted"
+    r"\byou(?:'re|\s+are)\s+now\b[^.!?\n]{0,40}?\bno\s+(?:limits|restrictions|rules|filters)\b"
+    r"|\b(?:you(?:'re|\s+are)\s+now\s+(?:an?|the|in|dan|free|no\s+longer|jailbroken|unrestricted"
     r"|(?:an?\s+)?(?:admin|administrator|root|developer|system))\b|from\s+now\s+on,?\s+you"
     r"|you\s+must\s+now"
     r"|you\s+are\s+(?:now\s+)?an?\s+(?:unrestricted|jailbroken|uncensored|unfiltered|evil)"
@@ -71,6 +73,11 @@ _EN_EXFILTRATE = re.compile(
     r"|\bthe\s+(?:system\s+prompt|hidden\s+prompt|api\s+keys?)\b)",
     F,
 )
+_EN_DUMP = re.compile(
+    r"\b(?:export|dump|download|select|read|show|list|print)\s+(?:\*\s+from\s+)?(?:the\s+|all\s+)?"
+    r"(?:users?|customers?|travell?ers?|members?|employees?)\s*(?:table|database|db|list|records)\b",
+    F,
+)
 _EN_TOOLS = re.compile(
     r"\b(?:call|invoke|run|use|execute|trigger)\s+(?:the\s+)?"
     r"(?:record_to_memory|retrieve_from_memory|plan_itinerary|[a-z_]+_tool)\b"
@@ -87,7 +94,7 @@ _ZH_OVERRIDE = re.compile(
 )
 _ZH_ROLE = re.compile(
     r"(?:^|[\n。！？；.!?;]\s*)(?:系统|助手|开发者|管理员)(?:提示|消息)?\s*[:：]"
-    r"|系统提示词?|新的?指令\s*[:：]"
+    r"|系统提示词?|系统指令|新的?指令\s*[:：]"
 )
 _ZH_PERSONA = re.compile(
     r"你现在是|从现在(?:开始|起)[,，]?你|扮演(?:一个|一名)?(?:管理员|系统|开发者|没有限制)"
@@ -104,7 +111,7 @@ _ZH_EXFILTRATE = re.compile(
     r"|(?:把|将)(?:其他|别的|其它|所有|全部)(?:的)?(?:用户|人|同事|旅客|员工)"
     r"[^。！？\n]{0,10}?(?:记忆|偏好|数据|信息|资料|隐私|号码|密码|行程|档案|手机)"
     r"[^。！？\n]{0,8}?(?:告诉|发|给|输出|显示|列出)"
-    r"|(?:查看|读取|访问)(?:所有|全部|其他)人的(?:记忆|偏好|数据)"
+    r"|(?:查看|读取|访问|导出)(?:所有|全部|其他|别的)(?:的)?(?:人|用户|同事|旅客)的?(?:记忆|偏好|数据|信息|资料)"
     r"|(?:把|将)你的(?:系统提示词?|指令|提示词|设定|规则)"
     r"|调用[^。！？\n]{0,10}?工具"
 )
@@ -115,6 +122,7 @@ PATTERNS = (
     _EN_ROLE,
     _EN_PERSONA,
     _EN_EXFILTRATE,
+    _EN_DUMP,
     _EN_TOOLS,
     _ZH_OVERRIDE,
     _ZH_ROLE,

@@ -49,6 +49,7 @@ _CVV_WORDS = (
 )
 # A few words may stand between a label and its value: "expiry date of my visa card is …".
 _FILLER = r"(?:\s+[a-z]+){0,5}?"
+CVV_WORD = re.compile(_CVV_WORDS, F)
 CVV = re.compile(
     rf"{_CVV_WORDS}{_FILLER}(?:\s*(?:on\s+the\s+back|is|was|:|=|#|-|是|为|码))*\s*{UNMASKED}"
     r"(\d{3,4})(?!\d)",
@@ -185,6 +186,44 @@ ACCOUNT_LABEL = re.compile(
     F,
 )
 
+# --- a label and a number in one clause -------------------------------------------------------
+
+# When a sensitive label and a number share a clause (no punctuation between them), the
+# number is what the label names, however many words stand between: "Room safe code last
+# time was 0852", "The last 4 of my Visa are 1881", "公司门禁：#6688", "身份证后六位 071233".
+_CLAUSE = r"(?:[^.;!?,。；！？，\n]|(?<=[a-z])\.(?=\s)){0,40}?"  # "no." and "nr." go on
+NEAR_LABELS = {
+    "id": re.compile(rf"{_ID_WORDS}{_CLAUSE}(?<![0-9a-z])([a-z]{{0,2}}\d[\d ]{{4,}}\d)", F),
+    "card": re.compile(
+        rf"(?:{_CVV_WORDS}|(?<![a-z])(?:last\s+(?:4|four)|final\s+(?:4|four)|ending|ends)"
+        rf"(?![a-z])|末尾|尾号|后四位|后4位|末四位|末4位){_CLAUSE}(?<![0-9a-z])(\d(?:\s?\d){{2,3}})"
+        r"(?![0-9a-z])",
+        F,
+    ),
+    "secret": re.compile(
+        rf"(?:{_SECRET_EN}|{_SECRET_ZH}|门禁|门锁|safe\s+code|(?<![a-z])code(?![a-z])(?=[^.;!?,]{{0,20}}"
+        r"(?:door|gate|safe|lock|wifi|wi-fi|alarm|building)))"
+        rf"{_CLAUSE}(?<![0-9a-z])#?(\d(?:[\s\-]?\d){{2,11}}[#*]?(?![0-9a-z])"
+        r"|(?<![^\s:#])(?=[^\s,.;!?]{6,64}(?![^\s,.;!?]))[^\s,.;!?:]{0,30}?[a-z]"
+        r"[^\s,.;!?]{0,30}?\d[^\s,.;!?]{0,30})",
+        F,
+    ),
+}
+# A number right after one of these is a place or a time: "… on the card in room 1208",
+# "resets at 1200".
+PLACED = re.compile(
+    r"(?:(?<![a-z])(?:room|rm|floor|gate|row|seat|terminal|page|platform|at|by|until|till"
+    r"|before|after|since|in|on|every)|房间|房|楼|层|排|座|第|在)\s*#?\s*\Z",
+    F,
+)
+# A number followed by one of these counts something: "door code changes every 24 hours".
+COUNTED = re.compile(
+    r"\s*(?:%|hours?|hrs?|h|minutes?|mins?|days?|weeks?|months?|years?|times?|nights?|am|pm"
+    r"|pages?|floors?|rooms?|people|km|m|kg|points?|miles|stars?|分钟|小时|天|次|点|号|晚|年|月|层|楼"
+    r"|个|位数|位|米|公里|分)(?![a-z])|[:/]\d",
+    F,
+)
+
 # --- the value first, the label after ---------------------------------------------------------
 
 # "hunter2 is my password", "987654321 is my Bonvoy number", "Qwerty!23 是我携程的登录密码".
@@ -211,13 +250,22 @@ _STOPWORDS = (
     "什么 哪个 这就 也 都 就 还 不"
 )
 REVERSE_STOPWORDS = frozenset(_STOPWORDS.split(" "))
+# Words after "password is" that describe where or how it is, not what it is.
+_NOT_A_SECRET = (
+    "on in at the a an my your not written printed same different stored saved changed "
+    "required needed there here below above attached posted taped usually always never "
+    "easy hard long short weak strong expired wrong"
+)
+NOT_A_SECRET = frozenset(_NOT_A_SECRET.split(" "))
 
 __all__ = [
     "ACCOUNT_LABEL",
     "CARD_LABEL",
     "CARD_NEAR",
     "CONNECT",
+    "COUNTED",
     "CVV",
+    "CVV_WORD",
     "DATE",
     "END",
     "EXPIRY",
@@ -225,11 +273,14 @@ __all__ = [
     "INTL_PHONE",
     "LANDLINE",
     "NANP",
+    "NEAR_LABELS",
+    "NOT_A_SECRET",
     "NOT_CARD_EXPIRY",
     "NUMBER_LABEL",
     "PASSPORT",
     "PHONE_LABEL",
     "PHONE_NEAR",
+    "PLACED",
     "REVERSE",
     "REVERSE_STOPWORDS",
     "SECRET",
