@@ -18,23 +18,21 @@ instructions (`memory.privacy_instructions`). Flight and train numbers, dates, t
 seats, ratings, sizes, distances and counts pass.
 
 `check_fact` gives the English reason for compatibility, `redact` masks every sensitive
-span for logs, `preview` is what may be echoed of a refused fact. `PrivacyGuard` checks the
-facts of one `record` call together: pieces that only together form a number are caught,
-and with a reviewer (the fast model, `memory.privacy_review`) a fact the rules pass but
-that holds digits gets a second opinion.
+span for logs, `preview` is what may be echoed of a refused fact. `memory.privacy_guard`
+checks the facts of one `record` call together (pieces of one number, the fast model's
+second opinion).
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable, Iterator, Sequence
-from concurrent.futures import ThreadPoolExecutor
-from typing import Literal, Protocol
+from collections.abc import Callable, Iterator
+from typing import Literal
 
 from memory import privacy_patterns as P
 from memory.privacy_instructions import instructions
 from memory.privacy_money import amounts
-from memory.privacy_numbers import compact, pieces, shape, shaped_runs
+from memory.privacy_numbers import shaped_runs
 from memory.privacy_text import normalise
 
 Category = Literal["id", "card", "account", "secret", "phone", "amount", "instructions"]
@@ -48,7 +46,6 @@ CATEGORIES: tuple[Category, ...] = (
     "instructions",
 )
 REDACTED = "[redacted]"
-_REVIEWS_AT_ONCE = 4
 
 REASON_ID = "contains an ID or passport number; keep the preference and leave the number out"
 REASON_CARD = (
@@ -77,7 +74,7 @@ REASONS: dict[Category, str] = {
 
 _Spans = Iterator[tuple[int, int]]
 _LATIN_OR_DIGIT = re.compile(r"[A-Za-z0-9]")
-_DIGIT = re.compile(r"\d")
+DIGIT = re.compile(r"\d")
 
 
 def _digits(value: str) -> int:
@@ -243,80 +240,16 @@ def preview(text: str, limit: int = 60) -> str:
     """What may be shown of a refused fact: sensitive spans masked, every other digit shown
     as "•" (the pieces of a number, or what the fast model found, are not spans the rules
     mask), at most `limit` characters."""
-    masked = _DIGIT.sub("•", " ".join(redact(text[: limit * 4]).split()))
+    masked = DIGIT.sub("•", " ".join(redact(text[: limit * 4]).split()))
     return masked if len(masked) <= limit and len(text) <= limit * 4 else masked[:limit] + "…"
-
-
-# --- checking the facts of one call together -----------------------------------------------
-
-
-class PrivacyReviewer(Protocol):
-    """A second opinion on a fact the rules let pass: its category, or None when it is fine
-    (or when the reviewer could not tell: then the rules' verdict stands)."""
-
-    def review(self, text: str) -> Category | None: ...
-
-
-class PrivacyGuard:
-    """The rules, pieces across facts, and an optional reviewer (see the module docstring)."""
-
-    def __init__(self, *, reviewer: PrivacyReviewer | None = None) -> None:
-        self.reviewer = reviewer
-
-    def check(
-        self, facts: Sequence[str], stored: Callable[[], Iterable[str]] = tuple
-    ) -> list[Category | None]:
-        """One verdict per fact. `stored` gives the person's remembered facts; it is only
-        called when a new fact offers a piece of a number."""
-        verdicts: list[Category | None] = [scan(fact) for fact in facts]
-        self._join_pieces(facts, verdicts, stored)
-        reviewer = self.reviewer
-        if reviewer is not None:
-            asked = [
-                index
-                for index, fact in enumerate(facts)
-                if verdicts[index] is None and _DIGIT.search(normalise(fact).text)
-            ]
-            if asked:  # at once, so a call's wait is one review's timeout, not the sum
-                with ThreadPoolExecutor(max_workers=min(len(asked), _REVIEWS_AT_ONCE)) as pool:
-                    found = pool.map(lambda index: reviewer.review(facts[index]), asked)
-                    for index, category in zip(asked, found, strict=True):
-                        verdicts[index] = category
-        return verdicts
-
-    @staticmethod
-    def _join_pieces(
-        facts: Sequence[str], verdicts: list[Category | None], stored: Callable[[], Iterable[str]]
-    ) -> None:
-        """Refuse new facts whose pieces, next to each other or to stored pieces (oldest
-        first, then this call's in order), make an ID, card or phone number."""
-        new = [
-            (index, part)
-            for index, fact in enumerate(facts)
-            for part in pieces(normalise(fact).text)
-        ]
-        if not any(verdicts[index] is None for index, _ in new):
-            return
-        old = [(None, part) for text in stored() for part in pieces(normalise(text).text)]
-        sequence: list[tuple[int | None, str]] = [*old, *new]
-        for size in (2, 3):
-            for start in range(len(sequence) - size + 1):
-                window = sequence[start : start + size]
-                found = shape(compact("".join(part for _, part in window)))
-                if found is None:
-                    continue
-                for index, _ in window:
-                    if index is not None and verdicts[index] is None:
-                        verdicts[index] = found
 
 
 __all__ = [
     "CATEGORIES",
+    "DIGIT",
     "REASONS",
     "REDACTED",
     "Category",
-    "PrivacyGuard",
-    "PrivacyReviewer",
     "check_fact",
     "preview",
     "redact",
