@@ -98,8 +98,8 @@ _MESSAGES: dict[str, dict[str, str]] = {
     "console_updated": {"en": "Updated: {text} ({reason})", "zh": "已更新：{text}（{reason}）"},
     "console_duplicate": {"en": "Already remembered: {text}", "zh": "已经记得：{text}"},
     "console_rejected": {
-        "en": "Not saved: {text} ({reason})",
-        "zh": "未保存：{text}（{reason}）",
+        "en": "Not saved: {text}. {reason}",
+        "zh": "未保存：{text}。{reason}",
     },
     "console_nothing_remembered": {
         "en": "Nothing is remembered for {user} yet.",
@@ -210,12 +210,26 @@ _MESSAGES: dict[str, dict[str, str]] = {
         "zh": "我不会保存证件号或护照号，请去掉号码。",
     },
     "prefs_privacy_card": {
-        "en": "I never keep card numbers. Name the card type instead, e.g. “corporate Visa”.",
-        "zh": "我不会保存银行卡号，请只写卡的类型，例如“公司 Visa 卡”。",
+        "en": (
+            "I never keep card details (numbers, security codes, expiry dates). "
+            "Name the card type instead, e.g. “corporate Visa”."
+        ),
+        "zh": "我不会保存银行卡信息（卡号、安全码、有效期），请只写卡的类型，例如“公司 Visa 卡”。",
+    },
+    "prefs_privacy_account": {
+        "en": (
+            "I never keep membership or account numbers. "
+            "Name the programme instead, e.g. “Bonvoy member”."
+        ),
+        "zh": "我不会保存会员号或账号，请只写会员计划，例如“万豪旅享家会员”。",
+    },
+    "prefs_privacy_instructions": {
+        "en": "That reads as instructions to me, not as a travel preference, so I didn't keep it.",
+        "zh": "这段内容像是给我的指令，而不是出行偏好，所以没有保存。",
     },
     "prefs_privacy_secret": {
-        "en": "I never keep passwords or PINs. Please leave them out.",
-        "zh": "我不会保存密码或 PIN，请删掉它们。",
+        "en": "I never keep passwords, PINs or door and Wi-Fi codes. Please leave them out.",
+        "zh": "我不会保存密码、PIN 或门禁、Wi-Fi 密码，请删掉它们。",
     },
     "prefs_privacy_phone": {
         "en": "I never keep phone numbers. Please leave the number out.",
@@ -224,6 +238,18 @@ _MESSAGES: dict[str, dict[str, str]] = {
     "prefs_privacy_amount": {
         "en": "I never keep exact amounts. Say “budget-conscious” instead.",
         "zh": "我不会保存具体金额，可以改写为“预算敏感”。",
+    },
+    "reject_too_long": {
+        "en": "That is too long to keep; please state one preference at a time.",
+        "zh": "内容太长，无法保存；请一次只说一条偏好。",
+    },
+    "reject_too_many": {
+        "en": "Too many items at once; please send the rest again.",
+        "zh": "一次的条目太多，请把其余的再发一次。",
+    },
+    "reject_unreadable": {
+        "en": "I couldn't read that as text; please write it again.",
+        "zh": "无法识别这段文字，请重新输入。",
     },
     "prefs_privacy_other": {
         "en": "I can't keep that: {reason}.",
@@ -583,6 +609,29 @@ _MESSAGES: dict[str, dict[str, str]] = {
         "zh": "抱歉，现在无法保存行程，请稍后再试。",
     },
 }
+
+
+# Why a fact was not kept, by `RecordOutcome.code`: a privacy category or another refusal.
+_REJECTIONS = {
+    "id": "prefs_privacy_id",
+    "card": "prefs_privacy_card",
+    "account": "prefs_privacy_account",
+    "secret": "prefs_privacy_secret",
+    "phone": "prefs_privacy_phone",
+    "amount": "prefs_privacy_amount",
+    "instructions": "prefs_privacy_instructions",
+    "too_long": "reject_too_long",
+    "too_many": "reject_too_many",
+    "not_text": "reject_unreadable",
+    "control_chars": "prefs_control_chars",
+    "empty": "reject_unreadable",
+}
+
+
+def rejection(code: str, reason: str, lang: str) -> str:
+    """Why a fact was not kept, in `lang`: by its code, or the engine's reason as given."""
+    key = _REJECTIONS.get(code)
+    return t(key, lang) if key else t("prefs_privacy_other", lang, reason=reason)
 
 
 def lang_of(text: str, default: Lang = "en") -> Lang:

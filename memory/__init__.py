@@ -17,6 +17,7 @@ if TYPE_CHECKING:
     from memory.conflicts import ConflictJudge
     from memory.embedding import Embedder
     from memory.engine import Memory
+    from memory.privacy_guard import PrivacyReviewer
     from memory.settings import MemorySettings
 
 
@@ -27,6 +28,7 @@ def open_memory(
     redis_url: str | None = None,
     embedder: Embedder | None = None,
     judge: ConflictJudge | None = None,
+    reviewer: PrivacyReviewer | None = None,
     **overrides: Any,
 ) -> Memory:
     """Build a `Memory` from settings (environment and `.env`), with keyword overrides.
@@ -42,6 +44,8 @@ def open_memory(
     from memory.embedding import OpenAIEmbedder, shared_local_embedder
     from memory.engine import Memory
     from memory.llm import openai_client
+    from memory.privacy_guard import PrivacyGuard
+    from memory.privacy_review import LLMPrivacyReviewer
     from memory.profile import load_schema
     from memory.settings import MemorySettings
     from memory.store import Store
@@ -72,6 +76,14 @@ def open_memory(
             embedder = shared_local_embedder()
     if judge is None and settings.fast_llm_configured:
         judge = LLMConflictJudge(client=openai_client(settings), model=settings.llm_fast_model)
+    if reviewer is None and settings.fast_llm_configured:
+        reviewer = LLMPrivacyReviewer(
+            client=openai_client(settings, max_retries=0),
+            model=settings.llm_fast_model,
+            timeout=min(
+                settings.llm_timeout_seconds, settings.memory_privacy_review_timeout_seconds
+            ),
+        )
     return Memory(
         store=Store(backend_from_dsn(settings.memory_dsn)),
         cache=cache,
@@ -79,6 +91,7 @@ def open_memory(
         schema=load_schema(),
         settings=settings,
         judge=judge,
+        guard=PrivacyGuard(reviewer=reviewer),
     )
 
 

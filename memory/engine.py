@@ -20,7 +20,8 @@ from memory.embedding import Embedder
 from memory.errors import InvalidSlotValue, MemoryEngineError, StoreUnavailable
 from memory.lang import Lang, detect_lang, dominant_lang
 from memory.migrations import MEMORY_MIGRATIONS, migrate
-from memory.privacy import check_fact
+from memory.privacy import REASONS, preview
+from memory.privacy_guard import PrivacyGuard
 from memory.profile import ProfileSchema
 from memory.ranking import language_axis, rank_scores
 from memory.settings import MemorySettings
@@ -60,6 +61,7 @@ class Memory:
         schema: ProfileSchema,
         settings: MemorySettings,
         judge: ConflictJudge | None = None,
+        guard: PrivacyGuard | None = None,
     ) -> None:
         self.store = store
         self.cache = cache
@@ -67,6 +69,7 @@ class Memory:
         self.schema = schema
         self.settings = settings
         self.judge = judge
+        self.guard = guard or PrivacyGuard()
         self._decider = FactDecider(schema=schema, embedder=embedder)
         self._schema_ready = False
         self._schema_lock = threading.Lock()
@@ -113,31 +116,45 @@ class Memory:
         facts = [facts] if isinstance(facts, str) else list(facts)
         limits = self.settings
         outcomes: list[RecordOutcome | None] = [None] * len(facts)
-        accepted: list[tuple[int, str]] = []
+        checked: list[tuple[int, str]] = []
         for index, raw in enumerate(facts):
-            reason = ""
+            code, reason = "", ""
             text = " ".join(raw.split()) if isinstance(raw, str) else ""
             if index >= limits.memory_max_facts_per_call:
+                code = "too_many"
                 reason = f"too many facts in one call (at most {limits.memory_max_facts_per_call})"
             elif not isinstance(raw, str):
-                reason = "not text"
+                code, reason = "not_text", "not text"
             elif _has_control_chars(raw):
-                reason = "contains control characters"
+                code, reason = "control_chars", "contains control characters"
             elif not text:
-                reason = "empty fact"
+                code, reason = "empty", "empty fact"
             elif len(text) > limits.memory_max_fact_chars:
+                code = "too_long"
                 reason = (
                     f"too long ({len(text)} characters; at most "
                     f"{limits.memory_max_fact_chars}): state one preference per fact"
                 )
             else:
-                reason = check_fact(text) or ""
-            if reason:
-                outcomes[index] = RecordOutcome(
-                    text=text or str(raw)[:80], status="rejected", reason=reason
-                )
-            else:
+                checked.append((index, text))
+                continue
+            outcomes[index] = RecordOutcome(
+                text=preview(text or str(raw)), status="rejected", reason=reason, code=code
+            )
+        # The privacy guard sees the call's facts together (pieces of one number) and, only
+        # when a fact offers such a piece, the person's stored facts.
+        verdicts = self.guard.check(
+            [text for _, text in checked],
+            stored=lambda: [s.item.text for s in self._current(namespace)],
+        )
+        accepted: list[tuple[int, str]] = []
+        for (index, text), category in zip(checked, verdicts, strict=True):
+            if category is None:
                 accepted.append((index, text))
+            else:
+                outcomes[index] = RecordOutcome(
+                    text=preview(text), status="rejected", reason=REASONS[category], code=category
+                )
         if accepted:
             for outcome in self._write_facts(namespace, accepted, source):
                 outcomes[outcome[0]] = outcome[1]

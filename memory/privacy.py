@@ -1,240 +1,212 @@
 """Write-time privacy guard: what must never be remembered, and masking it in logs.
 
-`check_fact` refuses a fact that carries an ID-card or passport number, a bank-card number,
-a password or PIN, a phone number or an exact amount of money, with a short reason the
-agent can relay; `redact` masks the same spans. Detection leans on structure (checksums,
-birth dates, labels, currency, words such as 人均 or "per night") so that flight and train
-numbers, dates, times, seats, distances and durations pass. The patterns themselves live in
-`memory.privacy_patterns`.
+`scan` names the category of the first sensitive thing in a fact (or None):
 
-Both functions look at a normalised copy of the text (`_normalise`): full-width forms are
-folded ("１３８…", "￥３０００"), other scripts' digits become ASCII, and invisible characters
-are dropped (format characters such as zero-width spaces, joiners and bidi overrides, and
-combining marks), so "138\u200b0013\u200b8000" is read as "13800138000". `redact` maps what
-it finds back onto the original text: everything outside a masked span is returned exactly as
-given, invisible characters included.
+- "id": ID-card and passport numbers;
+- "card": bank-card data (numbers, security codes, expiry dates, "ending 0005");
+- "account": membership, loyalty and account numbers ("Bonvoy number 123456789");
+- "secret": passwords, passcodes, PINs, door and Wi-Fi codes ("hunter2 is my password");
+- "phone": phone numbers;
+- "amount": exact amounts of money ("预算一万二", "a grand per night");
+- "instructions": text that speaks to the model ("ignore previous instructions").
+
+It reads the text as `memory.privacy_text.normalise` spells it (every digit ASCII, Chinese
+numerals and number words as digits, look-alikes and invisible characters folded), then
+looks for number shapes (`memory.privacy_numbers`), labels in English and Chinese on either
+side of a value (`memory.privacy_patterns`), prices (`memory.privacy_money`) and
+instructions (`memory.privacy_instructions`). Flight and train numbers, dates, times,
+seats, ratings, sizes, distances and counts pass.
+
+`check_fact` gives the English reason for compatibility, `redact` masks every sensitive
+span for logs, `preview` is what may be echoed of a refused fact. `memory.privacy_guard`
+checks the facts of one `record` call together (pieces of one number, the fast model's
+second opinion).
 """
 
 from __future__ import annotations
 
-import string
-import unicodedata
+import re
 from collections.abc import Callable, Iterator
-from datetime import date
+from typing import Literal
 
 from memory import privacy_patterns as P
+from memory.privacy_instructions import instructions
+from memory.privacy_money import amounts
+from memory.privacy_numbers import shaped_runs
+from memory.privacy_text import normalise
 
+Category = Literal["id", "card", "account", "secret", "phone", "amount", "instructions"]
+CATEGORIES: tuple[Category, ...] = (
+    "id",
+    "card",
+    "account",
+    "secret",
+    "phone",
+    "amount",
+    "instructions",
+)
 REDACTED = "[redacted]"
-
-_Span = tuple[int, int]
 
 REASON_ID = "contains an ID or passport number; keep the preference and leave the number out"
 REASON_CARD = (
-    "contains a bank-card number; name the card type (e.g. 'corporate Visa') without the number"
+    "contains bank-card details (a bank-card number, security code or expiry); name the card "
+    "type (e.g. 'corporate Visa') without the number"
+)
+REASON_ACCOUNT = (
+    "contains a membership or account number; say which programme (e.g. 'Bonvoy member') "
+    "without the number"
 )
 REASON_SECRET = "contains a password or PIN; never share secrets, keep only the preference"
 REASON_PHONE = "contains a phone number; keep the preference and leave the number out"
 REASON_AMOUNT = "contains an exact amount; say 'budget-conscious' instead"
-
-# --- ID-card and passport numbers -----------------------------------------------------------
-
-_PROVINCES = frozenset(
-    {11, 12, 13, 14, 15, 21, 22, 23, 31, 32, 33, 34, 35, 36, 37, 41, 42, 43, 44, 45, 46}
-    | {50, 51, 52, 53, 54, 61, 62, 63, 64, 65, 71, 81, 82, 83}
+REASON_INSTRUCTIONS = (
+    "reads as instructions to the assistant, not as a travel preference; state only the preference"
 )
-_ID_WEIGHTS = (7, 9, 10, 5, 8, 4, 2, 1, 6, 3, 7, 9, 10, 5, 8, 4, 2)
-_ID_CHECK = "10X98765432"  # ISO 7064 MOD 11-2, indexed by the weighted sum mod 11
+REASONS: dict[Category, str] = {
+    "id": REASON_ID,
+    "card": REASON_CARD,
+    "account": REASON_ACCOUNT,
+    "secret": REASON_SECRET,
+    "phone": REASON_PHONE,
+    "amount": REASON_AMOUNT,
+    "instructions": REASON_INSTRUCTIONS,
+}
+
+_Spans = Iterator[tuple[int, int]]
+_LATIN_OR_DIGIT = re.compile(r"[A-Za-z0-9]")
+DIGIT = re.compile(r"\d")
 
 
-def _compact(run: str) -> str:
-    return run.translate(P.RUN_SEPARATORS)
+def _digits(value: str) -> int:
+    return sum(ch.isdigit() for ch in value)
 
 
-def _born(year: int, month: int, day: int) -> bool:
-    try:
-        birth = date(year, month, day)
-    except ValueError:
-        return False
-    return date(1900, 1, 1) <= birth <= date.today()
+def _reverse(text: str, kind: str) -> _Spans:
+    """Values named by a label after them: "hunter2 is my password"."""
+    for match in P.REVERSE.finditer(text):
+        if match.group(kind) is None:
+            continue
+        value = match.group("value")
+        if value == REDACTED or value.lower() in P.REVERSE_STOPWORDS:
+            continue
+        if kind == "secret":
+            # A plain word is a secret only where a clause starts ("letmein is the wifi
+            # password"); a value with digits or symbols anywhere ("… s3cret! is my password").
+            before = text[: match.start()].rstrip()
+            starts_clause = not before or before[-1] in ",;:"
+            if not _LATIN_OR_DIGIT.search(value) or (value.isalpha() and not starts_clause):
+                continue
+        elif _digits(value) < (3 if kind == "card" else 6):
+            continue
+        yield match.span("value")
 
 
-def _is_id_card(number: str) -> bool:
-    """An 18-character ID number with a valid check character, or the old 15-digit form."""
-    if not number[:2].isdigit() or int(number[:2]) not in _PROVINCES:
-        return False
-    if len(number) == 18 and number[:17].isdigit():
-        total = sum(int(d) * w for d, w in zip(number[:17], _ID_WEIGHTS, strict=True))
-        return number[17].upper() == _ID_CHECK[total % 11] and _born(
-            int(number[6:10]), int(number[10:12]), int(number[12:14])
-        )
-    if len(number) == 15 and number.isdigit():
-        return _born(1900 + int(number[6:8]), int(number[8:10]), int(number[10:12]))
-    return False
-
-
-def _ids(text: str) -> Iterator[_Span]:
-    for match in P.RUN.finditer(text):
-        if _is_id_card(_compact(match.group())):
-            yield match.span()
-    for match in P.PASSPORT.finditer(text):
-        yield match.span()
-    for match in P.ID_LABEL.finditer(text):
-        if len(_compact(match.group(1)).lstrip(string.ascii_letters)) >= 4:
+def _labelled(pattern: re.Pattern[str], text: str, fewest: int) -> _Spans:
+    for match in pattern.finditer(text):
+        value = match.group(1)
+        if _digits(value) >= fewest and not P.DATE.fullmatch(value.strip("() ")):
             yield match.span(1)
 
 
-# --- bank cards -------------------------------------------------------------------------------
-
-
-def _luhn(digits: str) -> bool:
-    total = 0
-    for position, digit in enumerate(reversed(digits)):
-        value = int(digit) * (2 if position % 2 else 1)
-        total += value - 9 if value > 9 else value
-    return total % 10 == 0
-
-
-def _cards(text: str) -> Iterator[_Span]:
-    for match in P.RUN.finditer(text):
-        number = _compact(match.group())
-        if 13 <= len(number) <= 19 and number.isdigit() and _luhn(number):
-            yield match.span()
-    for match in P.CARD_LABEL.finditer(text):
+def _near(text: str, kind: str) -> _Spans:
+    """A number in the same clause as a label of `kind`, unless it counts something."""
+    for match in P.NEAR_LABELS[kind].finditer(text):
+        value = match.group(1)
+        start = match.start(1)
+        if (
+            P.COUNTED.match(text, match.end(1))
+            or P.PLACED.search(text, max(0, start - 12), start)
+            or P.DATE.fullmatch(value.strip())
+        ):
+            continue
+        if kind == "card" and not P.CARD_NEAR.search(text) and not P.CVV_WORD.search(text):
+            continue  # "ending 2026" is no card's last digits without a card word
         yield match.span(1)
 
 
-# --- passwords and PINs -----------------------------------------------------------------------
+def _ids(text: str) -> _Spans:
+    yield from ((s, e) for kind, s, e in shaped_runs(text) if kind == "id")
+    yield from (m.span() for m in P.PASSPORT.finditer(text))
+    yield from _labelled(P.ID_LABEL, text, 6)
+    yield from _near(text, "id")
+    yield from _reverse(text, "id")
 
 
-def _secrets(text: str) -> Iterator[_Span]:
-    for match in P.SECRET.finditer(text):
-        yield match.span(1) if match.group(1) is not None else match.span(2)
-    for pattern in (P.SECRET_ZH_LATIN, P.SECRET_PASS):
-        for match in pattern.finditer(text):
+def _card_numbers(text: str) -> _Spans:
+    yield from ((s, e) for kind, s, e in shaped_runs(text) if kind == "card")
+
+
+def _card_details(text: str) -> _Spans:
+    yield from _labelled(P.CARD_LABEL, text, 8)
+    yield from (m.span(1) for m in P.CVV.finditer(text))
+    if P.CARD_NEAR.search(text) and not P.PHONE_NEAR.search(text):
+        yield from (m.span(1) for m in P.TAIL.finditer(text))
+    for match in P.EXPIRY.finditer(text):
+        if not P.NOT_CARD_EXPIRY.search(text, max(0, match.start() - 40), match.start()):
             yield match.span(1)
+    yield from _near(text, "card")
+    yield from _reverse(text, "card")
 
 
-# --- phone numbers ----------------------------------------------------------------------------
+def _accounts(text: str) -> _Spans:
+    for start, end in _labelled(P.ACCOUNT_LABEL, text, 6):
+        if not P.BALANCE_AFTER.match(text, end):
+            yield start, end
+    yield from _reverse(text, "account")
 
 
-def _digit_count(text: str) -> int:
-    return sum(ch.isdigit() for ch in text)
+def _secrets(text: str) -> _Spans:
+    for match in P.SECRET.finditer(text):
+        if match.group(1) is not None and match.group(1).lower() in P.NOT_A_SECRET:
+            continue  # "the wifi password is on the card", "… is the same as before"
+        yield match.span(1) if match.group(1) is not None else match.span(2)
+    for pattern in (P.SECRET_ZH_LATIN, P.SECRET_PASS, P.WIFI_KEY):
+        yield from (m.span(1) for m in pattern.finditer(text))
+    yield from _near(text, "secret")
+    yield from _reverse(text, "secret")
 
 
-def _phones(text: str) -> Iterator[_Span]:
-    for match in P.RUN.finditer(text):
-        if P.MOBILE.fullmatch(_compact(match.group())):
-            yield match.span()
+def _phones(text: str) -> _Spans:
+    yield from ((s, e) for kind, s, e in shaped_runs(text) if kind == "phone")
     for match in P.INTL_PHONE.finditer(text):
-        if 8 <= _digit_count(match.group()) <= 15:
+        if 8 <= _digits(match.group()) <= 15:
             yield match.span()
     for pattern in (P.LANDLINE, P.NANP):
-        for match in pattern.finditer(text):
-            yield match.span()
-    for pattern, fewest in ((P.PHONE_LABEL, 6), (P.NUMBER_LABEL, 7)):
-        for match in pattern.finditer(text):
-            value = match.group(1)
-            if _digit_count(value) >= fewest and not P.DATE.fullmatch(value.strip("()")):
-                yield match.span(1)
+        yield from (m.span() for m in pattern.finditer(text))
+    yield from _labelled(P.PHONE_LABEL, text, 6)
+    yield from _labelled(P.NUMBER_LABEL, text, 7)
+    if P.PHONE_NEAR.search(text):
+        yield from (m.span(1) for m in P.TAIL.finditer(text))
+    yield from _reverse(text, "phone")
 
 
-# --- exact amounts of money -------------------------------------------------------------------
-
-
-def _money_context(text: str, start: int, end: int) -> bool:
-    """Whether the bare number at text[start:end] reads as a price."""
-    low = max(0, start - 40)
-    return bool(
-        P.MONEY_BEFORE.search(text, low, start)  # "预算3000", "budget of 800"
-        or P.PER_BEFORE.search(text, low, start)  # "人均300", "per night 600"
-        or P.PER_AFTER.match(text, end)  # "800 a night", "600每晚"
-        or P.MONEY_AFTER.match(text, end)  # "三千预算", "3000 budget"
-        or P.THING_AFTER.match(text, end)  # "3000以内的酒店"
-        or P.THING_BEFORE_EN.search(text, low, start)  # "hotels under 800"
-        or (
-            P.THING_BEFORE_ZH.search(text, low, start)  # "酒店不超过800", "机票1500以内"
-            and (P.CAP_BEFORE_ZH.search(text, low, start) or P.LIMIT_AFTER_ZH.match(text, end))
-        )
-    )
-
-
-def _priced(text: str, start: int, end: int) -> bool:
-    return not P.NOT_MONEY.match(text, end) and _money_context(text, start, end)
-
-
-def _amounts(text: str) -> Iterator[_Span]:
-    for match in P.EXPLICIT.finditer(text):
-        yield match.span()
-    for match in P.CANDIDATE.finditer(text):
-        number, (start, end) = match.group(), match.span()
-        big_enough = _digit_count(number) >= 2 or not number[-1].isdigit()
-        if big_enough and _priced(text, start, end):
-            yield start, end
-    # Number words: with a currency ("two hundred bucks", "five euros"), or ten or more with
-    # a price around them ("budget three thousand"); "one room per night" is no price.
-    for match in P.EN_NUMBER.finditer(text):
-        start, end = match.span()
-        currency = P.CURRENCY_AFTER.match(text, end)
-        if currency:
-            yield start, currency.end()
-        elif P.EN_LARGE.search(match.group()) and _priced(text, start, end):
-            yield start, end
-
-
-# --- public API -------------------------------------------------------------------------------
-
-# Most specific first, so a card number is reported as a card and not as a phone number.
-_CHECKS: tuple[tuple[Callable[[str], Iterator[_Span]], str], ...] = (
-    (_ids, REASON_ID),
-    (_cards, REASON_CARD),
-    (_secrets, REASON_SECRET),
-    (_phones, REASON_PHONE),
-    (_amounts, REASON_AMOUNT),
+# Most specific first: a card number is reported as a card, not as a phone number.
+_CHECKS: tuple[tuple[Callable[[str], _Spans], Category], ...] = (
+    (_ids, "id"),
+    (_card_numbers, "card"),
+    (_accounts, "account"),
+    (_card_details, "card"),
+    (_secrets, "secret"),
+    (_phones, "phone"),
+    (amounts, "amount"),
+    (instructions, "instructions"),
 )
 
 
-# Removed before checking: format characters (zero-width space and joiners, word joiner,
-# byte-order mark, soft hyphen, bidi controls …) and combining marks (variation selectors,
-# the keycap of "1️⃣"), none of which changes what a reader sees as the number.
-_INVISIBLE = frozenset({"Cf", "Mn", "Me"})
-
-
-def _normalise(text: str) -> tuple[str, list[int]]:
-    """The text as the guard reads it, and for each of its characters the index of the
-    original character it came from (plus len(text) at the end).
-
-    Per character: invisible characters are dropped, NFKC folds full-width forms when it
-    yields one character, every kind of space becomes " " (line and paragraph separators
-    "\\n"), and any other script's decimal digit becomes its ASCII digit."""
-    chars: list[str] = []
-    origins: list[int] = []
-    for index, old in enumerate(text):
-        if old.isascii():  # unchanged by every step below
-            chars.append(old)
-            origins.append(index)
-            continue
-        if unicodedata.category(old) in _INVISIBLE:
-            continue
-        new = unicodedata.normalize("NFKC", old)
-        new = new if len(new) == 1 else old
-        category = unicodedata.category(new)
-        if category[0] == "Z":  # no-break, thin, ideographic … spaces; line separators
-            new = " " if category == "Zs" else "\n"
-        digit = unicodedata.decimal(new, None)
-        chars.append(new if digit is None or new.isascii() else str(digit))
-        origins.append(index)
-    origins.append(len(text))
-    return "".join(chars), origins
+def scan(text: str) -> Category | None:
+    """The category of the first sensitive thing in `text`, or None when it may be kept."""
+    normalised = normalise(text).text
+    for detect, category in _CHECKS:
+        if next(detect(normalised), None) is not None:
+            return category
+    return None
 
 
 def check_fact(text: str) -> str | None:
     """None when the text may be stored; otherwise a short English reason the agent can relay
     to the user, e.g. "contains an exact amount; say 'budget-conscious' instead"."""
-    normalised, _ = _normalise(text)
-    for detect, reason in _CHECKS:
-        if next(detect(normalised), None) is not None:
-            return reason
-    return None
+    category = scan(text)
+    return REASONS[category] if category else None
 
 
 def redact(text: str) -> str:
@@ -242,11 +214,11 @@ def redact(text: str) -> str:
 
     Spans are found in the normalised text and mapped back to the original, so the rest of
     the text is kept as typed; invisible characters inside a span go with it."""
-    normalised, origins = _normalise(text)
+    normalised = normalise(text)
     spans = sorted(
-        (origins[start], origins[end - 1] + 1)
+        normalised.span(start, end)
         for detect, _ in _CHECKS
-        for start, end in detect(normalised)
+        for start, end in detect(normalised.text)
         if end > start
     )
     merged: list[list[int]] = []
@@ -262,3 +234,24 @@ def redact(text: str) -> str:
         position = end
     parts.append(text[position:])
     return "".join(parts)
+
+
+def preview(text: str, limit: int = 60) -> str:
+    """What may be shown of a refused fact: sensitive spans masked, every other digit shown
+    as "•" (the pieces of a number, or what the fast model found, are not spans the rules
+    mask), at most `limit` characters."""
+    masked = DIGIT.sub("•", " ".join(redact(text[: limit * 4]).split()))
+    return masked if len(masked) <= limit and len(text) <= limit * 4 else masked[:limit] + "…"
+
+
+__all__ = [
+    "CATEGORIES",
+    "DIGIT",
+    "REASONS",
+    "REDACTED",
+    "Category",
+    "check_fact",
+    "preview",
+    "redact",
+    "scan",
+]

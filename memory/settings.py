@@ -29,6 +29,7 @@ class MemorySettings(BaseSettings):
     llm_model: str = ""
     llm_fast_model: str = ""
     llm_timeout_seconds: float = Field(default=30.0, gt=0)
+    memory_privacy_review_timeout_seconds: float = Field(default=5.0, gt=0)
 
     memory_max_fact_chars: int = Field(default=500, ge=20)
     memory_max_facts_per_call: int = Field(default=20, ge=20)

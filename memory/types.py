@@ -12,13 +12,20 @@ Polarity = Literal["must", "prefer", "avoid"]
 
 @dataclass(frozen=True, slots=True)
 class RecordOutcome:
-    """What happened to one fact passed to `Memory.record`."""
+    """What happened to one fact passed to `Memory.record`.
+
+    A rejected fact's `text` is a masked preview (sensitive spans "[redacted]", at most 60
+    characters), `reason` says why in English, and `code` says it for machines: a privacy
+    category ("id", "card", "account", "secret", "phone", "amount", "instructions") or
+    "too_long", "too_many", "empty", "control_chars", "not_text".
+    """
 
     text: str
     status: Status
     reason: str = ""
     item_id: str | None = None
     replaced_ids: tuple[str, ...] = ()
+    code: str = ""
 
 
 @dataclass(frozen=True, slots=True)

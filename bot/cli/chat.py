@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 
 from bot.agent.tools import ToolContext
 from bot.errors import LLMUnavailable
-from bot.messages import lang_of, t
+from bot.messages import lang_of, rejection, t
 from bot.settings import Settings
 from memory.errors import MemoryEngineError, StoreUnavailable
 from memory.lang import Lang
@@ -198,14 +198,10 @@ class _Session:
             self.say(t("console_remember_usage", self.lang))
             return
         for outcome in self.memory.record(self.user, [text], source="console"):
-            self.say(
-                t(
-                    f"console_{outcome.status}",
-                    self.lang,
-                    text=outcome.text,
-                    reason=outcome.reason,
-                )
-            )
+            reason = outcome.reason
+            if outcome.status == "rejected":
+                reason = rejection(outcome.code, outcome.reason, self.lang)
+            self.say(t(f"console_{outcome.status}", self.lang, text=outcome.text, reason=reason))
 
     def recall(self, query: str) -> None:
         summary = self.memory.retrieve(self.user, query)

@@ -12,8 +12,8 @@ import time
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from bot.messages import t
-from bot.slack.views.prefs_modal import clip, privacy_message
+from bot.messages import rejection, t
+from bot.slack.views.prefs_modal import clip
 from memory.errors import MemoryEngineError
 from memory.lang import Lang
 from memory.profile import ProfileSchema, Value
@@ -81,9 +81,9 @@ def record_note(memory: Memory, namespace: str, text: str, lang: Lang) -> tuple[
             kept = True
         elif outcome.status == "duplicate":
             lines.append(t("prefs_note_duplicate", lang, text=shown))
-        else:
-            reason = privacy_message(outcome.reason, lang)
-            lines.append(t("prefs_note_rejected", lang, text=shown, reason=reason))
+        else:  # never echo a refused text whole: the outcome's preview is masked and short
+            reason = rejection(outcome.code, outcome.reason, lang)
+            lines.append(t("prefs_note_rejected", lang, text=outcome.text, reason=reason))
     return lines, kept
 
 

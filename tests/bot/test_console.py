@@ -53,13 +53,32 @@ def test_without_llm_it_says_what_to_set_and_memory_commands_work(
         assert setting in output
     assert t("console_no_llm_reminder", "en") in output
     assert f"Remembered: {RED_EYE}" in output
-    assert "Not saved: My passport number is E12345678 (contains an ID or passport" in output
+    # The refusal says why in the person's language and never echoes the number.
+    assert f"Not saved: My passport number is [redacted]. {t('prefs_privacy_id', 'en')}" in output
+    assert not [line for line in output.splitlines() if "E12345678" in line]
     assert f"{RED_EYE}." in output  # the recall summary
     (item,) = sqlite_memory.items(USER)
     assert item.text == RED_EYE and item.source == "console"
     assert f"- {RED_EYE}  [{item.id}]" in output
     assert "red_eye: avoid" in output
     assert "> " not in output  # no prompt when stdin is not a terminal
+
+
+def test_refusals_are_in_the_persons_language_and_never_echo_the_whole_text(
+    sqlite_memory: Memory,
+) -> None:
+    long_fact = "靠窗 " * 5000  # 10,000 characters
+    output = _session(
+        _settings(),
+        f"/remember 酒店预算一万二\n/remember hunter2 是我的密码\n/remember {long_fact}\n",
+        memory=sqlite_memory,
+    )
+    assert f"未保存：酒店预算[redacted]。{t('prefs_privacy_amount', 'zh')}" in output
+    assert f"未保存：[redacted] 是我的密码。{t('prefs_privacy_secret', 'zh')}" in output
+    assert t("reject_too_long", "zh") in output
+    assert "contains" not in output and "hunter2" not in output and "12000" not in output
+    assert len(output) < 2000  # the 10,000-character fact is not echoed back
+    assert sqlite_memory.items(USER) == []
 
 
 def test_forget_one_or_everything(sqlite_memory: Memory) -> None:

@@ -187,3 +187,16 @@ def test_other_tabs_publish_nothing(bot: BotHarness, slack: FakeSlackAPI) -> Non
     bot.event({"type": "app_home_opened", "user": ALICE, "channel": "D0ALICE", "tab": "messages"})
     settle(bot)
     assert slack.calls_to("views.publish") == []
+
+
+def test_remembered_slack_markup_is_shown_as_text_on_home(
+    bot: BotHarness, slack: FakeSlackAPI
+) -> None:
+    ns = bot.namespace(ALICE)
+    said = "tell <!channel> and <@U0BOB> about <https://x.example|deals>"
+    assert bot.deps.memory.record(ns, [said])[0].status == "added"
+    assert open_home(bot, ALICE).status_code == 200
+    shown = texts(published_home(slack, ALICE))
+    for markup in ("<!channel>", "<@U0BOB>", "<https://x.example"):
+        assert markup not in shown  # nobody is pinged, no link is made
+    assert "tell &lt;!channel&gt; and &lt;@U0BOB&gt;" in shown

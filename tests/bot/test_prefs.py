@@ -391,6 +391,16 @@ def test_show_help_and_unknown_subcommands(bot: BotHarness, slack: FakeSlackAPI)
     assert slack.calls_to("views.open") == []
 
 
+def test_show_renders_remembered_slack_markup_inert(bot: BotHarness, slack: FakeSlackAPI) -> None:
+    bot.deps.memory.record(
+        bot.namespace(ALICE), ["tell <!channel> and <@U0BOB> about <https://x.example|deals>"]
+    )
+    bot.command("/travel-prefs", "show", user=ALICE)
+    (shown,) = _wait_response(slack)
+    assert "<!channel>" not in shown and "<@U0BOB>" not in shown and "<https" not in shown
+    assert "&lt;!channel&gt;" in shown
+
+
 def test_forget_asks_first_then_erases_everything_and_says_how_much(
     bot: BotHarness, slack: FakeSlackAPI
 ) -> None:

@@ -93,6 +93,7 @@ TASK_PROMPTS = {
         "language": "English",
         "candidates": '[{"id": "f1", "leg": "outbound", "offer": "MU5401 23:30"}]',
     },
+    "privacy_review.md": {"fact": "locker 4 8 1 5 on the left"},
     "profile_prefill.md": {
         "fields": "seat: window | aisle",
         "facts": "1. I like window seats",
@@ -102,5 +103,5 @@ TASK_PROMPTS = {
 
 @pytest.mark.parametrize("name", sorted(TASK_PROMPTS))
 def test_task_prompt_snapshot(name: str) -> None:
-    """The fast model's prompts (conflicts, scoring, form prefill), rendered."""
+    """The fast model's prompts (conflicts, scoring, privacy review, form prefill), rendered."""
     _check(name.replace(".md", ".txt"), prompts.render(name, **TASK_PROMPTS[name]))

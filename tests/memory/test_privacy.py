@@ -112,7 +112,6 @@ ALLOWED = [
     pytest.param("预算有限，预订2-3星酒店", id="zh-budget-then-stars"),
     pytest.param("I never save my password in the browser", id="password-word-only"),
     pytest.param("My passport expires next year", id="passport-word-only"),
-    pytest.param("my card ends in 1234", id="card-last-four"),
     pytest.param("Extension 12345678901 is not a mobile", id="11-digits-not-mobile"),
     pytest.param(f"ticket ref {NOT_CARD}", id="16-digits-failing-luhn"),
     pytest.param(f"booking {ID_BAD_CHECK}", id="id-shape-wrong-check"),
@@ -157,6 +156,7 @@ CARD_FACTS = [
     pytest.param(f"银行卡{CARD_19}", id="zh-19-digit"),
     pytest.param(f"卡号 {NOT_CARD}", id="zh-labelled-failing-luhn"),
     pytest.param("credit card number is 1234 5678", id="labelled-partial"),
+    pytest.param("my card ends in 1234", id="last-four"),
     pytest.param(f"公司卡 {fullwidth(grouped(CARD))}", id="fullwidth-card"),
 ]
 PHONE_FACTS = [
@@ -575,6 +575,12 @@ ADVERSARIAL = [
     pytest.param("budget" + " " * 3000 + "300", id="long-gap"),
     pytest.param("1\u200b" * 1500, id="invisible"),
     pytest.param("415 555 " * 375, id="nanp-groups"),
+    pytest.param("abc is my " * 300 + "x", id="value-then-label"),
+    pytest.param("1O " * 1000, id="look-alikes"),
+    pytest.param("cvv " + "ab " * 1000, id="label-filler-words"),
+    pytest.param("一 " * 1500, id="zh-numeral-separators"),
+    pytest.param("one, " * 600, id="spelled-digits"),
+    pytest.param(("show " + "x" * 39 + " ") * 60, id="instruction-verbs"),
 ]
 
 

@@ -154,7 +154,7 @@ class Prefs:
         except MemoryEngineError:
             self._answer(client, user, respond, t("home_unavailable", lang))
             return
-        text = t("prefs_show", lang, count=count, summary=summary) if count else ""
+        text = t("prefs_show", lang, count=count, summary=views.escape(summary)) if count else ""
         self._answer(client, user, respond, text or t("prefs_show_empty", lang))
 
     def _ask_forget(self, client: WebClient, team: str, user: str, respond: Respond | None) -> None:

@@ -34,7 +34,7 @@ from slack_sdk.models.blocks import (
 )
 from slack_sdk.models.views import View
 
-from bot.messages import t
+from bot.messages import rejection, t
 from memory import privacy
 from memory.errors import InvalidSlotValue
 from memory.lang import Lang
@@ -391,19 +391,9 @@ def _chosen(entry: object) -> object:
     raise ValueError("not a selection")
 
 
-_PRIVACY_KEYS = {
-    privacy.REASON_ID: "prefs_privacy_id",
-    privacy.REASON_CARD: "prefs_privacy_card",
-    privacy.REASON_SECRET: "prefs_privacy_secret",
-    privacy.REASON_PHONE: "prefs_privacy_phone",
-    privacy.REASON_AMOUNT: "prefs_privacy_amount",
-}
-
-
-def privacy_message(reason: str, lang: Lang) -> str:
-    """A refusal of the privacy guard, in the person's language."""
-    key = _PRIVACY_KEYS.get(reason)
-    return t(key, lang) if key else t("prefs_privacy_other", lang, reason=reason)
+def privacy_message(code: str, lang: Lang) -> str:
+    """A refusal of the privacy guard (by category code), in the person's language."""
+    return rejection(code, code, lang)
 
 
 def free_text_problem(raw: str, lang: Lang, limit: int) -> str | None:
@@ -413,8 +403,8 @@ def free_text_problem(raw: str, lang: Lang, limit: int) -> str | None:
         return t("prefs_too_long", lang, limit=limit)
     if any(unicodedata.category(ch) == "Cc" and ch not in "\n\r\t" for ch in raw):
         return t("prefs_control_chars", lang)
-    reason = privacy.check_fact(text)
-    return privacy_message(reason, lang) if reason else None
+    category = privacy.scan(text)
+    return privacy_message(category, lang) if category else None
 
 
 # -- the App Home --------------------------------------------------------------------------------

@@ -1,0 +1,191 @@
+"""Exact amounts of money, as the privacy guard finds them in normalised text.
+
+An amount is a number with a currency ("¥3000", "800 dollars", "1200刀", "伍佰元"), or a
+bare number a price stands around: a money word before it ("预算：3000", "budget of 800",
+"房价 800"), a rate ("人均300", "每晚:800", "per night about 450", "800/晚", "600 a night"),
+a priced thing ("3000以内的酒店", "hotels under 800", "酒店不超过800"). Number words are
+digits by now ("a grand" is 1000, "一万二" 12000), so they need no rules of their own.
+
+Numbers that count something else pass: durations, distances, sizes ("25 square meters",
+"30平米"), weights, ratings ("评分不低于4.7"), stars, floors, rows, people, nights, points,
+times ("flights around 0900", "trains around 1430").
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+F = re.ASCII | re.IGNORECASE
+
+_NUM = (
+    r"(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?"
+    r"(?:\s?(?:k|w|hundred|thousand|grand|千|万|百)(?![a-z]))?"
+)
+_TO = r"(?:\s*(?:~|to|至|到)\s*|-(?=\d{3}))"  # ranges: "500-800", "两千到三千"
+_AMOUNT = rf"{_NUM}(?:{_TO}{_NUM})?"
+# Single Chinese numerals are left as written by normalisation ("三元桥" is a place); the
+# formal ones are written almost only for money ("伍元"), and so are "百元", "千元".
+_ZH_SINGLE = "壹贰貳叁參肆伍陆陸柒捌玖拾佰仟萬百千万"
+
+_CODES = r"rmb|cny|usd|eur|gbp|jpy|hkd|sgd|aud|cad|twd|krw|thb|chf|myr|inr"
+_CUR_BEFORE = (
+    rf"(?:(?<![a-z])[a-z]{{1,2}}\$|[¥$€£₩₹]|(?<![a-z])(?:{_CODES})(?![a-z])"
+    r"|人民币|美元|美金|欧元|港币)"
+)
+_CUR_AFTER = (
+    r"(?:元(?!旦)|圆|块(?:钱)?(?!儿)|刀(?!叉)|美刀|人民币|美元|美金|欧元?(?![洲美])|英镑|镑|日元"
+    r"|港币|港元|澳元|加元|大洋|rmb"
+    rf"|(?<![a-z])(?:{_CODES}|yuan|kuai|dollars?|bucks|quid|euros?|yen|pounds\s+sterling)(?![a-z]))"
+)
+EXPLICIT = re.compile(
+    rf"{_CUR_BEFORE}\s?(?:{_AMOUNT})"
+    rf"|(?<![0-9a-z.,])(?:{_AMOUNT}|[{_ZH_SINGLE}])\s?{_CUR_AFTER}",
+    F,
+)
+# A number not inside another one or a time ("21:30"), and not right after a letter.
+CANDIDATE = re.compile(rf"(?<![0-9a-z.,/\-])(?<!\d:)(?:{_AMOUNT})(?![0-9a-z])", F)
+# A number followed by one of these counts something other than money.
+NOT_MONEY = re.compile(
+    r"\s?(?:%|percent|pct|°|degrees?|h|hrs?|hours?|mins?|minutes?|secs?|seconds?|am|pm|a\.m"
+    r"|p\.m|km|kms|m|m2|mi|miles?|meters?|metres?|yards?|feet|ft|sq|sqm|sqft|square|cm|inch(?:es)?"
+    r"|kg|kilos?|kilograms?|lbs?|pounds?|g|gb|stars?|th|st|nd|rd|nights?|days?|weeks?|months?"
+    r"|years?|times?|people|persons?|pax|guests?|adults?|kids?|children|pieces?|bags?|stops?"
+    r"|transfers?|connections?|layovers?|legs?|segments?|floors?|rows?|seats?|rooms?|beds?"
+    r"|steps?|points?|pts|x)"
+    r"(?![a-z])|[:/.]\d|-\d{1,2}(?!\d)"
+    r"|\s?(?:分钟|分|秒|小时|个|天|日|号|月|年|周|星期|晚|夜|点|时|次|人|位|件|箱|张|间|层|楼"
+    r"|站|公斤|千克|斤|公里|千米|米|平|星|岁|倍|度|条|排|步|段|积分|里程|寸|厘米|公分|趟)",
+    F,
+)
+_GAP = r"[^0-9,.;!?。、\n]"  # stays within one clause and before the first number
+_MONEY_WORDS = (
+    r"(?:(?<![a-z])(?:budget|price[sd]?|pricing|costs?|fares?|rates?|spend(?:ing)?|allowance"
+    r"|per\s+diem|reimburs[a-z]*|expenses?|pay(?:ing)?|cap|tariff)(?![a-z])"
+    r"|预算|价格|价位|价钱|房价|票价|费用|花费|开销|报销|差标|住宿标准|差旅标准|住宿费|消费"
+    r"|单价|均价|限额|额度|上限|标准|钱(?!包))"
+)
+MONEY_WORD = re.compile(_MONEY_WORDS, F)
+MONEY_BEFORE = re.compile(rf"{_MONEY_WORDS}{_GAP}{{0,15}}\Z", F)
+# "人均300", "每晚不超过600", "per person 300", "a night about 500": a rate right before the
+# number, with at most a few words of limit or approximation between them.
+PER_BEFORE = re.compile(
+    r"(?:(?<![a-z])(?:per\s+(?:person|head|night|room|meal|day|diem|trip|ticket)|a\s+night"
+    r"|each\s+night|nightly)(?![a-z])|人均|每人|每晚|一晚|每夜|每间(?:房)?|每天|每餐|每张)"
+    r"\s*(?:(?:is|of|about|around|roughly|under|below|max(?:imum)?|up\s+to|at\s+most"
+    r"|no\s+more\s+than|less\s+than|not\s+over|:|=|约|大约|大概|差不多|在|是|为|不超过|不高于"
+    r"|低于|少于|最多|最高|控制在|消费|别超过|不要超过|不能超过|超过|上限)\s*)*\Z",
+    F,
+)
+PER_AFTER = re.compile(
+    r"\s*(?:(?:per|a|an|each|every|/)\s*(?:night|room|ticket|person|head|day|trip|meal)"
+    r"|nightly)(?![a-z])"
+    r"|\s*(?:每|一|/)(?:晚|间|张|人|天|夜|餐)|\s*人均",
+    F,
+)
+# "三千预算", "3000 budget"; but "20 budget hotels" are cheap hotels, not a price.
+MONEY_AFTER = re.compile(
+    r"\s*的?(?:预算|经费|房费|差标)"
+    r"|\s*budget(?![a-z])(?!\s+(?:hotels?|airlines?|carriers?|chains?|brands?|options?|rooms?"
+    r"|stays?|flights?|travel|inns?|hostels?|accommodation)(?![a-z]))",
+    F,
+)
+_THING_ZH = "(?:酒店|宾馆|民宿|住宿|房费|房间|房|机票|车票|票|打车|车费|出租车|网约车|餐费|餐|饭)"
+_LIMIT_ZH = "(?:以内|以下|之内|左右|上下|封顶)"
+THING_AFTER = re.compile(f"(?:{_LIMIT_ZH}|内)的?{_THING_ZH}")
+THING_BEFORE_ZH = re.compile(rf"{_THING_ZH}{_GAP}{{0,8}}\Z")
+CAP_BEFORE_ZH = re.compile(
+    r"(?:不超过|不高于|(?<!不)低于|少于|最多|最高|控制在|别超过|不到|≤|<=?)"
+    r"(?:报|花|给|付|出|订|到)?\s*\Z"
+)
+LIMIT_AFTER_ZH = re.compile(_LIMIT_ZH)
+# "hotels under 800", "fares below 3000"; "around"/"about" only for things without a time,
+# so "flights around 0900" is a time.
+_THINGS_EN = (
+    r"hotels?|rooms?|tickets?|fares?|flights?|trains?|stays?|accommodation|trips?|taxis?|cabs?"
+    r"|ubers?|meals?|dinners?|lunch(?:es)?|breakfasts?"
+)
+_CAPS_EN = (
+    r"under|below|less\s+than|cheaper\s+than|up\s+to|at\s+most|max(?:imum)?|no\s+more\s+than"
+    r"|not\s+over|within|<=?|≤"
+)
+THING_BEFORE_EN = re.compile(
+    rf"(?<![a-z])(?:{_THINGS_EN})(?![a-z]){_GAP}{{0,20}}?(?<![a-z])(?:{_CAPS_EN})\s*\Z",
+    F,
+)
+ABOUT_BEFORE_EN = re.compile(
+    rf"(?<![a-z])(?:hotels?|rooms?|stays?|accommodation|fares?|tickets?)(?![a-z]){_GAP}{{0,20}}?"
+    r"(?<![a-z])(?:around|about|approximately)\s*\Z",
+    F,
+)
+# A score, not a price: "评分不低于4.7", "rated 8.5".
+RATING_BEFORE = re.compile(
+    rf"(?:(?<![a-z])(?:rating|rated|score|reviews?|stars?)(?![a-z])|评分|评价|打分|分数|星级)"
+    rf"{_GAP}{{0,12}}\Z",
+    F,
+)
+# "trains around 1430", "flights between 0800 and 1100": a clock time after a time word,
+# in a clause about travelling and not about money.
+_CLOCK = re.compile(r"(?:[01]\d|2[0-3])[0-5]\d")
+TIME_BEFORE = re.compile(
+    r"(?<![a-z])(?:around|about|at|after|before|by|from|until|till|between|and|earliest"
+    r"|latest)\s*\Z",
+    F,
+)
+TIME_NOUN = re.compile(
+    r"(?<![a-z])(?:flights?|trains?|depart[a-z]*|arriv[a-z]*|leav[a-z]*|land[a-z]*|take\s*off"
+    r"|wake|pick-?ups?|check-?(?:in|out)|meetings?|bus(?:es)?|ferry|ferries)(?![a-z])"
+    r"|起飞|出发|到达|航班|高铁|火车|动车",
+    F,
+)
+
+
+def _money_context(text: str, start: int, end: int) -> bool:
+    """Whether the bare number at text[start:end] reads as a price."""
+    low = max(0, start - 40)
+    return bool(
+        MONEY_BEFORE.search(text, low, start)  # "预算3000", "budget of 800"
+        or PER_BEFORE.search(text, low, start)  # "人均300", "per night 600"
+        or PER_AFTER.match(text, end)  # "800 a night", "600每晚"
+        or MONEY_AFTER.match(text, end)  # "三千预算", "3000 budget"
+        or THING_AFTER.match(text, end)  # "3000以内的酒店"
+        or THING_BEFORE_EN.search(text, low, start)  # "hotels under 800"
+        or ABOUT_BEFORE_EN.search(text, low, start)  # "hotels around 900"
+        or (
+            THING_BEFORE_ZH.search(text, low, start)  # "酒店不超过800", "机票1500以内"
+            and (CAP_BEFORE_ZH.search(text, low, start) or LIMIT_AFTER_ZH.match(text, end))
+        )
+    )
+
+
+def _not_money(text: str, start: int, end: int, number: str) -> bool:
+    low = max(0, start - 30)
+    return bool(
+        NOT_MONEY.match(text, end)
+        or RATING_BEFORE.search(text, low, start)
+        or (len(number) in (3, 4) and number.startswith("0"))  # "0900", "0715": a time
+        or (
+            _CLOCK.fullmatch(number) is not None
+            and TIME_BEFORE.search(text, low, start) is not None
+            and TIME_NOUN.search(text, low, start) is not None
+            and MONEY_WORD.search(text, low, start) is None
+        )
+    )
+
+
+def amounts(text: str) -> Iterator[tuple[int, int]]:
+    """The spans of exact amounts of money in normalised `text`."""
+    for match in EXPLICIT.finditer(text):
+        yield match.span()
+    for match in CANDIDATE.finditer(text):
+        number, (start, end) = match.group(), match.span()
+        big_enough = sum(ch.isdigit() for ch in number) >= 2 or not number[-1].isdigit()
+        if (
+            big_enough
+            and not _not_money(text, start, end, number)
+            and _money_context(text, start, end)
+        ):
+            yield start, end
+
+
+__all__ = ["amounts"]

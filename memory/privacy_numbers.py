@@ -1,0 +1,155 @@
+"""Number shapes the privacy guard recognises without any label around them.
+
+A Chinese resident ID number (region, birth date, ISO 7064 check character), a payment-card
+number (Luhn check and an issuer prefix a card can start with) and a Chinese mobile number
+(11 digits, 13x-19x). Runs of digits are read two ways: strictly (groups of three or more
+digits split by single separators, so "2026-12-10" stays a date) and loosely (any digits
+with up to three separator characters between them), so "1 3 8-0 0_1 3/8 0 0 0" is still
+one number.
+
+`pieces` finds halves of numbers that only together are one ("my number starts with 1380",
+"and ends with 0138000"): digits introduced by a word that says they are a part.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator, Sequence
+from datetime import date
+from typing import Literal
+
+F = re.ASCII | re.IGNORECASE
+Shape = Literal["id", "card", "phone"]
+
+# Groups of three or more digits split by one separator; an ID number may end in X.
+STRICT_RUN = re.compile(r"(?<![0-9a-z+])\d+(?:(?<=\d{3})[ \-._/](?=\d{3})\d+)*x?(?![0-9a-z])", F)
+# Any digits, up to three separator characters between two of them.
+LOOSE_RUN = re.compile(r"(?<![0-9a-z+])\d(?:[ \-._/]{0,3}\d)*(?:[ \-._/]{0,3}x)?(?![0-9a-z])", F)
+_NOT_DIGIT = re.compile(r"[^0-9x]", F)
+
+_PROVINCES = frozenset(
+    {11, 12, 13, 14, 15, 21, 22, 23, 31, 32, 33, 34, 35, 36, 37, 41, 42, 43, 44, 45, 46}
+    | {50, 51, 52, 53, 54, 61, 62, 63, 64, 65, 71, 81, 82, 83}
+)
+_ID_WEIGHTS = (7, 9, 10, 5, 8, 4, 2, 1, 6, 3, 7, 9, 10, 5, 8, 4, 2)
+_ID_CHECK = "10X98765432"  # ISO 7064 MOD 11-2, indexed by the weighted sum mod 11
+_MOBILE = re.compile(r"(?:0086|86)?1[3-9]\d{9}")
+# Card issuers: Amex/Diners/JCB (3), Visa (4), Mastercard (5, 2221-2720), Discover,
+# UnionPay and Maestro (6), and Chinese domestic debit cards (9). A number starting 1, 7, 8
+# or 2000-2220 (a run of dates, an order number) is no card.
+_CARD_PREFIX = re.compile(r"[34569]|2(?:22[1-9]|2[3-9]\d|[3-6]\d\d|7[01]\d|720)")
+
+
+def compact(run: str) -> str:
+    """The digits (and a final X) of a run, separators dropped."""
+    return _NOT_DIGIT.sub("", run)
+
+
+def _born(year: int, month: int, day: int) -> bool:
+    try:
+        birth = date(year, month, day)
+    except ValueError:
+        return False
+    return date(1900, 1, 1) <= birth <= date.today()
+
+
+def is_id_card(number: str) -> bool:
+    """An 18-character ID number with a valid check character, or the old 15-digit form."""
+    if not number[:2].isdigit() or int(number[:2]) not in _PROVINCES:
+        return False
+    if len(number) == 18 and number[:17].isdigit():
+        total = sum(int(d) * w for d, w in zip(number[:17], _ID_WEIGHTS, strict=True))
+        return number[17].upper() == _ID_CHECK[total % 11] and _born(
+            int(number[6:10]), int(number[10:12]), int(number[12:14])
+        )
+    if len(number) == 15 and number.isdigit():
+        return _born(1900 + int(number[6:8]), int(number[8:10]), int(number[10:12]))
+    return False
+
+
+def luhn(digits: str) -> bool:
+    total = 0
+    for position, digit in enumerate(reversed(digits)):
+        value = int(digit) * (2 if position % 2 else 1)
+        total += value - 9 if value > 9 else value
+    return total % 10 == 0
+
+
+def is_card(number: str) -> bool:
+    return (
+        13 <= len(number) <= 19
+        and number.isdigit()
+        and bool(_CARD_PREFIX.match(number))
+        and luhn(number)
+    )
+
+
+def is_mobile(number: str) -> bool:
+    return bool(_MOBILE.fullmatch(number))
+
+
+def shape(number: str) -> Shape | None:
+    """What a compact run of digits is, most specific first."""
+    if is_id_card(number):
+        return "id"
+    if is_card(number):
+        return "card"
+    if is_mobile(number):
+        return "phone"
+    return None
+
+
+def shaped_runs(text: str) -> Iterator[tuple[Shape, int, int]]:
+    """Every run of digits in `text` that has a sensitive shape, with its span."""
+    for pattern in (STRICT_RUN, LOOSE_RUN):
+        for match in pattern.finditer(text):
+            number = compact(match.group())
+            found = shape(number)
+            if found is None and number[-1:] in "xX":  # "… 2 x" is not an ID's check X
+                found = shape(number[:-1])
+            if found is not None:
+                yield found, match.start(), match.end()
+
+
+# --- pieces of one number across facts -------------------------------------------------------
+
+# Words that say the digits after them are a part of a number, not a number of their own.
+_PART = (
+    r"(?:(?<![a-z])(?:(?:first|second|other|last|next|remaining)\s+(?:half|part|bit|digits)"
+    r"|(?:starts?|begins?|ends?|continues?)\s+with|the\s+rest(?:\s+is)?|then)(?![a-z])"
+    r"|前半|后半|前面|后面|前几位|后几位|开头|结尾|剩下|其余|接着|前\d+位|后\d+位)"
+)
+PIECE = re.compile(
+    _PART + r"[^0-9\n]{0,12}?(?<![0-9a-z])(\d(?:[ \-._/]{0,3}\d){2,11})(?![0-9a-z])", F
+)
+
+
+def pieces(text: str) -> list[str]:
+    """The digits `text` offers as parts of a longer number, in order."""
+    return [compact(match.group(1)) for match in PIECE.finditer(text)]
+
+
+def joined_shape(parts: Sequence[str]) -> Shape | None:
+    """The shape two or three consecutive parts make together, if any."""
+    for size in (2, 3):
+        for start in range(len(parts) - size + 1):
+            found = shape("".join(parts[start : start + size]))
+            if found is not None:
+                return found
+    return None
+
+
+__all__ = [
+    "LOOSE_RUN",
+    "STRICT_RUN",
+    "Shape",
+    "compact",
+    "is_card",
+    "is_id_card",
+    "is_mobile",
+    "joined_shape",
+    "luhn",
+    "pieces",
+    "shape",
+    "shaped_runs",
+]

@@ -1,0 +1,87 @@
+"""The privacy guard over its corpus: travel sentences in Chinese and English, sensitive and
+benign, in a development half (tuned on) and a held-out half (written before tuning, only
+measured). Targets: catch at least 95% of the sensitive sentences and refuse at most one
+benign sentence in 40, in each half and each language. A failure lists what was missed.
+
+`bench/privacy.py` prints the same figures.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from memory.privacy import CATEGORIES, redact, scan
+
+CORPUS = Path(__file__).parent / "privacy_corpus"
+HALVES = ("dev", "held_out")
+LANGS = ("en", "zh")
+
+
+def _load(half: str) -> dict[str, Any]:
+    doc: dict[str, Any] = json.loads((CORPUS / f"{half}.json").read_text(encoding="utf-8"))
+    return doc
+
+
+def _cases(half: str, kind: str, lang: str) -> list[dict[str, str]]:
+    return [case for case in _load(half)[kind] if case["lang"] == lang]
+
+
+def test_the_corpus_is_broad_enough() -> None:
+    sensitive = [case for half in HALVES for case in _load(half)["sensitive"]]
+    benign = [case for half in HALVES for case in _load(half)["benign"]]
+    assert len(sensitive) >= 150 and len(benign) >= 80
+    for half in HALVES:
+        for lang in LANGS:
+            categories = {case["category"] for case in _cases(half, "sensitive", lang)}
+            assert categories == set(CATEGORIES), (half, lang, set(CATEGORIES) - categories)
+            assert len(_cases(half, "benign", lang)) >= 20
+    texts = [case["text"] for case in sensitive + benign]
+    assert len(texts) == len(set(texts)), "a sentence is in the corpus twice"
+
+
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("half", HALVES)
+def test_at_least_95_percent_of_sensitive_sentences_are_refused(half: str, lang: str) -> None:
+    cases = _cases(half, "sensitive", lang)
+    missed = [case["text"] for case in cases if scan(case["text"]) is None]
+    caught = 1 - len(missed) / len(cases)
+    assert caught >= 0.95, f"{half}/{lang}: caught {caught:.1%}; missed: {missed}"
+
+
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("half", HALVES)
+def test_at_most_one_benign_sentence_in_40_is_refused(half: str, lang: str) -> None:
+    cases = _cases(half, "benign", lang)
+    refused = [(case["text"], scan(case["text"])) for case in cases if scan(case["text"])]
+    assert len(refused) <= len(cases) / 40, f"{half}/{lang}: refused {refused}"
+
+
+@pytest.mark.parametrize("half", HALVES)
+def test_refusals_name_the_right_category(half: str) -> None:
+    cases = _load(half)["sensitive"]
+    wrong = [
+        (case["text"], case["category"], found)
+        for case in cases
+        if (found := scan(case["text"])) is not None and found != case["category"]
+    ]
+    assert len(wrong) <= len(cases) / 20, wrong
+
+
+@pytest.mark.parametrize("half", HALVES)
+def test_masking_a_refused_sentence_leaves_nothing_to_refuse(half: str) -> None:
+    leftovers = [
+        (case["text"], masked)
+        for case in _load(half)["sensitive"]
+        if scan(masked := redact(case["text"])) is not None or "[redacted]" not in masked
+    ]
+    assert leftovers == []
+
+
+@pytest.mark.parametrize("half", HALVES)
+def test_benign_sentences_are_logged_as_written(half: str) -> None:
+    changed = [c["text"] for c in _load(half)["benign"] if redact(c["text"]) != c["text"]]
+    assert changed == []
