@@ -22,7 +22,11 @@ from typing import Any
 from memory.profile import LANGS, ProfileSchema, ProfileSchemaError, load_schema
 
 _DEFAULT_PATH = Path(__file__).with_name("subjects.json")
-_CACHE_SIZE = 16384  # texts whose subjects are remembered: a few hundred travellers' facts
+_CACHE_SIZE = 65536  # texts whose subjects are remembered: a few thousand travellers' facts
+_CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
+_LATIN = re.compile(r"[A-Za-z0-9$]")
+# Latin words start a word: the guard fails fast inside words, before any alternative.
+_LATIN_START = r"(?<![A-Za-z0-9'])(?=[A-Za-z0-9$])"
 
 
 class Subjects:
@@ -34,7 +38,7 @@ class Subjects:
         raw = data.get("subjects")
         if not isinstance(raw, dict) or not raw:
             raise ProfileSchemaError(f"{source}: 'subjects' must be a non-empty object")
-        patterns: dict[str, re.Pattern[str]] = {}
+        patterns: dict[str, tuple[re.Pattern[str] | None, re.Pattern[str] | None]] = {}
         by_slot: dict[str, set[str]] = {}
         for name, spec in raw.items():
             where = f"{source}: subject {name!r}"
@@ -52,7 +56,12 @@ class Subjects:
                 by_slot.setdefault(slot_id, set()).add(name)
             if not words:
                 raise ProfileSchemaError(f"{where}: no words and no slots")
-            patterns[name] = _compile(words, where)
+            _check(words, where)
+            words = list(dict.fromkeys(words))  # airline names come with two slots, say
+            patterns[name] = (
+                _compile([w for w in words if _CJK.search(w)]),
+                _compile([w for w in words if not _CJK.search(w)], _LATIN_START),
+            )
         self.names: tuple[str, ...] = tuple(patterns)
         self._patterns = patterns
         self._by_slot = {slot: frozenset(names) for slot, names in by_slot.items()}
@@ -67,7 +76,13 @@ class Subjects:
                 self._seen.move_to_end(text)
         if found is None:
             normal = unicodedata.normalize("NFKC", text).replace("\u2019", "'")
-            found = frozenset(n for n, p in self._patterns.items() if p.search(normal))
+            chinese, latin = _CJK.search(normal), _LATIN.search(normal)
+            found = frozenset(
+                name
+                for name, (cjk, other) in self._patterns.items()
+                if (chinese and cjk and cjk.search(normal))
+                or (latin and other and other.search(normal))
+            )
             with self._lock:
                 self._seen[text] = found
                 if len(self._seen) > _CACHE_SIZE:
@@ -85,7 +100,7 @@ def _strings(raw: Any, where: str) -> list[str]:
     return list(raw)
 
 
-def _compile(words: Iterable[str], where: str) -> re.Pattern[str]:
+def _check(words: Iterable[str], where: str) -> None:
     for word in words:
         try:
             single = re.compile(word, re.IGNORECASE)
@@ -93,7 +108,14 @@ def _compile(words: Iterable[str], where: str) -> re.Pattern[str]:
             raise ProfileSchemaError(f"{where}: pattern {word!r} is invalid: {exc}") from exc
         if single.match(""):
             raise ProfileSchemaError(f"{where}: pattern {word!r} matches empty text")
-    return re.compile("|".join(f"(?:{w})" for w in words), re.IGNORECASE)
+
+
+def _compile(words: list[str], prefix: str = "") -> re.Pattern[str] | None:
+    """One alternation; Chinese words and the others apart, so that a text is only
+    searched for words of the scripts it contains (most of the cost is per alternative)."""
+    if not words:
+        return None
+    return re.compile(prefix + "(?:" + "|".join(f"(?:{w})" for w in words) + ")", re.IGNORECASE)
 
 
 def load_subjects(path: str | Path | None = None, schema: ProfileSchema | None = None) -> Subjects:
