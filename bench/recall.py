@@ -1,4 +1,4 @@
-"""Benchmark: recall@1/3/5 of `Memory.search` on PrefEval explicit preferences.
+"""Benchmark: recall@1/3/5 of `Memory.search` on PrefEval and on travel sets of our own.
 
 Data: a folder of topic files in the PrefEval explicit-preference format, each a JSON list
 of `{"preference": ..., "question": ...}` (PrefEval, Zhao et al., ICLR 2025,
@@ -24,6 +24,7 @@ embedding ("passage: " prefix), from the bundled model directly, no other proces
     .venv/bin/python bench/recall.py --data DIR --mode cross --topics shop_motors pet_ownership
     .venv/bin/python bench/recall.py --data DIR --split dev      # the development topics
     .venv/bin/python bench/recall.py --data DIR --backend postgresql --limit-cases 100
+    .venv/bin/python bench/recall.py --mode people                # no PrefEval data needed
 
 `--topics` selects whose preferences are evaluated; distractors always come from every
 topic in DIR. `--split dev|check` picks the development or the check half of the topics
@@ -31,7 +32,12 @@ topic in DIR. `--split dev|check` picks the development or the check half of the
 
 `--mode bilingual` (part of the default `all`) adds a mixed-language check on
 `bench/bilingual_travel.json`: each fact stored in English or Chinese by a coin flip,
-each found by an English and a Chinese request. See bench/README.md for the figures.
+each found by an English and a Chinese request. `--mode people` (also part of `all`)
+records each person of `bench/travel_people.json` into one namespace of their own (20-30
+travel preferences, mostly Chinese) and asks requests that share no keyword with the fact
+they need. Both report the baseline in the same run and split results by the language of
+the request and of the fact; `--split` picks their dev or check half too. `--data` is only
+needed for the PrefEval modes (cross, same). See bench/README.md for the figures.
 SQLite: a file in a temporary directory; PostgreSQL: a fresh schema in database `test`
 on 127.0.0.1 (dropped afterwards). No Redis (`search` does not use the cache).
 """
@@ -224,6 +230,12 @@ def run_mode(
     return result
 
 
+LANGUAGE_PAIRS = (  # results are split by the language of the request and of the fact
+    "zh request, zh fact",
+    "en request, en fact",
+    "zh request, en fact",
+    "en request, zh fact",
+)
 BILINGUAL = Path(__file__).resolve().parent / "bilingual_travel.json"
 BILINGUAL_TRIALS = 20
 
@@ -236,6 +248,8 @@ def run_bilingual(
     Chinese request must find that row's fact, whatever language it was stored in."""
     rows = [r for r in json.loads(BILINGUAL.read_text(encoding="utf-8")) if r["split"] == split]
     result = ModeResult(f"bilingual {split}")
+    for label in LANGUAGE_PAIRS:
+        result.by_topic[label] = (Tally(), Tally())
     rng = random.Random(SEED)
     chunk = memory.settings.memory_max_facts_per_call
     started = time.perf_counter()
@@ -260,11 +274,8 @@ def run_bilingual(
                 base_rank = baseline.rank(request, texts, index)
                 result.engine.add(engine_rank)
                 result.baseline.add(base_rank)
-                same = (lang == "zh") == chinese[index]
-                label = (
-                    "request in the fact's language" if same else "request in the other language"
-                )
-                per = result.by_topic.setdefault(label, (Tally(), Tally()))
+                label = f"{lang} request, {'zh' if chinese[index] else 'en'} fact"
+                per = result.by_topic[label]
                 per[0].add(engine_rank)
                 per[1].add(base_rank)
     result.seconds = time.perf_counter() - started
@@ -272,12 +283,6 @@ def run_bilingual(
 
 
 PEOPLE = Path(__file__).resolve().parent / "travel_people.json"
-PEOPLE_LABELS = (
-    "zh request, zh fact",
-    "en request, en fact",
-    "zh request, en fact",
-    "en request, zh fact",
-)
 
 
 def run_people(memory: Memory, baseline: Baseline, split: str, run_id: str) -> ModeResult:
@@ -288,7 +293,7 @@ def run_people(memory: Memory, baseline: Baseline, split: str, run_id: str) -> M
     data = json.loads(PEOPLE.read_text(encoding="utf-8"))
     people = [p for p in data["people"] if p["split"] == split]
     result = ModeResult(f"people {split}")
-    for label in PEOPLE_LABELS:
+    for label in LANGUAGE_PAIRS:
         result.by_topic[label] = (Tally(), Tally())
     chunk = memory.settings.memory_max_facts_per_call
     started = time.perf_counter()
