@@ -1,4 +1,4 @@
-"""Benchmark: recall@1/3/5 of `Memory.search` on PrefEval explicit preferences.
+"""Benchmark: recall@1/3/5 of `Memory.search` on PrefEval and on travel sets of our own.
 
 Data: a folder of topic files in the PrefEval explicit-preference format, each a JSON list
 of `{"preference": ..., "question": ...}` (PrefEval, Zhao et al., ICLR 2025,
@@ -24,6 +24,7 @@ embedding ("passage: " prefix), from the bundled model directly, no other proces
     .venv/bin/python bench/recall.py --data DIR --mode cross --topics shop_motors pet_ownership
     .venv/bin/python bench/recall.py --data DIR --split dev      # the development topics
     .venv/bin/python bench/recall.py --data DIR --backend postgresql --limit-cases 100
+    .venv/bin/python bench/recall.py --mode people                # no PrefEval data needed
 
 `--topics` selects whose preferences are evaluated; distractors always come from every
 topic in DIR. `--split dev|check` picks the development or the check half of the topics
@@ -31,7 +32,12 @@ topic in DIR. `--split dev|check` picks the development or the check half of the
 
 `--mode bilingual` (part of the default `all`) adds a mixed-language check on
 `bench/bilingual_travel.json`: each fact stored in English or Chinese by a coin flip,
-each found by an English and a Chinese request. See bench/README.md for the figures.
+each found by an English and a Chinese request. `--mode people` (also part of `all`)
+records each person of `bench/travel_people.json` into one namespace of their own (20-30
+travel preferences, mostly Chinese) and asks requests that share no keyword with the fact
+they need. Both report the baseline in the same run and split results by the language of
+the request and of the fact; `--split` picks their dev or check half too. `--data` is only
+needed for the PrefEval modes (cross, same). See bench/README.md for the figures.
 SQLite: a file in a temporary directory; PostgreSQL: a fresh schema in database `test`
 on 127.0.0.1 (dropped afterwards). No Redis (`search` does not use the cache).
 """
@@ -61,6 +67,7 @@ from scratch import scratch_database  # noqa: E402
 from memory import open_memory  # noqa: E402
 from memory.embedding import Embedder, Vector, shared_local_embedder  # noqa: E402
 from memory.engine import Memory  # noqa: E402
+from memory.lang import detect_lang  # noqa: E402
 
 SEED = 7
 DISTRACTORS = 49
@@ -223,6 +230,12 @@ def run_mode(
     return result
 
 
+LANGUAGE_PAIRS = (  # results are split by the language of the request and of the fact
+    "zh request, zh fact",
+    "en request, en fact",
+    "zh request, en fact",
+    "en request, zh fact",
+)
 BILINGUAL = Path(__file__).resolve().parent / "bilingual_travel.json"
 BILINGUAL_TRIALS = 20
 
@@ -235,6 +248,8 @@ def run_bilingual(
     Chinese request must find that row's fact, whatever language it was stored in."""
     rows = [r for r in json.loads(BILINGUAL.read_text(encoding="utf-8")) if r["split"] == split]
     result = ModeResult(f"bilingual {split}")
+    for label in LANGUAGE_PAIRS:
+        result.by_topic[label] = (Tally(), Tally())
     rng = random.Random(SEED)
     chunk = memory.settings.memory_max_facts_per_call
     started = time.perf_counter()
@@ -259,11 +274,52 @@ def run_bilingual(
                 base_rank = baseline.rank(request, texts, index)
                 result.engine.add(engine_rank)
                 result.baseline.add(base_rank)
-                same = (lang == "zh") == chinese[index]
-                label = (
-                    "request in the fact's language" if same else "request in the other language"
-                )
-                per = result.by_topic.setdefault(label, (Tally(), Tally()))
+                label = f"{lang} request, {'zh' if chinese[index] else 'en'} fact"
+                per = result.by_topic[label]
+                per[0].add(engine_rank)
+                per[1].add(base_rank)
+    result.seconds = time.perf_counter() - started
+    return result
+
+
+PEOPLE = Path(__file__).resolve().parent / "travel_people.json"
+
+
+def run_people(memory: Memory, baseline: Baseline, split: str, run_id: str) -> ModeResult:
+    """One namespace per person of `travel_people.json` (the split's people) holding all of
+    their facts; every request must find its own fact among them. Results are split by the
+    language of the request and of the fact. A fact that a later one of the same person
+    superseded (a typed slot) is gone from recall and counts as a miss."""
+    data = json.loads(PEOPLE.read_text(encoding="utf-8"))
+    people = [p for p in data["people"] if p["split"] == split]
+    result = ModeResult(f"people {split}")
+    for label in LANGUAGE_PAIRS:
+        result.by_topic[label] = (Tally(), Tally())
+    chunk = memory.settings.memory_max_facts_per_call
+    started = time.perf_counter()
+    for person in people:
+        texts = [f["fact"] for f in person["facts"]]
+        namespace = f"recall-{run_id}-people-{person['person']}"
+        outcomes = []
+        for start in range(0, len(texts), chunk):
+            outcomes.extend(memory.record(namespace, texts[start : start + chunk], "import"))
+        current = {item.id for item in memory.items(namespace)}
+        result.namespace_sizes.append(len(current))
+        for outcome in outcomes:
+            gone = outcome.item_id is not None and outcome.item_id not in current
+            result.target_status["superseded later" if gone else outcome.status] += 1
+        for index, fact in enumerate(person["facts"]):
+            mine = outcomes[index].item_id
+            for request in fact["requests"]:
+                engine_rank: int | None = None
+                if mine in current:
+                    hits = [h.id for h in memory.search(namespace, request, limit=5)]
+                    engine_rank = hits.index(mine) if mine in hits else None
+                base_rank = baseline.rank(request, texts, index)
+                result.engine.add(engine_rank)
+                result.baseline.add(base_rank)
+                asked, stated = detect_lang(request), detect_lang(fact["fact"])
+                per = result.by_topic[f"{asked} request, {stated} fact"]
                 per[0].add(engine_rank)
                 per[1].add(base_rank)
     result.seconds = time.perf_counter() - started
@@ -287,16 +343,17 @@ def report(results: Sequence[ModeResult], header: str, per_topic: bool) -> None:
     print(f"{'mode':<34} {'cases':>5}  engine R@1/3/5      baseline R@1/3/5    ΔR@5 (pts)")
     for r in results:
         print(_row(r.mode, r.engine, r.baseline))
-        if per_topic or r.mode.startswith("bilingual"):
+        if per_topic or r.mode.startswith(("bilingual", "people")):
             for topic, (engine, base) in r.by_topic.items():
-                print(_row(f"  {topic}", engine, base))
+                if engine.ranks:
+                    print(_row(f"  {topic}", engine, base))
     for r in results:
         sizes = r.namespace_sizes
         mean_size = sum(sizes) / len(sizes) if sizes else 0.0
         recorded = (
             f"P recorded as: {dict(r.target_status)}; distractors: {dict(r.distractor_status)}"
         )
-        if r.mode.startswith("bilingual"):
+        if r.mode.startswith(("bilingual", "people")):
             recorded = f"facts recorded as: {dict(r.target_status)}"
         print(
             f"[{r.mode}] {recorded}; facts per namespace: mean {mean_size:.1f}, "
@@ -327,14 +384,14 @@ def as_json(results: Sequence[ModeResult]) -> dict[str, Any]:
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--data", type=Path, required=True, help="folder of topic JSON files")
+    parser.add_argument("--data", type=Path, help="folder of PrefEval topic JSON files")
     parser.add_argument("--topics", nargs="+", help="topics (file stems) to evaluate")
     parser.add_argument("--split", choices=["dev", "check"], help="half of the topics")
     parser.add_argument(
         "--mode",
-        choices=["cross", "same", "both", "bilingual", "all"],
+        choices=["cross", "same", "both", "bilingual", "people", "all"],
         default="all",
-        help="both = cross and same; all = cross, same and the bilingual check",
+        help="both = cross and same; all = cross, same, bilingual and people",
     )
     parser.add_argument("--backend", choices=["sqlite", "postgresql"], default="sqlite")
     parser.add_argument("--limit-cases", type=int, help="stop each mode after N cases")
@@ -342,7 +399,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--json", type=Path, help="also write the figures to this file")
     args = parser.parse_args(argv)
 
-    topics = load_topics(args.data)
+    modes = {"both": ["cross", "same"], "all": ["cross", "same", "bilingual", "people"]}.get(
+        args.mode, [args.mode]
+    )
+    prefeval = [m for m in modes if m in ("cross", "same")]
+    if prefeval and args.data is None:
+        raise SystemExit("--data (a folder of PrefEval topic files) is needed for cross/same")
+    topics = load_topics(args.data) if prefeval and args.data else {}
     names = list(topics)
     evaluated = names
     if args.split:
@@ -352,9 +415,6 @@ def main(argv: Sequence[str] | None = None) -> int:
         if unknown:
             raise SystemExit(f"unknown topics: {', '.join(unknown)}")
         evaluated = [t for t in evaluated if t in args.topics]
-    modes = {"both": ["cross", "same"], "all": ["cross", "same", "bilingual"]}.get(
-        args.mode, [args.mode]
-    )
     splits = [args.split] if args.split else ["dev", "check"]
 
     embedder = CachingEmbedder(shared_local_embedder())
@@ -365,21 +425,23 @@ def main(argv: Sequence[str] | None = None) -> int:
         try:
             results = [
                 run_mode(memory, baseline, topics, evaluated, mode, args.limit_cases, run_id)
-                for mode in modes
-                if mode != "bilingual"
+                for mode in prefeval
             ]
             if "bilingual" in modes:
                 results += [
                     run_bilingual(memory, baseline, split, BILINGUAL_TRIALS, run_id)
                     for split in splits
                 ]
+            if "people" in modes:
+                results += [run_people(memory, baseline, split, run_id) for split in splits]
         finally:
             memory.close()
-    header = (
-        f"PrefEval explicit preferences from {args.data}: {len(evaluated)} of {len(names)} "
-        f"topics evaluated; backend {args.backend}; model {embedder.name}; "
-        f"{DISTRACTORS} distractors, Random({SEED})"
-    )
+    header = f"backend {args.backend}; model {embedder.name}"
+    if prefeval:
+        header = (
+            f"PrefEval explicit preferences from {args.data}: {len(evaluated)} of {len(names)} "
+            f"topics evaluated; {header}; {DISTRACTORS} distractors, Random({SEED})"
+        )
     report(results, header, args.per_topic)
     if args.json:
         args.json.write_text(json.dumps(as_json(results), indent=2) + "\n", encoding="utf-8")

@@ -23,9 +23,10 @@ from memory.migrations import MEMORY_MIGRATIONS, migrate
 from memory.privacy import REASONS, preview
 from memory.privacy_guard import PrivacyGuard
 from memory.profile import ProfileSchema
-from memory.ranking import language_axis, rank_scores
+from memory.ranking import language_gap, rank_scores
 from memory.settings import MemorySettings
 from memory.store import Store, StoredItem, Tx, utcnow
+from memory.subjects import load_subjects
 from memory.summary import summarize
 from memory.types import MemoryItem, RecordOutcome, ScopedValue
 
@@ -296,7 +297,7 @@ class Memory:
         return [s.item for s in reversed(self._current(namespace))]
 
     def search(self, namespace: str, query: str, limit: int = 5) -> list[MemoryItem]:
-        """Current facts ranked by meaning; `.score` is the similarity."""
+        """Current facts ranked by meaning; `.score` is the relevance (`memory/ranking.py`)."""
         _check_namespace(namespace)
         limit = max(1, min(int(limit), 50))
         if not query or not query.strip():
@@ -310,9 +311,14 @@ class Memory:
         if not current:
             return []
         scores = rank_scores(
+            query,
             self.embedder.embed_query(query),
+            [s.item.text for s in current],
+            [s.item.lang for s in current],
+            [s.item.slot for s in current],
             np.stack([s.embedding for s in current]),
-            language_axis(self.embedder),
+            gap=language_gap(self.embedder),
+            subjects=load_subjects(schema=self.schema),
         )
         order = np.argsort(-scores, kind="stable")[:limit]
         return [dataclasses.replace(current[i].item, score=float(scores[i])) for i in order]

@@ -1,32 +1,54 @@
-"""Scoring stored facts against a recall request.
+"""Scoring stored facts against a recall request: one pure function, `rank_scores`.
 
-Score = cosine between the request and each fact. When the embedder embeds requests and
-facts the same way (one embedding space for both), both first lose their component along
-the embedder's *language axis*: the direction separating Chinese from English text.
-Multilingual e5 puts "酒店要含早餐" much closer to any Chinese request than to
-"find me a hotel in Tokyo", so in a namespace that mixes languages a fact in the
-request's language wins whatever it says. The axis is the mean difference between the
-embeddings of a few fixed, generic parallel sentences (nothing about travel), measured
-once per embedder, so it needs no stored data and has no tuned weight.
+score = cosine(request, fact)
+      + a language lift, only for facts in the other language than the request's
+      + a subject boost, for facts about what the request is about
 
-With e5's asymmetric set-up ("query: " requests, "passage: " facts) the two sides have
-different language axes and removing them is not reliably better (bench/README.md), so
-such embedders are ranked by plain cosine. Tried on the PrefEval development topics and
-rejected (no gain or worse): centring on the namespace's mean fact vector, hub penalties,
-pseudo-relevance feedback, word BM25 fused by rank or by score.
+*Cosine* between the request's `embed_query` vector and the fact's stored vector. A fact
+in the request's language is scored by that alone, exactly as the plain embedding would:
+same-language recall, the common case, is never traded away.
+
+*Language lift.* Multilingual e5 puts any Chinese request closer to unrelated Chinese
+facts than to the English fact it is about, so in a namespace that mixes languages a fact
+in the other language rarely surfaces. Such a fact gets half the embedder's *language gap*
+for the request's language: how much closer, on average, a request is to unrelated
+sentences in its own language than to unrelated sentences in the other, measured once per
+embedder on a few fixed everyday parallel sentences (nothing about travel). Only half: the
+whole gap also lifts every unrelated fact in the other language above relevant ones in
+the request's own (bench/README.md).
+
+*Subject boost.* A request rarely shares a word with the fact it needs ("有没有凌晨一点起飞
+的便宜机票" vs "从不坐红眼航班"), but both are about flights and time of day. For each subject
+the request is about (`memory/subjects.py`), facts about it gain `SUBJECT_WEIGHT` times the
+subject's rarity in the namespace (inverse document frequency): a subject every fact
+shares says nothing; one that only two facts share says a lot.
+
+Everything is computed from what is passed in (no store, no cache); deterministic and
+independent of the order of the facts.
 """
 
 from __future__ import annotations
 
 import logging
+import math
 import threading
+from collections.abc import Sequence
+from dataclasses import dataclass
 
 import numpy as np
 
 from memory.embedding import Embedder, Vector
 from memory.errors import MemoryEngineError
+from memory.lang import detect_lang
+from memory.subjects import Subjects, load_subjects
 
 log = logging.getLogger(__name__)
+
+# Share of the measured language gap given to a fact in the other language (dev-tuned:
+# 1.0 costs same-language recall in mixed namespaces, see bench/README.md).
+CROSS_LANGUAGE_LIFT = 0.5
+# Weight of one shared subject of average rarity, in cosine units of the bundled model.
+SUBJECT_WEIGHT = 0.025
 
 # Everyday sentences with no bearing on travel preferences, English and Chinese.
 _PARALLEL: tuple[tuple[str, str], ...] = (
@@ -45,67 +67,102 @@ _PARALLEL: tuple[tuple[str, str], ...] = (
 )
 
 
-def _unit(vec: Vector) -> Vector | None:
-    norm = float(np.linalg.norm(vec))
-    if not np.isfinite(norm) or norm < 1e-6:
-        return None
-    out: Vector = (vec / norm).astype(np.float32)
-    out.setflags(write=False)
-    return out
+@dataclass(frozen=True, slots=True)
+class LanguageGap:
+    """Per request language: mean cosine of a request with unrelated facts in its own
+    language minus that with unrelated facts in the other language (≥ 0)."""
+
+    zh: float
+    en: float
+
+    def of(self, lang: str) -> float:
+        return self.zh if lang.startswith("zh") else self.en
 
 
-def measure_language_axis(embedder: Embedder) -> Vector | None:
-    """The unit vector Chinese minus English, or None when requests and facts are embedded
-    differently (e.g. e5 "query: " vs "passage: "). Embedder errors propagate."""
+def _mean_unrelated(requests: Vector, facts: Vector) -> float:
+    """Mean cosine of request i with fact j, over i != j (pair i is a translation/itself)."""
+    sims = requests @ facts.T
+    n = sims.shape[0]
+    return float((sims.sum() - np.trace(sims)) / (n * n - n))
+
+
+def measure_language_gap(embedder: Embedder) -> LanguageGap:
+    """The embedder's language gap, from the fixed parallel sentences (embedded as
+    requests and as facts). Embedder errors propagate."""
     english = [en for en, _ in _PARALLEL]
     chinese = [zh for _, zh in _PARALLEL]
-    probe = english[0]
-    as_fact = embedder.embed_passages([probe])[0]
-    if float(np.max(np.abs(as_fact - embedder.embed_query(probe)))) > 1e-3:
-        return None
-    facts = embedder.embed_passages(english + chinese)
-    half = len(english)
-    return _unit((facts[half:] - facts[:half]).mean(axis=0))
+    asked_en = np.stack([embedder.embed_query(t) for t in english])
+    asked_zh = np.stack([embedder.embed_query(t) for t in chinese])
+    stored = embedder.embed_passages(english + chinese)
+    stored_en, stored_zh = stored[: len(english)], stored[len(english) :]
+
+    def gap(asked: Vector, own: Vector, other: Vector) -> float:
+        value = _mean_unrelated(asked, own) - _mean_unrelated(asked, other)
+        return max(0.0, value) if math.isfinite(value) else 0.0
+
+    return LanguageGap(
+        zh=gap(asked_zh, stored_zh, stored_en), en=gap(asked_en, stored_en, stored_zh)
+    )
 
 
-_axes_lock = threading.Lock()
-_axes: dict[tuple[int, str], Vector | None] = {}
+_gaps_lock = threading.Lock()
+_gaps: dict[tuple[int, str], LanguageGap] = {}
 
 
-def language_axis(embedder: Embedder) -> Vector | None:
-    """The embedder's language axis (None: rank by plain cosine), measured on first use."""
+def language_gap(embedder: Embedder) -> LanguageGap | None:
+    """The embedder's language gap, measured on first use (None: no lift for now)."""
     key = (id(embedder), embedder.name)
-    with _axes_lock:
-        if key not in _axes:
+    with _gaps_lock:
+        if key not in _gaps:
             try:
-                _axes[key] = measure_language_axis(embedder)
+                _gaps[key] = measure_language_gap(embedder)
             except MemoryEngineError as exc:
-                log.warning("language axis unavailable, plain cosine for now: %s", exc)
+                log.warning("language gap unavailable, no cross-language lift for now: %s", exc)
                 return None  # not remembered: measured again next time
-        return _axes[key]
+        return _gaps[key]
 
 
-def _without(matrix: Vector, axis: Vector) -> Vector:
-    """Rows of `matrix` minus their component along `axis`, re-normalised."""
-    flat = matrix - np.outer(matrix @ axis, axis)
-    norms = np.linalg.norm(flat, axis=1, keepdims=True)
-    norms[norms < 1e-12] = 1.0
-    out: Vector = (flat / norms).astype(np.float32)
+def rank_scores(
+    request: str,
+    query: Vector,
+    texts: Sequence[str],
+    langs: Sequence[str],
+    slots: Sequence[str | None],
+    passages: Vector,
+    *,
+    gap: LanguageGap | None = None,
+    subjects: Subjects | None = None,
+) -> Vector:
+    """Relevance of each stored fact to the request; higher is better.
+
+    `query` is the request's `embed_query` vector; `passages` holds the facts' stored
+    vectors (rows, L2-normalised) in the order of `texts`, `langs` ("zh"/"en") and
+    `slots` (profile slot ids or None). `gap` (see `language_gap`) enables the
+    cross-language lift; `subjects` defaults to the bundled vocabulary.
+    """
+    count = passages.shape[0]
+    if count == 0:
+        return np.zeros(0, dtype=np.float32)
+    if not len(texts) == len(langs) == len(slots) == count:
+        raise ValueError("texts, langs, slots and passages must describe the same facts")
+    scores = (passages @ query).astype(np.float64)
+    lang = detect_lang(request)
+    if gap is not None:
+        lift = CROSS_LANGUAGE_LIFT * gap.of(lang)
+        other = [_norm(x or detect_lang(t)) != lang for t, x in zip(texts, langs, strict=True)]
+        scores += lift * np.array(other)
+    vocabulary = subjects or load_subjects()
+    asked = vocabulary.of(request)
+    if asked:
+        about = [vocabulary.of(t, s) for t, s in zip(texts, slots, strict=True)]
+        for subject in asked:
+            having = np.array([subject in a for a in about])
+            n = int(having.sum())
+            if n:
+                scores += SUBJECT_WEIGHT * math.log((count + 1) / (n + 0.5)) * having
+    out: Vector = scores.astype(np.float32)
     return out
 
 
-def rank_scores(query: Vector, passages: Vector, axis: Vector | None = None) -> Vector:
-    """Similarity of each stored fact (rows, L2-normalised) to the request; higher is better.
-
-    `query` is the request's `embed_query` vector. With `axis` (see `language_axis`), both
-    sides lose their language component first; without, plain cosine. Deterministic,
-    independent of the order of the facts, any namespace size.
-    """
-    if passages.shape[0] == 0:
-        return np.zeros(0, dtype=np.float32)
-    if axis is None or axis.shape != query.shape or axis.shape[0] != passages.shape[1]:
-        plain: Vector = (passages @ query).astype(np.float32)
-        return plain
-    request: Vector = _without(query[None, :], axis)[0]
-    scores: Vector = (_without(passages, axis) @ request).astype(np.float32)
-    return scores
+def _norm(lang: str) -> str:
+    return "zh" if lang.startswith("zh") else "en"

@@ -28,6 +28,17 @@ def test_semantic_recall_in_chinese_ranks_the_rail_fact_first(
     assert hits[0].score > hits[-1].score
 
 
+def test_one_travellers_chinese_facts_are_found_by_requests_that_share_no_word(
+    memory: Memory, namespace: str
+) -> None:
+    red_eye = "从不坐红眼航班，太累了"
+    facts = [red_eye, "坐高铁只买二等座", "酒店一定要含早餐", "喜欢住希尔顿", "不吃辣"]
+    facts += ["转机最多一次", "打车只坐专车", "行李从来不托运", "出差预算有限"]
+    memory.record(namespace, [*facts, "I prefer aisle seats on trains"])
+    for request in ("有没有凌晨一点起飞的便宜机票", "Any cheap flights leaving at 1am?"):
+        assert red_eye in [hit.text for hit in memory.search(namespace, request, limit=3)]
+
+
 def test_semantic_recall_in_english(memory: Memory, namespace: str) -> None:
     memory.record(namespace, [RED_EYE, "I love spicy food", "Hotels must have a gym"])
     hits = memory.search(namespace, "book me an overnight flight", limit=3)

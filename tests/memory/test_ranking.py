@@ -1,4 +1,5 @@
-"""Properties of the ranking function, with the bundled embedding model."""
+"""What ranking does for a traveller, with the bundled embedding model (and, for exact
+properties, hand-made vectors)."""
 
 from __future__ import annotations
 
@@ -8,35 +9,41 @@ import numpy as np
 import pytest
 
 from memory.embedding import LocalEmbedder, Vector, shared_local_embedder
-from memory.ranking import language_axis, rank_scores
+from memory.lang import detect_lang
+from memory.ranking import (
+    CROSS_LANGUAGE_LIFT,
+    LanguageGap,
+    language_gap,
+    rank_scores,
+)
 
-RAIL = "出差只坐高铁一等座"
-BREAKFAST = "酒店要含早餐"
-NAMESPACE = [
-    "I read science fiction before bed",
-    BREAKFAST,
-    "My dog is a golden retriever",
+RED_EYE = "从不坐红眼航班，太累了"
+RAIL = "坐高铁只买二等座"
+SPICY = "不吃辣"
+LUGGAGE = "行李从来不托运"
+CAR = "打车只坐专车"
+# One traveller's namespace: all travel, all Chinese (the common case).
+TRAVELLER = [
+    RED_EYE,
     RAIL,
-    "I love spicy food",
-    "周末喜欢爬山",
+    "飞机上喜欢靠窗",
+    "酒店一定要含早餐",
+    "住酒店要安静的房间",
+    "喜欢住希尔顿",
+    SPICY,
+    "转机最多一次",
+    CAR,
+    LUGGAGE,
+    "出差预算有限",
+    "不坐海航",
 ]
-
-
-class QueryPrefixEmbedder:
-    """The bundled model embedding stored facts with the e5 "query: " prefix too, so
-    requests and facts share one embedding space (a configuration the engine supports)."""
-
-    name = "local:multilingual-e5-small+query-prefix"
-
-    def __init__(self, model: LocalEmbedder) -> None:
-        self._model = model
-        self.dim = model.dim
-
-    def embed_passages(self, texts: Sequence[str]) -> Vector:
-        return np.stack([self._model.embed_query(t) for t in texts])
-
-    def embed_query(self, text: str) -> Vector:
-        return self._model.embed_query(text)
+BILINGUAL = [
+    *TRAVELLER,
+    "I love visiting museums",
+    "Business class on long flights",
+    "I prefer aisle seats on trains",
+    "No hotels without a gym",
+]
 
 
 @pytest.fixture(scope="module")
@@ -44,80 +51,146 @@ def local() -> LocalEmbedder:
     return shared_local_embedder()
 
 
-def top(scores: Vector, texts: Sequence[str]) -> str:
-    return texts[int(np.argmax(scores))]
+def rank(local: LocalEmbedder, request: str, facts: Sequence[str]) -> list[str]:
+    scores = rank_scores(
+        request,
+        local.embed_query(request),
+        facts,
+        [detect_lang(t) for t in facts],
+        [None] * len(facts),
+        local.embed_passages(facts),
+        gap=language_gap(local),
+    )
+    return [facts[i] for i in np.argsort(-scores, kind="stable")]
 
 
 @pytest.mark.parametrize(
     ("request_text", "wanted"),
     [
-        ("按我平时的习惯规划去广州", RAIL),
-        ("帮我订酒店", BREAKFAST),
-        ("book a hotel in Shanghai for me", BREAKFAST),
+        ("有没有凌晨一点起飞的便宜机票", RED_EYE),
+        ("晚上到成都，同事说带我去吃火锅", SPICY),
+        ("帮我订趟去南京的动车", RAIL),
+        ("从机场到公司帮我叫辆车", CAR),
+        ("这次要带两个大箱子，要不要加购额度", LUGGAGE),
     ],
 )
-def test_the_relevant_fact_outranks_unrelated_ones_in_a_bilingual_namespace(
+def test_a_chinese_request_recalls_the_fact_it_shares_no_word_with(
     local: LocalEmbedder, request_text: str, wanted: str
 ) -> None:
+    assert wanted in rank(local, request_text, TRAVELLER)[:3]
+
+
+@pytest.mark.parametrize(
+    ("request_text", "wanted"),
+    [
+        ("Find me a cheap ticket on a plane that leaves at 1am", RED_EYE),
+        ("Where should we eat hotpot tonight?", SPICY),
+    ],
+)
+def test_an_english_request_still_finds_a_chinese_fact(
+    local: LocalEmbedder, request_text: str, wanted: str
+) -> None:
+    assert wanted in rank(local, request_text, BILINGUAL)[:3]
+
+
+def test_a_request_about_no_known_subject_ranks_same_language_facts_by_the_embedding(
+    local: LocalEmbedder,
+) -> None:
+    request = "按我平时的习惯来"
+    query, facts = local.embed_query(request), local.embed_passages(TRAVELLER)
+    plain = [TRAVELLER[i] for i in np.argsort(-(facts @ query), kind="stable")]
+    assert rank(local, request, TRAVELLER) == plain
+
+
+def test_the_bundled_model_favours_the_requests_language_so_the_lift_is_measured(
+    local: LocalEmbedder,
+) -> None:
+    gap = language_gap(local)
+    assert gap is not None
+    assert 0.0 < gap.en < gap.zh < 0.5
+
+
+def unit(*rows: Sequence[float]) -> Vector:
+    matrix = np.asarray(rows, dtype=np.float32)
+    out: Vector = matrix / np.linalg.norm(matrix, axis=1, keepdims=True)
+    return out
+
+
+def test_only_a_fact_in_the_other_language_is_lifted_and_by_half_the_gap() -> None:
+    """Same vector, same words' subjects (none): only the language differs."""
+    query = unit([1.0, 0.0, 0.0])[0]
+    facts = unit([0.8, 0.6, 0.0], [0.8, 0.6, 0.0], [0.6, 0.8, 0.0])
+    texts = ["这本书很有意思", "This book is very interesting", "我的手机快没电了"]
+    gap = LanguageGap(zh=0.1, en=0.04)
     scores = rank_scores(
-        local.embed_query(request_text), local.embed_passages(NAMESPACE), language_axis(local)
+        "今天天气很好", query, texts, ["zh", "en", "zh"], [None] * 3, facts, gap=gap
     )
-    assert top(scores, NAMESPACE) == wanted
+    assert scores[0] == pytest.approx(0.8, abs=1e-6)
+    assert scores[1] - scores[0] == pytest.approx(CROSS_LANGUAGE_LIFT * 0.1, abs=1e-6)
+    assert scores[2] == pytest.approx(0.6, abs=1e-6)
+    english = rank_scores(
+        "nice weather today", query, texts, ["zh", "en", "zh"], [None] * 3, facts, gap=gap
+    )
+    assert english[0] - english[1] == pytest.approx(CROSS_LANGUAGE_LIFT * 0.04, abs=1e-6)
+
+
+def test_a_fact_about_what_the_request_asks_outranks_an_equally_close_one() -> None:
+    query = unit([1.0, 0.0])[0]
+    facts = unit([0.9, 0.1], [0.9, 0.1], [0.9, 0.1])
+    texts = ["我喜欢看书", "从不坐红眼航班", "喜欢安静"]
+    scores = rank_scores("明天的机票帮我看看", query, texts, ["zh"] * 3, [None] * 3, facts)
+    assert int(np.argmax(scores)) == 1
+    assert scores[0] == pytest.approx(scores[2])
+
+
+def test_a_stored_slot_counts_as_what_the_fact_is_about() -> None:
+    query = unit([1.0, 0.0])[0]
+    facts = unit([0.9, 0.1], [0.9, 0.1])
+    texts = ["Prefers it", "Prefers it"]  # rendered form text that names nothing
+    scores = rank_scores("book me a flight", query, texts, ["en", "en"], [None, "red_eye"], facts)
+    assert scores[1] > scores[0]
+
+
+def test_a_subject_every_fact_shares_changes_no_order() -> None:
+    query = unit([1.0, 0.0, 0.0])[0]
+    facts = unit([0.9, 0.1, 0.0], [0.7, 0.0, 0.3], [0.5, 0.5, 0.0])
+    texts = ["酒店要含早餐", "酒店要安静", "酒店要高楼层"]
+    args = (["zh"] * 3, [None] * 3, facts)
+    scores = rank_scores("帮我订个酒店", query, texts, *args)
+    assert list(np.argsort(-scores)) == list(np.argsort(-(facts @ query)))
 
 
 def test_scores_are_deterministic_and_independent_of_fact_order(local: LocalEmbedder) -> None:
-    query = local.embed_query("plan my trip to Chengdu")
-    facts = local.embed_passages(NAMESPACE)
-    first = rank_scores(query, facts, language_axis(local))
-    again = rank_scores(query, facts.copy(), language_axis(local))
+    request = "帮我订下周去成都的机票"
+    query, facts = local.embed_query(request), local.embed_passages(BILINGUAL)
+    langs = [detect_lang(t) for t in BILINGUAL]
+    gap = language_gap(local)
+    first = rank_scores(request, query, BILINGUAL, langs, [None] * len(langs), facts, gap=gap)
+    again = rank_scores(request, query, BILINGUAL, langs, [None] * len(langs), facts, gap=gap)
     assert np.array_equal(first, again)
-    order = np.arange(len(NAMESPACE))[::-1]
-    shuffled = rank_scores(query, facts[order], language_axis(local))
+    order = np.arange(len(BILINGUAL))[::-1]
+    shuffled = rank_scores(
+        request,
+        query,
+        [BILINGUAL[i] for i in order],
+        [langs[i] for i in order],
+        [None] * len(langs),
+        facts[order],
+        gap=gap,
+    )
     assert np.allclose(shuffled, first[order], atol=1e-6)
-    assert np.all(first <= 1.0 + 1e-5) and np.all(first >= -1.0 - 1e-5)
 
 
 def test_a_single_fact_or_none_can_be_ranked(local: LocalEmbedder) -> None:
     query = local.embed_query("book me an overnight flight")
     one = local.embed_passages(["I never take red-eye flights"])
-    scores = rank_scores(query, one, language_axis(local))
+    scores = rank_scores("book me an overnight flight", query, ["x"], ["en"], [None], one)
     assert scores.shape == (1,)
-    assert -1.0 <= float(scores[0]) <= 1.0
-    assert rank_scores(query, one[:0]).shape == (0,)
+    assert rank_scores("anything", query, [], [], [], one[:0]).shape == (0,)
 
 
-def test_the_bundled_model_embeds_facts_like_requests_so_the_language_axis_applies(
-    local: LocalEmbedder,
-) -> None:
-    fact = "I never take red-eye flights"
-    assert np.allclose(local.embed_passages([fact])[0], local.embed_query(fact), atol=1e-5)
-    assert language_axis(local) is not None
-
-
-def test_with_one_embedding_space_language_no_longer_outweighs_meaning(
-    local: LocalEmbedder,
-) -> None:
-    """An English request finds the Chinese hotel fact, not the nearest English one."""
-    embedder = QueryPrefixEmbedder(local)
-    axis = language_axis(embedder)
-    assert axis is not None
-    assert float(np.linalg.norm(axis)) == pytest.approx(1.0, abs=1e-5)
-    query = embedder.embed_query("book a hotel in Shanghai for me")
-    facts = embedder.embed_passages(NAMESPACE)
-    assert top(rank_scores(query, facts), NAMESPACE) != BREAKFAST  # language wins without it
-    assert top(rank_scores(query, facts, axis), NAMESPACE) == BREAKFAST
-
-
-def test_the_language_component_is_ignored_on_both_sides() -> None:
-    """Hand-made vectors: dimension 0 is 'language', the others are meaning."""
-    axis = np.array([1.0, 0.0, 0.0], dtype=np.float32)
-    query = np.array([0.8, 0.6, 0.0], dtype=np.float32)
-    same_language_other_meaning = np.array([0.9, 0.0, 0.436], dtype=np.float32)
-    other_language_same_meaning = np.array([-0.6, 0.8, 0.0], dtype=np.float32)
-    facts = np.stack([same_language_other_meaning, other_language_same_meaning])
-    facts /= np.linalg.norm(facts, axis=1, keepdims=True)
-    plain = rank_scores(query, facts)
-    assert plain[0] > plain[1]
-    scores = rank_scores(query, facts, axis)
-    assert scores[1] == pytest.approx(1.0, abs=1e-5)
-    assert scores[0] == pytest.approx(0.0, abs=1e-5)
+def test_facts_described_inconsistently_are_refused(local: LocalEmbedder) -> None:
+    query = local.embed_query("hotel")
+    facts = local.embed_passages(["a", "b"])
+    with pytest.raises(ValueError, match="same facts"):
+        rank_scores("hotel", query, ["a"], ["en", "en"], [None, None], facts)

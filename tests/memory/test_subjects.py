@@ -1,0 +1,73 @@
+"""The subject vocabulary that ranking uses to connect requests to facts."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from memory.profile import ProfileSchemaError, load_schema
+from memory.subjects import Subjects, load_subjects
+
+
+@pytest.fixture(scope="module")
+def subjects() -> Subjects:
+    return load_subjects()
+
+
+@pytest.mark.parametrize(
+    ("request_text", "fact", "shared"),
+    [
+        ("有没有凌晨一点起飞的便宜机票", "从不坐红眼航班，太累了", {"flight", "time"}),
+        ("下周去杭州开会，帮我看看住哪", "酒店一定要含早餐", {"lodging"}),
+        ("Which carrier should I pick for Denver?", "I always fly United", {"flight"}),
+        ("Get me a car from the airport", "打车只坐专车", {"ground"}),
+        ("帮我订去南京的动车票", "On trains I like a window seat", {"rail"}),
+    ],
+)
+def test_a_request_and_the_fact_it_needs_share_a_subject_without_sharing_a_word(
+    subjects: Subjects, request_text: str, fact: str, shared: set[str]
+) -> None:
+    assert shared <= subjects.of(request_text) & subjects.of(fact)
+
+
+def test_everyday_words_outside_travel_are_not_taken_for_travel(subjects: Subjects) -> None:
+    assert subjects.of("This book is very interesting") == frozenset()
+    assert "lodging" not in subjects.of("Some cozy rugs for my living room")
+    assert "food" not in subjects.of("Recommend a coffee table")
+    assert "lodging" not in subjects.of("How do I stay motivated while studying?")
+
+
+def test_airline_and_hotel_names_come_from_the_profile_schema(subjects: Subjects) -> None:
+    assert {"brand", "flight"} <= subjects.of("川航的餐食好吃")
+    assert {"brand", "lodging"} <= subjects.of("I like Marriott")
+
+
+def test_a_stored_slot_adds_its_subjects(subjects: Subjects) -> None:
+    assert subjects.of("Prefers it") == frozenset()
+    assert {"flight", "time"} <= subjects.of("Prefers it", "red_eye")
+    assert subjects.of("Prefers it", "no_such_slot") == frozenset()
+
+
+def write(tmp_path: Path, spec: object) -> Path:
+    path = tmp_path / "subjects.json"
+    path.write_text(json.dumps({"subjects": spec}), encoding="utf-8")
+    return path
+
+
+@pytest.mark.parametrize(
+    ("spec", "message"),
+    [
+        ({"flight": {"slots": ["no_such_slot"]}}, "no_such_slot"),
+        ({"flight": {"en": ["(unclosed"]}}, "invalid"),
+        ({"flight": {"zh": ["飞?"]}}, "matches empty text"),
+        ({"flight": {}}, "no words and no slots"),
+        ({}, "non-empty"),
+    ],
+)
+def test_a_broken_vocabulary_is_refused_with_a_message_naming_the_problem(
+    tmp_path: Path, spec: object, message: str
+) -> None:
+    with pytest.raises(ProfileSchemaError, match=message):
+        load_subjects(write(tmp_path, spec), load_schema())
