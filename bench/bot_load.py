@@ -44,10 +44,10 @@ import redis
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from tests.bot.slack_harness import sign  # noqa: E402
-from tests.fakes import llm_server  # noqa: E402
-from tests.fakes.llm_server import Delay, ScriptedModel  # noqa: E402
-from tests.fakes.slack_api import FakeSlackAPI  # noqa: E402
+from tests.support import llm_server  # noqa: E402
+from tests.support.llm_server import Delay, ScriptedModel  # noqa: E402
+from tests.support.slack_api import FakeSlackAPI  # noqa: E402
+from tests.support.slack_harness import sign  # noqa: E402
 
 # The scripted model writes headers and body separately; with Nagle's algorithm on, a
 # kept-alive connection then stalls ~40 ms per answer on the client's delayed ACK, which

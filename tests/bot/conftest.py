@@ -19,9 +19,9 @@ import redis
 from bot.settings import Settings
 from memory import open_memory
 from memory.engine import Memory
-from tests.bot.slack_harness import BOT_TOKEN, SIGNING_SECRET, BotHarness
-from tests.fakes.llm_server import ScriptedModel
-from tests.fakes.slack_api import FakeSlackAPI
+from tests.support.llm_server import ScriptedModel
+from tests.support.slack_api import FakeSlackAPI
+from tests.support.slack_harness import BOT_TOKEN, SIGNING_SECRET, BotHarness
 
 REDIS_URL = "redis://127.0.0.1:6379/0"
 

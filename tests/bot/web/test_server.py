@@ -18,9 +18,16 @@ import pytest
 import redis
 
 from tests.bot.conftest import REDIS_URL, BotFactory
-from tests.bot.slack_harness import BOT_TOKEN, SIGNING_SECRET, BotHarness, dm_channel, new_ts, sign
-from tests.fakes.llm_server import ScriptedModel
-from tests.fakes.slack_api import FakeSlackAPI
+from tests.support.llm_server import ScriptedModel
+from tests.support.slack_api import FakeSlackAPI
+from tests.support.slack_harness import (
+    BOT_TOKEN,
+    SIGNING_SECRET,
+    BotHarness,
+    dm_channel,
+    new_ts,
+    sign,
+)
 
 ALICE = "U0ALICE"
 TRAVEL_BOT = str(Path(sys.executable).parent / "travel-bot")

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from bot.messages import t
 from bot.slack.views import prefs_modal as views
-from tests.bot.prefs_support import (
+from tests.support.slack_api import FakeSlackAPI
+from tests.support.slack_harness import BotHarness
+from tests.support.slack_payloads import (
     buttons,
     check_limits,
     click,
@@ -18,8 +20,6 @@ from tests.bot.prefs_support import (
     told,
     wait_view,
 )
-from tests.bot.slack_harness import BotHarness
-from tests.fakes.slack_api import FakeSlackAPI
 
 ALICE, BOB = "U0ALICE", "U0BOB"
 

@@ -11,9 +11,9 @@ import redis
 
 from bot.conversation.threads import ThreadHistory, Turn
 from tests.bot.conftest import REDIS_URL, BotFactory
-from tests.bot.slack_harness import CHANNEL, BotHarness, new_ts
-from tests.fakes.llm_server import ScriptedModel
-from tests.fakes.slack_api import FakeSlackAPI
+from tests.support.llm_server import ScriptedModel
+from tests.support.slack_api import FakeSlackAPI
+from tests.support.slack_harness import CHANNEL, BotHarness, new_ts
 
 ALICE, BOB, CAROL = "U0ALICE", "U0BOB", "U0CAROL"
 CONFERENCE = "Team conference in Chengdu, May 12-14. Who is coming?"

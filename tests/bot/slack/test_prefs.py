@@ -14,7 +14,10 @@ from typing import Any
 from bot.messages import t
 from bot.slack.views import prefs_modal as views
 from tests.bot.conftest import BotFactory
-from tests.bot.prefs_support import (
+from tests.support.llm_server import Delay, ScriptedModel
+from tests.support.slack_api import FakeSlackAPI
+from tests.support.slack_harness import BotHarness
+from tests.support.slack_payloads import (
     block,
     check_limits,
     click,
@@ -30,9 +33,6 @@ from tests.bot.prefs_support import (
     told,
     wait_view,
 )
-from tests.bot.slack_harness import BotHarness
-from tests.fakes.llm_server import Delay, ScriptedModel
-from tests.fakes.slack_api import FakeSlackAPI
 
 ALICE, BOB = "U0ALICE", "U0BOB"
 LOOKS_OUTSIDE = "I get restless unless I can look outside during flights"

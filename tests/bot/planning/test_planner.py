@@ -20,7 +20,7 @@ from bot.planning.planner import PlannedTrip, Planner, open_planner, planned_tri
 from bot.settings import Settings
 from memory import open_memory
 from memory.engine import Memory
-from tests.fakes.llm_server import ScriptedModel
+from tests.support.llm_server import ScriptedModel
 
 NOW = datetime(2026, 12, 1, 2, 0, tzinfo=UTC)  # 10:00 on 2026-12-01 in Shanghai
 TRAVELLER = "T0PLAN:UALICE"

@@ -5,9 +5,9 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from tests.bot.slack_harness import BotHarness, new_ts
+from tests.support.slack_harness import BotHarness, new_ts
 
-MANIFEST = Path(__file__).resolve().parents[2] / "slack_manifest.yaml"
+MANIFEST = Path(__file__).resolve().parents[3] / "slack_manifest.yaml"
 
 
 def _list_after(text: str, key: str) -> list[str]:

@@ -12,7 +12,7 @@ from slack_sdk import WebClient
 from bot.planning.admins import AdminResolver, about_self, parse_plan_for
 from bot.planning.delegation import delegate
 from bot.settings import Settings
-from tests.fakes.slack_api import FakeSlackAPI
+from tests.support.slack_api import FakeSlackAPI
 
 TEAM = "T0TEST"
 

@@ -20,7 +20,7 @@ from bot.metrics import Metrics
 from bot.settings import Settings
 from memory import open_memory
 from memory.engine import Memory
-from tests.fakes.llm_server import Delay, Drop, Fail, ScriptedModel
+from tests.support.llm_server import Delay, Drop, Fail, ScriptedModel
 
 RED_EYE = "I never take red-eye flights"
 BLOCK = re.compile(r"<remembered_preferences>\n(.*?)\n</remembered_preferences>", re.DOTALL)

@@ -15,7 +15,7 @@ from bot.planning.inventory.base import FlightOption, HotelOption, Option, Train
 from bot.planning.inventory.demo import DemoInventory
 from bot.planning.scoring import HARD_CAP, NEUTRAL, Preferences, Scored, Scorer, read_preferences
 from memory.profile import load_schema
-from tests.fakes.llm_server import Fail, ScriptedModel
+from tests.support.llm_server import Fail, ScriptedModel
 
 DAY = date(2026, 12, 10)
 

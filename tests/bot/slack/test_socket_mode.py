@@ -22,9 +22,9 @@ from bot.messages import t
 from bot.settings import Settings
 from memory import open_memory
 from tests.bot.conftest import SettingsFactory
-from tests.bot.slack_harness import API_APP_ID, CHANNEL, dm_channel, new_ts
-from tests.fakes.llm_server import ScriptedModel
-from tests.fakes.slack_api import FakeSlackAPI
+from tests.support.llm_server import ScriptedModel
+from tests.support.slack_api import FakeSlackAPI
+from tests.support.slack_harness import API_APP_ID, CHANNEL, dm_channel, new_ts
 
 APP_TOKEN = "xapp-1-A0TRAVEL-1-socket-test"
 ALICE = "U0ALICE"

@@ -9,9 +9,9 @@ from typing import Any
 from bot.messages import t
 from bot.slack.mrkdwn import MESSAGE_LIMIT
 from tests.bot.conftest import BotFactory
-from tests.bot.slack_harness import CHANNEL, BotHarness, dm_channel, new_ts
-from tests.fakes.llm_server import Delay, Fail, ScriptedModel
-from tests.fakes.slack_api import FakeSlackAPI
+from tests.support.llm_server import Delay, Fail, ScriptedModel
+from tests.support.slack_api import FakeSlackAPI
+from tests.support.slack_harness import CHANNEL, BotHarness, dm_channel, new_ts
 
 ALICE, BOB = "U0ALICE", "U0BOB"
 

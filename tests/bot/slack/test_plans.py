@@ -14,9 +14,9 @@ from urllib.parse import urlencode
 import httpx
 
 from tests.bot.conftest import BotFactory
-from tests.bot.slack_harness import API_APP_ID, CHANNEL, BotHarness, Sent
-from tests.fakes.llm_server import ScriptedModel
-from tests.fakes.slack_api import FakeSlackAPI
+from tests.support.llm_server import ScriptedModel
+from tests.support.slack_api import FakeSlackAPI
+from tests.support.slack_harness import API_APP_ID, CHANNEL, BotHarness, Sent
 
 ALICE, BOB, ADMIN = "U0ALICE", "U0BOB", "U0ADMIN"
 DEPART = (date.today() + timedelta(days=30)).isoformat()

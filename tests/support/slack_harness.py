@@ -26,7 +26,7 @@ from bot.conversation.turn import Conversation
 from bot.deps import Deps, build_app
 from bot.settings import Settings
 from bot.web.app import Server, WebApp, build_web_app
-from tests.fakes.slack_api import Call, FakeSlackAPI
+from tests.support.slack_api import Call, FakeSlackAPI
 
 SIGNING_SECRET = "test-signing-secret-8f3a"
 BOT_TOKEN = "xoxb-test-bot-token"

@@ -36,7 +36,7 @@ team.info. Anything else answers `unknown_method`, like Slack.
 
 Socket Mode: `apps.connections.open` (called with an app-level `xapp-` token, checked
 against `app_token` when set) answers `ws://127.0.0.1:PORT/socket-mode`, a websocket
-served by `socket` (a `tests.fakes.slack_socket.SocketModeEndpoint`): it says hello,
+served by `socket` (a `tests.support.slack_socket.SocketModeEndpoint`): it says hello,
 sends envelopes (`socket.send_event(body)`, `socket.send_command(form)`) and records the
 app's acks (`socket.wait_for_ack(envelope_id)`).
 """
@@ -55,8 +55,8 @@ from dataclasses import dataclass, field
 from typing import Any, Self
 from urllib.parse import parse_qsl, urlsplit
 
-from tests.fakes.http import JSONHandler, LocalServer
-from tests.fakes.slack_socket import SocketModeEndpoint, is_upgrade
+from tests.support.http import JSONHandler, LocalServer
+from tests.support.slack_socket import SocketModeEndpoint, is_upgrade
 
 # Form fields that carry JSON (Slack accepts both encodings for these).
 _JSON_FIELDS = frozenset({"blocks", "attachments", "view", "metadata", "prompts"})

@@ -10,7 +10,7 @@ import openai
 import pytest
 from openai import OpenAI
 
-from tests.fakes.llm_server import Delay, Drop, Fail, Reply, ScriptedModel
+from tests.support.llm_server import Delay, Drop, Fail, Reply, ScriptedModel
 
 
 @pytest.fixture

@@ -19,10 +19,10 @@ from bot.slack.views import prefs_modal as views
 if TYPE_CHECKING:  # the pure view helpers below work without a running bot
     import httpx
 
-    from tests.bot.slack_harness import BotHarness
-    from tests.fakes.slack_api import Call, FakeSlackAPI
+    from tests.support.slack_api import Call, FakeSlackAPI
+    from tests.support.slack_harness import BotHarness
 
-API_APP_ID = "A0TRAVEL"  # as in tests.bot.slack_harness
+API_APP_ID = "A0TRAVEL"  # as in tests.support.slack_harness
 
 Choice = str | list[str] | None
 

@@ -1,7 +1,7 @@
 """Snapshot tests of the prompt text the model sees (system prompts, memory tool schemas).
 
 A failing test means the prompt changed. If the change is intended, regenerate the
-snapshots with `UPDATE_SNAPSHOTS=1 .venv/bin/pytest tests/bot/test_prompts.py` and
+snapshots with `UPDATE_SNAPSHOTS=1 .venv/bin/pytest tests/bot/agent/test_prompts.py` and
 review the diff like code.
 """
 

@@ -14,7 +14,7 @@ from bot.slack.views import prefs_modal as views
 from bot.slack.views.prefs_modal import FormMeta
 from memory.profile import load_schema
 from memory.types import MemoryItem
-from tests.bot.prefs_support import block, buttons, check_limits, initial, state_for, texts
+from tests.support.slack_payloads import block, buttons, check_limits, initial, state_for, texts
 
 SCHEMA = load_schema()
 

@@ -18,7 +18,7 @@ from bot.messages import t
 from bot.settings import Settings
 from memory import open_memory
 from memory.engine import Memory
-from tests.fakes.llm_server import Fail, ScriptedModel
+from tests.support.llm_server import Fail, ScriptedModel
 
 USER = "T1:U1"
 RED_EYE = "I never take red-eye flights"

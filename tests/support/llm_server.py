@@ -36,7 +36,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from tests.fakes.http import JSONHandler, LocalServer
+from tests.support.http import JSONHandler, LocalServer
 
 ToolCallSpec = tuple[str, Mapping[str, Any] | str]
 
