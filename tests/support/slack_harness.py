@@ -1,6 +1,6 @@
 """A running bot for tests: the real Bolt app behind the real HTTP server.
 
-`BotHarness` starts `bot.server.Server` on 127.0.0.1 (random port) with real Redis,
+`BotHarness` starts `bot.web.server.Server` on 127.0.0.1 (random port) with real Redis,
 the real memory engine on a SQLite file, the real agent talking to the scripted model,
 and the Slack Web API played by `FakeSlackAPI`. Tests speak to it as Slack does: signed
 HTTP requests (events, slash commands, interactivity), and read what the bot did from
@@ -23,9 +23,11 @@ from urllib.parse import urlencode
 import httpx
 
 from bot.conversation.turn import Conversation
-from bot.deps import Deps, build_app
+from bot.deps import Deps
 from bot.settings import Settings
-from bot.web.app import Server, WebApp, build_web_app
+from bot.slack.http import mount
+from bot.web.app import WebApp
+from bot.web.server import Server
 from tests.support.slack_api import Call, FakeSlackAPI
 
 SIGNING_SECRET = "test-signing-secret-8f3a"
@@ -71,8 +73,8 @@ class BotHarness:
         self.settings = settings
         self.slack = slack
         self.deps = Deps.open(settings)
-        self.app = build_app(settings, self.deps)
-        self.web: WebApp = build_web_app(self.deps, self.app)
+        self.web = WebApp(self.deps)
+        self.app = mount(self.web, settings, self.deps)
         self.server = Server(self.web).start()
         self.http = httpx.Client(base_url=self.server.url, timeout=30)
         self._closed = False
@@ -83,8 +85,7 @@ class BotHarness:
 
     @property
     def conversation(self) -> Conversation:
-        conversation: Conversation = self.deps.extras["conversation"]
-        return conversation
+        return self.deps.conversation
 
     def namespace(self, user: str) -> str:
         return f"{self.team_id}:{user}"
@@ -242,8 +243,8 @@ class BotHarness:
 
     def drain(self) -> None:
         """Wait until every accepted event has been fully handled (the pools stop)."""
-        self.deps.listener_executor.shutdown(wait=True)
-        self.deps.executor.shutdown(wait=True)
+        self.deps.pools.listeners.shutdown(wait=True)
+        self.deps.pools.turns.shutdown(wait=True)
 
     def close(self) -> None:
         if self._closed:

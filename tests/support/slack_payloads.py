@@ -14,7 +14,7 @@ from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlencode
 
-from bot.slack.views import prefs_modal as views
+from bot.slack.views import blocks as views
 
 if TYPE_CHECKING:  # the pure view helpers below work without a running bot
     import httpx
@@ -272,8 +272,8 @@ def check_limits(view: Mapping[str, Any]) -> None:
 
 def settle(bot: BotHarness) -> None:
     """Wait until every request sent so far is fully handled (the pools stop)."""
-    bot.deps.listener_executor.shutdown(wait=True)  # listeners hand work to the prefs pool
-    bot.deps.extras["prefs"].close()
+    bot.deps.pools.listeners.shutdown(wait=True)  # listeners hand work to the task pool
+    bot.deps.pools.tasks.shutdown(wait=True)
     bot.drain()
 
 

@@ -54,7 +54,7 @@ def make_agent(scripted_model: ScriptedModel, sqlite_memory: Memory) -> Iterator
 
 
 def _ctx(namespace: str = "T1:U1", **kwargs: Any) -> ToolContext:
-    return ToolContext(namespace=namespace, team_id="T1", user_id=namespace[3:], **kwargs)
+    return ToolContext(namespace=namespace, tenant="T1", user_id=namespace[3:], **kwargs)
 
 
 def _record(*facts: str) -> list[tuple[str, dict[str, Any]]]:

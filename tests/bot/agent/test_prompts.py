@@ -15,8 +15,8 @@ from pathlib import Path
 import pytest
 
 import prompts
-from bot.agent.loop import system_prompt
 from bot.agent.memory_tools import memory_tools
+from bot.agent.prompt import system_prompt
 from bot.agent.tools import ToolContext
 from memory.engine import Memory
 

@@ -9,7 +9,7 @@ import pytest
 
 from bot.agent.tools import Tool, ToolContext, ToolRegistry, parse_docstring, tool
 
-CTX = ToolContext(namespace="T1:U1", team_id="T1", user_id="U1")
+CTX = ToolContext(namespace="T1:U1", tenant="T1", user_id="U1")
 
 
 @tool

@@ -16,7 +16,8 @@ from bot.agent.loop import ToolCall
 from bot.agent.memory_tools import preferences_block
 from bot.agent.tools import Tool, ToolContext
 from bot.planning.inventory.http import HttpInventory
-from bot.planning.planner import PlannedTrip, Planner, open_planner, planned_trip, planning_tools
+from bot.planning.plan import PlannedTrip, planned_trip
+from bot.planning.planner import Planner, open_planner, planning_tools
 from bot.settings import Settings
 from memory import open_memory
 from memory.engine import Memory
@@ -108,7 +109,7 @@ def test_an_admin_plan_uses_the_travellers_memory_and_writes_nothing(memory: Mem
         namespace=ADMIN,
         on_behalf_of=TRAVELLER,
         can_record=False,
-        extras={"traveller_name": "Alice"},
+        traveller_name="Alice",
     )
     result = plan(
         make_tool(memory),
@@ -360,3 +361,17 @@ def test_the_planned_trip_says_whether_it_came_from_demo_data() -> None:
     ok = make_tool(None).invoke(ToolContext(namespace=TRAVELLER), args)
     trip = planned_trip([ToolCall("plan_itinerary", json.dumps(args), ok)])
     assert trip is not None and trip.demo is True
+
+
+def test_the_planned_trip_carries_the_scored_candidates_for_every_channel() -> None:
+    args = {"origin": "上海", "destination": "成都", "depart_date": "2026-12-10"}
+    ok = make_tool(None).invoke(ToolContext(namespace=TRAVELLER, lang="zh"), args)
+    trip = planned_trip([ToolCall("plan_itinerary", json.dumps(args), ok)])
+    assert trip is not None
+    listed = {leg: entry["options"] for leg, entry in json.loads(ok)["legs"].items()}
+    assert [(c.leg, c.option, c.score, c.basis) for c in trip.candidates] == [
+        (leg, row["option"], row["score"], row["basis"])
+        for leg in ("outbound", "return", "hotel")
+        for row in listed.get(leg, [])
+    ]
+    assert {c.leg for c in trip.candidates} == {"outbound", "hotel"}  # one way, one night

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from bot.messages import t
-from bot.slack.views import prefs_modal as views
+from bot.slack.views import blocks as views
 from tests.support.slack_api import FakeSlackAPI
 from tests.support.slack_harness import BotHarness
 from tests.support.slack_payloads import (

@@ -408,3 +408,19 @@ def test_mentioning_only_the_bot_is_never_planning_for_someone_else(
     bot.drain()
     assert slack.calls_to("chat.postEphemeral") == []
     assert len(scripted_model.requests) == 1
+
+
+def test_the_time_zone_and_the_locale_come_from_one_users_info_call(
+    bot: BotHarness, scripted_model: ScriptedModel, slack: FakeSlackAPI
+) -> None:
+    slack.add_user(ALICE, locale="zh-CN", tz="Europe/Berlin")
+    scripted_model.script("Hallo!")
+    sent = bot.dm(ALICE, "hello")
+    bot.reply_text(sent)
+    assert "Europe/Berlin" in scripted_model.requests[0]["messages"][0]["content"]
+
+    # The form that follows already knows the person's language: no second lookup.
+    assert bot.command("/travel-prefs", user=ALICE).status_code == 200
+    [loading] = slack.wait_for("views.open")
+    assert t("prefs_loading", "zh") in json.dumps(loading.args["view"], ensure_ascii=False)
+    assert len(slack.calls_to("users.info")) == 1

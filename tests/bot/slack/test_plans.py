@@ -243,7 +243,7 @@ def test_an_admins_follow_up_in_the_thread_still_plans_for_the_colleague(
     sent = bot.mention(ADMIN, f"plan a trip for <@{ALICE}> from Shanghai to Chengdu on {DEPART}")
     bot.replies(sent, count=2)
     deadline = time.monotonic() + 10  # the turn is kept in the thread right after posting
-    while not bot.deps.threads.knows(bot.team_id, sent.channel, sent.thread_ts):
+    while not bot.deps.threads.knows(f"{bot.team_id}:{sent.channel}:{sent.thread_ts}"):
         assert time.monotonic() < deadline
         time.sleep(0.02)
     asked = len(scripted_model.requests)
@@ -276,7 +276,7 @@ def test_an_admin_asking_for_their_own_trip_in_the_thread_plans_for_themselves(
     sent = bot.mention(ADMIN, f"plan a trip for <@{ALICE}> from Shanghai to Chengdu on {DEPART}")
     bot.replies(sent, count=2)
     deadline = time.monotonic() + 10
-    while not bot.deps.threads.knows(bot.team_id, sent.channel, sent.thread_ts):
+    while not bot.deps.threads.knows(f"{bot.team_id}:{sent.channel}:{sent.thread_ts}"):
         assert time.monotonic() < deadline
         time.sleep(0.02)
     asked = len(scripted_model.requests)

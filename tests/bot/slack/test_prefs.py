@@ -12,7 +12,7 @@ from collections.abc import Callable
 from typing import Any
 
 from bot.messages import t
-from bot.slack.views import prefs_modal as views
+from bot.slack.views import blocks as views
 from tests.bot.conftest import BotFactory
 from tests.support.llm_server import Delay, ScriptedModel
 from tests.support.slack_api import FakeSlackAPI

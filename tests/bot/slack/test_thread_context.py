@@ -7,10 +7,8 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
-import redis
 
-from bot.conversation.threads import ThreadHistory, Turn
-from tests.bot.conftest import REDIS_URL, BotFactory
+from tests.bot.conftest import BotFactory
 from tests.support.llm_server import ScriptedModel
 from tests.support.slack_api import FakeSlackAPI
 from tests.support.slack_harness import CHANNEL, BotHarness, new_ts
@@ -140,14 +138,3 @@ def test_a_top_level_mention_does_not_read_the_channel(
     assert bot.reply_text(sent) == "Chengdu in May is lovely."
     assert _history(scripted_model.requests[0]) == [("user", "plan a trip to Chengdu")]
     assert slack.calls_to("conversations.replies") == []
-
-
-def test_only_the_first_of_two_racing_mentions_seeds_the_thread(bot_prefix: str) -> None:
-    client = redis.Redis.from_url(REDIS_URL)
-    history = ThreadHistory(client=client, key_prefix=bot_prefix)
-    try:
-        assert history.seed("T1", CHANNEL, "1.0", Turn("user", CONFERENCE, CAROL)) is True
-        assert history.seed("T1", CHANNEL, "1.0", Turn("user", CONFERENCE, CAROL)) is False
-        assert history.load("T1", CHANNEL, "1.0") == [Turn("user", CONFERENCE, CAROL)]
-    finally:
-        client.close()

@@ -8,10 +8,12 @@ from typing import Any
 import pytest
 
 from bot.messages import t
+from bot.prefs.form import FormMeta, build_form
 from bot.prefs.prefill import Suggestion, accept_suggestions, parse_suggestions
-from bot.slack.views import home as home_views
-from bot.slack.views import prefs_modal as views
-from bot.slack.views.prefs_modal import FormMeta
+from bot.slack.views import blocks
+from bot.slack.views.home import home_view
+from bot.slack.views.notices import loading_modal
+from bot.slack.views.prefs_modal import preferences_modal, read_form
 from memory.profile import load_schema
 from memory.types import MemoryItem
 from tests.support.slack_payloads import block, buttons, check_limits, initial, state_for, texts
@@ -22,7 +24,7 @@ SCHEMA = load_schema()
 def _form(lang: str = "en", **kwargs: Any) -> dict[str, Any]:
     meta = FormMeta(user="U1", team="T1", lang=lang, base=kwargs.pop("base", {}))  # type: ignore[arg-type]
     values = kwargs.pop("values", {})
-    view = views.preferences_modal(SCHEMA, meta=meta, values=values, **kwargs)
+    view = preferences_modal(build_form(SCHEMA, meta, values=values, **kwargs))
     data: dict[str, Any] = view.to_dict()
     return data
 
@@ -40,22 +42,22 @@ def _item(n: int, text: str = "", source: str = "chat") -> MemoryItem:
 def test_the_form_has_one_input_per_slot_of_the_schema_then_anything_else() -> None:
     form = _form()
     check_limits(form)
-    assert form["callback_id"] == views.FORM_CALLBACK_ID
+    assert form["callback_id"] == blocks.FORM_CALLBACK_ID
     assert form["title"]["text"] == "Travel preferences"
     inputs = [b for b in form["blocks"] if b["type"] == "input"]
     assert [b["block_id"] for b in inputs] == [
-        *(views.slot_block_id(s.id) for s in SCHEMA.slots),
-        views.FREE_TEXT_BLOCK_ID,
+        *(blocks.slot_block_id(s.id) for s in SCHEMA.slots),
+        blocks.FREE_TEXT_BLOCK_ID,
     ]
     kinds = {
-        b["block_id"].removeprefix(views.SLOT_BLOCK_PREFIX): b["element"]["type"] for b in inputs
+        b["block_id"].removeprefix(blocks.SLOT_BLOCK_PREFIX): b["element"]["type"] for b in inputs
     }
     assert kinds["seat"] == "static_select"  # single choice
     assert kinds["preferred_airlines"] == "multi_static_select"  # 12 options
     assert kinds["preferred_hotel_brands"] == "checkboxes"  # 10 options fit checkboxes
-    assert kinds[views.FREE_TEXT_BLOCK_ID] == "plain_text_input"
+    assert kinds[blocks.FREE_TEXT_BLOCK_ID] == "plain_text_input"
     assert all(b.get("optional") for b in inputs)  # nothing is forced on anyone
-    seat = block(form, views.slot_block_id("seat"))
+    seat = block(form, blocks.slot_block_id("seat"))
     assert seat["label"]["text"] == "Seat"
     assert [o["text"]["text"] for o in seat["element"]["options"]] == [
         "No preference",
@@ -69,10 +71,10 @@ def test_the_form_speaks_chinese_to_a_chinese_speaker() -> None:
     check_limits(form)
     assert form["title"]["text"] == "出行偏好"
     assert form["submit"]["text"] == "保存"
-    seat = block(form, views.slot_block_id("seat"))
+    seat = block(form, blocks.slot_block_id("seat"))
     assert seat["label"]["text"] == "座位"
     assert [o["text"]["text"] for o in seat["element"]["options"]][1:] == ["靠窗", "过道"]
-    assert block(form, views.FREE_TEXT_BLOCK_ID)["label"]["text"] == "还有其他偏好吗？"
+    assert block(form, blocks.FREE_TEXT_BLOCK_ID)["label"]["text"] == "还有其他偏好吗？"
 
 
 def test_the_form_is_prefilled_and_marks_suggestions_from_chat() -> None:
@@ -81,18 +83,18 @@ def test_the_form_is_prefilled_and_marks_suggestions_from_chat() -> None:
     assert initial(form, "seat") == "aisle"
     assert initial(form, "preferred_airlines") == ["CA", "MU"]
     assert initial(form, "cabin_class") is None
-    red_eye = block(form, views.slot_block_id("red_eye"))
+    red_eye = block(form, blocks.slot_block_id("red_eye"))
     assert t("prefs_suggested_hint", "en") in red_eye["hint"]["text"]
     assert (
         t("prefs_suggested_hint", "en")
-        not in block(form, views.slot_block_id("seat"))["hint"]["text"]
+        not in block(form, blocks.slot_block_id("seat"))["hint"]["text"]
     )
 
 
 def test_an_untouched_form_reads_back_as_what_it_showed() -> None:
     values = {"seat": "window", "preferred_hotel_brands": ("atour", "hilton")}
     form = _form(values=values)
-    read = views.read_form(SCHEMA, state_for(form), "en")
+    read = read_form(SCHEMA, state_for(form), "en")
     assert read.errors == {}
     assert read.free_text == ""
     assert {k: v for k, v in read.values.items() if v is not None} == values
@@ -101,8 +103,8 @@ def test_an_untouched_form_reads_back_as_what_it_showed() -> None:
 
 def test_no_preference_and_unticking_clear_a_slot() -> None:
     form = _form(values={"seat": "window", "preferred_airlines": ("MU",)})
-    state = state_for(form, {"seat": views.NO_PREFERENCE, "preferred_airlines": []})
-    read = views.read_form(SCHEMA, state, "en")
+    state = state_for(form, {"seat": blocks.NO_PREFERENCE, "preferred_airlines": []})
+    read = read_form(SCHEMA, state, "en")
     assert read.values["seat"] is None
     assert read.values["preferred_airlines"] is None
 
@@ -112,13 +114,13 @@ def test_a_brand_both_preferred_and_avoided_is_an_inline_error_on_both() -> None
     state = state_for(
         form, {"preferred_hotel_brands": ["hilton"], "avoided_hotel_brands": ["hilton", "atour"]}
     )
-    read = views.read_form(SCHEMA, state, "en")
+    read = read_form(SCHEMA, state, "en")
     assert set(read.errors) == {
-        views.slot_block_id("preferred_hotel_brands"),
-        views.slot_block_id("avoided_hotel_brands"),
+        blocks.slot_block_id("preferred_hotel_brands"),
+        blocks.slot_block_id("avoided_hotel_brands"),
     }
-    assert "Hilton" in read.errors[views.slot_block_id("preferred_hotel_brands")]
-    assert "Hotel brands to avoid" in read.errors[views.slot_block_id("preferred_hotel_brands")]
+    assert "Hilton" in read.errors[blocks.slot_block_id("preferred_hotel_brands")]
+    assert "Hotel brands to avoid" in read.errors[blocks.slot_block_id("preferred_hotel_brands")]
 
 
 @pytest.mark.parametrize(
@@ -127,22 +129,22 @@ def test_a_brand_both_preferred_and_avoided_is_an_inline_error_on_both() -> None
 )
 def test_values_outside_the_schema_are_inline_errors(slot: str, bad: Any) -> None:
     form = _form()
-    read = views.read_form(SCHEMA, state_for(form, {slot: bad}), "en")
-    assert list(read.errors) == [views.slot_block_id(slot)]
-    assert read.errors[views.slot_block_id(slot)] == t("prefs_invalid_option", "en")
+    read = read_form(SCHEMA, state_for(form, {slot: bad}), "en")
+    assert list(read.errors) == [blocks.slot_block_id(slot)]
+    assert read.errors[blocks.slot_block_id(slot)] == t("prefs_invalid_option", "en")
 
 
 def test_free_text_passes_the_privacy_guard_in_the_persons_language() -> None:
     form = _form()
-    read = views.read_form(SCHEMA, state_for(form, free_text="call me on 13812345678"), "zh")
-    assert read.errors == {views.FREE_TEXT_BLOCK_ID: t("prefs_privacy_phone", "zh")}
-    read = views.read_form(SCHEMA, state_for(form, free_text="budget under ¥3000 a night"), "en")
-    assert read.errors == {views.FREE_TEXT_BLOCK_ID: t("prefs_privacy_amount", "en")}
-    read = views.read_form(SCHEMA, state_for(form, free_text="  quiet   rooms please "), "en")
+    read = read_form(SCHEMA, state_for(form, free_text="call me on 13812345678"), "zh")
+    assert read.errors == {blocks.FREE_TEXT_BLOCK_ID: t("prefs_privacy_phone", "zh")}
+    read = read_form(SCHEMA, state_for(form, free_text="budget under ¥3000 a night"), "en")
+    assert read.errors == {blocks.FREE_TEXT_BLOCK_ID: t("prefs_privacy_amount", "en")}
+    read = read_form(SCHEMA, state_for(form, free_text="  quiet   rooms please "), "en")
     assert read.errors == {}
     assert read.free_text == "quiet rooms please"
-    read = views.read_form(SCHEMA, state_for(form, free_text="x" * 501), "en", 500)
-    assert read.errors == {views.FREE_TEXT_BLOCK_ID: t("prefs_too_long", "en", limit=500)}
+    read = read_form(SCHEMA, state_for(form, free_text="x" * 501), "en", 500)
+    assert read.errors == {blocks.FREE_TEXT_BLOCK_ID: t("prefs_too_long", "en", limit=500)}
 
 
 def test_chat_facts_are_listed_read_only_beneath_the_form_within_limits() -> None:
@@ -169,16 +171,16 @@ def test_form_metadata_round_trips_and_rejects_tampering() -> None:
 
 
 def test_the_loading_view_is_bilingual_until_the_language_is_known() -> None:
-    unknown = views.loading_modal(None).to_dict()
+    unknown = loading_modal(None).to_dict()
     assert t("prefs_loading", "en") in texts(unknown)
     assert t("prefs_loading", "zh") in texts(unknown)
     assert "submit" not in unknown  # nothing to save while loading
-    assert t("prefs_loading", "zh") == texts(views.loading_modal("zh").to_dict())
+    assert t("prefs_loading", "zh") == texts(loading_modal("zh").to_dict())
 
 
 def test_home_lists_each_fact_with_source_date_and_a_forget_button() -> None:
     items = [_item(1, "I never take red-eye flights"), _item(2, "Prefers aisle seat", "form")]
-    home = home_views.home_view(lang="en", summary="Avoids red-eye flights; aisle.", items=items)
+    home = home_view(lang="en", summary="Avoids red-eye flights; aisle.", items=items)
     data = home.to_dict()
     check_limits(data)
     assert data["type"] == "home"
@@ -187,41 +189,41 @@ def test_home_lists_each_fact_with_source_date_and_a_forget_button() -> None:
     assert "I never take red-eye flights\n_from chat_ · <!date^" in shown
     assert "Prefers aisle seat\n_from the form_" in shown
     assert "|2026-02-28>" in shown  # the date, with a readable fallback
-    forget = buttons(data, views.FORGET_ITEM_ACTION_ID)
+    forget = buttons(data, blocks.FORGET_ITEM_ACTION_ID)
     assert [b["value"] for b in forget] == [items[0].id, items[1].id]
     assert all(b.get("confirm") for b in forget)  # Slack asks before forgetting
-    assert buttons(data, views.EDIT_ACTION_ID)
+    assert buttons(data, blocks.EDIT_ACTION_ID)
     assert t("home_never_stores", "en") in shown
 
 
 def test_home_escapes_what_people_said() -> None:
     items = [_item(1, "ping <!channel> & <@U2> about <https://x.example|hotels>")]
-    shown = texts(home_views.home_view(lang="en", summary="", items=items).to_dict())
+    shown = texts(home_view(lang="en", summary="", items=items).to_dict())
     assert "<!channel>" not in shown and "<@U2>" not in shown
     assert "&lt;!channel&gt; &amp; &lt;@U2&gt;" in shown
 
 
 def test_home_pages_many_facts_within_100_blocks() -> None:
     items = [_item(n, "y" * 500) for n in range(500)]
-    first = home_views.home_view(lang="en", summary="s", items=items).to_dict()
+    first = home_view(lang="en", summary="s", items=items).to_dict()
     check_limits(first)
-    assert len(buttons(first, views.FORGET_ITEM_ACTION_ID)) == views.HOME_PAGE_SIZE
-    assert t("prefs_more", "en", count=500 - views.HOME_PAGE_SIZE) in texts(first)
-    [older] = buttons(first, views.HOME_OLDER_ACTION_ID)
-    assert older["value"] == "1" and not buttons(first, views.HOME_NEWER_ACTION_ID)
-    last = home_views.home_view(lang="zh", summary="s", items=items, page=99).to_dict()
+    assert len(buttons(first, blocks.FORGET_ITEM_ACTION_ID)) == blocks.HOME_PAGE_SIZE
+    assert t("prefs_more", "en", count=500 - blocks.HOME_PAGE_SIZE) in texts(first)
+    [older] = buttons(first, blocks.HOME_OLDER_ACTION_ID)
+    assert older["value"] == "1" and not buttons(first, blocks.HOME_NEWER_ACTION_ID)
+    last = home_view(lang="zh", summary="s", items=items, page=99).to_dict()
     check_limits(last)
-    forget = buttons(last, views.FORGET_ITEM_ACTION_ID)
+    forget = buttons(last, blocks.FORGET_ITEM_ACTION_ID)
     assert forget[-1]["value"] == items[-1].id  # clamped to the last page
-    assert not buttons(last, views.HOME_OLDER_ACTION_ID)
+    assert not buttons(last, blocks.HOME_OLDER_ACTION_ID)
 
 
 def test_an_empty_home_invites_the_person_and_offers_no_forget_all() -> None:
-    data = home_views.home_view(lang="zh", summary="", items=[]).to_dict()
+    data = home_view(lang="zh", summary="", items=[]).to_dict()
     check_limits(data)
     assert t("home_empty", "zh") in texts(data)
-    assert not buttons(data, views.FORGET_ALL_ACTION_ID)
-    assert buttons(data, views.EDIT_ACTION_ID)
+    assert not buttons(data, blocks.FORGET_ALL_ACTION_ID)
+    assert buttons(data, blocks.EDIT_ACTION_ID)
 
 
 def test_model_suggestions_are_validated_against_the_schema() -> None:

@@ -29,7 +29,8 @@ from memory.backends import backend_from_dsn
 from memory.engine import Memory
 from memory.errors import StoreUnavailable
 from memory.store import Backend, Store, StoredItem
-from tests.conftest import REDIS_URL, MemoryFactory
+from tests.conftest import MemoryFactory
+from tests.support.services import REDIS_URL
 
 TTL = 1234
 # 2030-03-01 10:00 UTC: trip dates below are relative to this day.

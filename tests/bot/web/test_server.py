@@ -17,8 +17,9 @@ import httpx
 import pytest
 import redis
 
-from tests.bot.conftest import REDIS_URL, BotFactory
+from tests.bot.conftest import BotFactory
 from tests.support.llm_server import ScriptedModel
+from tests.support.services import REDIS_URL
 from tests.support.slack_api import FakeSlackAPI
 from tests.support.slack_harness import (
     BOT_TOKEN,
