@@ -172,9 +172,14 @@ def verify_signature(
         return False
     if abs((time.time() if now is None else now) - sent) > tolerance_seconds:
         return False
-    base = b"v0:" + timestamp.encode("ascii", "replace") + b":" + body
-    expected = "v0=" + hmac.new(secret, base, hashlib.sha256).hexdigest()
+    expected = sign(secret, body, timestamp=timestamp)
     return hmac.compare_digest(expected.encode(), signature.encode("utf-8", "replace"))
+
+
+def sign(secret: bytes, body: bytes, *, timestamp: str) -> str:
+    """Slack's v0 signature (`X-Slack-Signature`) of `body` sent at `timestamp`."""
+    base = b"v0:" + timestamp.encode("ascii", "replace") + b":" + body
+    return "v0=" + hmac.new(secret, base, hashlib.sha256).hexdigest()
 
 
 def _where(exc: BaseException) -> str:
@@ -328,4 +333,4 @@ def _command_problem(body: Mapping[str, Any]) -> str | None:
     return None
 
 
-__all__ = ["EVENTS_PATH", "SlackEvents", "mount", "request_problem", "verify_signature"]
+__all__ = ["EVENTS_PATH", "SlackEvents", "mount", "request_problem", "sign", "verify_signature"]
