@@ -1,9 +1,9 @@
 """Benchmark: N concurrent Slack conversations against `travel-bot serve`.
 
-Starts the local Slack Web API double and the scripted model (answering after a fixed
-delay) in this process, runs `travel-bot serve` as a child process on 127.0.0.1 with a
-fresh SQLite memory and its own Redis key prefix. After a warm-up it runs a few
-conversations one at a time, then sends N signed DM events at once and, while those wait
+Starts a Slack Web API double and a model double (`bench/doubles.py`; the model answers
+after a fixed delay) in this process, runs `travel-bot serve` as a child process on
+127.0.0.1 with a fresh SQLite memory and its own Redis key prefix. After a warm-up it runs
+a few conversations one at a time, then sends N signed DM events at once and, while those wait
 on the model, a stream of signed slash commands. Reports:
 
 - throughput: conversations answered per second in the burst (first event sent to last
