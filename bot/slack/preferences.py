@@ -40,7 +40,6 @@ class Preferences:
     """The Slack side of a person's preferences: the form, the Home tab, and replies."""
 
     def __init__(self, deps: Deps, slack: SlackChannel) -> None:
-        self.deps = deps
         self.memory = deps.memory
         self.schema = deps.memory.schema
         self.free_text_limit = deps.settings.memory_max_fact_chars
