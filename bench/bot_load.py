@@ -1,9 +1,9 @@
 """Benchmark: N concurrent Slack conversations against `travel-bot serve`.
 
-Starts the local Slack Web API double and the scripted model (answering after a fixed
-delay) in this process, runs `travel-bot serve` as a child process on 127.0.0.1 with a
-fresh SQLite memory and its own Redis key prefix. After a warm-up it runs a few
-conversations one at a time, then sends N signed DM events at once and, while those wait
+Starts a Slack Web API double and a model double (`bench/doubles.py`; the model answers
+after a fixed delay) in this process, runs `travel-bot serve` as a child process on
+127.0.0.1 with a fresh SQLite memory and its own Redis key prefix. After a warm-up it runs
+a few conversations one at a time, then sends N signed DM events at once and, while those wait
 on the model, a stream of signed slash commands. Reports:
 
 - throughput: conversations answered per second in the burst (first event sent to last
@@ -40,24 +40,21 @@ from urllib.parse import urlencode
 
 import httpx
 import redis
+from doubles import Answer, ModelDouble, SlackDouble
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-
-from tests.bot.slack_harness import sign  # noqa: E402
-from tests.fakes import llm_server  # noqa: E402
-from tests.fakes.llm_server import Delay, ScriptedModel  # noqa: E402
-from tests.fakes.slack_api import FakeSlackAPI  # noqa: E402
-
-# The scripted model writes headers and body separately; with Nagle's algorithm on, a
-# kept-alive connection then stalls ~40 ms per answer on the client's delayed ACK, which
-# would be counted as the bot's overhead. Real model servers do not stall like that.
-llm_server._Handler.disable_nagle_algorithm = True
+from bot.slack.http import sign
 
 SECRET = "bench-signing-secret"
 TOKEN = "xoxb-bench"
 REDIS_URL = "redis://127.0.0.1:6379/0"
 TRAVEL_BOT = str(Path(sys.executable).parent / "travel-bot")
+
+
+def _signed(body: bytes) -> dict[str, str]:
+    """The headers Slack sends with `body`."""
+    stamp = str(int(time.time()))
+    signature = sign(SECRET.encode(), body, timestamp=stamp)
+    return {"X-Slack-Request-Timestamp": stamp, "X-Slack-Signature": signature}
 
 
 def _free_port() -> int:
@@ -91,8 +88,8 @@ def _rss_kb(pid: int) -> tuple[int, int]:
 class Bench:
     def __init__(self, args: argparse.Namespace) -> None:
         self.args = args
-        self.slack = FakeSlackAPI(token=TOKEN).start()
-        self.model = ScriptedModel(default=self._reply).start()
+        self.slack = SlackDouble()
+        self.model = ModelDouble(args.delay, self._reply)
         self.tmp = tempfile.mkdtemp(prefix="bot-load-")
         self.prefix = f"bench-{uuid.uuid4().hex[:8]}:"
         self.port = _free_port()
@@ -104,12 +101,12 @@ class Bench:
         )
         self.process: subprocess.Popen[bytes] | None = None
 
-    # The scripted model: one answer per conversation (after a retrieval with --recall).
-    def _reply(self, body: dict[str, Any]) -> Any:
+    # The model: one answer per conversation (after a retrieval with --recall).
+    def _reply(self, body: dict[str, Any]) -> Answer:
         last = body["messages"][-1]
         if self.args.recall and last.get("role") == "user":
-            return Delay(self.args.delay, [("retrieve_from_memory", {"keywords": ["trip"]})])
-        return Delay(self.args.delay, "Here is your plan: morning train, hotel near the station.")
+            return "", {"keywords": ["trip"]}
+        return "Here is your plan: morning train, hotel near the station.", None
 
     def start_server(self) -> None:
         keep = ("PATH", "HOME", "LANG", "TMPDIR", "HF_HOME", "XDG_CACHE_HOME")
@@ -164,7 +161,7 @@ class Bench:
             },
         }
         body = json.dumps(envelope).encode()
-        headers = {"Content-Type": "application/json", **sign(body, secret=SECRET)}
+        headers = {"Content-Type": "application/json", **_signed(body)}
         sent = time.monotonic()
         response = self.http.post("/slack/events", content=body, headers=headers)
         acked = time.monotonic()
@@ -183,10 +180,7 @@ class Bench:
             "trigger_id": uuid.uuid4().hex,
         }
         body = urlencode(form).encode()
-        headers = {
-            "Content-Type": "application/x-www-form-urlencoded",
-            **sign(body, secret=SECRET),
-        }
+        headers = {"Content-Type": "application/x-www-form-urlencoded", **_signed(body)}
         started = time.monotonic()
         response = self.http.post("/slack/events", content=body, headers=headers)
         if response.status_code != 200:
@@ -196,12 +190,7 @@ class Bench:
     def converse_once(self, user: str, ts: str) -> float:
         """One conversation on its own: its overhead beyond the model time, in seconds."""
         sent, _ = self.event(user, "plan my trip", ts)
-        [reply] = self.slack.wait_for(
-            "chat.postMessage",
-            timeout=60,
-            where=lambda c: c.args.get("thread_ts") == ts,
-            ok=True,
-        )
+        [reply] = self.slack.wait_for_posts(1, 60, where=lambda p: p.args.get("thread_ts") == ts)
         overhead: float = reply.at - sent - self.model_seconds
         return overhead
 
@@ -247,13 +236,11 @@ class Bench:
             thread.join()
 
         command_acks: list[float] = []
-        while len(self.slack.calls_to("chat.postMessage")) < n and len(command_acks) < 40:
+        while len(self.slack.posts) < n and len(command_acks) < 40:
             command_acks.append(self.command())
             time.sleep(0.05)
 
-        replies = self.slack.wait_for(
-            "chat.postMessage", count=n, timeout=max(60.0, args.delay * n), ok=True
-        )
+        replies = self.slack.wait_for_posts(n, timeout=max(60.0, args.delay * n))
         rss_now, rss_peak = _rss_kb(pid)
         posted_at = {str(c.args["thread_ts"]): c.at for c in replies}
         burst = [posted_at[ts] - sent - self.model_seconds for ts, sent, _ in sends]

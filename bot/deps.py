@@ -1,35 +1,30 @@
-"""The Slack app factory: `build_app(settings, deps)` registers every listener here.
+"""Everything the processes share, built once and passed down: `Deps` and its `Pools`.
 
-`Deps` carries what listeners need (memory, agent, Redis, metrics, the agent pool, the
-Slack client); `Deps.open(settings)` builds the real ones and tests pass their own.
-Listeners are registered by one `register(app, deps)` per feature module, in
-`build_app`, so a feature is added by adding a line there.
+`Deps.open(settings)` builds the real parts: memory, the agent (None without an LLM),
+one Redis client (`memory.redis_client`), the trip store, the travel-admin resolver,
+thread history, claims, the worker pools, and the platform-neutral `Conversation` that
+every chat channel feeds. Tests build their own. Channels (`bot.slack`, later
+`bot.feishu` and `bot.dingtalk`) and the HTTP application take a `Deps`; nothing here
+knows a chat platform, and nothing imports the modules that wire the channels.
+
+Every worker pool of the process is created, owned and closed here (`Pools`), so
+shutdown happens in one place and in one order.
 """
 
 from __future__ import annotations
 
-import json
 import logging
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from slack_bolt import App
-from slack_bolt.error import BoltUnhandledRequestError
-from slack_bolt.response import BoltResponse
-from slack_sdk.http_retry.builtin_handlers import ConnectionErrorRetryHandler
-from slack_sdk.web import WebClient
-
-from bot.conversation import turn as conversation
-from bot.conversation.claims import EventDedupe
+from bot.conversation.claims import Claims
 from bot.conversation.threads import ThreadHistory
-from bot.messages import lang_of, t
+from bot.conversation.turn import AgentLike, Conversation
 from bot.metrics import Metrics
-from bot.planning import delegation as plans
-from bot.slack.listeners import prefs_command as prefs
 
 if TYPE_CHECKING:
-    from bot.conversation.turn import AgentLike
     from bot.planning.admins import AdminResolver
     from bot.planning.trips import TripStore
     from bot.settings import Settings
@@ -37,28 +32,101 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
+NOTICE_WORKERS = 8  # progress markers and "busy" replies
+TASK_WORKERS = 8  # form prefills (at most one fast-model call each), saves, Home publishes
+PROBE_WORKERS = 2  # health checks
+
+
+@dataclass
+class Pools:
+    """The process's worker pools, one per kind of work, so no kind can starve another.
+
+    - `turns`: agent turns (`AGENT_WORKERS`), slow: they wait on the model;
+    - `listeners`: a chat SDK's listener threads (Bolt's); quick work only;
+    - `notices`: progress markers and "busy" replies, a few quick platform calls;
+    - `tasks`: preferences work (memory reads and writes, the fast model, the Home tab);
+    - `dispatch`: HTTP requests handed from the event loop to a channel's SDK;
+    - `probe`: health checks, so `/healthz` answers even when every other pool is busy.
+    """
+
+    turns: ThreadPoolExecutor = field(default_factory=lambda: _pool(16, "agent"))
+    listeners: ThreadPoolExecutor = field(default_factory=lambda: _pool(16, "bolt"))
+    notices: ThreadPoolExecutor = field(default_factory=lambda: _pool(NOTICE_WORKERS, "notice"))
+    tasks: ThreadPoolExecutor = field(default_factory=lambda: _pool(TASK_WORKERS, "tasks"))
+    dispatch: ThreadPoolExecutor = field(default_factory=lambda: _pool(32, "dispatch"))
+    probe: ThreadPoolExecutor = field(default_factory=lambda: _pool(PROBE_WORKERS, "health"))
+
+    @classmethod
+    def open(cls, settings: Settings) -> Pools:
+        return cls(
+            turns=_pool(settings.agent_workers, "agent"),
+            dispatch=_pool(settings.http_dispatch_workers, "dispatch"),
+        )
+
+    def run_task(self, fn: Callable[..., None], *args: Any) -> None:
+        """Run `fn(*args)` on the task pool; its failures are logged, never raised."""
+
+        def run() -> None:
+            try:
+                fn(*args)
+            except Exception:
+                log.exception("background task failed (%s)", getattr(fn, "__name__", "?"))
+
+        try:
+            self.tasks.submit(run)
+        except RuntimeError:  # shutting down
+            log.warning("background task dropped: the pool is shutting down")
+
+    def close(self, *, drain: bool = True) -> None:
+        """Stop every pool, in the order work flows through them.
+
+        Requests being dispatched finish; then the listeners and the agent turns stop:
+        with `drain` queued turns are still answered, without they are dropped (turns
+        already running always finish; the agent's own timeout bounds them). Queued
+        progress markers are dropped; queued tasks still run.
+        """
+        self.dispatch.shutdown(wait=True)
+        for pool in (self.listeners, self.turns):
+            pool.shutdown(wait=False, cancel_futures=not drain)
+        for pool in (self.listeners, self.turns):
+            pool.shutdown(wait=True)
+        self.notices.shutdown(wait=True, cancel_futures=True)
+        self.tasks.shutdown(wait=True)
+        self.probe.shutdown(wait=False, cancel_futures=True)
+
+
+def _pool(workers: int, name: str) -> ThreadPoolExecutor:
+    return ThreadPoolExecutor(max_workers=workers, thread_name_prefix=name)
+
 
 @dataclass
 class Deps:
-    """Everything the listeners use, built once per process and passed in."""
+    """Everything the channels and the HTTP application use; see the module docstring."""
 
     settings: Settings
     memory: Memory
-    agent: AgentLike | None
-    redis: Any | None
-    client: WebClient
+    agent: AgentLike | None = None
+    redis: Any | None = None
     metrics: Metrics = field(default_factory=Metrics)
-    executor: ThreadPoolExecutor = field(
-        default_factory=lambda: ThreadPoolExecutor(max_workers=16, thread_name_prefix="agent")
-    )
-    threads: ThreadHistory = field(default_factory=lambda: ThreadHistory(client=None))
-    dedupe: EventDedupe = field(default_factory=lambda: EventDedupe(client=None))
-    listener_executor: ThreadPoolExecutor = field(
-        default_factory=lambda: ThreadPoolExecutor(max_workers=16, thread_name_prefix="bolt")
-    )
-    extras: dict[str, Any] = field(default_factory=dict)
     trips: TripStore | None = None
     admins: AdminResolver | None = None
+    pools: Pools = field(default_factory=Pools)
+    threads: ThreadHistory = field(default_factory=lambda: ThreadHistory(client=None))
+    claims: Claims = field(default_factory=lambda: Claims(client=None))
+    conversation: Conversation = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.conversation = Conversation(
+            agent=self.agent,
+            threads=self.threads,
+            claims=self.claims,
+            admins=self.admins,
+            trips=self.trips,
+            metrics=self.metrics,
+            pool=self.pools.turns,
+            max_pending=self.settings.agent_max_pending,
+            max_chars=self.settings.slack_max_message_chars,
+        )
 
     @classmethod
     def open(
@@ -69,40 +137,30 @@ class Deps:
         agent: AgentLike | None = None,
         metrics: Metrics | None = None,
     ) -> Deps:
-        """The real dependencies: memory, agent (None without an LLM), Redis, Slack client."""
-        import redis
-
+        """The real dependencies: memory, agent (None without an LLM), Redis, trips."""
         from bot.agent.loop import build_agent
         from bot.planning.admins import AdminResolver
         from bot.planning.planner import open_planner, planning_tools
         from bot.planning.trips import open_trip_store
         from memory import open_memory
+        from memory.redis_client import open_redis
 
         metrics = metrics or Metrics()
         memory = memory if memory is not None else open_memory(settings)
         if agent is None:
             tools = planning_tools(open_planner(settings, memory))
             agent = build_agent(settings, memory, metrics=metrics, extra_tools=tools)
-        client = None
-        if settings.redis_url:
-            client = redis.Redis.from_url(
-                settings.redis_url,
-                socket_timeout=1.0,
-                socket_connect_timeout=1.0,
-                health_check_interval=30,
-            )
+        client = open_redis(settings.redis_url)
         prefix = settings.redis_key_prefix
-        web = slack_client(settings)
         return cls(
             settings=settings,
             memory=memory,
             agent=agent,
             redis=client,
-            client=web,
             metrics=metrics,
-            executor=ThreadPoolExecutor(
-                max_workers=settings.agent_workers, thread_name_prefix="agent"
-            ),
+            trips=open_trip_store(settings),
+            admins=AdminResolver(settings, client),
+            pools=Pools.open(settings),
             threads=ThreadHistory(
                 client=client,
                 key_prefix=prefix,
@@ -110,27 +168,14 @@ class Deps:
                 ttl_seconds=settings.thread_history_ttl_seconds,
                 max_chars_per_turn=settings.slack_max_message_chars,
             ),
-            dedupe=EventDedupe(
+            claims=Claims(
                 client=client, key_prefix=prefix, ttl_seconds=settings.slack_dedupe_ttl_seconds
             ),
-            trips=open_trip_store(settings),
-            admins=AdminResolver(settings, client, web),
         )
 
     def close(self, *, drain: bool = True) -> None:
-        """Stop the pools, then release connections.
-
-        With `drain`, queued turns are still answered; without, they are dropped. Turns
-        already running always finish (the agent's own timeout bounds them).
-        """
-        for pool in (self.listener_executor, self.executor):
-            pool.shutdown(wait=False, cancel_futures=not drain)
-        for pool in (self.listener_executor, self.executor):
-            pool.shutdown(wait=True)
-        for extra in self.extras.values():  # e.g. the /travel-prefs worker pool
-            stop = getattr(extra, "close", None)
-            if callable(stop):
-                stop()
+        """Stop the pools (see `Pools.close`), then release connections."""
+        self.pools.close(drain=drain)
         if self.redis is not None:
             self.redis.close()
         if self.trips is not None:
@@ -138,70 +183,4 @@ class Deps:
         self.memory.close()
 
 
-def slack_client(settings: Settings) -> WebClient:
-    """The Web API client for `SLACK_API_URL`; rate limits are handled by the callers."""
-    base_url = settings.slack_api_url
-    if not base_url.endswith("/"):
-        base_url += "/"
-    token = settings.slack_bot_token.get_secret_value() if settings.slack_bot_token else None
-    return WebClient(
-        token=token,
-        base_url=base_url,
-        timeout=10,
-        retry_handlers=[ConnectionErrorRetryHandler(max_retry_count=2)],
-    )
-
-
-def build_app(settings: Settings, deps: Deps, *, socket_mode: bool = False) -> App:
-    """The Bolt app with every listener registered.
-
-    HTTP mode requires `SLACK_SIGNING_SECRET`: requests are always verified. Listeners
-    run on `deps.listener_executor` and must stay quick; slow work goes to
-    `deps.executor` (see `bot.conversation.turn`).
-    """
-    if settings.slack_bot_token is None:
-        raise ValueError("SLACK_BOT_TOKEN is not set")
-    secret = settings.slack_signing_secret
-    if secret is None and not socket_mode:
-        raise ValueError("SLACK_SIGNING_SECRET is not set; HTTP mode verifies every request")
-    app = App(
-        # The token comes with `client` (the one built for SLACK_API_URL).
-        signing_secret=secret.get_secret_value() if secret is not None else "",
-        client=deps.client,
-        process_before_response=False,
-        token_verification_enabled=False,
-        request_verification_enabled=True,
-        ignoring_self_events_enabled=True,
-        raise_error_for_unhandled_request=True,
-        listener_executor=deps.listener_executor,
-        logger=logging.getLogger("bot.bolt"),
-    )
-    deps.extras["conversation"] = conversation.register(app, deps)
-    prefs.register_prefs(app, deps)
-    plans.register(app, deps.trips)
-    app.error(_error_handler(deps))
-    return app
-
-
-def _error_handler(deps: Deps) -> Any:
-    """Log what no listener expected; a slash command still gets a kind, private answer."""
-
-    def handle(error: Exception, body: dict[str, Any], response: BoltResponse | None) -> Any:
-        if isinstance(error, BoltUnhandledRequestError):
-            deps.metrics.inc("slack_unhandled_total")
-            return BoltResponse(status=404, body="")
-        deps.metrics.inc("slack_listener_errors_total", error=type(error).__name__)
-        log.error("listener failed (%s)", type(error).__name__, exc_info=error)
-        if response is not None and isinstance(body.get("command"), str):
-            text = t("internal_error", lang_of(str(body.get("text") or "")))
-            return BoltResponse(
-                status=200,
-                body=json.dumps({"response_type": "ephemeral", "text": text}),
-                headers={"content-type": "application/json;charset=utf-8"},
-            )
-        return None
-
-    return handle
-
-
-__all__ = ["Deps", "build_app", "slack_client"]
+__all__ = ["Deps", "Pools"]

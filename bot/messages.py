@@ -20,7 +20,7 @@ _MESSAGES: dict[str, dict[str, str]] = {
         "en": "Sorry, something went wrong on my side. Please try again.",
         "zh": "抱歉，我这边出了点问题，请再试一次。",
     },
-    # The agent and the terminal console (bot/agent.py, bot/console.py).
+    # The agent and the terminal console (bot/agent/, bot/cli/chat.py).
     "agent_step_cap": {
         "en": (
             "Sorry, I couldn't finish that in the steps I'm allowed. "
@@ -137,6 +137,8 @@ _MESSAGES: dict[str, dict[str, str]] = {
         "en": "I'm answering a lot of people right now. Please try again in a minute.",
         "zh": "我现在正在回复很多人，请过一分钟再试。",
     },
+    # What a channel may show while a turn runs (`ReplySink.status`; Slack shows a reaction).
+    "working": {"en": "Working on it…", "zh": "正在处理…"},
     "empty_mention": {
         "en": (
             "Hi! Tell me about a trip you're planning, or a travel preference I should "
@@ -144,7 +146,7 @@ _MESSAGES: dict[str, dict[str, str]] = {
         ),
         "zh": "你好！告诉我你要规划的行程，或者需要我记住的出行偏好，比如“出差只坐高铁一等座”。",
     },
-    # /travel-prefs and the App Home (bot/prefs.py, bot/views.py, bot/prefill.py).
+    # /travel-prefs and the App Home (bot/prefs/, bot/slack/preferences.py, bot/slack/views/).
     "prefs_title": {"en": "Travel preferences", "zh": "出行偏好"},
     "prefs_save": {"en": "Save", "zh": "保存"},
     "prefs_cancel": {"en": "Cancel", "zh": "取消"},
@@ -415,7 +417,7 @@ _MESSAGES: dict[str, dict[str, str]] = {
         "en": "I can't read your preferences right now. Please try again in a minute.",
         "zh": "暂时无法读取你的偏好，请稍后再试。",
     },
-    # Preference scoring: the one-line basis of a candidate's score (bot/scoring.py).
+    # Preference scoring: the one-line basis of a candidate's score (bot/planning/scoring.py).
     "score_no_prefs": {
         "en": "No preferences are known for this traveller; neutral score",
         "zh": "暂无该出行人的偏好记录，按中性评分",
@@ -529,7 +531,7 @@ _MESSAGES: dict[str, dict[str, str]] = {
         "en": "Premium comfort; the traveller puts comfort first",
         "zh": "舒适度高，符合用户舒适优先",
     },
-    # Trip planning tool errors and notes (bot/planning.py).
+    # Trip planning tool errors and notes (bot/planning/planner.py).
     "plan_unknown_city": {
         "en": "I don't know the city {city!r}. Known cities include: {examples}.",
         "zh": "我不认识城市“{city}”。可选城市例如：{examples}。",
@@ -571,7 +573,8 @@ _MESSAGES: dict[str, dict[str, str]] = {
         "en": "Preferences used: {whose}.",
         "zh": "使用的偏好：{whose}。",
     },
-    # Plans in Slack: planning for a colleague and the "Save trip" button (bot/plans.py).
+    # Planning for a colleague and the "Save trip" button (bot/planning/delegation.py,
+    # bot/slack/views/trip.py).
     "plan_for_not_admin": {
         "en": (
             "Sorry, only travel admins can plan trips for someone else, so I haven't looked "

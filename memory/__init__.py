@@ -36,8 +36,6 @@ def open_memory(
     `open_memory(dsn="sqlite:///x.db", redis_url="")` selects a SQLite file and no cache;
     any other setting can be overridden by its field name, e.g. `memory_cache_ttl_seconds=60`.
     """
-    import redis
-
     from memory.backends import backend_from_dsn
     from memory.cache import PreferenceCache
     from memory.conflicts import LLMConflictJudge
@@ -47,6 +45,7 @@ def open_memory(
     from memory.privacy_guard import PrivacyGuard
     from memory.privacy_review import LLMPrivacyReviewer
     from memory.profile import load_schema
+    from memory.redis_client import CACHE_TIMEOUT, open_redis
     from memory.settings import MemorySettings
     from memory.store import Store
 
@@ -57,13 +56,8 @@ def open_memory(
     base = settings if settings is not None else MemorySettings()
     settings = base.model_copy(update=overrides) if overrides else base
 
-    client = None
-    if settings.redis_url:
-        client = redis.Redis.from_url(
-            settings.redis_url, socket_timeout=0.5, socket_connect_timeout=0.5
-        )
     cache = PreferenceCache(
-        client=client,
+        client=open_redis(settings.redis_url, timeout=CACHE_TIMEOUT),
         ttl_seconds=settings.memory_cache_ttl_seconds,
         key_prefix=settings.redis_key_prefix,
     )

@@ -439,18 +439,9 @@ class Memory:
 
     def _check_exclusive(self, profile: Mapping[str, Any]) -> None:
         """An option may not be both preferred and avoided (e.g. an airline)."""
-        for slot_id, value in profile.items():
-            if not value:
-                continue
-            try:
-                other = self.schema.slot(slot_id).exclusive_with
-            except InvalidSlotValue:
-                continue
-            both = set(value) & set(profile.get(other) or ()) if other else set()
-            if both:
-                raise InvalidSlotValue(
-                    f"{', '.join(sorted(both))} cannot be in both {slot_id} and {other}"
-                )
+        for clash in self.schema.clashes(profile):
+            both = ", ".join(sorted(clash.options))
+            raise InvalidSlotValue(f"{both} cannot be in both {clash.slot} and {clash.other}")
 
     def export(self, namespace: str) -> dict[str, Any]:
         """Everything kept for a namespace, superseded history included, as plain JSON."""

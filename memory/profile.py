@@ -87,6 +87,15 @@ class SlotSpec:
         raise InvalidSlotValue(f"{option_id!r} is not an option of {self.id!r}; use {choices}")
 
 
+@dataclass(frozen=True)
+class Clash:
+    """`options` are in both `slot` and its exclusive partner `other` (preferred and avoided)."""
+
+    slot: str
+    other: str
+    options: tuple[str, ...]  # in the slots' option order
+
+
 class _Hit(NamedTuple):
     start: int
     end: int
@@ -135,6 +144,21 @@ class ProfileSchema:
         except (KeyError, TypeError):
             known = ", ".join(self._by_id)
             raise InvalidSlotValue(f"unknown profile slot {slot_id!r}; known: {known}") from None
+
+    def clashes(self, profile: Mapping[str, object]) -> list[Clash]:
+        """Options that would be both preferred and avoided (e.g. an airline), one `Clash`
+        per exclusive pair of slots, in schema order; [] when there are none."""
+        found = []
+        for slot in self.slots:
+            other = slot.exclusive_with
+            if not other or slot.id > other:
+                continue
+            both = _chosen(profile.get(slot.id)) & _chosen(profile.get(other))
+            if both:
+                ordered = [o.id for o in slot.options if o.id in both]
+                ordered += sorted(both - set(ordered))
+                found.append(Clash(slot.id, other, tuple(ordered)))
+        return found
 
     def validate(self, slot_id: str, value: object) -> Value | None:
         """The value in canonical form, None for "clear"; InvalidSlotValue when not allowed."""
@@ -424,3 +448,10 @@ def _load(path: Path) -> ProfileSchema:
     if not isinstance(data, dict):
         raise ProfileSchemaError(f"{path}: the profile schema must be a JSON object")
     return ProfileSchema(data, source=str(path))
+
+
+def _chosen(value: object) -> set[str]:
+    """The option ids of a multi-choice value (anything else chooses none)."""
+    if isinstance(value, list | tuple | set | frozenset):
+        return {str(v) for v in value}
+    return set()

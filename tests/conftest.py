@@ -11,26 +11,19 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-import psycopg
 import pytest
 import redis
 
 from memory import open_memory
 from memory.engine import Memory
-
-PG_ADMIN_DSN = "postgresql://postgres@127.0.0.1:5432/test"
-REDIS_URL = "redis://127.0.0.1:6379/0"
+from tests.support.services import REDIS_URL, delete_keys, new_prefix, pg_schema
 
 
 @pytest.fixture(scope="session")
 def redis_prefix() -> Iterator[str]:
-    prefix = f"test-{uuid.uuid4().hex[:10]}:"
+    prefix = new_prefix("test")
     yield prefix
-    client = redis.Redis.from_url(REDIS_URL)
-    keys = list(client.scan_iter(match=f"{prefix}*", count=1000))
-    if keys:
-        client.delete(*keys)
-    client.close()
+    delete_keys(prefix)
 
 
 @pytest.fixture
@@ -43,12 +36,8 @@ def redis_client() -> Iterator[redis.Redis]:
 @pytest.fixture
 def pg_schema_dsn() -> Iterator[str]:
     """A DSN whose search_path is a fresh schema of database `test`; dropped afterwards."""
-    schema = f"t_{uuid.uuid4().hex[:12]}"
-    with psycopg.connect(PG_ADMIN_DSN, autocommit=True) as conn:
-        conn.execute(f'CREATE SCHEMA "{schema}"')
-    yield f"{PG_ADMIN_DSN}?options=-csearch_path%3D{schema}"
-    with psycopg.connect(PG_ADMIN_DSN, autocommit=True) as conn:
-        conn.execute(f'DROP SCHEMA "{schema}" CASCADE')
+    with pg_schema() as dsn:
+        yield dsn
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])

@@ -20,15 +20,16 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any, Literal, NamedTuple
-from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 import openai
 
 import prompts
 from bot.agent.memory_tools import memory_tools, preferences_block
+from bot.agent.prompt import system_prompt
 from bot.agent.tools import Tool, ToolContext, ToolRegistry
 from bot.errors import LLMUnavailable
 from bot.messages import lang_of, t
+from bot.retry import retry_after as parse_retry_after
 from memory.lang import Lang
 
 if TYPE_CHECKING:
@@ -42,10 +43,6 @@ MemoryMode = Literal["agent_control", "static_control", "both"]
 HistoryTurn = Mapping[str, Any]
 
 _RETRYABLE_STATUS = frozenset({408, 409, 425, 429})
-_WEEKDAYS: dict[Lang, tuple[str, ...]] = {
-    "en": ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"),
-    "zh": ("星期一", "星期二", "星期三", "星期四", "星期五", "星期六", "星期日"),
-}
 
 
 class ToolCall(NamedTuple):
@@ -77,30 +74,6 @@ class AgentReply:
     lang: Lang = "en"
     steps: int = 0
     step_capped: bool = False
-
-
-def system_prompt(ctx: ToolContext, now: datetime) -> str:
-    """The system prompt in `ctx.lang`, dated in the user's time zone."""
-    zone = _zone(ctx.tz)
-    local = now.astimezone(zone)
-    text = prompts.render(
-        f"system.{ctx.lang}.md",
-        today=local.date().isoformat(),
-        weekday=_WEEKDAYS[ctx.lang][local.weekday()],
-        time=local.strftime("%H:%M"),
-        timezone=str(zone),
-    )
-    if ctx.on_behalf_of:
-        traveller = ctx.extras.get("traveller_name") or f"<@{ctx.on_behalf_of.split(':')[-1]}>"
-        text += prompts.render(f"system_on_behalf.{ctx.lang}.md", traveller=traveller)
-    return text
-
-
-def _zone(name: str) -> ZoneInfo:
-    try:
-        return ZoneInfo(name or "UTC")
-    except (ZoneInfoNotFoundError, ValueError):
-        return ZoneInfo("UTC")
 
 
 class _Turn:
@@ -294,7 +267,7 @@ class Agent:
                 status = exc.status_code
                 if status not in _RETRYABLE_STATUS and status < 500:
                     raise LLMUnavailable(f"the model refused the request (HTTP {status})") from exc
-                retry_after = _retry_after(exc.response.headers)
+                retry_after = parse_retry_after(exc.response.headers)
                 reason = f"HTTP {status}"
                 cause: Exception = exc
             except openai.APIConnectionError as exc:  # includes timeouts
@@ -364,18 +337,6 @@ def _assistant_message(content: str | None, calls: Sequence[Any]) -> dict[str, A
     }
 
 
-def _retry_after(headers: Mapping[str, str]) -> float | None:
-    for name, scale in (("retry-after-ms", 0.001), ("retry-after", 1.0)):
-        value = headers.get(name)
-        if value is None:
-            continue
-        try:
-            return float(value) * scale
-        except ValueError:
-            continue  # an HTTP date: fall back to our own backoff
-    return None
-
-
 def _is_timeout(exc: Exception) -> bool:
     return isinstance(exc, openai.APITimeoutError)
 
@@ -411,5 +372,4 @@ __all__ = [
     "ToolCall",
     "Usage",
     "build_agent",
-    "system_prompt",
 ]

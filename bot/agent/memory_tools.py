@@ -13,8 +13,8 @@ import unicodedata
 from typing import TYPE_CHECKING
 
 from bot.agent.tools import Tool, ToolContext
+from bot.conversation.markup import special_mention
 from bot.messages import rejection
-from bot.slack.mrkdwn import special_mention
 from memory.errors import StoreUnavailable
 from memory.lang import Lang
 from memory.types import RecordOutcome

@@ -27,7 +27,7 @@ import inspect
 import json
 import logging
 from collections.abc import Callable, Iterable, Iterator, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, overload
 
 from bot.agent.tool_schema import (
@@ -51,12 +51,12 @@ class ToolContext:
 
     namespace: str
     user_id: str = ""
-    team_id: str = ""
+    tenant: str = ""  # the Slack workspace, Feishu tenant or DingTalk corp
     lang: Lang = "en"
     tz: str = "UTC"
-    on_behalf_of: str | None = None
+    on_behalf_of: str | None = None  # the colleague's namespace when an admin plans for one
+    traveller_name: str | None = None  # how replies name that colleague, e.g. "<@U123>"
     can_record: bool = True
-    extras: dict[str, Any] = field(default_factory=dict)
 
     @property
     def subject_namespace(self) -> str:

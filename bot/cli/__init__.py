@@ -1,27 +1,20 @@
 """`travel-bot`: one command line for every process of the product.
 
-Each verb lives in its own module, which adds its parser with `register(subparsers)`
-and sets `handler(args, settings) -> int`.
+Each verb lives in a module of this package, which adds its parser with
+`register(subparsers)` and sets `handler(args, settings) -> int`; `build_parser` lists
+them, in the order `--help` shows them. Settings are loaded once, in `main`, and passed
+down.
 """
 
 from __future__ import annotations
 
 import argparse
-import importlib
 import logging
 import sys
 from collections.abc import Sequence
 
+from bot.cli import chat, memory, run, trips, warm
 from bot.settings import Settings
-
-# Modules that contribute verbs, in the order they appear in `--help`.
-VERB_MODULES = (
-    "bot.cli.memory",
-    "bot.cli.chat",
-    "bot.cli.run",
-    "bot.cli.warm",
-    "bot.cli.trips",
-)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -30,8 +23,8 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--log-level", default="INFO", help="logging level (default INFO)")
     subparsers = parser.add_subparsers(dest="verb", required=True, metavar="VERB")
-    for name in VERB_MODULES:
-        importlib.import_module(name).register(subparsers)
+    for verb in (memory, chat, run, warm, trips):
+        verb.register(subparsers)
     return parser
 
 
@@ -47,5 +40,4 @@ def main(argv: Sequence[str] | None = None) -> int:
     return result
 
 
-if __name__ == "__main__":
-    sys.exit(main())
+__all__ = ["build_parser", "main"]

@@ -143,7 +143,7 @@ class _Session:
         ctx = ToolContext(
             namespace=self.user,
             user_id=self.user_id,
-            team_id=self.team_id,
+            tenant=self.team_id,
             lang=self.lang,
             tz=self.tz,
         )

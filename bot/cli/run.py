@@ -1,7 +1,10 @@
-"""`travel-bot serve | socket | run`: the Slack app's processes.
+"""`travel-bot serve | socket | run`: the chat processes.
 
-- `serve`: HTTP mode on `$PORT` (uvicorn): `/slack/events`, `/healthz`, `/metrics`.
-- `socket`: Socket Mode with `SLACK_APP_TOKEN` (no public URL needed).
+- `serve`: HTTP mode on `$PORT` (uvicorn): one application (`bot.web.app`) on which each
+  configured channel mounts its routes (Slack: `/slack/events`), plus `/healthz` and
+  `/metrics`. This is where channels are wired; only the command line imports it.
+- `socket`: Slack's Socket Mode with `SLACK_APP_TOKEN` (no public URL needed); each
+  platform's long-connection mode is a verb of its own.
 - `run`: Socket Mode when `SLACK_APP_TOKEN` and `SLACK_BOT_TOKEN` are set, HTTP mode when
   `SLACK_BOT_TOKEN` and `SLACK_SIGNING_SECRET` are, otherwise the terminal console.
 """
@@ -12,9 +15,12 @@ import argparse
 import logging
 import sys
 import threading
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from bot.settings import Settings
+
+if TYPE_CHECKING:
+    from bot.deps import Deps
 
 log = logging.getLogger(__name__)
 
@@ -74,23 +80,23 @@ def serve_command(args: argparse.Namespace, settings: Settings) -> int:
     if missing:
         print(f"error: HTTP mode needs {' and '.join(missing)}", file=sys.stderr)
         return 2
-    from bot.deps import Deps, build_app
-    from bot.web.app import Server, build_web_app
+    from bot.deps import Deps
+    from bot.slack import http as slack_http
+    from bot.web.app import WebApp
+    from bot.web.server import Server
 
     host = getattr(args, "host", None) or settings.web_host
     port = getattr(args, "port", None) or settings.port
     deps = Deps.open(settings)
-    web_app = None
+    web = WebApp(deps)
     try:
-        bolt = build_app(settings, deps)
-        web_app = build_web_app(deps, bolt)
-        server = Server(web_app, host=host, port=port)
+        slack_http.mount(web, settings, deps)  # each configured channel mounts its routes
+        server = Server(web, host=host, port=port)
         _announce(deps, f"HTTP mode on {host}:{server.port}")
         server.serve_forever()
         return 0
     finally:
-        if web_app is not None:
-            web_app.close()
+        web.close()
         deps.close()
 
 
@@ -101,28 +107,21 @@ def socket_command(
     if not settings.slack_app_token or not settings.slack_bot_token:
         print("error: Socket Mode needs SLACK_APP_TOKEN and SLACK_BOT_TOKEN", file=sys.stderr)
         return 2
-    from slack_bolt.adapter.socket_mode import SocketModeHandler
-
-    from bot.deps import Deps, build_app
+    from bot.deps import Deps
+    from bot.slack.socket_mode import serve_socket_mode
 
     deps = Deps.open(settings)
-    handler = None
     try:
-        bolt = build_app(settings, deps, socket_mode=True)
-        handler = SocketModeHandler(bolt, settings.slack_app_token.get_secret_value())
         _announce(deps, "Socket Mode")
-        handler.connect()  # type: ignore[no-untyped-call]
-        (stop or threading.Event()).wait()
+        serve_socket_mode(settings, deps, stop=stop or threading.Event())
         return 0
     except KeyboardInterrupt:
         return 0
     finally:
-        if handler is not None:
-            handler.close()  # type: ignore[no-untyped-call]
         deps.close()
 
 
-def _announce(deps: Any, mode: str) -> None:
+def _announce(deps: Deps, mode: str) -> None:
     if deps.agent is None:
         log.warning("no LLM configured (LLM_MODEL): the bot will say it is not set up")
     log.info("travel-bot: %s", mode)

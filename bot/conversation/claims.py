@@ -1,14 +1,16 @@
-"""Exactly one answer per Slack message, across retries, processes and event types.
+"""Claim once: the first caller to claim a name wins, across retries, processes and threads.
 
-Slack redelivers an event it thinks we missed (`X-Slack-Retry-Num`, same `event_id`),
-and one message can arrive twice with different event ids (a DM `message` and an
-`app_mention`, or a channel `message` in a thread and the mention in it). Before
-answering, the handler claims both the event id and the message `(team, channel, ts)`
-with `SET NX EX` in Redis: whoever sets both keys first answers; everyone else stays
-quiet. Each key is claimed on its own, so this works on Redis Cluster too.
+Two things use it. Every message is answered exactly once: platforms redeliver an event
+they think we missed (Slack's `X-Slack-Retry-Num`, same event id), and one message can
+arrive twice under different event ids (a DM `message` and an `app_mention`, or a
+channel `message` in a thread and the mention in it), so the conversation claims both
+the event and the message (`claim_message`). And a form is saved once, however often it
+is submitted (`claim`/`release` on the view's id and version).
 
-When Redis is unreachable the claim falls back to a bounded in-process table: one
-process still never answers twice, and the bot keeps answering.
+A claim is `SET NX EX` in Redis, one key per name, so it works on Redis Cluster too;
+a multi-name claim wins only when every name was free. When Redis is unreachable the
+claim falls back to a bounded in-process table: one process still never answers or
+saves twice, and the bot keeps working.
 """
 
 from __future__ import annotations
@@ -17,20 +19,25 @@ import logging
 import threading
 import time
 from collections import OrderedDict
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from bot.conversation.incoming import IncomingMessage
 
 log = logging.getLogger(__name__)
 
+DEFAULT_TTL_SECONDS = 24 * 3600
 
-class EventDedupe:
-    """Claims on Slack events and messages; `claim` is True for the first caller only."""
+
+class Claims:
+    """Names claimed once; `claim` is True for the first caller only (until the TTL ends)."""
 
     def __init__(
         self,
         *,
         client: Any | None,
         key_prefix: str = "",
-        ttl_seconds: int = 24 * 3600,
+        ttl_seconds: int = DEFAULT_TTL_SECONDS,
         local_capacity: int = 50_000,
     ) -> None:
         self._client = client
@@ -40,36 +47,48 @@ class EventDedupe:
         self._capacity = local_capacity
         self._lock = threading.Lock()
 
-    def event_key(self, event_id: str) -> str:
-        return f"{self._prefix}bot:seen:event:{event_id}"
+    def key(self, name: str) -> str:
+        return f"{self._prefix}{name}"
 
-    def message_key(self, team_id: str, channel: str, ts: str) -> str:
-        return f"{self._prefix}bot:seen:msg:{team_id}:{channel}:{ts}"
-
-    def claim(
-        self,
-        *,
-        event_id: str | None,
-        team_id: str,
-        channel: str,
-        ts: str,
-    ) -> bool:
-        """True when this is the first delivery of both the event and the message."""
-        keys = [self.message_key(team_id, channel, ts)]
-        if event_id:
-            keys.insert(0, self.event_key(event_id))
+    def claim(self, *names: str, ttl_seconds: int | None = None) -> bool:
+        """True when every name was unclaimed; all of them are claimed from now on."""
+        keys = [self.key(name) for name in names if name]
+        if not keys:
+            return True
+        ttl = ttl_seconds or self.ttl_seconds
         if self._client is not None:
             try:
                 pipe = self._client.pipeline(transaction=False)
                 for key in keys:
-                    pipe.set(key, "1", nx=True, ex=self.ttl_seconds)
+                    pipe.set(key, "1", nx=True, ex=ttl)
                 results = pipe.execute()
                 return all(bool(r) for r in results)
             except Exception as exc:
-                log.warning("dedupe via Redis failed (%s); deduping locally", type(exc).__name__)
-        return self._claim_locally(keys)
+                log.warning("claim via Redis failed (%s); claiming locally", type(exc).__name__)
+        return self._claim_locally(keys, ttl)
 
-    def _claim_locally(self, keys: list[str]) -> bool:
+    def release(self, *names: str) -> None:
+        """Free the names again (what they guarded did not happen)."""
+        keys = [self.key(name) for name in names if name]
+        if not keys:
+            return
+        with self._lock:
+            for key in keys:
+                self._local.pop(key, None)
+        if self._client is not None:
+            try:
+                self._client.delete(*keys)
+            except Exception as exc:
+                log.warning("could not release a claim (%s)", type(exc).__name__)
+
+    def claim_message(self, msg: IncomingMessage) -> bool:
+        """True for the first delivery of both the event and the message it carries."""
+        names = [f"bot:seen:msg:{msg.message_key}"]
+        if msg.delivery_key:
+            names.insert(0, f"bot:seen:event:{msg.delivery_key}")
+        return self.claim(*names)
+
+    def _claim_locally(self, keys: list[str], ttl: int) -> bool:
         now = time.monotonic()
         with self._lock:
             while self._local:
@@ -82,9 +101,9 @@ class EventDedupe:
                 expires_at = self._local.get(key)
                 if expires_at is not None and expires_at > now:
                     fresh = False
-                self._local[key] = now + self.ttl_seconds
+                self._local[key] = now + ttl
                 self._local.move_to_end(key)
             return fresh
 
 
-__all__ = ["EventDedupe"]
+__all__ = ["DEFAULT_TTL_SECONDS", "Claims"]

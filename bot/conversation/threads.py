@@ -1,7 +1,8 @@
-"""Short-term memory: the recent turns of each Slack thread the bot takes part in.
+"""Short-term memory: the recent turns of each thread the bot takes part in.
 
-One Redis list per thread, `{prefix}bot:thread:{team}:{channel}:{thread_ts}`, holding
-JSON turns oldest first; every append trims it to the last `max_turns` turns and renews
+One Redis list per thread, `{prefix}bot:thread:{thread}`, holding JSON turns oldest
+first (`thread` is `IncomingMessage.thread_key`: `{team}:{channel}:{thread_ts}` on
+Slack, platform-prefixed elsewhere); every append trims it to the last `max_turns` turns and renews
 its TTL. A thread with a key is a thread the bot is part of, so follow-ups in it need no
 re-mention. Redis trouble never breaks a conversation: reads fall back to no history.
 """
@@ -51,15 +52,15 @@ class ThreadHistory:
         self.ttl_seconds = ttl_seconds
         self.max_chars_per_turn = max_chars_per_turn
 
-    def key(self, team_id: str, channel: str, thread_ts: str) -> str:
-        return f"{self._prefix}bot:thread:{team_id}:{channel}:{thread_ts}"
+    def key(self, thread: str) -> str:
+        return f"{self._prefix}bot:thread:{thread}"
 
-    def load(self, team_id: str, channel: str, thread_ts: str) -> list[Turn]:
+    def load(self, thread: str) -> list[Turn]:
         """The thread's recent turns, oldest first ([] when unknown or Redis is down)."""
         if self._client is None:
             return []
         try:
-            raw = self._client.lrange(self.key(team_id, channel, thread_ts), 0, -1)
+            raw = self._client.lrange(self.key(thread), 0, -1)
         except Exception as exc:
             log.warning("thread history unavailable (%s)", type(exc).__name__)
             return []
@@ -74,18 +75,12 @@ class ThreadHistory:
                 continue
         return turns
 
-    def append(self, team_id: str, channel: str, thread_ts: str, *turns: Turn) -> None:
+    def append(self, thread: str, *turns: Turn) -> None:
         """Add turns, keep the last `max_turns`, renew the TTL (errors are logged)."""
         if self._client is None or not turns:
             return
-        key = self.key(team_id, channel, thread_ts)
-        values = [
-            json.dumps(
-                {"role": t.role, "text": t.text[: self.max_chars_per_turn], "user": t.user},
-                ensure_ascii=False,
-            )
-            for t in turns
-        ]
+        key = self.key(thread)
+        values = [self._dumps(t) for t in turns]
         try:
             pipe = self._client.pipeline(transaction=True)
             pipe.rpush(key, *values)
@@ -95,7 +90,7 @@ class ThreadHistory:
         except Exception as exc:
             log.warning("could not save thread history (%s)", type(exc).__name__)
 
-    def seed(self, team_id: str, channel: str, thread_ts: str, *turns: Turn) -> bool:
+    def seed(self, thread: str, *turns: Turn) -> bool:
         """Start a thread's history with `turns`, unless it already has some.
 
         For the earlier messages of a thread the bot joins partway: when two first
@@ -103,14 +98,8 @@ class ThreadHistory:
         """
         if self._client is None or not turns:
             return False
-        key = self.key(team_id, channel, thread_ts)
-        values = [
-            json.dumps(
-                {"role": t.role, "text": t.text[: self.max_chars_per_turn], "user": t.user},
-                ensure_ascii=False,
-            )
-            for t in turns[-self.max_turns :]
-        ]
+        key = self.key(thread)
+        values = [self._dumps(t) for t in turns[-self.max_turns :]]
         try:
             with self._client.pipeline(transaction=True) as pipe:
                 pipe.watch(key)
@@ -127,26 +116,24 @@ class ThreadHistory:
             log.warning("could not save thread history (%s)", type(exc).__name__)
             return False
 
-    def subject_key(self, team_id: str, channel: str, thread_ts: str) -> str:
-        return f"{self._prefix}bot:thread-subject:{team_id}:{channel}:{thread_ts}"
+    def subject_key(self, thread: str) -> str:
+        return f"{self._prefix}bot:thread-subject:{thread}"
 
-    def set_subject(self, team_id: str, channel: str, thread_ts: str, traveller: str) -> None:
+    def set_subject(self, thread: str, traveller: str) -> None:
         """Remember that this thread plans for `traveller` (an admin's delegation)."""
         if self._client is None:
             return
         try:
-            self._client.set(
-                self.subject_key(team_id, channel, thread_ts), traveller, ex=self.ttl_seconds
-            )
+            self._client.set(self.subject_key(thread), traveller, ex=self.ttl_seconds)
         except Exception as exc:
             log.warning("could not save the thread's traveller (%s)", type(exc).__name__)
 
-    def subject(self, team_id: str, channel: str, thread_ts: str) -> str | None:
+    def subject(self, thread: str) -> str | None:
         """The traveller this thread plans for, if an admin started it for someone."""
         if self._client is None:
             return None
         try:
-            value = self._client.get(self.subject_key(team_id, channel, thread_ts))
+            value = self._client.get(self.subject_key(thread))
         except Exception as exc:
             log.warning("thread history unavailable (%s)", type(exc).__name__)
             return None
@@ -154,15 +141,19 @@ class ThreadHistory:
             return None
         return value.decode() if isinstance(value, bytes) else str(value)
 
-    def knows(self, team_id: str, channel: str, thread_ts: str) -> bool:
+    def knows(self, thread: str) -> bool:
         """Whether the bot takes part in this thread (False when Redis is down)."""
         if self._client is None:
             return False
         try:
-            return bool(self._client.exists(self.key(team_id, channel, thread_ts)))
+            return bool(self._client.exists(self.key(thread)))
         except Exception as exc:
             log.warning("thread history unavailable (%s)", type(exc).__name__)
             return False
+
+    def _dumps(self, turn: Turn) -> str:
+        data = {"role": turn.role, "text": turn.text[: self.max_chars_per_turn], "user": turn.user}
+        return json.dumps(data, ensure_ascii=False)
 
 
 __all__ = ["ThreadHistory", "Turn"]

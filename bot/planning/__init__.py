@@ -1,0 +1,3 @@
+"""Trip planning: the `plan_itinerary` tool (`planner`), a plan as data (`plan`), scoring
+candidates against preferences (`scoring`), the flight/train/hotel `inventory`, saved
+`trips`, travel `admins` and planning for a colleague (`delegation`)."""

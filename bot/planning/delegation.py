@@ -1,40 +1,166 @@
-"""Plans in Slack: planning for a colleague, and the "Save trip" button.
+"""Planning for someone else: whom a message plans for, and whether its writer may.
 
-`delegate(...)` decides, before the agent runs, whether a message asks to plan for
-someone else and whether the writer may: only a travel admin (`bot.planning.admins`) may, and
-the run then reads the traveller's memory and cannot write it. After a run that planned
-a trip, `after_plan(...)` saves admin-requested trips with dates at once and returns the
-blocks of a small follow-up message with a "Save trip" button; `TripActions` saves the
-trip when the traveller (or the admin who asked) clicks it. Saving twice saves once.
+`delegate(...)` decides, before the agent runs, whether a message asks to plan for a
+colleague (`parse_plan_for`: the mention must be the object of a plan/book/arrange verb,
+in English or Chinese) and whether the writer may: only a travel admin
+(`bot.planning.admins`) may, and the run then reads the traveller's memory and cannot
+write it. An admin's follow-up in the same thread keeps planning for that colleague
+unless it clearly speaks of the admin's own trip (`about_self`). After a run that
+planned a trip, `auto_save` saves an admin-requested trip at once.
+
+Mentions are read in the core's neutral markup `<@USER_ID>`, so this works for every
+chat platform whose channel writes mentions that way.
 """
 
 from __future__ import annotations
 
-import json
 import logging
+import re
+from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import date
-from typing import TYPE_CHECKING, Any
 
-from bot.messages import t
-from bot.planning.admins import AdminResolver, about_self, parse_plan_for
-from bot.planning.planner import PlannedTrip
-from bot.planning.trips import InvalidTrip, TripStore, canonical_city
+from bot.planning.plan import PlannedTrip
+from bot.planning.trips import InvalidTrip, TripStore, save_planned
 from memory.errors import StoreUnavailable
-
-if TYPE_CHECKING:
-    from slack_bolt import Ack, App
-    from slack_sdk.web import WebClient
 
 log = logging.getLogger(__name__)
 
-SAVE_TRIP_ACTION = "save_trip"
-SAVE_TRIP_BLOCK = "save_trip_block"
+# A mention in the core's neutral markup, `<@USER_ID>` (Slack's own; other channels write
+# theirs so), optionally with a display name: `<@U123|alice>`.
+_MENTION = r"<@([^\s<>|@]+)(?:\|[^<>]*)?>"
+_NOT_POSSESSIVE = r"(?!\s*['’]s\b)"
+
+# English: a plan/book/arrange verb whose object is the mention.
+_EN_VERB = (
+    r"\b(?:plan\w*|book\w*|arrang\w*|organi[sz]\w*|schedul\w*|reserv\w*|prepar\w*|"
+    r"find|get|sort\s+out|set\s+up|look\s+(?:at|into|up)|check|review|change|update)"
+)
+_EN_TRIP = (
+    r"(?:trips?|travel\w*|itinerar\w*|flights?|hotels?|trains?|journeys?|bookings?|"
+    r"tickets?|plans?|visits?)\b"
+)
+_EN_FILLER = r"(?:(?!(?:my|me|our|us|myself)\b)[\w-]+\s+){0,3}?"  # "a", "the next business"
+_EN_ROUTE = r"(?:\s+(?:to|from|in)\s+[^\s,.;:!?]+){0,2}"  # " to Chengdu", " from X to Y"
+_EN_STRONG_PATTERNS = [
+    # "book <@U> a flight", "plan <@U> a trip"
+    _EN_VERB + r"\s+" + _MENTION + _NOT_POSSESSIVE + r"\s+" + _EN_FILLER + _EN_TRIP,
+    # "plan <@U>'s trip", "book <@U>'s flights", "plan for <@U>'s trip"
+    _EN_VERB + r"\s+(?:for\s+)?" + _MENTION + r"\s*['’]s\s+" + _EN_FILLER + _EN_TRIP,
+    # "plan a trip for <@U>", "book a flight to Chengdu for <@U>", "plan for <@U>"
+    _EN_VERB
+    + r"\s+(?:(?:it|something|everything)\s+|"
+    + _EN_FILLER
+    + _EN_TRIP
+    + _EN_ROUTE
+    + r"\s+)?for\s+"
+    + _MENTION
+    + _NOT_POSSESSIVE,
+]
+_EN_STRONG = [re.compile(p, re.IGNORECASE) for p in _EN_STRONG_PATTERNS]
+# "plan ... for <@U>" with a longer phrase in between (no clause break): the mention is
+# probably the traveller, unless the writer also speaks of their own trip.
+_EN_WEAK = re.compile(
+    _EN_VERB + r"(?:\s+[^\s,.;:!?]+){0,8}?\s+for\s+" + _MENTION + _NOT_POSSESSIVE,
+    re.IGNORECASE,
+)
+
+# Chinese: 给/帮/为/替 <@U> + a planning verb, a verb + <@U>的行程, 把<@U>的行程….
+_ZH_TRIP = r"(?:行程|出差|旅行|旅程|差旅|机票|酒店|住宿|高铁|火车|航班|车票|票)"
+_ZH_VERB = r"(?:规划|安排|预订|预定|订|计划|准备|买)"
+_ZH_LOOK = r"(?:查|找|做|定|看看|看一下|弄|搞)"
+_ZH_STRONG = [
+    re.compile(r"(?:给|帮|为|替)\s*" + _MENTION + r"\s*" + _ZH_VERB),
+    re.compile(
+        r"(?:给|帮|为|替)\s*"
+        + _MENTION
+        + r"\s*"
+        + _ZH_LOOK
+        + r"[^，。,.;；!?！？]{0,8}?"
+        + _ZH_TRIP
+    ),
+    re.compile(
+        r"(?:"
+        + _ZH_VERB
+        + r"|"
+        + _ZH_LOOK
+        + r"|查一下|查查)(?:一下|下)?\s*"
+        + _MENTION
+        + r"\s*的\s*[^，。,.;；!?！？]{0,6}?"
+        + _ZH_TRIP
+    ),
+    re.compile(r"把\s*" + _MENTION + r"\s*的\s*[^，。,.;；!?！？]{0,6}?" + _ZH_TRIP),
+]
+# "<@U> 的行程规划一下": the mention opens a clause that then asks for a plan.
+_ZH_WEAK = re.compile(
+    r"(?:^|[\s，。,.;；:：!?！？>])"
+    + _MENTION
+    + r"\s*的\s*[^，。,.;；!?！？]{0,6}?"
+    + _ZH_TRIP
+    + r"[^，。,.;；!?！？]{0,10}?(?:"
+    + _ZH_VERB
+    + r"|"
+    + _ZH_LOOK
+    + r")"
+)
+
+# The writer speaks of their own trip.
+_FIRST_PERSON = re.compile(
+    r"\bmy\s+(?:[\w-]+\s+){0,2}?"
+    + _EN_TRIP
+    + r"|\b(?:for|with|book|get|find|plan|arrange|reserve)\s+(?:me|myself|us)\b"
+    + r"|\bI(?:['’]m|\s+am|['’]ll|\s+will)\s+(?:be\s+)?(?:going|travell?ing|flying|heading)\b"
+    + r"|我的[^，。,.;；!?！？]{0,6}?"
+    + _ZH_TRIP
+    + r"|(?:帮|给|为|替)我(?:\s*"
+    + _ZH_VERB
+    + r"|[^，。,.;；!?！？]{0,8}?"
+    + _ZH_TRIP
+    + r")"
+    + r"|我自己",
+    re.IGNORECASE,
+)
+
+
+def _mentions(patterns: list[re.Pattern[str]], text: str) -> list[tuple[int, str]]:
+    found: list[tuple[int, str]] = []
+    for pattern in patterns:
+        for match in pattern.finditer(text):
+            user = next(g for g in match.groups() if g)
+            found.append((match.start(), user))
+    return sorted(found)
+
+
+def about_self(text: str) -> bool:
+    """True when the writer clearly speaks of their own trip ("my trip", "for me", "帮我订")."""
+    return bool(text) and _FIRST_PERSON.search(text) is not None
+
+
+def parse_plan_for(text: str, *, bot_user_id: str | None = None) -> str | None:
+    """The user id of the colleague a trip is to be planned for, or None.
+
+    The mention must be the traveller: the object of a plan/book/arrange verb ("plan a
+    trip for <@U123>", "plan <@U123>'s trip", "book <@U123> a flight", "给<@U123>规划…",
+    "帮 <@U123> 订…", "为<@U123>安排…", "看看<@U123>的行程"; mentions may carry a name:
+    `<@U123|alice>`). A mention that is merely nearby ("same flight as <@U>'s", "for
+    <@U>'s offsite", "我和<@U>的行程一样") never counts, and a looser "plan ... for <@U>"
+    does not count when the writer speaks of their own trip ("my trip", "for me", "我的行程",
+    "帮我订"). The bot's own mention never counts. Comparing the result with the requester
+    is the caller's business.
+    """
+    if not text:
+        return None
+    found = _mentions([*_EN_STRONG, *_ZH_STRONG], text)
+    if not about_self(text):
+        found += _mentions([_EN_WEAK, _ZH_WEAK], text)
+    for _, user in found:
+        if user != bot_user_id:
+            return user
+    return None
 
 
 @dataclass(frozen=True, slots=True)
 class Delegation:
-    """A request to plan for `traveller` (a Slack user id); `allowed` only for admins."""
+    """A request to plan for `traveller` (a user id); `allowed` only for admins."""
 
     traveller: str
     namespace: str
@@ -44,32 +170,30 @@ class Delegation:
 def delegate(
     text: str,
     *,
-    team_id: str,
     user_id: str,
-    admins: AdminResolver | None,
+    namespace_of: Callable[[str], str],
+    is_admin: Callable[[], bool],
     bot_user_id: str | None = None,
     thread_subject: str | None = None,
 ) -> Delegation | None:
     """None when the message is about the writer's own travel.
 
+    `namespace_of` names a user's namespace in the writer's workspace; `is_admin` says
+    whether the writer is a travel admin (asked only when it matters).
     `thread_subject` is the traveller an admin's earlier message in the same thread
     planned for: an admin's follow-up without a new mention keeps planning for them,
     unless it clearly speaks of the admin's own trip ("now plan my trip", "帮我订票");
     anyone else writing in that thread speaks for themselves.
     """
     traveller = parse_plan_for(text, bot_user_id=bot_user_id)
-    is_admin = admins is not None and admins.is_admin(team_id, user_id)
-    if traveller is None and thread_subject is not None and is_admin and not about_self(text):
+    if traveller is None and (thread_subject is None or about_self(text)):
+        return None
+    admin = is_admin()
+    if traveller is None and admin:
         traveller = thread_subject
     if traveller is None or traveller == user_id:
         return None
-    return Delegation(traveller=traveller, namespace=f"{team_id}:{traveller}", allowed=is_admin)
-
-
-def _route(trip: PlannedTrip) -> tuple[str | None, str]:
-    return canonical_city(trip.origin)[0] if trip.origin else None, canonical_city(
-        trip.destination
-    )[0]
+    return Delegation(traveller=traveller, namespace=namespace_of(traveller), allowed=admin)
 
 
 def auto_save(
@@ -78,175 +202,12 @@ def auto_save(
     """Save an admin-requested trip; True when it is (now or already) saved."""
     if trips is None:
         return False
-    origin, destination = _route(trip)
     try:
-        trips.add(traveller_ns, destination, trip.start, trip.end, origin, created_by=requester_ns)
+        save_planned(trips, trip, traveller_ns, created_by=requester_ns)
     except (InvalidTrip, StoreUnavailable) as exc:
         log.warning("could not save an admin-requested trip (%s)", type(exc).__name__)
         return False
     return True
 
 
-def trip_blocks(
-    trip: PlannedTrip,
-    *,
-    traveller_ns: str,
-    requester: str,
-    lang: str,
-    saved: bool,
-) -> tuple[str, list[dict[str, Any]]]:
-    """(fallback text, blocks) of the follow-up message under a plan.
-
-    Besides the route and the button (or the auto-save note), it always says, whatever
-    the model wrote, when the plan came from demo data and, for a colleague's plan,
-    whose preferences were used.
-    """
-    summary = _summary(trip, lang)
-    traveller = traveller_ns.split(":", 1)[-1]
-    notes = _notes(trip.demo, traveller, requester, lang)
-    blocks: list[dict[str, Any]] = [
-        {"type": "section", "text": {"type": "mrkdwn", "text": summary}},
-        *(_context(note) for note in notes),
-    ]
-    if saved:
-        note = t("trip_auto_saved", lang, traveller=f"<@{traveller}>")
-        blocks.append(_context(note))
-        return "\n".join([summary, *notes, note]), blocks
-    value = {
-        "ns": traveller_ns,
-        "by": requester,
-        "o": trip.origin,
-        "d": trip.destination,
-        "s": trip.start.isoformat(),
-        "e": trip.end.isoformat() if trip.end else None,
-        "l": lang,
-        "x": trip.demo,
-    }
-    blocks.append(
-        {
-            "type": "actions",
-            "block_id": SAVE_TRIP_BLOCK,
-            "elements": [
-                {
-                    "type": "button",
-                    "action_id": SAVE_TRIP_ACTION,
-                    "style": "primary",
-                    "text": {"type": "plain_text", "text": t("trip_save_button", lang)},
-                    "value": json.dumps(value, ensure_ascii=False),
-                }
-            ],
-        }
-    )
-    return "\n".join([summary, *notes]), blocks
-
-
-def _notes(demo: bool, traveller: str, requester: str, lang: str) -> list[str]:
-    """The demo-data notice and whose preferences were used, when they apply."""
-    notes = [t("plan_demo_note", lang)] if demo else []
-    if traveller != requester:
-        notes.append(t("trip_preferences_of", lang, traveller=f"<@{traveller}>"))
-    return notes
-
-
-def _context(text: str) -> dict[str, Any]:
-    return {"type": "context", "elements": [{"type": "mrkdwn", "text": text}]}
-
-
-def _summary(trip: PlannedTrip, lang: str) -> str:
-    dates = trip.start.isoformat()
-    if trip.end and trip.end != trip.start:
-        dates += f" – {trip.end.isoformat()}"
-    return t("trip_summary", lang, origin=trip.origin, destination=trip.destination, dates=dates)
-
-
-class TripActions:
-    """The "Save trip" button."""
-
-    def __init__(self, *, trips: TripStore | None) -> None:
-        self.trips = trips
-
-    def register(self, app: App) -> None:
-        app.action(SAVE_TRIP_ACTION)(self.on_save)
-
-    def on_save(self, ack: Ack, body: dict[str, Any], client: WebClient) -> None:
-        ack()
-        user = str((body.get("user") or {}).get("id") or "")
-        team = str((body.get("team") or {}).get("id") or (body.get("user") or {}).get("team_id"))
-        channel = str((body.get("channel") or {}).get("id") or "")
-        message = body.get("message") or {}
-        actions = body.get("actions") or [{}]
-        try:
-            value = json.loads(actions[0].get("value") or "")
-            trip = PlannedTrip(
-                origin=str(value["o"]),
-                destination=str(value["d"]),
-                start=date.fromisoformat(value["s"]),
-                end=date.fromisoformat(value["e"]) if value.get("e") else None,
-                demo=value.get("x") is True,
-            )
-            traveller_ns, requester, lang = str(value["ns"]), str(value["by"]), str(value["l"])
-        except (ValueError, KeyError, TypeError, IndexError, AttributeError):
-            log.warning("save-trip button with an unreadable value")
-            return
-        if f"{team}:{user}" != traveller_ns and user != requester:
-            self._ephemeral(client, channel, user, message, t("trip_save_not_allowed", lang))
-            return
-        if self.trips is None:
-            self._ephemeral(client, channel, user, message, t("trip_save_failed", lang))
-            return
-        origin, destination = _route(trip)
-        try:
-            _, created = self.trips.add(
-                traveller_ns, destination, trip.start, trip.end, origin, created_by=f"{team}:{user}"
-            )
-        except (InvalidTrip, StoreUnavailable) as exc:
-            log.warning("could not save a trip (%s)", type(exc).__name__)
-            self._ephemeral(client, channel, user, message, t("trip_save_failed", lang))
-            return
-        key = "trip_saved" if created else "trip_already_saved"
-        note = t(key, lang, user=f"<@{user}>")
-        summary = _summary(trip, lang)
-        notes = _notes(trip.demo, traveller_ns.split(":", 1)[-1], requester, lang)
-        blocks: list[dict[str, Any]] = [
-            {"type": "section", "text": {"type": "mrkdwn", "text": summary}},
-            *(_context(text) for text in [*notes, note]),
-        ]
-        try:
-            client.chat_update(
-                channel=channel, ts=str(message.get("ts") or ""), text=note, blocks=blocks
-            )
-        except Exception as exc:
-            log.info("could not update the save-trip message (%s)", type(exc).__name__)
-            self._ephemeral(client, channel, user, message, note)
-
-    @staticmethod
-    def _ephemeral(
-        client: WebClient, channel: str, user: str, message: dict[str, Any], text: str
-    ) -> None:
-        try:
-            client.chat_postEphemeral(
-                channel=channel,
-                user=user,
-                text=text,
-                thread_ts=message.get("thread_ts") or message.get("ts"),
-            )
-        except Exception as exc:
-            log.info("could not post an ephemeral message (%s)", type(exc).__name__)
-
-
-def register(app: App, trips: TripStore | None) -> TripActions:
-    """Wire the "Save trip" button into `app`."""
-    actions = TripActions(trips=trips)
-    actions.register(app)
-    return actions
-
-
-__all__ = [
-    "SAVE_TRIP_ACTION",
-    "Delegation",
-    "TripActions",
-    "auto_save",
-    "delegate",
-    "register",
-    "trip_blocks",
-]
+__all__ = ["Delegation", "about_self", "auto_save", "delegate", "parse_plan_for"]

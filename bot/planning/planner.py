@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 import logging
 import re
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, timedelta
 from typing import TYPE_CHECKING, Any, Protocol
@@ -29,6 +29,7 @@ from bot.planning.inventory import (
     load_catalogue,
 )
 from bot.planning.inventory.base import describe
+from bot.planning.plan import TOOL_NAME
 from bot.planning.scoring import HARD_CAP, Scored, Scorer, read_preferences
 from memory.profile import ProfileSchema, load_schema
 
@@ -37,14 +38,13 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-TOOL_NAME = "plan_itinerary"
 TOP_PER_LEG = 5
 EXCLUDED_PER_LEG = 2
 MAX_DAYS_AHEAD = 365  # the latest departure or return a plan may have, counted from today
 
 _ISO_DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
 # What `retrieve_from_memory` wraps a summary in, and says when nothing is remembered
-# (bot/memory_tools.py): a model that passes the tool's text along passes no preference.
+# (bot/agent/memory_tools.py): a model that passes the tool's text along passes no preference.
 _WRAPPER = re.compile(
     r"<\s*/?\s*" + BLOCK + r"[^>]*>"
     r"|The block above holds the remembered travel preferences of [^.]*\.\s*"
@@ -216,8 +216,8 @@ class Planner:
     def _whose(ctx: ToolContext) -> str:
         if ctx.on_behalf_of is None:
             return "the requester"
-        name = ctx.extras.get("traveller_name")
-        return str(name) if name else f"<@{ctx.on_behalf_of.split(':')[-1]}>"
+        name = ctx.traveller_name
+        return name if name else f"<@{ctx.on_behalf_of.split(':')[-1]}>"
 
     def _leg(self, scored: list[Scored], lang: str) -> dict[str, Any]:
         """The best offer of each flight, train or hotel, best first; plus what was ruled out.
@@ -268,52 +268,6 @@ def _new_facts(extra: str, recalled: str) -> str:
 
 def _fold(fact: str) -> str:
     return " ".join(fact.lower().split())
-
-
-class ToolCallLike(Protocol):
-    """A tool call of an agent turn (`bot.agent.loop.ToolCall` fits)."""
-
-    @property
-    def name(self) -> str: ...
-
-    @property
-    def result(self) -> str: ...
-
-
-@dataclass(frozen=True, slots=True)
-class PlannedTrip:
-    """The trip the last successful `plan_itinerary` call of a turn planned.
-
-    `demo` says the candidates came from the bundled demo inventory; it describes the
-    plan, not the trip, so two plans of one route and dates are the same trip.
-    """
-
-    origin: str
-    destination: str
-    start: date
-    end: date | None
-    demo: bool = field(default=False, compare=False)
-
-
-def planned_trip(calls: Sequence[ToolCallLike]) -> PlannedTrip | None:
-    """The route and dates of the turn's last successful plan, or None."""
-    for call in reversed(calls):
-        if call.name != TOOL_NAME or call.result.startswith("error:"):
-            continue
-        try:
-            plan = json.loads(call.result)
-            route = plan["route"]
-            end = route.get("return_date")
-            return PlannedTrip(
-                origin=str(route["origin"]),
-                destination=str(route["destination"]),
-                start=date.fromisoformat(route["depart_date"]),
-                end=date.fromisoformat(end) if end else None,
-                demo=plan.get("demo_data") is True,
-            )
-        except (ValueError, KeyError, TypeError, AttributeError):
-            continue
-    return None
 
 
 def planning_tools(planner: Planner) -> list[Tool]:
@@ -384,10 +338,8 @@ def open_planner(
 __all__ = [
     "TOOL_NAME",
     "PlanError",
-    "PlannedTrip",
     "Planner",
     "ProfileSource",
     "open_planner",
-    "planned_trip",
     "planning_tools",
 ]

@@ -1,7 +1,8 @@
 """Trips travellers are about to take, kept in the same database as memory.
 
 The scheduler warms the preference cache of travellers whose trips start soon or are
-under way (`TripStore.due`); plans saved from Slack and `travel-bot trips add` fill it.
+under way (`TripStore.due`); plans saved from chat (`save_planned`) and `travel-bot
+trips add` fill it.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from memory.migrations import Migration, migrate
 from memory.store import Backend, utcnow
 
 if TYPE_CHECKING:
+    from bot.planning.plan import PlannedTrip
     from bot.settings import Settings
 
 COMPONENT = "trips"
@@ -105,6 +107,15 @@ def canonical_city(text: str) -> tuple[str, bool]:
 
     city = load_catalogue().city(text)
     return (city.en, True) if city is not None else (" ".join(text.split()), False)
+
+
+def save_planned(
+    store: TripStore, trip: PlannedTrip, traveller: str, *, created_by: str
+) -> tuple[Trip, bool]:
+    """Save a planned trip for the `traveller` namespace, under catalogue city names."""
+    origin = canonical_city(trip.origin)[0] if trip.origin else None
+    destination = canonical_city(trip.destination)[0]
+    return store.add(traveller, destination, trip.start, trip.end, origin, created_by=created_by)
 
 
 class TripStore:

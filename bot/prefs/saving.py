@@ -1,29 +1,83 @@
-"""Saving a submitted `/travel-prefs` form, apart from Slack: which slots to write
-(`merge_changes`), which options would end up both preferred and avoided (`clashes`),
-recording the free text (`record_note`), and making a double submission of one view
-save once (`SubmitClaims`). The listeners that call these are `bot.slack.listeners.prefs_command`.
+"""Saving a submitted preferences form, whatever drew it.
+
+Which slots to write (`merge_changes`: only those the person changed, so an edit made
+elsewhere while the form was open is kept), never an option both preferred and avoided
+(the schema's `clashes`, the check the memory engine itself applies), the free text
+recorded like a chat fact (`record_note`), and what to tell the person afterwards
+(`save_form`). A double submission is kept from saving twice by the caller's claim
+(`bot.conversation.claims`); the Slack listeners are `bot.slack.listeners.prefs_modal`.
 """
 
 from __future__ import annotations
 
 import logging
-import threading
-import time
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Literal
 
 from bot.messages import rejection, t
-from bot.slack.views.prefs_modal import clip
-from memory.errors import MemoryEngineError
+from bot.prefs.form import FormInput, FormMeta
+from bot.prefs.prefill import structured_profile
+from memory.errors import InvalidSlotValue, MemoryEngineError
 from memory.lang import Lang
-from memory.profile import ProfileSchema, Value
+from memory.profile import Clash, ProfileSchema, Value
 
 if TYPE_CHECKING:
     from memory.engine import Memory
 
 log = logging.getLogger(__name__)
 
-SUBMIT_TTL_SECONDS = 86400
+SUBMIT_TTL_SECONDS = 86400  # how long a submitted form stays claimed
+_LIST_SEP = {"en": ", ", "zh": "、"}
+
+
+@dataclass(frozen=True, slots=True)
+class Saved:
+    """How a save went, and what to tell the person."""
+
+    outcome: Literal["saved", "same", "conflict", "failed"]
+    text: str
+
+    @property
+    def done(self) -> bool:
+        """False when nothing was saved and the same form may be submitted again."""
+        return self.outcome in ("saved", "same")
+
+
+def save_form(memory: Memory, meta: FormMeta, form: FormInput) -> Saved:
+    """Write the form's changes for `meta`'s person (and only theirs); never raises."""
+    lang, namespace, schema = meta.lang, meta.namespace, memory.schema
+    try:
+        current = structured_profile(memory, namespace)
+        changes, kept = merge_changes(meta.base, current, form.values)
+        clash = schema.clashes({**current, **changes})
+        if clash:
+            detail = describe_clashes(schema, clash, lang)
+            return Saved("conflict", t("prefs_save_conflict", lang, detail=detail))
+        outcomes = (
+            memory.update_profile(namespace, changes, source="form", lang=lang) if changes else []
+        )
+    except MemoryEngineError as exc:
+        log.warning("saving the form failed (%s)", type(exc).__name__)
+        # InvalidSlotValue: the profile changed between the check and the write.
+        key = "prefs_form_outdated" if isinstance(exc, InvalidSlotValue) else "memory_unavailable"
+        return Saved("failed", t(key, lang))
+    notes, noted = record_note(memory, namespace, form.free_text, lang)
+    changed = any(o.status in ("added", "updated") for o in outcomes)
+    lines = [t("prefs_saved" if changed or noted else "prefs_unchanged", lang)]
+    try:
+        sentence = schema.render_sentence(structured_profile(memory, namespace), lang)
+    except MemoryEngineError:
+        sentence = ""
+    if sentence:
+        lines.append(t("prefs_saved_profile", lang, sentence=sentence))
+    else:
+        lines.append(t("prefs_saved_no_profile", lang))
+    if kept:
+        labels = [schema.slot(slot).label(lang) for slot in kept]
+        lines.append(t("prefs_kept_newer", lang, slots=_LIST_SEP[lang].join(labels)))
+    lines += notes
+    return Saved("saved" if changed or noted else "same", "\n".join(lines))
 
 
 def merge_changes(
@@ -49,26 +103,21 @@ def merge_changes(
     return changes, kept
 
 
-def clashes(schema: ProfileSchema, profile: Mapping[str, Value | None], lang: Lang) -> str:
+def describe_clashes(schema: ProfileSchema, clashes: list[Clash], lang: Lang) -> str:
     """Options that would be both preferred and avoided, described for the person."""
     found = []
-    for slot in schema.slots:
-        other = slot.exclusive_with
-        if not other or slot.id > other:
-            continue
-        both = set(profile.get(slot.id) or ()) & set(profile.get(other) or ())
-        for option in slot.options:
-            if option.id in both:
-                pair = f"{slot.label(lang)} / {schema.slot(other).label(lang)}"
-                found.append(f"{option.label(lang)} ({pair})")
-    return ("、" if lang == "zh" else ", ").join(found)
+    for clash in clashes:
+        slot, other = schema.slot(clash.slot), schema.slot(clash.other)
+        pair = f"{slot.label(lang)} / {other.label(lang)}"
+        found += [f"{o.label(lang)} ({pair})" for o in slot.options if o.id in clash.options]
+    return _LIST_SEP[lang].join(found)
 
 
 def record_note(memory: Memory, namespace: str, text: str, lang: Lang) -> tuple[list[str], bool]:
     """Record the free text (source "form"): what to tell the person, and if it was kept."""
     if not text:
         return [], False
-    shown = clip(text, 200)
+    shown = text if len(text) <= 200 else text[:199] + "…"
     try:
         outcomes = memory.record(namespace, [text], source="form")
     except MemoryEngineError as exc:
@@ -87,50 +136,11 @@ def record_note(memory: Memory, namespace: str, text: str, lang: Lang) -> tuple[
     return lines, kept
 
 
-class SubmitClaims:
-    """The submissions already taken, by view id and hash, so a double submission saves once.
-
-    Kept in Redis (every process sees them) when there is one; otherwise, or while Redis
-    is down, in this process's memory.
-    """
-
-    def __init__(self, *, redis: Any | None, key_prefix: str) -> None:
-        self._redis = redis
-        self._key_prefix = key_prefix
-        self._claims: dict[str, float] = {}  # used when there is no Redis
-        self._lock = threading.Lock()
-
-    def _key(self, claim: str) -> str:
-        return f"{self._key_prefix}travel-prefs:submit:{claim}"
-
-    def claim(self, claim: str) -> bool:
-        """True for the first submission of a view (same id and hash)."""
-        if not claim:
-            return True
-        if self._redis is not None:
-            try:
-                return bool(self._redis.set(self._key(claim), "1", nx=True, ex=SUBMIT_TTL_SECONDS))
-            except Exception as exc:  # Redis down: fall back to this process's memory
-                log.warning("submission claim without Redis (%s)", type(exc).__name__)
-        now = time.monotonic()
-        with self._lock:
-            self._claims = {k: v for k, v in self._claims.items() if v > now}
-            if claim in self._claims:
-                return False
-            self._claims[claim] = now + SUBMIT_TTL_SECONDS
-            return True
-
-    def release(self, claim: str) -> None:
-        """Let the same view be submitted again (its save did not happen)."""
-        if not claim:
-            return
-        with self._lock:
-            self._claims.pop(claim, None)
-        if self._redis is not None:
-            try:
-                self._redis.delete(self._key(claim))
-            except Exception as exc:
-                log.warning("could not release a submission claim (%s)", type(exc).__name__)
-
-
-__all__ = ["SUBMIT_TTL_SECONDS", "SubmitClaims", "clashes", "merge_changes", "record_note"]
+__all__ = [
+    "SUBMIT_TTL_SECONDS",
+    "Saved",
+    "describe_clashes",
+    "merge_changes",
+    "record_note",
+    "save_form",
+]

@@ -1,14 +1,195 @@
-"""Shapes of Slack requests that Bolt relies on, checked before dispatch.
+"""Slack over HTTP: the `POST /slack/events` route, and what it checks before Bolt.
 
-A correctly signed body can still be malformed (a bug on Slack's side, a replayed test
-payload, a proxy mangling JSON); Bolt then raises deep inside and the request would
-get a 500. `request_problem` names what is wrong so the server can answer 400.
+Events, slash commands and interactivity all arrive on `/slack/events`. The Slack
+signature is checked before anything else (`verify_signature`: bad or stale, 401 and
+nothing touched); a body over `HTTP_MAX_BODY_BYTES` gets 413; an unreadable one, or one
+not shaped like anything Slack sends (`request_problem`), gets 400 with a short JSON
+error; then Bolt dispatches it on the dispatch pool, so the event loop never blocks on
+a listener. Should Bolt still trip over a body, that is a 400 too, logged without it.
+
+`mount(web, settings, deps)` builds the Bolt app and registers the route on the one
+HTTP application (`bot.web.app`).
+
+Why check shapes at all: a correctly signed body can still be malformed (a bug on
+Slack's side, a replayed test payload, a proxy mangling JSON); Bolt then raises deep
+inside and the request would get a 500. `request_problem` names what is wrong, never
+the content.
 """
 
 from __future__ import annotations
 
+import asyncio
+import hashlib
+import hmac
+import json
+import logging
+import os
+import time
+import traceback
 from collections.abc import Mapping
-from typing import Any
+from concurrent.futures import ThreadPoolExecutor
+from typing import TYPE_CHECKING, Any
+
+from slack_bolt import App
+from slack_bolt.request import BoltRequest
+
+from bot.slack.app import build_app
+from bot.web.asgi import (
+    PayloadTooLarge,
+    Receive,
+    Scope,
+    Send,
+    first,
+    headers_of,
+    read_body,
+    respond,
+    send_response,
+)
+
+if TYPE_CHECKING:
+    from bot.deps import Deps
+    from bot.metrics import Metrics
+    from bot.settings import Settings
+    from bot.web.app import WebApp
+
+log = logging.getLogger(__name__)
+
+EVENTS_PATH = "/slack/events"
+_MALFORMED = json.dumps({"ok": False, "error": "malformed_request"}).encode()
+_UNAVAILABLE = json.dumps({"ok": False, "error": "shutting_down"}).encode()
+
+
+def mount(web: WebApp, settings: Settings, deps: Deps) -> App:
+    """Build the Bolt app and serve it on `POST /slack/events`; returns the app."""
+    bolt = build_app(settings, deps)
+    secret = settings.slack_signing_secret
+    events = SlackEvents(
+        bolt=bolt,
+        metrics=deps.metrics,
+        pool=deps.pools.dispatch,
+        signing_secret=secret.get_secret_value() if secret is not None else "",
+        max_body_bytes=settings.http_max_body_bytes,
+    )
+    web.mount(EVENTS_PATH, events, methods=("POST",))
+    return bolt
+
+
+class SlackEvents:
+    """The ASGI route of `POST /slack/events` (see the module docstring)."""
+
+    def __init__(
+        self,
+        *,
+        bolt: App,
+        metrics: Metrics,
+        pool: ThreadPoolExecutor,
+        signing_secret: str,
+        max_body_bytes: int = 1_048_576,
+    ) -> None:
+        if not signing_secret:
+            raise ValueError("a signing secret is required: every request is verified")
+        self.bolt = bolt
+        self.metrics = metrics
+        self.pool = pool
+        self.max_body_bytes = max_body_bytes
+        self._secret = signing_secret.encode("utf-8")
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        started = time.monotonic()
+        metrics = self.metrics
+        headers = headers_of(scope)
+        try:
+            raw = await read_body(receive, headers, self.max_body_bytes)
+        except PayloadTooLarge:
+            metrics.inc("http_rejected_total", reason="too_large")
+            await respond(send, 413, b"payload too large")
+            return
+        if not verify_signature(
+            self._secret,
+            raw,
+            timestamp=first(headers.get("x-slack-request-timestamp")),
+            signature=first(headers.get("x-slack-signature")),
+        ):
+            metrics.inc("http_rejected_total", reason="signature")
+            await respond(send, 401, b"invalid signature")
+            return
+        try:
+            request = BoltRequest(
+                body=raw.decode("utf-8"),
+                query=scope.get("query_string", b"").decode("latin-1"),
+                headers=dict(headers),
+            )
+        except Exception as exc:  # undecodable or unparsable body
+            problem: str | None = f"unparsable ({type(exc).__name__})"
+        else:
+            problem = request_problem(request.body)
+        if problem is not None:
+            metrics.inc("http_rejected_total", reason="malformed")
+            log.info("malformed Slack request: %s", problem)
+            await respond(send, 400, _MALFORMED, "application/json")
+            return
+        loop = asyncio.get_running_loop()
+        try:
+            dispatched = loop.run_in_executor(self.pool, self.bolt.dispatch, request)
+        except RuntimeError:  # the dispatch pool is shut down
+            await respond(send, 503, _UNAVAILABLE, "application/json")
+            return
+        try:
+            response = await dispatched
+        except Exception as exc:  # a shape Bolt trips over that `request_problem` let by
+            metrics.inc("http_rejected_total", reason="dispatch_error")
+            log.warning(
+                "Slack request could not be dispatched (%s at %s)", type(exc).__name__, _where(exc)
+            )
+            await respond(send, 400, _MALFORMED, "application/json")
+            return
+        metrics.observe("slack_ack_seconds", time.monotonic() - started)
+        body = response.body.encode("utf-8") if isinstance(response.body, str) else b""
+        out_headers: list[tuple[bytes, bytes]] = []
+        for name, values in response.headers.items():
+            if name.lower() == "content-length":
+                continue
+            for value in values:
+                out_headers.append((name.encode("latin-1"), str(value).encode("latin-1")))
+        await send_response(send, response.status, body, out_headers)
+
+
+def verify_signature(
+    secret: bytes,
+    body: bytes,
+    *,
+    timestamp: str | None,
+    signature: str | None,
+    now: float | None = None,
+    tolerance_seconds: int = 300,
+) -> bool:
+    """Slack's v0 request signature over the raw bytes, and a timestamp not too old."""
+    if not timestamp or not signature:
+        return False
+    try:
+        sent = int(timestamp)
+    except ValueError:
+        return False
+    if abs((time.time() if now is None else now) - sent) > tolerance_seconds:
+        return False
+    expected = sign(secret, body, timestamp=timestamp)
+    return hmac.compare_digest(expected.encode(), signature.encode("utf-8", "replace"))
+
+
+def sign(secret: bytes, body: bytes, *, timestamp: str) -> str:
+    """Slack's v0 signature (`X-Slack-Signature`) of `body` sent at `timestamp`."""
+    base = b"v0:" + timestamp.encode("ascii", "replace") + b":" + body
+    return "v0=" + hmac.new(secret, base, hashlib.sha256).hexdigest()
+
+
+def _where(exc: BaseException) -> str:
+    """`file.py:line` where `exc` was raised (no message: it may quote the body)."""
+    frames = traceback.extract_tb(exc.__traceback__)
+    if not frames:
+        return "?"
+    last = frames[-1]
+    return f"{os.path.basename(last.filename)}:{last.lineno}"
+
 
 # Fields Bolt reads as strings (or compares with strings) wherever they appear.
 _STRING_FIELDS = (
@@ -150,3 +331,6 @@ def _command_problem(body: Mapping[str, Any]) -> str | None:
         if body.get(key) is not None and not isinstance(body[key], str):
             return f"{key} is not a string"
     return None
+
+
+__all__ = ["EVENTS_PATH", "SlackEvents", "mount", "request_problem", "sign", "verify_signature"]

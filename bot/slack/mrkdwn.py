@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import re
 
+from bot.conversation.markup import special_mention
+
 # Slack truncates `text` at 40,000 characters and advises staying under 4,000 per
 # message; a little headroom keeps each part readable.
 MESSAGE_LIMIT = 3500
@@ -33,7 +35,6 @@ _SLACK_TOKEN = re.compile(
 )
 # Special mentions (`<!channel>`, `<!subteam^S1|@team>`, `<!date^…|fallback>`): never kept.
 _SPECIAL = re.compile(r"<!([^<>|]*)(?:\|([^<>]*))?>")
-_BROADCASTS = frozenset({"channel", "here", "everyone", "group"})
 _SAFE_SCHEME = re.compile(r"(?:https?|mailto):", re.IGNORECASE)
 # Placeholders used below; a model could type them, so they are dropped from its text.
 _PLACEHOLDERS = re.compile("[\x01-\x03]")
@@ -50,17 +51,6 @@ _KEEP = "\x03"
 def escape(text: str) -> str:
     """Escape the three characters Slack reserves for markup."""
     return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
-
-
-def special_mention(name: str, label: str | None = None) -> str:
-    """Plain text for a special mention `<!name|label>`: "@channel", "@team", a date."""
-    kind = name.split("^", 1)[0].strip().lower()
-    if kind in _BROADCASTS:
-        return f"@{kind}"
-    label = (label or "").strip()
-    if label:
-        return label
-    return "@group" if kind == "subteam" else ""
 
 
 def _defuse(text: str) -> str:

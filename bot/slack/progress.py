@@ -1,7 +1,8 @@
 """The progress reaction on a message the bot is working on.
 
 Added from the notice pool with a client of its own (short timeout, no retries), so a
-slow Slack never holds up anything else; taken away once the answer is posted.
+slow Slack never holds up anything else; taken away once the answer is posted. The
+Slack reply sink (`bot.slack.sink`) drives it.
 """
 
 from __future__ import annotations
@@ -9,7 +10,6 @@ from __future__ import annotations
 import logging
 import threading
 from concurrent.futures import Future
-from typing import Protocol
 
 from slack_sdk.errors import SlackApiError
 from slack_sdk.web import WebClient
@@ -17,14 +17,6 @@ from slack_sdk.web import WebClient
 log = logging.getLogger(__name__)
 
 TIMEOUT_SECONDS = 2  # the Slack client takes whole seconds
-
-
-class Message(Protocol):
-    @property
-    def channel(self) -> str: ...
-
-    @property
-    def ts(self) -> str: ...
 
 
 class ProgressReaction:
@@ -35,7 +27,7 @@ class ProgressReaction:
         self._lock = threading.Lock()
         self._quick_clients: dict[tuple[str | None, str], WebClient] = {}
 
-    def add(self, client: WebClient, msg: Message) -> bool:
+    def add(self, client: WebClient, channel: str, ts: str) -> bool:
         """Best effort and quick (notice pool): a failure only costs the reaction.
 
         True when the reaction is, or may be, on the message: after a timeout Slack may
@@ -44,7 +36,7 @@ class ProgressReaction:
         if not self.name:
             return False
         try:
-            self._quick(client).reactions_add(channel=msg.channel, timestamp=msg.ts, name=self.name)
+            self._quick(client).reactions_add(channel=channel, timestamp=ts, name=self.name)
             return True
         except SlackApiError as exc:
             error = exc.response.get("error")
@@ -54,7 +46,9 @@ class ProgressReaction:
             log.info("could not add the progress reaction (%s)", type(exc).__name__)
             return True
 
-    def withdraw(self, client: WebClient, msg: Message, progress: Future[bool] | None) -> None:
+    def withdraw(
+        self, client: WebClient, channel: str, ts: str, progress: Future[bool] | None
+    ) -> None:
         """The answer is posted: drop a reaction not yet added, else take it away.
 
         A reaction still under way is taken away by the notice thread once it settles
@@ -62,15 +56,15 @@ class ProgressReaction:
         """
         if progress is None or progress.cancel():
             return
-        progress.add_done_callback(lambda done: self._undo(client, msg, done))
+        progress.add_done_callback(lambda done: self._undo(client, channel, ts, done))
 
-    def _undo(self, client: WebClient, msg: Message, progress: Future[bool]) -> None:
+    def _undo(self, client: WebClient, channel: str, ts: str, progress: Future[bool]) -> None:
         if not progress.cancelled() and progress.exception() is None and progress.result():
-            self.remove(client, msg)
+            self.remove(client, channel, ts)
 
-    def remove(self, client: WebClient, msg: Message) -> None:
+    def remove(self, client: WebClient, channel: str, ts: str) -> None:
         try:
-            client.reactions_remove(channel=msg.channel, timestamp=msg.ts, name=self.name)
+            client.reactions_remove(channel=channel, timestamp=ts, name=self.name)
         except Exception as exc:
             log.info("could not remove the progress reaction (%s)", type(exc).__name__)
 

@@ -1,11 +1,12 @@
-"""The earlier messages of a thread, for a first @mention partway through it.
+"""The earlier messages of a Slack thread, for a first @mention partway through it.
 
 When someone mentions the bot under a colleague's message ("@bot plan this for me"),
 the thread has no turns in `ThreadHistory` yet, so the model would miss what the thread
-is about. This reads the thread once with `conversations.replies` and turns it into
-history: people's messages as user turns (tagged with who wrote them), the bot's own
-messages as assistant turns, other bots and non-message events left out. The turns are
-then saved in `ThreadHistory`, so follow-ups read Redis and never call Slack again.
+is about. `earlier_turns` reads the thread once with `conversations.replies` and turns it
+into history: people's messages as user turns (tagged with who wrote them), the bot's
+own messages as assistant turns, other bots and non-message events left out. The
+conversation then saves the turns in `ThreadHistory`, so follow-ups read Redis and never
+call Slack again.
 
 Any failure (rate limit, missing scope, network) means no earlier context, never a
 failed turn; logs name the error, never the text of a message.
@@ -16,49 +17,20 @@ from __future__ import annotations
 import logging
 from collections.abc import Iterable, Mapping
 from decimal import Decimal, InvalidOperation
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from slack_sdk.errors import SlackApiError
 from slack_sdk.web import WebClient
 
-from bot.conversation.threads import ThreadHistory, Turn
+from bot.conversation.threads import Turn
+from bot.slack.api import slack_error
+from bot.slack.incoming import PERSON_SUBTYPES
 from bot.slack.mrkdwn import clean_text
-
-if TYPE_CHECKING:
-    from bot.conversation.turn import Incoming
 
 log = logging.getLogger(__name__)
 
-# Subtypes that are still a person writing (as in `bot.conversation.turn`); anything else
-# (joins, topic changes, bot messages, tombstones, ...) is not part of the discussion.
-_PERSON_SUBTYPES = frozenset({None, "file_share", "thread_broadcast"})
+# The bot's own messages: plain ones, and those posted as `bot_message`.
 _OWN_SUBTYPES = frozenset({None, "bot_message"})
-# Room left in `ThreadHistory` for the turn being answered (the message and the reply),
-# so saving them does not push the thread's opening message out.
-_ROOM_FOR_THIS_TURN = 2
-
-
-def thread_turns(threads: ThreadHistory, client: WebClient, msg: Incoming) -> list[Turn]:
-    """The thread's recent turns: from Redis, or from Slack for a first mid-thread mention.
-
-    Counts and lengths follow `threads` (`THREAD_HISTORY_TURNS`,
-    `SLACK_MAX_MESSAGE_CHARS`).
-    """
-    turns = threads.load(msg.team_id, msg.channel, msg.thread_ts)
-    if turns or msg.kind != "mention" or msg.thread_ts == msg.ts:
-        return turns
-    earlier = earlier_turns(
-        client,
-        channel=msg.channel,
-        thread_ts=msg.thread_ts,
-        before_ts=msg.ts,
-        bot_user_id=msg.bot_user_id,
-        max_turns=threads.max_turns - _ROOM_FOR_THIS_TURN,
-        max_chars=threads.max_chars_per_turn,
-    )
-    if earlier:
-        threads.seed(msg.team_id, msg.channel, msg.thread_ts, *earlier)
-    return earlier
 
 
 def earlier_turns(
@@ -83,7 +55,7 @@ def earlier_turns(
         response = client.conversations_replies(channel=channel, ts=thread_ts, limit=max_turns)
         messages = response.get("messages")
     except SlackApiError as exc:
-        log.info("no earlier thread context: conversations.replies said %s", _error(exc))
+        log.info("no earlier thread context: conversations.replies said %s", slack_error(exc))
         return []
     except Exception as exc:
         log.info("no earlier thread context: conversations.replies failed (%s)", type(exc).__name__)
@@ -115,7 +87,7 @@ def _turns(messages: Iterable[Any], *, before_ts: str, bot_user_id: str | None) 
             if subtype in _OWN_SUBTYPES:
                 yield Turn("assistant", text)
         elif not (message.get("bot_id") or message.get("bot_profile")) and (
-            subtype in _PERSON_SUBTYPES
+            subtype in PERSON_SUBTYPES
         ):
             yield Turn("user", text, user)
 
@@ -130,12 +102,4 @@ def _ts(value: object) -> Decimal | None:
     return stamp if stamp.is_finite() else None
 
 
-def _error(exc: SlackApiError) -> str:
-    response = exc.response
-    if response.status_code == 429:
-        return "ratelimited"
-    error = response.get("error") if isinstance(response.data, dict) else None
-    return str(error or f"HTTP {response.status_code}")
-
-
-__all__ = ["earlier_turns", "thread_turns"]
+__all__ = ["earlier_turns"]

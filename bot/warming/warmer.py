@@ -40,6 +40,8 @@ from redis.exceptions import RedisError
 
 from memory.cache import ANY_QUERY, query_field
 from memory.errors import MemoryEngineError
+from memory.redis_client import BATCH_TIMEOUT
+from memory.redis_client import open_redis as redis_client
 
 if TYPE_CHECKING:
     from bot.planning.trips import TripStore
@@ -124,12 +126,9 @@ def _batches(items: Iterable[str], size: int) -> Iterator[list[str]]:
 
 
 def open_redis(settings: Settings) -> Any | None:
-    """A Redis client for `REDIS_URL` (None when it is empty); connects on first use."""
-    if not settings.redis_url:
-        return None
-    import redis
-
-    return redis.Redis.from_url(settings.redis_url, socket_timeout=2.0, socket_connect_timeout=1.0)
+    """The warmer's Redis client (`REDIS_URL`; None when it is empty): its pipelines carry a
+    batch of travellers, so it waits longer than the bot's own client."""
+    return redis_client(settings.redis_url, timeout=BATCH_TIMEOUT)
 
 
 class Warmer:

@@ -14,16 +14,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-import redis
 
 from bot.settings import Settings
 from memory import open_memory
 from memory.engine import Memory
-from tests.bot.slack_harness import BOT_TOKEN, SIGNING_SECRET, BotHarness
-from tests.fakes.llm_server import ScriptedModel
-from tests.fakes.slack_api import FakeSlackAPI
-
-REDIS_URL = "redis://127.0.0.1:6379/0"
+from tests.support.llm_server import ScriptedModel
+from tests.support.services import REDIS_URL, delete_keys
+from tests.support.slack_api import FakeSlackAPI
+from tests.support.slack_harness import BOT_TOKEN, SIGNING_SECRET, BotHarness
 
 
 @pytest.fixture
@@ -53,11 +51,7 @@ def bot_prefix(redis_prefix: str) -> Iterator[str]:
     """A Redis key prefix of this test's own; its keys are deleted afterwards."""
     prefix = f"{redis_prefix}bot-{uuid.uuid4().hex[:8]}:"
     yield prefix
-    client = redis.Redis.from_url(REDIS_URL)
-    keys = list(client.scan_iter(match=f"{prefix}*", count=1000))
-    if keys:
-        client.delete(*keys)
-    client.close()
+    delete_keys(prefix)
 
 
 SettingsFactory = Callable[..., Settings]

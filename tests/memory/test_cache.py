@@ -15,7 +15,8 @@ import redis
 
 from memory.engine import Memory
 from memory.store import Store, StoredItem
-from tests.conftest import REDIS_URL, MemoryFactory
+from tests.conftest import MemoryFactory
+from tests.support.services import REDIS_URL
 
 RED_EYE = "I never take red-eye flights"
 

@@ -11,7 +11,7 @@ import pytest
 
 from memory.engine import Memory
 from tests.conftest import MemoryFactory
-from tests.fakes.llm_server import Fail, ScriptedModel
+from tests.support.llm_server import Fail, ScriptedModel
 
 SPICY = "我喜欢吃辣"
 NOT_SPICY = "我现在不吃辣了"

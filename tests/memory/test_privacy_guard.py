@@ -14,7 +14,7 @@ from memory.engine import Memory
 from memory.privacy_review import parse_review
 from memory.privacy_text import normalise
 from tests.conftest import MemoryFactory
-from tests.fakes.llm_server import Delay, Fail, ScriptedModel
+from tests.support.llm_server import Delay, Fail, ScriptedModel
 
 # --- how a refusal comes back --------------------------------------------------------------------
 

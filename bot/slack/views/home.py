@@ -2,8 +2,8 @@
 
 The tab shows what is remembered about a person: the summary, each current fact with its
 source, date, the scope it is limited to (if any) and a "Forget" button, paged
-`HOME_PAGE_SIZE` facts at a time. Its ids and Slack's limits are the constants of
-`bot.slack.views.prefs_modal`, shared with the `/travel-prefs` modal.
+`HOME_PAGE_SIZE` facts at a time. Its ids and Slack's limits are `bot.slack.views.blocks`,
+shared with the `/travel-prefs` modal.
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ from slack_sdk.models.blocks import (
 from slack_sdk.models.views import View
 
 from bot.messages import t
-from bot.slack.views.prefs_modal import (
+from bot.slack.views.blocks import (
     EDIT_ACTION_ID,
     FORGET_ALL_ACTION_ID,
     FORGET_ITEM_ACTION_ID,

@@ -1,0 +1,47 @@
+"""The agent's system prompt: the rules in the person's language, dated in their time zone.
+
+The text lives in `prompts/` (`system.{lang}.md`, plus `system_on_behalf.{lang}.md` when a
+travel admin plans for a colleague); this module only fills in today's date, weekday,
+time and time zone, so "next Monday" means the traveller's next Monday.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+import prompts
+from bot.agent.tools import ToolContext
+from memory.lang import Lang
+
+_WEEKDAYS: dict[Lang, tuple[str, ...]] = {
+    "en": ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"),
+    "zh": ("星期一", "星期二", "星期三", "星期四", "星期五", "星期六", "星期日"),
+}
+
+
+def system_prompt(ctx: ToolContext, now: datetime) -> str:
+    """The system prompt in `ctx.lang`, dated in the user's time zone."""
+    zone = _zone(ctx.tz)
+    local = now.astimezone(zone)
+    text = prompts.render(
+        f"system.{ctx.lang}.md",
+        today=local.date().isoformat(),
+        weekday=_WEEKDAYS[ctx.lang][local.weekday()],
+        time=local.strftime("%H:%M"),
+        timezone=str(zone),
+    )
+    if ctx.on_behalf_of:
+        traveller = ctx.traveller_name or f"<@{ctx.on_behalf_of.split(':')[-1]}>"
+        text += prompts.render(f"system_on_behalf.{ctx.lang}.md", traveller=traveller)
+    return text
+
+
+def _zone(name: str) -> ZoneInfo:
+    try:
+        return ZoneInfo(name or "UTC")
+    except (ZoneInfoNotFoundError, ValueError):
+        return ZoneInfo("UTC")
+
+
+__all__ = ["system_prompt"]

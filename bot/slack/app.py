@@ -1,0 +1,99 @@
+"""The Slack app factory: `build_app(settings, deps)` is the Bolt app with every listener.
+
+It builds what only Slack needs: the Web API client for `SLACK_API_URL`, the people
+cache (locale and time zone), the travel-admin user group and the progress reaction,
+held by one `SlackChannel`, then registers the listeners (`bot.slack.listeners`) and
+one error handler. HTTP mode mounts the app on `/slack/events` (`bot.slack.http`);
+Socket Mode connects it (`bot.slack.socket_mode`).
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from typing import TYPE_CHECKING, Any
+
+from slack_bolt import App
+from slack_bolt.error import BoltUnhandledRequestError
+from slack_bolt.response import BoltResponse
+from slack_sdk.web import WebClient
+
+from bot.messages import lang_of, t
+from bot.slack import listeners
+from bot.slack.admins import admin_group
+from bot.slack.api import web_client
+from bot.slack.channel import SlackChannel
+from bot.slack.people import People
+from bot.slack.progress import ProgressReaction
+
+if TYPE_CHECKING:
+    from bot.deps import Deps
+    from bot.settings import Settings
+
+log = logging.getLogger(__name__)
+
+
+def build_app(
+    settings: Settings,
+    deps: Deps,
+    *,
+    socket_mode: bool = False,
+    client: WebClient | None = None,
+) -> App:
+    """The Bolt app with every listener registered.
+
+    HTTP mode requires `SLACK_SIGNING_SECRET`: requests are always verified. Listeners
+    run on `deps.pools.listeners` and must stay quick; slow work goes to the agent pool
+    (the conversation) or the task pool (preferences).
+    """
+    if settings.slack_bot_token is None:
+        raise ValueError("SLACK_BOT_TOKEN is not set")
+    secret = settings.slack_signing_secret
+    if secret is None and not socket_mode:
+        raise ValueError("SLACK_SIGNING_SECRET is not set; HTTP mode verifies every request")
+    client = client or web_client(settings)
+    app = App(
+        # The token comes with `client` (the one built for SLACK_API_URL).
+        signing_secret=secret.get_secret_value() if secret is not None else "",
+        client=client,
+        process_before_response=False,
+        token_verification_enabled=False,
+        request_verification_enabled=True,
+        ignoring_self_events_enabled=True,
+        raise_error_for_unhandled_request=True,
+        listener_executor=deps.pools.listeners,
+        logger=logging.getLogger("bot.bolt"),
+    )
+    slack = SlackChannel(
+        client=client,
+        people=People(default=settings.default_language),
+        admin_group=admin_group(client, settings.travel_admin_usergroup_id),
+        progress=ProgressReaction(settings.slack_progress_reaction),
+    )
+    listeners.register(app, deps, slack)
+    app.error(_error_handler(deps))
+    return app
+
+
+def _error_handler(deps: Deps) -> Any:
+    """Log what no listener expected; a slash command still gets a kind, private answer."""
+
+    def handle(error: Exception, body: dict[str, Any], response: BoltResponse | None) -> Any:
+        if isinstance(error, BoltUnhandledRequestError):
+            deps.metrics.inc("slack_unhandled_total")
+            return BoltResponse(status=404, body="")
+        deps.metrics.inc("slack_listener_errors_total", error=type(error).__name__)
+        log.error("listener failed (%s)", type(error).__name__, exc_info=error)
+        if response is not None and isinstance(body.get("command"), str):
+            text = t("internal_error", lang_of(str(body.get("text") or "")))
+            return BoltResponse(
+                status=200,
+                body=json.dumps({"response_type": "ephemeral", "text": text}),
+                headers={"content-type": "application/json;charset=utf-8"},
+            )
+        return None
+
+    return handle
+
+
+__all__ = ["build_app"]

@@ -1,0 +1,165 @@
+"""`/travel-prefs`, the preferences modal and the App Home tab in Slack: what their
+listeners share.
+
+Listeners (`bot.slack.listeners.prefs_command`, `.prefs_modal`, `.home`) run on Bolt's
+listener pool and only do quick work: acknowledge, and for the form open a loading view
+with the command's `trigger_id` at once (it expires after three seconds). Everything
+that reads or writes memory, asks the model or looks up the person's locale runs on the
+task pool (`Pools.run_task`), so neither Bolt's listener pool nor a queue of slow agent
+turns can hold up a form, a save or the Home tab; the loading view is then replaced by
+the form. The form itself is data (`bot.prefs.form`), drawn by `bot.slack.views`.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING, Any
+
+from slack_bolt import Respond
+from slack_sdk.web import WebClient
+
+from bot.conversation.incoming import SLACK, qualified
+from bot.messages import t
+from bot.prefs.form import FormMeta, build_form
+from bot.prefs.prefill import build_prefill, slot_mapper
+from bot.slack.api import SLACK_ERRORS, dm, slack_error
+from bot.slack.views.home import home_view
+from bot.slack.views.notices import loading_modal, notice_modal
+from bot.slack.views.prefs_modal import preferences_modal
+from memory.errors import MemoryEngineError
+from memory.lang import Lang
+
+if TYPE_CHECKING:
+    from bot.deps import Deps
+    from bot.slack.channel import SlackChannel
+
+log = logging.getLogger(__name__)
+
+
+class Preferences:
+    """The Slack side of a person's preferences: the form, the Home tab, and replies."""
+
+    def __init__(self, deps: Deps, slack: SlackChannel) -> None:
+        self.memory = deps.memory
+        self.schema = deps.memory.schema
+        self.free_text_limit = deps.settings.memory_max_fact_chars
+        self.mapper = slot_mapper(deps.settings)
+        self.people = slack.people
+        self.run = deps.pools.run_task
+
+    def lang(self, client: WebClient, team: str, user: str) -> Lang:
+        return self.people.lang(client, team, user)
+
+    def known_lang(self, team: str, user: str) -> Lang:
+        """The person's language without asking Slack (the default when not known yet)."""
+        return self.people.cached_lang(team, user) or self.people.default
+
+    # -- replies ------------------------------------------------------------------------------
+
+    def reply(
+        self, client: WebClient, team: str, user: str, respond: Respond | None, key: str
+    ) -> None:
+        """The message `key` in the person's language, where the request came from."""
+        self.answer(client, user, respond, t(key, self.lang(client, team, user)))
+
+    def answer(
+        self, client: WebClient, user: str, respond: Respond | None, text: str, **extra: Any
+    ) -> None:
+        """Reply where the request came from (its response_url), else in a DM."""
+        if respond is None:
+            dm(client, user, text)
+            return
+        try:
+            respond(text=text, response_type="ephemeral", **extra)
+        except Exception as exc:  # an expired or broken response_url
+            log.info("respond failed (%s); sending a DM", type(exc).__name__)
+            dm(client, user, text)
+
+    def tell(self, client: WebClient, user: str, channel: str, text: str) -> None:
+        """Ephemeral in the channel of the command when there is one, else a DM."""
+        if channel:
+            try:
+                client.chat_postEphemeral(channel=channel, user=user, text=text)
+                return
+            except SLACK_ERRORS as exc:
+                log.info("ephemeral failed (%s); sending a DM", slack_error(exc))
+        dm(client, user, text)
+
+    # -- the form -----------------------------------------------------------------------------
+
+    def open_form(
+        self,
+        client: WebClient,
+        team: str,
+        user: str,
+        trigger: str,
+        channel: str,
+        respond: Respond | None,
+    ) -> None:
+        """Open the loading view now (the trigger expires soon), then fill it in."""
+        if not trigger:
+            self.run(self.reply, client, team, user, respond, "prefs_no_trigger")
+            return
+        try:
+            opened = client.views_open(
+                trigger_id=trigger, view=loading_modal(self.people.cached_lang(team, user))
+            )
+        except SLACK_ERRORS as exc:
+            log.warning("views.open failed (%s)", slack_error(exc))
+            self.run(self.reply, client, team, user, respond, "prefs_open_failed")
+            return
+        view = opened.get("view") or {}
+        self.run(self._fill_form, client, team, user, channel, view.get("id"), view.get("hash"))
+
+    def _fill_form(
+        self,
+        client: WebClient,
+        team: str,
+        user: str,
+        channel: str,
+        view_id: str,
+        view_hash: str | None,
+    ) -> None:
+        lang = self.lang(client, team, user)
+        try:
+            prefill = build_prefill(self.memory, qualified(SLACK, team, user), self.mapper)
+            meta = FormMeta(user=user, team=team, lang=lang, channel=channel, base=prefill.base)
+            form = build_form(
+                self.schema,
+                meta,
+                values=prefill.values,
+                suggested=prefill.suggested,
+                readonly=prefill.readonly,
+                free_text_limit=self.free_text_limit,
+                scoped=prefill.scoped,
+            )
+            view = preferences_modal(form)
+        except MemoryEngineError:
+            log.warning("could not read the profile for the form", exc_info=True)
+            view = notice_modal(lang, t("home_unavailable", lang))
+        try:
+            client.views_update(view_id=view_id, hash=view_hash, view=view)
+        except SLACK_ERRORS as exc:  # closed meanwhile, or replaced: nothing to do
+            log.info("views.update of the form failed (%s)", slack_error(exc))
+
+    # -- the Home tab -------------------------------------------------------------------------
+
+    def publish_home(
+        self, client: WebClient, team: str, user: str, page: int = 0, lang: Lang | None = None
+    ) -> None:
+        """Publish the person's Home tab as memory holds it now."""
+        lang = lang or self.lang(client, team, user)
+        namespace = qualified(SLACK, team, user)
+        try:
+            items = self.memory.items(namespace)
+            summary = self.memory.retrieve(namespace) if items else ""
+            view = home_view(lang=lang, summary=summary, items=items, page=page)
+        except MemoryEngineError:
+            view = home_view(lang=lang, summary="", items=[], unavailable=True)
+        try:
+            client.views_publish(user_id=user, view=view)
+        except SLACK_ERRORS as exc:
+            log.warning("views.publish failed (%s)", slack_error(exc))
+
+
+__all__ = ["Preferences"]

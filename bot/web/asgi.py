@@ -1,0 +1,89 @@
+"""The few ASGI pieces every HTTP route shares: types, reading a body, answering.
+
+No framework: the application (`bot.web.app`) and each channel's routes (e.g.
+`bot.slack.http`) speak ASGI directly, so a request costs nothing beyond what it does.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable, Mapping
+from typing import Any
+
+Scope = Mapping[str, Any]
+Message = dict[str, Any]
+Receive = Callable[[], Awaitable[Message]]
+Send = Callable[[Message], Awaitable[None]]
+Route = Callable[[Scope, Receive, Send], Awaitable[None]]
+
+
+class PayloadTooLarge(Exception):
+    pass
+
+
+async def read_body(receive: Receive, headers: Mapping[str, list[str]], limit: int) -> bytes:
+    """The request body, at most `limit` bytes (`PayloadTooLarge` beyond)."""
+    declared = first(headers.get("content-length"))
+    if declared is not None and declared.isdigit() and int(declared) > limit:
+        raise PayloadTooLarge
+    chunks: list[bytes] = []
+    size = 0
+    while True:
+        message = await receive()
+        if message["type"] == "http.disconnect":
+            break
+        chunk = message.get("body", b"")
+        size += len(chunk)
+        if size > limit:
+            raise PayloadTooLarge
+        chunks.append(chunk)
+        if not message.get("more_body", False):
+            break
+    return b"".join(chunks)
+
+
+def headers_of(scope: Scope) -> dict[str, list[str]]:
+    """The request headers, lower-case names, every value kept."""
+    headers: dict[str, list[str]] = {}
+    for name, value in scope.get("headers", []):
+        headers.setdefault(name.decode("latin-1").lower(), []).append(value.decode("latin-1"))
+    return headers
+
+
+def first(values: list[str] | None) -> str | None:
+    return values[0] if values else None
+
+
+async def respond(
+    send: Send,
+    status: int,
+    body: bytes,
+    content_type: str = "text/plain; charset=utf-8",
+    **extra: str,
+) -> None:
+    """A whole response: status, content type, any extra headers, the body."""
+    headers = [(b"content-type", content_type.encode())]
+    headers += [(k.encode(), v.encode()) for k, v in extra.items()]
+    await send_response(send, status, body, headers)
+
+
+async def send_response(
+    send: Send, status: int, body: bytes, headers: list[tuple[bytes, bytes]]
+) -> None:
+    headers = [*headers, (b"content-length", str(len(body)).encode())]
+    await send({"type": "http.response.start", "status": status, "headers": headers})
+    await send({"type": "http.response.body", "body": body})
+
+
+__all__ = [
+    "Message",
+    "PayloadTooLarge",
+    "Receive",
+    "Route",
+    "Scope",
+    "Send",
+    "first",
+    "headers_of",
+    "read_body",
+    "respond",
+    "send_response",
+]

@@ -1,0 +1,180 @@
+"""`travel-bot chat`: piped console sessions with and without a language model."""
+
+from __future__ import annotations
+
+import io
+import os
+import subprocess
+import sys
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from openai import OpenAI
+
+from bot.agent.loop import Agent
+from bot.cli.chat import run_console
+from bot.messages import t
+from bot.settings import Settings
+from memory import open_memory
+from memory.engine import Memory
+from tests.support.llm_server import Fail, ScriptedModel
+
+USER = "T1:U1"
+RED_EYE = "I never take red-eye flights"
+
+
+def _settings(**values: Any) -> Settings:
+    values.setdefault("llm_model", "")
+    values.setdefault("redis_url", "")
+    return Settings(_env_file=None, **values)  # type: ignore[call-arg]
+
+
+def _session(settings: Settings, text: str, **kwargs: Any) -> str:
+    out = io.StringIO()
+    status = run_console(settings, user=USER, stdin=io.StringIO(text), stdout=out, **kwargs)
+    assert status == 0
+    return out.getvalue()
+
+
+def test_without_llm_it_says_what_to_set_and_memory_commands_work(
+    sqlite_memory: Memory,
+) -> None:
+    output = _session(
+        _settings(),
+        "hello there\n"
+        f"/remember {RED_EYE}\n"
+        "/remember My passport number is E12345678\n"
+        "/recall flights\n"
+        "/prefs\n",
+        memory=sqlite_memory,
+    )
+    for setting in ("LLM_MODEL=", "OPENAI_BASE_URL=", "OPENAI_API_KEY="):
+        assert setting in output
+    assert t("console_no_llm_reminder", "en") in output
+    assert f"Remembered: {RED_EYE}" in output
+    # The refusal says why in the person's language and never echoes the number.
+    assert f"Not saved: My passport number is [redacted]. {t('prefs_privacy_id', 'en')}" in output
+    assert not [line for line in output.splitlines() if "E12345678" in line]
+    assert f"{RED_EYE}." in output  # the recall summary
+    (item,) = sqlite_memory.items(USER)
+    assert item.text == RED_EYE and item.source == "console"
+    assert f"- {RED_EYE}  [{item.id}]" in output
+    assert "red_eye: avoid" in output
+    assert "> " not in output  # no prompt when stdin is not a terminal
+
+
+def test_refusals_are_in_the_persons_language_and_never_echo_the_whole_text(
+    sqlite_memory: Memory,
+) -> None:
+    long_fact = "靠窗 " * 5000  # 10,000 characters
+    output = _session(
+        _settings(),
+        f"/remember 酒店预算一万二\n/remember hunter2 是我的密码\n/remember {long_fact}\n",
+        memory=sqlite_memory,
+    )
+    assert f"未保存：酒店预算[redacted]。{t('prefs_privacy_amount', 'zh')}" in output
+    assert f"未保存：[redacted] 是我的密码。{t('prefs_privacy_secret', 'zh')}" in output
+    assert t("reject_too_long", "zh") in output
+    assert "contains" not in output and "hunter2" not in output and "12000" not in output
+    assert len(output) < 2000  # the 10,000-character fact is not echoed back
+    assert sqlite_memory.items(USER) == []
+
+
+def test_forget_one_or_everything(sqlite_memory: Memory) -> None:
+    sqlite_memory.record(USER, [RED_EYE, "I prefer aisle seats"])
+    aisle = next(i for i in sqlite_memory.items(USER) if "aisle" in i.text)
+    output = _session(
+        _settings(),
+        f"/forget {aisle.id}\n/forget nope\n/prefs\n/forget\n/prefs\n/forget all\n/recall\n",
+        memory=sqlite_memory,
+    )
+    assert "Forgot 1 item(s)." in output
+    # a bare /forget erases nothing and says how
+    assert t("console_forget_how", "en") in output
+    assert output.count(f"- {RED_EYE}") == 2
+    assert "No remembered fact has the id nope" in output
+    assert f"- {RED_EYE}" in output and "aisle" not in output.split("Forgot 1 item(s).")[1]
+    assert sqlite_memory.items(USER) == []
+    assert output.rstrip().endswith(t("console_nothing_remembered", "en", user=USER))
+
+
+def test_help_unknown_commands_chinese_and_quit(sqlite_memory: Memory) -> None:
+    output = _session(
+        _settings(),
+        "/help\n/book\n/remember 出差只坐高铁一等座\n/quit\n/remember never read\n",
+        memory=sqlite_memory,
+    )
+    assert "/remember TEXT" in output
+    assert "Unknown command /book" in output
+    assert "已记住：出差只坐高铁一等座" in output
+    assert [i.text for i in sqlite_memory.items(USER)] == ["出差只坐高铁一等座"]
+
+
+def test_with_llm_the_agent_records_and_recalls(
+    scripted_model: ScriptedModel, sqlite_memory: Memory
+) -> None:
+    settings = _settings(
+        llm_model="scripted",
+        openai_base_url=scripted_model.base_url,
+        openai_api_key="test",
+    )
+    scripted_model.script(
+        [("record_to_memory", {"thinking": "preference", "content": [RED_EYE]})],
+        "Noted: no red-eye flights.",
+        [("retrieve_from_memory", {"keywords": ["Chengdu"]})],
+        "A daytime flight to Chengdu.",
+    )
+    output = _session(
+        settings, f"{RED_EYE}\nplan my trip to Chengdu\n/prefs\n", memory=sqlite_memory
+    )
+
+    assert "LLM_MODEL" not in output
+    assert "Noted: no red-eye flights." in output
+    assert "A daytime flight to Chengdu." in output
+    assert [i.text for i in sqlite_memory.items(USER)] == [RED_EYE]
+    last = scripted_model.last_request["messages"]
+    assert RED_EYE in last[-1]["content"]  # the recalled fact reached the model
+    assert {"role": "assistant", "content": "Noted: no red-eye flights."} in last  # history
+
+
+def test_model_failure_ends_in_a_kind_message(
+    scripted_model: ScriptedModel, sqlite_memory: Memory
+) -> None:
+    scripted_model.script(*[Fail(500)] * 3, "Back again.")
+    agent = Agent(
+        llm=OpenAI(base_url=scripted_model.base_url, api_key="test"),
+        model="scripted",
+        memory=sqlite_memory,
+        max_retries=1,
+        backoff_seconds=0.01,
+        clock=lambda: datetime(2026, 3, 2, tzinfo=UTC),
+    )
+    output = _session(_settings(), "hi\nhi again\n", memory=sqlite_memory, agent=agent)
+    assert t("llm_unavailable", "en") in output
+    assert "Back again." in output
+
+
+def test_cli_verb_runs_piped(tmp_path: Path) -> None:
+    env = {
+        **os.environ,
+        "LLM_MODEL": "",
+        "MEMORY_DSN": f"sqlite:///{tmp_path}/cli.db",
+        "REDIS_URL": "",
+    }
+    result = subprocess.run(
+        [sys.executable, "-m", "bot", "chat", "--user", USER],
+        input=f"/remember {RED_EYE}\n/recall\n",
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=tmp_path,
+        timeout=60,
+        check=False,
+    )
+    assert result.returncode == 0, result.stderr
+    assert "LLM_MODEL=" in result.stdout
+    assert f"Remembered: {RED_EYE}" in result.stdout
+    mem = open_memory(dsn=f"sqlite:///{tmp_path}/cli.db", redis_url="")
+    assert [i.text for i in mem.items(USER)] == [RED_EYE]
+    mem.close()

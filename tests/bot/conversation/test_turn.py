@@ -1,0 +1,227 @@
+"""The conversation core with no chat platform at all: a message from a platform that
+has no channel yet goes through the real agent, memory, Redis thread history and claims,
+and the reply arrives in a recording sink.
+
+The sink and the channel here stand in for a platform the tests cannot run (as the
+fake Slack server does for Slack); everything else is real.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from typing import Any
+
+import pytest
+import redis
+from openai import OpenAI
+
+from bot.agent.loop import Agent
+from bot.conversation.claims import Claims
+from bot.conversation.incoming import IncomingMessage, Kind
+from bot.conversation.reply import ReplyPart
+from bot.conversation.threads import ThreadHistory, Turn
+from bot.conversation.turn import Conversation
+from bot.messages import lang_of, t
+from bot.metrics import Metrics
+from bot.planning.admins import AdminGroup, AdminResolver
+from bot.settings import Settings
+from memory.engine import Memory
+from tests.support.llm_server import Fail, ScriptedModel
+from tests.support.services import REDIS_URL
+
+TENANT = "tenant-7"
+RED_EYE = "I never take red-eye flights"
+
+
+@dataclass
+class RecordingSink:
+    """A channel's reply sink that writes down what the core asked of it."""
+
+    calls: list[tuple[str, Any]] = field(default_factory=list)
+
+    def status(self, text: str) -> None:
+        self.calls.append(("status", text))
+
+    def busy(self, text: str) -> None:
+        self.calls.append(("busy", text))
+
+    def append(self, markdown: str) -> None:
+        self.calls.append(("append", markdown))
+
+    def finish(self, parts: Sequence[ReplyPart] = ()) -> None:
+        self.calls.append(("finish", tuple(parts)))
+
+    def fail(self, text: str) -> None:
+        self.calls.append(("fail", text))
+
+    def refuse(self, text: str) -> None:
+        self.calls.append(("refuse", text))
+
+    def close(self) -> None:
+        self.calls.append(("close", None))
+
+    @property
+    def kinds(self) -> list[str]:
+        return [kind for kind, _ in self.calls]
+
+
+@dataclass
+class QuietChannel:
+    """A platform that knows the writer's time zone and, on request, a thread's past."""
+
+    earlier: list[Turn] = field(default_factory=list)
+    asked_for_earlier: int = 0
+    admin_group: AdminGroup | None = None
+
+    def timezone(self, msg: IncomingMessage) -> str:
+        return "Asia/Shanghai"
+
+    def earlier_turns(self, msg: IncomingMessage, *, max_turns: int, max_chars: int) -> list[Turn]:
+        self.asked_for_earlier += 1
+        return self.earlier[:max_turns]
+
+
+@dataclass
+class Core:
+    conversation: Conversation
+    pool: ThreadPoolExecutor
+    memory: Memory
+    model: ScriptedModel
+
+    def answer(self, msg: IncomingMessage, channel: QuietChannel | None = None) -> RecordingSink:
+        """Accept `msg`, let every queued turn finish, and return what its sink got."""
+        sink = RecordingSink()
+        self.conversation.accept(msg, sink, channel or QuietChannel())
+        self.pool.shutdown(wait=True)
+        self.pool = self.conversation.pool = ThreadPoolExecutor(max_workers=2)
+        return sink
+
+
+@pytest.fixture
+def core(scripted_model: ScriptedModel, sqlite_memory: Memory, bot_prefix: str) -> Iterator[Core]:
+    client = redis.Redis.from_url(REDIS_URL)
+    llm = OpenAI(base_url=scripted_model.base_url, api_key="test")
+    agent = Agent(llm=llm, model="scripted", memory=sqlite_memory, max_retries=0)
+    pool = ThreadPoolExecutor(max_workers=2)
+    conversation = Conversation(
+        agent=agent,
+        threads=ThreadHistory(client=client, key_prefix=bot_prefix),
+        claims=Claims(client=client, key_prefix=bot_prefix),
+        admins=AdminResolver(Settings(_env_file=None, travel_admin_user_ids="ou_admin"), client),  # type: ignore[call-arg]
+        trips=None,
+        metrics=Metrics(),
+        pool=pool,
+    )
+    yield Core(conversation, pool, sqlite_memory, scripted_model)
+    conversation.pool.shutdown(wait=True)
+    llm.close()
+    client.close()
+
+
+def message(
+    text: str,
+    *,
+    user: str = "ou_alice",
+    kind: Kind = "dm",
+    message_id: str = "om_1",
+    thread: str | None = None,
+) -> IncomingMessage:
+    return IncomingMessage(
+        platform="feishu",
+        tenant=TENANT,
+        user=user,
+        conversation="oc_chat",
+        thread=thread or message_id,
+        message_id=message_id,
+        text=text,
+        kind=kind,
+        lang=lang_of(text),
+        delivery_id=f"ev-{message_id}",
+    )
+
+
+def _record(*facts: str) -> list[tuple[str, dict[str, Any]]]:
+    return [("record_to_memory", {"thinking": "a lasting preference", "content": list(facts)})]
+
+
+def test_another_platforms_message_is_answered_and_remembered_under_its_own_namespace(
+    core: Core,
+) -> None:
+    core.model.script(_record(RED_EYE), "Noted: no red-eye flights.")
+    sink = core.answer(message(RED_EYE))
+
+    assert sink.calls == [
+        ("status", t("working", "en")),
+        ("append", "Noted: no red-eye flights."),
+        ("finish", ()),
+        ("close", None),
+    ]
+    assert [i.text for i in core.memory.items(f"feishu:{TENANT}:ou_alice")] == [RED_EYE]
+    assert core.memory.items(f"{TENANT}:ou_alice") == []  # never Slack's namespace
+
+
+def test_a_message_is_answered_once_however_often_it_is_delivered(core: Core) -> None:
+    core.model.script("Hello!")
+    first = core.answer(message("hi"))
+    again = core.answer(message("hi"))
+    assert first.kinds == ["status", "append", "finish", "close"]
+    assert again.calls == []
+    assert len(core.model.requests) == 1
+
+
+def test_a_thread_follow_up_is_taken_only_in_a_thread_the_bot_is_part_of(core: Core) -> None:
+    stranger = core.answer(message("anyone?", kind="thread", message_id="om_2", thread="om_0"))
+    assert stranger.calls == []
+
+    core.model.script("Chengdu it is.", "Second class, then.")
+    core.answer(message("plan a trip to Chengdu", message_id="om_3"))
+    follow_up = message("second class please", kind="thread", message_id="om_4", thread="om_3")
+    assert core.answer(follow_up).kinds == ["status", "append", "finish", "close"]
+    contents = [m["content"] for m in core.model.requests[-1]["messages"]]
+    assert contents[-3:] == ["plan a trip to Chengdu", "Chengdu it is.", "second class please"]
+
+
+def test_a_first_mention_partway_through_a_thread_brings_its_past_once(core: Core) -> None:
+    channel = QuietChannel(earlier=[Turn("user", "Offsite in Chengdu in May", "ou_carol")])
+    core.model.script("Here is a plan.", "Done.")
+    mention = message("plan this for me", kind="mention", message_id="om_6", thread="om_5")
+    core.answer(mention, channel)
+    follow_up = message("thanks", kind="thread", message_id="om_7", thread="om_5")
+    core.answer(follow_up, channel)
+
+    first_history = [m["content"] for m in core.model.requests[0]["messages"][1:]]
+    assert first_history == ["<@ou_carol>: Offsite in Chengdu in May", "plan this for me"]
+    assert channel.asked_for_earlier == 1  # the follow-up read Redis
+
+
+def test_planning_for_a_colleague_takes_a_travel_admin(core: Core) -> None:
+    refused = core.answer(message("plan a trip for <@ou_bob> to Chengdu", message_id="om_8"))
+    assert refused.kinds == ["status", "refuse", "close"]
+    assert "<@ou_bob>" in refused.calls[1][1]
+    assert core.model.requests == []  # nothing of Bob's memory was read
+
+    core.model.script("Here is Bob's trip.")
+    allowed = core.answer(
+        message("plan a trip for <@ou_bob> to Chengdu", user="ou_admin", message_id="om_9")
+    )
+    assert allowed.calls[1] == ("append", "Here is Bob's trip.")
+    offered = [tool["function"]["name"] for tool in core.model.requests[0]["tools"]]
+    assert "record_to_memory" not in offered  # an admin's run never writes Bob's memory
+
+
+def test_failures_end_in_a_kind_reply_in_the_writers_language(core: Core) -> None:
+    core.model.script(Fail(500))
+    sink = core.answer(message("我从不坐红眼航班", message_id="om_10"))
+    assert sink.calls[1] == ("fail", t("llm_unavailable", "zh"))
+
+    empty = core.answer(message("", message_id="om_11"))
+    assert empty.calls[1] == ("fail", t("empty_mention", "en"))
+
+
+def test_past_the_queue_limit_the_writer_is_told_to_come_back(core: Core) -> None:
+    core.conversation.max_pending = 0
+    sink = core.answer(message("hello", message_id="om_12"))
+    assert sink.calls == [("busy", t("busy", "en"))]
+    assert core.model.requests == []

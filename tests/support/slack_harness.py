@@ -1,0 +1,268 @@
+"""A running bot for tests: the real Bolt app behind the real HTTP server.
+
+`BotHarness` starts `bot.web.server.Server` on 127.0.0.1 (random port) with real Redis,
+the real memory engine on a SQLite file, the real agent talking to the scripted model,
+and the Slack Web API played by `FakeSlackAPI`. Tests speak to it as Slack does: signed
+HTTP requests (events, slash commands, interactivity), and read what the bot did from
+the fake Slack server.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import itertools
+import json
+import time
+import uuid
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+from urllib.parse import urlencode
+
+import httpx
+
+from bot.conversation.turn import Conversation
+from bot.deps import Deps
+from bot.settings import Settings
+from bot.slack.http import mount
+from bot.web.app import WebApp
+from bot.web.server import Server
+from tests.support.slack_api import Call, FakeSlackAPI
+
+SIGNING_SECRET = "test-signing-secret-8f3a"
+BOT_TOKEN = "xoxb-test-bot-token"
+API_APP_ID = "A0TRAVEL"
+CHANNEL = "C0TRAVEL"
+
+_ts_counter = itertools.count(1)
+
+
+def new_ts() -> str:
+    """A fresh Slack message timestamp."""
+    return f"{int(time.time())}.{next(_ts_counter):06d}"
+
+
+def sign(
+    body: bytes, *, secret: str = SIGNING_SECRET, timestamp: int | None = None
+) -> dict[str, str]:
+    """The headers Slack would send with `body`."""
+    stamp = str(int(time.time()) if timestamp is None else timestamp)
+    base = b"v0:" + stamp.encode() + b":" + body
+    digest = hmac.new(secret.encode(), base, hashlib.sha256).hexdigest()
+    return {"X-Slack-Request-Timestamp": stamp, "X-Slack-Signature": f"v0={digest}"}
+
+
+def dm_channel(user: str) -> str:
+    return "D" + user.lstrip("U")
+
+
+@dataclass(frozen=True)
+class Sent:
+    """A message the test sent to the bot."""
+
+    response: httpx.Response
+    channel: str
+    ts: str
+    thread_ts: str
+    event_id: str
+
+
+class BotHarness:
+    def __init__(self, *, settings: Settings, slack: FakeSlackAPI) -> None:
+        self.settings = settings
+        self.slack = slack
+        self.deps = Deps.open(settings)
+        self.web = WebApp(self.deps)
+        self.app = mount(self.web, settings, self.deps)
+        self.server = Server(self.web).start()
+        self.http = httpx.Client(base_url=self.server.url, timeout=30)
+        self._closed = False
+
+    @property
+    def team_id(self) -> str:
+        return self.slack.team_id
+
+    @property
+    def conversation(self) -> Conversation:
+        return self.deps.conversation
+
+    def namespace(self, user: str) -> str:
+        return f"{self.team_id}:{user}"
+
+    # -- requests, signed like Slack's ---------------------------------------------------
+
+    def post(
+        self,
+        body: bytes,
+        content_type: str,
+        *,
+        secret: str = SIGNING_SECRET,
+        timestamp: int | None = None,
+        headers: Mapping[str, str] | None = None,
+        signed: bool = True,
+    ) -> httpx.Response:
+        all_headers = {"Content-Type": content_type}
+        if signed:
+            all_headers.update(sign(body, secret=secret, timestamp=timestamp))
+        all_headers.update(headers or {})
+        return self.http.post("/slack/events", content=body, headers=all_headers)
+
+    def event(
+        self,
+        event: Mapping[str, Any],
+        *,
+        event_id: str | None = None,
+        retry_num: int | None = None,
+    ) -> tuple[httpx.Response, str]:
+        event_id = event_id or f"Ev{uuid.uuid4().hex[:10].upper()}"
+        envelope = {
+            "token": "legacy-verification-token",
+            "team_id": self.team_id,
+            "api_app_id": API_APP_ID,
+            "event": dict(event),
+            "type": "event_callback",
+            "event_id": event_id,
+            "event_time": int(time.time()),
+            "authorizations": [
+                {
+                    "enterprise_id": None,
+                    "team_id": self.team_id,
+                    "user_id": self.slack.bot_user_id,
+                    "is_bot": True,
+                    "is_enterprise_install": False,
+                }
+            ],
+            "is_ext_shared_channel": False,
+        }
+        headers = {}
+        if retry_num is not None:
+            headers = {"X-Slack-Retry-Num": str(retry_num), "X-Slack-Retry-Reason": "http_timeout"}
+        body = json.dumps(envelope).encode()
+        return self.post(body, "application/json", headers=headers), event_id
+
+    def dm(
+        self, user: str, text: str, *, thread_ts: str | None = None, ts: str | None = None
+    ) -> Sent:
+        channel = dm_channel(user)
+        ts = ts or new_ts()
+        event: dict[str, Any] = {
+            "type": "message",
+            "channel": channel,
+            "channel_type": "im",
+            "user": user,
+            "text": text,
+            "ts": ts,
+            "event_ts": ts,
+            "team": self.team_id,
+        }
+        if thread_ts:
+            event["thread_ts"] = thread_ts
+        response, event_id = self.event(event)
+        return Sent(response, channel, ts, thread_ts or ts, event_id)
+
+    def mention(
+        self,
+        user: str,
+        text: str,
+        *,
+        channel: str = CHANNEL,
+        thread_ts: str | None = None,
+        ts: str | None = None,
+    ) -> Sent:
+        ts = ts or new_ts()
+        event: dict[str, Any] = {
+            "type": "app_mention",
+            "channel": channel,
+            "user": user,
+            "text": f"<@{self.slack.bot_user_id}> {text}",
+            "ts": ts,
+            "event_ts": ts,
+            "team": self.team_id,
+        }
+        if thread_ts:
+            event["thread_ts"] = thread_ts
+        response, event_id = self.event(event)
+        return Sent(response, channel, ts, thread_ts or ts, event_id)
+
+    def channel_message(
+        self, user: str, text: str, *, channel: str = CHANNEL, thread_ts: str | None = None
+    ) -> Sent:
+        ts = new_ts()
+        event: dict[str, Any] = {
+            "type": "message",
+            "channel": channel,
+            "channel_type": "channel",
+            "user": user,
+            "text": text,
+            "ts": ts,
+            "event_ts": ts,
+            "team": self.team_id,
+        }
+        if thread_ts:
+            event["thread_ts"] = thread_ts
+        response, event_id = self.event(event)
+        return Sent(response, channel, ts, thread_ts or ts, event_id)
+
+    def command(
+        self, command: str, text: str = "", *, user: str = "U0ALICE", **extra: str
+    ) -> httpx.Response:
+        form = {
+            "token": "legacy-verification-token",
+            "team_id": self.team_id,
+            "team_domain": self.slack.team_domain,
+            "channel_id": CHANNEL,
+            "channel_name": "travel",
+            "user_id": user,
+            "user_name": user.lower(),
+            "command": command,
+            "text": text,
+            "api_app_id": API_APP_ID,
+            "response_url": self.slack.response_url(),
+            "trigger_id": f"{uuid.uuid4().int % 10**10}.{uuid.uuid4().hex[:12]}",
+            **extra,
+        }
+        return self.post(urlencode(form).encode(), "application/x-www-form-urlencoded")
+
+    # -- what the bot did ----------------------------------------------------------------
+
+    def replies(self, sent: Sent, count: int = 1, timeout: float = 15.0) -> list[Call]:
+        """Wait for `count` messages posted (successfully) in the thread of `sent`."""
+        return self.slack.wait_for(
+            "chat.postMessage",
+            count=count,
+            timeout=timeout,
+            where=lambda c: (
+                c.args.get("channel") == sent.channel and c.args.get("thread_ts") == sent.thread_ts
+            ),
+            ok=True,
+        )
+
+    def reply_text(self, sent: Sent, timeout: float = 15.0) -> str:
+        return "\n".join(str(c.args.get("text")) for c in self.replies(sent, timeout=timeout))
+
+    def drain(self) -> None:
+        """Wait until every accepted event has been fully handled (the pools stop)."""
+        self.deps.pools.listeners.shutdown(wait=True)
+        self.deps.pools.turns.shutdown(wait=True)
+
+    def close(self) -> None:
+        if self._closed:
+            return
+        self._closed = True
+        self.http.close()
+        self.server.stop()
+        self.web.close()
+        self.deps.close(drain=False)
+
+
+__all__ = [
+    "BOT_TOKEN",
+    "CHANNEL",
+    "SIGNING_SECRET",
+    "BotHarness",
+    "Sent",
+    "dm_channel",
+    "new_ts",
+    "sign",
+]
