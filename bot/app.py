@@ -68,27 +68,21 @@ class Deps:
         metrics: Metrics | None = None,
     ) -> Deps:
         """The real dependencies: memory, agent (None without an LLM), Redis, Slack client."""
-        import redis
-
         from bot.admins import AdminResolver
         from bot.agent import build_agent
         from bot.planning import open_planner, planning_tools
         from bot.trips import open_trip_store
         from memory import open_memory
+        from memory.redis_client import open_redis
 
         metrics = metrics or Metrics()
         memory = memory if memory is not None else open_memory(settings)
         if agent is None:
             tools = planning_tools(open_planner(settings, memory))
             agent = build_agent(settings, memory, metrics=metrics, extra_tools=tools)
-        client = None
-        if settings.redis_url:
-            client = redis.Redis.from_url(
-                settings.redis_url,
-                socket_timeout=1.0,
-                socket_connect_timeout=1.0,
-                health_check_interval=30,
-            )
+        client = open_redis(
+            settings.redis_url, socket_timeout=1.0, connect_timeout=1.0, health_check_interval=30
+        )
         prefix = settings.redis_key_prefix
         web = slack_client(settings)
         return cls(

@@ -125,11 +125,9 @@ def _batches(items: Iterable[str], size: int) -> Iterator[list[str]]:
 
 def open_redis(settings: Settings) -> Any | None:
     """A Redis client for `REDIS_URL` (None when it is empty); connects on first use."""
-    if not settings.redis_url:
-        return None
-    import redis
+    from memory.redis_client import open_redis as open_client
 
-    return redis.Redis.from_url(settings.redis_url, socket_timeout=2.0, socket_connect_timeout=1.0)
+    return open_client(settings.redis_url, socket_timeout=2.0, connect_timeout=1.0)
 
 
 class Warmer:

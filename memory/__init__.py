@@ -34,8 +34,6 @@ def open_memory(
     `open_memory(dsn="sqlite:///x.db", redis_url="")` selects a SQLite file and no cache;
     any other setting can be overridden by its field name, e.g. `memory_cache_ttl_seconds=60`.
     """
-    import redis
-
     from memory.backends import backend_from_dsn
     from memory.cache import PreferenceCache
     from memory.conflicts import LLMConflictJudge
@@ -43,6 +41,7 @@ def open_memory(
     from memory.engine import Memory
     from memory.llm import openai_client
     from memory.profile import load_schema
+    from memory.redis_client import open_redis
     from memory.settings import MemorySettings
     from memory.store import Store
 
@@ -53,11 +52,7 @@ def open_memory(
     base = settings if settings is not None else MemorySettings()
     settings = base.model_copy(update=overrides) if overrides else base
 
-    client = None
-    if settings.redis_url:
-        client = redis.Redis.from_url(
-            settings.redis_url, socket_timeout=0.5, socket_connect_timeout=0.5
-        )
+    client = open_redis(settings.redis_url, socket_timeout=0.5, connect_timeout=0.5)
     cache = PreferenceCache(
         client=client,
         ttl_seconds=settings.memory_cache_ttl_seconds,
