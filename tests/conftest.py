@@ -6,6 +6,8 @@ schema; both are removed afterwards.
 
 from __future__ import annotations
 
+import shutil
+import socket
 import uuid
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -88,3 +90,38 @@ def make_memory(dsn: str, redis_prefix: str) -> Iterator[MemoryFactory]:
 @pytest.fixture
 def memory(make_memory: MemoryFactory) -> Memory:
     return make_memory()
+
+
+def free_port() -> int:
+    """A local TCP port nothing listens on (at the moment of asking)."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+@pytest.fixture
+def unreachable_memory(dsn: str, tmp_path: Path, redis_prefix: str) -> Iterator[MemoryFactory]:
+    """Real memory engines whose database cannot be reached, on this test's Redis cache.
+
+    Of the same kind as `dsn`: PostgreSQL on a port nothing listens on, or a SQLite file
+    whose directory is removed after opening.
+    """
+    opened: list[Memory] = []
+
+    def factory(**overrides: Any) -> Memory:
+        overrides.setdefault("redis_url", REDIS_URL)
+        overrides.setdefault("redis_key_prefix", redis_prefix)
+        if dsn.startswith("sqlite"):
+            folder = tmp_path / f"gone-{uuid.uuid4().hex[:6]}"
+            mem = open_memory(dsn=f"sqlite:///{folder}/memory.db", **overrides)
+            shutil.rmtree(folder)
+        else:
+            closed = f"postgresql://postgres@127.0.0.1:{free_port()}/test"
+            mem = open_memory(dsn=closed, **overrides)
+        opened.append(mem)
+        return mem
+
+    yield factory
+    for mem in opened:
+        mem.close()
