@@ -20,6 +20,7 @@ from bot.settings import Settings
 from bot.tools import ToolContext
 from memory import open_memory
 from memory.engine import Memory
+from tests.conftest import MemoryFactory
 from tests.fakes.llm_server import Delay, Drop, Fail, ScriptedModel
 
 RED_EYE = "I never take red-eye flights"
@@ -119,6 +120,33 @@ def test_recall_with_nothing_remembered_says_so(
     (tool_message,) = _tool_messages(scripted_model.last_request)
     assert "Nothing is remembered" in tool_message["content"]
     assert "<remembered_preferences>" not in tool_message["content"]
+
+
+def test_recall_with_the_database_unreachable_says_memory_is_unavailable(
+    make_agent: AgentFactory,
+    scripted_model: ScriptedModel,
+    make_memory: MemoryFactory,
+    unreachable_memory: MemoryFactory,
+) -> None:
+    warmed = make_memory()
+    warmed.record("T1:UWARM", [RED_EYE])
+    warmed.warm("T1:UWARM")
+    agent = make_agent(memory=unreachable_memory())
+    recall = [("retrieve_from_memory", {"keywords": ["flight", "Chengdu"]})]
+
+    scripted_model.script(recall, "Sorry, I can't read your saved preferences right now.")
+    agent.run(_ctx("T1:UNEW"), "plan my trip to Chengdu")
+    (tool_message,) = _tool_messages(scripted_model.last_request)
+    assert "unavailable" in tool_message["content"]
+    assert "Nothing is remembered" not in tool_message["content"]
+    assert "<remembered_preferences>" not in tool_message["content"]
+
+    scripted_model.clear()
+    scripted_model.script(recall, "A daytime flight, then.")
+    agent.run(_ctx("T1:UWARM"), "plan my trip to Chengdu")  # cached: read without the store
+    (tool_message,) = _tool_messages(scripted_model.last_request)
+    block = BLOCK.search(tool_message["content"])
+    assert block is not None and RED_EYE in block.group(1)
 
 
 def test_stored_text_cannot_close_the_block(

@@ -62,6 +62,14 @@ def test_without_llm_it_says_what_to_set_and_memory_commands_work(
     assert "> " not in output  # no prompt when stdin is not a terminal
 
 
+def test_recall_says_when_memory_cannot_be_read(tmp_path: Path) -> None:
+    broken = open_memory(dsn=f"sqlite:///{tmp_path}", redis_url="")  # a directory: unusable
+    output = _session(_settings(), "/recall flights\n", memory=broken)
+    broken.close()
+    assert t("home_unavailable", "en") in output
+    assert t("console_nothing_remembered", "en", user=USER) not in output
+
+
 def test_forget_one_or_everything(sqlite_memory: Memory) -> None:
     sqlite_memory.record(USER, [RED_EYE, "I prefer aisle seats"])
     aisle = next(i for i in sqlite_memory.items(USER) if "aisle" in i.text)
