@@ -80,8 +80,8 @@ class LazyCluster:
     """A Redis Cluster client that connects on first use (and again after a failed try).
 
     Commands go to `redis.cluster.RedisCluster`; a cluster that cannot be reached raises
-    `redis.exceptions.ConnectionError`, like a single server that is down, so callers
-    handle both alike.
+    `redis.exceptions.ConnectionError`, like a single server that is down, and every
+    other failure a `redis.exceptions.RedisError`, so callers handle both kinds alike.
     """
 
     def __init__(self, url: str, options: dict[str, Any]) -> None:
@@ -132,16 +132,16 @@ class LazyCluster:
 
 
 def _translated(method: Callable[..., Any]) -> Callable[..., Any]:
-    """`method`, raising cluster-level failures as `redis.exceptions.ConnectionError`."""
+    """`method`, raising redis-py's client-side cluster failures (not `RedisError`s:
+    e.g. no reachable node, keys of one call in different slots) as `ClusterError`."""
 
     def call(*args: Any, **kwargs: Any) -> Any:
-        from redis.exceptions import ConnectionError as RedisConnectionError
-        from redis.exceptions import RedisClusterException
+        from redis.exceptions import ClusterError, RedisClusterException
 
         try:
             return method(*args, **kwargs)
         except RedisClusterException as exc:
-            raise RedisConnectionError(str(exc)) from exc
+            raise ClusterError(str(exc)) from exc
 
     return call
 

@@ -19,6 +19,7 @@ import redis
 
 from memory import open_memory
 from memory.engine import Memory
+from tests.redis_cluster import LocalCluster
 
 PG_ADMIN_DSN = "postgresql://postgres@127.0.0.1:5432/test"
 REDIS_URL = "redis://127.0.0.1:6379/0"
@@ -125,3 +126,17 @@ def unreachable_memory(dsn: str, tmp_path: Path, redis_prefix: str) -> Iterator[
     yield factory
     for mem in opened:
         mem.close()
+
+
+@pytest.fixture(scope="session")
+def redis_cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LocalCluster]:
+    """A real three-master Redis Cluster on free local ports, for this test session."""
+    server, cli = shutil.which("redis-server"), shutil.which("redis-cli")
+    if server is None or cli is None:
+        pytest.skip("redis-server and redis-cli are not installed; Redis Cluster tests need them")
+    cluster = LocalCluster(tmp_path_factory.mktemp("redis-cluster"), server, cli)
+    try:
+        cluster.start()
+        yield cluster
+    finally:
+        cluster.stop()

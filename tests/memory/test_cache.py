@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import shutil
-import socket
 import subprocess
 import threading
 import time
@@ -16,7 +15,7 @@ import redis
 from memory.cache import FACTS, Lookup, PreferenceCache, query_field
 from memory.engine import Memory
 from memory.store import Store, StoredItem
-from tests.conftest import REDIS_URL, MemoryFactory
+from tests.conftest import REDIS_URL, MemoryFactory, free_port
 
 RED_EYE = "I never take red-eye flights"
 
@@ -265,13 +264,6 @@ def test_a_reader_that_raced_a_write_never_caches_the_stale_summary(
     assert "酒店要含早餐" in mem.retrieve(namespace, "trip")
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
-
-
 class OwnRedis:
     """A private redis-server this test can stop and start again on the same port."""
 
@@ -281,7 +273,7 @@ class OwnRedis:
             pytest.fail("redis-server is required for the outage tests")
         self.binary = binary
         self.workdir = workdir
-        self.port = _free_port()
+        self.port = free_port()
         self.url = f"redis://127.0.0.1:{self.port}/0"
         self.proc: subprocess.Popen[bytes] | None = None
 
@@ -331,7 +323,7 @@ def own_redis(tmp_path: Path) -> Iterator[OwnRedis]:
 def test_redis_down_at_start_degrades_to_uncached(
     make_memory: MemoryFactory, namespace: str
 ) -> None:
-    mem = make_memory(redis_url=f"redis://127.0.0.1:{_free_port()}/0")
+    mem = make_memory(redis_url=f"redis://127.0.0.1:{free_port()}/0")
     mem.record(namespace, [RED_EYE])
     assert mem.retrieve(namespace, "trip") == "I never take red-eye flights."
     assert mem.cache.stats.errors >= 1
