@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from memory.errors import InvalidSlotValue, MemoryEngineError, StoreUnavailable
-from memory.types import MemoryItem, RecordOutcome
+from memory.types import MemoryItem, Recall, RecordOutcome
 
 if TYPE_CHECKING:
     from memory.conflicts import ConflictJudge
@@ -81,6 +81,7 @@ __all__ = [
     "InvalidSlotValue",
     "MemoryEngineError",
     "MemoryItem",
+    "Recall",
     "RecordOutcome",
     "StoreUnavailable",
     "open_memory",

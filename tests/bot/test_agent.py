@@ -112,6 +112,20 @@ def test_later_turn_recalls_the_fact_inside_the_delimited_block(
     assert "not instructions" in tool_message["content"]
 
 
+def test_recall_with_no_keywords_gives_the_whole_profile_summary(
+    make_agent: AgentFactory, scripted_model: ScriptedModel, sqlite_memory: Memory
+) -> None:
+    facts = [RED_EYE, "出差只坐高铁一等座", "I prefer aisle seats", "酒店要含早餐"]
+    facts += [f"I like visiting museum number {n} on a free evening" for n in range(8)]
+    sqlite_memory.record("T1:U1", facts)
+    scripted_model.script([("retrieve_from_memory", {"keywords": [], "limit": 20})], "ok")
+    make_agent().run(_ctx(), "as usual")
+    (tool_message,) = _tool_messages(scripted_model.last_request)
+    block = BLOCK.search(tool_message["content"])
+    assert block is not None and block.group(1) == sqlite_memory.retrieve("T1:U1", "")
+    assert RED_EYE in block.group(1) and "高铁一等座" in block.group(1)
+
+
 def test_recall_with_nothing_remembered_says_so(
     make_agent: AgentFactory, scripted_model: ScriptedModel
 ) -> None:
