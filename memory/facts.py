@@ -23,8 +23,10 @@ from datetime import datetime
 from typing import Any, overload
 
 import numpy as np
+import numpy.typing as npt
 
 from memory.embedding import Vector
+from memory.errors import MemoryEngineError
 from memory.store import StoredItem
 from memory.types import MemoryItem
 
@@ -89,26 +91,31 @@ class Facts:
 
 
 class _LazyItems(Sequence[MemoryItem]):
-    """Items of packed facts, each built from its row when first read."""
+    """Items of packed facts, each parsed from its own JSON row when first read."""
 
     def __init__(
         self,
-        rows: list[list[Any]],
+        data: bytes,
+        bounds: npt.NDArray[np.int64],
         namespace: str,
         built: list[MemoryItem | None] | None = None,
     ) -> None:
-        self._rows = rows
-        self._built: list[MemoryItem | None] = built if built is not None else [None] * len(rows)
+        self._data = data
+        self._bounds = bounds  # (count, 2): where each row starts and ends in `data`
+        self._built: list[MemoryItem | None] = built if built is not None else [None] * len(bounds)
         self._namespace = namespace
 
     def rows(self, rows: Sequence[int]) -> _LazyItems:
         """The items at these positions, still built only when read."""
         return _LazyItems(
-            [self._rows[i] for i in rows], self._namespace, [self._built[i] for i in rows]
+            self._data,
+            self._bounds[list(rows)],
+            self._namespace,
+            [self._built[i] for i in rows],
         )
 
     def __len__(self) -> int:
-        return len(self._rows)
+        return len(self._built)
 
     @overload
     def __getitem__(self, index: int) -> MemoryItem: ...
@@ -121,7 +128,13 @@ class _LazyItems(Sequence[MemoryItem]):
             return [self[i] for i in range(*index.indices(len(self)))]
         item = self._built[index]
         if item is None:
-            item = self._built[index] = _item(self._rows[index], self._namespace)
+            start, end = (int(x) for x in self._bounds[index])
+            try:
+                row = json.loads(self._data[start:end])
+                item = _item(row, self._namespace)
+            except (ValueError, TypeError) as exc:  # a damaged value: never a crash
+                raise MemoryEngineError(f"cached fact unreadable: {exc}") from exc
+            self._built[index] = item
         return item
 
     def __iter__(self) -> Iterator[MemoryItem]:
@@ -138,19 +151,31 @@ def _plain(value: Any) -> Any:
 
 
 def pack(facts: Facts, model: str) -> bytes:
-    """The facts as one compact value for the cache (embeddings quantised to int8)."""
-    rows = [[_plain(getattr(item, name)) for name in _FIELDS] for item in facts.items]
+    """The facts as one compact value for the cache (embeddings quantised to int8).
+
+    Layout: header; JSON of what the value holds (model, dimension, item fields, each
+    fact's slot); where each fact's JSON row ends (uint32); the rows; one float32
+    factor per fact; the int8 codes, a row per fact.
+    """
+    rows = [
+        json.dumps(
+            [_plain(getattr(item, name)) for name in _FIELDS],
+            ensure_ascii=False,
+            separators=(",", ":"),
+        ).encode("utf-8")
+        for item in facts.items
+    ]
     meta = json.dumps(
         {
             "model": model,
             "dim": int(facts.matrix.shape[1]) if len(facts) else 0,
             "fields": _FIELDS,
             "slots": facts.slots,
-            "items": rows,
         },
         ensure_ascii=False,
         separators=(",", ":"),
     ).encode("utf-8")
+    ends = np.cumsum([len(row) for row in rows], dtype=np.uint32)
     matrix = np.asarray(facts.matrix, dtype=np.float32)
     peaks = np.abs(matrix).max(axis=1) if len(facts) else np.zeros(0, dtype=np.float32)
     codes = np.rint(matrix * np.where(peaks > 0, 127.0 / peaks, 1.0)[:, None])
@@ -159,7 +184,7 @@ def pack(facts: Facts, model: str) -> bytes:
     lengths = np.linalg.norm(codes.astype(np.float32), axis=1)
     factors = np.where(lengths > 0, 1.0 / np.maximum(lengths, 1e-12), 0.0).astype(np.float32)
     header = _HEADER.pack(_MAGIC, _VERSION, len(facts), len(meta))
-    return header + meta + bytes(factors.tobytes()) + bytes(codes.tobytes())
+    return b"".join([header, meta, ends.tobytes(), *rows, factors.tobytes(), codes.tobytes()])
 
 
 def unpack(data: bytes, namespace: str, model: str) -> Facts | None:
@@ -171,26 +196,29 @@ def unpack(data: bytes, namespace: str, model: str) -> Facts | None:
             return None
         offset = _HEADER.size
         meta: dict[str, Any] = json.loads(data[offset : offset + meta_len])
-        rows: list[list[Any]] = meta["items"]
         slots: list[str | None] = meta["slots"]
         if (
             meta.get("model") != model
             or tuple(meta.get("fields", ())) != _FIELDS
-            or len(rows) != count
             or len(slots) != count
-            or any(len(row) != len(_FIELDS) for row in rows)
         ):
             return None
         dim = int(meta["dim"])
         offset += meta_len
+        ends = np.frombuffer(data, dtype=np.uint32, count=count, offset=offset).astype(np.int64)
+        offset += 4 * count
+        first = offset
+        offset += int(ends[-1]) if count else 0
         factors = np.frombuffer(data, dtype=np.float32, count=count, offset=offset)
         offset += 4 * count
         codes = np.frombuffer(data, dtype=np.int8, count=count * dim, offset=offset)
     except (ValueError, KeyError, TypeError, struct.error):
         return None
+    starts = np.concatenate([[0], ends[:-1]]) if count else ends
+    bounds = np.stack([starts, ends], axis=1) + first
     matrix: Vector = codes.reshape(count, dim).astype(np.float32)
     matrix *= factors[:, None]
-    return Facts(_LazyItems(rows, namespace), matrix, slots)
+    return Facts(_LazyItems(data, bounds, namespace), matrix, slots)
 
 
 def _item(row: Sequence[Any], namespace: str) -> MemoryItem:
