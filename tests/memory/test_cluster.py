@@ -113,3 +113,15 @@ def test_a_cluster_that_is_down_at_start_degrades_to_uncached(
     mem.record("T1:U3", [RED_EYE])
     assert mem.retrieve("T1:U3", "trip") == "I never take red-eye flights."
     assert mem.cache.stats.errors >= 1 and not mem.health()["redis"]
+
+
+def test_a_cluster_url_may_name_several_seed_nodes(redis_cluster: LocalCluster) -> None:
+    # The first seed is down; the client finds the cluster through the next one.
+    seeds = ",".join(f"127.0.0.1:{port}" for port in [free_port(), *redis_cluster.ports[1:]])
+    client = open_redis(f"redis+cluster://{seeds}")
+    try:
+        client.set("test-seeds:{x}", "1", ex=10)
+        assert client.get("test-seeds:{x}") == b"1"
+        assert len(client.get_primaries()) == 3
+    finally:
+        client.close()
