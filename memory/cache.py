@@ -5,9 +5,13 @@ namespace's keys share one slot) is a hash holding:
 
 - `facts`: the namespace's current facts with their embeddings (`memory.facts.pack`),
   so a recall for any request is ranked and summarised without the store;
-- `q:<digest>`: the summary for one normalised request, so asking again costs one read;
+- `q:<digest>`: the summary for the normalised request that read the store, so asking
+  it again costs one read;
 - `*:en` / `*:zh`: the summary when it does not depend on the request (every current
   fact fits the budget), joined in that language.
+
+A summary ranked from the cached facts is not cached itself: ranking it again costs
+less than the round trip that would store it.
 
 The key's TTL is set when it is created, so everything cached for a namespace expires
 together, and a write deletes the key.
@@ -16,8 +20,7 @@ Beyond "write, then delete": a reader that fetched the old facts before a write 
 otherwise fill the cache after the delete. Every write bumps a per-namespace generation
 counter (`ltm:travel-pref-gen:{namespace}`, same slot) before deleting; a fill is
 applied by a Lua script only when the generation is still the one the reader saw before
-it asked the store. A summary ranked from cached facts is filled under the generation
-read together with those facts, and only into an entry that still exists.
+it asked the store.
 
 Redis is optional. Any Redis error counts as a miss; after an error the cache stays
 off for a short back-off and then tries again, and invalidations that could not be
@@ -56,14 +59,12 @@ if size == 0 then return {'miss', gen} end
 if size <= tonumber(ARGV[1]) then return {'facts', gen, redis.call('HGET', KEYS[1], 'facts')} end
 return {'facts', gen}
 """
-# ARGV: generation seen, TTL, 1 to fill only an entry that exists (else 0), then
-# field/value pairs.
+# ARGV: generation seen, TTL, then field/value pairs.
 _FILL = """
 local gen = redis.call('GET', KEYS[2])
 if gen == false then gen = '0' end
 if gen ~= ARGV[1] then return 0 end
-if ARGV[3] == '1' and redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
-for i = 4, #ARGV, 2 do redis.call('HSET', KEYS[1], ARGV[i], ARGV[i + 1]) end
+for i = 3, #ARGV, 2 do redis.call('HSET', KEYS[1], ARGV[i], ARGV[i + 1]) end
 if redis.call('TTL', KEYS[1]) < 0 then redis.call('EXPIRE', KEYS[1], ARGV[2]) end
 return 1
 """
@@ -248,22 +249,16 @@ class PreferenceCache:
             return False
 
     def fill(
-        self,
-        namespace: str,
-        values: Mapping[str, str | bytes],
-        generation: str | None,
-        *,
-        only_existing: bool = False,
+        self, namespace: str, values: Mapping[str, str | bytes], generation: str | None
     ) -> bool:
         """Store `values` (hash fields) if no write raced since `generation` was read.
 
-        With `only_existing`, only into an entry that is still there (a summary ranked
-        from cached facts must not outlive them). Empty values are never stored.
+        Empty values are never stored.
         """
         values = {field: value for field, value in values.items() if value}
         if not values or generation is None or not self._available():
             return False
-        args: list[str | bytes | int] = [generation, self.ttl, 1 if only_existing else 0]
+        args: list[str | bytes | int] = [generation, self.ttl]
         for field, value in values.items():
             args += [field, value]
         try:

@@ -339,7 +339,8 @@ class Memory:
         self, namespace: str, query: str, *, use_cached: bool = True
     ) -> tuple[Recall, WarmState]:
         """Cache first (a summary, else the cached facts ranked here); on a miss, the
-        store's facts, which fill the cache with the summary (raises on failure)."""
+        store's facts, which fill the cache with themselves and the summary (raises on
+        failure)."""
         asked = query.strip()
         own = query_field(query)
         generation = None
@@ -351,10 +352,8 @@ class Memory:
             generation = found.generation
             if found.facts is not None:
                 facts = unpack(found.facts, namespace, self.embedder.name)
-                if facts is not None:
-                    summary, lang, general = self._summarize(facts, query)
-                    answers = self._summary_fields(own, lang, general, summary)
-                    self.cache.fill(namespace, answers, generation, only_existing=True)
+                if facts is not None:  # ranked here; not cached (see memory/cache.py)
+                    summary = self._summarize(facts, query)[0]
                     return Recall(summary, "ok" if summary else "empty", cached=True), "cached"
                 self.cache.missed()
         else:

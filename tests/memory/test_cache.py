@@ -188,7 +188,7 @@ class GatedCache(PreferenceCache):
         return found
 
 
-def test_a_summary_ranked_from_cached_facts_that_raced_a_write_is_never_cached(
+def test_a_reader_holding_cached_facts_across_a_write_leaves_nothing_stale(
     make_memory: MemoryFactory, namespace: str, redis_prefix: str, redis_client: redis.Redis
 ) -> None:
     mem = make_memory()
@@ -212,7 +212,7 @@ def test_a_summary_ranked_from_cached_facts_that_raced_a_write_is_never_cached(
     assert gated.read_done.wait(10)  # the reader has the cached (old) facts in hand...
     mem.record(namespace, ["Now I prefer window seats"])  # ...a write commits...
     mem.warm(namespace)  # ...and the new facts are cached again...
-    gated.release.set()  # ...then the reader fills its summary of the old facts.
+    gated.release.set()  # ...then the reader ranks the old facts it holds.
     reader.join(10)
     assert "I prefer aisle seats" in result[0]  # it answered from what it had read
     assert redis_client.hget(mem.cache.key(namespace), query_field(request)) is None
