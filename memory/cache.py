@@ -10,8 +10,9 @@ namespace's keys share one slot) is a hash holding:
 - `*:en` / `*:zh`: the summary when it does not depend on the request (every current
   fact fits the budget), joined in that language.
 
-A summary ranked from the cached facts is not cached itself: ranking it again costs
-less than the round trip that would store it.
+A summary ranked from the cached facts is stored by a background thread
+(`fill_later`), so a new request does not wait for a second round trip while asking
+it again is still one read.
 
 The key's TTL is set when it is created, so everything cached for a namespace expires
 together, and a write deletes the key.
@@ -30,8 +31,10 @@ stale summary behind.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import logging
+import queue
 import threading
 import time
 from collections.abc import Mapping, Sequence
@@ -149,6 +152,10 @@ class PreferenceCache:
         self._down_until = 0.0
         self._pending: set[str] = set()
         self._lock = threading.Lock()
+        self._later: queue.Queue[tuple[str, dict[str, str | bytes], str] | None] = queue.Queue(
+            maxsize=256
+        )
+        self._writer: threading.Thread | None = None
         self.stats = CacheStats()
         self._lookup = client.register_script(_LOOKUP) if client is not None else None
         self._fill = client.register_script(_FILL) if client is not None else None
@@ -270,6 +277,40 @@ class PreferenceCache:
             return False
         return bool(done)
 
+    def fill_later(
+        self, namespace: str, values: Mapping[str, str | bytes], generation: str | None
+    ) -> None:
+        """`fill`, on a background thread: for what only saves work later.
+
+        The generation guard makes a late fill as safe as a prompt one. When the
+        queue is full the values are dropped (they are an optimisation).
+        """
+        if generation is None or self._client is None:
+            return
+        with self._lock:
+            if self._writer is None or not self._writer.is_alive():
+                self._writer = threading.Thread(
+                    target=self._write_later, name="ltm-cache-fill", daemon=True
+                )
+                self._writer.start()
+        with contextlib.suppress(queue.Full):
+            self._later.put_nowait((namespace, dict(values), generation))
+
+    def _write_later(self) -> None:
+        while True:
+            job = self._later.get()
+            try:
+                if job is None:
+                    return
+                self.fill(*job)
+            finally:
+                self._later.task_done()
+
+    def settle(self) -> None:
+        """Wait until every deferred fill has been tried (for `close` and tests)."""
+        if self._writer is not None:
+            self._later.join()
+
     def invalidate(self, namespace: str) -> None:
         """Called after a write has committed: drop the namespace's cached summaries.
 
@@ -286,7 +327,13 @@ class PreferenceCache:
         log.error("could not drop the cached summary of a namespace; will retry")
 
     def flush(self) -> bool:
-        """Deliver pending invalidations now (called on close); True when none remain."""
+        """Write deferred fills, stop their thread, and deliver pending invalidations now
+        (called on close); True when no invalidation remains."""
+        with self._lock:
+            writer, self._writer = self._writer, None
+        if writer is not None:
+            self._later.put(None)
+            writer.join(5)
         with self._lock:
             pending = list(self._pending)
         for namespace in pending:

@@ -352,8 +352,10 @@ class Memory:
             generation = found.generation
             if found.facts is not None:
                 facts = unpack(found.facts, namespace, self.embedder.name)
-                if facts is not None:  # ranked here; not cached (see memory/cache.py)
-                    summary = self._summarize(facts, query)[0]
+                if facts is not None:
+                    summary, lang, general = self._summarize(facts, query)
+                    answers = self._summary_fields(own, lang, general, summary)
+                    self.cache.fill_later(namespace, answers, generation)
                     return Recall(summary, "ok" if summary else "empty", cached=True), "cached"
                 self.cache.missed()
         else:

@@ -128,6 +128,21 @@ def test_any_recall_caches_the_facts_for_every_other_request(
     assert "高铁一等座" in offline.retrieve(namespace, "train to Chengdu")
 
 
+def test_a_request_ranked_from_cached_facts_is_then_one_read(
+    memory: Memory, namespace: str, redis_client: redis.Redis
+) -> None:
+    memory.record(namespace, TRAVELLER)
+    memory.warm(namespace)
+    first = memory.recall(namespace, "book me a flight to Chengdu")
+    memory.cache.settle()
+    fact_hits = memory.cache.stats.fact_hits
+    again = memory.recall(namespace, "Book me a flight  to Chengdu")
+    assert again == first and again.cached
+    assert memory.cache.stats.fact_hits == fact_hits  # the summary itself was read
+    key = memory.cache.key(namespace)
+    assert redis_client.hget(key, query_field("book me a flight to chengdu")) is not None
+
+
 def test_a_write_is_visible_to_the_very_next_recall_of_a_warmed_traveller(
     memory: Memory, namespace: str, redis_client: redis.Redis
 ) -> None:
@@ -188,7 +203,7 @@ class GatedCache(PreferenceCache):
         return found
 
 
-def test_a_reader_holding_cached_facts_across_a_write_leaves_nothing_stale(
+def test_a_summary_ranked_from_cached_facts_that_raced_a_write_is_never_cached(
     make_memory: MemoryFactory, namespace: str, redis_prefix: str, redis_client: redis.Redis
 ) -> None:
     mem = make_memory()
@@ -212,12 +227,14 @@ def test_a_reader_holding_cached_facts_across_a_write_leaves_nothing_stale(
     assert gated.read_done.wait(10)  # the reader has the cached (old) facts in hand...
     mem.record(namespace, ["Now I prefer window seats"])  # ...a write commits...
     mem.warm(namespace)  # ...and the new facts are cached again...
-    gated.release.set()  # ...then the reader ranks the old facts it holds.
+    gated.release.set()  # ...then the reader ranks the old facts and caches the summary.
     reader.join(10)
+    gated.settle()  # its summary's (deferred) fill has been tried: and refused
     assert "I prefer aisle seats" in result[0]  # it answered from what it had read
     assert redis_client.hget(mem.cache.key(namespace), query_field(request)) is None
     summary = mem.retrieve(namespace, request)
     assert "Now I prefer window seats" in summary and "aisle" not in summary
+    gated.flush()
     client.close()
 
 
