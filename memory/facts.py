@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import operator
 import struct
 from collections.abc import Iterator, Sequence
 from datetime import datetime
@@ -42,6 +43,7 @@ _FIELDS = tuple(
     for f in dataclasses.fields(MemoryItem)
     if f.name not in ("namespace", "score", "invalid_at", "superseded_by", "invalid_reason")
 )
+_ENCODER = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"))
 _TIMES = frozenset(f.name for f in dataclasses.fields(MemoryItem) if "datetime" in str(f.type))
 
 
@@ -142,12 +144,16 @@ class _LazyItems(Sequence[MemoryItem]):
             yield self[index]
 
 
-def _plain(value: Any) -> Any:
-    if isinstance(value, datetime):
-        return value.isoformat()
-    if isinstance(value, tuple):
-        return [_plain(v) for v in value]
-    return value
+_VALUES = operator.attrgetter(*_FIELDS)
+_TIME_AT = tuple(i for i, name in enumerate(_FIELDS) if name in _TIMES)
+
+
+def _row(item: MemoryItem) -> bytes:
+    """One fact as a JSON array of `_FIELDS` (tuples become arrays, times ISO text)."""
+    values = list(_VALUES(item))
+    for index in _TIME_AT:
+        values[index] = values[index].isoformat()
+    return _ENCODER.encode(values).encode("utf-8")
 
 
 def pack(facts: Facts, model: str) -> bytes:
@@ -157,14 +163,7 @@ def pack(facts: Facts, model: str) -> bytes:
     fact's slot); where each fact's JSON row ends (uint32); the rows; one float32
     factor per fact; the int8 codes, a row per fact.
     """
-    rows = [
-        json.dumps(
-            [_plain(getattr(item, name)) for name in _FIELDS],
-            ensure_ascii=False,
-            separators=(",", ":"),
-        ).encode("utf-8")
-        for item in facts.items
-    ]
+    rows = [_row(item) for item in facts.items]
     meta = json.dumps(
         {
             "model": model,
