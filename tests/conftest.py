@@ -134,9 +134,16 @@ def redis_cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LocalClu
     server, cli = shutil.which("redis-server"), shutil.which("redis-cli")
     if server is None or cli is None:
         pytest.skip("redis-server and redis-cli are not installed; Redis Cluster tests need them")
-    cluster = LocalCluster(tmp_path_factory.mktemp("redis-cluster"), server, cli)
+    for attempt in range(3):  # a free port can be taken between choosing and binding
+        cluster = LocalCluster(tmp_path_factory.mktemp("redis-cluster"), server, cli)
+        try:
+            cluster.start()
+            break
+        except RuntimeError:
+            cluster.stop()
+            if attempt == 2:
+                raise
     try:
-        cluster.start()
         yield cluster
     finally:
         cluster.stop()

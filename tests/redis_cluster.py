@@ -75,8 +75,8 @@ class LocalCluster:
                     stdout=subprocess.DEVNULL,
                 )
             )
-        for port in self.ports:
-            self._wait(lambda port=port: self._cli(port, "ping") == "PONG", "node up")
+        for port, proc in zip(self.ports, self.procs, strict=True):
+            self._wait(lambda port=port, proc=proc: self._up(port, proc), "node up")
         subprocess.run(
             [
                 self.cli,
@@ -96,6 +96,11 @@ class LocalCluster:
                 lambda port=port: "cluster_state:ok" in self._cli(port, "cluster", "info"),
                 "cluster state ok",
             )
+
+    def _up(self, port: int, proc: subprocess.Popen[bytes]) -> bool:
+        if proc.poll() is not None:  # e.g. the port was taken meanwhile
+            raise RuntimeError(f"local Redis Cluster: the node on port {port} exited")
+        return self._cli(port, "ping") == "PONG"
 
     def _cli(self, port: int, *args: str) -> str:
         done = subprocess.run(
