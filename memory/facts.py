@@ -152,7 +152,8 @@ def _row(item: MemoryItem) -> bytes:
     """One fact as a JSON array of `_FIELDS` (tuples become arrays, times ISO text)."""
     values = list(_VALUES(item))
     for index in _TIME_AT:
-        values[index] = values[index].isoformat()
+        if values[index] is not None:
+            values[index] = values[index].isoformat()
     return _ENCODER.encode(values).encode("utf-8")
 
 
