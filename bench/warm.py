@@ -3,8 +3,9 @@
 Seeds N travellers (a few facts each, embedded with the bundled local model, and a trip
 starting tomorrow) straight into a fresh database, then runs `travel-bot warm --once`
 as a child process, the way the clock and operators run it, and reports the pass time
-it prints, the child's wall time and its peak RSS. A second run shows the all-cached
-pass. Target: 10 000 cold travellers in under 60 s.
+it prints, the child's wall time, its peak RSS and the mean Redis bytes of a warmed
+traveller's entry (facts, embeddings and summary; `MEMORY USAGE`). A second run shows
+the all-cached pass. Target: 10 000 cold travellers in under 60 s.
 
     .venv/bin/python bench/warm.py                       # PostgreSQL and SQLite, 1k and 10k
     .venv/bin/python bench/warm.py --backend postgresql --sizes 10000 --concurrency 8
@@ -39,6 +40,7 @@ from scratch import scratch_database  # noqa: E402
 from bot.planning.trips import TripStore  # noqa: E402
 from memory import open_memory  # noqa: E402
 from memory.backends import backend_from_dsn  # noqa: E402
+from memory.cache import PreferenceCache  # noqa: E402
 from memory.engine import Memory  # noqa: E402
 from memory.lang import detect_lang  # noqa: E402
 from memory.store import Tx, utcnow  # noqa: E402
@@ -88,6 +90,7 @@ class Run:
     warm: dict[str, Any]
     keys: int
     ttl: int
+    entry_bytes: float
 
 
 def seed(memory: Memory, trips: TripStore, count: int, facts_each: int) -> None:
@@ -185,9 +188,23 @@ def bench(backend: str, count: int, facts_each: int, concurrency: int) -> Run:
             }
             cold, cold_wall, cold_rss = warm_once(env, workdir)
             keys = sum(1 for _ in client.scan_iter(match=f"{prefix}ltm:travel-pref:*", count=1000))
-            ttl = int(client.ttl(f"{prefix}ltm:travel-pref:TBENCH:U000000"))
+            cache = PreferenceCache(client=None, key_prefix=prefix)
+            ttl = int(client.ttl(cache.key("TBENCH:U000000")))
+            sample = [cache.key(f"TBENCH:U{n:06d}") for n in range(min(count, 200))]
+            sizes = [int(client.memory_usage(key, samples=0) or 0) for key in sample]
             warm, _, _ = warm_once(env, workdir)
-        return Run(backend, count, seed_seconds, cold, cold_wall, cold_rss, warm, keys, ttl)
+        return Run(
+            backend,
+            count,
+            seed_seconds,
+            cold,
+            cold_wall,
+            cold_rss,
+            warm,
+            keys,
+            ttl,
+            sum(sizes) / len(sizes),
+        )
     finally:
         doomed = list(client.scan_iter(match=f"{prefix}*", count=1000))
         for first in range(0, len(doomed), 1000):
@@ -211,7 +228,8 @@ def main() -> int:
     )
     print(
         f"{'backend':<11}{'travellers':>11}{'seed s':>8}{'pass s':>8}{'wall s':>8}"
-        f"{'peak MB':>9}{'warmed':>8}{'failed':>7}{'keys':>7}{'ttl':>6}{'cached pass s':>15}"
+        f"{'peak MB':>9}{'warmed':>8}{'failed':>7}{'keys':>7}{'ttl':>6}{'bytes/key':>10}"
+        f"{'cached pass s':>15}"
     )
     for backend in backends:
         for size in sizes:
@@ -220,7 +238,7 @@ def main() -> int:
                 f"{r.backend:<11}{r.travellers:>11}{r.seed_seconds:>8.1f}"
                 f"{r.cold['seconds']:>8.1f}{r.cold_wall:>8.1f}{r.cold_rss_mb:>9.0f}"
                 f"{r.cold['warmed']:>8}{r.cold['failed']:>7}{r.keys:>7}{r.ttl:>6}"
-                f"{r.warm['seconds']:>15.1f}",
+                f"{r.entry_bytes:>10.0f}{r.warm['seconds']:>15.1f}",
                 flush=True,
             )
             assert r.cold["due"] == size and r.cold["warmed"] == size, r.cold

@@ -422,6 +422,12 @@ _MESSAGES: dict[str, dict[str, str]] = {
         "en": "No preferences are known for this traveller; neutral score",
         "zh": "暂无该出行人的偏好记录，按中性评分",
     },
+    "score_memory_unavailable": {
+        "en": (
+            "Remembered preferences could not be read right now (memory unavailable); neutral score"
+        ),
+        "zh": "暂时无法读取记住的偏好（记忆不可用），按中性评分",
+    },
     "score_nothing_applies": {
         "en": "No stated preference applies",
         "zh": "没有适用于此项的偏好",

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from memory.errors import InvalidSlotValue, MemoryEngineError, StoreUnavailable
-from memory.types import MemoryItem, RecordOutcome, ScopedValue
+from memory.types import MemoryItem, Recall, RecordOutcome, ScopedValue
 
 if TYPE_CHECKING:
     from memory.conflicts import ConflictJudge
@@ -93,6 +93,7 @@ __all__ = [
     "InvalidSlotValue",
     "MemoryEngineError",
     "MemoryItem",
+    "Recall",
     "RecordOutcome",
     "ScopedValue",
     "StoreUnavailable",

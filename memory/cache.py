@@ -1,14 +1,27 @@
 """The Redis read cache in front of the store.
 
-Key `ltm:travel-pref:{namespace}` is a hash: one field per normalised recall query,
-plus field `*` when the summary does not depend on the query (every current fact fits
-the budget). The key's TTL is set when it is created, so everything cached for a
-namespace expires together, and a write deletes the key.
+Key `ltm:travel-pref:{namespace}` (the braces are a Redis Cluster hash tag: a
+namespace's keys share one slot) is a hash holding:
 
-Beyond "write, then delete": a reader that fetched the old summary before a write
-could otherwise fill the cache after the delete. Every write bumps a per-namespace
-generation counter before deleting; a fill is applied by a Lua script only when the
-generation is still the one the reader saw before it asked the store.
+- `facts`: the namespace's current facts with their embeddings (`memory.facts.pack`),
+  so a recall for any request is ranked and summarised without the store;
+- `q:<digest>`: the summary for the normalised request that read the store, so asking
+  it again costs one read;
+- `*:en` / `*:zh`: the summary when it does not depend on the request (every current
+  fact fits the budget), joined in that language.
+
+A summary ranked from the cached facts is stored by a background thread
+(`fill_later`), so a new request does not wait for a second round trip while asking
+it again is still one read.
+
+The key's TTL is set when it is created, so everything cached for a namespace expires
+together, and a write deletes the key.
+
+Beyond "write, then delete": a reader that fetched the old facts before a write could
+otherwise fill the cache after the delete. Every write bumps a per-namespace generation
+counter (`ltm:travel-pref-gen:{namespace}`, same slot) before deleting; a fill is
+applied by a Lua script only when the generation is still the one the reader saw before
+it asked the store.
 
 Redis is optional. Any Redis error counts as a miss; after an error the cache stays
 off for a short back-off and then tries again, and invalidations that could not be
@@ -18,23 +31,44 @@ stale summary behind.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import logging
+import queue
 import threading
 import time
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 log = logging.getLogger(__name__)
 
-ANY_QUERY = "*"
+FACTS = "facts"
 
+# ARGV: the largest facts value to answer inline, then the summary fields to try, in
+# order. Answers {'summary', value}, else {'facts', generation[, packed facts]} when the
+# facts are cached, else {'miss', generation}. Larger facts values are read with a
+# plain HGET after it: a script copies its reply through Lua (0.7 ms for 500 facts),
+# while a second round trip costs less than that.
+_LOOKUP = """
+for i = 2, #ARGV do
+  local value = redis.call('HGET', KEYS[1], ARGV[i])
+  if value then return {'summary', value} end
+end
+local gen = redis.call('GET', KEYS[2])
+if gen == false then gen = '0' end
+local size = redis.call('HSTRLEN', KEYS[1], 'facts')
+if size == 0 then return {'miss', gen} end
+if size <= tonumber(ARGV[1]) then return {'facts', gen, redis.call('HGET', KEYS[1], 'facts')} end
+return {'facts', gen}
+"""
+# ARGV: generation seen, TTL, then field/value pairs.
 _FILL = """
 local gen = redis.call('GET', KEYS[2])
 if gen == false then gen = '0' end
 if gen ~= ARGV[1] then return 0 end
-redis.call('HSET', KEYS[1], ARGV[2], ARGV[3])
-if redis.call('TTL', KEYS[1]) < 0 then redis.call('EXPIRE', KEYS[1], ARGV[4]) end
+for i = 3, #ARGV, 2 do redis.call('HSET', KEYS[1], ARGV[i], ARGV[i + 1]) end
+if redis.call('TTL', KEYS[1]) < 0 then redis.call('EXPIRE', KEYS[1], ARGV[2]) end
 return 1
 """
 
@@ -46,9 +80,47 @@ return redis.call('DEL', KEYS[1])
 
 
 def query_field(query: str) -> str:
-    """The hash field of a recall query: whitespace and case do not make a new entry."""
+    """The hash field of a recall request: whitespace and case do not make a new entry."""
     normal = " ".join(query.lower().split())
-    return hashlib.sha1(normal.encode("utf-8")).hexdigest()[:20]
+    return "q:" + hashlib.sha1(normal.encode("utf-8")).hexdigest()[:20]
+
+
+def general_field(lang: str) -> str:
+    """The hash field of the summary that fits every request in `lang`."""
+    return f"*:{lang}"
+
+
+def hash_tag(namespace: str) -> str:
+    """The namespace as a Redis Cluster hash tag, `{...}`.
+
+    A namespace with a brace in it could end the tag early or leave it empty (then the
+    two keys of a namespace could land in different slots), and one that is not valid
+    UTF-8 (a lone surrogate) cannot be sent at all: such namespaces are tagged by
+    their digest instead (`{#<sha1>}`; a namespace starting with `#` too, so no
+    namespace's own tag can equal another's digest).
+    """
+    try:
+        namespace.encode("utf-8")
+    except UnicodeEncodeError:
+        pass
+    else:
+        if "{" not in namespace and "}" not in namespace and not namespace.startswith("#"):
+            return "{" + namespace + "}"
+    digest = hashlib.sha1(namespace.encode("utf-8", "surrogatepass")).hexdigest()
+    return "{#" + digest + "}"
+
+
+@dataclass(frozen=True, slots=True)
+class Lookup:
+    """What the cache holds for a request: a summary, or the facts to rank, or nothing.
+
+    `generation` is the namespace's write generation when the facts (or the miss) were
+    read; None when Redis is unavailable (then nothing may be filled).
+    """
+
+    summary: str | None = None
+    facts: bytes | None = None
+    generation: str | None = None
 
 
 @dataclass(slots=True)
@@ -56,10 +128,11 @@ class CacheStats:
     hits: int = 0
     misses: int = 0
     errors: int = 0
+    fact_hits: int = 0  # hits ranked from the cached facts (also counted in `hits`)
 
 
 class PreferenceCache:
-    """Cache of preference summaries; never raises, never caches an empty summary."""
+    """Cache of preference facts and summaries; never raises, never caches an empty one."""
 
     def __init__(
         self,
@@ -68,15 +141,23 @@ class PreferenceCache:
         ttl_seconds: int = 1800,
         key_prefix: str = "",
         retry_after_seconds: float = 2.0,
+        inline_facts_bytes: int = 64 * 1024,
     ) -> None:
         self._client = client
+        # Facts up to this size (about 100 facts) come back with the lookup itself.
+        self.inline_facts_bytes = inline_facts_bytes
         self.ttl = ttl_seconds
         self._prefix = key_prefix
         self._retry_after = retry_after_seconds
         self._down_until = 0.0
         self._pending: set[str] = set()
         self._lock = threading.Lock()
+        self._later: queue.Queue[tuple[str, dict[str, str | bytes], str] | None] = queue.Queue(
+            maxsize=256
+        )
+        self._writer: threading.Thread | None = None
         self.stats = CacheStats()
+        self._lookup = client.register_script(_LOOKUP) if client is not None else None
         self._fill = client.register_script(_FILL) if client is not None else None
         self._invalidate = client.register_script(_INVALIDATE) if client is not None else None
 
@@ -85,10 +166,10 @@ class PreferenceCache:
         return self._client is not None
 
     def key(self, namespace: str) -> str:
-        return f"{self._prefix}ltm:travel-pref:{namespace}"
+        return f"{self._prefix}ltm:travel-pref:{hash_tag(namespace)}"
 
     def generation_key(self, namespace: str) -> str:
-        return f"{self._prefix}ltm:travel-pref-gen:{namespace}"
+        return f"{self._prefix}ltm:travel-pref-gen:{hash_tag(namespace)}"
 
     # -- availability -------------------------------------------------------------
 
@@ -113,6 +194,46 @@ class PreferenceCache:
 
     # -- operations -----------------------------------------------------------------
 
+    def lookup(self, namespace: str, fields: Sequence[str]) -> Lookup:
+        """The first of the summary `fields` cached, else the cached facts.
+
+        The generation is read before the facts: facts read after it are at least that
+        new, and what is filled with it is refused if a write came in between.
+        """
+        if not self._available():
+            self.stats.misses += 1
+            return Lookup()
+        key = self.key(namespace)
+        try:
+            reply = self._lookup(  # type: ignore[misc]
+                keys=[key, self.generation_key(namespace)],
+                args=[self.inline_facts_bytes, *fields],
+            )
+            kind = _text(reply[0])
+            if kind == "summary":
+                self.stats.hits += 1
+                return Lookup(summary=_text(reply[1]))
+            generation = _text(reply[1])
+            facts = None
+            if kind == "facts":
+                facts = reply[2] if len(reply) > 2 else self._client.hget(key, FACTS)  # type: ignore[union-attr]
+        except Exception as exc:
+            self._failed("read", exc)
+            self.stats.misses += 1
+            return Lookup()
+        if facts is None:  # not cached, or expired or invalidated just now
+            self.stats.misses += 1
+            return Lookup(generation=generation)
+        self.stats.hits += 1
+        self.stats.fact_hits += 1
+        return Lookup(facts=bytes(facts), generation=generation)
+
+    def missed(self) -> None:
+        """Count a hit whose facts this version could not read as a miss."""
+        self.stats.hits -= 1
+        self.stats.fact_hits -= 1
+        self.stats.misses += 1
+
     def generation(self, namespace: str) -> str | None:
         """The namespace's write generation, read before asking the store."""
         if not self._available():
@@ -122,44 +243,73 @@ class PreferenceCache:
         except Exception as exc:
             self._failed("read", exc)
             return None
-        if value is None:
-            return "0"
-        return value.decode() if isinstance(value, bytes) else str(value)
+        return "0" if value is None else _text(value)
 
-    def get(self, namespace: str, query: str) -> str | None:
-        """The cached summary for this query (or for any query), else None."""
+    def has_facts(self, namespace: str) -> bool:
+        """Whether the namespace's facts are cached (a recall needs no store)."""
         if not self._available():
-            self.stats.misses += 1
-            return None
+            return False
         try:
-            exact, any_query = self._client.hmget(  # type: ignore[union-attr]
-                self.key(namespace), [query_field(query), ANY_QUERY]
-            )
+            return bool(self._client.hexists(self.key(namespace), FACTS))  # type: ignore[union-attr]
         except Exception as exc:
             self._failed("read", exc)
-            self.stats.misses += 1
-            return None
-        value = exact if exact is not None else any_query
-        if value is None:
-            self.stats.misses += 1
-            return None
-        self.stats.hits += 1
-        return value.decode("utf-8") if isinstance(value, bytes) else str(value)
-
-    def fill(self, namespace: str, query: str | None, summary: str, generation: str | None) -> bool:
-        """Store a summary (under `query`, or for any query when None) if no write raced."""
-        if not summary or generation is None or not self._available():
             return False
-        field = ANY_QUERY if query is None else query_field(query)
+
+    def fill(
+        self, namespace: str, values: Mapping[str, str | bytes], generation: str | None
+    ) -> bool:
+        """Store `values` (hash fields) if no write raced since `generation` was read.
+
+        Empty values are never stored.
+        """
+        values = {field: value for field, value in values.items() if value}
+        if not values or generation is None or not self._available():
+            return False
+        args: list[str | bytes | int] = [generation, self.ttl]
+        for field, value in values.items():
+            args += [field, value]
         try:
             done = self._fill(  # type: ignore[misc]
-                keys=[self.key(namespace), self.generation_key(namespace)],
-                args=[generation, field, summary, self.ttl],
+                keys=[self.key(namespace), self.generation_key(namespace)], args=args
             )
         except Exception as exc:
             self._failed("fill", exc)
             return False
         return bool(done)
+
+    def fill_later(
+        self, namespace: str, values: Mapping[str, str | bytes], generation: str | None
+    ) -> None:
+        """`fill`, on a background thread: for what only saves work later.
+
+        The generation guard makes a late fill as safe as a prompt one. When the
+        queue is full the values are dropped (they are an optimisation).
+        """
+        if generation is None or self._client is None:
+            return
+        with self._lock:
+            if self._writer is None or not self._writer.is_alive():
+                self._writer = threading.Thread(
+                    target=self._write_later, name="ltm-cache-fill", daemon=True
+                )
+                self._writer.start()
+        with contextlib.suppress(queue.Full):
+            self._later.put_nowait((namespace, dict(values), generation))
+
+    def _write_later(self) -> None:
+        while True:
+            job = self._later.get()
+            try:
+                if job is None:
+                    return
+                self.fill(*job)
+            finally:
+                self._later.task_done()
+
+    def settle(self) -> None:
+        """Wait until every deferred fill has been tried (for `close` and tests)."""
+        if self._writer is not None:
+            self._later.join()
 
     def invalidate(self, namespace: str) -> None:
         """Called after a write has committed: drop the namespace's cached summaries.
@@ -177,7 +327,13 @@ class PreferenceCache:
         log.error("could not drop the cached summary of a namespace; will retry")
 
     def flush(self) -> bool:
-        """Deliver pending invalidations now (called on close); True when none remain."""
+        """Write deferred fills, stop their thread, and deliver pending invalidations now
+        (called on close); True when no invalidation remains."""
+        with self._lock:
+            writer, self._writer = self._writer, None
+        if writer is not None:
+            self._later.put(None)
+            writer.join(5)
         with self._lock:
             pending = list(self._pending)
         for namespace in pending:
@@ -208,3 +364,7 @@ class PreferenceCache:
             return bool(self._client.ping())
         except Exception:
             return False
+
+
+def _text(value: Any) -> str:
+    return value.decode("utf-8") if isinstance(value, bytes) else str(value)

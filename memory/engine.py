@@ -12,12 +12,13 @@ from typing import Any, Literal
 
 import numpy as np
 
-from memory.cache import PreferenceCache
+from memory.cache import FACTS, PreferenceCache, general_field, query_field
 from memory.conflicts import ConflictJudge
 from memory.decision import Candidate, FactDecider
 from memory.dedupe import is_near_duplicate
 from memory.embedding import Embedder
 from memory.errors import InvalidSlotValue, MemoryEngineError, StoreUnavailable
+from memory.facts import Facts, pack, unpack
 from memory.lang import Lang, detect_lang, dominant_lang
 from memory.migrations import MEMORY_MIGRATIONS, migrate
 from memory.privacy import REASONS, preview
@@ -28,7 +29,7 @@ from memory.settings import MemorySettings
 from memory.store import Store, StoredItem, Tx, utcnow
 from memory.subjects import load_subjects
 from memory.summary import summarize
-from memory.types import MemoryItem, RecordOutcome, ScopedValue
+from memory.types import MemoryItem, Recall, RecordOutcome, ScopedValue
 
 log = logging.getLogger(__name__)
 
@@ -302,86 +303,137 @@ class Memory:
         limit = max(1, min(int(limit), 50))
         if not query or not query.strip():
             return []
-        return self._rank(self._current(namespace), query, limit)
+        return self._rank(Facts.from_stored(self._current(namespace)), query, limit)
 
-    def _rank(
-        self, current: Sequence[StoredItem], query: str, limit: int | None = None
-    ) -> list[MemoryItem]:
-        """The best `limit` facts (all by default), best first, with their scores."""
-        if not current:
+    def _rank(self, facts: Facts, query: str, limit: int | None = None) -> list[MemoryItem]:
+        """The best `limit` facts (all by default), best first, with their scores.
+
+        `facts` come from the store or from the cache: both are ranked by this code.
+        """
+        if not facts:
             return []
         scores = rank_scores(
             query,
             self.embedder.embed_query(query),
-            [s.item.text for s in current],
-            [s.item.lang for s in current],
-            [s.item.slot for s in current],
-            np.stack([s.embedding for s in current]),
+            facts.texts,
+            facts.langs,
+            facts.slots,
+            facts.matrix,
             gap=language_gap(self.embedder),
             subjects=load_subjects(schema=self.schema),
         )
         order = np.argsort(-scores, kind="stable")[:limit]
-        return [dataclasses.replace(current[i].item, score=float(scores[i])) for i in order]
+        return [dataclasses.replace(facts.items[i], score=float(scores[i])) for i in order]
 
     def retrieve(self, namespace: str, query: str = "") -> str:
         """The budgeted preference summary for this query ("" when nothing is remembered).
 
-        Never raises for an unavailable store or cache: recall degrades to "".
+        Never raises for an unavailable store or cache: recall degrades to "". Use
+        `recall` to tell "nothing remembered" from "memory could not be read".
+        """
+        return self.recall(namespace, query).summary
+
+    def recall(self, namespace: str, query: str = "") -> Recall:
+        """The summary `retrieve` gives, and whether memory could be read at all.
+
+        Never raises for an unavailable store or cache: a store that cannot be read
+        while nothing is cached gives status "unavailable" and an empty summary.
         """
         _check_namespace(namespace)
         try:
             return self._recall(namespace, query)[0]
         except MemoryEngineError as exc:
             log.warning("recall failed, answering without memory: %s", exc)
-            return ""
+            return Recall("", "unavailable")
 
     def warm(self, namespace: str) -> WarmState:
-        """Fill the cache as `retrieve(namespace)` would, and say what happened.
+        """Cache the namespace's facts (and its general summary), and say what happened.
 
-        "cached": already there; "warmed": filled with the normal TTL; "empty": nothing
-        is remembered, so nothing is cached; "unfilled": a write raced the fill or Redis
-        refused it. Unlike `retrieve`, a failed store raises `MemoryEngineError`
-        (`StoreUnavailable`), so the scheduler can count the failure.
+        After it, until the TTL ends or a write, a recall for any request is answered
+        without the store. "cached": already there; "warmed": filled with the normal
+        TTL; "empty": nothing is remembered, so nothing is cached; "unfilled": a write
+        raced the fill or Redis refused it. Unlike `retrieve`, a failed store raises
+        `MemoryEngineError` (`StoreUnavailable`), so the scheduler can count the failure.
         """
         _check_namespace(namespace)
-        return self._recall(namespace, "")[1]
+        if self.cache.has_facts(namespace):
+            return "cached"
+        return self._recall(namespace, "", use_cached=False)[1]
 
-    def _recall(self, namespace: str, query: str) -> tuple[str, WarmState]:
-        """Cache first; on a miss, summarise from the store and fill (raises on failure)."""
-        cached = self.cache.get(namespace, query)
-        if cached is not None:
-            return cached, "cached"
-        generation = self.cache.generation(namespace)
-        summary, any_query = self._summarize(namespace, query)
-        if not summary:
-            return "", "empty"
-        filled = self.cache.fill(namespace, None if any_query else query, summary, generation)
-        return summary, "warmed" if filled else "unfilled"
+    def _recall(
+        self, namespace: str, query: str, *, use_cached: bool = True
+    ) -> tuple[Recall, WarmState]:
+        """Cache first (a summary, else the cached facts ranked here); on a miss, the
+        store's facts, which fill the cache with themselves and the summary (raises on
+        failure)."""
+        asked = query.strip()
+        own = query_field(query)
+        generation = None
+        if use_cached:
+            fields = [own, general_field(detect_lang(query))] if asked else [own]
+            found = self.cache.lookup(namespace, fields)
+            if found.summary is not None:
+                return Recall(found.summary, "ok", cached=True), "cached"
+            generation = found.generation
+            if found.facts is not None:
+                facts = unpack(found.facts, namespace, self.embedder.name)
+                if facts is not None:
+                    summary, lang, general = self._summarize(facts, query)
+                    answers = self._summary_fields(own, lang, general, summary)
+                    self.cache.fill_later(namespace, answers, generation)
+                    return Recall(summary, "ok" if summary else "empty", cached=True), "cached"
+                self.cache.missed()
+        else:
+            generation = self.cache.generation(namespace)
+        facts = Facts.from_stored(self._current(namespace))
+        if not facts:
+            return Recall("", "empty"), "empty"
+        summary, lang, general = self._summarize(facts, query)
+        values = {FACTS: pack(facts, self.embedder.name)}
+        values.update(self._summary_fields(own, lang, general, summary))
+        filled = self.cache.fill(namespace, values, generation)
+        return Recall(summary, "ok"), "warmed" if filled else "unfilled"
 
-    def _summarize(self, namespace: str, query: str) -> tuple[str, bool]:
-        current = self._current(namespace)
-        if not current:
-            return "", True
+    @staticmethod
+    def _summary_fields(own: str, lang: Lang, general: bool, summary: str) -> dict[str, bytes]:
+        """The cache fields a summary answers: its own request, and when it is the same
+        for every request, every request in its language."""
+        value = summary.encode("utf-8")
+        return {own: value, general_field(lang): value} if general else {own: value}
+
+    def _summarize(self, facts: Facts, query: str) -> tuple[str, Lang, bool]:
+        """The summary, the language it is joined in, and whether it fits every request.
+
+        The joining punctuation follows the request's language; with no request, the
+        language most facts are written in.
+        """
+        if not facts:
+            return "", "en", True
         s = self.settings
-        lang = dominant_lang(stored.item.text for stored in current)
-        items = [stored.item for stored in reversed(current)]
-        if len(items) <= s.memory_summary_max_facts:
+        lang = (
+            detect_lang(query)
+            if query.strip()
+            else dominant_lang(item.text for item in facts.items)
+        )
+        if len(facts) <= s.memory_summary_max_facts:
             # Every fact may fit: then the summary is the same whatever the request.
+            items = list(reversed(facts.items))  # newest first
             everything = summarize(items, lang=lang, max_facts=len(items), max_chars=10**9)
             if len(everything) <= s.memory_summary_max_chars:
-                return everything, True
-        slots = [item for item in items if item.slot is not None]
-        free = [s for s in current if s.item.slot is None]
+                return everything, lang, True
+        slots = list(reversed(facts.typed()))
+        free = facts.free()
         if query.strip():
             ranked = self._rank(free, query, s.memory_summary_max_facts)
         else:
-            ranked = [x.item for x in reversed(free)]
-        return summarize(
+            ranked = list(reversed(free.items))
+        summary = summarize(
             slots + ranked,
             lang=lang,
             max_facts=s.memory_summary_max_facts,
             max_chars=s.memory_summary_max_chars,
-        ), False
+        )
+        return summary, lang, False
 
     def profile(self, namespace: str) -> dict[str, Any]:
         """The structured profile: slot -> option id (single) or list of ids (multi).

@@ -8,6 +8,7 @@ from typing import Any, Literal
 
 Status = Literal["added", "updated", "duplicate", "rejected"]
 Polarity = Literal["must", "prefer", "avoid"]
+RecallStatus = Literal["ok", "empty", "unavailable"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -26,6 +27,21 @@ class RecordOutcome:
     item_id: str | None = None
     replaced_ids: tuple[str, ...] = ()
     code: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Recall:
+    """What `Memory.recall` found: the summary, and whether memory could be read.
+
+    `status` is "ok" (a summary), "empty" (nothing is remembered for this person) or
+    "unavailable" (the store could not be read and nothing was cached: the person's
+    preferences are unknown right now, which is not the same as having none).
+    `cached` says the answer came from the cache, without the store.
+    """
+
+    summary: str
+    status: RecallStatus
+    cached: bool = False
 
 
 @dataclass(frozen=True, slots=True)

@@ -6,6 +6,7 @@ schema; both are removed afterwards.
 
 from __future__ import annotations
 
+import shutil
 import uuid
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -16,7 +17,8 @@ import redis
 
 from memory import open_memory
 from memory.engine import Memory
-from tests.support.services import REDIS_URL, delete_keys, new_prefix, pg_schema
+from tests.support.redis_cluster import LocalCluster
+from tests.support.services import REDIS_URL, delete_keys, free_port, new_prefix, pg_schema
 
 
 @pytest.fixture(scope="session")
@@ -77,3 +79,51 @@ def make_memory(dsn: str, redis_prefix: str) -> Iterator[MemoryFactory]:
 @pytest.fixture
 def memory(make_memory: MemoryFactory) -> Memory:
     return make_memory()
+
+
+@pytest.fixture
+def unreachable_memory(dsn: str, tmp_path: Path, redis_prefix: str) -> Iterator[MemoryFactory]:
+    """Real memory engines whose database cannot be reached, on this test's Redis cache.
+
+    Of the same kind as `dsn`: PostgreSQL on a port nothing listens on, or a SQLite file
+    whose directory is removed after opening.
+    """
+    opened: list[Memory] = []
+
+    def factory(**overrides: Any) -> Memory:
+        overrides.setdefault("redis_url", REDIS_URL)
+        overrides.setdefault("redis_key_prefix", redis_prefix)
+        if dsn.startswith("sqlite"):
+            folder = tmp_path / f"gone-{uuid.uuid4().hex[:6]}"
+            mem = open_memory(dsn=f"sqlite:///{folder}/memory.db", **overrides)
+            shutil.rmtree(folder)
+        else:
+            closed = f"postgresql://postgres@127.0.0.1:{free_port()}/test"
+            mem = open_memory(dsn=closed, **overrides)
+        opened.append(mem)
+        return mem
+
+    yield factory
+    for mem in opened:
+        mem.close()
+
+
+@pytest.fixture(scope="session")
+def redis_cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LocalCluster]:
+    """A real three-master Redis Cluster on free local ports, for this test session."""
+    server, cli = shutil.which("redis-server"), shutil.which("redis-cli")
+    if server is None or cli is None:
+        pytest.skip("redis-server and redis-cli are not installed; Redis Cluster tests need them")
+    for attempt in range(3):  # a free port can be taken between choosing and binding
+        cluster = LocalCluster(tmp_path_factory.mktemp("redis-cluster"), server, cli)
+        try:
+            cluster.start()
+            break
+        except RuntimeError:
+            cluster.stop()
+            if attempt == 2:
+                raise
+    try:
+        yield cluster
+    finally:
+        cluster.stop()

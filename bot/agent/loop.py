@@ -187,8 +187,12 @@ class Agent:
             {"role": "system", "content": system_prompt(ctx, self._clock())}
         ]
         if self.memory is not None and self.memory_mode in ("static_control", "both"):
-            summary = self.memory.retrieve(ctx.subject_namespace, user_message)
-            block = preferences_block(summary, colleague=ctx.on_behalf_of is not None)
+            recalled = self.memory.recall(ctx.subject_namespace, user_message)
+            block = preferences_block(
+                recalled.summary,
+                colleague=ctx.on_behalf_of is not None,
+                unavailable=recalled.status == "unavailable",
+            )
             messages.append({"role": "system", "content": block})
         for turn in history:
             role, content = turn.get("role"), turn.get("content")

@@ -94,8 +94,13 @@ def memory_tools(memory: Memory) -> list[Tool]:
             limit: The most preferences to return (1-20).
         """
         query = " ".join(k.strip() for k in keywords if k.strip())
-        summary = memory.retrieve(ctx.subject_namespace, query)
-        return preferences_block(summary, limit=limit, colleague=ctx.on_behalf_of is not None)
+        recalled = memory.recall(ctx.subject_namespace, query)
+        return preferences_block(
+            recalled.summary,
+            limit=limit,
+            colleague=ctx.on_behalf_of is not None,
+            unavailable=recalled.status == "unavailable",
+        )
 
     return [
         Tool.from_function(
@@ -128,10 +133,20 @@ def describe_outcomes(outcomes: list[RecordOutcome], lang: Lang = "en") -> str:
     return "\n".join(lines)
 
 
-def preferences_block(summary: str, *, limit: int = 5, colleague: bool = False) -> str:
-    """The recalled summary, delimited as data; or a note that nothing is remembered."""
+def preferences_block(
+    summary: str, *, limit: int = 5, colleague: bool = False, unavailable: bool = False
+) -> str:
+    """The recalled summary, delimited as data; or a note that nothing is remembered, or
+    (`unavailable`) that memory could not be read, which is not the same thing."""
     whose = "the traveller you are planning for" if colleague else "this person"
     summary = inert(summary).strip()
+    if unavailable and not summary:
+        return (
+            f"Memory is unavailable right now: the travel preferences of {whose} could not "
+            "be read, so they are unknown, not absent. Tell the user, in their language, "
+            "that their saved preferences could not be read right now. Do not invent any; "
+            "ask if a preference matters for the plan."
+        )
     if not summary:
         return (
             f"Nothing is remembered for {whose} yet: no travel preferences on record. "

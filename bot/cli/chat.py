@@ -204,8 +204,11 @@ class _Session:
             self.say(t(f"console_{outcome.status}", self.lang, text=outcome.text, reason=reason))
 
     def recall(self, query: str) -> None:
-        summary = self.memory.retrieve(self.user, query)
-        self.say(summary or t("console_nothing_remembered", self.lang, user=self.user))
+        recalled = self.memory.recall(self.user, query)
+        if recalled.status == "unavailable":
+            self.say(t("home_unavailable", self.lang))  # not "nothing remembered"
+            return
+        self.say(recalled.summary or t("console_nothing_remembered", self.lang, user=self.user))
 
     def prefs(self, _: str) -> None:
         items = self.memory.items(self.user)

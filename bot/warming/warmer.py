@@ -5,12 +5,14 @@ already be in Redis so the first answer is fast. One pass:
 
 1. streams the due travellers from the trip store, a batch at a time (`TripStore.due`
    holds no transaction between batches);
-2. skips those whose general cache entry exists (one pipelined HMGET per batch);
+2. skips those whose facts are cached already (one pipelined HEXISTS per batch): a
+   recall for any request is then answered without the store;
 3. claims the rest in this interval's "warmed" set (pipelined SADD): a traveller
    another pass already claimed in this interval is left alone;
-4. runs the normal recall (`Memory.warm`, the path `Memory.retrieve` takes) for each
-   claimed traveller on a bounded thread pool, so the cache is filled with the normal
-   TTL; a traveller with nothing remembered is counted and nothing is cached.
+4. runs `Memory.warm` for each claimed traveller on a bounded thread pool: it caches
+   the traveller's facts (with their embeddings) and general summary with the normal
+   TTL, as any recall does; a traveller with nothing remembered is counted and
+   nothing is cached.
 
 A Redis lock covers the pass (SET NX PX with a random token, renewed after each batch,
 released by a compare-and-delete script). Its expiry is shorter than the interval, so a
@@ -38,7 +40,7 @@ from typing import TYPE_CHECKING, Any
 
 from redis.exceptions import RedisError
 
-from memory.cache import ANY_QUERY, query_field
+from memory.cache import FACTS
 from memory.errors import MemoryEngineError
 from memory.redis_client import BATCH_TIMEOUT
 from memory.redis_client import open_redis as redis_client
@@ -269,20 +271,13 @@ class Warmer:
     def _claim(
         self, batch: list[str], marker: str, report: WarmReport, counts: threading.Lock
     ) -> list[str]:
-        """The batch's travellers with no cache entry that no other pass has claimed."""
+        """The batch's travellers whose facts are not cached that no other pass has claimed."""
         key = self.memory.cache.key
-        # The entry recall fills for a general request: the any-query summary, or the
-        # one for the empty query. An entry cached for some other request does not count.
-        general = [ANY_QUERY, query_field("")]
         pipe = self.redis.pipeline(transaction=False)  # type: ignore[union-attr]
         for namespace in batch:
-            pipe.hmget(key(namespace), general)
+            pipe.hexists(key(namespace), FACTS)
         entries = pipe.execute()
-        missing = [
-            ns
-            for ns, found in zip(batch, entries, strict=True)
-            if not any(v is not None for v in found)
-        ]
+        missing = [ns for ns, found in zip(batch, entries, strict=True) if not found]
         claimed: list[str] = []
         if missing:
             pipe = self.redis.pipeline(transaction=False)  # type: ignore[union-attr]

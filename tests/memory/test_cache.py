@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import shutil
-import socket
 import subprocess
 import threading
 import time
@@ -13,10 +12,11 @@ from pathlib import Path
 import pytest
 import redis
 
+from memory.cache import FACTS, Lookup, PreferenceCache, query_field
 from memory.engine import Memory
 from memory.store import Store, StoredItem
 from tests.conftest import MemoryFactory
-from tests.support.services import REDIS_URL
+from tests.support.services import REDIS_URL, free_port
 
 RED_EYE = "I never take red-eye flights"
 
@@ -27,7 +27,7 @@ def test_retrieve_fills_the_named_key_with_the_configured_ttl(
     mem = make_memory(memory_cache_ttl_seconds=1800)
     mem.record(namespace, [RED_EYE])
     summary = mem.retrieve(namespace, "plan my trip")
-    key = f"{redis_prefix}ltm:travel-pref:{namespace}"
+    key = f"{redis_prefix}ltm:travel-pref:{{{namespace}}}"
     assert summary == "I never take red-eye flights."
     assert 1790 <= redis_client.ttl(key) <= 1800
     assert summary.encode() in redis_client.hvals(key)
@@ -40,13 +40,13 @@ def test_empty_results_are_never_cached(
     memory: Memory, namespace: str, redis_client: redis.Redis, redis_prefix: str
 ) -> None:
     assert memory.retrieve(namespace, "anything") == ""
-    assert not redis_client.exists(f"{redis_prefix}ltm:travel-pref:{namespace}")
+    assert not redis_client.exists(f"{redis_prefix}ltm:travel-pref:{{{namespace}}}")
 
 
 def test_every_write_invalidates_after_commit(
     memory: Memory, namespace: str, redis_client: redis.Redis, redis_prefix: str
 ) -> None:
-    key = f"{redis_prefix}ltm:travel-pref:{namespace}"
+    key = f"{redis_prefix}ltm:travel-pref:{{{namespace}}}"
     memory.record(namespace, [RED_EYE])
     memory.retrieve(namespace, "trip")
     assert redis_client.exists(key)
@@ -66,7 +66,177 @@ def test_a_duplicate_write_keeps_the_cache(
     memory.record(namespace, [RED_EYE])
     memory.retrieve(namespace, "trip")
     assert memory.record(namespace, [RED_EYE])[0].status == "duplicate"
-    assert redis_client.exists(f"{redis_prefix}ltm:travel-pref:{namespace}")
+    assert redis_client.exists(f"{redis_prefix}ltm:travel-pref:{{{namespace}}}")
+
+
+# A traveller with more preferences than one summary holds (8 facts / 600 characters).
+TRAVELLER = [
+    "I never take red-eye flights",
+    "出差只坐高铁一等座",
+    "I prefer aisle seats",
+    "酒店要含早餐",
+    "I like hotels within walking distance of the office",
+    "偏好东航",
+    "Avoid connections shorter than 90 minutes",
+    "喜欢离地铁站近的酒店",
+    "Vegetarian meals on flights, please",
+    "I need a quiet room away from the elevator",
+    "航班尽量选上午出发的",
+    "I like to visit a local museum on a free evening",
+]
+REQUESTS = [
+    "flight Chengdu",
+    "机票 成都 酒店",
+    "plan trip Chengdu",
+    "which hotel near the office",
+    "",
+]
+
+
+def test_after_warming_every_request_is_answered_without_the_database(
+    make_memory: MemoryFactory, unreachable_memory: MemoryFactory, namespace: str
+) -> None:
+    mem = make_memory()
+    mem.record(namespace, TRAVELLER)
+    from_store = make_memory(redis_url="")  # what the store alone answers
+    expected = {request: from_store.retrieve(namespace, request) for request in REQUESTS}
+    assert mem.warm(namespace) == "warmed"
+    assert mem.warm(namespace) == "cached"
+
+    offline = unreachable_memory()  # another process, whose database is unreachable
+    offline.cache.inline_facts_bytes = 0  # as for a traveller with hundreds of facts
+    for request in REQUESTS:
+        recalled = offline.recall(namespace, request)
+        assert (recalled.status, recalled.cached) == ("ok", True), request
+        assert recalled.summary == expected[request], request
+        assert offline.retrieve(namespace, request) == expected[request]
+    assert offline.cache.stats.fact_hits >= len(REQUESTS) - 1  # ranked from cached facts
+    # Nothing cached and no database: told apart from "nothing remembered".
+    assert offline.recall("T1:UNKNOWN", "flight Chengdu").status == "unavailable"
+    assert offline.retrieve("T1:UNKNOWN", "flight Chengdu") == ""
+
+
+def test_any_recall_caches_the_facts_for_every_other_request(
+    make_memory: MemoryFactory, unreachable_memory: MemoryFactory, namespace: str
+) -> None:
+    mem = make_memory()
+    mem.record(namespace, TRAVELLER)
+    assert "红眼" not in mem.retrieve(namespace, "which hotel near the office")
+
+    offline = unreachable_memory()
+    recalled = offline.recall(namespace, "帮我订去成都的机票")
+    assert recalled.status == "ok" and "I never take red-eye flights" in recalled.summary
+    assert "高铁一等座" in offline.retrieve(namespace, "train to Chengdu")
+
+
+def test_a_request_ranked_from_cached_facts_is_then_one_read(
+    memory: Memory, namespace: str, redis_client: redis.Redis
+) -> None:
+    memory.record(namespace, TRAVELLER)
+    memory.warm(namespace)
+    first = memory.recall(namespace, "book me a flight to Chengdu")
+    memory.cache.settle()
+    fact_hits = memory.cache.stats.fact_hits
+    again = memory.recall(namespace, "Book me a flight  to Chengdu")
+    assert again == first and again.cached
+    assert memory.cache.stats.fact_hits == fact_hits  # the summary itself was read
+    key = memory.cache.key(namespace)
+    assert redis_client.hget(key, query_field("book me a flight to chengdu")) is not None
+
+
+def test_a_write_is_visible_to_the_very_next_recall_of_a_warmed_traveller(
+    memory: Memory, namespace: str, redis_client: redis.Redis
+) -> None:
+    memory.record(namespace, TRAVELLER)
+    memory.warm(namespace)
+    memory.retrieve(namespace, "plan trip Chengdu")
+    assert memory.record(namespace, ["Now I prefer window seats"])[0].status == "updated"
+    assert not redis_client.exists(memory.cache.key(namespace))
+    for request in ("plan trip Chengdu", "hotel", ""):
+        summary = memory.retrieve(namespace, request)
+        assert "Now I prefer window seats" in summary and "aisle" not in summary
+    memory.forget(namespace)
+    assert memory.recall(namespace, "plan trip Chengdu").status == "empty"
+
+
+def test_the_summary_is_joined_in_the_language_of_the_request(
+    memory: Memory, namespace: str
+) -> None:
+    memory.record(namespace, ["出差只坐高铁一等座", "I prefer aisle seats"])
+    english = "出差只坐高铁一等座; I prefer aisle seats."
+    chinese = "出差只坐高铁一等座；I prefer aisle seats。"
+    assert memory.retrieve(namespace, "plan my trip to Chengdu") == english
+    assert memory.retrieve(namespace, "规划去成都的行程") == chinese
+    assert memory.retrieve(namespace, "book a hotel") == english  # cached per language
+    assert memory.retrieve(namespace, "") == chinese  # no request: most facts' language
+
+
+def test_old_and_unreadable_entries_are_never_served(
+    memory: Memory, namespace: str, redis_client: redis.Redis, redis_prefix: str
+) -> None:
+    """Keys written before the hash tag (`ltm:travel-pref:T1:U1`) are never read; they
+    expire. Cached facts this version cannot read are replaced from the store."""
+    memory.record(namespace, [RED_EYE])
+    old_key = f"{redis_prefix}ltm:travel-pref:{namespace}"
+    redis_client.hset(old_key, mapping={"*": "Stale summary.", query_field("trip"): "Stale."})
+    redis_client.expire(old_key, 60)
+    key = memory.cache.key(namespace)
+    redis_client.hset(key, FACTS, b"written by some other version")
+    assert memory.retrieve(namespace, "trip") == "I never take red-eye flights."
+    assert redis_client.hget(key, FACTS) != b"written by some other version"
+    assert memory.retrieve(namespace, "a flight") == "I never take red-eye flights."
+    redis_client.delete(old_key)
+
+
+class GatedCache(PreferenceCache):
+    """The real cache, but a reader can be held after reading the cached facts."""
+
+    def __init__(self, **options: object) -> None:
+        super().__init__(**options)  # type: ignore[arg-type]
+        self.read_done = threading.Event()
+        self.release = threading.Event()
+
+    def lookup(self, namespace: str, fields: list[str]) -> Lookup:  # type: ignore[override]
+        found = super().lookup(namespace, fields)
+        if found.facts is not None and threading.current_thread().name == "reader":
+            self.read_done.set()
+            self.release.wait(10)
+        return found
+
+
+def test_a_summary_ranked_from_cached_facts_that_raced_a_write_is_never_cached(
+    make_memory: MemoryFactory, namespace: str, redis_prefix: str, redis_client: redis.Redis
+) -> None:
+    mem = make_memory()
+    mem.record(namespace, TRAVELLER)
+    mem.warm(namespace)
+    client = redis.Redis.from_url(REDIS_URL)
+    gated = GatedCache(client=client, key_prefix=redis_prefix, ttl_seconds=1800)
+    reader_mem = Memory(
+        store=mem.store,
+        cache=gated,
+        embedder=mem.embedder,
+        schema=mem.schema,
+        settings=mem.settings,
+    )
+    request = "which seat do I like"
+    result: list[str] = []
+    reader = threading.Thread(
+        target=lambda: result.append(reader_mem.retrieve(namespace, request)), name="reader"
+    )
+    reader.start()
+    assert gated.read_done.wait(10)  # the reader has the cached (old) facts in hand...
+    mem.record(namespace, ["Now I prefer window seats"])  # ...a write commits...
+    mem.warm(namespace)  # ...and the new facts are cached again...
+    gated.release.set()  # ...then the reader ranks the old facts and caches the summary.
+    reader.join(10)
+    gated.settle()  # its summary's (deferred) fill has been tried: and refused
+    assert "I prefer aisle seats" in result[0]  # it answered from what it had read
+    assert redis_client.hget(mem.cache.key(namespace), query_field(request)) is None
+    summary = mem.retrieve(namespace, request)
+    assert "Now I prefer window seats" in summary and "aisle" not in summary
+    gated.flush()
+    client.close()
 
 
 class GatedStore(Store):
@@ -113,13 +283,6 @@ def test_a_reader_that_raced_a_write_never_caches_the_stale_summary(
     assert "酒店要含早餐" in mem.retrieve(namespace, "trip")
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
-
-
 class OwnRedis:
     """A private redis-server this test can stop and start again on the same port."""
 
@@ -129,7 +292,7 @@ class OwnRedis:
             pytest.fail("redis-server is required for the outage tests")
         self.binary = binary
         self.workdir = workdir
-        self.port = _free_port()
+        self.port = free_port()
         self.url = f"redis://127.0.0.1:{self.port}/0"
         self.proc: subprocess.Popen[bytes] | None = None
 
@@ -179,7 +342,7 @@ def own_redis(tmp_path: Path) -> Iterator[OwnRedis]:
 def test_redis_down_at_start_degrades_to_uncached(
     make_memory: MemoryFactory, namespace: str
 ) -> None:
-    mem = make_memory(redis_url=f"redis://127.0.0.1:{_free_port()}/0")
+    mem = make_memory(redis_url=f"redis://127.0.0.1:{free_port()}/0")
     mem.record(namespace, [RED_EYE])
     assert mem.retrieve(namespace, "trip") == "I never take red-eye flights."
     assert mem.cache.stats.errors >= 1

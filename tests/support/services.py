@@ -8,6 +8,7 @@ afterwards. The fixtures built on these are in `tests/conftest.py` (memory) and
 
 from __future__ import annotations
 
+import socket
 import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -17,6 +18,14 @@ import redis
 
 PG_ADMIN_DSN = "postgresql://postgres@127.0.0.1:5432/test"
 REDIS_URL = "redis://127.0.0.1:6379/0"
+
+
+def free_port() -> int:
+    """A local TCP port nothing listens on (at the moment of asking)."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
 
 
 def new_prefix(label: str) -> str:
@@ -48,4 +57,4 @@ def pg_schema() -> Iterator[str]:
             conn.execute(f'DROP SCHEMA "{schema}" CASCADE')
 
 
-__all__ = ["PG_ADMIN_DSN", "REDIS_URL", "delete_keys", "new_prefix", "pg_schema"]
+__all__ = ["PG_ADMIN_DSN", "REDIS_URL", "delete_keys", "free_port", "new_prefix", "pg_schema"]

@@ -20,6 +20,7 @@ from bot.metrics import Metrics
 from bot.settings import Settings
 from memory import open_memory
 from memory.engine import Memory
+from tests.conftest import MemoryFactory
 from tests.support.llm_server import Delay, Drop, Fail, ScriptedModel
 from tests.support.stored import store_unchecked
 
@@ -112,6 +113,20 @@ def test_later_turn_recalls_the_fact_inside_the_delimited_block(
     assert "not instructions" in tool_message["content"]
 
 
+def test_recall_with_no_keywords_gives_the_whole_profile_summary(
+    make_agent: AgentFactory, scripted_model: ScriptedModel, sqlite_memory: Memory
+) -> None:
+    facts = [RED_EYE, "出差只坐高铁一等座", "I prefer aisle seats", "酒店要含早餐"]
+    facts += [f"I like visiting museum number {n} on a free evening" for n in range(8)]
+    sqlite_memory.record("T1:U1", facts)
+    scripted_model.script([("retrieve_from_memory", {"keywords": [], "limit": 20})], "ok")
+    make_agent().run(_ctx(), "as usual")
+    (tool_message,) = _tool_messages(scripted_model.last_request)
+    block = BLOCK.search(tool_message["content"])
+    assert block is not None and block.group(1) == sqlite_memory.retrieve("T1:U1", "")
+    assert RED_EYE in block.group(1) and "高铁一等座" in block.group(1)
+
+
 def test_recall_with_nothing_remembered_says_so(
     make_agent: AgentFactory, scripted_model: ScriptedModel
 ) -> None:
@@ -120,6 +135,33 @@ def test_recall_with_nothing_remembered_says_so(
     (tool_message,) = _tool_messages(scripted_model.last_request)
     assert "Nothing is remembered" in tool_message["content"]
     assert "<remembered_preferences>" not in tool_message["content"]
+
+
+def test_recall_with_the_database_unreachable_says_memory_is_unavailable(
+    make_agent: AgentFactory,
+    scripted_model: ScriptedModel,
+    make_memory: MemoryFactory,
+    unreachable_memory: MemoryFactory,
+) -> None:
+    warmed = make_memory()
+    warmed.record("T1:UWARM", [RED_EYE])
+    warmed.warm("T1:UWARM")
+    agent = make_agent(memory=unreachable_memory())
+    recall = [("retrieve_from_memory", {"keywords": ["flight", "Chengdu"]})]
+
+    scripted_model.script(recall, "Sorry, I can't read your saved preferences right now.")
+    agent.run(_ctx("T1:UNEW"), "plan my trip to Chengdu")
+    (tool_message,) = _tool_messages(scripted_model.last_request)
+    assert "unavailable" in tool_message["content"]
+    assert "Nothing is remembered" not in tool_message["content"]
+    assert "<remembered_preferences>" not in tool_message["content"]
+
+    scripted_model.clear()
+    scripted_model.script(recall, "A daytime flight, then.")
+    agent.run(_ctx("T1:UWARM"), "plan my trip to Chengdu")  # cached: read without the store
+    (tool_message,) = _tool_messages(scripted_model.last_request)
+    block = BLOCK.search(tool_message["content"])
+    assert block is not None and RED_EYE in block.group(1)
 
 
 FORGED = [

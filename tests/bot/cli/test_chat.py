@@ -81,6 +81,14 @@ def test_refusals_are_in_the_persons_language_and_never_echo_the_whole_text(
     assert sqlite_memory.items(USER) == []
 
 
+def test_recall_says_when_memory_cannot_be_read(tmp_path: Path) -> None:
+    broken = open_memory(dsn=f"sqlite:///{tmp_path}", redis_url="")  # a directory: unusable
+    output = _session(_settings(), "/recall flights\n", memory=broken)
+    broken.close()
+    assert t("home_unavailable", "en") in output
+    assert t("console_nothing_remembered", "en", user=USER) not in output
+
+
 def test_forget_one_or_everything(sqlite_memory: Memory) -> None:
     sqlite_memory.record(USER, [RED_EYE, "I prefer aisle seats"])
     aisle = next(i for i in sqlite_memory.items(USER) if "aisle" in i.text)

@@ -21,6 +21,7 @@ from bot.planning.planner import Planner, open_planner, planning_tools
 from bot.settings import Settings
 from memory import open_memory
 from memory.engine import Memory
+from tests.conftest import MemoryFactory
 from tests.support.llm_server import ScriptedModel
 
 NOW = datetime(2026, 12, 1, 2, 0, tzinfo=UTC)  # 10:00 on 2026-12-01 in Shanghai
@@ -100,6 +101,29 @@ def test_no_preferences_means_every_candidate_scores_the_same(memory: Memory) ->
     rows = every_row(result)
     assert rows and {row["score"] for row in rows} == {50}
     assert all("No preferences are known" in row["basis"] for row in rows)
+    assert "memory" not in result  # nothing remembered is not an outage
+
+
+def test_a_database_outage_is_told_in_the_plan_not_passed_off_as_no_preferences(
+    make_memory: MemoryFactory, unreachable_memory: MemoryFactory
+) -> None:
+    warmed = make_memory()
+    warmed.record(TRAVELLER, ["I never take red-eye flights"])
+    assert warmed.warm(TRAVELLER) == "warmed"
+    offline = make_tool(unreachable_memory())
+    route = {"origin": "Shanghai", "destination": "Chengdu", "depart_date": "2026-12-10"}
+
+    # A traveller whose facts are cached is planned for as usual...
+    result = plan(offline, ToolContext(namespace=TRAVELLER), **route)
+    assert "memory" not in result
+    assert "red-eye" in result["legs"]["outbound"]["ruled_out"][0]["option"]
+    # ...one whose preferences cannot be read gets a plan that says so.
+    result = plan(offline, ToolContext(namespace="T0PLAN:UBOB"), **route)
+    assert result["memory"].startswith("unavailable:")
+    assert "could not be read" in result["preferences_used"]
+    chinese = plan(offline, ToolContext(namespace="T0PLAN:UBOB", lang="zh"), **route)
+    assert chinese["memory"] == result["memory"]
+    assert "暂时无法读取" in chinese["preferences_used"]
 
 
 def test_an_admin_plan_uses_the_travellers_memory_and_writes_nothing(memory: Memory) -> None:
@@ -238,7 +262,7 @@ def test_the_planned_trip_is_read_from_the_turns_tool_calls() -> None:
 
 
 def test_the_recall_tools_nothing_remembered_text_is_no_preference(memory: Memory) -> None:
-    for colleague in (False, True):
+    for colleague, unavailable in ((False, False), (True, False), (False, True), (True, True)):
         result = plan(
             make_tool(memory),
             ToolContext(namespace=TRAVELLER),
@@ -246,7 +270,7 @@ def test_the_recall_tools_nothing_remembered_text_is_no_preference(memory: Memor
             destination="Chengdu",
             depart_date="2026-12-10",
             return_date="2026-12-11",
-            preferences=preferences_block("", colleague=colleague),
+            preferences=preferences_block("", colleague=colleague, unavailable=unavailable),
         )
         rows = every_row(result)
         assert rows and {row["score"] for row in rows} == {50}

@@ -26,6 +26,7 @@ from bot.warming.scheduler import start_in_process
 from bot.warming.warmer import Warmer, WarmReport
 from memory import open_memory
 from memory.backends import backend_from_dsn
+from memory.cache import FACTS, query_field
 from memory.engine import Memory
 from memory.errors import StoreUnavailable
 from memory.store import Backend, Store, StoredItem
@@ -99,8 +100,9 @@ def ttl(client: Any, key: str) -> int:
 
 
 def cached(client: Any, key: str) -> str:
-    """The summary cached for any query (hash field `*`)."""
-    value = client.hget(key, "*")
+    """The general summary cached (for the empty request: what warming fills)."""
+    assert client.hexists(key, FACTS), f"no facts cached under {key}"
+    value = client.hget(key, query_field(""))
     assert value is not None, f"nothing cached under {key}"
     return str(value.decode())
 
@@ -465,16 +467,18 @@ def test_scheduler_in_the_web_process(
     assert memory.retrieve("T1:UWEB") == cached(redis_client, memory.cache.key("T1:UWEB"))
 
 
-def test_an_entry_cached_for_another_request_does_not_count_as_warm(world: World) -> None:
+def test_a_traveller_recalled_for_any_request_is_already_warm(world: World) -> None:
     facts = [f"I enjoy visiting museum number {n} on weekends" for n in range(10)]
     busy = world.traveller(TODAY + timedelta(days=1), "I never take red-eye flights", *facts)
-    # More facts than the summary budget: recall caches per request.
+    # More facts than the summary budget, recalled for one particular request: the
+    # recall cached the traveller's facts, so every other request is answered too.
     world.memory.retrieve(busy, "which museums do I like")
-    assert world.redis.exists(world.key(busy))
+    assert world.redis.hexists(world.key(busy), FACTS)
 
     report = world.warmer().run_once(now=NOW)
 
-    assert (report.warmed, report.already_cached) == (1, 0)
+    assert (report.warmed, report.already_cached) == (0, 1)
     hits = world.memory.cache.stats.hits
     assert "red-eye" in world.memory.retrieve(busy)
-    assert world.memory.cache.stats.hits == hits + 1
+    assert "red-eye" in world.memory.retrieve(busy, "book me a flight to Chengdu")
+    assert world.memory.cache.stats.hits == hits + 2

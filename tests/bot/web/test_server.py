@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import os
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -19,7 +18,7 @@ import redis
 
 from tests.bot.conftest import BotFactory
 from tests.support.llm_server import ScriptedModel
-from tests.support.services import REDIS_URL
+from tests.support.services import REDIS_URL, free_port
 from tests.support.slack_api import FakeSlackAPI
 from tests.support.slack_harness import (
     BOT_TOKEN,
@@ -201,12 +200,6 @@ def _samples(text: str) -> dict[str, float]:
 # -- the `travel-bot` processes -----------------------------------------------------------
 
 
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
 def _env(tmp_path: Path, bot_prefix: str, **extra: str) -> dict[str, str]:
     keep = ("PATH", "HOME", "LANG", "LC_ALL", "TMPDIR", "HF_HOME", "XDG_CACHE_HOME")
     env = {k: v for k, v in os.environ.items() if k in keep}
@@ -223,7 +216,7 @@ def _env(tmp_path: Path, bot_prefix: str, **extra: str) -> dict[str, str]:
 def test_travel_bot_serve_answers_slack_over_http(
     tmp_path: Path, bot_prefix: str, slack: FakeSlackAPI, scripted_model: ScriptedModel
 ) -> None:
-    port = _free_port()
+    port = free_port()
     env = _env(
         tmp_path,
         bot_prefix,
