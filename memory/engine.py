@@ -21,7 +21,7 @@ from memory.errors import InvalidSlotValue, MemoryEngineError, StoreUnavailable
 from memory.lang import Lang, detect_lang, dominant_lang
 from memory.migrations import MEMORY_MIGRATIONS, migrate
 from memory.privacy import REASONS, preview
-from memory.privacy_guard import PrivacyGuard
+from memory.privacy.guard import PrivacyGuard
 from memory.profile import ProfileSchema
 from memory.ranking import language_axis, rank_scores
 from memory.settings import MemorySettings

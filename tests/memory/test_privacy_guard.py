@@ -11,8 +11,8 @@ import pytest
 
 import prompts
 from memory.engine import Memory
-from memory.privacy_review import parse_review
-from memory.privacy_text import normalise
+from memory.privacy.review import parse_review
+from memory.privacy.text import normalise
 from tests.conftest import MemoryFactory
 from tests.fakes.llm_server import Delay, Fail, ScriptedModel
 

@@ -2,7 +2,7 @@
 Chinese, before the value ("passport E1234…", "门禁密码 3692") or after it ("hunter2 is my
 password", "987654321 is my Bonvoy number").
 
-They run on the text of `memory.privacy_text.normalise` (ASCII digits, Latin letters, one
+They run on the text of `memory.privacy.text.normalise` (ASCII digits, Latin letters, one
 kind of space, dash and slash). Every pattern is compiled once, at import, and written so
 that no input makes it backtrack more than linearly: repeated groups are separated by a
 required character, so there is only one way to split a run.

@@ -1,155 +1,17 @@
-"""The text as the privacy guard reads it: one spelling for every way of writing a number.
+"""Numbers written in words, as digits: Chinese numerals and English number words.
 
-`normalise` folds what a reader sees as the same into one form, so that the patterns of
-`memory.privacy_patterns` only ever meet ASCII digits, ASCII letters and a few separators:
+Each reader here is a pattern and a replacement for `memory.privacy.text.normalise`:
 
-- invisible characters are dropped (zero-width spaces and joiners, bidi controls, soft
-  hyphens, variation selectors, the keycap of "1️⃣");
-- NFKC folds full-width, circled, superscript and mathematical forms ("１３８", "①",
-  "¹³⁸", "𝟏𝟑𝟖"), every script's decimal digits become ASCII ("١٣٨"), Cyrillic and Greek
-  letters that look Latin become Latin ("pаssword" with a Cyrillic а);
-- every space is " ", every dash "-", every slash "/", middle dots ".";
-- inside a run of digits the letters O/o stand for 0 and l/I for 1 ("138OO138OOO");
-- traditional Chinese characters of the labels become simplified ("電話" -> "电话");
-- Chinese numerals become digits, read one by one ("一三八零零…") or as a number ("一万二"
-  is 12000, "两千五" 2500, "3千" 3000);
-- English number words become digits, read one by one ("one three eight…", "oh" for
-  zero) or as a number ("two thousand", "a grand", "twelve hundred", "fifty").
-
-Every character of the result remembers the span of the original it came from, so a
-span found in the normalised text can be masked in the text as typed (`Normalised.span`).
+- `ZH_REPEAT`: a digit said N times ("六个八" is 888888);
+- `ZH_RUN`: Chinese numerals read one by one ("一三八零零…") or as a number ("一万二" is
+  12000, "两千五" 2500, "3千" 3000);
+- `EN_SPELLED`: English digits read one by one ("one three eight…", "oh" for zero);
+- `EN_CARDINAL`: an English cardinal ("two thousand", "a grand", "twelve hundred", "fifty").
 """
 
 from __future__ import annotations
 
 import re
-import unicodedata
-from collections.abc import Callable
-from dataclasses import dataclass
-
-# Format characters, non-spacing and enclosing marks: none changes what a reader sees as
-# the number.
-_INVISIBLE = frozenset({"Cf", "Mn", "Me"})
-# Cyrillic and Greek letters that look like Latin ones (the common confusables).
-_CONFUSABLES = {
-    **dict(zip("АВЕКМНОРСТХУІЈЅԁаеорсхуіјѕһԛԝ", "ABEKMHOPCTXYIJSdaeopcxyijshqw", strict=True)),
-    **dict(zip("ΑΒΕΖΗΙΚΜΝΟΡΤΥΧνοτ", "ABEZHIKMNOPTYXvot", strict=True)),
-}
-# Traditional characters of the words the guard looks for, as simplified ones: "電話",
-# "護照號碼", "密碼", "會員", "預算", "忽略所有規則" read like their simplified forms.
-_TRADITIONAL = dict(
-    zip(
-        "電話機碼護證號會員預規則銀帳賬戶價額費錢塊幣統聯繫絡歐鎊輸顯說從開門鎖險們這個麼給發"
-        "訊資記憶裡裏駕駛過內標準報銷單後積級層樓時點鐘間張條務貨與對讓將還問題覽關設計劃"
-        "護兩貳參陸萬億",
-        "电话机码护证号会员预规则银帐账户价额费钱块币统联系络欧镑输显说从开门锁险们这个么给发"
-        "讯资记忆里里驾驶过内标准报销单后积级层楼时点钟间张条务货与对让将还问题览关设计划"
-        "护两贰参陆万亿",
-        strict=True,
-    )
-)
-_DASHES = frozenset("‐‑‒–—―−⁃﹘")
-_SLASHES = frozenset("⁄∕⧸")
-_DOTS = frozenset("·・‧․∙")
-
-
-@dataclass(frozen=True, slots=True)
-class Normalised:
-    """The normalised text, and for each of its characters the original span."""
-
-    text: str
-    starts: tuple[int, ...]
-    ends: tuple[int, ...]
-
-    def span(self, start: int, end: int) -> tuple[int, int]:
-        """The original span behind normalised text[start:end] (end > start)."""
-        return self.starts[start], self.ends[end - 1]
-
-
-class _Buffer:
-    def __init__(self) -> None:
-        self.chars: list[str] = []
-        self.starts: list[int] = []
-        self.ends: list[int] = []
-
-    def add(self, text: str, start: int, end: int) -> None:
-        for ch in text:
-            self.chars.append(ch)
-            self.starts.append(start)
-            self.ends.append(end)
-
-
-def _fold(ch: str) -> str:
-    """One character, folded (possibly into several, e.g. "㎡" -> "m2", or none)."""
-    if ch.isascii():
-        return ch
-    if unicodedata.category(ch) in _INVISIBLE:
-        return ""
-    out = []
-    for new in unicodedata.normalize("NFKC", ch):
-        category = unicodedata.category(new)
-        if new.isascii():
-            pass
-        elif category[0] == "Z":  # no-break, thin, ideographic … spaces; line separators
-            new = " " if category == "Zs" else "\n"
-        elif new in _CONFUSABLES:
-            new = _CONFUSABLES[new]
-        elif new in _TRADITIONAL:
-            new = _TRADITIONAL[new]
-        elif new in _DASHES:
-            new = "-"
-        elif new in _SLASHES:
-            new = "/"
-        elif new in _DOTS:
-            new = "."
-        elif unicodedata.digit(new, None) is not None:
-            new = str(unicodedata.digit(new))
-        out.append(new)
-    return "".join(out)
-
-
-def _rewrite(
-    text: Normalised, pattern: re.Pattern[str], replace: Callable[[re.Match[str]], str | None]
-) -> Normalised:
-    """Replace each match by `replace(match)` (None keeps it); replaced characters all map
-    to the span of the whole match."""
-    buffer = _Buffer()
-    position = 0
-    for match in pattern.finditer(text.text):
-        new = replace(match)
-        if new is None:
-            continue
-        start, end = match.span()
-        for i in range(position, start):
-            buffer.add(text.text[i], text.starts[i], text.ends[i])
-        if end > start:
-            buffer.add(new, text.starts[start], text.ends[end - 1])
-        position = end
-    if position == 0 and not buffer.chars:
-        return text
-    for i in range(position, len(text.text)):
-        buffer.add(text.text[i], text.starts[i], text.ends[i])
-    return Normalised("".join(buffer.chars), tuple(buffer.starts), tuple(buffer.ends))
-
-
-# --- look-alike letters inside digit runs ----------------------------------------------------
-
-_LOOKALIKES = str.maketrans("OolI", "0011")
-# Tokens of digits and O/o/l/I, joined by up to three separators (and an ID number's X).
-_LOOKALIKE_RUN = re.compile(
-    r"(?<![A-Za-z0-9])[0-9OolI]+(?:[ \-._/]{1,3}[0-9OolI]+)*(?:[ \-._/]{0,3}[xX])?(?![A-Za-z0-9])"
-)
-_PRONOUN = re.compile(r"(?<![^ ])I(?![^ ])")  # "I" standing alone between spaces
-
-
-def _lookalikes(match: re.Match[str]) -> str | None:
-    run = match.group()
-    if sum(ch.isdigit() for ch in run) < 4 or run.isdigit():
-        return None
-    # The pronoun stays: "at 1430 I leave" is not "14301 leave".
-    parts = _PRONOUN.split(run)
-    return "I".join(part.translate(_LOOKALIKES) for part in parts)
-
 
 # --- Chinese numerals -------------------------------------------------------------------------
 
@@ -174,7 +36,7 @@ _ZH_SCALE_CHARS = "".join(_ZH_SMALL_SCALES) + "".join(_ZH_LARGE_SCALES)
 # a bare 百/千/万/亿 ("千万", "万一", "百度" are words). A final 一/二 before a measure word
 # is not part of the number: "六百一晚" is 600 a night, "G1234 二等座" a second-class seat;
 # after 十 it is ("二十一天" is 21 days).
-_ZH_RUN = re.compile(
+ZH_RUN = re.compile(
     rf"(?:[0-9]+(?:\.[0-9]+)?|[{_ZH_DIGIT_CHARS}十拾])"
     rf"(?:[ \-._/]{{0,3}}[0-9{_ZH_DIGIT_CHARS}]|[{_ZH_SCALE_CHARS}]|(?<=[0-9])\.[0-9])*"
     r"(?<![^十拾]一(?=[晚夜天日人间张位个次等件趟段条家层种]))(?<![二两](?=等))"
@@ -214,7 +76,7 @@ def _zh_value(run: str) -> str:
     return str(int(result)) if result == int(result) else f"{result:g}"
 
 
-def _zh_numerals(match: re.Match[str]) -> str | None:
+def zh_numerals(match: re.Match[str]) -> str | None:
     run = match.group()
     if len(run) < 2 or not any(ch in _ZH_DIGITS or ch in _ZH_SCALE_CHARS for ch in run):
         return None
@@ -249,7 +111,7 @@ _DIGIT_WORD = r"(?:zero|one|two|three|four|five|six|seven|eight|nine)"
 _ANY_WORD = "|".join([*_EN_DIGITS, *_EN_TEENS, *_EN_TENS, *_EN_SCALES])
 # Digits read one by one, three or more: "one three eight", "four one five, five five five,
 # oh one three two", "double eight".
-_EN_SPELLED = re.compile(
+EN_SPELLED = re.compile(
     rf"(?<![a-z])(?:(?:double|triple)\s+)?(?:{_DIGIT_WORD}|oh|o)"
     rf"(?:(?:\s*,\s*|[\s\-]+)(?:(?:double|triple)\s+)?(?:{_DIGIT_WORD}|oh|o)(?![a-z])){{2,}}"
     rf"(?![a-z])",
@@ -258,7 +120,7 @@ _EN_SPELLED = re.compile(
 # A cardinal: "two hundred and fifty", "twenty-five", "fifty", "a grand", "3 thousand". A
 # scale word never starts one ("Grand Hyatt", "hundreds of").
 _FIRST_WORD = "|".join([*_EN_DIGITS, *_EN_TEENS, *_EN_TENS])
-_EN_CARDINAL = re.compile(
+EN_CARDINAL = re.compile(
     r"(?<![a-z0-9.])(?:(?:an?|\d+(?:\.\d+)?)\s+(?:hundred|thousand|grand|million)"
     rf"|(?:{_FIRST_WORD}))(?![a-z])"
     rf"(?:(?:(?<=hundred)\s+and\s+|(?<=thousand)\s+and\s+|[\s\-]+)(?:{_ANY_WORD})(?![a-z]))*",
@@ -267,7 +129,7 @@ _EN_CARDINAL = re.compile(
 _WORD = re.compile(r"[a-z]+|\d+(?:\.\d+)?", re.IGNORECASE)
 
 
-def _spelled(match: re.Match[str]) -> str:
+def spelled(match: re.Match[str]) -> str:
     digits: list[str] = []
     repeat = 1
     for word in _WORD.findall(match.group().lower()):
@@ -279,7 +141,7 @@ def _spelled(match: re.Match[str]) -> str:
     return "".join(digits)
 
 
-def _cardinal(match: re.Match[str]) -> str | None:
+def cardinal(match: re.Match[str]) -> str | None:
     """The number the words say, or None when they are not one number ("one two"). Prices
     are said in pairs: "two-fifty" is 250, "twelve ninety-nine" 1299."""
     words = [w for w in _WORD.findall(match.group().lower()) if w != "and"]
@@ -324,31 +186,23 @@ def _cardinal(match: re.Match[str]) -> str | None:
     return str(int(value)) if value == int(value) else f"{value:g}"
 
 
-# --- the whole pipeline -----------------------------------------------------------------------
-
-
 # "六个八" is 888888, "三个六" 666: a digit said N times (not "两个人", "一个二等座").
-_ZH_REPEAT = re.compile(
+ZH_REPEAT = re.compile(
     "([一二两三四五六七八九])个([零〇一二三四五六七八九幺])(?![晚夜天日人间张位个次等件趟段条家层种])"
 )
 
 
-def _zh_repeat(match: re.Match[str]) -> str:
+def zh_repeat(match: re.Match[str]) -> str:
     return match.group(2) * _ZH_DIGITS[match.group(1)]
 
 
-def normalise(text: str) -> Normalised:
-    """`text` as the guard reads it (see the module docstring)."""
-    buffer = _Buffer()
-    for index, ch in enumerate(text):
-        buffer.add(_fold(ch), index, index + 1)
-    out = Normalised("".join(buffer.chars), tuple(buffer.starts), tuple(buffer.ends))
-    out = _rewrite(out, _LOOKALIKE_RUN, _lookalikes)
-    out = _rewrite(out, _ZH_REPEAT, _zh_repeat)
-    out = _rewrite(out, _ZH_RUN, _zh_numerals)
-    out = _rewrite(out, _EN_SPELLED, _spelled)
-    out = _rewrite(out, _EN_CARDINAL, _cardinal)
-    return out
-
-
-__all__ = ["Normalised", "normalise"]
+__all__ = [
+    "EN_CARDINAL",
+    "EN_SPELLED",
+    "ZH_REPEAT",
+    "ZH_RUN",
+    "cardinal",
+    "spelled",
+    "zh_numerals",
+    "zh_repeat",
+]

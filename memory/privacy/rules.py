@@ -1,76 +1,28 @@
-"""Write-time privacy guard: what must never be remembered, and masking it in logs.
+"""The rules of the privacy guard: which spans of a fact are sensitive, and of what category.
 
-`scan` names the category of the first sensitive thing in a fact (or None):
+`scan` names the category of the first sensitive thing in a fact (or None), `check_fact`
+gives the English reason for compatibility, `redact` masks every sensitive span for logs,
+`preview` is what may be echoed of a refused fact.
 
-- "id": ID-card and passport numbers;
-- "card": bank-card data (numbers, security codes, expiry dates, "ending 0005");
-- "account": membership, loyalty and account numbers ("Bonvoy number 123456789");
-- "secret": passwords, passcodes, PINs, door and Wi-Fi codes ("hunter2 is my password");
-- "phone": phone numbers;
-- "amount": exact amounts of money ("预算一万二", "a grand per night");
-- "instructions": text that speaks to the model ("ignore previous instructions").
-
-It reads the text as `memory.privacy_text.normalise` spells it (every digit ASCII, Chinese
+It reads the text as `memory.privacy.text.normalise` spells it (every digit ASCII, Chinese
 numerals and number words as digits, look-alikes and invisible characters folded), then
-looks for number shapes (`memory.privacy_numbers`), labels in English and Chinese on either
-side of a value (`memory.privacy_patterns`), prices (`memory.privacy_money`) and
-instructions (`memory.privacy_instructions`). Flight and train numbers, dates, times,
+looks for number shapes (`memory.privacy.numbers`), labels in English and Chinese on either
+side of a value (`memory.privacy.labels`), prices (`memory.privacy.money`) and
+instructions (`memory.privacy.instructions`). Flight and train numbers, dates, times,
 seats, ratings, sizes, distances and counts pass.
-
-`check_fact` gives the English reason for compatibility, `redact` masks every sensitive
-span for logs, `preview` is what may be echoed of a refused fact. `memory.privacy_guard`
-checks the facts of one `record` call together (pieces of one number, the fast model's
-second opinion).
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterator
-from typing import Literal
 
-from memory import privacy_patterns as P
-from memory.privacy_instructions import instructions
-from memory.privacy_money import amounts
-from memory.privacy_numbers import shaped_runs
-from memory.privacy_text import normalise
-
-Category = Literal["id", "card", "account", "secret", "phone", "amount", "instructions"]
-CATEGORIES: tuple[Category, ...] = (
-    "id",
-    "card",
-    "account",
-    "secret",
-    "phone",
-    "amount",
-    "instructions",
-)
-REDACTED = "[redacted]"
-
-REASON_ID = "contains an ID or passport number; keep the preference and leave the number out"
-REASON_CARD = (
-    "contains bank-card details (a bank-card number, security code or expiry); name the card "
-    "type (e.g. 'corporate Visa') without the number"
-)
-REASON_ACCOUNT = (
-    "contains a membership or account number; say which programme (e.g. 'Bonvoy member') "
-    "without the number"
-)
-REASON_SECRET = "contains a password or PIN; never share secrets, keep only the preference"
-REASON_PHONE = "contains a phone number; keep the preference and leave the number out"
-REASON_AMOUNT = "contains an exact amount; say 'budget-conscious' instead"
-REASON_INSTRUCTIONS = (
-    "reads as instructions to the assistant, not as a travel preference; state only the preference"
-)
-REASONS: dict[Category, str] = {
-    "id": REASON_ID,
-    "card": REASON_CARD,
-    "account": REASON_ACCOUNT,
-    "secret": REASON_SECRET,
-    "phone": REASON_PHONE,
-    "amount": REASON_AMOUNT,
-    "instructions": REASON_INSTRUCTIONS,
-}
+from memory.privacy import labels as P
+from memory.privacy.categories import REASONS, REDACTED, Category
+from memory.privacy.instructions import instructions
+from memory.privacy.money import amounts
+from memory.privacy.numbers import shaped_runs
+from memory.privacy.text import normalise
 
 _Spans = Iterator[tuple[int, int]]
 _LATIN_OR_DIGIT = re.compile(r"[A-Za-z0-9]")
@@ -245,11 +197,7 @@ def preview(text: str, limit: int = 60) -> str:
 
 
 __all__ = [
-    "CATEGORIES",
     "DIGIT",
-    "REASONS",
-    "REDACTED",
-    "Category",
     "check_fact",
     "preview",
     "redact",
