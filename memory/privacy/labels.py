@@ -26,7 +26,8 @@ _DIGITS_VALUE = r"([a-z]{0,3}[ \-]?\d(?:[ \-._/()]{0,2}\d){5,24}\)?(?:\s?x)?)(?!
 
 PASSPORT = re.compile(r"(?<![0-9a-z])(?:[cdegps]\d{8}|e[a-z]\d{7})(?![0-9a-z])", F)
 _ID_WORDS = (
-    r"(?:(?<![a-z])(?:passport|national\s+id|identity\s+card|id\s+card|hkid|id|ssn"
+    r"(?:(?<![a-z])(?:passport|national\s+id|identity\s+card|id\s+card|hkid"
+    r"|(?<!member\s)(?<!customer\s)(?<!user\s)(?<!login\s)(?<!wechat\s)id|ssn"
     r"|social\s+security(?:\s+number)?|driver'?s?\s+licen[cs]e|driving\s+licen[cs]e)(?![a-z])"
     r"|护照|身份证|身分证|证件|居民身份|驾驶证|驾照|社保号|通行证|台胞证|回乡证|签证)"
 )

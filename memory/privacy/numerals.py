@@ -6,7 +6,8 @@ Each reader here is a pattern and a replacement for `memory.privacy.text.normali
 - `ZH_RUN`: Chinese numerals read one by one ("一三八零零…") or as a number ("一万二" is
   12000, "两千五" 2500, "3千" 3000);
 - `EN_SPELLED`: English digits read one by one ("one three eight…", "oh" for zero);
-- `EN_CARDINAL`: an English cardinal ("two thousand", "a grand", "twelve hundred", "fifty").
+- `EN_CARDINAL`: an English cardinal ("two thousand", "twelve hundred", "fifty"); "a grand"
+  and "two grand" are money, so they read "$1000", "$2000".
 """
 
 from __future__ import annotations
@@ -108,7 +109,14 @@ _EN_TENS = {
 }
 _EN_SCALES = {"hundred": 100, "thousand": 1000, "grand": 1000, "million": 10**6}
 _DIGIT_WORD = r"(?:zero|one|two|three|four|five|six|seven|eight|nine)"
-_ANY_WORD = "|".join([*_EN_DIGITS, *_EN_TEENS, *_EN_TENS, *_EN_SCALES])
+# "Grand" is a thousand (of money) only where no noun follows: "two grand for the trip",
+# "a grand per night", not "a grand view" or "two grand hotels".
+_GRAND = (
+    r"grand(?!\s+(?!(?:a|an|per|each|for|total|tops|max|or|and|is|was|in|on|at|budget|a\s+night)"
+    r"(?![a-z]))[a-z])"
+)
+_ANY_WORD = "|".join([*_EN_DIGITS, *_EN_TEENS, *_EN_TENS, "hundred", "thousand", "million"])
+_ANY_WORD += "|" + _GRAND
 # Digits read one by one, three or more: "one three eight", "four one five, five five five,
 # oh one three two", "double eight".
 EN_SPELLED = re.compile(
@@ -121,7 +129,7 @@ EN_SPELLED = re.compile(
 # scale word never starts one ("Grand Hyatt", "hundreds of").
 _FIRST_WORD = "|".join([*_EN_DIGITS, *_EN_TEENS, *_EN_TENS])
 EN_CARDINAL = re.compile(
-    r"(?<![a-z0-9.])(?:(?:an?|\d+(?:\.\d+)?)\s+(?:hundred|thousand|grand|million)"
+    r"(?<![a-z0-9.])(?:(?:an?|\d+(?:\.\d+)?)\s+(?:hundred|thousand|million|" + _GRAND + ")"
     rf"|(?:{_FIRST_WORD}))(?![a-z])"
     rf"(?:(?:(?<=hundred)\s+and\s+|(?<=thousand)\s+and\s+|[\s\-]+)(?:{_ANY_WORD})(?![a-z]))*",
     re.IGNORECASE,
@@ -183,7 +191,8 @@ def cardinal(match: re.Match[str]) -> str | None:
             total += (current or 1) * _EN_SCALES[word]
             current, last = 0, "scale"
     value = total + current
-    return str(int(value)) if value == int(value) else f"{value:g}"
+    number = str(int(value)) if value == int(value) else f"{value:g}"
+    return "$" + number if "grand" in words else number  # a grand is money, whatever currency
 
 
 # "六个八" is 888888, "三个六" 666: a digit said N times (not "两个人", "一个二等座").

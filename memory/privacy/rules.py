@@ -19,6 +19,8 @@ from collections.abc import Callable, Iterator
 
 from memory.privacy import labels as P
 from memory.privacy.categories import REASONS, REDACTED, Category
+from memory.privacy.codes import codes
+from memory.privacy.identifiers import glued, ibans, long_numbers
 from memory.privacy.instructions import instructions
 from memory.privacy.money import amounts
 from memory.privacy.numbers import shaped_runs
@@ -132,6 +134,14 @@ def _phones(text: str) -> _Spans:
     yield from _reverse(text, "phone")
 
 
+def _structural(text: str) -> Iterator[tuple[Category, int, int]]:
+    """What the shape and the owning label say (`identifiers`, `codes`), with categories."""
+    yield from long_numbers(text)
+    yield from ibans(text)
+    yield from glued(text)
+    yield from codes(text)
+
+
 # Most specific first: a card number is reported as a card, not as a phone number.
 _CHECKS: tuple[tuple[Callable[[str], _Spans], Category], ...] = (
     (_ids, "id"),
@@ -148,8 +158,9 @@ _CHECKS: tuple[tuple[Callable[[str], _Spans], Category], ...] = (
 def scan(text: str) -> Category | None:
     """The category of the first sensitive thing in `text`, or None when it may be kept."""
     normalised = normalise(text).text
+    shaped = {category for category, _, _ in _structural(normalised)}
     for detect, category in _CHECKS:
-        if next(detect(normalised), None) is not None:
+        if category in shaped or next(detect(normalised), None) is not None:
             return category
     return None
 
@@ -167,12 +178,9 @@ def redact(text: str) -> str:
     Spans are found in the normalised text and mapped back to the original, so the rest of
     the text is kept as typed; invisible characters inside a span go with it."""
     normalised = normalise(text)
-    spans = sorted(
-        normalised.span(start, end)
-        for detect, _ in _CHECKS
-        for start, end in detect(normalised.text)
-        if end > start
-    )
+    found = [span for detect, _ in _CHECKS for span in detect(normalised.text)]
+    found += [(start, end) for _, start, end in _structural(normalised.text)]
+    spans = sorted(normalised.span(start, end) for start, end in found if end > start)
     merged: list[list[int]] = []
     for start, end in spans:
         if merged and start <= merged[-1][1]:
