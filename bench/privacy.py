@@ -4,8 +4,9 @@ Runs `memory.privacy.scan` over the project's privacy corpus (tests/memory/priva
 a development half the guard is tuned on, a held-out half written before tuning and never
 tuned on, and the fresh probes `probe_*.json`, each written and measured before the rules
 were changed for it), per set and per language, and prints each figure with what was
-missed or wrongly refused (never for the held-out half, so it cannot be tuned on by eye). Optionally also over outside text that must all be kept: PrefEval
-preferences (`--prefeval DIR`, English) and `bench/bilingual_travel.json` (both languages).
+missed or wrongly refused (never for the held-out half, so it cannot be tuned on by eye).
+Optionally also over outside text that must all be kept: PrefEval preferences
+(`--prefeval DIR`, English) and `bench/bilingual_travel.json` (both languages).
 Targets: catch >= 95% of the sensitive sentences, refuse <= 1 in 40 benign ones.
 
     .venv/bin/python bench/privacy.py

@@ -14,10 +14,12 @@
 span for logs, `preview` is what may be echoed of a refused fact.
 
 The modules: `categories` (what is refused, and why), `text` and `numerals` (the one
-spelling the rules read), `numbers` (number shapes, pieces of one number), `labels` (words
-that say what a value is), `money`, `instructions`, `rules` (all of them together: `scan`,
-`redact`), `guard` (one `record` call's facts together) and `review` (the fast model's
-second opinion).
+spelling the rules read), `numbers` (number shapes, pieces of one number), `labels` (labelled
+patterns), `vocabulary` (the label dictionary, and which label owns a value),
+`identifiers` (long, masked and IBAN numbers, whatever their label), `codes` (values a
+label names, in either order), `money`, `instructions`, `rules` (all of them together:
+`scan`, `redact`), `guard` (one `record` call's facts together) and `review` (the fast
+model's second opinion).
 """
 
 from __future__ import annotations

@@ -6,7 +6,8 @@
 - Near a label of a password, a code with a letter and a digit or symbol, anything quoted,
   or three digits or more that count, measure or place nothing ("pwd for the site: Tr@vel!88",
   "my trip.com password? it's dragonfly88", "'hunter22' — that's the passcode").
-- After a security-code label, three or four digits ("digits on the back: 737").
+- After a security-code label, three or four digits in the same sentence ("digits on the
+  back: 737", "CVV? 4 digits on the front of the amex: 1234", "卡背面的三个数字是 318").
 - The last digits of something ("尾号0312", "ID no. ending in 341X"): the category of the
   nearest label of an identifier.
 - An expiry written as four digits ("expiry 0928 on the mastercard"), beside a card word.
@@ -23,7 +24,7 @@ from collections.abc import Iterator
 from memory.privacy.categories import Category
 from memory.privacy.identifiers import COUNT_AFTER, harmless_shape
 from memory.privacy.numbers import compact
-from memory.privacy.vocabulary import Label, category_of, labels, nearest
+from memory.privacy.vocabulary import Label, category_of, labels, nearest, same_sentence
 
 F = re.ASCII | re.IGNORECASE
 Found = Iterator[tuple[Category, int, int]]
@@ -42,6 +43,11 @@ SECRET_VALUE = re.compile(
     F,
 )
 _LETTER = re.compile(r"[a-z]", F)
+# An e-mail address, a web address or a version is named, not secret.
+_NOT_A_PASSWORD = re.compile(
+    r"[^@\s]+@[^@\s]+\.[a-z]{2,}|(?:https?://|www\.)\S+|v?\d+(?:\.\d+)+[a-z]?",
+    F,
+)
 _DIGIT_OR_SYMBOL = re.compile(r"[0-9!@#$%^&*_+=?~]")
 
 
@@ -55,6 +61,7 @@ def _secret_like(match: re.Match[str]) -> bool:
         _LETTER.search(value) is not None
         and _DIGIT_OR_SYMBOL.search(value) is not None
         and not _TRAVEL_CODE.fullmatch(value.rstrip("!?.+"))
+        and not _NOT_A_PASSWORD.fullmatch(value.rstrip("!?.,"))
     )
 
 
@@ -75,10 +82,7 @@ _SECRET_WINDOW = 40
 # Six digits or more that a label of an identifier owns: "QQ 12 34 56 C", "HH# 987654321".
 NUMBER = re.compile(r"(?<![0-9a-z])\d(?:[ \-._/]{0,2}\d){5,}(?![0-9])", F)
 # A security code after its label: "CVV: 028", "digits on the back: 737", "安全码是 369".
-CVV_VALUE = re.compile(
-    r"(?:\s*(?:is|was|are|of|on|for|the|my|card|back|:|=|#|-|是|为|码))*\s*(\d{3,4})(?![0-9a-z])",
-    F,
-)
+CVV_VALUE = re.compile(r"(?<![0-9a-z.,:/\-])\d{3,4}(?![0-9a-z]|[.,:/\-]\d)", F)
 
 
 def _secret_values(text: str, label: Label) -> Iterator[tuple[int, int]]:
@@ -129,9 +133,12 @@ def labelled_codes(text: str, found: list[Label] | None = None) -> Found:
                 if nearest(found, start, end, text) == label:
                     yield "secret", start, end
         elif label.kind == "cvv":
-            digits = CVV_VALUE.match(text, label.end)
-            if digits is not None and not _COUNTED.match(text, digits.end(1)):
-                yield "card", digits.start(1), digits.end(1)
+            end = min(len(text), label.end + _SECRET_WINDOW)
+            for digits in CVV_VALUE.finditer(text, label.end, end):
+                if not _COUNTED.match(text, digits.end()) and same_sentence(
+                    text, label.end, digits.start()
+                ):
+                    yield "card", digits.start(), digits.end()
     # The value first, the label after: "'hunter22' — that's the passcode".
     for match in SECRET_VALUE.finditer(text):
         label = nearest(found, match.start(), match.end(), text)
@@ -184,9 +191,9 @@ def expiries(text: str, found: list[Label] | None = None) -> Found:
             yield "card", match.start(1), match.end(1)
 
 
-def codes(text: str) -> Found:
+def codes(text: str, found: list[Label] | None = None) -> Found:
     """Everything this module finds in normalised `text`, with its category."""
-    found = labels(text)
+    found = labels(text) if found is None else found
     yield from labelled_codes(text, found)
     yield from tails(text, found)
     yield from expiries(text, found)

@@ -7,6 +7,8 @@
   times or years in a list, an IP address or version) or a harmless owner (a unit after it,
   "booking", "order", "flight" before it). Its category is its label's; without one, its
   shape's (a card number, a mobile, a letter-led document number, else a phone number).
+- A partly masked number ("4111 **** **** 1234", "138xxxx8000"): four digits or more in view
+  and ten characters or more in all; its label's category, else a card or a phone.
 - An IBAN (two letters, two check digits, the account; the ISO 13616 check holds).
 - Digit groups joined by a word ("139 then 1234 then 5678", "139，然后1234 5678") that
   together are a mobile, card or ID number.
@@ -31,6 +33,8 @@ LONG_RUN = re.compile(
     F,
 )
 _GROUPS = re.compile(r"\d+")
+# Letters set apart from the digits, or five digits or more after them: no flight number.
+_DOCUMENT_START = re.compile(r"[a-z]+(?:[ \-]|\d{5})", F)
 _SEPARATORS = re.compile(r"\d([ \-._/]{1,3})(?=\d)")
 # What follows a number that counts something: "1500000 lifetime miles", "1 200 000 points".
 COUNT_AFTER = re.compile(
@@ -92,7 +96,10 @@ def long_numbers(text: str, found: list[Label] | None = None) -> Found:
         letters = run[:1].isalpha()
         digits_part = run.lstrip("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ -")
         number = compact(digits_part).rstrip("xX")
-        if len(number) < 7 or harmless_shape(digits_part.rstrip("xX() ")):
+        # "E-8765-4321" is a document number where "8765-4321" may be a range; "MU5101/5102"
+        # is a flight and its alternative.
+        document = letters and _DOCUMENT_START.match(run) is not None
+        if len(number) < 7 or (not document and harmless_shape(digits_part.rstrip("xX() "))):
             continue
         start, end = match.span()
         if COUNT_AFTER.match(text, end) or text[max(0, start - 1) : start] == "+":
@@ -102,6 +109,34 @@ def long_numbers(text: str, found: list[Label] | None = None) -> Found:
             yield _default(number, letters), start, end
         elif (category := category_of(label)) is not None:
             yield category, start, end
+
+
+# --- numbers partly masked ---------------------------------------------------------------------
+
+# "4111 **** **** 1234", "138xxxx8000", "6222 •••• •••• 0123": the digits left in view are
+# still the number's, and a masked number is only ever an identifier.
+MASKED = re.compile(
+    r"(?<![0-9a-z])(?=[0-9*x•#]*\d)(?:\d{1,6}|[*x•#]{2,8})(?:[ \-.]?(?:\d{1,6}|[*x•#]{2,8})){1,5}"
+    r"(?![0-9a-z])",
+    F,
+)
+_MASK = re.compile(r"[*x•#]{2,}", F)
+
+
+def masked(text: str, found: list[Label] | None = None) -> Found:
+    found = labels(text) if found is None else found
+    for match in MASKED.finditer(text):
+        run = match.group()
+        digits = sum(ch.isdigit() for ch in run)
+        length = digits + sum(len(m) for m in _MASK.findall(run))
+        if not _MASK.search(run) or digits < 4 or length < 10:
+            continue
+        label = nearest(found, match.start(), match.end(), text)
+        category = category_of(label) if label is not None else None
+        if label is None:
+            category = "card" if length >= 13 else "phone"
+        if category is not None and category != "amount":
+            yield category, match.start(), match.end()
 
 
 # --- IBAN -------------------------------------------------------------------------------------
@@ -136,7 +171,7 @@ def ibans(text: str) -> Found:
 
 GLUED = re.compile(
     r"(?<![0-9])\d{2,6}(?:(?:\s*(?:,|，|、)?\s*(?:and\s+then|then|and|plus|再|然后|接着|后面是|后面)"
-    r"\s*[:：]?\s*|[ \-]{1,3})\d{2,6}){1,5}(?![0-9])",
+    r"\s*[:：]?\s*|\s*[,，、]\s*|[ \-]{1,3})\d{2,6}){1,5}(?![0-9])",
     F,
 )
 
@@ -152,9 +187,11 @@ __all__ = [
     "COUNT_AFTER",
     "IBAN",
     "LONG_RUN",
+    "MASKED",
     "glued",
     "harmless_shape",
     "iban_valid",
     "ibans",
     "long_numbers",
+    "masked",
 ]

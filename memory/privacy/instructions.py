@@ -138,12 +138,14 @@ _BRACKET_ROLE = re.compile(
 _GROUP = (
     r"(?:\b(?:other|all|every|each|another)\s+(?:users?|people|persons?|travell?ers?|colleagues?"
     r"|employees?|members?|guests?|customers?)(?:'s?|s')?"
+    r"|\b(?:this|that|the|another)\s+(?:user|traveller|traveler|person|member|customer)(?:'s|s')"
     r"|(?:其他|别的|其它|所有|全部|每个|每一个)(?:的)?\s*(?:用户|人|同事|旅客|员工|成员|客人|客户))"
 )
 _DATA = (
     r"(?:\b(?:data|info|information|preferences?|memor(?:y|ies)|records?|numbers?|passwords?"
-    r"|phones?|details?|profiles?|trips?|itinerar(?:y|ies)|history|bookings?|contacts?)\b"
-    r"|数据|信息|偏好|记忆|记录|资料|号码|密码|行程|档案|手机|联系方式|订单|隐私)"
+    r"|phones?|details?|profiles?|trips?|itinerar(?:y|ies)|history|bookings?|contacts?"
+    r"|requests?|messages?|conversations?|chats?|queries)\b"
+    r"|数据|信息|偏好|记忆|记录|资料|号码|手机号|密码|行程|档案|手机|联系方式|订单|隐私|消息|对话)"
 )
 _HAND_OVER = (
     r"(?:\b(?:reveal|show|print|dump|leak|list|output|expose|send|give|tell|display|export"
@@ -156,8 +158,37 @@ _ANY_EXFILTRATE = re.compile(
     F,
 )
 
+# Someone else's data, to me: "send me my boss's itinerary", "把老板的行程和手机号都发我一份".
+_THIRD = (
+    r"(?:\b(?:my\s+)?(?:boss|manager|colleague|co-?worker|ceo|cfo|director|supervisor)(?:'s|s')"
+    r"|老板|领导|同事|经理|上司|总监|别人|他人|某人)"
+)
+_TO_ME = r"(?:\b(?:send|give|show|tell|forward|email|text)\s+me\b|发我|发给我|告诉我|转给我|给我)"
+_THIRD_TO_ME = re.compile(
+    rf"{_TO_ME}[^.!?。！？\n]{{0,20}}?{_THIRD}\s*的?\s*{_DATA}"
+    rf"|{_THIRD}\s*的?[^.!?。！？\n]{{0,8}}?{_DATA}[^.!?。！？\n]{{0,20}}?(?:\bto\s+me\b|{_TO_ME})",
+    F,
+)
+# Secrets of the system asked for: "reply with the admin password", "give me the API keys".
+_CREDENTIALS = re.compile(
+    r"\b(?:reply|respond|answer|give|send|tell|reveal|print|output|share|show|return|include"
+    r"|leak|email|post)\b[^.!?\n]{0,24}?\b(?:admin|administrator|system|root|api|master|all"
+    r"|every|stored|everyone's)\s+(?:passwords?|credentials|keys?|tokens?|secrets?)\b"
+    r"|(?:管理员|系统|后台|所有人的?)(?:密码|密钥|口令|账号密码)",
+    F,
+)
+# The assistant told what to do, in Chinese: "助手请注意：…", "AI 你必须 …".
+_ZH_ADDRESSED = re.compile(
+    r"(?:^|[\s,.:;!?，。：；（(【\[])(?:助手|小助手|机器人|智能体|\bai\b|\bbot\b)\s*[,，:：]?\s*"
+    r"(?:请注意|注意了?|听好|听着|你要|你必须|请记住)",
+    F,
+)
+
 PATTERNS = (
     _ANY_OVERRIDE,
+    _THIRD_TO_ME,
+    _CREDENTIALS,
+    _ZH_ADDRESSED,
     _BRACKET_ROLE,
     _ANY_EXFILTRATE,
     _EN_OVERRIDE,

@@ -220,6 +220,7 @@ PLACED = re.compile(
 # A number followed by one of these counts something: "door code changes every 24 hours".
 COUNTED = re.compile(
     r"\s*(?:%|hours?|hrs?|h|minutes?|mins?|days?|weeks?|months?|years?|times?|nights?|am|pm"
+    r"|digits?|chars?|characters?|steps?|tries|attempts"
     r"|pages?|floors?|rooms?|people|km|m|kg|points?|miles|stars?|分钟|小时|天|次|点|号|晚|年|月|层|楼"
     r"|个|位数|位|米|公里|分)(?![a-z])|[:/]\d",
     F,

@@ -37,11 +37,11 @@ _CUR_AFTER = (
     r"(?:元(?!旦)|圆|块(?:钱)?(?!儿)|刀(?!叉)|美刀|人民币|美元|美金|欧元?(?![洲美])|英镑|镑|日元"
     r"|港币|港元|澳元|加元|大洋|rmb"
     rf"|(?<![a-z])(?:{_CODES}|yuan|kuai|dollars?|bucks|quid|euros?|yen|pounds?(?:\s+sterling)?"
-    r"|蚊|大洋)(?![a-z]))"
+    r"|bills|蚊|大洋)(?![a-z]))"
 )
 EXPLICIT = re.compile(
     rf"{_CUR_BEFORE}\s?(?:{_AMOUNT})"
-    rf"|(?<![0-9a-z.,])(?:{_AMOUNT}|[{_ZH_SINGLE}])\s?{_CUR_AFTER}",
+    rf"|(?<![0-9a-z.,])(?:{_AMOUNT}|[{_ZH_SINGLE}])\s?(?:多|来|余|几)?{_CUR_AFTER}",
     F,
 )
 # A number not inside another one or a time ("21:30"), and not right after a letter.

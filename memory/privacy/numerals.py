@@ -129,7 +129,8 @@ EN_SPELLED = re.compile(
 # scale word never starts one ("Grand Hyatt", "hundreds of").
 _FIRST_WORD = "|".join([*_EN_DIGITS, *_EN_TEENS, *_EN_TENS])
 EN_CARDINAL = re.compile(
-    r"(?<![a-z0-9.])(?:(?:an?|\d+(?:\.\d+)?)\s+(?:hundred|thousand|million|" + _GRAND + ")"
+    r"(?<![a-z0-9.])(?:(?:an?|\d+(?:\.\d+)?|(?:a\s+)?(?:couple(?:\s+of)?|few)|several)"
+    r"\s+(?:hundred|thousand|million|" + _GRAND + ")"
     rf"|(?:{_FIRST_WORD}))(?![a-z])"
     rf"(?:(?:(?<=hundred)\s+and\s+|(?<=thousand)\s+and\s+|[\s\-]+)(?:{_ANY_WORD})(?![a-z]))*",
     re.IGNORECASE,
@@ -173,8 +174,12 @@ def cardinal(match: re.Match[str]) -> str | None:
     for word in _WORD.findall(match.group().lower()):
         if word == "and":
             continue
-        if word in ("a", "an") or word[0].isdigit():
-            current, last = (1.0 if word[0].isalpha() else float(word)), "unit"
+        if word in ("a", "an", "of"):
+            current, last = (current or 1.0), "unit"
+        elif word in ("couple", "few", "several"):  # "a couple hundred" is about 200
+            current, last = (2.0 if word == "couple" else 3.0), "unit"
+        elif word[0].isdigit():
+            current, last = float(word), "unit"
         elif word in _EN_DIGITS or word in _EN_TEENS:
             if last == "unit" or (last == "tens" and word in _EN_TEENS):
                 return None

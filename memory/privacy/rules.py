@@ -7,8 +7,10 @@ gives the English reason for compatibility, `redact` masks every sensitive span 
 It reads the text as `memory.privacy.text.normalise` spells it (every digit ASCII, Chinese
 numerals and number words as digits, look-alikes and invisible characters folded), then
 looks for number shapes (`memory.privacy.numbers`), labels in English and Chinese on either
-side of a value (`memory.privacy.labels`), prices (`memory.privacy.money`) and
-instructions (`memory.privacy.instructions`). Flight and train numbers, dates, times,
+side of a value (`memory.privacy.labels`), long, masked and IBAN numbers named by the label
+that owns them (`memory.privacy.identifiers`), codes a label names in either order
+(`memory.privacy.codes`), prices (`memory.privacy.money`) and instructions
+(`memory.privacy.instructions`). Flight and train numbers, dates, times,
 seats, ratings, sizes, distances and counts pass.
 """
 
@@ -20,11 +22,12 @@ from collections.abc import Callable, Iterator
 from memory.privacy import labels as P
 from memory.privacy.categories import REASONS, REDACTED, Category
 from memory.privacy.codes import codes
-from memory.privacy.identifiers import glued, ibans, long_numbers
+from memory.privacy.identifiers import glued, ibans, long_numbers, masked
 from memory.privacy.instructions import instructions
 from memory.privacy.money import amounts
 from memory.privacy.numbers import shaped_runs
 from memory.privacy.text import normalise
+from memory.privacy.vocabulary import labels
 
 _Spans = Iterator[tuple[int, int]]
 _LATIN_OR_DIGIT = re.compile(r"[A-Za-z0-9]")
@@ -113,7 +116,10 @@ def _secrets(text: str) -> _Spans:
     for match in P.SECRET.finditer(text):
         if match.group(1) is not None and match.group(1).lower() in P.NOT_A_SECRET:
             continue  # "the wifi password is on the card", "… is the same as before"
-        yield match.span(1) if match.group(1) is not None else match.span(2)
+        start, end = match.span(1) if match.group(1) is not None else match.span(2)
+        if text[start:end].isdigit() and P.COUNTED.match(text, end):
+            continue  # "PIN 4 digits only", "2 step verification": a count, not the PIN
+        yield start, end
     for pattern in (P.SECRET_ZH_LATIN, P.SECRET_PASS, P.WIFI_KEY):
         yield from (m.span(1) for m in pattern.finditer(text))
     yield from _near(text, "secret")
@@ -136,10 +142,12 @@ def _phones(text: str) -> _Spans:
 
 def _structural(text: str) -> Iterator[tuple[Category, int, int]]:
     """What the shape and the owning label say (`identifiers`, `codes`), with categories."""
-    yield from long_numbers(text)
+    found = labels(text)  # once: the dictionary is the slowest pattern
+    yield from long_numbers(text, found)
     yield from ibans(text)
     yield from glued(text)
-    yield from codes(text)
+    yield from masked(text, found)
+    yield from codes(text, found)
 
 
 # Most specific first: a card number is reported as a card, not as a phone number.

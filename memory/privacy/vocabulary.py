@@ -42,16 +42,18 @@ _ACCOUNT = (
         "|customer number|loyalty|rewards|reward|frequent flyer|frequent flier|ffn|ffp|ff no"
         "|ff number|acct|account|a/c|iban|bank account|sort code|routing number|bonvoy|marriott"
         "|hilton honors|hilton|honors|honours|hh|hyatt|ihg|one rewards|accor|all accor|skymiles"
-        "|aadvantage|mileageplus|krisflyer|asia miles|avios|executive club|flying blue"
-        "|miles and more|miles & more|phoenixmiles|eastern miles|qantas ff|velocity|aeroplan"
+        "|aadvantage|mileageplus|mp#|mp no|mp number|krisflyer|asia miles|asiamiles|avios"
+        "|executive club|flying blue|miles and more|miles & more|miles&smiles|phoenixmiles"
+        "|eastern miles|qantas ff|velocity|aeroplan|skywards|eurobonus|flying club|lifemiles"
+        "|privilege club|etihad guest|royal orchid plus|mileage bank|mileage club|enrich"
         "|club carlson|wyndham rewards|guest rewards|wechat id|alipay|paypal|user id|login id"
         "|username"
     )
     + "|"
     + _zh(
         "会员号码|会员号|会员卡号|会员卡|会员|常旅客|里程卡|账号|帐号|账户|帐户|户号|客户号"
-        "|知音卡|凤凰知音|知音|东方万里行|万里行|明珠会员|明珠|金鹏|优悦会|华住会|锦江|荣誉客会"
-        "|旅享家|积分卡|银行账号|银行帐号|收款账号|开户|微信号|支付宝|qq号"
+        "|知音卡|凤凰知音|知音|东方万里行|万里行|万里通|明珠会员|明珠|金鹏|优悦会|华住会|锦江"
+        "|荣誉客会|旅享家|积分卡|银行账号|银行帐号|收款账号|开户|微信号|支付宝|qq号"
     )
 )
 _ID = (
@@ -61,7 +63,8 @@ _ID = (
         "|id number|id|hkid|hk id|tw id|nric|ssn|social security|national insurance|ni number"
         "|nino|aadhaar|aadhar|driver's license|drivers license|driving licence|driving license"
         "|licence no|license no|dl no|residence permit|green card|home return permit"
-        "|travel permit|visa no|visa number|tax id|tin|cnic|curp|dni|nie"
+        "|travel permit|visa no|visa number|tax id|tin|cnic|curp|dni|nie|my number card"
+        "|mynumber|individual number"
     )
     + "|"
     + _zh(
@@ -77,7 +80,8 @@ _CARD = (
     + "|"
     + _zh("银行卡|信用卡|储蓄卡|借记卡|卡号|银联|工资卡|白金卡|金卡|卡")
 )
-# Security codes: their value is three or four digits right after.
+# Security codes: their value is three or four digits soon after ("CVV? 4 digits on the
+# front of the amex: 1234", "卡背面的三个数字是 318").
 _CVV = (
     _en(
         "cvv|cvv2|cvc|cvc2|csc|cvn|security code|card code|card verification|digits on the back"
@@ -85,7 +89,9 @@ _CVV = (
         "|back of the card|3 digit code|3-digit code|three digit code|4 digit code"
     )
     + "|"
-    + _zh("安全码|校验码|背面三位|背面3位|背后三位|后三位|三位码|cvv码")
+    + r"(?:背面|背后|反面)[^,.，。\s]{0,6}?[三四34](?:个|位)(?:数字|数|码)?"
+    + "|"
+    + _zh("安全码|校验码|后三位|三位码|cvv码")
 )
 _PHONE = (
     _en(
@@ -98,12 +104,16 @@ _PHONE = (
 _SECRET = (
     _en(
         "password|passwd|passphrase|passcode|pass code|pwd|pw|pin|pin code|otp|door code"
-        "|gate code|entry code|access code|alarm code|keypad code|lock code|lockbox|lock box"
-        "|safe code|combo|combination|wifi key|wifi code|wi-fi key|wi-fi code|wifi password"
-        "|wi-fi password|network key"
+        "|gate code|entry code|access code|alarm code|alarm panel|alarm pin|keypad code"
+        "|lock code|lockbox|lock box|safe code|combo|combination|wifi key|wifi code|wi-fi key"
+        "|wi-fi code|wifi password|wi-fi password|network key|psk|pre-shared key|wpa key"
+        "|wpa2 key|2fa|2fa code|backup code|backup codes|recovery code|recovery codes"
+        "|one-time code|verification code|auth code|authenticator code|login|log-in|sign-in"
+        "|credentials|creds"
     )
+    # "wifi: Guest2024!": a network named before a colon is followed by its key
     + r"|(?<![a-z])(?:wi-?fi|wlan|network)(?=\s*[:=])|"
-    + _zh("密码|口令|暗号|门禁码|门禁|开门码|门锁|验证码|动态码")
+    + _zh("密码|口令|暗号|门禁码|门禁|开门码|门锁|验证码|动态码|登录|登陆")
 )
 # "password manager", "密码 manager 用 1Password": a tool, not a secret.
 _SECRET = rf"(?:{_SECRET})(?!\s*(?:manager|protected|policy|reset|app|vault|keeper)(?![a-z]))"
@@ -156,6 +166,7 @@ _ENDS = re.compile(
     r"|(?<=[\d\s)\]])\.(?=\s|$)",
     F,
 )
+_ASKED = re.compile(r"\s*\?")
 BEFORE = 48  # how far before a value its label may stand
 AFTER = 32  # how far after a value its label may stand ("hunter22 is my passcode")
 
@@ -185,8 +196,11 @@ def labels(text: str) -> list[Label]:
     return found
 
 
-def _same_sentence(text: str, start: int, end: int) -> bool:
-    return _ENDS.search(text, start, end) is None
+def same_sentence(text: str, start: int, end: int) -> bool:
+    """Whether nothing ends a sentence between text[start] and text[end]. A question mark
+    right after a label asks for its value and does not end it ("CVV? 4 digits …: 1234")."""
+    skip = _ASKED.match(text, start)
+    return _ENDS.search(text, skip.end() if skip else start, end) is None
 
 
 def nearest(found: list[Label], start: int, end: int, text: str) -> Label | None:
@@ -195,11 +209,11 @@ def nearest(found: list[Label], start: int, end: int, text: str) -> Label | None
     for label in found:
         if label.end <= start:
             gap = start - label.end
-            if gap > BEFORE or not _same_sentence(text, label.end, start):
+            if gap > BEFORE or not same_sentence(text, label.end, start):
                 continue
         elif label.start >= end and label.kind != "benign":  # "booking 1234", not "1234 booking"
             gap = label.start - end
-            if gap > AFTER or not _same_sentence(text, end, label.start):
+            if gap > AFTER or not same_sentence(text, end, label.start):
                 continue
             gap += 8  # a label before a value is the usual order; after, it must be closer
         else:
@@ -209,4 +223,14 @@ def nearest(found: list[Label], start: int, end: int, text: str) -> Label | None
     return best[1] if best else None
 
 
-__all__ = ["AFTER", "BEFORE", "LABEL", "Kind", "Label", "category_of", "labels", "nearest"]
+__all__ = [
+    "AFTER",
+    "BEFORE",
+    "LABEL",
+    "Kind",
+    "Label",
+    "category_of",
+    "labels",
+    "nearest",
+    "same_sentence",
+]

@@ -128,6 +128,8 @@ MONEY_TEMPLATES = [
     "机票{n}刀以内",
     "my salary is {n} a month",
     "月薪{n}",
+    "{n}多块的酒店",
+    "每晚{n}来块就行",
 ]
 
 
@@ -136,6 +138,28 @@ MONEY_TEMPLATES = [
 def test_an_amount_with_any_money_cue_is_refused(n: int, template: str) -> None:
     text = template.format(n=n)
     assert scan(text) == "amount", text
+
+
+@SETTINGS
+@given(
+    number=st.one_of(
+        st.text("0123456789", min_size=16, max_size=16),
+        st.builds(lambda rest: "1" + rest, st.text("3456789", min_size=10, max_size=10)),
+    ),
+    mask=st.sampled_from(["*", "x", "X", "•", "#"]),
+    separator=st.sampled_from([" ", "-", ""]),
+    template=st.sampled_from(["card {} please", "{} 那张卡", "mob {}", "{}"]),
+)
+def test_a_partly_masked_number_is_refused(
+    number: str, mask: str, separator: str, template: str
+) -> None:
+    """Digits left in view around a mask are still the number's: "4111 **** **** 1234"."""
+    if len(number) == 16:
+        groups = [number[:4], mask * 4, mask * 4, number[12:]]
+    else:
+        groups = [number[:3], mask * 4, number[7:]]
+    text = template.format(separator.join(groups))
+    assert scan(text) is not None, text
 
 
 # --- harmless shapes the structural rules leave alone ------------------------------------------
