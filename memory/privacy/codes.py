@@ -6,6 +6,7 @@
 - Near a label of a password, a code with a letter and a digit or symbol, anything quoted,
   or three digits or more that count, measure or place nothing ("pwd for the site: Tr@vel!88",
   "my trip.com password? it's dragonfly88", "'hunter22' — that's the passcode").
+- Right after an account label, a login with a digit ("携程账号 zhang.wei88").
 - After a security-code label, three or four digits in the same sentence ("digits on the
   back: 737", "CVV? 4 digits on the front of the amex: 1234", "卡背面的三个数字是 318").
 - The last digits of something ("尾号0312", "ID no. ending in 341X"): the category of the
@@ -79,10 +80,16 @@ _PLACED = re.compile(
     F,
 )
 _SECRET_WINDOW = 40
+# A login right after an account label: "携程账号 zhang.wei88", "username: li_wei1990".
+ACCOUNT_LOGIN = re.compile(
+    r"\s*(?:is|:|=|#|是|为)?\s*"
+    r"((?=[a-z0-9._\-@]*[a-z])(?=[a-z0-9._\-@]*\d)[a-z0-9][a-z0-9._\-@]{4,40})(?![a-z0-9._\-@])",
+    F,
+)
 # Six digits or more that a label of an identifier owns: "QQ 12 34 56 C", "HH# 987654321".
 NUMBER = re.compile(r"(?<![0-9a-z])\d(?:[ \-._/]{0,2}\d){5,}(?![0-9])", F)
 # A security code after its label: "CVV: 028", "digits on the back: 737", "安全码是 369".
-CVV_VALUE = re.compile(r"(?<![0-9a-z.,:/\-])\d{3,4}(?![0-9a-z]|[.,:/\-]\d)", F)
+CVV_VALUE = re.compile(r"(?<![0-9a-z.,:/\-])\d(?:[ \-]?\d){2,3}(?![0-9a-z]|[.,:/\-]\d)", F)
 
 
 def _secret_values(text: str, label: Label) -> Iterator[tuple[int, int]]:
@@ -128,6 +135,10 @@ def labelled_codes(text: str, found: list[Label] | None = None) -> Found:
         if label is not None and label.kind in _IDENTIFIERS:
             yield _category(label), start, end
     for label in found:
+        if label.kind == "account":
+            login = ACCOUNT_LOGIN.match(text, label.end)
+            if login is not None and not _TRAVEL_CODE.fullmatch(login.group(1)):
+                yield "account", login.start(1), login.end(1)
         if label.kind == "secret":
             for start, end in _secret_values(text, label):
                 if nearest(found, start, end, text) == label:
@@ -156,7 +167,7 @@ def labelled_codes(text: str, found: list[Label] | None = None) -> Found:
 TAIL = re.compile(
     r"(?:(?<![a-z])(?:ending(?:\s+(?:in|with))?|ends?\s+(?:in|with)?|last|final)"
     r"(?:\s+(?:\d|four|three|six|4|3|6)(?:\s+digits?)?)?(?![a-z])"
-    r"|尾号|尾数|后[三四六3-6]位(?:数)?|末[三四六3-6]位|末尾)"
+    r"|尾号|尾数|(?:末尾|最后|后|末)(?:[三四五六3-6]|几)位(?:数字|数|号)?|末尾)"
     r"\s*(?:is|are|was|:|=|是|为)?\s*(\d{3,6}x?)(?![0-9a-z])",
     F,
 )

@@ -33,6 +33,7 @@ LONG_RUN = re.compile(
     F,
 )
 _GROUPS = re.compile(r"\d+")
+_LETTERS = re.compile(r"[a-z]", F)
 # Letters set apart from the digits, or five digits or more after them: no flight number.
 _DOCUMENT_START = re.compile(r"[a-z]+(?:[ \-]|\d{5})", F)
 _SEPARATORS = re.compile(r"\d([ \-._/]{1,3})(?=\d)")
@@ -64,6 +65,8 @@ def _valid_ymd(digits: str) -> bool:
 def harmless_shape(run: str) -> bool:
     """Whether a run of digits reads as a date, a range, times, years or a version."""
     body = run.strip(" -._/")
+    if _LETTERS.search(body):
+        return False  # "AB1CD23" is a code, whatever its digits look like
     groups = _GROUPS.findall(body)
     separators = {sep.strip() or " " for sep in _SEPARATORS.findall(body)}
     if DATE_SHAPE.fullmatch(body) or _IP_OR_VERSION.fullmatch(body):
@@ -77,6 +80,10 @@ def harmless_shape(run: str) -> bool:
     ):
         return " " not in separators or len(groups) > 2  # "0800 1100 1400", "2019-2021"
     return False
+
+
+# A US social security number: three, two and four digits ("078-05-1120").
+SSN = re.compile(r"(?<![0-9])\d{3}-\d{2}-\d{4}(?![0-9])")
 
 
 def _default(number: str, letters: bool) -> Category:
@@ -105,7 +112,9 @@ def long_numbers(text: str, found: list[Label] | None = None) -> Found:
         if COUNT_AFTER.match(text, end) or text[max(0, start - 1) : start] == "+":
             continue  # counted; "+86 …" is the international rules' to find
         label = nearest(found, start, end, text)
-        if label is None:
+        if SSN.fullmatch(run.strip()):
+            yield "id", start, end
+        elif label is None:
             yield _default(number, letters), start, end
         elif (category := category_of(label)) is not None:
             yield category, start, end

@@ -77,7 +77,8 @@ PER_BEFORE = re.compile(
     r"|each\s+night|nightly)(?![a-z])|人均|每人|每晚|一晚|每夜|每间(?:房)?|每天|每餐|每张)"
     r"\s*(?:(?:is|of|about|around|roughly|under|below|max(?:imum)?|up\s+to|at\s+most"
     r"|no\s+more\s+than|less\s+than|not\s+over|:|=|约|大约|大概|差不多|在|是|为|不超过|不高于"
-    r"|低于|少于|最多|最高|控制在|消费|别超过|不要超过|不能超过|超过|上限)\s*)*\Z",
+    r"|低于|少于|最多|最高|控制在|消费|别超过|不要超过|不能超过|超过|上限|不到|不足|顶多|至多"
+    r"|封顶)\s*)*\Z",
     F,
 )
 PER_AFTER = re.compile(

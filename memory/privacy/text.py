@@ -8,7 +8,8 @@
 - NFKC folds full-width, circled, superscript and mathematical forms ("１３８", "①",
   "¹³⁸", "𝟏𝟑𝟖"), every script's decimal digits become ASCII ("١٣٨"), Cyrillic and Greek
   letters that look Latin become Latin ("pаssword" with a Cyrillic а);
-- every space is " ", every dash "-", every slash "/", middle dots ".";
+- every space is " ", every dash "-", every slash "/", middle dots "."; a star, bullet, bar
+  or emoji between two digits is a space ("186*1234*5678", "138🔸0013");
 - inside a run of digits the letters O/o stand for 0 and l/I for 1 ("138OO138OOO");
 - traditional Chinese characters of the labels become simplified ("電話" -> "电话");
 - Chinese numerals become digits, read one by one ("一三八零零…") or as a number ("一万二"
@@ -162,6 +163,21 @@ def _lookalikes(match: re.Match[str]) -> str | None:
     return "I".join(part.translate(_LOOKALIKES) for part in parts)
 
 
+# --- symbols between digits ------------------------------------------------------------------
+
+# A star, a bullet, a bar or an emoji between two digits separates them like a space:
+# "186*1234*5678", "138🔸0013🔸8000", "一三九•一二三四".
+_DIGITISH = "0-9零〇一二三四五六七八九幺两"
+_SYMBOL_BETWEEN = re.compile(rf"(?<=[{_DIGITISH}])[^\w\s.,:;/\-](?=[{_DIGITISH}])")
+# "十月" is October: a lone 十 before 月 is the month, not a scale.
+_TENTH_MONTH = re.compile("(?<![零〇一二三四五六七八九两十0-9])十(?=月)")
+
+
+def _symbol(match: re.Match[str]) -> str | None:
+    ch = match.group()
+    return " " if ch in "*•|" or unicodedata.category(ch) == "So" else None
+
+
 # --- the whole pipeline -----------------------------------------------------------------------
 
 
@@ -171,6 +187,8 @@ def normalise(text: str) -> Normalised:
     for index, ch in enumerate(text):
         buffer.add(_fold(ch), index, index + 1)
     out = Normalised("".join(buffer.chars), tuple(buffer.starts), tuple(buffer.ends))
+    out = _rewrite(out, _SYMBOL_BETWEEN, _symbol)
+    out = _rewrite(out, _TENTH_MONTH, lambda _: "10")
     out = _rewrite(out, _LOOKALIKE_RUN, _lookalikes)
     out = _rewrite(out, ZH_REPEAT, zh_repeat)
     out = _rewrite(out, ZH_RUN, zh_numerals)

@@ -64,7 +64,7 @@ _ID = (
         "|nino|aadhaar|aadhar|driver's license|drivers license|driving licence|driving license"
         "|licence no|license no|dl no|residence permit|green card|home return permit"
         "|travel permit|visa no|visa number|tax id|tin|cnic|curp|dni|nie|my number card"
-        "|mynumber|individual number"
+        "|mynumber|individual number|sfz|sfzh|shenfenzheng|huzhao"
     )
     + "|"
     + _zh(
@@ -84,7 +84,8 @@ _CARD = (
 # front of the amex: 1234", "卡背面的三个数字是 318").
 _CVV = (
     _en(
-        "cvv|cvv2|cvc|cvc2|csc|cvn|security code|card code|card verification|digits on the back"
+        "cvv|cvv2|cvc|cvc2|csc|cvn|security code|security number|card code|card verification"
+        "|digits on the back"
         "|digits on back|number on the back|code on the back|on the back of the card"
         "|back of the card|3 digit code|3-digit code|three digit code|4 digit code"
     )
@@ -97,6 +98,7 @@ _PHONE = (
     _en(
         "phone number|phone no|phone|ph|tel|telephone|mob|mobile|cell|cellphone|contact number"
         "|contact no|whatsapp|wa|viber|sms|text me|call me|reach me|ring me|call|hotline|landline"
+        "|shouji|shoujihao|dianhua"
     )
     + "|"
     + _zh("手机号码|手机号|手机|电话号码|电话|联系电话|联系方式|座机|打我|打给我|联系我|致电|来电")
@@ -109,8 +111,12 @@ _SECRET = (
         "|wi-fi code|wifi password|wi-fi password|network key|psk|pre-shared key|wpa key"
         "|wpa2 key|2fa|2fa code|backup code|backup codes|recovery code|recovery codes"
         "|one-time code|verification code|auth code|authenticator code|login|log-in|sign-in"
-        "|credentials|creds"
+        "|credentials|creds|key safe|keysafe|key box|lock code|wifi pass|wi-fi pass|guest pass"
+        "|mima"
     )
+    # "Airbnb door: code 7-3-9-1", "the gate, code 4471": a lock named, then its code
+    + r"|(?<![a-z])(?:door|gate|lock|safe|lockbox|keypad|alarm|garage|building|entry)(?![a-z])"
+    r"[^.,;!?\n]{0,12}?(?<![a-z])(?:code|combo|combination|pin)(?![a-z])"
     # "wifi: Guest2024!": a network named before a colon is followed by its key
     + r"|(?<![a-z])(?:wi-?fi|wlan|network)(?=\s*[:=])|"
     + _zh("密码|口令|暗号|门禁码|门禁|开门码|门锁|验证码|动态码|登录|登陆")
