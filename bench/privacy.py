@@ -1,10 +1,13 @@
 """Benchmark: the privacy guard's catch and false-refusal rates, and its speed.
 
 Runs `memory.privacy.scan` over the project's privacy corpus (tests/memory/privacy_corpus/:
-a development half the guard is tuned on and a held-out half written before tuning and
-never tuned on), per half and per language, and prints each figure with what was missed
-or wrongly refused. Optionally also over outside text that must all be kept: PrefEval
-preferences (`--prefeval DIR`, English) and `bench/bilingual_travel.json` (both languages).
+a development half the guard is tuned on, a held-out half written before tuning and never
+tuned on, the fresh probes `probe_*.json`, each written and measured before the rules were
+changed for it, and `untuned_*.json`, fresh probes only ever measured), per set and per
+language, and prints each figure with what was missed or wrongly refused (never for the
+held-out half or the untuned probes, so they cannot be tuned on by eye).
+Optionally also over outside text that must all be kept: PrefEval preferences
+(`--prefeval DIR`, English) and `bench/bilingual_travel.json` (both languages).
 Targets: catch >= 95% of the sensitive sentences, refuse <= 1 in 40 benign ones.
 
     .venv/bin/python bench/privacy.py
@@ -71,7 +74,10 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
 
     report: dict[str, Any] = {}
-    for half in ("dev", "held_out"):
+    probes = sorted(path.stem for path in CORPUS.glob("probe_*.json"))
+    untuned = sorted(path.stem for path in CORPUS.glob("untuned_*.json"))
+    sets = ["dev", "held_out", *probes, *untuned]
+    for half in sets:
         doc = json.loads((CORPUS / f"{half}.json").read_text(encoding="utf-8"))
         for lang in ("en", "zh"):
             cases = [c for c in doc["sensitive"] if c["lang"] == lang]
@@ -79,22 +85,22 @@ def main(argv: list[str] | None = None) -> int:
             figures = _rates(cases, benign)
             report[f"{half}/{lang}"] = figures
             print(
-                f"{half:8} {lang}: caught {figures['caught']}/{figures['sensitive']} "
+                f"{half:11} {lang}: caught {figures['caught']}/{figures['sensitive']} "
                 f"({figures['caught'] / figures['sensitive']:.1%}), wrongly refused "
                 f"{figures['refused']}/{figures['benign']} "
                 f"({figures['refused'] / figures['benign']:.1%}), "
                 f"wrong category {len(figures['wrong_category'])}"
             )
             for key in ("missed", "wrong_category", "wrongly_refused"):
-                for text in figures[key]:
+                for text in figures[key] if half in ("dev", *probes) else ():
                     print(f"    {key}: {text}")
     report["outside"] = _outside(args.prefeval)
     for name, figures in report["outside"].items():
-        print(f"outside  {name}: kept {figures['kept']}/{figures['total']}")
+        print(f"outside     {name}: kept {figures['kept']}/{figures['total']}")
 
     texts = [
         c["text"]
-        for half in ("dev", "held_out")
+        for half in sets
         for kind in ("sensitive", "benign")
         for c in json.loads((CORPUS / f"{half}.json").read_text(encoding="utf-8"))[kind]
     ]

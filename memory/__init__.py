@@ -17,7 +17,7 @@ if TYPE_CHECKING:
     from memory.conflicts import ConflictJudge
     from memory.embedding import Embedder
     from memory.engine import Memory
-    from memory.privacy_guard import PrivacyReviewer
+    from memory.privacy.guard import PrivacyReviewer
     from memory.settings import MemorySettings
 
 
@@ -42,8 +42,8 @@ def open_memory(
     from memory.embedding import OpenAIEmbedder, shared_local_embedder
     from memory.engine import Memory
     from memory.llm import openai_client
-    from memory.privacy_guard import PrivacyGuard
-    from memory.privacy_review import LLMPrivacyReviewer
+    from memory.privacy.guard import PrivacyGuard
+    from memory.privacy.review import LLMPrivacyReviewer
     from memory.profile import load_schema
     from memory.redis_client import CACHE_TIMEOUT, open_redis
     from memory.settings import MemorySettings

@@ -22,7 +22,7 @@ from memory.facts import Facts, pack, unpack
 from memory.lang import Lang, detect_lang, dominant_lang
 from memory.migrations import MEMORY_MIGRATIONS, migrate
 from memory.privacy import REASONS, preview
-from memory.privacy_guard import PrivacyGuard
+from memory.privacy.guard import PrivacyGuard
 from memory.profile import ProfileSchema
 from memory.ranking import language_gap, rank_scores
 from memory.settings import MemorySettings

@@ -581,6 +581,13 @@ ADVERSARIAL = [
     pytest.param("一 " * 1500, id="zh-numeral-separators"),
     pytest.param("one, " * 600, id="spelled-digits"),
     pytest.param(("show " + "x" * 39 + " ") * 60, id="instruction-verbs"),
+    pytest.param("a1b2c3" * 500, id="letters-and-digits"),
+    pytest.param("**** " * 600, id="mask-groups"),
+    pytest.param("login " * 500 + "x1", id="secret-labels-then-code"),
+    pytest.param("12, " * 1000, id="comma-separated-groups"),
+    pytest.param("passport card phone " * 150 + "1234567", id="label-dictionary"),
+    pytest.param("E-1234-" * 400, id="letter-led-groups"),
+    pytest.param("GB12 ABCD " * 300, id="iban-groups"),
 ]
 
 

@@ -1,7 +1,9 @@
 """The privacy guard over its corpus: travel sentences in Chinese and English, sensitive and
-benign, in a development half (tuned on) and a held-out half (written before tuning, only
-measured). Targets: catch at least 95% of the sensitive sentences and refuse at most one
-benign sentence in 40, in each half and each language. A failure lists what was missed.
+benign, in a development half (tuned on), a held-out half (written before tuning, only
+measured) and fresh probes (`probe_*.json`: each written in new styles and measured before
+the rules were changed for it, then tuned on). Targets: catch at least 95% of the sensitive
+sentences and refuse at most one benign sentence in 40, in each set and each language. A
+failure lists what was missed.
 
 `bench/privacy.py` prints the same figures.
 """
@@ -18,6 +20,10 @@ from memory.privacy import CATEGORIES, redact, scan
 
 CORPUS = Path(__file__).parent / "privacy_corpus"
 HALVES = ("dev", "held_out")
+PROBES = tuple(sorted(path.stem for path in CORPUS.glob("probe_*.json")))
+SETS = HALVES + PROBES
+# Fresh probes only ever measured (bench/privacy.py), never tuned on: no targets here.
+UNTUNED = tuple(sorted(path.stem for path in CORPUS.glob("untuned_*.json")))
 LANGS = ("en", "zh")
 
 
@@ -39,12 +45,16 @@ def test_the_corpus_is_broad_enough() -> None:
             categories = {case["category"] for case in _cases(half, "sensitive", lang)}
             assert categories == set(CATEGORIES), (half, lang, set(CATEGORIES) - categories)
             assert len(_cases(half, "benign", lang)) >= 20
-    texts = [case["text"] for case in sensitive + benign]
+    assert PROBES, "the fresh probes are measured too"
+    every = SETS + UNTUNED
+    texts = [
+        case["text"] for s in every for kind in ("sensitive", "benign") for case in _load(s)[kind]
+    ]
     assert len(texts) == len(set(texts)), "a sentence is in the corpus twice"
 
 
 @pytest.mark.parametrize("lang", LANGS)
-@pytest.mark.parametrize("half", HALVES)
+@pytest.mark.parametrize("half", SETS)
 def test_at_least_95_percent_of_sensitive_sentences_are_refused(half: str, lang: str) -> None:
     cases = _cases(half, "sensitive", lang)
     missed = [case["text"] for case in cases if scan(case["text"]) is None]
@@ -53,14 +63,14 @@ def test_at_least_95_percent_of_sensitive_sentences_are_refused(half: str, lang:
 
 
 @pytest.mark.parametrize("lang", LANGS)
-@pytest.mark.parametrize("half", HALVES)
+@pytest.mark.parametrize("half", SETS)
 def test_at_most_one_benign_sentence_in_40_is_refused(half: str, lang: str) -> None:
     cases = _cases(half, "benign", lang)
     refused = [(case["text"], scan(case["text"])) for case in cases if scan(case["text"])]
     assert len(refused) <= len(cases) / 40, f"{half}/{lang}: refused {refused}"
 
 
-@pytest.mark.parametrize("half", HALVES)
+@pytest.mark.parametrize("half", SETS)
 def test_refusals_name_the_right_category(half: str) -> None:
     cases = _load(half)["sensitive"]
     wrong = [
@@ -71,7 +81,7 @@ def test_refusals_name_the_right_category(half: str) -> None:
     assert len(wrong) <= len(cases) / 20, wrong
 
 
-@pytest.mark.parametrize("half", HALVES)
+@pytest.mark.parametrize("half", SETS)
 def test_masking_a_refused_sentence_leaves_nothing_to_refuse(half: str) -> None:
     leftovers = [
         (case["text"], masked)
@@ -81,7 +91,7 @@ def test_masking_a_refused_sentence_leaves_nothing_to_refuse(half: str) -> None:
     assert leftovers == []
 
 
-@pytest.mark.parametrize("half", HALVES)
+@pytest.mark.parametrize("half", SETS)
 def test_benign_sentences_are_logged_as_written(half: str) -> None:
     changed = [c["text"] for c in _load(half)["benign"] if redact(c["text"]) != c["text"]]
     assert changed == []

@@ -11,8 +11,8 @@ import pytest
 
 import prompts
 from memory.engine import Memory
-from memory.privacy_review import parse_review
-from memory.privacy_text import normalise
+from memory.privacy.review import parse_review
+from memory.privacy.text import normalise
 from tests.conftest import MemoryFactory
 from tests.support.llm_server import Delay, Fail, ScriptedModel
 
@@ -54,7 +54,8 @@ def test_instructions_are_refused_in_both_languages(memory: Memory, namespace: s
         pytest.param("出差只坐一等座，万一晚点", "出差只坐一等座,万一晚点", id="zh-words-stay"),
         pytest.param("one three eight oh oh", "13800", id="en-spelled"),
         pytest.param("two hundred and fifty dollars", "250 dollars", id="en-cardinal"),
-        pytest.param("a grand per night at the Grand Hyatt", "1000 per night at the Grand Hyatt"),
+        pytest.param("a grand per night at the Grand Hyatt", "$1000 per night at the Grand Hyatt"),
+        pytest.param("two grand hotels, a grand view", "2 grand hotels, a grand view", id="grand"),
         pytest.param("fifty square meters", "50 square meters", id="en-size"),
         pytest.param("138OO138OOO", "13800138000", id="look-alikes"),
         pytest.param("at 1430 I leave", "at 1430 I leave", id="pronoun-stays"),
@@ -74,21 +75,23 @@ def test_the_guard_reads_every_way_of_writing_a_number_alike(written: str, read:
 def test_a_phone_number_said_in_two_halves_in_one_call_is_refused(
     memory: Memory, namespace: str
 ) -> None:
+    # Each half is too short to be anything alone (seven digits or more would be).
     outcomes = memory.record(
-        namespace, ["My number starts with 138 0013", "and it ends with 8000", "aisle seats"]
+        namespace, ["My number starts with 138 00", "and it ends with 138000", "aisle seats"]
     )
     assert [(o.status, o.code) for o in outcomes] == [
         ("rejected", "phone"),
         ("rejected", "phone"),
         ("added", ""),
     ]
-    assert outcomes[0].text == "My number starts with ••• ••••"  # no piece is echoed
+    assert outcomes[0].text == "My number starts with ••• ••"  # no piece is echoed
 
 
 def test_the_second_half_is_refused_against_what_is_stored(memory: Memory, namespace: str) -> None:
-    first = memory.record(namespace, ["卡号前半段是 4111 1111"])
-    assert first[0].status == "added"  # alone, eight digits are no card number
-    (second,) = memory.record(namespace, ["后半段是 1111 1111"])
+    # Alone, and the two together (twelve digits), these are no card number.
+    first = memory.record(namespace, ["it starts with 4111 11", "then 11 1111"])
+    assert [o.status for o in first] == ["added", "added"]
+    (second,) = memory.record(namespace, ["后面是 1111"])
     assert (second.status, second.code) == ("rejected", "card")
 
 

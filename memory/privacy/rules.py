@@ -1,76 +1,33 @@
-"""Write-time privacy guard: what must never be remembered, and masking it in logs.
+"""The rules of the privacy guard: which spans of a fact are sensitive, and of what category.
 
-`scan` names the category of the first sensitive thing in a fact (or None):
+`scan` names the category of the first sensitive thing in a fact (or None), `check_fact`
+gives the English reason for compatibility, `redact` masks every sensitive span for logs,
+`preview` is what may be echoed of a refused fact.
 
-- "id": ID-card and passport numbers;
-- "card": bank-card data (numbers, security codes, expiry dates, "ending 0005");
-- "account": membership, loyalty and account numbers ("Bonvoy number 123456789");
-- "secret": passwords, passcodes, PINs, door and Wi-Fi codes ("hunter2 is my password");
-- "phone": phone numbers;
-- "amount": exact amounts of money ("预算一万二", "a grand per night");
-- "instructions": text that speaks to the model ("ignore previous instructions").
-
-It reads the text as `memory.privacy_text.normalise` spells it (every digit ASCII, Chinese
+It reads the text as `memory.privacy.text.normalise` spells it (every digit ASCII, Chinese
 numerals and number words as digits, look-alikes and invisible characters folded), then
-looks for number shapes (`memory.privacy_numbers`), labels in English and Chinese on either
-side of a value (`memory.privacy_patterns`), prices (`memory.privacy_money`) and
-instructions (`memory.privacy_instructions`). Flight and train numbers, dates, times,
+looks for number shapes (`memory.privacy.numbers`), labels in English and Chinese on either
+side of a value (`memory.privacy.labels`), long, masked and IBAN numbers named by the label
+that owns them (`memory.privacy.identifiers`), codes a label names in either order
+(`memory.privacy.codes`), prices (`memory.privacy.money`) and instructions
+(`memory.privacy.instructions`). Flight and train numbers, dates, times,
 seats, ratings, sizes, distances and counts pass.
-
-`check_fact` gives the English reason for compatibility, `redact` masks every sensitive
-span for logs, `preview` is what may be echoed of a refused fact. `memory.privacy_guard`
-checks the facts of one `record` call together (pieces of one number, the fast model's
-second opinion).
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterator
-from typing import Literal
 
-from memory import privacy_patterns as P
-from memory.privacy_instructions import instructions
-from memory.privacy_money import amounts
-from memory.privacy_numbers import shaped_runs
-from memory.privacy_text import normalise
-
-Category = Literal["id", "card", "account", "secret", "phone", "amount", "instructions"]
-CATEGORIES: tuple[Category, ...] = (
-    "id",
-    "card",
-    "account",
-    "secret",
-    "phone",
-    "amount",
-    "instructions",
-)
-REDACTED = "[redacted]"
-
-REASON_ID = "contains an ID or passport number; keep the preference and leave the number out"
-REASON_CARD = (
-    "contains bank-card details (a bank-card number, security code or expiry); name the card "
-    "type (e.g. 'corporate Visa') without the number"
-)
-REASON_ACCOUNT = (
-    "contains a membership or account number; say which programme (e.g. 'Bonvoy member') "
-    "without the number"
-)
-REASON_SECRET = "contains a password or PIN; never share secrets, keep only the preference"
-REASON_PHONE = "contains a phone number; keep the preference and leave the number out"
-REASON_AMOUNT = "contains an exact amount; say 'budget-conscious' instead"
-REASON_INSTRUCTIONS = (
-    "reads as instructions to the assistant, not as a travel preference; state only the preference"
-)
-REASONS: dict[Category, str] = {
-    "id": REASON_ID,
-    "card": REASON_CARD,
-    "account": REASON_ACCOUNT,
-    "secret": REASON_SECRET,
-    "phone": REASON_PHONE,
-    "amount": REASON_AMOUNT,
-    "instructions": REASON_INSTRUCTIONS,
-}
+from memory.privacy import labels as P
+from memory.privacy.categories import REASONS, REDACTED, Category
+from memory.privacy.codes import codes
+from memory.privacy.identifiers import glued, ibans, long_numbers, masked
+from memory.privacy.instructions import instructions
+from memory.privacy.money import amounts
+from memory.privacy.numbers import shaped_runs
+from memory.privacy.text import normalise
+from memory.privacy.vocabulary import labels
 
 _Spans = Iterator[tuple[int, int]]
 _LATIN_OR_DIGIT = re.compile(r"[A-Za-z0-9]")
@@ -159,7 +116,10 @@ def _secrets(text: str) -> _Spans:
     for match in P.SECRET.finditer(text):
         if match.group(1) is not None and match.group(1).lower() in P.NOT_A_SECRET:
             continue  # "the wifi password is on the card", "… is the same as before"
-        yield match.span(1) if match.group(1) is not None else match.span(2)
+        start, end = match.span(1) if match.group(1) is not None else match.span(2)
+        if text[start:end].isdigit() and P.COUNTED.match(text, end):
+            continue  # "PIN 4 digits only", "2 step verification": a count, not the PIN
+        yield start, end
     for pattern in (P.SECRET_ZH_LATIN, P.SECRET_PASS, P.WIFI_KEY):
         yield from (m.span(1) for m in pattern.finditer(text))
     yield from _near(text, "secret")
@@ -180,6 +140,16 @@ def _phones(text: str) -> _Spans:
     yield from _reverse(text, "phone")
 
 
+def _structural(text: str) -> Iterator[tuple[Category, int, int]]:
+    """What the shape and the owning label say (`identifiers`, `codes`), with categories."""
+    found = labels(text)  # once: the dictionary is the slowest pattern
+    yield from long_numbers(text, found)
+    yield from ibans(text)
+    yield from glued(text)
+    yield from masked(text, found)
+    yield from codes(text, found)
+
+
 # Most specific first: a card number is reported as a card, not as a phone number.
 _CHECKS: tuple[tuple[Callable[[str], _Spans], Category], ...] = (
     (_ids, "id"),
@@ -196,8 +166,9 @@ _CHECKS: tuple[tuple[Callable[[str], _Spans], Category], ...] = (
 def scan(text: str) -> Category | None:
     """The category of the first sensitive thing in `text`, or None when it may be kept."""
     normalised = normalise(text).text
+    shaped = {category for category, _, _ in _structural(normalised)}
     for detect, category in _CHECKS:
-        if next(detect(normalised), None) is not None:
+        if category in shaped or next(detect(normalised), None) is not None:
             return category
     return None
 
@@ -215,12 +186,9 @@ def redact(text: str) -> str:
     Spans are found in the normalised text and mapped back to the original, so the rest of
     the text is kept as typed; invisible characters inside a span go with it."""
     normalised = normalise(text)
-    spans = sorted(
-        normalised.span(start, end)
-        for detect, _ in _CHECKS
-        for start, end in detect(normalised.text)
-        if end > start
-    )
+    found = [span for detect, _ in _CHECKS for span in detect(normalised.text)]
+    found += [(start, end) for _, start, end in _structural(normalised.text)]
+    spans = sorted(normalised.span(start, end) for start, end in found if end > start)
     merged: list[list[int]] = []
     for start, end in spans:
         if merged and start <= merged[-1][1]:
@@ -245,11 +213,7 @@ def preview(text: str, limit: int = 60) -> str:
 
 
 __all__ = [
-    "CATEGORIES",
     "DIGIT",
-    "REASONS",
-    "REDACTED",
-    "Category",
     "check_fact",
     "preview",
     "redact",

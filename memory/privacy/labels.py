@@ -2,7 +2,7 @@
 Chinese, before the value ("passport E1234…", "门禁密码 3692") or after it ("hunter2 is my
 password", "987654321 is my Bonvoy number").
 
-They run on the text of `memory.privacy_text.normalise` (ASCII digits, Latin letters, one
+They run on the text of `memory.privacy.text.normalise` (ASCII digits, Latin letters, one
 kind of space, dash and slash). Every pattern is compiled once, at import, and written so
 that no input makes it backtrack more than linearly: repeated groups are separated by a
 required character, so there is only one way to split a run.
@@ -26,7 +26,8 @@ _DIGITS_VALUE = r"([a-z]{0,3}[ \-]?\d(?:[ \-._/()]{0,2}\d){5,24}\)?(?:\s?x)?)(?!
 
 PASSPORT = re.compile(r"(?<![0-9a-z])(?:[cdegps]\d{8}|e[a-z]\d{7})(?![0-9a-z])", F)
 _ID_WORDS = (
-    r"(?:(?<![a-z])(?:passport|national\s+id|identity\s+card|id\s+card|hkid|id|ssn"
+    r"(?:(?<![a-z])(?:passport|national\s+id|identity\s+card|id\s+card|hkid"
+    r"|(?<!member\s)(?<!customer\s)(?<!user\s)(?<!login\s)(?<!wechat\s)id|ssn"
     r"|social\s+security(?:\s+number)?|driver'?s?\s+licen[cs]e|driving\s+licen[cs]e)(?![a-z])"
     r"|护照|身份证|身分证|证件|居民身份|驾驶证|驾照|社保号|通行证|台胞证|回乡证|签证)"
 )
@@ -219,6 +220,7 @@ PLACED = re.compile(
 # A number followed by one of these counts something: "door code changes every 24 hours".
 COUNTED = re.compile(
     r"\s*(?:%|hours?|hrs?|h|minutes?|mins?|days?|weeks?|months?|years?|times?|nights?|am|pm"
+    r"|digits?|chars?|characters?|steps?|tries|attempts"
     r"|pages?|floors?|rooms?|people|km|m|kg|points?|miles|stars?|分钟|小时|天|次|点|号|晚|年|月|层|楼"
     r"|个|位数|位|米|公里|分)(?![a-z])|[:/]\d",
     F,

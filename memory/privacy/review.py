@@ -13,7 +13,7 @@ from typing import Any
 
 import prompts
 from memory.llm import complete_json
-from memory.privacy import CATEGORIES, Category
+from memory.privacy.categories import CATEGORIES, Category
 
 log = logging.getLogger(__name__)
 

@@ -3,7 +3,7 @@
 `PrivacyGuard.check` gives one verdict per fact: the rules of `memory.privacy.scan`; then
 pieces that only together form a number ("my number starts with 138 0013" … "and ends with
 8000", within the call or against the person's stored facts); then, with a reviewer (the
-fast model, `memory.privacy_review`), a second opinion on facts the rules pass that hold
+fast model, `memory.privacy.review`), a second opinion on facts the rules pass that hold
 digits.
 """
 
@@ -13,9 +13,10 @@ from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from typing import Protocol
 
-from memory.privacy import DIGIT, Category, scan
-from memory.privacy_numbers import compact, pieces, shape
-from memory.privacy_text import normalise
+from memory.privacy.categories import Category
+from memory.privacy.numbers import compact, pieces, shape
+from memory.privacy.rules import DIGIT, scan
+from memory.privacy.text import normalise
 
 _REVIEWS_AT_ONCE = 4
 

@@ -36,11 +36,12 @@ _CUR_BEFORE = (
 _CUR_AFTER = (
     r"(?:元(?!旦)|圆|块(?:钱)?(?!儿)|刀(?!叉)|美刀|人民币|美元|美金|欧元?(?![洲美])|英镑|镑|日元"
     r"|港币|港元|澳元|加元|大洋|rmb"
-    rf"|(?<![a-z])(?:{_CODES}|yuan|kuai|dollars?|bucks|quid|euros?|yen|pounds\s+sterling)(?![a-z]))"
+    rf"|(?<![a-z])(?:{_CODES}|yuan|kuai|dollars?|bucks|quid|euros?|yen|pounds?(?:\s+sterling)?"
+    r"|bills|蚊|大洋)(?![a-z]))"
 )
 EXPLICIT = re.compile(
     rf"{_CUR_BEFORE}\s?(?:{_AMOUNT})"
-    rf"|(?<![0-9a-z.,])(?:{_AMOUNT}|[{_ZH_SINGLE}])\s?{_CUR_AFTER}",
+    rf"|(?<![0-9a-z.,])(?:{_AMOUNT}|[{_ZH_SINGLE}])\s?(?:多|来|余|几)?{_CUR_AFTER}",
     F,
 )
 # A number not inside another one or a time ("21:30"), and not right after a letter.
@@ -49,7 +50,7 @@ CANDIDATE = re.compile(rf"(?<![0-9a-z.,/\-])(?<!\d:)(?:{_AMOUNT})(?![0-9a-z])", 
 NOT_MONEY = re.compile(
     r"\s?(?:%|percent|pct|°|degrees?|h|hrs?|hours?|mins?|minutes?|secs?|seconds?|am|pm|a\.m"
     r"|p\.m|km|kms|m|m2|mi|miles?|meters?|metres?|yards?|feet|ft|sq|sqm|sqft|square|cm|inch(?:es)?"
-    r"|kg|kilos?|kilograms?|lbs?|pounds?|g|gb|stars?|th|st|nd|rd|nights?|days?|weeks?|months?"
+    r"|kg|kilos?|kilograms?|lbs?|g|gb|stars?|th|st|nd|rd|nights?|days?|weeks?|months?"
     r"|years?|times?|people|persons?|pax|guests?|adults?|kids?|children|pieces?|bags?|stops?"
     r"|transfers?|connections?|layovers?|legs?|segments?|floors?|rows?|seats?|rooms?|beds?"
     r"|steps?|points?|pts|x)"
@@ -61,8 +62,10 @@ NOT_MONEY = re.compile(
 _GAP = r"[^0-9,.;!?。、\n]"  # stays within one clause and before the first number
 _MONEY_WORDS = (
     r"(?:(?<![a-z])(?:budget|price[sd]?|pricing|costs?|fares?|rates?|spend(?:ing)?|allowance"
-    r"|per\s+diem|reimburs[a-z]*|expenses?|pay(?:ing)?|cap|tariff)(?![a-z])"
+    r"|per\s+diem|reimburs[a-z]*|expenses?|pay(?:ing)?|cap|tariff|salary|salaries|income"
+    r"|wages?|earn(?:s|ing|ings)?|paid|deposit|fees?)(?![a-z])"
     r"|预算|价格|价位|价钱|房价|票价|费用|花费|开销|报销|差标|住宿标准|差旅标准|住宿费|消费"
+    r"|月薪|年薪|工资|收入|薪水|薪资|底薪|押金|定金|订金"
     r"|单价|均价|限额|额度|上限|标准|钱(?!包))"
 )
 MONEY_WORD = re.compile(_MONEY_WORDS, F)
@@ -74,7 +77,8 @@ PER_BEFORE = re.compile(
     r"|each\s+night|nightly)(?![a-z])|人均|每人|每晚|一晚|每夜|每间(?:房)?|每天|每餐|每张)"
     r"\s*(?:(?:is|of|about|around|roughly|under|below|max(?:imum)?|up\s+to|at\s+most"
     r"|no\s+more\s+than|less\s+than|not\s+over|:|=|约|大约|大概|差不多|在|是|为|不超过|不高于"
-    r"|低于|少于|最多|最高|控制在|消费|别超过|不要超过|不能超过|超过|上限)\s*)*\Z",
+    r"|低于|少于|最多|最高|控制在|消费|别超过|不要超过|不能超过|超过|上限|不到|不足|顶多|至多"
+    r"|封顶)\s*)*\Z",
     F,
 )
 PER_AFTER = re.compile(
@@ -173,10 +177,22 @@ def _not_money(text: str, start: int, end: int, number: str) -> bool:
     )
 
 
+# "Pounds" weigh where luggage is spoken of: "bags under 50 pounds".
+WEIGHT = re.compile(
+    r"(?<![a-z])(?:luggage|baggage|bags?|suitcases?|carry-?ons?|checked|weigh[a-z]*|kg|lbs?"
+    r"|heavy|lift|dumbbells?)(?![a-z])|行李|箱",
+    F,
+)
+_POUNDS = re.compile(r"pounds?\Z", F)
+
+
 def amounts(text: str) -> Iterator[tuple[int, int]]:
     """The spans of exact amounts of money in normalised `text`."""
     for match in EXPLICIT.finditer(text):
-        yield match.span()
+        start, end = match.span()
+        if _POUNDS.search(match.group()) and WEIGHT.search(text, max(0, start - 40), end + 40):
+            continue
+        yield start, end
     for match in CANDIDATE.finditer(text):
         number, (start, end) = match.group(), match.span()
         big_enough = sum(ch.isdigit() for ch in number) >= 2 or not number[-1].isdigit()
