@@ -155,13 +155,18 @@ class OpenAPI:
         refreshed = False
         reason = "no attempt"
         for attempt in range(1, MAX_ATTEMPTS + 1):
-            token = self.token()
-            headers = {"x-acs-dingtalk-access-token": token}
-            delay: float | None
+            delay: float
+            token = ""
             try:
+                token = self.token()
+                headers = {"x-acs-dingtalk-access-token": token}
                 response = self._http.post(
                     f"{self.base_url}{path}", json=dict(body), headers=headers
                 )
+            except DingTalkError as exc:  # no token: DingTalk's token service failed
+                if exc.status is not None and 400 <= exc.status < 500:
+                    raise  # refused credentials do not mend by waiting
+                reason, delay = exc.reason, 0.5 * attempt
             except httpx.HTTPError as exc:
                 reason, delay = type(exc).__name__, 0.5 * attempt
             else:

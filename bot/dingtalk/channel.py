@@ -2,7 +2,8 @@
 every DingTalk message handler shares.
 
 - Travel admins are the staff ids of `DINGTALK_ADMIN_STAFF_IDS` (`StaffAdmins`, an
-  `AdminGroup`; `TRAVEL_ADMIN_USER_IDS` still counts, as everywhere).
+  `AdminGroup`; `TRAVEL_ADMIN_USER_IDS` still counts, as everywhere), and only for
+  writers of the robot's own organisation (`guest()` for the others).
 - The writer's time zone is `TRAVEL_TIMEZONE`: a robot cannot read a person's.
 - A robot cannot read a chat's earlier messages, so a thread's history is only what the
   bot itself kept (`ThreadHistory`).
@@ -12,6 +13,7 @@ It also makes each message's `Delivery` and reply sink.
 
 from __future__ import annotations
 
+import copy
 import hashlib
 from concurrent.futures import ThreadPoolExecutor
 from typing import TYPE_CHECKING
@@ -77,6 +79,13 @@ class DingTalkChannel:
 
     def earlier_turns(self, msg: IncomingMessage, *, max_turns: int, max_chars: int) -> list[Turn]:
         return []
+
+    def guest(self) -> DingTalkChannel:
+        """This channel for a writer from another organisation (a cross-organisation
+        group): staff ids are only unique within one, so nobody there is a travel admin."""
+        view = copy.copy(self)
+        view._admins = None
+        return view
 
     def delivery(self, destination: Destination) -> Delivery:
         return Delivery(self.api, destination)

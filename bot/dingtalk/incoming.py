@@ -34,7 +34,7 @@ from memory.lang import Lang, detect_lang
 PLATFORM = "dingtalk"
 
 # `@Name` as DingTalk writes a mention in the text (not an e-mail address).
-_AT_NAME = re.compile(r"(?<![\w.@])@([^\s@]{1,64})")
+_AT_NAME = re.compile(r"(?<![\w.@])@([^\s@,，。:：;；!！?？、()（）]{1,64})")
 _WORD = re.compile(r"[A-Za-z]{2,}")
 _COMMAND_WORD = re.compile(r"/[\w-]+")
 
@@ -63,6 +63,7 @@ class RobotMessage:
     corp_id: str
     text: str
     lang: Lang
+    own_corp: bool = True  # the writer belongs to the robot's own organisation
 
     @property
     def key(self) -> str:
@@ -149,6 +150,7 @@ def parse_message(data: Mapping[str, Any], *, default_lang: Lang = "en") -> Robo
         corp_id=corp_id,
         text=text,
         lang=lang,
+        own_corp=not data.get("chatbotCorpId") or corp_id == data.get("chatbotCorpId"),
     )
 
 
@@ -172,27 +174,31 @@ def _text_of(data: Mapping[str, Any]) -> str:
 
 
 def _with_mentions(text: str, people: Sequence[Mapping[str, Any]]) -> str:
-    """Each `@Name` of a mentioned person as `<@STAFF_ID>`; a leftover `@` of the robot
-    (one more name than people) removed.
+    """Each `@Name` of a mentioned person as `<@STAFF_ID>`, in order.
 
-    `atUsers` names staff ids, not display names, in the order of the text; when the text
-    holds more `@` names than people, the extra ones come first (the robot's own).
+    `atUsers` names staff ids, not display names, in the order of the text. DingTalk
+    removes the robot's own mention; a client that leaves it in leaves it first, so
+    leading names beyond the number of people are dropped. Names left over at the end
+    (an `@everyone` typed as text) stay as they are.
     """
     if not people:
         return text
     names = list(_AT_NAME.finditer(text))
-    if not names:
-        return text
-    extra = max(0, len(names) - len(people))
+    leading, position = 0, 0
+    for match in names:
+        if text[position : match.start()].strip():
+            break
+        leading, position = leading + 1, match.end()
+    drop = min(leading, max(0, len(names) - len(people)))
     out: list[str] = []
     last = 0
     for index, match in enumerate(names):
         out.append(text[last : match.start()])
         last = match.end()
-        if index < extra:
+        if index < drop:
             continue  # the robot's own mention, left in by the client
-        person = people[index - extra]
-        staff_id = person.get("staffId")
+        person = index - drop
+        staff_id = people[person].get("staffId") if person < len(people) else None
         out.append(f"<@{staff_id}>" if isinstance(staff_id, str) and staff_id else match.group(0))
     out.append(text[last:])
     return re.sub(r"[ \t]{2,}", " ", "".join(out)).strip()

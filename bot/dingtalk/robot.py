@@ -83,8 +83,9 @@ class Robot:
             msg = dataclasses.replace(msg, lang=command.lang)
             deps.pools.run_task(self._command, command, msg, delivery)
             return f"command_{command.name}"
-        sink = self.channel.sink(delivery)
-        return "accepted" if deps.conversation.accept(msg, sink, self.channel) else "duplicate"
+        channel = self.channel if received.own_corp else self.channel.guest()
+        sink = channel.sink(delivery)
+        return "accepted" if deps.conversation.accept(msg, sink, channel) else "duplicate"
 
     def _command(self, command: Command, msg: IncomingMessage, delivery: Delivery) -> None:
         """One command, on the task pool; a reply that cannot be sent is logged."""

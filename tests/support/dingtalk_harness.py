@@ -70,7 +70,7 @@ def robot_message(
     data: dict[str, Any] = {
         "conversationId": conversation,
         "atUsers": users,
-        "chatbotCorpId": corp,
+        "chatbotCorpId": CORP,  # the robot's own organisation
         "chatbotUserId": BOT_ID,
         "msgId": msg_id or f"msg{next(_msg_ids):06d}{uuid.uuid4().hex[:6]}",
         "senderNick": nick,

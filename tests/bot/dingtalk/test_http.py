@@ -181,7 +181,7 @@ def test_a_session_that_no_longer_exists_falls_back_to_the_openapi(
 def test_an_expired_access_token_is_fetched_again(
     robot: HTTPRobot, scripted_model: ScriptedModel, dingtalk: FakeDingTalkAPI
 ) -> None:
-    scripted_model.script("First.", "Second.")
+    scripted_model.script("First.", "Second.", "Third.")
     robot.send("one", webhook_expires_in=-1)
     robot.answers()
     dingtalk.expire_tokens()
@@ -190,6 +190,12 @@ def test_an_expired_access_token_is_fetched_again(
     assert second.text == "Second."
     assert len(dingtalk.tokens_issued) == 2
     assert ("otm", 401) in dingtalk.rejected
+    # The token service failing for a moment is waited out too.
+    dingtalk.expire_tokens()
+    dingtalk.fail("token", times=1, status=503)
+    robot.send("three", webhook_expires_in=-1)
+    [*_, third] = robot.answers(3)
+    assert third.text == "Third." and len(dingtalk.tokens_issued) == 3
 
 
 def test_a_rate_limited_send_is_retried_and_lands_once(

@@ -62,6 +62,10 @@ def test_mentions_become_staff_ids_and_the_robots_own_is_dropped() -> None:
     left_in = parse_message(group_message("@TravelBot plan a trip for @Bob", [bob]))
     assert left_in is not None and left_in.msg is not None
     assert left_in.msg.text == "plan a trip for <@staff-bob>"
+    # A name typed after the mentioned people stays text.
+    cc = parse_message(group_message("plan for @Bob, cc @everyone", [bob]))
+    assert cc is not None and cc.msg is not None
+    assert cc.msg.text == "plan for <@staff-bob>, cc @everyone"
     # An e-mail address is no mention.
     mail = parse_message(group_message("mail bob@example.com", []))
     assert mail is not None and mail.msg is not None
@@ -72,6 +76,14 @@ def test_what_is_not_for_the_robot_is_dropped() -> None:
     unmentioned = group_message("lunch?", [], isInAtList=False, atUsers=[])
     assert parse_message(unmentioned) is None
     assert parse_message({**BASE, "senderId": BOT_ID}) is None
+
+
+def test_a_writer_from_another_organisation_is_marked_as_such() -> None:
+    received = parse_message({**BASE, "senderCorpId": "dingothercorp"})
+    assert received is not None and received.msg is not None
+    assert received.msg.namespace == "dingtalk:dingothercorp:staff-alice"
+    assert received.own_corp is False
+    assert parse_message(BASE).own_corp is True  # type: ignore[union-attr]
 
 
 def test_an_external_contact_has_no_namespace() -> None:

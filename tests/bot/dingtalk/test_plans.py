@@ -159,3 +159,23 @@ def test_a_non_admin_asking_for_a_colleague_is_refused_privately(
     time.sleep(0.2)
     assert scripted_model.requests == []  # the agent never ran: nothing of Alice's was read
     assert [s for s in dingtalk.sent if s.conversation == GROUP] == []
+
+
+def test_an_admins_staff_id_from_another_organisation_is_no_admin(
+    make_robot: Callable[..., HTTPRobot], scripted_model: ScriptedModel, dingtalk: FakeDingTalkAPI
+) -> None:
+    """Staff ids are unique only within an organisation: in a group shared with another
+    one, the same id there is somebody else."""
+    robot = make_robot(dingtalk_admin_staff_ids=ADMIN)
+    robot.deps.memory.record(robot.namespace(ALICE), ["I never take red-eye flights"])
+    robot.send(
+        f"plan a trip for @Alice from Shanghai to Chengdu on {DEPART}",
+        staff_id=ADMIN,
+        corp="dingothercorp",
+        group=True,
+        at_users=[ALICE],
+    )
+    [refusal] = robot.answers()
+    assert refusal.users == (ADMIN,) and "only travel admins" in refusal.text
+    robot.drain()
+    assert scripted_model.requests == []

@@ -123,6 +123,7 @@ def test_a_disconnect_from_the_gateway_reconnects_at_once(
     dingtalk.gateway.wait_for_ack(bye)
     dingtalk.gateway.wait_connected(2)
     assert time.monotonic() - started < 5
+    wait_until(lambda: robot.stream.health.ok)
     assert robot.stream.health.snapshot()["last_error"] == "the gateway asked to reconnect"
 
     scripted_model.script("On the new connection.")
@@ -137,6 +138,7 @@ def test_a_gateway_that_will_not_open_is_retried_with_back_off(
     dingtalk.fail("open", times=3, status=500)
     robot = make_stream_robot()
     dingtalk.gateway.wait_connected(timeout=20)
+    wait_until(lambda: robot.stream.health.ok)
     health = robot.stream.health.snapshot()
     assert health["state"] == "connected" and health["reconnects"] == 3
     assert health["last_error"] == "the gateway would not open a connection"
