@@ -32,7 +32,9 @@ CONSOLE_USER = "local:you"
 
 
 def register(subparsers: Any) -> None:
-    serve = subparsers.add_parser("serve", help="Slack HTTP mode: events, health and metrics")
+    serve = subparsers.add_parser(
+        "serve", help="HTTP mode (Slack, DingTalk): events, health, metrics"
+    )
     serve.add_argument("--host", default=None, help="address to bind (default WEB_HOST, 0.0.0.0)")
     serve.add_argument("--port", type=int, default=None, help="port (default PORT, 3000)")
     serve.set_defaults(handler=serve_command)

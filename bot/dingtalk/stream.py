@@ -16,7 +16,7 @@ builds the acknowledgement (`DingTalkStreamClient.route_message`, `CallbackHandl
 - **A way to stop**, which 0.24.3's `start()` lacks (it swallows one cancellation).
 - **The gateway's address** from `DINGTALK_API_URL`, and a timeout on opening the
   connection: the SDK reads `DINGTALK_OPENAPI_ENDPOINT` once at import and posts without
-  one, so `StreamClient.open_connection` sends the same request its way.
+  one, so `StreamClient.open_connection_async` sends the same request its way.
 
 The connection's state is logged on every change and every few minutes as a health
 line, and is what `/healthz` shows when the process serves one (`StreamHealth`).
@@ -69,13 +69,15 @@ class _QuietPings(logging.Filter):
         return "topic=ping" not in record.getMessage()
 
 
+_SDK_LOG = logging.getLogger("bot.dingtalk.sdk")
+_SDK_LOG.addFilter(_QuietPings())
+
+
 class StreamClient(DingTalkStreamClient):  # type: ignore[misc]
     """The SDK's client, opening its connection at `api_url` with a timeout."""
 
     def __init__(self, credential: Credential, *, api_url: str) -> None:
-        sdk_log = logging.getLogger("bot.dingtalk.sdk")
-        sdk_log.addFilter(_QuietPings())
-        super().__init__(credential, logger=sdk_log)
+        super().__init__(credential, logger=_SDK_LOG)
         self.api_url = api_url.rstrip("/")
 
     async def open_connection_async(self) -> dict[str, Any] | None:
@@ -116,7 +118,7 @@ class RobotHandler(CallbackHandler):  # type: ignore[misc]
 
     def __init__(self, robot: Robot, pool: ThreadPoolExecutor) -> None:
         super().__init__()
-        self.logger = logging.getLogger("bot.dingtalk.sdk")
+        self.logger = _SDK_LOG
         self.robot = robot
         self.pool = pool
 
@@ -130,7 +132,7 @@ class RobotHandler(CallbackHandler):  # type: ignore[misc]
         loop = asyncio.get_running_loop()
         try:
             await loop.run_in_executor(self.pool, self.robot.receive, data)
-        except RuntimeError:  # shutting down: not acked, so DingTalk delivers it again
+        except RuntimeError:  # shutting down: a failed ack, so DingTalk delivers it again
             return AckMessage.STATUS_SYSTEM_EXCEPTION, "shutting down"
         except Exception:
             log.exception("could not take a DingTalk robot message")
