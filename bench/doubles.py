@@ -1,8 +1,11 @@
-"""The two servers `bot_load.py` needs in place of Slack and a model, kept small on purpose.
+"""The servers the load benchmarks need in place of Slack, DingTalk and a model, kept small
+on purpose.
 
 - `SlackDouble`: answers every Slack Web API method the bot calls under load (`auth.test`,
   `chat.postMessage`, `reactions.*`, `users.info`, `views.*`, ...) with `ok`, and writes
   down when each `chat.postMessage` arrived; `response_url` POSTs are accepted.
+- `DingTalkDouble` (`dingtalk_load.py`): DingTalk's access token, robot sends and session
+  webhooks, writing down when each reply arrived and to which message's session.
 - `ModelDouble`: an OpenAI-compatible `chat/completions` that answers after a fixed
   delay, with a text or a `retrieve_from_memory` call (`answer(body) -> (text, tool)`).
 
@@ -129,6 +132,50 @@ class SlackDouble(_Server):
             return found[:count]
 
 
+class DingTalkDouble(_Server):
+    """DingTalk's OpenAPI and session webhooks (`webhook(session)` hands one out)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._replies: list[Post] = []
+        self._lock = threading.Condition()
+
+    def webhook(self, session: str) -> str:
+        """A session webhook whose replies are written down with `session`."""
+        return f"{self.base}/robot/sendBySession/{session}"
+
+    def answer(self, path: str, body: dict[str, Any]) -> dict[str, Any]:
+        if path == "/v1.0/oauth2/accessToken":
+            return {"accessToken": "bench-token", "expireIn": 7200}
+        if path.startswith("/robot/sendBySession/") or path.startswith("/v1.0/robot/"):
+            session = path.removeprefix("/robot/sendBySession/") if "Session/" in path else ""
+            with self._lock:
+                self._replies.append(Post({"session": session, **body}))
+                self._lock.notify_all()
+            return {"errcode": 0, "errmsg": "ok", "processQueryKey": "q"}
+        return {}
+
+    @property
+    def replies(self) -> list[Post]:
+        with self._lock:
+            return list(self._replies)
+
+    def reset(self) -> None:
+        with self._lock:
+            self._replies.clear()
+
+    def wait_for_replies(
+        self, count: int, timeout: float, where: Callable[[Post], bool] = lambda p: True
+    ) -> list[Post]:
+        """The first `count` replies matching `where`, once they arrived (else SystemExit)."""
+        deadline = time.monotonic() + timeout
+        with self._lock:
+            while len(found := [p for p in self._replies if where(p)]) < count:
+                if not self._lock.wait(timeout=max(0.0, deadline - time.monotonic())):
+                    raise SystemExit(f"only {len(found)} of {count} replies arrived")
+            return found[:count]
+
+
 class ModelDouble(_Server):
     def __init__(self, delay: float, decide: Callable[[dict[str, Any]], Answer]) -> None:
         super().__init__()
@@ -161,4 +208,4 @@ class ModelDouble(_Server):
         }
 
 
-__all__ = ["ModelDouble", "Post", "SlackDouble"]
+__all__ = ["DingTalkDouble", "ModelDouble", "Post", "SlackDouble"]

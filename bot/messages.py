@@ -617,6 +617,69 @@ _MESSAGES: dict[str, dict[str, str]] = {
         "en": "Sorry, I couldn't save the trip right now. Please try again.",
         "zh": "抱歉，现在无法保存行程，请稍后再试。",
     },
+    # DingTalk (issue 16): bot/dingtalk/. Markdown, not Slack mrkdwn.
+    "dingtalk_external": {
+        "en": (
+            "Hi! I keep travel preferences only for members of this organisation, so I can't "
+            "help from an external account. Please ask a colleague inside the company."
+        ),
+        "zh": (
+            "你好！我只为本企业成员记住出行偏好，暂时无法为外部联系人提供服务，请联系企业内的同事。"
+        ),
+    },
+    "dingtalk_prefs_show": {
+        "en": "**What I remember about you** ({count} items):\n\n{summary}",
+        "zh": "**我记住的关于你的偏好**（共 {count} 条）：\n\n{summary}",
+    },
+    "dingtalk_prefs_edit": {"en": "Edit on the web", "zh": "在网页上编辑"},
+    "dingtalk_prefs_private": {
+        "en": "I've sent your travel preferences to you in a private chat.",
+        "zh": "已通过单聊把你的出行偏好发给你。",
+    },
+    "dingtalk_prefs_private_failed": {
+        "en": "I couldn't message you privately. Please send me /travel-prefs in a direct chat.",
+        "zh": "无法通过单聊联系你，请在与我的单聊中发送“我的偏好”。",
+    },
+    "dingtalk_or_send": {"en": "Or send: {command}", "zh": "也可以发送：{command}"},
+    "dingtalk_forget_expired": {
+        "en": (
+            "That confirmation has expired or was already used, so nothing changed. "
+            "Send /travel-prefs forget to start again."
+        ),
+        "zh": "这个确认已过期或已使用，没有做任何更改。请重新发送“删除我的偏好”。",
+    },
+    "dingtalk_forget_not_yours": {
+        "en": "This confirmation belongs to someone else, so nothing was changed.",
+        "zh": "这个确认属于其他人，没有做任何更改。",
+    },
+    "dingtalk_prefs_help": {
+        "en": (
+            "**/travel-prefs** shows what I remember about you.\n\n"
+            "**/travel-prefs forget** erases everything I remember about you (I ask first).\n\n"
+            "**/travel-prefs help** shows this help.\n\n"
+            "You can also just tell me, e.g. “I prefer aisle seats”."
+        ),
+        "zh": (
+            "**我的偏好**（或 偏好设置）：查看我记住的关于你的偏好。\n\n"
+            "**删除我的偏好**：删除我记住的关于你的全部内容（会先确认）。\n\n"
+            "也可以直接告诉我，比如“我喜欢靠过道的座位”。"
+        ),
+    },
+    "dingtalk_trip_summary": {
+        "en": "**Trip:** {origin} → {destination}, {dates}",
+        "zh": "**行程：**{origin} → {destination}，{dates}",
+    },
+    "dingtalk_leg_outbound": {"en": "Outbound", "zh": "去程"},
+    "dingtalk_leg_return": {"en": "Return", "zh": "返程"},
+    "dingtalk_leg_hotel": {"en": "Hotel", "zh": "酒店"},
+    "dingtalk_save_in_group": {
+        "en": "To save this trip, @mention me with: {command}",
+        "zh": "要保存此行程，请 @我 并发送：{command}",
+    },
+    "dingtalk_save_unknown": {
+        "en": "I can't find that plan any more, so nothing was saved. Ask me to plan it again.",
+        "zh": "找不到这个行程方案了，没有保存任何内容。请让我重新规划。",
+    },
 }
 
 

@@ -47,9 +47,33 @@ class Settings(MemorySettings):
     warm_concurrency: int = Field(default=4, ge=1, le=10)
     scheduler_in_web: bool = False
 
+    # DingTalk (issue 16): the robot of an internal app, in Stream or HTTP mode.
+    dingtalk_client_id: str = ""  # AppKey
+    dingtalk_client_secret: SecretStr | None = None  # AppSecret; also signs HTTP callbacks
+    dingtalk_robot_code: str = ""  # when it differs from the client id
+    dingtalk_api_url: str = "https://api.dingtalk.com"
+    dingtalk_admin_staff_ids: str = ""  # travel admins, comma-separated staff ids
+    # A short "working on it" reply when a turn takes longer than this (0: never).
+    dingtalk_progress_seconds: float = Field(default=8.0, ge=0)
+    # Stream mode: ping the gateway this often; no pong within as long again: reconnect.
+    dingtalk_stream_ping_seconds: float = Field(default=20.0, gt=0)
+
     @property
     def admin_user_ids(self) -> frozenset[str]:
         """`TRAVEL_ADMIN_USER_IDS` as a set of Slack user ids."""
         return frozenset(
             part.strip() for part in self.travel_admin_user_ids.split(",") if part.strip()
+        )
+
+    # DingTalk (issue 16).
+    @property
+    def dingtalk_configured(self) -> bool:
+        """Whether the DingTalk robot's credentials are set."""
+        return bool(self.dingtalk_client_id and self.dingtalk_client_secret)
+
+    @property
+    def dingtalk_admin_ids(self) -> frozenset[str]:
+        """`DINGTALK_ADMIN_STAFF_IDS` as a set of staff ids."""
+        return frozenset(
+            part.strip() for part in self.dingtalk_admin_staff_ids.split(",") if part.strip()
         )

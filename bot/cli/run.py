@@ -6,7 +6,11 @@
 - `socket`: Slack's Socket Mode with `SLACK_APP_TOKEN` (no public URL needed); each
   platform's long-connection mode is a verb of its own.
 - `run`: Socket Mode when `SLACK_APP_TOKEN` and `SLACK_BOT_TOKEN` are set, HTTP mode when
-  `SLACK_BOT_TOKEN` and `SLACK_SIGNING_SECRET` are, otherwise the terminal console.
+  `SLACK_BOT_TOKEN` and `SLACK_SIGNING_SECRET` are, DingTalk's Stream mode when only the
+  DingTalk credentials are, otherwise the terminal console.
+- `dingtalk`: DingTalk's Stream mode with `DINGTALK_CLIENT_ID`/`DINGTALK_CLIENT_SECRET`
+  (no public URL needed); `serve` also mounts DingTalk's HTTP mode (`/dingtalk/events`)
+  when they are set.
 """
 
 from __future__ import annotations
@@ -28,7 +32,9 @@ CONSOLE_USER = "local:you"
 
 
 def register(subparsers: Any) -> None:
-    serve = subparsers.add_parser("serve", help="Slack HTTP mode: events, health and metrics")
+    serve = subparsers.add_parser(
+        "serve", help="HTTP mode (Slack, DingTalk): events, health, metrics"
+    )
     serve.add_argument("--host", default=None, help="address to bind (default WEB_HOST, 0.0.0.0)")
     serve.add_argument("--port", type=int, default=None, help="port (default PORT, 3000)")
     serve.set_defaults(handler=serve_command)
@@ -36,19 +42,30 @@ def register(subparsers: Any) -> None:
     socket = subparsers.add_parser("socket", help="Slack Socket Mode (needs SLACK_APP_TOKEN)")
     socket.set_defaults(handler=socket_command)
 
+    # DingTalk (issue 16).
+    dingtalk = subparsers.add_parser(
+        "dingtalk", help="DingTalk Stream mode (needs DINGTALK_CLIENT_ID and _SECRET)"
+    )
+    dingtalk.add_argument(
+        "--health-port", type=int, default=None, help="also serve /healthz and /metrics here"
+    )
+    dingtalk.set_defaults(handler=dingtalk_command)
+
     run = subparsers.add_parser(
-        "run", help="Socket Mode, HTTP mode or the console, from what is configured"
+        "run", help="Socket Mode, HTTP mode, DingTalk or the console, from what is configured"
     )
     run.add_argument("--user", default=CONSOLE_USER, help="console namespace (console only)")
     run.set_defaults(handler=run_command)
 
 
 def pick_mode(settings: Settings) -> str:
-    """`socket`, `serve` or `console`, from the Slack credentials that are set."""
+    """`socket`, `serve`, `dingtalk` or `console`, from the credentials that are set."""
     if settings.slack_bot_token and settings.slack_app_token:
         return "socket"
     if settings.slack_bot_token and settings.slack_signing_secret:
         return "serve"
+    if settings.dingtalk_configured:  # DingTalk (issue 16): only its credentials are set
+        return "dingtalk"
     return "console"
 
 
@@ -58,10 +75,13 @@ def run_command(args: argparse.Namespace, settings: Settings) -> int:
         return socket_command(args, settings)
     if mode == "serve":
         return serve_command(args, settings)
+    if mode == "dingtalk":
+        return dingtalk_command(args, settings)
     from bot.cli.chat import run_console
 
     print(
-        "No Slack credentials (SLACK_BOT_TOKEN with SLACK_APP_TOKEN or SLACK_SIGNING_SECRET): "
+        "No Slack credentials (SLACK_BOT_TOKEN with SLACK_APP_TOKEN or SLACK_SIGNING_SECRET) "
+        "and no DingTalk ones (DINGTALK_CLIENT_ID and DINGTALK_CLIENT_SECRET): "
         f"starting the terminal console as {args.user}.",
         file=sys.stderr,
     )
@@ -77,11 +97,15 @@ def serve_command(args: argparse.Namespace, settings: Settings) -> int:
         )
         if not value
     ]
-    if missing:
-        print(f"error: HTTP mode needs {' and '.join(missing)}", file=sys.stderr)
+    slack = not missing
+    if missing and not settings.dingtalk_configured:
+        print(
+            f"error: HTTP mode needs {' and '.join(missing)} "
+            "(or DINGTALK_CLIENT_ID and DINGTALK_CLIENT_SECRET)",
+            file=sys.stderr,
+        )
         return 2
     from bot.deps import Deps
-    from bot.slack import http as slack_http
     from bot.web.app import WebApp
     from bot.web.server import Server
 
@@ -89,8 +113,17 @@ def serve_command(args: argparse.Namespace, settings: Settings) -> int:
     port = getattr(args, "port", None) or settings.port
     deps = Deps.open(settings)
     web = WebApp(deps)
+    closers: list[Any] = []
     try:
-        slack_http.mount(web, settings, deps)  # each configured channel mounts its routes
+        # Each configured channel mounts its routes.
+        if slack:
+            from bot.slack import http as slack_http
+
+            slack_http.mount(web, settings, deps)
+        if settings.dingtalk_configured:  # DingTalk (issue 16): POST /dingtalk/events
+            from bot.dingtalk import http as dingtalk_http
+
+            closers.append(dingtalk_http.mount(web, settings, deps))
         server = Server(web, host=host, port=port)
         _announce(deps, f"HTTP mode on {host}:{server.port}")
         server.serve_forever()
@@ -98,6 +131,8 @@ def serve_command(args: argparse.Namespace, settings: Settings) -> int:
     finally:
         web.close()
         deps.close()
+        for closer in closers:
+            closer.close()
 
 
 def socket_command(
@@ -121,10 +156,56 @@ def socket_command(
         deps.close()
 
 
+# DingTalk (issue 16).
+def dingtalk_command(
+    args: argparse.Namespace, settings: Settings, *, stop: threading.Event | None = None
+) -> int:
+    """Serve DingTalk over Stream mode until interrupted (or until `stop` is set)."""
+    if not settings.dingtalk_configured:
+        print(
+            "error: DingTalk Stream mode needs DINGTALK_CLIENT_ID and DINGTALK_CLIENT_SECRET",
+            file=sys.stderr,
+        )
+        return 2
+    from bot.deps import Deps
+    from bot.dingtalk.robot import build_robot
+    from bot.dingtalk.stream import serve_stream
+
+    deps = Deps.open(settings)
+    robot = None
+    try:
+        robot = build_robot(settings, deps)
+        _announce(deps, "DingTalk Stream mode")
+        serve_stream(
+            robot,
+            settings,
+            stop=stop or _stop_on_signals(),
+            health_port=getattr(args, "health_port", None),
+        )
+        return 0
+    except KeyboardInterrupt:
+        return 0
+    finally:
+        deps.close()  # queued turns are still answered, so the robot closes after
+        if robot is not None:
+            robot.close()
+
+
+def _stop_on_signals() -> threading.Event:
+    """An event SIGTERM and SIGINT set (when called on the main thread)."""
+    import signal
+
+    stop = threading.Event()
+    if threading.current_thread() is threading.main_thread():
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            signal.signal(sig, lambda signum, frame: stop.set())
+    return stop
+
+
 def _announce(deps: Deps, mode: str) -> None:
     if deps.agent is None:
         log.warning("no LLM configured (LLM_MODEL): the bot will say it is not set up")
     log.info("travel-bot: %s", mode)
 
 
-__all__ = ["CONSOLE_USER", "pick_mode", "register"]
+__all__ = ["CONSOLE_USER", "dingtalk_command", "pick_mode", "register"]

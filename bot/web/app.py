@@ -5,8 +5,9 @@ Each configured chat channel mounts its routes (`WebApp.mount`: Slack's
 mount the same way), so a channel is added by registering it, never by editing this
 module. The application itself answers:
 
-- `GET /healthz`: JSON with Redis and database reachability; 200 while the process can
-  serve (dependencies down is "degraded", still 200), 503 while shutting down.
+- `GET /healthz`: JSON with Redis and database reachability (and the state of any long
+  connection registered with `add_health`); 200 while the process can serve
+  (dependencies down is "degraded", still 200), 503 while shutting down.
 - `GET /metrics`: Prometheus text.
 - anything else: 404; a known path with the wrong method: 405. A route that fails
   unexpectedly answers 500 and the server carries on.
@@ -17,7 +18,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from bot.web.asgi import Receive, Route, Scope, Send, respond
@@ -37,12 +38,19 @@ class WebApp:
         self.deps = deps
         self.shutting_down = False
         self._routes: dict[str, tuple[tuple[str, ...], Route]] = {}
+        # DingTalk (issue 16): a long connection's state in /healthz (`add_health`).
+        self._extra_health: dict[str, Callable[[], Mapping[str, object]]] = {}
 
     def mount(self, path: str, route: Route, *, methods: Sequence[str] = ("POST",)) -> None:
         """Serve `path` with `route` (an ASGI callable) for `methods`; 405 for the others."""
         if path in self._routes or path in ("/healthz", "/metrics"):
             raise ValueError(f"{path} is already served")
         self._routes[path] = (tuple(methods), route)
+
+    def add_health(self, name: str, check: Callable[[], Mapping[str, object]]) -> None:
+        """Show `check()` under `name` in `/healthz`; its `ok` false makes the status
+        "degraded" (e.g. a chat platform's long connection that is down)."""
+        self._extra_health[name] = check
 
     def close(self) -> None:
         """Stop taking requests (`/healthz` says so); the pools are closed by `Deps.close`."""
@@ -84,11 +92,13 @@ class WebApp:
             )
         except (TimeoutError, RuntimeError):
             checks = {"redis": False, "database": False}
-        healthy = all(checks.values())
+        extra = {name: dict(check()) for name, check in self._extra_health.items()}
+        healthy = all(checks.values()) and all(e.get("ok", True) for e in extra.values())
         status = "shutting_down" if self.shutting_down else ("ok" if healthy else "degraded")
         payload = {
             "status": status,
             **checks,
+            **extra,
             "llm_configured": self.deps.agent is not None,
             "pending_turns": self.deps.conversation.pending,
         }

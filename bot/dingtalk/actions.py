@@ -1,0 +1,96 @@
+"""What a tap on a robot message's button asks for, kept under a short code.
+
+DingTalk's ActionCard buttons open a link; ours are `dtmd://` links that send a short
+command such as `保存行程 K7P2M9QX` to the chat as the person who taps (see
+`bot.dingtalk.markdown.send_link`). The command arrives as an ordinary robot message
+whose sender DingTalk vouches for, and the code names what was offered: the trip to
+save, or whose memory to forget. So a button works the same in Stream and HTTP mode and
+needs no card template, and who tapped it is never taken from the button itself.
+
+Codes live in Redis (`{prefix}dingtalk:action:{code}`, JSON, with a TTL); when Redis is
+unreachable a bounded in-process table keeps them, so buttons still work in one
+process. `take` reads and deletes at once: a confirmation works once.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import secrets
+import threading
+import time
+from collections import OrderedDict
+from typing import Any
+
+log = logging.getLogger(__name__)
+
+# No 0/O or 1/I/L: a code someone types from a screenshot still works.
+_ALPHABET = "23456789ABCDEFGHJKMNPQRSTUVWXYZ"
+CODE_LENGTH = 8
+
+
+class PendingActions:
+    """Short codes for what a button offers; thread-safe."""
+
+    def __init__(self, *, client: Any | None, key_prefix: str = "", capacity: int = 10_000) -> None:
+        self._client = client
+        self._prefix = key_prefix
+        self._local: OrderedDict[str, tuple[float, str]] = OrderedDict()
+        self._capacity = capacity
+        self._lock = threading.Lock()
+
+    def key(self, code: str) -> str:
+        return f"{self._prefix}dingtalk:action:{code}"
+
+    def put(self, data: dict[str, Any], *, ttl_seconds: int) -> str:
+        """Keep `data` for `ttl_seconds`; the code that names it."""
+        code = "".join(secrets.choice(_ALPHABET) for _ in range(CODE_LENGTH))
+        value = json.dumps(data, ensure_ascii=False)
+        if self._client is not None:
+            try:
+                self._client.set(self.key(code), value, ex=ttl_seconds)
+                return code
+            except Exception as exc:
+                log.warning(
+                    "pending action via Redis failed (%s); keeping it locally", type(exc).__name__
+                )
+        with self._lock:
+            while len(self._local) >= self._capacity:
+                self._local.popitem(last=False)
+            self._local[code] = (time.monotonic() + ttl_seconds, value)
+        return code
+
+    def get(self, code: str) -> dict[str, Any] | None:
+        """What `code` names, or None (unknown or expired)."""
+        return self._read(code, delete=False)
+
+    def take(self, code: str) -> dict[str, Any] | None:
+        """What `code` names, deleted at once: only one caller gets it."""
+        return self._read(code, delete=True)
+
+    def _read(self, code: str, *, delete: bool) -> dict[str, Any] | None:
+        code = code.strip().upper()
+        if not code or any(c not in _ALPHABET for c in code):
+            return None
+        with self._lock:
+            local = self._local.pop(code, None) if delete else self._local.get(code)
+        value: str | None = None
+        if local is not None and local[0] > time.monotonic():
+            value = local[1]
+        elif self._client is not None:
+            try:
+                key = self.key(code)
+                raw = self._client.getdel(key) if delete else self._client.get(key)
+                value = raw.decode() if isinstance(raw, bytes) else raw
+            except Exception as exc:
+                log.warning("pending action unavailable (%s)", type(exc).__name__)
+        if value is None:
+            return None
+        try:
+            data = json.loads(value)
+        except ValueError:
+            return None
+        return data if isinstance(data, dict) else None
+
+
+__all__ = ["CODE_LENGTH", "PendingActions"]

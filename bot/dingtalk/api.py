@@ -1,0 +1,221 @@
+"""DingTalk's OpenAPI and a message's session webhook, over httpx.
+
+`dingtalk-stream` makes none of the calls a reply needs beyond the session webhook, so
+they live here:
+
+- `OpenAPI.token()`: the app's access token (`POST /v1.0/oauth2/accessToken`), cached
+  until shortly before it expires and fetched again after a 401;
+- `OpenAPI.send_to_users(...)` / `send_to_group(...)`: the robot's one-to-one
+  (`/v1.0/robot/oToMessages/batchSend`) and group (`/v1.0/robot/groupMessages/send`)
+  sends; `msgParam` is a JSON *string*, as DingTalk wants it;
+- `OpenAPI.post_webhook(url, payload)`: a reply through a message's `sessionWebhook`,
+  which needs no token and answers `{"errcode": 0}` when it took the message (an expired
+  one answers errcode 300001, "session 不存在").
+
+Every failure raises `DingTalkError` whose `reason` is fit for the log (DingTalk's error
+code or the HTTP status, never the message). A rate limit (HTTP 403 with a
+`...QpsLimit...` code, HTTP 429, or a staff id in `flowControlledStaffIdList`) is waited
+out and retried; so are network errors and 5xx answers, a few times, within a patience.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import threading
+import time
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+import httpx
+
+from bot.retry import retry_after
+
+log = logging.getLogger(__name__)
+
+DEFAULT_API_URL = "https://api.dingtalk.com"
+TOKEN_MARGIN_SECONDS = 300  # fetch a new token this long before the old one expires
+MAX_ATTEMPTS = 4
+RATE_LIMIT_WAIT = 1.0  # DingTalk's QPS limits are per second
+PATIENCE = 8.0  # the longest a call waits out rate limits and outages in total
+WEBHOOK_TIMEOUT = 5.0
+
+
+class DingTalkError(Exception):
+    """A call DingTalk refused, or one that could not be made."""
+
+    def __init__(self, reason: str, *, status: int | None = None) -> None:
+        super().__init__(reason)
+        self.reason = reason
+        self.status = status
+
+
+class OpenAPI:
+    """The robot's calls to DingTalk's OpenAPI; thread-safe."""
+
+    def __init__(
+        self,
+        *,
+        client_id: str,
+        client_secret: str,
+        robot_code: str = "",
+        base_url: str = DEFAULT_API_URL,
+        timeout: float = 10.0,
+        patience: float = PATIENCE,
+        sleep: Callable[[float], None] = time.sleep,
+    ) -> None:
+        self.client_id = client_id
+        self.robot_code = robot_code or client_id
+        self.base_url = base_url.rstrip("/")
+        self.patience = patience
+        self._secret = client_secret
+        self._sleep = sleep
+        self._http = httpx.Client(timeout=timeout)
+        self._lock = threading.Lock()
+        self._token: tuple[str, float] | None = None  # (token, monotonic time it goes stale)
+
+    def close(self) -> None:
+        self._http.close()
+
+    # -- the access token ---------------------------------------------------------------------
+
+    def token(self) -> str:
+        """The access token, fetched when there is none or it is about to expire."""
+        with self._lock:
+            if self._token is not None and time.monotonic() < self._token[1]:
+                return self._token[0]
+            body = {"appKey": self.client_id, "appSecret": self._secret}
+            try:
+                response = self._http.post(f"{self.base_url}/v1.0/oauth2/accessToken", json=body)
+            except httpx.HTTPError as exc:
+                raise DingTalkError(f"token: {type(exc).__name__}") from exc
+            data = _json(response)
+            token, expires = data.get("accessToken"), data.get("expireIn")
+            if response.status_code != 200 or not isinstance(token, str) or not token:
+                raise DingTalkError(
+                    f"token: {_error_code(response, data)}", status=response.status_code
+                )
+            lifetime = float(expires) if isinstance(expires, int | float) else 7200.0
+            stale_at = time.monotonic() + max(60.0, lifetime - TOKEN_MARGIN_SECONDS)
+            self._token = (token, stale_at)
+            return token
+
+    def invalidate_token(self, token: str) -> None:
+        """Forget `token` (DingTalk refused it); the next call fetches a new one."""
+        with self._lock:
+            if self._token is not None and self._token[0] == token:
+                self._token = None
+
+    # -- robot messages -----------------------------------------------------------------------
+
+    def send_to_users(
+        self, user_ids: Sequence[str], msg_key: str, msg_param: Mapping[str, Any]
+    ) -> None:
+        """The robot's one-to-one message to each staff id (at most 20)."""
+        body = {
+            "robotCode": self.robot_code,
+            "userIds": list(user_ids),
+            "msgKey": msg_key,
+            "msgParam": json.dumps(msg_param, ensure_ascii=False),
+        }
+        self._call("/v1.0/robot/oToMessages/batchSend", body, recipients=list(user_ids))
+
+    def send_to_group(
+        self, conversation_id: str, msg_key: str, msg_param: Mapping[str, Any]
+    ) -> None:
+        """The robot's message in a group it is a member of (`openConversationId`)."""
+        body = {
+            "robotCode": self.robot_code,
+            "openConversationId": conversation_id,
+            "msgKey": msg_key,
+            "msgParam": json.dumps(msg_param, ensure_ascii=False),
+        }
+        self._call("/v1.0/robot/groupMessages/send", body)
+
+    def post_webhook(self, url: str, payload: Mapping[str, Any]) -> None:
+        """A reply through a message's session webhook; `DingTalkError` unless it took it."""
+        try:
+            response = self._http.post(url, json=dict(payload), timeout=WEBHOOK_TIMEOUT)
+        except httpx.HTTPError as exc:
+            raise DingTalkError(f"webhook: {type(exc).__name__}") from exc
+        data = _json(response)
+        errcode = data.get("errcode", 0)
+        if response.status_code != 200 or errcode not in (0, "0", None):
+            reason = (
+                f"errcode {errcode}" if errcode not in (0, None) else f"HTTP {response.status_code}"
+            )
+            raise DingTalkError(f"webhook: {reason}", status=response.status_code)
+
+    # -- one call, with its retries -----------------------------------------------------------
+
+    def _call(
+        self, path: str, body: Mapping[str, Any], *, recipients: Sequence[str] = ()
+    ) -> dict[str, Any]:
+        waited = 0.0
+        refreshed = False
+        reason = "no attempt"
+        for attempt in range(1, MAX_ATTEMPTS + 1):
+            delay: float
+            token = ""
+            try:
+                token = self.token()
+                headers = {"x-acs-dingtalk-access-token": token}
+                response = self._http.post(
+                    f"{self.base_url}{path}", json=dict(body), headers=headers
+                )
+            except DingTalkError as exc:  # no token: DingTalk's token service failed
+                if exc.status is not None and 400 <= exc.status < 500:
+                    raise  # refused credentials do not mend by waiting
+                reason, delay = exc.reason, 0.5 * attempt
+            except httpx.HTTPError as exc:
+                reason, delay = type(exc).__name__, 0.5 * attempt
+            else:
+                data = _json(response)
+                code = _error_code(response, data)
+                status = response.status_code
+                if status == 200:
+                    limited = [
+                        u for u in data.get("flowControlledStaffIdList") or [] if u in recipients
+                    ]
+                    invalid = [u for u in data.get("invalidStaffIdList") or [] if u in recipients]
+                    if invalid:
+                        raise DingTalkError(f"{path}: invalid staff id", status=status)
+                    if not limited:
+                        return data
+                    reason, delay = "flow controlled", RATE_LIMIT_WAIT
+                elif status == 401 or "InvalidAuthentication" in code:
+                    self.invalidate_token(token)
+                    if refreshed:
+                        raise DingTalkError(f"{path}: {code}", status=status)
+                    refreshed, reason, delay = True, code, 0.0
+                elif status == 429 or (status == 403 and "QpsLimit" in code):
+                    asked = retry_after(response.headers)
+                    reason, delay = code, RATE_LIMIT_WAIT if asked is None else min(asked, 5.0)
+                elif status >= 500:
+                    reason, delay = code, 0.5 * attempt
+                else:
+                    raise DingTalkError(f"{path}: {code}", status=status)
+            if attempt == MAX_ATTEMPTS or waited + delay > self.patience:
+                break
+            log.info("DingTalk %s: %s; retrying in %.1f s", path, reason, delay)
+            if delay:
+                self._sleep(delay)
+                waited += delay
+        raise DingTalkError(f"{path}: {reason}")
+
+
+def _json(response: httpx.Response) -> dict[str, Any]:
+    try:
+        data = response.json()
+    except ValueError:
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
+def _error_code(response: httpx.Response, data: Mapping[str, Any]) -> str:
+    """DingTalk's error code (e.g. `Forbidden.AccessDenied.QpsLimitForApi`), else the status."""
+    code = data.get("code")
+    return str(code) if isinstance(code, str) and code else f"HTTP {response.status_code}"
+
+
+__all__ = ["DEFAULT_API_URL", "DingTalkError", "OpenAPI"]

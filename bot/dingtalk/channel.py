@@ -1,0 +1,105 @@
+"""DingTalk as the conversation core sees it (`bot.conversation.turn.Channel`), and what
+every DingTalk message handler shares.
+
+- Travel admins are the staff ids of `DINGTALK_ADMIN_STAFF_IDS` (`StaffAdmins`, an
+  `AdminGroup`; `TRAVEL_ADMIN_USER_IDS` still counts, as everywhere), and only for
+  writers of the robot's own organisation (`guest()` for the others).
+- The writer's time zone is `TRAVEL_TIMEZONE`: a robot cannot read a person's.
+- A robot cannot read a chat's earlier messages, so a thread's history is only what the
+  bot itself kept (`ThreadHistory`).
+
+It also makes each message's `Delivery` and reply sink.
+"""
+
+from __future__ import annotations
+
+import copy
+import hashlib
+from concurrent.futures import ThreadPoolExecutor
+from typing import TYPE_CHECKING
+
+from bot.dingtalk.delivery import Delivery, Destination
+from bot.dingtalk.sink import DingTalkReplySink
+
+if TYPE_CHECKING:
+    from bot.conversation.incoming import IncomingMessage
+    from bot.conversation.threads import Turn
+    from bot.dingtalk.api import OpenAPI
+    from bot.dingtalk.timers import Timers
+    from bot.dingtalk.trips import TripOffers
+    from bot.metrics import Metrics
+
+
+class StaffAdmins:
+    """The travel admins named by `DINGTALK_ADMIN_STAFF_IDS` (an `AdminGroup`).
+
+    Its id changes with the list, so a list changed at a restart is never answered
+    from the admin cache of the old one.
+    """
+
+    def __init__(self, staff_ids: frozenset[str]) -> None:
+        self._members = staff_ids
+        digest = hashlib.sha256(",".join(sorted(staff_ids)).encode()).hexdigest()[:12]
+        self.id = f"dingtalk-staff-{digest}"
+
+    def members(self) -> frozenset[str] | None:
+        return self._members
+
+
+class DingTalkChannel:
+    """The DingTalk side of every turn (see the module docstring)."""
+
+    def __init__(
+        self,
+        *,
+        api: OpenAPI,
+        timers: Timers,
+        notices: ThreadPoolExecutor,
+        metrics: Metrics,
+        offers: TripOffers,
+        admin_staff_ids: frozenset[str] = frozenset(),
+        timezone: str = "UTC",
+        progress_after: float = 0.0,
+    ) -> None:
+        self.api = api
+        self.timers = timers
+        self.notices = notices
+        self.metrics = metrics
+        self.offers = offers
+        self._admins = StaffAdmins(admin_staff_ids) if admin_staff_ids else None
+        self._timezone = timezone
+        self.progress_after = progress_after
+
+    @property
+    def admin_group(self) -> StaffAdmins | None:
+        return self._admins
+
+    def timezone(self, msg: IncomingMessage) -> str:
+        return self._timezone
+
+    def earlier_turns(self, msg: IncomingMessage, *, max_turns: int, max_chars: int) -> list[Turn]:
+        return []
+
+    def guest(self) -> DingTalkChannel:
+        """This channel for a writer from another organisation (a cross-organisation
+        group): staff ids are only unique within one, so nobody there is a travel admin."""
+        view = copy.copy(self)
+        view._admins = None
+        return view
+
+    def delivery(self, destination: Destination) -> Delivery:
+        return Delivery(self.api, destination)
+
+    def sink(self, delivery: Delivery) -> DingTalkReplySink:
+        """The reply to one message, through `delivery`."""
+        return DingTalkReplySink(
+            delivery=delivery,
+            notices=self.notices,
+            timers=self.timers,
+            metrics=self.metrics,
+            progress_after=self.progress_after,
+            offer_save=self.offers.offer,
+        )
+
+
+__all__ = ["DingTalkChannel", "StaffAdmins"]

@@ -1,0 +1,159 @@
+"""Getting a reply to the people who should see it: the session webhook, else the OpenAPI.
+
+Every robot message DingTalk delivers carries a `sessionWebhook` valid until
+`sessionWebhookExpiredTime`: a reply posted there needs no token and lands in the same
+chat. It expires (sooner, sometimes, than it says: "session 不存在"), so a `Delivery`
+uses it only while it is valid and, after it fails once, never again for that message:
+the robot's OpenAPI sends take over (one-to-one `batchSend` to the writer's staff id, or
+the group's `groupMessages/send`).
+
+A reply is Markdown, optionally with buttons (an ActionCard); `Reply` knows both shapes
+DingTalk wants: the webhook's `msgtype` payload and the OpenAPI's `msgKey`/`msgParam`.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from bot.dingtalk.api import DingTalkError, OpenAPI
+
+log = logging.getLogger(__name__)
+
+WEBHOOK_MARGIN_SECONDS = 5.0  # a webhook this close to expiring is not used
+
+ONE_TO_ONE, GROUP = "1", "2"  # DingTalk's conversationType
+
+
+@dataclass(frozen=True, slots=True)
+class Button:
+    title: str
+    url: str
+
+
+@dataclass(frozen=True, slots=True)
+class Reply:
+    """One message of the robot: a title (the notification's text), Markdown, buttons."""
+
+    title: str
+    text: str
+    buttons: tuple[Button, ...] = ()
+    at_users: tuple[str, ...] = ()  # staff ids written `@STAFF_ID` in `text`
+
+    def webhook_payload(self) -> dict[str, Any]:
+        if not self.buttons:
+            payload: dict[str, Any] = {
+                "msgtype": "markdown",
+                "markdown": {"title": self.title, "text": self.text},
+            }
+        else:
+            buttons = [{"title": b.title, "actionURL": b.url} for b in self.buttons]
+            payload = {
+                "msgtype": "actionCard",
+                "actionCard": {
+                    "title": self.title,
+                    "text": self.text,
+                    "btnOrientation": "0",
+                    "btns": buttons,
+                },
+            }
+        if self.at_users:
+            payload["at"] = {"atUserIds": list(self.at_users), "isAtAll": False}
+        return payload
+
+    def openapi_message(self) -> tuple[str, dict[str, str]]:
+        """(`msgKey`, `msgParam`) of the robot's OpenAPI sends."""
+        if not self.buttons:
+            return "sampleMarkdown", {"title": self.title, "text": self.text}
+        if len(self.buttons) == 1:
+            [button] = self.buttons
+            param = {"title": self.title, "text": self.text}
+            return "sampleActionCard", {
+                **param,
+                "singleTitle": button.title,
+                "singleURL": button.url,
+            }
+        param = {"title": self.title, "text": self.text}
+        for index, button in enumerate(self.buttons[:5], start=1):
+            param[f"actionTitle{index}"] = button.title
+            param[f"actionURL{index}"] = button.url
+        return f"sampleActionCard{min(len(self.buttons), 5)}", param
+
+
+@dataclass(frozen=True, slots=True)
+class Destination:
+    """Where the replies to one message go."""
+
+    conversation_type: str  # "1": one-to-one, "2": group
+    conversation_id: str
+    staff_id: str  # the writer's ("" for an external contact)
+    webhook: str = ""
+    webhook_expires: float = 0.0  # epoch seconds
+
+    @property
+    def is_group(self) -> bool:
+        return self.conversation_type == GROUP
+
+
+class Delivery:
+    """Sends the replies to one message (see the module docstring); thread-safe."""
+
+    def __init__(
+        self, api: OpenAPI, destination: Destination, *, clock: Callable[[], float] = time.time
+    ) -> None:
+        self.api = api
+        self.destination = destination
+        self._clock = clock
+        self._webhook_failed = False
+        self._lock = threading.Lock()
+
+    @property
+    def webhook_usable(self) -> bool:
+        dest = self.destination
+        with self._lock:
+            failed = self._webhook_failed
+        return (
+            bool(dest.webhook)
+            and not failed
+            and self._clock() < dest.webhook_expires - WEBHOOK_MARGIN_SECONDS
+        )
+
+    def send(self, reply: Reply) -> str:
+        """Post `reply` in the message's chat; how it went ("webhook" or "openapi").
+
+        `DingTalkError` when neither way took it.
+        """
+        dest = self.destination
+        if self.webhook_usable:
+            try:
+                self.api.post_webhook(dest.webhook, reply.webhook_payload())
+                return "webhook"
+            except DingTalkError as exc:
+                log.info("session webhook failed (%s); using the OpenAPI", exc.reason)
+                with self._lock:
+                    self._webhook_failed = True
+        msg_key, param = reply.openapi_message()
+        if dest.is_group:
+            self.api.send_to_group(dest.conversation_id, msg_key, param)
+        elif dest.staff_id:
+            self.api.send_to_users([dest.staff_id], msg_key, param)
+        else:
+            raise DingTalkError("no way to reach an external contact without the session webhook")
+        return "openapi"
+
+    def send_private(self, reply: Reply) -> None:
+        """The robot's one-to-one message to the writer (`DingTalkError` if it fails)."""
+        if not self.destination.is_group:
+            self.send(reply)
+            return
+        if not self.destination.staff_id:
+            raise DingTalkError("an external contact has no staff id to write to")
+        msg_key, param = reply.openapi_message()
+        self.api.send_to_users([self.destination.staff_id], msg_key, param)
+
+
+__all__ = ["GROUP", "ONE_TO_ONE", "Button", "Delivery", "Destination", "Reply"]

@@ -1,0 +1,157 @@
+"""DingTalk over HTTP: the `POST /dingtalk/events` route of the robot's HTTP mode.
+
+DingTalk POSTs each robot message (the same JSON Stream mode delivers) with two
+headers: `timestamp` (epoch milliseconds) and `sign`, the base64 HMAC-SHA256 of
+`timestamp + "\\n" + AppSecret` keyed with the AppSecret. The route checks them before
+anything else (`verify_sign`: missing, wrong, or more than an hour away from now: 401
+and nothing touched); a body over `HTTP_MAX_BODY_BYTES` gets 413; one that is not a
+robot message (`message_problem`) gets 400 with a short JSON error; then the robot takes
+it on the dispatch pool (`Robot.receive`: a claim and a queued turn, never a DingTalk
+call), and the answer is `{}` at once. The reply itself goes out later through the
+message's session webhook or the OpenAPI.
+
+`mount(web, settings, deps)` builds the robot and registers the route on the one HTTP
+application (`bot.web.app`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import hashlib
+import hmac
+import json
+import logging
+import time
+from concurrent.futures import ThreadPoolExecutor
+from typing import TYPE_CHECKING
+
+from bot.dingtalk.incoming import message_problem
+from bot.dingtalk.preferences import PreferencesURL, no_page
+from bot.dingtalk.robot import Robot, build_robot
+from bot.web.asgi import (
+    PayloadTooLarge,
+    Receive,
+    Scope,
+    Send,
+    first,
+    headers_of,
+    read_body,
+    respond,
+)
+
+if TYPE_CHECKING:
+    from bot.deps import Deps
+    from bot.metrics import Metrics
+    from bot.settings import Settings
+    from bot.web.app import WebApp
+
+log = logging.getLogger(__name__)
+
+EVENTS_PATH = "/dingtalk/events"
+TOLERANCE_MS = 3600 * 1000  # DingTalk's own rule: a timestamp older than an hour is refused
+_MALFORMED = json.dumps({"ok": False, "error": "malformed_request"}).encode()
+_UNAVAILABLE = json.dumps({"ok": False, "error": "shutting_down"}).encode()
+
+
+def mount(
+    web: WebApp, settings: Settings, deps: Deps, *, preferences_url: PreferencesURL = no_page
+) -> Robot:
+    """Build the robot and serve it on `POST /dingtalk/events`; returns the robot."""
+    robot = build_robot(settings, deps, preferences_url=preferences_url)
+    secret = settings.dingtalk_client_secret
+    events = DingTalkEvents(
+        robot=robot,
+        metrics=deps.metrics,
+        pool=deps.pools.dispatch,
+        app_secret=secret.get_secret_value() if secret is not None else "",
+        max_body_bytes=settings.http_max_body_bytes,
+    )
+    web.mount(EVENTS_PATH, events, methods=("POST",))
+    return robot
+
+
+class DingTalkEvents:
+    """The ASGI route of `POST /dingtalk/events` (see the module docstring)."""
+
+    def __init__(
+        self,
+        *,
+        robot: Robot,
+        metrics: Metrics,
+        pool: ThreadPoolExecutor,
+        app_secret: str,
+        max_body_bytes: int = 1_048_576,
+    ) -> None:
+        if not app_secret:
+            raise ValueError("the AppSecret is required: every callback is verified")
+        self.robot = robot
+        self.metrics = metrics
+        self.pool = pool
+        self.max_body_bytes = max_body_bytes
+        self._secret = app_secret
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        started = time.monotonic()
+        headers = headers_of(scope)
+        if not verify_sign(
+            self._secret,
+            timestamp=first(headers.get("timestamp")),
+            sign=first(headers.get("sign")),
+        ):
+            self.metrics.inc("http_rejected_total", reason="signature")
+            await respond(send, 401, b"invalid signature")
+            return
+        try:
+            raw = await read_body(receive, headers, self.max_body_bytes)
+        except PayloadTooLarge:
+            self.metrics.inc("http_rejected_total", reason="too_large")
+            await respond(send, 413, b"payload too large")
+            return
+        try:
+            data = json.loads(raw.decode("utf-8"))
+        except (UnicodeDecodeError, ValueError):
+            problem: str | None = "unparsable JSON"
+        else:
+            problem = message_problem(data)
+        if problem is not None:
+            self.metrics.inc("http_rejected_total", reason="malformed")
+            log.info("malformed DingTalk callback: %s", problem)
+            await respond(send, 400, _MALFORMED, "application/json")
+            return
+        loop = asyncio.get_running_loop()
+        try:
+            await loop.run_in_executor(self.pool, self.robot.receive, data)
+        except RuntimeError:  # the dispatch pool is shut down
+            await respond(send, 503, _UNAVAILABLE, "application/json")
+            return
+        self.metrics.observe("dingtalk_ack_seconds", time.monotonic() - started)
+        await respond(send, 200, b"{}", "application/json")
+
+
+def verify_sign(
+    secret: str,
+    *,
+    timestamp: str | None,
+    sign: str | None,
+    now_ms: float | None = None,
+    tolerance_ms: int = TOLERANCE_MS,
+) -> bool:
+    """DingTalk's callback signature, and a timestamp within an hour of now."""
+    if not timestamp or not sign or not timestamp.isdigit():
+        return False
+    now = time.time() * 1000 if now_ms is None else now_ms
+    if abs(now - int(timestamp)) > tolerance_ms:
+        return False
+    expected = compute_sign(secret, timestamp)
+    return hmac.compare_digest(expected.encode(), sign.strip().encode("utf-8", "replace"))
+
+
+def compute_sign(secret: str, timestamp: str) -> str:
+    """`sign` for `timestamp`: base64(HMAC-SHA256(AppSecret, timestamp + "\\n" + AppSecret))."""
+    message = f"{timestamp}\n{secret}".encode()
+    digest = hmac.new(secret.encode(), message, hashlib.sha256).digest()
+    return base64.b64encode(digest).decode()
+
+
+__all__ = ["EVENTS_PATH", "DingTalkEvents", "compute_sign", "mount", "verify_sign"]

@@ -1,0 +1,145 @@
+"""The DingTalk `ReplySink`: one reply, in the chat of the message it answers.
+
+Markdown arrives through `append`, once with the whole answer (today's core) or as many
+deltas (a streaming core); the sink keeps it and posts it when the turn finishes, split
+within DingTalk's limits, through the message's session webhook or, once that has
+expired or failed, the OpenAPI (`bot.dingtalk.delivery`). A plan follows as a card of
+its own with its scores and a way to save it (best effort: the answer is already there).
+
+Progress: DingTalk robots cannot react to a message, so when a turn is still running
+`DINGTALK_PROGRESS_SECONDS` after it was accepted the writer gets one short "Working on
+it…" reply (`bot.dingtalk.timers` schedules it; the notice pool sends it). A quick turn
+sends none.
+
+`status` and `busy` run on the listener thread and only schedule or queue work. A
+refusal (planning for a colleague without being a travel admin) reaches only the
+writer: in a group it goes to them one-to-one (in the group only if that fails).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import threading
+from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
+
+from bot.conversation.reply import PlanPart, ReplyPart
+from bot.dingtalk.api import DingTalkError
+from bot.dingtalk.cards import plan_card, text_reply
+from bot.dingtalk.delivery import Delivery, Reply
+from bot.dingtalk.markdown import answer_markdown, split
+from bot.dingtalk.timers import Timer, Timers
+from bot.metrics import Metrics
+
+log = logging.getLogger(__name__)
+
+
+class DingTalkReplySink:
+    """Replies to one DingTalk message (see the module docstring)."""
+
+    def __init__(
+        self,
+        *,
+        delivery: Delivery,
+        notices: ThreadPoolExecutor,
+        timers: Timers,
+        metrics: Metrics,
+        progress_after: float = 0.0,
+        offer_save: Callable[[PlanPart], str | None] = lambda part: None,
+    ) -> None:
+        self.delivery = delivery
+        self._notices = notices
+        self._timers = timers
+        self._metrics = metrics
+        self._progress_after = progress_after
+        self._offer_save = offer_save
+        self._buffer: list[str] = []
+        self._lock = threading.Lock()
+        self._done = False
+        self._timer: Timer | None = None
+
+    # -- on the listener thread: schedule or queue, never wait --------------------------------
+
+    def status(self, text: str) -> None:
+        if self._progress_after > 0:
+            self._timer = self._timers.call_later(self._progress_after, self._progress, text)
+
+    def busy(self, text: str) -> None:
+        self._stop_progress()
+        self._notify(self._send_quietly, text_reply(text), "busy")
+
+    # -- on the agent pool ----------------------------------------------------------------------
+
+    def append(self, markdown: str) -> None:
+        self._buffer.append(markdown)
+
+    def finish(self, parts: Sequence[ReplyPart] = ()) -> None:
+        self._stop_progress()
+        text, at_users = answer_markdown("".join(self._buffer))
+        self._buffer.clear()
+        for chunk in split(text):
+            self._send(text_reply(chunk, tuple(u for u in at_users if f"@{u}" in chunk)), "answer")
+        for part in parts:
+            if isinstance(part, PlanPart):
+                code = None if part.saved else self._offer_save(part)
+                card = plan_card(part, save_code=code, in_group=self.delivery.destination.is_group)
+                self._send_quietly(card, "plan")
+
+    def fail(self, text: str) -> None:
+        self._stop_progress()
+        self._send(text_reply(text), "failure")
+
+    def refuse(self, text: str) -> None:
+        """Only the writer sees it: one-to-one in a group (the group only if that fails)."""
+        self._stop_progress()
+        markdown, _ = answer_markdown(text)
+        reply = text_reply(markdown)  # no @: a refusal pings nobody
+        try:
+            self.delivery.send_private(reply)
+            self._metrics.inc("dingtalk_replies_sent_total", kind="refusal", via="private")
+        except DingTalkError as exc:
+            log.warning("could not send a refusal privately (%s)", exc.reason)
+            self._send(reply, "refusal")
+
+    def close(self) -> None:
+        self._stop_progress()
+
+    # -- sending --------------------------------------------------------------------------------
+
+    def _send(self, reply: Reply, kind: str) -> None:
+        try:
+            via = self.delivery.send(reply)
+        except DingTalkError as exc:
+            self._metrics.inc("dingtalk_send_failures_total", kind=kind)
+            log.warning("could not send a DingTalk %s (%s)", kind, exc.reason)
+            raise
+        self._metrics.inc("dingtalk_replies_sent_total", kind=kind, via=via)
+
+    def _send_quietly(self, reply: Reply, kind: str) -> None:
+        """Best effort: a failure is counted and logged, never raised."""
+        with contextlib.suppress(DingTalkError):
+            self._send(reply, kind)
+
+    def _progress(self, text: str) -> None:
+        """The "working on it" reply (notice pool), unless the answer came first."""
+        with self._lock:
+            if self._done:
+                return
+        self._send_quietly(text_reply(text), "progress")
+
+    def _stop_progress(self) -> None:
+        with self._lock:
+            self._done = True
+            timer, self._timer = self._timer, None
+        if timer is not None:
+            timer.cancel()
+
+    def _notify(self, fn: Callable[..., None], *args: object) -> None:
+        try:
+            self._notices.submit(fn, *args)
+        except RuntimeError:
+            log.info("not sending a DingTalk notice: shutting down")
+
+
+__all__ = ["DingTalkReplySink"]

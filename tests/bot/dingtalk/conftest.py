@@ -1,0 +1,101 @@
+"""Fixtures for the DingTalk robot's tests: the fake OpenAPI (with its stream gateway),
+settings wired to it, and running robots in HTTP and Stream mode."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bot.settings import Settings
+from tests.support.dingtalk_api import CLIENT_ID, CLIENT_SECRET, FakeDingTalkAPI
+from tests.support.dingtalk_harness import HTTPRobot, StreamRobot
+from tests.support.llm_server import ScriptedModel
+from tests.support.services import REDIS_URL
+
+
+@pytest.fixture
+def dingtalk() -> Iterator[FakeDingTalkAPI]:
+    """DingTalk's OpenAPI, session webhooks and stream gateway, played locally."""
+    with FakeDingTalkAPI() as fake:
+        yield fake
+
+
+SettingsFactory = Callable[..., Settings]
+
+
+@pytest.fixture
+def dingtalk_settings(
+    tmp_path: Path, bot_prefix: str, dingtalk: FakeDingTalkAPI, scripted_model: ScriptedModel
+) -> SettingsFactory:
+    """Settings for a DingTalk-only robot wired to this test's fakes, Redis and SQLite."""
+
+    def factory(**overrides: Any) -> Settings:
+        values: dict[str, Any] = {
+            "memory_dsn": f"sqlite:///{tmp_path}/dingtalk-memory.db",
+            "redis_url": REDIS_URL,
+            "redis_key_prefix": bot_prefix,
+            "slack_bot_token": None,
+            "slack_signing_secret": None,
+            "slack_app_token": None,
+            "dingtalk_client_id": CLIENT_ID,
+            "dingtalk_client_secret": CLIENT_SECRET,
+            "dingtalk_api_url": dingtalk.base_url,
+            "dingtalk_progress_seconds": 0,
+            "openai_base_url": scripted_model.base_url,
+            "openai_api_key": "test-key",
+            "llm_model": "scripted-model",
+            "llm_fast_model": "",
+            "llm_timeout_seconds": 10.0,
+            "embedding_provider": "local",
+            "agent_workers": 4,
+        }
+        values.update(overrides)
+        return Settings(_env_file=None, **values)  # type: ignore[call-arg]
+
+    return factory
+
+
+@pytest.fixture
+def make_robot(
+    dingtalk_settings: SettingsFactory, dingtalk: FakeDingTalkAPI
+) -> Iterator[Callable[..., HTTPRobot]]:
+    """Start robots in HTTP mode behind the real server; closed afterwards."""
+    started: list[HTTPRobot] = []
+
+    def factory(preferences_url: Any = None, **overrides: Any) -> HTTPRobot:
+        robot = HTTPRobot(
+            settings=dingtalk_settings(**overrides), fake=dingtalk, preferences_url=preferences_url
+        )
+        started.append(robot)
+        return robot
+
+    yield factory
+    for robot in started:
+        robot.close()
+
+
+@pytest.fixture
+def robot(make_robot: Callable[..., HTTPRobot]) -> HTTPRobot:
+    return make_robot()
+
+
+@pytest.fixture
+def make_stream_robot(
+    dingtalk_settings: SettingsFactory, dingtalk: FakeDingTalkAPI
+) -> Iterator[Callable[..., StreamRobot]]:
+    """Start robots in Stream mode on a thread; stopped afterwards."""
+    started: list[StreamRobot] = []
+
+    def factory(ping_seconds: float = 0.5, **overrides: Any) -> StreamRobot:
+        running = StreamRobot(
+            settings=dingtalk_settings(**overrides), fake=dingtalk, ping_seconds=ping_seconds
+        )
+        started.append(running)
+        return running
+
+    yield factory
+    for running in started:
+        running.close()
