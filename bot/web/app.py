@@ -5,8 +5,13 @@ Each configured chat channel mounts its routes (`WebApp.mount`: Slack's
 mount the same way), so a channel is added by registering it, never by editing this
 module. The application itself answers:
 
-- `GET /healthz`: JSON with Redis and database reachability; 200 while the process can
-  serve (dependencies down is "degraded", still 200), 503 while shutting down.
+- `GET /healthz` (liveness): 200 while the process answers requests, whatever Redis and
+  the database do; no dependency is probed, so an orchestrator restarts a process only
+  when the process itself is stuck. While shutting down it says so, still 200.
+- `GET /readyz` (readiness): Redis and the database are probed. 200 `ready`, or 200
+  `degraded` when only Redis is down (the bot still answers, without the cache, with
+  dedupe and thread history per process); 503 `unready` when the database is down (no
+  preference can be read or written) and 503 `shutting_down` once shutdown has begun.
 - `GET /metrics`: Prometheus text.
 - anything else: 404; a known path with the wrong method: 405. A route that fails
   unexpectedly answers 500 and the server carries on.
@@ -40,12 +45,12 @@ class WebApp:
 
     def mount(self, path: str, route: Route, *, methods: Sequence[str] = ("POST",)) -> None:
         """Serve `path` with `route` (an ASGI callable) for `methods`; 405 for the others."""
-        if path in self._routes or path in ("/healthz", "/metrics"):
+        if path in self._routes or path in ("/healthz", "/readyz", "/metrics"):
             raise ValueError(f"{path} is already served")
         self._routes[path] = (tuple(methods), route)
 
     def close(self) -> None:
-        """Stop taking requests (`/healthz` says so); the pools are closed by `Deps.close`."""
+        """Stop taking requests (`/readyz` says so); the pools are closed by `Deps.close`."""
         self.shutting_down = True
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
@@ -64,7 +69,9 @@ class WebApp:
                 else:
                     await route(scope, receive, send)
             elif path == "/healthz" and method in ("GET", "HEAD"):
-                await self._health(send)
+                await self._alive(send)
+            elif path == "/readyz" and method in ("GET", "HEAD"):
+                await self._ready(send)
             elif path == "/metrics" and method == "GET":
                 body = self.render_metrics().encode()
                 await respond(send, 200, body, "text/plain; version=0.0.4; charset=utf-8")
@@ -76,7 +83,15 @@ class WebApp:
 
     # -- health and metrics ---------------------------------------------------------------
 
-    async def _health(self, send: Send) -> None:
+    async def _alive(self, send: Send) -> None:
+        payload = {
+            "status": "shutting_down" if self.shutting_down else "alive",
+            "llm_configured": self.deps.agent is not None,
+            "pending_turns": self.deps.conversation.pending,
+        }
+        await respond(send, 200, json.dumps(payload).encode(), "application/json")
+
+    async def _ready(self, send: Send) -> None:
         loop = asyncio.get_running_loop()
         try:
             checks = await asyncio.wait_for(
@@ -84,15 +99,19 @@ class WebApp:
             )
         except (TimeoutError, RuntimeError):
             checks = {"redis": False, "database": False}
-        healthy = all(checks.values())
-        status = "shutting_down" if self.shutting_down else ("ok" if healthy else "degraded")
+        if self.shutting_down:
+            status = "shutting_down"
+        elif not checks["database"]:
+            status = "unready"
+        else:
+            status = "ready" if checks["redis"] else "degraded"
         payload = {
             "status": status,
             **checks,
             "llm_configured": self.deps.agent is not None,
             "pending_turns": self.deps.conversation.pending,
         }
-        code = 503 if self.shutting_down else 200
+        code = 503 if status in ("unready", "shutting_down") else 200
         await respond(send, code, json.dumps(payload).encode(), "application/json")
 
     def health_checks(self) -> dict[str, bool]:
