@@ -46,7 +46,7 @@ class Pools:
     - `notices`: progress markers and "busy" replies, a few quick platform calls;
     - `tasks`: preferences work (memory reads and writes, the fast model, the Home tab);
     - `dispatch`: HTTP requests handed from the event loop to a channel's SDK;
-    - `probe`: health checks, so `/healthz` answers even when every other pool is busy.
+    - `probe`: health checks, so `/readyz` answers even when every other pool is busy.
     """
 
     turns: ThreadPoolExecutor = field(default_factory=lambda: _pool(16, "agent"))

@@ -36,6 +36,15 @@ _MESSAGES: dict[str, dict[str, str]] = {
         "en": "Travel assistant console for {user}. Type /help for commands, /quit to leave.",
         "zh": "差旅助手控制台（{user}）。输入 /help 查看命令，/quit 退出。",
     },
+    # First hour (issue 12): said once at the console's start.
+    "console_cache_off": {
+        "en": "Cache off: Redis is not answering (REDIS_URL); memory works without it.",
+        "zh": "缓存已关闭：Redis 无法连接（REDIS_URL）；记忆功能照常可用。",
+    },
+    "console_log_file": {
+        "en": "Logs go to {path}.",
+        "zh": "日志写入 {path}。",
+    },
     "console_no_llm": {
         "en": (
             "No language model is configured, so I can't chat yet; the memory commands work.\n"

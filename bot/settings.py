@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 from typing import Literal
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from pydantic import Field, SecretStr
+from pydantic import Field, SecretStr, field_validator
 
-from memory.settings import MemorySettings
+from memory.settings import MemorySettings, http_url
 
 
 class Settings(MemorySettings):
@@ -16,7 +17,7 @@ class Settings(MemorySettings):
     slack_api_url: str = "https://slack.com/api/"
     # The workspace's language where a person's Slack locale is unknown.
     default_language: Literal["en", "zh"] = "en"
-    port: int = 3000
+    port: int = Field(default=3000, ge=1, le=65535)
 
     # The Slack app (issue 3).
     web_host: str = "0.0.0.0"
@@ -58,6 +59,20 @@ class Settings(MemorySettings):
     # Stream mode: ping the gateway this often; no pong within as long again: reconnect.
     dingtalk_stream_ping_seconds: float = Field(default=20.0, gt=0)
 
+    # First hour (issue 12): values whose shape can be checked are checked at start.
+    @field_validator("travel_timezone")
+    @classmethod
+    def _check_timezone(cls, value: str) -> str:
+        problem = timezone_problem(value)
+        if problem:
+            raise ValueError(problem)
+        return value
+
+    @field_validator("slack_api_url", "inventory_http_url")
+    @classmethod
+    def _check_http_url(cls, value: str) -> str:
+        return http_url(value)
+
     @property
     def admin_user_ids(self) -> frozenset[str]:
         """`TRAVEL_ADMIN_USER_IDS` as a set of Slack user ids."""
@@ -77,3 +92,12 @@ class Settings(MemorySettings):
         return frozenset(
             part.strip() for part in self.dingtalk_admin_staff_ids.split(",") if part.strip()
         )
+
+
+def timezone_problem(name: str) -> str | None:
+    """Why `name` is not an IANA time zone (e.g. "Asia/Shanghai"), or None when it is."""
+    try:
+        ZoneInfo(name)
+    except (ZoneInfoNotFoundError, ValueError):
+        return "not a time zone; expected an IANA name such as Asia/Shanghai or Europe/Berlin"
+    return None

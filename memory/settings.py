@@ -3,9 +3,19 @@
 from __future__ import annotations
 
 from typing import Literal
+from urllib.parse import urlsplit
 
-from pydantic import Field, SecretStr
+from pydantic import Field, SecretStr, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
+
+# First hour (issue 12): the shapes of MEMORY_DSN and REDIS_URL are checked when the
+# settings load, so a typo is one clear line at start rather than a traceback later.
+DSN_FORMS = "sqlite:///path/to/memory.db or postgresql://user@host:5432/database"
+REDIS_FORMS = (
+    "redis://host:6379/0, rediss://host:6380/0, unix:///path/to/redis.sock, "
+    "redis+cluster://host:port[,host:port] (rediss+cluster:// for TLS), "
+    "or empty to run without the cache"
+)
 
 
 class MemorySettings(BaseSettings):
@@ -37,6 +47,28 @@ class MemorySettings(BaseSettings):
     memory_summary_max_facts: int = Field(default=8, ge=1)
     memory_summary_max_chars: int = Field(default=600, ge=40)
 
+    # First hour (issue 12): refuse a DSN or Redis URL of the wrong shape at start.
+    @field_validator("memory_dsn")
+    @classmethod
+    def _check_dsn(cls, value: str) -> str:
+        problem = dsn_problem(value)
+        if problem:
+            raise ValueError(problem)
+        return value
+
+    @field_validator("redis_url")
+    @classmethod
+    def _check_redis_url(cls, value: str) -> str:
+        problem = redis_url_problem(value)
+        if problem:
+            raise ValueError(problem)
+        return value
+
+    @field_validator("openai_base_url")
+    @classmethod
+    def _check_base_url(cls, value: str | None) -> str | None:
+        return http_url(value) if value else value
+
     @property
     def llm_configured(self) -> bool:
         return bool(self.llm_model)
@@ -44,3 +76,64 @@ class MemorySettings(BaseSettings):
     @property
     def fast_llm_configured(self) -> bool:
         return bool(self.llm_fast_model)
+
+
+def dsn_problem(dsn: str) -> str | None:
+    """Why `dsn` cannot be a `MEMORY_DSN`, or None when its shape is right."""
+    if not dsn.strip():
+        return f"empty; expected {DSN_FORMS}"
+    if dsn.startswith("sqlite:///"):
+        if not dsn.removeprefix("sqlite:///").strip():
+            return f"a SQLite DSN names a file; expected {DSN_FORMS}"
+        return None
+    if dsn.startswith(("postgresql://", "postgres://")):
+        problem = _netloc_problem(dsn)
+        return f"{problem}; expected {DSN_FORMS}" if problem else None
+    if dsn.startswith("sqlite:"):
+        return (
+            "a SQLite DSN has three slashes before a relative path (four before an "
+            f"absolute one); expected {DSN_FORMS}"
+        )
+    return f"unsupported database; expected {DSN_FORMS}"
+
+
+def http_url(value: str) -> str:
+    """`value` when it is empty or an http(s) URL; `ValueError` otherwise."""
+    if value and not value.startswith(("http://", "https://")):
+        raise ValueError("expected an http:// or https:// URL")
+    return value
+
+
+def redis_url_problem(url: str) -> str | None:
+    """Why `url` cannot be a `REDIS_URL`, or None when its shape is right (empty is)."""
+    if not url:
+        return None
+    scheme = url.partition("://")[0].lower() if "://" in url else ""
+    if scheme in ("redis", "rediss"):
+        problem = _netloc_problem(url)
+        if problem is None and not urlsplit(url).hostname:
+            problem = "no host"
+        if problem is None:
+            database = urlsplit(url).path.strip("/")
+            if database and not database.isdigit():
+                problem = f"the database {database!r} is not a number"
+    elif scheme == "unix":
+        problem = None if urlsplit(url).path else "no socket path"
+    elif scheme in ("redis+cluster", "rediss+cluster"):
+        hosts = urlsplit(url).netloc.rpartition("@")[2]
+        seeds = [seed.strip() for seed in hosts.split(",") if seed.strip()]
+        problem = None if seeds else "no host:port"
+        for seed in seeds:
+            problem = problem or _netloc_problem(f"redis://{seed}")
+    else:
+        problem = "unsupported scheme" if scheme else "not a URL"
+    return f"{problem}; expected {REDIS_FORMS}" if problem else None
+
+
+def _netloc_problem(url: str) -> str | None:
+    try:
+        parts = urlsplit(url)
+        parts.port  # noqa: B018 - raises ValueError for a port that is not a number
+    except ValueError:
+        return "the port is not a number from 0 to 65535"
+    return None

@@ -1,7 +1,8 @@
 """Shared fixtures: real PostgreSQL schemas, real Redis key prefixes, real memory engines.
 
 Every test run gets its own Redis key prefix and every PostgreSQL-backed test its own
-schema; both are removed afterwards.
+schema; both are removed afterwards. When PostgreSQL or Redis does not answer, the run
+stops before any test with one message saying which and how to start it.
 """
 
 from __future__ import annotations
@@ -18,7 +19,24 @@ import redis
 from memory import open_memory
 from memory.engine import Memory
 from tests.support.redis_cluster import LocalCluster
-from tests.support.services import REDIS_URL, delete_keys, free_port, new_prefix, pg_schema
+from tests.support.services import (
+    HOW_TO_START,
+    REDIS_URL,
+    delete_keys,
+    free_port,
+    missing,
+    new_prefix,
+    pg_schema,
+)
+
+
+def pytest_sessionstart(session: pytest.Session) -> None:
+    """Stop at once, with one message, when the services the tests use are missing."""
+    problems = missing()
+    if problems:
+        lines = ["The tests need PostgreSQL and Redis, and cannot reach them:"]
+        lines += [f"  - {problem}" for problem in problems]
+        pytest.exit("\n".join([*lines, HOW_TO_START]), returncode=pytest.ExitCode.USAGE_ERROR)
 
 
 @pytest.fixture(scope="session")

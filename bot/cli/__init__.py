@@ -3,25 +3,48 @@
 Each verb lives in a module of this package, which adds its parser with
 `register(subparsers)` and sets `handler(args, settings) -> int`; `build_parser` lists
 them, in the order `--help` shows them. Settings are loaded once, in `main`, and passed
-down.
+down; a bad setting is a sentence and exit status 2 (`bot.cli.config`).
 """
 
 from __future__ import annotations
 
 import argparse
-import logging
 import sys
 from collections.abc import Sequence
+from importlib.metadata import PackageNotFoundError, version
 
-from bot.cli import chat, memory, run, trips, warm
-from bot.settings import Settings
+from bot.cli import chat, logs, memory, run, trips, warm
+from bot.cli.config import ConfigError, load_settings
+from bot.cli.options import LOG_LEVELS, log_level
+
+DISTRIBUTION = "travel-memory-bot"
+
+
+def package_version() -> str:
+    """The installed version (package metadata), "unknown" when not installed."""
+    try:
+        return version(DISTRIBUTION)
+    except PackageNotFoundError:
+        return "unknown"
 
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="travel-bot", description="Slack travel assistant with long-term memory"
     )
-    parser.add_argument("--log-level", default="INFO", help="logging level (default INFO)")
+    parser.add_argument(
+        "--version",
+        action="version",
+        version=f"%(prog)s {package_version()}",
+        help="print the version and exit",
+    )
+    parser.add_argument(
+        "--log-level",
+        type=log_level,
+        default="INFO",
+        metavar="LEVEL",
+        help=f"one of {', '.join(LOG_LEVELS)} (default INFO)",
+    )
     subparsers = parser.add_subparsers(dest="verb", required=True, metavar="VERB")
     for verb in (memory, chat, run, warm, trips):
         verb.register(subparsers)
@@ -30,14 +53,14 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
-    logging.basicConfig(
-        level=getattr(logging, str(args.log_level).upper(), logging.INFO),
-        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
-        stream=sys.stderr,
-    )
-    settings = Settings()
+    logs.to_stderr(args.log_level)
+    try:
+        settings = load_settings()
+    except ConfigError as exc:
+        print("\n".join(exc.lines), file=sys.stderr)
+        return 2
     result: int = args.handler(args, settings)
     return result
 
 
-__all__ = ["build_parser", "main"]
+__all__ = ["build_parser", "main", "package_version"]

@@ -1,8 +1,13 @@
-"""`travel-bot chat --user NS`: the agent and memory in a terminal, for people without Slack.
+"""`travel-bot chat [--user NS]`: the agent and memory in a terminal, for people without Slack.
 
 Reads one message per line from standard input (piped input works; the prompt is shown
 only on a terminal). Memory commands work with or without a language model:
 `/remember TEXT`, `/recall [QUERY]`, `/prefs`, `/forget ID|all`, `/help`, `/quit`.
+
+The terminal shows only the conversation: logs go to a file (`--log-file`, by default
+`data/travel-bot.log`), and a Redis that does not answer is said once at the start
+("cache off"), then memory simply works without it. `travel-bot run` without any chat
+platform configured starts the same console with the same options.
 """
 
 from __future__ import annotations
@@ -13,6 +18,8 @@ import sys
 from typing import TYPE_CHECKING, Any, TextIO
 
 from bot.agent.tools import ToolContext
+from bot.cli import logs
+from bot.cli.options import add_console
 from bot.errors import LLMUnavailable
 from bot.messages import lang_of, rejection, t
 from bot.settings import Settings
@@ -31,17 +38,30 @@ MAX_HISTORY_MESSAGES = 20
 
 def register(subparsers: Any) -> None:
     parser = subparsers.add_parser(
-        "chat", help="talk to the assistant in the terminal (reads standard input)"
+        "chat",
+        help="talk to the assistant in the terminal (reads standard input)",
+        description="Talk to the assistant in the terminal: one message per line; "
+        "/help lists the memory commands.",
     )
-    parser.add_argument("--user", required=True, help="namespace, e.g. T024BE7LD:U01ABC")
-    parser.add_argument(
-        "--tz", default=None, help="your time zone, e.g. Europe/Berlin (default TRAVEL_TIMEZONE)"
-    )
+    add_console(parser)
     parser.set_defaults(handler=run)
 
 
 def run(args: argparse.Namespace, settings: Settings) -> int:
-    return run_console(settings, user=args.user, stdin=sys.stdin, stdout=sys.stdout, tz=args.tz)
+    return start_console(args, settings)
+
+
+def start_console(args: argparse.Namespace, settings: Settings) -> int:
+    """The console on this terminal, its logs sent to `--log-file` (`chat` and `run`)."""
+    log_file = logs.to_file(args.log_file, args.log_level)
+    return run_console(
+        settings,
+        user=args.user,
+        stdin=sys.stdin,
+        stdout=sys.stdout,
+        tz=args.tz,
+        log_file=str(log_file) if log_file else None,
+    )
 
 
 def run_console(
@@ -53,11 +73,13 @@ def run_console(
     memory: Memory | None = None,
     agent: Agent | None = None,
     tz: str | None = None,
+    log_file: str | None = None,
 ) -> int:
     """Run a console session until end of input or `/quit`; returns the exit status.
 
     Without `memory` the configured one is opened (and closed at the end); without
-    `agent` one is built from `settings` (none when no LLM is configured).
+    `agent` one is built from `settings` (none when no LLM is configured). `log_file`
+    is named once at the start, where the logs went.
     """
     if not user.strip():
         print("error: --user must name a namespace, e.g. T024BE7LD:U01ABC", file=stdout)
@@ -81,6 +103,9 @@ def run_console(
             agent=agent,
             stdout=stdout,
             tz=tz or settings.travel_timezone,
+        )
+        session.notices(
+            cache_off=bool(settings.redis_url) and not memory.cache.ping(), log_file=log_file
         )
         return session.loop(stdin)
     finally:
@@ -113,11 +138,18 @@ class _Session:
     def say(self, text: str) -> None:
         print(text, file=self.out, flush=True)
 
-    def loop(self, stdin: TextIO) -> int:
-        interactive = _isatty(stdin)
+    def notices(self, *, cache_off: bool, log_file: str | None) -> None:
+        """What the person should know once, before the conversation starts."""
         self.say(t("console_welcome", self.lang, user=self.user))
+        if cache_off:
+            self.say(t("console_cache_off", self.lang))
+        if log_file:
+            self.say(t("console_log_file", self.lang, path=log_file))
         if self.agent is None:
             self.say(t("console_no_llm", self.lang))
+
+    def loop(self, stdin: TextIO) -> int:
+        interactive = _isatty(stdin)
         while True:
             if interactive:
                 print(PROMPT, end="", file=self.out, flush=True)
@@ -232,8 +264,12 @@ class _Session:
         if not item_id:  # erasing everything takes an explicit word, as in Slack
             self.say(t("console_forget_how", self.lang))
             return
-        count = self.memory.forget(self.user, None if item_id == "all" else item_id)
-        if item_id and count == 0:
+        if item_id == "all":  # the count is of current facts, not the history they replaced
+            count = len(self.memory.items(self.user))
+            self.memory.forget(self.user)
+        else:
+            count = min(self.memory.forget(self.user, item_id), 1)
+        if item_id != "all" and count == 0:
             self.say(t("console_forget_missing", self.lang, item_id=item_id))
         else:
             self.say(t("console_forgot", self.lang, count=count))

@@ -1,41 +1,92 @@
-"""`travel-bot memory ...`: operator commands on one person's memory."""
+"""`travel-bot memory ...`: operator commands on one person's memory.
+
+`--user` must have a namespace's shape (`bot.conversation.namespaces`); a namespace
+nothing was ever remembered for is said so ("nothing remembered for ...", with the
+closest known one when there is one), never shown as an empty person in silence.
+`forget` needs `--id ID` or `--all`; `--all` asks on a terminal and needs `--yes`
+otherwise. Exit statuses: 0 done, 1 failed (memory unavailable, an unknown id,
+declined), 2 wrong usage, 3 some fact was refused by `add`.
+"""
 
 from __future__ import annotations
 
 import argparse
+import difflib
 import json
 import sys
 from typing import Any
 
+from bot.cli.options import MAX_LIMIT, add_user, limit, text
 from bot.settings import Settings
 from memory import MemoryEngineError, open_memory
 
+USER_HELP = "whose memory: a namespace such as local:you (the console) or T024BE7LD:U01ABC"
+
 
 def register(subparsers: Any) -> None:
-    parser = subparsers.add_parser("memory", help="inspect and edit a person's memory")
+    parser = subparsers.add_parser(
+        "memory",
+        help="inspect and edit a person's memory",
+        description="Inspect and edit one person's memory. NS is a namespace: TEAM:USER "
+        "for Slack (e.g. T024BE7LD:U01ABC), feishu:TENANT:OPEN_ID, dingtalk:CORP:STAFF_ID, "
+        "or local:you for the terminal console.",
+    )
     verbs = parser.add_subparsers(dest="memory_verb", required=True, metavar="ACTION")
 
-    add = verbs.add_parser("add", help="remember facts")
-    add.add_argument("--user", required=True, help="namespace, e.g. T024BE7LD:U01ABC")
-    add.add_argument("--source", default="import", help="label kept with the facts")
-    add.add_argument("text", nargs="+", help="one fact per argument")
+    add = verbs.add_parser("add", help="remember facts", description="Remember facts.")
+    add_user(add, help=USER_HELP)
+    add.add_argument(
+        "--source", default="import", help="label kept with the facts (default import)"
+    )
+    add.add_argument(
+        "text", nargs="+", type=text, metavar="TEXT", help="one fact per argument, quoted"
+    )
 
-    search = verbs.add_parser("search", help="rank remembered facts by meaning")
-    search.add_argument("--user", required=True)
-    search.add_argument("--limit", type=int, default=5)
-    search.add_argument("--json", action="store_true")
-    search.add_argument("query", nargs="+")
+    search = verbs.add_parser(
+        "search", help="rank remembered facts by meaning", description="Rank facts by meaning."
+    )
+    add_user(search, help=USER_HELP)
+    search.add_argument(
+        "--limit", type=limit, default=5, help=f"most facts to show, 1 to {MAX_LIMIT} (default 5)"
+    )
+    search.add_argument("--json", action="store_true", help="print one JSON array")
+    search.add_argument(
+        "query", nargs="+", type=text, metavar="QUERY", help="what to look for, in any words"
+    )
 
-    show = verbs.add_parser("show", help="the summary, profile and current facts")
-    show.add_argument("--user", required=True)
-    show.add_argument("--json", action="store_true")
+    show = verbs.add_parser(
+        "show",
+        help="the summary, profile and current facts",
+        description="The summary, the profile and every current fact.",
+    )
+    add_user(show, help=USER_HELP)
+    show.add_argument("--json", action="store_true", help="print one JSON object")
 
-    forget = verbs.add_parser("forget", help="erase one fact or everything")
-    forget.add_argument("--user", required=True)
-    forget.add_argument("--id", dest="item_id", default=None)
+    forget = verbs.add_parser(
+        "forget",
+        help="erase one fact or everything",
+        description="Erase one fact (with the versions it replaced) or everything.",
+    )
+    add_user(forget, help=USER_HELP)
+    which = forget.add_mutually_exclusive_group(required=True)
+    which.add_argument(
+        "--id", dest="item_id", metavar="ID", help="the fact to erase (ids: memory show)"
+    )
+    which.add_argument(
+        "--all", action="store_true", help="erase everything remembered for NS, history included"
+    )
+    forget.add_argument(
+        "--yes",
+        action="store_true",
+        help="confirm --all without being asked (needed when not on a terminal)",
+    )
 
-    export = verbs.add_parser("export", help="everything kept, history included, as JSON")
-    export.add_argument("--user", required=True)
+    export = verbs.add_parser(
+        "export",
+        help="everything kept, history included, as JSON",
+        description="Everything kept about NS, superseded history included, as JSON.",
+    )
+    add_user(export, help=USER_HELP)
 
     parser.set_defaults(handler=run)
 
@@ -54,60 +105,140 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
 def _dispatch(mem: Any, args: argparse.Namespace) -> int:
     verb = args.memory_verb
     if verb == "add":
-        outcomes = mem.record(args.user, args.text, source=args.source)
-        for outcome in outcomes:
-            detail = f" ({outcome.reason})" if outcome.reason else ""
-            ident = f" [{outcome.item_id}]" if outcome.item_id else ""
-            print(f"{outcome.status}{ident}: {outcome.text}{detail}")
-        # Scripts importing facts must notice a refusal: exit 3 when any was rejected.
-        return 3 if any(o.status == "rejected" for o in outcomes) else 0
+        return _add(mem, args)
     if verb == "search":
-        hits = mem.search(args.user, " ".join(args.query), limit=args.limit)
-        if args.json:
-            rows = [
-                {
-                    "id": h.id,
-                    "text": h.text,
-                    "score": round(h.score, 4),
-                    "slot": h.slot,
-                    "created_at": h.created_at.isoformat(),
-                }
-                for h in hits
-            ]
-            print(json.dumps(rows, ensure_ascii=False))
-        else:
-            for h in hits:
-                print(f"{h.score:.3f}  {h.id}  {h.text}")
-        return 0
+        return _search(mem, args)
     if verb == "show":
-        items = mem.items(args.user)
-        if args.json:
-            data = {
-                "summary": mem.retrieve(args.user),
-                "profile": mem.profile(args.user),
-                "items": [
-                    {
-                        "id": i.id,
-                        "text": i.text,
-                        "source": i.source,
-                        "slot": i.slot,
-                        "scope": i.scope,
-                        "created_at": i.created_at.isoformat(),
-                    }
-                    for i in items
-                ],
-            }
-            print(json.dumps(data, ensure_ascii=False))
-        else:
-            print(mem.retrieve(args.user) or "(nothing remembered)")
-            for i in items:
-                print(f"- {i.text}  [{i.source}, {i.created_at:%Y-%m-%d}, {i.id}]")
-        return 0
+        return _show(mem, args)
     if verb == "forget":
-        count = mem.forget(args.user, args.item_id)
-        print(f"forgot {count} item(s)")
-        return 0
+        return _forget_all(mem, args) if args.all else _forget_one(mem, args)
     if verb == "export":
-        print(json.dumps(mem.export(args.user), ensure_ascii=False, indent=2))
+        exported = mem.export(args.user)
+        print(json.dumps(exported, ensure_ascii=False, indent=2))
+        if not exported.get("items"):
+            _nothing_remembered(mem, args.user)
         return 0
     raise ValueError(f"unknown memory action {verb}")
+
+
+def _add(mem: Any, args: argparse.Namespace) -> int:
+    new = not _known(mem, args.user)
+    outcomes = mem.record(args.user, args.text, source=args.source)
+    if new and any(o.status != "rejected" for o in outcomes):
+        print(f"note: {args.user} is new: nothing was remembered for it before", file=sys.stderr)
+    for outcome in outcomes:
+        detail = f" ({outcome.reason})" if outcome.reason else ""
+        ident = f" [{outcome.item_id}]" if outcome.item_id else ""
+        print(f"{outcome.status}{ident}: {outcome.text}{detail}")
+    # Scripts importing facts must notice a refusal: exit 3 when any was rejected.
+    return 3 if any(o.status == "rejected" for o in outcomes) else 0
+
+
+def _search(mem: Any, args: argparse.Namespace) -> int:
+    hits = mem.search(args.user, " ".join(args.query), limit=args.limit)
+    if args.json:
+        rows = [
+            {
+                "id": h.id,
+                "text": h.text,
+                "score": round(h.score, 4),
+                "slot": h.slot,
+                "created_at": h.created_at.isoformat(),
+            }
+            for h in hits
+        ]
+        print(json.dumps(rows, ensure_ascii=False))
+    else:
+        for h in hits:
+            print(f"{h.score:.3f}  {h.id}  {h.text}")
+    if not hits:
+        _nothing_remembered(mem, args.user)
+    return 0
+
+
+def _show(mem: Any, args: argparse.Namespace) -> int:
+    items = mem.items(args.user)
+    if args.json:
+        data = {
+            "summary": mem.retrieve(args.user) if items else "",
+            "profile": mem.profile(args.user),
+            "items": [
+                {
+                    "id": i.id,
+                    "text": i.text,
+                    "source": i.source,
+                    "slot": i.slot,
+                    "scope": i.scope,
+                    "created_at": i.created_at.isoformat(),
+                }
+                for i in items
+            ],
+        }
+        print(json.dumps(data, ensure_ascii=False))
+    elif items:
+        print(mem.retrieve(args.user))
+        for i in items:
+            print(f"- {i.text}  [{i.source}, {i.created_at:%Y-%m-%d}, {i.id}]")
+    if not items:
+        _nothing_remembered(mem, args.user, stream=sys.stderr if args.json else sys.stdout)
+    return 0
+
+
+def _forget_one(mem: Any, args: argparse.Namespace) -> int:
+    current = {item.id for item in mem.items(args.user)}
+    kept = {item["id"] for item in mem.export(args.user).get("items", [])}
+    if args.item_id not in kept:
+        print(f"error: no fact {args.item_id} in the memory of {args.user}", file=sys.stderr)
+        if not kept:
+            _nothing_remembered(mem, args.user, stream=sys.stderr)
+        return 1
+    erased = mem.forget(args.user, args.item_id)
+    if args.item_id in current:
+        print(f"forgot 1 fact{_earlier(erased - 1)}")
+    else:
+        print(f"forgot 1 earlier version{_earlier(erased - 1)}")
+    return 0
+
+
+def _forget_all(mem: Any, args: argparse.Namespace) -> int:
+    count = len(mem.items(args.user))
+    if not count and not _known(mem, args.user):
+        _nothing_remembered(mem, args.user)
+        return 0
+    if not args.yes:
+        question = f"Forget all {count} fact(s) remembered for {args.user}, history included?"
+        if not sys.stdin.isatty():
+            print(
+                f"error: {question} Add --yes to confirm when not on a terminal; "
+                "nothing was forgotten.",
+                file=sys.stderr,
+            )
+            return 2
+        print(f"{question} [y/N] ", end="", file=sys.stderr, flush=True)
+        if sys.stdin.readline().strip().lower() not in ("y", "yes"):
+            print("nothing was forgotten", file=sys.stderr)
+            return 1
+    erased = mem.forget(args.user)
+    print(f"forgot {count} fact(s){_earlier(erased - count)}")
+    return 0
+
+
+def _earlier(count: int) -> str:
+    return f" and {count} earlier version(s) they replaced" if count > 0 else ""
+
+
+def _known(mem: Any, namespace: str) -> bool:
+    """True when anything, current or history, was ever kept for `namespace`."""
+    return bool(mem.export(namespace).get("items"))
+
+
+def _nothing_remembered(mem: Any, namespace: str, *, stream: Any = None) -> None:
+    """Say that nothing is remembered for `namespace`, and the closest known namespace."""
+    line = f"nothing remembered for {namespace}"
+    try:
+        close = difflib.get_close_matches(namespace, list(mem.store.namespaces()), n=1)
+    except MemoryEngineError:
+        close = []
+    if close:
+        line += f" (did you mean {close[0]}?)"
+    print(line, file=stream or sys.stderr)

@@ -5,22 +5,30 @@
   `/metrics`. This is where channels are wired; only the command line imports it.
 - `socket`: Slack's Socket Mode with `SLACK_APP_TOKEN` (no public URL needed); each
   platform's long-connection mode is a verb of its own.
-- `run`: Socket Mode when `SLACK_APP_TOKEN` and `SLACK_BOT_TOKEN` are set, HTTP mode when
-  `SLACK_BOT_TOKEN` and `SLACK_SIGNING_SECRET` are, DingTalk's Stream mode when only the
-  DingTalk credentials are, otherwise the terminal console.
 - `dingtalk`: DingTalk's Stream mode with `DINGTALK_CLIENT_ID`/`DINGTALK_CLIENT_SECRET`
   (no public URL needed); `serve` also mounts DingTalk's HTTP mode (`/dingtalk/events`)
   when they are set.
+- `run`: Socket Mode when `SLACK_APP_TOKEN` and `SLACK_BOT_TOKEN` are set, HTTP mode when
+  `SLACK_BOT_TOKEN` and `SLACK_SIGNING_SECRET` are, DingTalk's Stream mode when only the
+  DingTalk credentials are, the terminal console when no chat platform's credential is
+  set at all. A platform configured in part (a bot token without its signing secret or
+  app token) is an error naming what is missing: it never falls back to the console
+  (`bot.cli.credentials`).
 """
 
 from __future__ import annotations
 
 import argparse
+import errno
 import logging
+import socket
 import sys
 import threading
 from typing import TYPE_CHECKING, Any
 
+from bot.cli.credentials import PLATFORMS, choose
+from bot.cli.options import add_console, port
+from bot.conversation.namespaces import CONSOLE_USER
 from bot.settings import Settings
 
 if TYPE_CHECKING:
@@ -28,80 +36,84 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-CONSOLE_USER = "local:you"
-
 
 def register(subparsers: Any) -> None:
     serve = subparsers.add_parser(
-        "serve", help="HTTP mode (Slack, DingTalk): events, health, metrics"
+        "serve",
+        help="HTTP mode (Slack, DingTalk): events, health and metrics",
+        description="Serve every configured chat platform's HTTP callbacks (Slack with "
+        "SLACK_BOT_TOKEN and SLACK_SIGNING_SECRET; DingTalk with DINGTALK_CLIENT_ID and "
+        "DINGTALK_CLIENT_SECRET), with /healthz, /readyz and /metrics.",
     )
     serve.add_argument("--host", default=None, help="address to bind (default WEB_HOST, 0.0.0.0)")
-    serve.add_argument("--port", type=int, default=None, help="port (default PORT, 3000)")
+    serve.add_argument("--port", type=port, default=None, help="port (default PORT, 3000)")
     serve.set_defaults(handler=serve_command)
 
-    socket = subparsers.add_parser("socket", help="Slack Socket Mode (needs SLACK_APP_TOKEN)")
+    socket = subparsers.add_parser(
+        "socket",
+        help="Slack Socket Mode (needs SLACK_APP_TOKEN)",
+        description="Connect to Slack over Socket Mode (needs SLACK_APP_TOKEN and "
+        "SLACK_BOT_TOKEN); no public URL needed.",
+    )
     socket.set_defaults(handler=socket_command)
 
-    # DingTalk (issue 16).
     dingtalk = subparsers.add_parser(
-        "dingtalk", help="DingTalk Stream mode (needs DINGTALK_CLIENT_ID and _SECRET)"
+        "dingtalk",
+        help="DingTalk Stream mode (needs DINGTALK_CLIENT_ID and DINGTALK_CLIENT_SECRET)",
+        description="Connect to DingTalk over Stream mode (no public URL needed).",
     )
     dingtalk.add_argument(
-        "--health-port", type=int, default=None, help="also serve /healthz and /metrics here"
+        "--health-port", type=port, default=None, help="also serve /healthz and /metrics here"
     )
     dingtalk.set_defaults(handler=dingtalk_command)
 
     run = subparsers.add_parser(
-        "run", help="Socket Mode, HTTP mode, DingTalk or the console, from what is configured"
+        "run",
+        help="Socket Mode, HTTP mode, DingTalk or the console, from what is configured",
+        description="Socket Mode with SLACK_BOT_TOKEN and SLACK_APP_TOKEN; HTTP mode with "
+        "SLACK_BOT_TOKEN and SLACK_SIGNING_SECRET; DingTalk's Stream mode with "
+        "DINGTALK_CLIENT_ID and DINGTALK_CLIENT_SECRET; the terminal console when no chat "
+        "platform's variable is set (the console options below apply only then).",
     )
-    run.add_argument("--user", default=CONSOLE_USER, help="console namespace (console only)")
+    add_console(run)
     run.set_defaults(handler=run_command)
 
 
 def pick_mode(settings: Settings) -> str:
-    """`socket`, `serve`, `dingtalk` or `console`, from the credentials that are set."""
-    if settings.slack_bot_token and settings.slack_app_token:
-        return "socket"
-    if settings.slack_bot_token and settings.slack_signing_secret:
-        return "serve"
-    if settings.dingtalk_configured:  # DingTalk (issue 16): only its credentials are set
-        return "dingtalk"
-    return "console"
+    """`socket`, `serve` or `console` from the credentials; `ValueError` for a partial set."""
+    chosen = choose(settings, PLATFORMS)
+    return chosen.mode if chosen is not None else "console"
 
 
 def run_command(args: argparse.Namespace, settings: Settings) -> int:
-    mode = pick_mode(settings)
+    try:
+        mode = pick_mode(settings)
+    except ValueError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
     if mode == "socket":
         return socket_command(args, settings)
     if mode == "serve":
         return serve_command(args, settings)
     if mode == "dingtalk":
         return dingtalk_command(args, settings)
-    from bot.cli.chat import run_console
+    from bot.cli.chat import start_console
 
-    print(
-        "No Slack credentials (SLACK_BOT_TOKEN with SLACK_APP_TOKEN or SLACK_SIGNING_SECRET) "
-        "and no DingTalk ones (DINGTALK_CLIENT_ID and DINGTALK_CLIENT_SECRET): "
-        f"starting the terminal console as {args.user}.",
-        file=sys.stderr,
-    )
-    return run_console(settings, user=args.user, stdin=sys.stdin, stdout=sys.stdout)
+    print(f"No chat platform configured: the terminal console, as {args.user}.", file=sys.stderr)
+    return start_console(args, settings)
 
 
 def serve_command(args: argparse.Namespace, settings: Settings) -> int:
-    missing = [
-        name
-        for name, value in (
-            ("SLACK_BOT_TOKEN", settings.slack_bot_token),
-            ("SLACK_SIGNING_SECRET", settings.slack_signing_secret),
-        )
-        if not value
-    ]
+    needs = (
+        ("SLACK_BOT_TOKEN", settings.slack_bot_token),
+        ("SLACK_SIGNING_SECRET", settings.slack_signing_secret),
+    )
+    missing = [name for name, value in needs if not value]
     slack = not missing
-    if missing and not settings.dingtalk_configured:
+    if missing and (len(missing) < len(needs) or not settings.dingtalk_configured):
         print(
-            f"error: HTTP mode needs {' and '.join(missing)} "
-            "(or DINGTALK_CLIENT_ID and DINGTALK_CLIENT_SECRET)",
+            f"error: HTTP mode needs {' and '.join(missing)}"
+            + ("" if len(missing) < len(needs) else " (or DINGTALK_CLIENT_ID and _SECRET)"),
             file=sys.stderr,
         )
         return 2
@@ -111,6 +123,10 @@ def serve_command(args: argparse.Namespace, settings: Settings) -> int:
 
     host = getattr(args, "host", None) or settings.web_host
     port = getattr(args, "port", None) or settings.port
+    problem = _port_problem(host, port)  # before the model loads: a busy port fails fast
+    if problem:
+        print(f"error: {problem}", file=sys.stderr)
+        return 2
     deps = Deps.open(settings)
     web = WebApp(deps)
     closers: list[Any] = []
@@ -120,11 +136,15 @@ def serve_command(args: argparse.Namespace, settings: Settings) -> int:
             from bot.slack import http as slack_http
 
             slack_http.mount(web, settings, deps)
-        if settings.dingtalk_configured:  # DingTalk (issue 16): POST /dingtalk/events
+        if settings.dingtalk_configured:  # POST /dingtalk/events
             from bot.dingtalk import http as dingtalk_http
 
             closers.append(dingtalk_http.mount(web, settings, deps))
-        server = Server(web, host=host, port=port)
+        try:
+            server = Server(web, host=host, port=port)
+        except OSError as exc:
+            print(f"error: {_bind_problem(exc, host, port)}", file=sys.stderr)
+            return 2
         _announce(deps, f"HTTP mode on {host}:{server.port}")
         server.serve_forever()
         return 0
@@ -156,7 +176,6 @@ def socket_command(
         deps.close()
 
 
-# DingTalk (issue 16).
 def dingtalk_command(
     args: argparse.Namespace, settings: Settings, *, stop: threading.Event | None = None
 ) -> int:
@@ -200,6 +219,30 @@ def _stop_on_signals() -> threading.Event:
         for sig in (signal.SIGINT, signal.SIGTERM):
             signal.signal(sig, lambda signum, frame: stop.set())
     return stop
+
+
+def _port_problem(host: str, port: int) -> str | None:
+    """Why `host:port` cannot be listened on, or None (binding and closing a socket)."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    with socket.socket(family, socket.SOCK_STREAM) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            probe.bind((host, port))
+        except OSError as exc:
+            return _bind_problem(exc, host, port)
+    return None
+
+
+def _bind_problem(exc: OSError, host: str, port: int) -> str:
+    """One line on why `host:port` cannot be listened on."""
+    where = f"{host}:{port}"
+    if exc.errno == errno.EADDRINUSE:
+        return f"cannot listen on {where}: the port is already in use (set PORT or --port)"
+    if exc.errno == errno.EACCES:
+        return f"cannot listen on {where}: permission denied (ports below 1024 need privileges)"
+    if exc.errno == errno.EADDRNOTAVAIL:
+        return f"cannot listen on {where}: no such address here (set WEB_HOST or --host)"
+    return f"cannot listen on {where}: {exc.strerror or exc}"
 
 
 def _announce(deps: Deps, mode: str) -> None:

@@ -5,9 +5,11 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from datetime import date
+from datetime import date, datetime
 from typing import Any
+from zoneinfo import ZoneInfo
 
+from bot.cli.options import add_user
 from bot.planning.trips import (
     InvalidTrip,
     Trip,
@@ -24,16 +26,27 @@ def register(subparsers: Any) -> None:
     parser = subparsers.add_parser("trips", help="add and list travellers' trips")
     verbs = parser.add_subparsers(dest="trips_verb", required=True, metavar="ACTION")
 
-    add = verbs.add_parser("add", help="save a trip (saving the same trip twice saves once)")
-    add.add_argument("--user", required=True, help="traveller namespace, e.g. T024BE7LD:U01ABC")
+    add = verbs.add_parser(
+        "add",
+        help="save a trip (saving the same trip twice saves once)",
+        description="Save a trip; the scheduler warms the traveller's cache before it starts.",
+    )
+    add_user(add, help="the traveller's namespace, e.g. T024BE7LD:U01ABC or local:you")
     add.add_argument("--destination", required=True, help='city, e.g. "成都" or "Chengdu"')
     add.add_argument("--start", required=True, help="first day, YYYY-MM-DD")
     add.add_argument("--end", default=None, help="last day, YYYY-MM-DD")
     add.add_argument("--origin", default=None, help="departure city")
     add.add_argument("--created-by", default="cli", help="who saved it (default: cli)")
+    add.add_argument(
+        "--allow-past",
+        action="store_true",
+        help="save a trip that started before today (TRAVEL_TIMEZONE); refused otherwise",
+    )
 
-    listing = verbs.add_parser("list", help="trips by start date")
-    listing.add_argument("--user", default=None, help="only this traveller's trips")
+    listing = verbs.add_parser(
+        "list", help="trips by start date", description="Saved trips, by start date."
+    )
+    add_user(listing, help="only this traveller's trips (default: everyone's)", required=False)
     listing.add_argument("--json", action="store_true", help="one JSON array")
 
     parser.set_defaults(handler=run)
@@ -46,9 +59,15 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
             end = parse_date(args.end, field="--end") if args.end else None
             if end is not None and end < start:
                 raise InvalidTrip(f"--end {end.isoformat()} is before --start {start.isoformat()}")
-    except InvalidTrip as exc:
+            today = datetime.now(ZoneInfo(settings.travel_timezone)).date()
+            if (end or start) < today and not args.allow_past:
+                raise InvalidTrip(
+                    f"the trip is over: it ended before today ({today.isoformat()}); "
+                    "add --allow-past to save it anyway"
+                )
+    except InvalidTrip as exc:  # refused input, like argparse's own refusals
         print(f"error: {exc}", file=sys.stderr)
-        return 1
+        return 2
     store = open_trip_store(settings)
     try:
         if args.trips_verb == "add":

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from slack_bolt import App
 from slack_bolt.error import BoltUnhandledRequestError
+from slack_bolt.logger.messages import warning_client_prioritized_and_token_skipped
 from slack_bolt.response import BoltResponse
 from slack_sdk.web import WebClient
 
@@ -62,7 +63,7 @@ def build_app(
         ignoring_self_events_enabled=True,
         raise_error_for_unhandled_request=True,
         listener_executor=deps.pools.listeners,
-        logger=logging.getLogger("bot.bolt"),
+        logger=_bolt_logger(),
     )
     slack = SlackChannel(
         client=client,
@@ -73,6 +74,27 @@ def build_app(
     listeners.register(app, deps, slack)
     app.error(_error_handler(deps))
     return app
+
+
+class _TokenFromClient(logging.Filter):
+    """Drops Bolt's "As you gave `client` as well, `token` will be unused".
+
+    Bolt reads `SLACK_BOT_TOKEN` from the environment by itself and warns that `client`
+    wins; our client carries that very token (and `SLACK_API_URL`), so there is nothing
+    to warn about, and a correct set-up starts without a warning.
+    """
+
+    TEXT = warning_client_prioritized_and_token_skipped()
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return record.getMessage() != self.TEXT
+
+
+def _bolt_logger() -> logging.Logger:
+    logger = logging.getLogger("bot.bolt")
+    if not any(isinstance(f, _TokenFromClient) for f in logger.filters):
+        logger.addFilter(_TokenFromClient())
+    return logger
 
 
 def _error_handler(deps: Deps) -> Any:

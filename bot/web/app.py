@@ -5,9 +5,15 @@ Each configured chat channel mounts its routes (`WebApp.mount`: Slack's
 mount the same way), so a channel is added by registering it, never by editing this
 module. The application itself answers:
 
-- `GET /healthz`: JSON with Redis and database reachability (and the state of any long
-  connection registered with `add_health`); 200 while the process can serve
-  (dependencies down is "degraded", still 200), 503 while shutting down.
+- `GET /healthz` (liveness): 200 while the process answers requests, whatever Redis and
+  the database do; no dependency is probed, so an orchestrator restarts a process only
+  when the process itself is stuck. While shutting down it says so, still 200.
+- `GET /readyz` (readiness): Redis and the database are probed. 200 `ready`, or 200
+  `degraded` when only Redis is down (the bot still answers, without the cache, with
+  dedupe and thread history per process); 503 `unready` when the database is down (no
+  preference can be read or written) and 503 `shutting_down` once shutdown has begun.
+  A long connection registered with `add_health` (e.g. DingTalk Stream) is shown there
+  (and, as information, in `/healthz`); one that is down makes the status `degraded`.
 - `GET /metrics`: Prometheus text.
 - anything else: 404; a known path with the wrong method: 405. A route that fails
   unexpectedly answers 500 and the server carries on.
@@ -38,12 +44,12 @@ class WebApp:
         self.deps = deps
         self.shutting_down = False
         self._routes: dict[str, tuple[tuple[str, ...], Route]] = {}
-        # DingTalk (issue 16): a long connection's state in /healthz (`add_health`).
+        # A long connection's state in /readyz and /healthz (`add_health`).
         self._extra_health: dict[str, Callable[[], Mapping[str, object]]] = {}
 
     def mount(self, path: str, route: Route, *, methods: Sequence[str] = ("POST",)) -> None:
         """Serve `path` with `route` (an ASGI callable) for `methods`; 405 for the others."""
-        if path in self._routes or path in ("/healthz", "/metrics"):
+        if path in self._routes or path in ("/healthz", "/readyz", "/metrics"):
             raise ValueError(f"{path} is already served")
         self._routes[path] = (tuple(methods), route)
 
@@ -53,7 +59,7 @@ class WebApp:
         self._extra_health[name] = check
 
     def close(self) -> None:
-        """Stop taking requests (`/healthz` says so); the pools are closed by `Deps.close`."""
+        """Stop taking requests (`/readyz` says so); the pools are closed by `Deps.close`."""
         self.shutting_down = True
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
@@ -72,7 +78,9 @@ class WebApp:
                 else:
                     await route(scope, receive, send)
             elif path == "/healthz" and method in ("GET", "HEAD"):
-                await self._health(send)
+                await self._alive(send)
+            elif path == "/readyz" and method in ("GET", "HEAD"):
+                await self._ready(send)
             elif path == "/metrics" and method == "GET":
                 body = self.render_metrics().encode()
                 await respond(send, 200, body, "text/plain; version=0.0.4; charset=utf-8")
@@ -84,7 +92,17 @@ class WebApp:
 
     # -- health and metrics ---------------------------------------------------------------
 
-    async def _health(self, send: Send) -> None:
+    async def _alive(self, send: Send) -> None:
+        payload = {
+            "status": "shutting_down" if self.shutting_down else "alive",
+            # In-process state only (a long connection's), never a dependency probe.
+            **{name: dict(check()) for name, check in self._extra_health.items()},
+            "llm_configured": self.deps.agent is not None,
+            "pending_turns": self.deps.conversation.pending,
+        }
+        await respond(send, 200, json.dumps(payload).encode(), "application/json")
+
+    async def _ready(self, send: Send) -> None:
         loop = asyncio.get_running_loop()
         try:
             checks = await asyncio.wait_for(
@@ -93,8 +111,14 @@ class WebApp:
         except (TimeoutError, RuntimeError):
             checks = {"redis": False, "database": False}
         extra = {name: dict(check()) for name, check in self._extra_health.items()}
-        healthy = all(checks.values()) and all(e.get("ok", True) for e in extra.values())
-        status = "shutting_down" if self.shutting_down else ("ok" if healthy else "degraded")
+        if self.shutting_down:
+            status = "shutting_down"
+        elif not checks["database"]:
+            status = "unready"
+        elif checks["redis"] and all(e.get("ok", True) for e in extra.values()):
+            status = "ready"
+        else:
+            status = "degraded"
         payload = {
             "status": status,
             **checks,
@@ -102,7 +126,7 @@ class WebApp:
             "llm_configured": self.deps.agent is not None,
             "pending_turns": self.deps.conversation.pending,
         }
-        code = 503 if self.shutting_down else 200
+        code = 503 if status in ("unready", "shutting_down") else 200
         await respond(send, code, json.dumps(payload).encode(), "application/json")
 
     def health_checks(self) -> dict[str, bool]:

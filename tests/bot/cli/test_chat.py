@@ -19,6 +19,7 @@ from bot.settings import Settings
 from memory import open_memory
 from memory.engine import Memory
 from tests.support.llm_server import Fail, ScriptedModel
+from tests.support.services import free_port
 
 USER = "T1:U1"
 RED_EYE = "I never take red-eye flights"
@@ -186,3 +187,46 @@ def test_cli_verb_runs_piped(tmp_path: Path) -> None:
     mem = open_memory(dsn=f"sqlite:///{tmp_path}/cli.db", redis_url="")
     assert [i.text for i in mem.items(USER)] == [RED_EYE]
     mem.close()
+
+
+def test_the_console_shows_only_the_conversation(
+    tmp_path: Path, scripted_model: ScriptedModel
+) -> None:
+    """Redis down and a model answering: one notice at the start, then only the talk."""
+    scripted_model.script(
+        [("record_to_memory", {"thinking": "preference", "content": [RED_EYE]})],
+        "Noted: no red-eye flights.",
+        "Hello again.",
+    )
+    env = {
+        **os.environ,
+        "LLM_MODEL": "scripted",
+        "OPENAI_BASE_URL": scripted_model.base_url,
+        "OPENAI_API_KEY": "test",
+        "MEMORY_DSN": f"sqlite:///{tmp_path}/cli.db",
+        "REDIS_URL": f"redis://127.0.0.1:{free_port()}/0",  # nothing listens there
+    }
+    result = subprocess.run(
+        [sys.executable, "-m", "bot", "chat"],
+        input=f"{RED_EYE}\nhello\n/remember I prefer aisle seats\n/forget all\n",
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=tmp_path,
+        timeout=120,
+        check=False,
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stderr == ""
+    log_file = Path("data") / "travel-bot.log"
+    assert result.stdout.splitlines() == [
+        t("console_welcome", "en", user="local:you"),
+        t("console_cache_off", "en"),
+        t("console_log_file", "en", path=str(log_file)),
+        "Noted: no red-eye flights.",
+        "Hello again.",
+        "Remembered: I prefer aisle seats",
+        "Forgot 2 item(s).",
+    ]
+    logged = (tmp_path / log_file).read_text(encoding="utf-8")
+    assert "httpx" in logged and "memory.cache" in logged  # kept, just not on the terminal

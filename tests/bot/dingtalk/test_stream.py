@@ -148,7 +148,9 @@ def test_run_picks_dingtalk_when_only_its_credentials_are_set(
     dingtalk_settings: SettingsFactory,
 ) -> None:
     assert pick_mode(dingtalk_settings()) == "dingtalk"
-    assert pick_mode(dingtalk_settings(dingtalk_client_secret=None)) == "console"
+    # Configured in part: an error naming what is missing, never the console.
+    with pytest.raises(ValueError, match="DINGTALK_CLIENT_SECRET"):
+        pick_mode(dingtalk_settings(dingtalk_client_secret=None))
     slack = dingtalk_settings(slack_bot_token="xoxb-1", slack_signing_secret="s")
     assert pick_mode(slack) == "serve"
 

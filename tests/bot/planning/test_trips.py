@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
-from datetime import UTC, date, datetime
+from datetime import UTC, date, datetime, timedelta
 from zoneinfo import ZoneInfo
 
 import pytest
@@ -113,14 +113,25 @@ def cli(dsn: str, *argv: str) -> int:
 
 
 def test_cli_adds_and_lists_trips(dsn: str, capsys: pytest.CaptureFixture[str]) -> None:
-    common = ("--user", "T1:U1", "--start", "2026-12-10", "--end", "2026-12-12")
+    # Fixed dates, whatever today is: --allow-past keeps the test about adding and listing.
+    common = ("--user", "T1:U1", "--start", "2026-12-10", "--end", "2026-12-12", "--allow-past")
     assert cli(dsn, "add", *common, "--destination", "成都", "--origin", "上海") == 0
     assert "saved: 2026-12-10..2026-12-12  T1:U1  Shanghai -> Chengdu" in capsys.readouterr().out
     # The same trip named in English is the same trip.
     assert cli(dsn, "add", *common, "--destination", "chengdu") == 0
     assert capsys.readouterr().out.startswith("already saved:")
     assert (
-        cli(dsn, "add", "--user", "T1:U2", "--destination", "Atlantis", "--start", "2026-12-01")
+        cli(
+            dsn,
+            "add",
+            "--user",
+            "T1:U2",
+            "--destination",
+            "Atlantis",
+            "--start",
+            "2026-12-01",
+            "--allow-past",
+        )
         == 0
     )
     assert "not in the city catalogue" in capsys.readouterr().out
@@ -136,9 +147,26 @@ def test_cli_adds_and_lists_trips(dsn: str, capsys: pytest.CaptureFixture[str]) 
 
 def test_cli_refuses_bad_dates(dsn: str, capsys: pytest.CaptureFixture[str]) -> None:
     base = ("add", "--user", "T1:U1", "--destination", "成都")
-    assert cli(dsn, *base, "--start", "2026-12-10", "--end", "2026-12-09") == 1
+    assert cli(dsn, *base, "--start", "2026-12-10", "--end", "2026-12-09") == 2
     assert "error: --end 2026-12-09 is before --start 2026-12-10" in capsys.readouterr().err
-    assert cli(dsn, *base, "--start", "next friday") == 1
+    assert cli(dsn, *base, "--start", "next friday") == 2
     assert "--start must be a date written YYYY-MM-DD" in capsys.readouterr().err
     assert cli(dsn, "list") == 0
     assert capsys.readouterr().out.strip() == "(no trips)"
+
+
+def test_cli_refuses_a_trip_that_is_over_unless_told(
+    dsn: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    today = datetime.now(ZoneInfo(Settings().travel_timezone)).date()
+    base = ("add", "--user", "T1:U1", "--destination", "成都")
+    assert cli(dsn, *base, "--start", "2020-01-01") == 2
+    assert "add --allow-past" in capsys.readouterr().err
+    # A trip under way (started yesterday, ends tomorrow) is not over.
+    yesterday, tomorrow = today - timedelta(days=1), today + timedelta(days=1)
+    under_way = ("--start", yesterday.isoformat(), "--end", tomorrow.isoformat())
+    assert cli(dsn, *base, *under_way) == 0
+    assert cli(dsn, *base, "--start", "2020-01-01", "--allow-past") == 0
+    capsys.readouterr()
+    assert cli(dsn, "list", "--user", "T1:U1") == 0
+    assert len(capsys.readouterr().out.splitlines()) == 2

@@ -127,34 +127,55 @@ def test_routes_and_methods(bot: BotHarness) -> None:
     assert bot.http.get("/slack/events").status_code == 405
     assert bot.http.get("/nope").status_code == 404
     assert bot.http.post("/healthz").status_code == 404
+    assert bot.http.post("/readyz").status_code == 404
 
 
-def test_healthz_reports_redis_and_database(bot: BotHarness) -> None:
-    response = bot.http.get("/healthz")
+def test_readyz_reports_redis_and_database(bot: BotHarness) -> None:
+    response = bot.http.get("/readyz")
     assert response.status_code == 200
     assert response.headers["content-type"].startswith("application/json")
     health = response.json()
-    assert health["status"] == "ok"
+    assert health["status"] == "ready"
     assert health["redis"] is True
     assert health["database"] is True
     assert health["llm_configured"] is True
+    assert bot.http.get("/healthz").json()["status"] == "alive"
 
 
-def test_healthz_says_degraded_when_dependencies_are_down(make_bot: BotFactory) -> None:
+def test_with_the_database_down_the_process_is_alive_but_not_ready(make_bot: BotFactory) -> None:
     bot = make_bot(
         memory_dsn="postgresql://postgres@127.0.0.1:1/test?connect_timeout=1",
         redis_url="redis://127.0.0.1:1/0",
         llm_model="",
     )
     started = time.monotonic()
-    response = bot.http.get("/healthz")
+    alive = bot.http.get("/healthz")
+    assert alive.status_code == 200  # no restart: the process itself is fine
+    assert alive.json()["status"] == "alive"
+    ready = bot.http.get("/readyz")
     assert time.monotonic() - started < 5
-    assert response.status_code == 200  # still able to answer (kindly) in Slack
-    health = response.json()
-    assert health["status"] == "degraded"
+    assert ready.status_code == 503  # a load balancer sends its traffic elsewhere
+    health = ready.json()
+    assert health["status"] == "unready"
     assert health["redis"] is False
     assert health["database"] is False
     assert health["llm_configured"] is False
+
+
+def test_once_shutting_down_it_is_not_ready_but_still_alive(bot: BotHarness) -> None:
+    bot.web.close()
+    assert bot.http.get("/readyz").status_code == 503
+    assert bot.http.get("/readyz").json()["status"] == "shutting_down"
+    assert bot.http.get("/healthz").status_code == 200
+    assert bot.http.get("/healthz").json()["status"] == "shutting_down"
+
+
+def test_with_only_redis_down_the_process_is_ready_but_degraded(make_bot: BotFactory) -> None:
+    bot = make_bot(redis_url="redis://127.0.0.1:1/0")
+    ready = bot.http.get("/readyz")
+    assert ready.status_code == 200  # it still answers people, without the cache
+    assert ready.json()["status"] == "degraded"
+    assert ready.json()["redis"] is False and ready.json()["database"] is True
 
 
 def test_metrics_count_events_turns_tools_cache_and_llm(
@@ -279,6 +300,10 @@ def test_travel_bot_serve_answers_slack_over_http(
             if process.poll() is None:
                 process.kill()
     assert process.returncode == 0
+    output = process.stdout.read().decode() if process.stdout else ""
+    assert "travel-bot: HTTP mode" in output
+    # A correct set-up starts without a warning (Bolt's "`token` will be unused" included).
+    assert not [line for line in output.splitlines() if "WARNING" in line], output
 
 
 def test_serve_without_a_signing_secret_refuses_to_start(tmp_path: Path, bot_prefix: str) -> None:

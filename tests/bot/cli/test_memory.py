@@ -1,0 +1,154 @@
+"""`travel-bot memory ...` as an operator uses it (in this process, except on a terminal)."""
+
+from __future__ import annotations
+
+import json
+import os
+import pty
+import subprocess
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from tests.bot.cli.conftest import Ran, TravelBot
+
+
+def _env(tmp_path: Path) -> dict[str, str]:
+    return {**os.environ, "MEMORY_DSN": f"sqlite:///{tmp_path}/cli.db", "REDIS_URL": ""}
+
+
+MemoryCLI = Callable[..., Ran]
+
+
+@pytest.fixture
+def memory_cli(travel_bot: TravelBot) -> MemoryCLI:
+    """`travel-bot memory ARGS` on this test's SQLite file, without Redis."""
+    return lambda *args: travel_bot("memory", *args)
+
+
+def test_add_search_show_export_forget(memory_cli: MemoryCLI) -> None:
+    added = memory_cli(
+        "add", "--user", "T1:U1", "I never take red-eye flights", "出差只坐高铁一等座"
+    )
+    assert added.status == 0, added.err
+    assert added.out.count("added") == 2
+    assert "T1:U1 is new" in added.err  # said once, for a namespace never seen
+
+    found = memory_cli(
+        "search", "--user", "T1:U1", "--json", "--limit", "1", "按我平时的习惯规划去广州"
+    )
+    rows = json.loads(found.out)
+    assert [r["text"] for r in rows] == ["出差只坐高铁一等座"]
+
+    shown = json.loads(memory_cli("show", "--user", "T1:U1", "--json").out)
+    assert "出差只坐高铁一等座" in shown["summary"]
+    assert shown["profile"]["rail_class"] == "first_class"
+
+    exported = json.loads(memory_cli("export", "--user", "T1:U1").out)
+    assert len(exported["items"]) == 2
+
+    one = memory_cli("forget", "--user", "T1:U1", "--id", rows[0]["id"])
+    assert one.out.strip() == "forgot 1 fact"
+    rest = memory_cli("forget", "--user", "T1:U1", "--all", "--yes")
+    assert rest.out.strip() == "forgot 1 fact(s)"
+    assert "nothing remembered for T1:U1" in memory_cli("show", "--user", "T1:U1").out
+
+
+def test_rejections_are_printed_and_other_users_unaffected(memory_cli: MemoryCLI) -> None:
+    out = memory_cli("add", "--user", "T1:U1", "my password is hunter2")
+    assert "rejected" in out.out and "password" in out.out
+    assert out.status == 3
+    assert "nothing remembered" in memory_cli("show", "--user", "T1:U2").out
+
+
+def test_forget_needs_an_id_or_all_and_all_needs_a_yes_off_a_terminal(
+    memory_cli: MemoryCLI,
+) -> None:
+    assert memory_cli("add", "--user", "T1:U1", "I prefer aisle seats").status == 0
+    # Superseded history is not counted as facts: one current fact, one earlier version.
+    again = memory_cli("add", "--user", "T1:U1", "Now I prefer window seats")
+    assert again.out.startswith("updated") and "is new" not in again.err
+
+    bare = memory_cli("forget", "--user", "T1:U1")
+    assert bare.status == 2
+    assert "--id" in bare.err and "--all" in bare.err
+
+    unconfirmed = memory_cli("forget", "--user", "T1:U1", "--all")
+    assert unconfirmed.status == 2
+    assert "--yes" in unconfirmed.err and "nothing was forgotten" in unconfirmed.err
+
+    unknown = memory_cli("forget", "--user", "T1:U1", "--id", "nope")
+    assert unknown.status == 1
+    assert "no fact nope in the memory of T1:U1" in unknown.err
+    assert "window" in memory_cli("show", "--user", "T1:U1").out  # nothing was lost
+
+    done = memory_cli("forget", "--user", "T1:U1", "--all", "--yes")
+    assert done.status == 0
+    assert done.out.strip() == "forgot 1 fact(s) and 1 earlier version(s) they replaced"
+    assert json.loads(memory_cli("export", "--user", "T1:U1").out)["items"] == []
+
+
+def _on_a_terminal(tmp_path: Path, answer: str, *args: str) -> tuple[int, str]:
+    """Run `travel-bot memory ...` with a pseudo-terminal as its input, answering once."""
+    main, follower = pty.openpty()
+    process = subprocess.Popen(
+        [sys.executable, "-m", "bot", "memory", *args],
+        stdin=follower,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=_env(tmp_path),
+        cwd=tmp_path,
+        text=True,
+    )
+    os.close(follower)
+    try:
+        os.write(main, answer.encode() + b"\n")
+        out, err = process.communicate(timeout=60)
+    finally:
+        os.close(main)
+    return process.returncode, out + err
+
+
+def test_forget_all_asks_on_a_terminal(tmp_path: Path, memory_cli: MemoryCLI) -> None:
+    assert memory_cli("add", "--user", "T1:U1", "I never take red-eye flights").status == 0
+    status, output = _on_a_terminal(tmp_path, "n", "forget", "--user", "T1:U1", "--all")
+    assert status == 1
+    assert "Forget all 1 fact(s) remembered for T1:U1" in output
+    assert "nothing was forgotten" in output
+    assert "red-eye" in memory_cli("show", "--user", "T1:U1").out
+
+    status, output = _on_a_terminal(tmp_path, "y", "forget", "--user", "T1:U1", "--all")
+    assert status == 0 and "forgot 1 fact(s)" in output
+    assert "nothing remembered" in memory_cli("show", "--user", "T1:U1").out
+
+
+def test_a_namespace_typo_is_said_never_silently_empty(memory_cli: MemoryCLI) -> None:
+    assert memory_cli("add", "--user", "T1:U1", "I never take red-eye flights").status == 0
+    for verb, extra in (("show", ()), ("search", ("flights",)), ("export", ())):
+        out = memory_cli(verb, "--user", "T1:U7", *extra)
+        assert out.status == 0
+        said = out.out + out.err
+        assert "nothing remembered for T1:U7 (did you mean T1:U1?)" in said, verb
+    gone = memory_cli("forget", "--user", "T1:U7", "--all", "--yes")
+    assert "nothing remembered for T1:U7" in gone.out + gone.err
+    # A namespace of the wrong shape is refused before anything is opened.
+    bad = memory_cli("add", "--user", "T1U1", "I like aisle seats")
+    assert bad.status == 2
+    assert "'T1U1' is not a namespace" in bad.err
+    assert "red-eye" in memory_cli("show", "--user", "T1:U1").out
+
+
+def test_search_refuses_an_empty_query_and_a_limit_out_of_range(memory_cli: MemoryCLI) -> None:
+    refusals = {
+        ("",): "empty",
+        (" ",): "empty",
+        ("--limit", "0", "seats"): "from 1 to 50",
+        ("--limit", "-1", "seats"): "from 1 to 50",
+        ("--limit", "51", "seats"): "from 1 to 50",
+    }
+    for args, said in refusals.items():
+        out = memory_cli("search", "--user", "T1:U1", *args)
+        assert out.status == 2, args
+        assert said in out.err and "Traceback" not in out.err, args
