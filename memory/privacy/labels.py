@@ -71,7 +71,7 @@ CARD_NEAR = re.compile(
 )
 # Expiry dates: "exp 09/27", "expiring 12/28", "有效期08/29", "有效期至2027年11月".
 _EXPIRY_WORDS = (
-    r"(?:(?<![a-z])(?:exp(?:iry|ires|iring|iration)?(?:\s+date)?|valid\s+(?:thru|through"
+    r"(?:(?<![a-z])(?:exp(?:iry|ires|iring|iration)?\.?(?:\s+date)?|valid\s+(?:thru|through"
     r"|until|till)|good\s+thru)(?![a-z])|有效期(?:至|到)?|到期(?:日|时间)?)"
 )
 EXPIRY = re.compile(

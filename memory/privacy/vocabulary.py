@@ -53,6 +53,7 @@ _ACCOUNT = (
         "|singapore airlines|british airways|air france|klm|air china|china eastern"
         "|china southern|hainan airlines|shangri-la|golden circle|radisson|four seasons"
         "|atour|huazhu|jinjiang|didi|ctrip|trip.com|fliggy|meituan|expedia|agoda|airbnb"
+        "|skyteam|star alliance|oneworld"
     )
     + "|"
     + _zh(
@@ -131,7 +132,10 @@ _SECRET = (
     + r"|(?<![a-z])(?:door|gate|lock|safe|lockbox|keypad|garage|building|entry|entrance|lobby"
     r"|villa|locker)(?![a-z])[^.,;!?\n]{0,20}?(?<![a-z])(?:opens?|unlocks?)\s+(?:with|using)"
     r"(?![a-z])|"
-    + _zh("密码|口令|暗号|门禁码|门禁|开门码|门锁|验证码|动态码|登录|登陆|密钥|秘钥|开锁码|解锁码")
+    + _zh(
+        "密码|口令|暗号|门禁码|门禁|开门码|门锁|验证码|动态码|登录|登陆|密钥|秘钥|开锁码|解锁码"
+        "|保险箱|保险柜|密码箱|密码锁"
+    )
 )
 # "password manager", "密码 manager 用 1Password": a tool, not a secret.
 _SECRET = rf"(?:{_SECRET})(?!\s*(?:manager|protected|policy|reset|app|vault|keeper)(?![a-z]))"
