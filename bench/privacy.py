@@ -7,7 +7,8 @@ changed for it, and `untuned_*.json`, fresh probes only ever measured), per set 
 language, and prints each figure with what was missed or wrongly refused (never for the
 held-out half or the untuned probes, so they cannot be tuned on by eye).
 Optionally also over outside text that must all be kept: PrefEval preferences
-(`--prefeval DIR`, English) and `bench/bilingual_travel.json` (both languages).
+(`--prefeval DIR`, English), `bench/bilingual_travel.json` and the facts of
+`bench/travel_people.json` (both languages).
 Targets: catch >= 95% of the sensitive sentences, refuse <= 1 in 40 benign ones.
 
     .venv/bin/python bench/privacy.py
@@ -18,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
 import time
 from pathlib import Path
@@ -29,6 +31,7 @@ sys.path.insert(0, str(ROOT))
 from memory.privacy import scan  # noqa: E402
 
 CORPUS = ROOT / "tests" / "memory" / "privacy_corpus"
+_CJK = re.compile(r"[\u4e00-\u9fff]")
 
 
 def _rates(cases: list[dict[str, Any]], benign: list[dict[str, Any]]) -> dict[str, Any]:
@@ -61,6 +64,12 @@ def _outside(prefeval: Path | None) -> dict[str, Any]:
     travel = json.loads((ROOT / "bench" / "bilingual_travel.json").read_text(encoding="utf-8"))
     texts["bilingual_travel (en)"] = [c[k] for c in travel for k in ("en", "request_en")]
     texts["bilingual_travel (zh)"] = [c[k] for c in travel for k in ("zh", "request_zh")]
+    people = json.loads((ROOT / "bench" / "travel_people.json").read_text(encoding="utf-8"))
+    # The facts (what would be recorded); two requests quote a fare ("$49 fare"), which is
+    # an exact amount and rightly refused, but requests are never recorded.
+    said = [fact["fact"] for person in people["people"] for fact in person["facts"]]
+    texts["travel_people (en)"] = [t for t in said if not _CJK.search(t)]
+    texts["travel_people (zh)"] = [t for t in said if _CJK.search(t)]
     return {
         name: {"kept": sum(scan(t) is None for t in items), "total": len(items)}
         for name, items in texts.items()

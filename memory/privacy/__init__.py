@@ -17,7 +17,8 @@ The modules: `categories` (what is refused, and why), `text` and `numerals` (the
 spelling the rules read), `numbers` (number shapes, pieces of one number), `labels` (labelled
 patterns), `vocabulary` (the label dictionary, and which label owns a value),
 `identifiers` (long, masked and IBAN numbers, whatever their label), `codes` (values a
-label names, in either order), `money`, `instructions`, `rules` (all of them together:
+label names, in either order, and what is keyed in), `money`, `instructions` (set phrases)
+and `requests` (a request's parts, in either language), `rules` (all of them together:
 `scan`, `redact`), `guard` (one `record` call's facts together) and `review` (the fast
 model's second opinion).
 """

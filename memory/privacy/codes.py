@@ -9,9 +9,10 @@
 - Right after an account label, a login with a digit ("携程账号 zhang.wei88").
 - After a security-code label, three or four digits in the same sentence ("digits on the
   back: 737", "CVV? 4 digits on the front of the amex: 1234", "卡背面的三个数字是 318").
-- The last digits of something ("尾号0312", "ID no. ending in 341X"): the category of the
-  nearest label of an identifier.
+- The first or last digits of something ("尾号0312", "ID no. ending in 341X", "身份证号以4403
+  开头"): the category of the nearest label of an identifier.
 - An expiry written as four digits ("expiry 0928 on the mastercard"), beside a card word.
+- What is keyed in on a keypad ("*1234#"; "6093#" where something is pressed or opened).
 
 The label that owns a value is the nearest in its sentence (`memory.privacy.vocabulary`), so
 "member ID: 40051234" is an account and "booking number 12345678" is nobody's secret.
@@ -79,7 +80,10 @@ _PLACED = re.compile(
     r"|after|since|every|version|v|chrome|ios|android|windows|iphone)\s*#?\s*\Z|[房楼层排座第]\s*\Z",
     F,
 )
-_SECRET_WINDOW = 40
+# A year after an article or a preposition is when, not a PIN: "book the 2024 conference".
+_YEAR = re.compile(r"(?:19|20)\d\d")
+_DATED = re.compile(r"(?<![a-z])(?:the|in|of|since|from|for|during)\s*\Z", F)
+_SECRET_WINDOW = 48  # as far as a label before a value may own it (vocabulary.BEFORE)
 # A login right after an account label: "携程账号 zhang.wei88", "username: li_wei1990".
 ACCOUNT_LOGIN = re.compile(
     r"\s*(?:is|:|=|#|是|为)?\s*"
@@ -99,7 +103,11 @@ def _secret_values(text: str, label: Label) -> Iterator[tuple[int, int]]:
             yield match.span()
     for match in _SMALL.finditer(text, label.end, end):
         start = match.start(1)
-        if _COUNTED.match(text, match.end(1)) or _PLACED.search(text, max(0, start - 12), start):
+        if (
+            _COUNTED.match(text, match.end(1))
+            or _PLACED.search(text, max(0, start - 12), start)
+            or (_YEAR.fullmatch(match.group(1)) and _DATED.search(text, max(0, start - 8), start))
+        ):
             continue
         yield match.span(1)
 
@@ -141,7 +149,9 @@ def labelled_codes(text: str, found: list[Label] | None = None) -> Found:
                 yield "account", login.start(1), login.end(1)
         if label.kind == "secret":
             for start, end in _secret_values(text, label):
-                if nearest(found, start, end, text) == label:
+                # A value that is itself a label names something ("no password for 12306").
+                named = any(other.start <= start and end <= other.end for other in found)
+                if not named and nearest(found, start, end, text) == label:
                     yield "secret", start, end
         elif label.kind == "cvv":
             end = min(len(text), label.end + _SECRET_WINDOW)
@@ -162,20 +172,27 @@ def labelled_codes(text: str, found: list[Label] | None = None) -> Found:
             yield "secret", match.start(), match.end()
 
 
-# --- the last digits of something -------------------------------------------------------------
+# --- the first or last digits of something ----------------------------------------------------
 
+# A part of a number, said as a part: "ending in 0005", "尾号0312", "starts with 4403", "开头是
+# 4403", "最后是341X", "前六位 440304".
 TAIL = re.compile(
-    r"(?:(?<![a-z])(?:ending(?:\s+(?:in|with))?|ends?\s+(?:in|with)?|last|final)"
+    r"(?:(?<![a-z])(?:ending(?:\s+(?:in|with))?|ends?\s+(?:in|with)?|last|final|first"
+    r"|starts?\s+with|starting(?:\s+with)?|begins?\s+with|beginning\s+with)"
     r"(?:\s+(?:\d|four|three|six|4|3|6)(?:\s+digits?)?)?(?![a-z])"
-    r"|尾号|尾数|(?:末尾|最后|后|末)(?:[三四五六3-6]|几)位(?:数字|数|号)?|末尾)"
+    r"|尾号|尾数|(?:末尾|最后|后|末|前|头)(?:[三四五六3-6]|几)位(?:数字|数|号)?|末尾|开头|结尾|最后)"
     r"\s*(?:is|are|was|:|=|是|为)?\s*(\d{3,6}x?)(?![0-9a-z])",
     F,
 )
+# The part first, then the word: "以4403开头", "341X结尾".
+HEAD = re.compile(r"(?<![0-9a-z])(\d{3,6}x?)\s*(?:开头|打头|起头|结尾|结束)", F)
 
 
 def tails(text: str, found: list[Label] | None = None) -> Found:
     found = labels(text) if found is None else found
-    for match in TAIL.finditer(text):
+    for match in (*TAIL.finditer(text), *HEAD.finditer(text)):
+        if _COUNTED.match(text, match.end(1)) or COUNT_AFTER.match(text, match.end(1)):
+            continue  # "最后是300米外": a distance, not the last digits
         owners = [
             label
             for label in found
@@ -202,12 +219,53 @@ def expiries(text: str, found: list[Label] | None = None) -> Found:
             yield "card", match.start(1), match.end(1)
 
 
+# What is keyed in on a keypad: "*1234#" whatever the words around it; "6093#" where a key
+# is pressed or something opened ("按 6093# 开门", "press 2580# at the gate").
+KEYPAD = re.compile(r"(?<![0-9a-z*#])(?:(\*\d{3,10}[#*])|(\d{3,10}#))(?![0-9a-z#*])", F)
+_PRESSED = re.compile(
+    r"(?<![a-z])(?:press|punch|dial|key|enter|type|opens?|unlocks?)(?![a-z])|按|输|开|摁|拨", F
+)
+
+
+# Digits keyed in to open something: "use 7788 for the garage", "enter 2580 at the door",
+# "输入2580开门".
+KEYED = re.compile(
+    r"(?<![a-z])(?:use|enter|punch\s+in|key\s+in|type(?:\s+in)?|press|dial|input)\s+"
+    r"(\d(?:[ \-]?\d){2,9})\s+(?:(?:for|at|on|to\s+open|to\s+unlock)\s+(?:the\s+|my\s+)?)"
+    r"(?:front\s+door|door|gate|garage|safe|lock|lockbox|keypad|alarm|locker|building|entrance"
+    r"|villa|apartment|flat|room\s+safe)(?![a-z])"
+    r"|(?:输入?|按|摁)\s*(\d(?:[ \-]?\d){2,9})\s*#?\s*(?:就能|就可以|即可|可以)?"
+    r"(?:开门|开锁|解锁|进门|进入|打开)",
+    F,
+)
+
+
+def keypads(text: str) -> Found:
+    for match in KEYPAD.finditer(text):
+        start, end = match.span()
+        if match.group(1) or _PRESSED.search(text[max(0, start - 20) : end + 12]):
+            yield "secret", start, end
+    for match in KEYED.finditer(text):
+        yield "secret", *match.span(1 if match.group(1) else 2)
+
+
 def codes(text: str, found: list[Label] | None = None) -> Found:
     """Everything this module finds in normalised `text`, with its category."""
     found = labels(text) if found is None else found
     yield from labelled_codes(text, found)
     yield from tails(text, found)
     yield from expiries(text, found)
+    yield from keypads(text)
 
 
-__all__ = ["CODE", "SECRET_VALUE", "TAIL", "codes", "expiries", "labelled_codes", "tails"]
+__all__ = [
+    "CODE",
+    "KEYPAD",
+    "SECRET_VALUE",
+    "TAIL",
+    "codes",
+    "expiries",
+    "keypads",
+    "labelled_codes",
+    "tails",
+]

@@ -125,8 +125,8 @@ def long_numbers(text: str, found: list[Label] | None = None) -> Found:
 # "4111 **** **** 1234", "138xxxx8000", "6222 •••• •••• 0123": the digits left in view are
 # still the number's, and a masked number is only ever an identifier.
 MASKED = re.compile(
-    r"(?<![0-9a-z])(?=[0-9*x•#]*\d)(?:\d{1,6}|[*x•#]{2,8})(?:[ \-.]?(?:\d{1,6}|[*x•#]{2,8})){1,5}"
-    r"(?![0-9a-z])",
+    r"(?<![0-9a-z])(?=[0-9*x•# \-.]{0,54}\d)(?:\d{1,6}(?!\d)|[*x•#]{2,8}(?![*x•#]))"
+    r"(?:[ \-.]?(?:\d{1,6}(?!\d)|[*x•#]{2,8}(?![*x•#]))){1,5}(?![0-9a-z])",
     F,
 )
 _MASK = re.compile(r"[*x•#]{2,}", F)
@@ -138,9 +138,10 @@ def masked(text: str, found: list[Label] | None = None) -> Found:
         run = match.group()
         digits = sum(ch.isdigit() for ch in run)
         length = digits + sum(len(m) for m in _MASK.findall(run))
-        if not _MASK.search(run) or digits < 4 or length < 10:
-            continue
         label = nearest(found, match.start(), match.end(), text)
+        card_tail = label is not None and label.kind == "card" and length >= 8  # "visa **** 4242"
+        if not _MASK.search(run) or digits < 4 or (length < 10 and not card_tail):
+            continue
         category = category_of(label) if label is not None else None
         if label is None:
             category = "card" if length >= 13 else "phone"

@@ -71,7 +71,7 @@ CARD_NEAR = re.compile(
 )
 # Expiry dates: "exp 09/27", "expiring 12/28", "有效期08/29", "有效期至2027年11月".
 _EXPIRY_WORDS = (
-    r"(?:(?<![a-z])(?:exp(?:iry|ires|iring|iration)?(?:\s+date)?|valid\s+(?:thru|through"
+    r"(?:(?<![a-z])(?:exp(?:iry|ires|iring|iration)?\.?(?:\s+date)?|valid\s+(?:thru|through"
     r"|until|till)|good\s+thru)(?![a-z])|有效期(?:至|到)?|到期(?:日|时间)?)"
 )
 EXPIRY = re.compile(
@@ -136,7 +136,7 @@ _SECRET_EN = (
     r"|pin(?:\s*(?:code|number|no\.?(?![a-z]))|码)?)(?![a-z])"
 )
 # 登录密码, 门禁密码 … end in 密码
-_SECRET_ZH = "支付密码|密码|口令|暗号|验证码|门禁码|开门码|动态码"
+_SECRET_ZH = "支付密码|密码|口令|暗号|验证码|门禁码|开门码|动态码|密钥|秘钥|开锁码|解锁码"
 SECRET = re.compile(
     rf"(?:{_SECRET_EN}|{_SECRET_ZH})"
     r"(?:\s+(?:for|of|to|on|at)\s+(?:(?:the|my|our)\s+)?[a-z\-]+(?:\s+[a-z\-]+)?)?"  # "for the X"

@@ -31,11 +31,11 @@ _ZH_SINGLE = "壹贰貳叁參肆伍陆陸柒捌玖拾佰仟萬百千万"
 _CODES = r"rmb|cny|usd|eur|gbp|jpy|hkd|sgd|aud|cad|twd|krw|thb|chf|myr|inr"
 _CUR_BEFORE = (
     rf"(?:(?<![a-z])[a-z]{{1,2}}\$|[¥$€£₩₹]|(?<![a-z])(?:{_CODES})(?![a-z])"
-    r"|人民币|美元|美金|欧元|港币)"
+    r"|人民币|美元|美金|欧元|港币|(?:新)?台币|日币|日圆|韩币|韩元|泰铢|新币|澳币|加币|马币|英镑)"
 )
 _CUR_AFTER = (
     r"(?:元(?!旦)|圆|块(?:钱)?(?!儿)|刀(?!叉)|美刀|人民币|美元|美金|欧元?(?![洲美])|英镑|镑|日元"
-    r"|港币|港元|澳元|加元|大洋|rmb"
+    r"|港币|港元|澳元|加元|大洋|rmb|(?:新)?台币|日币|日圆|韩币|韩元|泰铢|新币|澳币|加币|马币"
     rf"|(?<![a-z])(?:{_CODES}|yuan|kuai|dollars?|bucks|quid|euros?|yen|pounds?(?:\s+sterling)?"
     r"|bills|蚊|大洋)(?![a-z]))"
 )
@@ -82,7 +82,8 @@ PER_BEFORE = re.compile(
     F,
 )
 PER_AFTER = re.compile(
-    r"\s*(?:(?:per|a|an|each|every|/)\s*(?:night|room|ticket|person|head|day|trip|meal)"
+    r"\s*(?:(?:range|or\s+so|-?ish|tops|max(?:imum)?|at\s+most|or\s+less|or\s+under|and\s+under)"
+    r"\s*)?(?:(?:per|a|an|each|every|/)\s*(?:night|room|ticket|person|head|day|trip|meal)"
     r"|nightly)(?![a-z])"
     r"|\s*(?:每|一|/)(?:晚|间|张|人|天|夜|餐)|\s*人均",
     F,
@@ -97,12 +98,17 @@ MONEY_AFTER = re.compile(
 _THING_ZH = "(?:酒店|宾馆|民宿|住宿|房费|房间|房|机票|车票|票|打车|车费|出租车|网约车|餐费|餐|饭)"
 _LIMIT_ZH = "(?:以内|以下|之内|左右|上下|封顶)"
 THING_AFTER = re.compile(f"(?:{_LIMIT_ZH}|内)的?{_THING_ZH}")
-THING_BEFORE_ZH = re.compile(rf"{_THING_ZH}{_GAP}{{0,8}}\Z")
+THING_BEFORE_ZH = re.compile(rf"(?:{_THING_ZH}|住的?){_GAP}{{0,8}}\Z")
 CAP_BEFORE_ZH = re.compile(
     r"(?:不超过|不高于|(?<!不)低于|少于|最多|最高|控制在|别超过|不到|≤|<=?)"
     r"(?:报|花|给|付|出|订|到)?\s*\Z"
 )
-LIMIT_AFTER_ZH = re.compile(_LIMIT_ZH)
+LIMIT_AFTER_ZH = re.compile(rf"\s?{_LIMIT_ZH}")
+# "高铁二等座能接受，最多六百": a cap on a number of hundreds, in a sentence about a priced
+# thing, across its commas.
+THING_IN_SENTENCE_ZH = re.compile(
+    rf"(?:{_THING_ZH}|高铁|动车|火车|航班|飞机|座|舱|住)[^。！？!?;\n]{{0,30}}\Z"
+)
 # "hotels under 800", "fares below 3000"; "around"/"about" only for things without a time,
 # so "flights around 0900" is a time.
 _THINGS_EN = (
@@ -116,6 +122,17 @@ _CAPS_EN = (
 THING_BEFORE_EN = re.compile(
     rf"(?<![a-z])(?:{_THINGS_EN})(?![a-z]){_GAP}{{0,20}}?(?<![a-z])(?:{_CAPS_EN})\s*\Z",
     F,
+)
+# "under 2k for the flight", "max 800 on the hotel": the cap first, the thing after.
+CAP_BEFORE_EN = re.compile(rf"(?<![a-z])(?:{_CAPS_EN})\s*\Z", F)
+_FOR_THE = r"\s*(?:for|on)\s+(?:(?:the|a|an|my|each|every|one|per|any|whole|entire|total)\s+){0,2}"
+THING_AFTER_EN = re.compile(rf"{_FOR_THE}(?:{_THINGS_EN})(?![a-z])", F)
+# "approx 1500 for the whole trip": an approximation, for a thing that has no clock time.
+APPROX_BEFORE_EN = re.compile(
+    r"(?<![a-z])(?:approx(?:imately)?|about|around|roughly|~|circa|ca)\.?\s*\Z", F
+)
+UNTIMED_AFTER_EN = re.compile(
+    rf"{_FOR_THE}(?:trips?|hotels?|rooms?|stays?|accommodation|meals?|dinners?)(?![a-z])", F
 )
 ABOUT_BEFORE_EN = re.compile(
     rf"(?<![a-z])(?:hotels?|rooms?|stays?|accommodation|fares?|tickets?)(?![a-z]){_GAP}{{0,20}}?"
@@ -155,11 +172,26 @@ def _money_context(text: str, start: int, end: int) -> bool:
         or THING_AFTER.match(text, end)  # "3000以内的酒店"
         or THING_BEFORE_EN.search(text, low, start)  # "hotels under 800"
         or ABOUT_BEFORE_EN.search(text, low, start)  # "hotels around 900"
+        or (THING_AFTER_EN.match(text, end) and CAP_BEFORE_EN.search(text, low, start))
+        or (
+            _hundreds(text[start:end])  # "approx 1500 for the whole trip"
+            and UNTIMED_AFTER_EN.match(text, end) is not None
+            and APPROX_BEFORE_EN.search(text, low, start) is not None
+        )
         or (
             THING_BEFORE_ZH.search(text, low, start)  # "酒店不超过800", "机票1500以内"
             and (CAP_BEFORE_ZH.search(text, low, start) or LIMIT_AFTER_ZH.match(text, end))
         )
+        or (
+            _hundreds(text[start:end])  # "高铁二等座能接受，最多六百"
+            and CAP_BEFORE_ZH.search(text, low, start) is not None
+            and THING_IN_SENTENCE_ZH.search(text, low, start) is not None
+        )
     )
+
+
+def _hundreds(number: str) -> bool:
+    return sum(ch.isdigit() for ch in number) >= 3 or not number[-1].isdigit()
 
 
 def _not_money(text: str, start: int, end: int, number: str) -> bool:
@@ -186,8 +218,28 @@ WEIGHT = re.compile(
 _POUNDS = re.compile(r"pounds?\Z", F)
 
 
+# Money slang that counts notes: "三张一晚" (three 100-yuan notes), "五舊水" (Cantonese, 500),
+# "两撇水" (2000), "3张毛爷爷". A note count is money only beside a rate, a limit or a budget
+# ("两张床", "三张票" are beds and tickets).
+_ZH_DIGIT = r"(?:[1-9]|[一二两三四五六七八九十])"
+SLANG = re.compile(
+    rf"(?<![0-9一二两三四五六七八九十]){_ZH_DIGIT}\s?(?:旧|舊|嚿|撇)水"
+    rf"|(?<![0-9一二两三四五六七八九十]){_ZH_DIGIT}\s?张(?=\s*(?:毛爷爷|红票子?|红的|大钞|百元"
+    r"|(?:每|一|/)(?:晚|间|天|夜)|以内|以下|左右|上下|封顶|的?预算))"
+    rf"|(?:预算|价格|房价|报销|标准|差标)[^,.;，。；]{{0,6}}?{_ZH_DIGIT}\s?张(?![票床车机卡纸照])"
+)
+
+# "酒店最好别过千": a cap of a bare thousand, about a priced thing.
+OVER_SCALE = re.compile(
+    rf"(?:{_THING_ZH}|住)[^。！？!?;\n]{{0,12}}?(?:别|不|不要|不能|不得)(?:超)?过"
+    r"([一两二三四五六七八九]?[千万])(?![0-9一二两三四五六七八九米里人次个步])"
+)
+
+
 def amounts(text: str) -> Iterator[tuple[int, int]]:
     """The spans of exact amounts of money in normalised `text`."""
+    yield from (match.span() for match in SLANG.finditer(text))
+    yield from (match.span(1) for match in OVER_SCALE.finditer(text))
     for match in EXPLICIT.finditer(text):
         start, end = match.span()
         if _POUNDS.search(match.group()) and WEIGHT.search(text, max(0, start - 40), end + 40):

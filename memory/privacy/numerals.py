@@ -2,7 +2,7 @@
 
 Each reader here is a pattern and a replacement for `memory.privacy.text.normalise`:
 
-- `ZH_REPEAT`: a digit said N times ("六个八" is 888888);
+- `ZH_REPEAT`: a digit said N times ("六个八" is 888888, "4个8" 8888);
 - `ZH_RUN`: Chinese numerals read one by one ("一三八零零…") or as a number ("一万二" is
   12000, "两千五" 2500, "3千" 3000);
 - `EN_SPELLED`: English digits read one by one ("one three eight…", "oh" for zero);
@@ -201,13 +201,16 @@ def cardinal(match: re.Match[str]) -> str | None:
 
 
 # "六个八" is 888888, "三个六" 666: a digit said N times (not "两个人", "一个二等座").
+# Digits too: "门锁 4个8" is 8888.
 ZH_REPEAT = re.compile(
-    "([一二两三四五六七八九])个([零〇一二三四五六七八九幺])(?![晚夜天日人间张位个次等件趟段条家层种])"
+    "(?<![0-9零〇一二三四五六七八九十])([一二两三四五六七八九2-9])个([零〇一二三四五六七八九幺0-9])"
+    "(?![0-9.晚夜天日人间张位个次等件趟段条家层种星米寸岁])"
 )
 
 
 def zh_repeat(match: re.Match[str]) -> str:
-    return match.group(2) * _ZH_DIGITS[match.group(1)]
+    times, digit = match.group(1), match.group(2)
+    return digit * (int(times) if times.isdigit() else _ZH_DIGITS[times])
 
 
 __all__ = [

@@ -48,13 +48,22 @@ _ACCOUNT = (
         "|privilege club|etihad guest|royal orchid plus|mileage bank|mileage club|enrich"
         "|club carlson|wyndham rewards|guest rewards|wechat id|alipay|paypal|user id|login id"
         "|username"
+        # airlines, hotel groups and booking platforms: "my United number is AB123456"
+        "|united|delta|american airlines|lufthansa|emirates|qatar|cathay|cathay pacific"
+        "|singapore airlines|british airways|air france|klm|air china|china eastern"
+        "|china southern|hainan airlines|shangri-la|golden circle|radisson|four seasons"
+        "|atour|huazhu|jinjiang|didi|ctrip|trip.com|fliggy|meituan|expedia|agoda|airbnb"
+        "|skyteam|star alliance|oneworld"
     )
     + "|"
     + _zh(
         "会员号码|会员号|会员卡号|会员卡|会员|常旅客|里程卡|账号|帐号|账户|帐户|户号|客户号"
         "|知音卡|凤凰知音|知音|东方万里行|万里行|万里通|明珠会员|明珠|金鹏|优悦会|华住会|锦江"
         "|荣誉客会|旅享家|积分卡|银行账号|银行帐号|收款账号|开户|微信号|支付宝|qq号"
+        "|国航|东航|南航|海航|川航|厦航|深航|山航|春秋|吉祥|国泰|新航|汉莎|阿联酋|万豪|希尔顿"
+        "|洲际|凯悦|香格里拉|雅高|亚朵|华住|如家|首旅|携程|飞猪|滴滴|美团|同程|去哪儿|铂涛"
     )
+    + r"|(?<![0-9])12306(?![0-9])"
 )
 _ID = (
     _en(
@@ -118,8 +127,15 @@ _SECRET = (
     + r"|(?<![a-z])(?:door|gate|lock|safe|lockbox|keypad|alarm|garage|building|entry)(?![a-z])"
     r"[^.,;!?\n]{0,12}?(?<![a-z])(?:code|combo|combination|pin)(?![a-z])"
     # "wifi: Guest2024!": a network named before a colon is followed by its key
-    + r"|(?<![a-z])(?:wi-?fi|wlan|network)(?=\s*[:=])|"
-    + _zh("密码|口令|暗号|门禁码|门禁|开门码|门锁|验证码|动态码|登录|登陆")
+    + r"|(?<![a-z])(?:wi-?fi|wlan|network)(?=\s*[:=])"
+    # "the villa gate opens with …": a lock named, then what opens it
+    + r"|(?<![a-z])(?:door|gate|lock|safe|lockbox|keypad|garage|building|entry|entrance|lobby"
+    r"|villa|locker)(?![a-z])[^.,;!?\n]{0,20}?(?<![a-z])(?:opens?|unlocks?)\s+(?:with|using)"
+    r"(?![a-z])|"
+    + _zh(
+        "密码|口令|暗号|门禁码|门禁|开门码|门锁|验证码|动态码|登录|登陆|密钥|秘钥|开锁码|解锁码"
+        "|保险箱|保险柜|密码箱|密码锁"
+    )
 )
 # "password manager", "密码 manager 用 1Password": a tool, not a secret.
 _SECRET = rf"(?:{_SECRET})(?!\s*(?:manager|protected|policy|reset|app|vault|keeper)(?![a-z]))"
@@ -150,7 +166,7 @@ _BENIGN = (
 # What may follow a label and belongs to it: "常旅客卡号", "PhoenixMiles card no.", "ID number".
 _SUFFIX = (
     r"(?:\s*(?:card\s*(?:no|number|num)\.?|card|number|no\.?|num|id|#)(?![a-z])"
-    r"|卡号|卡|号码|编号|号)?"
+    r"|\s*(?:卡号|卡|号码|编号|号))?"
 )
 _KINDS: tuple[tuple[Kind, str], ...] = (
     ("account", rf"(?:{_ACCOUNT}){_SUFFIX}"),
@@ -165,10 +181,12 @@ _KINDS: tuple[tuple[Kind, str], ...] = (
 LABEL = re.compile("|".join(f"(?P<{kind}>{pattern})" for kind, pattern in _KINDS), F)
 
 # Where a sentence ends: a label there owns nothing beyond it. "?" does not end one that
-# answers itself ("password? it's …"); a full stop does not close an abbreviation ("no.",
+# answers itself ("password? it's …", "PIN? use …"), nor a line break one that ends in a
+# colon (a form: "身份证号：\n110105 …"); a full stop does not close an abbreviation ("no.",
 # "tel.", "acct.") or sit inside a number ("4.5").
 _ENDS = re.compile(
-    r"[!。！？\n]|\?(?!\s*(?:it'?s|it\s+is|that'?s|=|:|是|就是))|(?<![a-z])[a-z]{5,}\.(?=\s|$)"
+    r"[!。！？]|(?<!:\s)(?<!:)\n|\?(?!\s*(?:it'?s|it\s+is|that'?s|use|try|enter|type|punch"
+    r"|key\s+in|=|:|是|就是|用|输|按))|(?<![a-z])[a-z]{5,}\.(?=\s|$)"
     r"|(?<=[\d\s)\]])\.(?=\s|$)",
     F,
 )

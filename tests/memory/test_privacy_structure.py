@@ -1,7 +1,8 @@
 """Property tests for the structural rules of the privacy guard: a long number is refused
 whatever label (or none) stands near it and however its groups are separated; a valid IBAN
 is refused; a password-shaped code near a password label is refused in either word order;
-an amount with any currency cue is refused. And the harmless shapes the same rules must
+an amount with any currency cue is refused; a code keyed in to open something, and the first
+or last digits of an identifier, are refused. And the harmless shapes the same rules must
 leave alone (date and time ranges, lists of years, big counts with their unit, flights)
 are kept.
 """
@@ -130,6 +131,9 @@ MONEY_TEMPLATES = [
     "月薪{n}",
     "{n}多块的酒店",
     "每晚{n}来块就行",
+    "under {n} for the flight please",
+    "somewhere in the {n} range per night",
+    "住的 {n} 以下",
 ]
 
 
@@ -138,6 +142,45 @@ MONEY_TEMPLATES = [
 def test_an_amount_with_any_money_cue_is_refused(n: int, template: str) -> None:
     text = template.format(n=n)
     assert scan(text) == "amount", text
+
+
+KEYPAD_TEMPLATES = [
+    "the villa gate opens with *{}#",
+    "按 {}# 开门",
+    "use {} for the garage",
+    "输入{}开门",
+    "PIN for the hotel safe? use {}",
+]
+
+
+@SETTINGS
+@given(
+    code=st.text("0123456789", min_size=4, max_size=6), template=st.sampled_from(KEYPAD_TEMPLATES)
+)
+def test_a_code_keyed_in_to_open_something_is_refused(code: str, template: str) -> None:
+    text = template.format("-".join(code) if "?" in template else code)
+    assert scan(text) == "secret", text
+
+
+PART_TEMPLATES = [
+    "我的身份证号以{head}开头，最后是{tail}，中间的你有",
+    "passport number starts with {head}, ends with {tail}",
+    "会员号开头是{head}",
+    "phone ending in {tail}",
+]
+
+
+@SETTINGS
+@given(
+    head=st.text("123456789", min_size=4, max_size=6),
+    tail=st.text("0123456789", min_size=4, max_size=4),
+    template=st.sampled_from(PART_TEMPLATES),
+)
+def test_the_first_or_last_digits_of_an_identifier_are_refused(
+    head: str, tail: str, template: str
+) -> None:
+    text = template.format(head=head, tail=tail)
+    assert scan(text) in ("id", "account", "phone"), text
 
 
 @SETTINGS
