@@ -22,8 +22,9 @@ and its nodes are invisible.
 Recording: `requests` (method, path, query, body, headers), `calls(path)`, `sent()` (every
 body and query as text, for "nothing sensitive left the machine" checks).
 
-Steering: `fault(*steps, path=None)` queues answers for the next requests (optionally only
-those whose path contains `path`): `Fail(status, retry_after, code)`, `Malformed()`,
+Steering: `fault(*steps, path=None, user=None)` queues answers for the next requests
+(optionally only those whose path contains `path`, or for the memory entity `user`):
+`Fail(status, retry_after, code)`, `Malformed()`,
 `Slow(seconds)`, `Drop()`. `sloppy = True` makes search and list also return other
 entities' nodes, each with its `user_id` (the real answers carry none).
 """
@@ -129,7 +130,7 @@ class FakeBailian(LocalServer):
         self.events: dict[str, _Event] = {}
         self.schemas: dict[str, dict[str, Any]] = {}
         self.profiles: dict[tuple[str, str], dict[str, str]] = {}
-        self._faults: deque[tuple[str | None, Step]] = deque()
+        self._faults: deque[tuple[str | None, str | None, Step]] = deque()
         self._later: list[tuple[float, str, str, str]] = []  # (at, schema, user, text)
         self._clock = itertools.count(1_700_000_000)
 
@@ -139,9 +140,10 @@ class FakeBailian(LocalServer):
 
     # -- steering and seeding -----------------------------------------------------------
 
-    def fault(self, *steps: Step, path: str | None = None) -> None:
+    def fault(self, *steps: Step, path: str | None = None, user: str | None = None) -> None:
+        """Answer the next matching requests with `steps`, one each (see the docstring)."""
         with self.lock:
-            self._faults.extend((path, step) for step in steps)
+            self._faults.extend((path, user, step) for step in steps)
 
     def complete_events(self) -> None:
         with self.lock:
@@ -182,10 +184,10 @@ class FakeBailian(LocalServer):
 
     # -- the service --------------------------------------------------------------------
 
-    def _next_fault(self, path: str) -> Step | None:
+    def _next_fault(self, path: str, user: str | None) -> Step | None:
         with self.lock:
-            for index, (where, step) in enumerate(self._faults):
-                if where is None or where in path:
+            for index, (where, whose, step) in enumerate(self._faults):
+                if (where is None or where in path) and (whose is None or whose == user):
                     del self._faults[index]
                     return step
         return None
@@ -474,7 +476,8 @@ class _Handler(JSONHandler):
             fake.requests.append(
                 Request(method, path, query, body, {k.lower(): v for k, v in self.headers.items()})
             )
-        step = fake._next_fault(path)
+        user = (body or {}).get("user_id") or query.get("user_id")
+        step = fake._next_fault(path, user if isinstance(user, str) else None)
         if isinstance(step, Slow):
             if fake.closing.wait(step.seconds):
                 return

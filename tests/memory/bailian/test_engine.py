@@ -276,3 +276,10 @@ def test_export_lists_what_bailian_keeps(
         True,
     )
     assert exported["profile"] == {"rail_class": "first_class"}
+
+
+def test_a_bailian_dsn_without_a_key_is_refused_with_what_to_set() -> None:
+    from memory import open_memory
+
+    with pytest.raises(ValueError, match="DASHSCOPE_API_KEY"):
+        open_memory(dsn="bailian://default", redis_url="", dashscope_api_key="")
