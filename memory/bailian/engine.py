@@ -239,18 +239,23 @@ class BailianMemory:
         else:
             generation = self.cache.generation(namespace)
         if snapshot is not None:  # every node is known: a summary that fits needs no call
-            summary, lang, general = self.reader.summary(
-                namespace, snapshot.nodes, snapshot.profile, query, complete=True
-            )
+            summary, lang, general = "", detect_lang(query), False
+            if not asked or len(snapshot.nodes) <= self.settings.memory_summary_max_facts:
+                summary, lang, general = self.reader.summary(
+                    namespace, snapshot.nodes, snapshot.profile, query, complete=True
+                )
             if general or not asked:
                 self.cache.fill_later(namespace, _fields(own, lang, general, summary), generation)
                 return Recall(summary, "ok" if summary else "empty", cached=True), "cached"
             nodes = self.store.search(namespace, query, self.settings.bailian_top_k)
-            if nodes:  # else the whole profile's budgeted summary stands
-                summary, lang, _ = self.reader.summary(
-                    namespace, nodes, snapshot.profile, query, complete=False
-                )
-            self.cache.fill(namespace, {own: summary.encode("utf-8")}, generation)
+            if not nodes:  # nothing relevant enough: the whole profile's budgeted summary
+                nodes = list(snapshot.nodes)
+            summary, lang, _ = self.reader.summary(
+                namespace, nodes, snapshot.profile, query, complete=False
+            )
+            # As the engine does for summaries ranked from cached facts: stored by the
+            # cache's background thread, so this request does not wait for it.
+            self.cache.fill_later(namespace, {own: summary.encode("utf-8")}, generation)
             return Recall(summary, "ok" if summary else "empty"), "cached"
         if asked:
             nodes, profile = self.store.search_with_profile(
