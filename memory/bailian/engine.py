@@ -23,7 +23,6 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Iterable, Mapping
-from datetime import UTC, datetime
 from typing import Any
 
 from memory.bailian.client import JSON
@@ -94,20 +93,30 @@ class BailianMemory:
         )
         if accepted:
             texts = [text for _, text in accepted]
-            for (index, _), outcome in zip(
-                accepted, self._add(namespace, texts, source), strict=True
-            ):
+            added, _ = self._add(namespace, texts, source)
+            for (index, _), outcome in zip(accepted, added, strict=True):
                 outcomes[index] = outcome
         return [o for o in outcomes if o is not None]
 
-    def _add(self, namespace: str, texts: list[str], source: str) -> list[RecordOutcome]:
-        """Send, then invalidate on acceptance and follow the write until it shows."""
+    def _add(
+        self, namespace: str, texts: list[str], source: str
+    ) -> tuple[list[RecordOutcome], set[str]]:
+        """Send, then invalidate on acceptance and follow the write until it shows.
+
+        Returns the outcomes, and the ids of the nodes the service says it changed (a
+        synchronous add only)."""
         wait = self.settings.bailian_write_mode == "sync"
         answer = self.store.add(namespace, texts, source, wait=wait)
         if wait:
             self.cache.invalidate(namespace)
             self.follower.follow_delay(namespace, self.settings.bailian_visibility_delay_seconds)
-            return _sync_outcomes(texts, answer)
+            changed = answer.get("memory_nodes")
+            touched = {
+                str(c["memory_node_id"])
+                for c in (changed if isinstance(changed, list) else [])
+                if isinstance(c, dict) and c.get("memory_node_id")
+            }
+            return _sync_outcomes(texts, answer), touched
         event_id = _event_id(answer)
         self.cache.invalidate(namespace)
         if event_id:
@@ -115,7 +124,7 @@ class BailianMemory:
         else:
             self.follower.follow_delay(namespace, self.settings.bailian_visibility_delay_seconds)
         reason = "accepted; Bailian extracts it in the background"
-        return [RecordOutcome(text, "added", reason) for text in texts]
+        return [RecordOutcome(text, "added", reason) for text in texts], set()
 
     def update_profile(
         self,
@@ -152,8 +161,14 @@ class BailianMemory:
             changes.append((slot, value, self.reader.mapping.message(slot, value, lang)))
         if not changes:
             return outcomes
-        self._add(namespace, [text for _, _, text in changes], source)
-        stale = {node_id for slot, _, _ in changes for node_id in self.reader.setting(nodes, slot)}
+        texts = [text for _, _, text in changes]
+        # Rendered from the schema's options, so never refused; checked all the same,
+        # as nothing leaves the machine unchecked.
+        if any(self.guard.check(texts)):
+            raise InvalidSlotValue("the privacy guard refused a rendered profile value")
+        _, touched = self._add(namespace, texts, source)
+        # The old value's nodes go, unless the service just rewrote one into the new value.
+        stale = {i for slot, _, _ in changes for i in self.reader.setting(nodes, slot)} - touched
         for node_id in stale:
             try:
                 self.store.delete(node_id)
@@ -302,45 +317,7 @@ class BailianMemory:
         every item is current.
         """
         check_namespace(namespace)
-        snapshot = self.store.snapshot(namespace)
-        items = self.reader.items(namespace, snapshot.nodes)
-        return {
-            "namespace": namespace,
-            "exported_at": datetime.now(UTC).isoformat(),
-            "store": "bailian",
-            "profile": self.reader.profile(snapshot.nodes, snapshot.profile),
-            "service_profile": dict(snapshot.profile),
-            "scoped_profile": [
-                {
-                    "slot": v.slot,
-                    "value": list(v.value) if isinstance(v.value, tuple) else v.value,
-                    "scope": v.scope,
-                    "scope_label": v.label,
-                    "text": v.text,
-                    "id": v.item_id,
-                }
-                for v in self.reader.scoped(namespace, snapshot.nodes)
-            ],
-            "items": [
-                {
-                    "id": item.id,
-                    "text": item.text,
-                    "lang": item.lang,
-                    "source": item.source,
-                    "slot": item.slot,
-                    "value": list(item.value) if isinstance(item.value, tuple) else item.value,
-                    "polarity": item.polarity,
-                    "scope": item.scope,
-                    "scope_label": self.schema.scope_label(item.scope, item.lang) or None,
-                    "created_at": item.created_at.isoformat(),
-                    "current": True,
-                    "invalid_at": None,
-                    "superseded_by": None,
-                    "invalid_reason": "",
-                }
-                for item in items
-            ],
-        }
+        return self.reader.export(namespace, self.store.snapshot(namespace))
 
     def health(self) -> dict[str, bool]:
         """`database`: Bailian answers with this key (asked at most every 15 s)."""

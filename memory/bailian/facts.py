@@ -22,7 +22,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from datetime import UTC, datetime
 from typing import Any
 
-from memory.bailian.nodes import Node
+from memory.bailian.nodes import Node, Snapshot
 from memory.bailian.schema import ProfileMapping
 from memory.errors import InvalidSlotValue
 from memory.lang import Lang, detect_lang, dominant_lang
@@ -189,12 +189,56 @@ class FactReader:
                 ids.append(node.id)
         return ids
 
+    def export(self, namespace: str, snapshot: Snapshot) -> dict[str, Any]:
+        """`Memory.export`'s shape; every item current (Bailian keeps no history)."""
+        return {
+            "namespace": namespace,
+            "exported_at": datetime.now(UTC).isoformat(),
+            "store": "bailian",
+            "profile": self.profile(snapshot.nodes, snapshot.profile),
+            "service_profile": dict(snapshot.profile),
+            "scoped_profile": [
+                {
+                    "slot": v.slot,
+                    "value": _plain(v.value),
+                    "scope": v.scope,
+                    "scope_label": v.label,
+                    "text": v.text,
+                    "id": v.item_id,
+                }
+                for v in self.scoped(namespace, snapshot.nodes)
+            ],
+            "items": [
+                {
+                    "id": item.id,
+                    "text": item.text,
+                    "lang": item.lang,
+                    "source": item.source,
+                    "slot": item.slot,
+                    "value": _plain(item.value),
+                    "polarity": item.polarity,
+                    "scope": item.scope,
+                    "scope_label": self.schema.scope_label(item.scope, item.lang) or None,
+                    "created_at": item.created_at.isoformat(),
+                    "current": True,
+                    "invalid_at": None,
+                    "superseded_by": None,
+                    "invalid_reason": "",
+                }
+                for item in self.items(namespace, snapshot.nodes)
+            ],
+        }
+
     def _known(self, slot_id: str) -> bool:
         try:
             self.schema.slot(slot_id)
         except InvalidSlotValue:
             return False
         return True
+
+
+def _plain(value: object) -> object:
+    return list(value) if isinstance(value, tuple) else value
 
 
 def _key(value: object) -> object:

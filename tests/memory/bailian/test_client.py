@@ -151,3 +151,13 @@ def test_an_unreachable_service_is_reported_after_the_retries() -> None:
 def test_ids_never_reroute_a_path(client: BailianClient) -> None:
     with pytest.raises(BailianRequestError):
         client.delete_node("../profile_schemas/x")
+
+
+def test_a_key_without_permission_is_an_auth_error_too(
+    client: BailianClient, bailian: FakeBailian
+) -> None:
+    bailian.fault(Fail(403, code="Forbidden"), path="memory_nodes")
+    with pytest.raises(BailianAuthError) as raised:
+        client.list_nodes("T1:U1", page_num=1, page_size=10)
+    assert (raised.value.status, raised.value.code) == (403, "Forbidden")
+    assert len(bailian.calls("memory_nodes")) == 1
