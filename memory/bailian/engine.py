@@ -262,11 +262,20 @@ class BailianMemory:
             if general or not asked:
                 self.cache.fill_later(namespace, _fields(own, lang, general, summary), generation)
                 return Recall(summary, "ok" if summary else "empty", cached=True), "cached"
-            nodes = self.store.search(namespace, query, self.settings.bailian_top_k)
-            if not nodes:  # nothing relevant enough: the whole profile's budgeted summary
-                nodes = list(snapshot.nodes)
+            try:
+                nodes = self.store.search(namespace, query, self.settings.bailian_top_k)
+            except BailianError as exc:  # as the engine with its database down: the cache
+                log.warning("bailian search failed; answering from the cached nodes: %s", exc)
+                summary, _, _ = self.reader.summary(
+                    namespace, snapshot.nodes, snapshot.profile, query, complete=False
+                )
+                return Recall(summary, "ok" if summary else "empty", cached=True), "cached"
             summary, lang, _ = self.reader.summary(
-                namespace, nodes, snapshot.profile, query, complete=False
+                namespace,
+                nodes or snapshot.nodes,  # nothing relevant enough: the whole profile
+                snapshot.profile,
+                query,
+                complete=False,
             )
             # As the engine does for summaries ranked from cached facts: stored by the
             # cache's background thread, so this request does not wait for it.

@@ -283,3 +283,16 @@ def test_a_bailian_dsn_without_a_key_is_refused_with_what_to_set() -> None:
 
     with pytest.raises(ValueError, match="DASHSCOPE_API_KEY"):
         open_memory(dsn="bailian://default", redis_url="", dashscope_api_key="")
+
+
+def test_a_warmed_traveller_is_answered_from_the_cache_while_bailian_is_down(
+    make_bailian: BailianFactory, bailian: FakeBailian, namespace: str
+) -> None:
+    mem = make_bailian(memory_summary_max_facts=2, bailian_max_retries=0)
+    for text in ["I never take red-eye flights", "I like quiet cafes", "I enjoy art museums"]:
+        bailian.add_node(namespace, text)
+    assert mem.warm(namespace) == "warmed"
+    bailian.fault(*[Fail(503)] * 2, path="search")
+    recalled = mem.recall(namespace, "plan my trip to Chengdu")
+    assert recalled.status == "ok" and recalled.cached
+    assert recalled.summary.startswith("I never take red-eye flights; ")
