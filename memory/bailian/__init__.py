@@ -24,6 +24,8 @@ from memory.bailian.limiter import RateLimiter
 from memory.bailian.store import BailianStore
 from memory.bailian.target import BailianTarget, is_bailian_dsn
 
+MAX_MESSAGES = 50  # per add call ("对话消息列表，最多 50 条")
+
 if TYPE_CHECKING:
     from memory.cache import PreferenceCache
     from memory.privacy_guard import PrivacyGuard
@@ -64,6 +66,11 @@ def open_bailian_memory(
     guard: PrivacyGuard,
     transport: httpx.BaseTransport | None = None,
 ) -> BailianMemory:
+    if settings.memory_max_facts_per_call > MAX_MESSAGES:
+        raise ValueError(
+            f"MEMORY_MAX_FACTS_PER_CALL must be at most {MAX_MESSAGES} with Bailian "
+            "(one add takes at most 50 messages)"
+        )
     return BailianMemory(
         store=BailianStore(open_client(settings, transport=transport), settings),
         cache=cache,

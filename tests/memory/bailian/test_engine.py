@@ -283,6 +283,13 @@ def test_a_bailian_dsn_without_a_key_is_refused_with_what_to_set() -> None:
 
     with pytest.raises(ValueError, match="DASHSCOPE_API_KEY"):
         open_memory(dsn="bailian://default", redis_url="", dashscope_api_key="")
+    with pytest.raises(ValueError, match="at most 50"):
+        open_memory(
+            dsn="bailian://default",
+            redis_url="",
+            dashscope_api_key="k",
+            memory_max_facts_per_call=60,
+        )
 
 
 def test_a_warmed_traveller_is_answered_from_the_cache_while_bailian_is_down(
