@@ -1,5 +1,5 @@
-"""The servers the load benchmarks need in place of Slack, DingTalk and a model, kept small
-on purpose.
+"""The servers the benchmarks need in place of Slack, DingTalk, a model and Bailian, kept
+small on purpose.
 
 - `SlackDouble`: answers every Slack Web API method the bot calls under load (`auth.test`,
   `chat.postMessage`, `reactions.*`, `users.info`, `views.*`, ...) with `ok`, and writes
@@ -8,6 +8,10 @@ on purpose.
   webhooks, writing down when each reply arrived and to which message's session.
 - `ModelDouble`: an OpenAI-compatible `chat/completions` that answers after a fixed
   delay, with a text or a `retrieve_from_memory` call (`answer(body) -> (text, tool)`).
+- `BailianDouble`: Bailian's memory API for `latency.py --backend bailian`: every
+  traveller has the same `facts`; search answers the first `top_k` of them with scores,
+  list pages through them, the profile has a few attributes, writes are accepted and
+  their events finished at once.
 
 The tests have fuller doubles (`tests/support/`); benchmarks do not import tests.
 Both serve HTTP/1.1 with Nagle's algorithm off: the model's client keeps its connection
@@ -208,4 +212,88 @@ class ModelDouble(_Server):
         }
 
 
-__all__ = ["DingTalkDouble", "ModelDouble", "Post", "SlackDouble"]
+class _BailianHandler(BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+    disable_nagle_algorithm = True
+    owner: Any = None
+
+    def log_message(self, format: str, *args: Any) -> None:
+        pass
+
+    def do_GET(self) -> None:
+        self._serve()
+
+    def do_POST(self) -> None:
+        self._serve()
+
+    def do_DELETE(self) -> None:
+        self._serve()
+
+    def _serve(self) -> None:
+        parts = urlsplit(self.path)
+        raw = self.rfile.read(int(self.headers.get("Content-Length") or 0))
+        body = json.loads(raw) if raw else {}
+        query = dict(parse_qsl(parts.query))
+        path = parts.path.removeprefix("/api/v2/apps/memory/")
+        data = json.dumps(self.owner.answer(self.command, path, query, body)).encode()
+        self.send_response(200)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        self.wfile.write(data)
+
+
+class BailianDouble:
+    def __init__(self, facts: list[str], profile: dict[str, str], top_k: int = 10) -> None:
+        self.facts = facts
+        self.profile = profile
+        self.top_k = top_k
+        handler = type("Handler", (_BailianHandler,), {"owner": self})
+        self._http = ThreadingHTTPServer(("127.0.0.1", 0), handler)
+        self._http.daemon_threads = True
+        self._thread = threading.Thread(target=self._http.serve_forever, daemon=True)
+        self._thread.start()
+        self.base_url = f"http://127.0.0.1:{self._http.server_address[1]}/api/v2/apps/memory"
+
+    def _node(self, number: int, score: float | None = None) -> dict[str, Any]:
+        node: dict[str, Any] = {
+            "memory_node_id": f"{number:032x}",
+            "content": self.facts[number],
+            "created_at": 1_700_000_000 + number,
+            "updated_at": 1_700_000_000 + number,
+            "memory_type": "observation",
+            "status": "valid",
+            "meta_data": {"source": "chat"},
+        }
+        if score is not None:
+            node["score"] = score
+        return node
+
+    def answer(
+        self, method: str, path: str, query: dict[str, str], body: dict[str, Any]
+    ) -> dict[str, Any]:
+        done = {"request_id": "bench"}
+        if path == "memory_nodes/search":
+            top = min(self.top_k, int(body.get("top_k", 10)), len(self.facts))
+            return {**done, "memory_nodes": [self._node(n, 0.9 - n / 100) for n in range(top)]}
+        if path == "memory_nodes" and method == "GET":
+            page, size = int(query.get("page_num", 1)), int(query.get("page_size", 10))
+            numbers = range((page - 1) * size, min(page * size, len(self.facts)))
+            nodes = [self._node(n) for n in numbers]
+            return {**done, "memory_nodes": nodes, "total": len(self.facts)}
+        if path.endswith("/user_profile"):
+            attributes = [{"id": k, "name": k, "value": v} for k, v in self.profile.items()]
+            return {**done, "profile": {"schema_name": "bench", "attributes": attributes}}
+        if path == "add-async":
+            event = {"event_id": "e1", "status": "PENDING", "user_id": body.get("user_id")}
+            return {**done, "event_id": "e1", "events": [event]}
+        if path.startswith("events/"):
+            return {**done, "events": [{"event_id": "e1", "status": "SUCCEEDED", "result": []}]}
+        return {**done, "profile_schemas": [], "total": 0}
+
+    def close(self) -> None:
+        self._http.shutdown()
+        self._http.server_close()
+
+
+__all__ = ["BailianDouble", "DingTalkDouble", "ModelDouble", "Post", "SlackDouble"]

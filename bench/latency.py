@@ -26,6 +26,10 @@ records 200 facts and answers searches and retrieves (target <= 400 MB).
 
     .venv/bin/python bench/latency.py                    # both backends, up to 500k facts
     .venv/bin/python bench/latency.py --backend sqlite --quick   # up to 100k facts
+    .venv/bin/python bench/latency.py --backend bailian          # Bailian: our side only
+
+`--backend bailian` measures something else: what the Bailian memory backend adds on our
+side against a local double of the service, apart from the network (`bailian_latency.py`).
 
 PostgreSQL: a fresh schema in database `test` on 127.0.0.1 (dropped afterwards);
 SQLite: a file in a temporary directory; Redis: 127.0.0.1:6379 with a key prefix of
@@ -556,7 +560,9 @@ def report(results: Sequence[BackendResult], rss_mb: float) -> None:
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--backend", choices=["sqlite", "postgresql", "both"], default="both")
+    parser.add_argument(
+        "--backend", choices=["sqlite", "postgresql", "both", "bailian"], default="both"
+    )
     parser.add_argument(
         "--sizes",
         default="1000,10000,100000,500000",
@@ -569,6 +575,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.rss_child:
         rss_child()
         return 0
+    if args.backend == "bailian":
+        from bailian_latency import run
+
+        return run(args.json)
     sizes = sorted({int(s) for s in args.sizes.split(",") if s.strip()})
     if args.quick:
         sizes = [size for size in sizes if size <= 100_000]

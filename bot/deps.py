@@ -28,7 +28,7 @@ if TYPE_CHECKING:
     from bot.planning.admins import AdminResolver
     from bot.planning.trips import TripStore
     from bot.settings import Settings
-    from memory.engine import Memory
+    from memory.protocol import LongTermMemory
 
 log = logging.getLogger(__name__)
 
@@ -104,7 +104,7 @@ class Deps:
     """Everything the channels and the HTTP application use; see the module docstring."""
 
     settings: Settings
-    memory: Memory
+    memory: LongTermMemory
     agent: AgentLike | None = None
     redis: Any | None = None
     metrics: Metrics = field(default_factory=Metrics)
@@ -133,7 +133,7 @@ class Deps:
         cls,
         settings: Settings,
         *,
-        memory: Memory | None = None,
+        memory: LongTermMemory | None = None,
         agent: AgentLike | None = None,
         metrics: Metrics | None = None,
     ) -> Deps:

@@ -73,6 +73,19 @@ class Settings(MemorySettings):
     def _check_http_url(cls, value: str) -> str:
         return http_url(value)
 
+    # Bailian memory (issue 17): with MEMORY_DSN=bailian://..., saved trips need a database
+    # of their own; empty means MEMORY_DSN when it is one, else a SQLite file.
+    trips_dsn: str = ""
+
+    @property
+    def trips_database(self) -> str:
+        """Where saved trips are kept: `TRIPS_DSN`, else the memory database if SQL."""
+        if self.trips_dsn.strip():
+            return self.trips_dsn.strip()
+        if self.memory_dsn.startswith("bailian://"):
+            return "sqlite:///./data/trips.db"
+        return self.memory_dsn
+
     @property
     def admin_user_ids(self) -> frozenset[str]:
         """`TRAVEL_ADMIN_USER_IDS` as a set of Slack user ids."""

@@ -16,8 +16,8 @@ from memory.types import MemoryItem, Recall, RecordOutcome, ScopedValue
 if TYPE_CHECKING:
     from memory.conflicts import ConflictJudge
     from memory.embedding import Embedder
-    from memory.engine import Memory
     from memory.privacy.guard import PrivacyReviewer
+    from memory.protocol import LongTermMemory
     from memory.settings import MemorySettings
 
 
@@ -30,13 +30,16 @@ def open_memory(
     judge: ConflictJudge | None = None,
     reviewer: PrivacyReviewer | None = None,
     **overrides: Any,
-) -> Memory:
-    """Build a `Memory` from settings (environment and `.env`), with keyword overrides.
+) -> LongTermMemory:
+    """Build the memory from settings (environment and `.env`), with keyword overrides.
 
     `open_memory(dsn="sqlite:///x.db", redis_url="")` selects a SQLite file and no cache;
     any other setting can be overridden by its field name, e.g. `memory_cache_ttl_seconds=60`.
+    `MEMORY_DSN=bailian://...` selects Bailian's memory library (`memory.bailian`), behind
+    the same cache, privacy guard and API.
     """
     from memory.backends import backend_from_dsn
+    from memory.bailian.target import is_bailian_dsn
     from memory.cache import PreferenceCache
     from memory.conflicts import LLMConflictJudge
     from memory.embedding import OpenAIEmbedder, shared_local_embedder
@@ -61,6 +64,21 @@ def open_memory(
         ttl_seconds=settings.memory_cache_ttl_seconds,
         key_prefix=settings.redis_key_prefix,
     )
+    if reviewer is None and settings.fast_llm_configured:
+        reviewer = LLMPrivacyReviewer(
+            client=openai_client(settings, max_retries=0),
+            model=settings.llm_fast_model,
+            timeout=min(
+                settings.llm_timeout_seconds, settings.memory_privacy_review_timeout_seconds
+            ),
+        )
+    # Bailian memory (issue 17): the service stores, extracts and searches; no embedder.
+    if is_bailian_dsn(settings.memory_dsn):
+        from memory.bailian import open_bailian_memory
+
+        return open_bailian_memory(
+            settings, cache=cache, schema=load_schema(), guard=PrivacyGuard(reviewer=reviewer)
+        )
     if embedder is None:
         if settings.embedding_provider == "openai":
             embedder = OpenAIEmbedder(
@@ -70,14 +88,6 @@ def open_memory(
             embedder = shared_local_embedder()
     if judge is None and settings.fast_llm_configured:
         judge = LLMConflictJudge(client=openai_client(settings), model=settings.llm_fast_model)
-    if reviewer is None and settings.fast_llm_configured:
-        reviewer = LLMPrivacyReviewer(
-            client=openai_client(settings, max_retries=0),
-            model=settings.llm_fast_model,
-            timeout=min(
-                settings.llm_timeout_seconds, settings.memory_privacy_review_timeout_seconds
-            ),
-        )
     return Memory(
         store=Store(backend_from_dsn(settings.memory_dsn)),
         cache=cache,

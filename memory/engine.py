@@ -5,10 +5,9 @@ from __future__ import annotations
 import dataclasses
 import logging
 import threading
-import unicodedata
 import uuid
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any, Literal
+from typing import Any
 
 import numpy as np
 
@@ -19,11 +18,13 @@ from memory.dedupe import is_near_duplicate
 from memory.embedding import Embedder
 from memory.errors import InvalidSlotValue, MemoryEngineError, StoreUnavailable
 from memory.facts import Facts, pack, unpack
+from memory.intake import check_namespace as _check_namespace
+from memory.intake import screen
 from memory.lang import Lang, detect_lang, dominant_lang
 from memory.migrations import MEMORY_MIGRATIONS, migrate
-from memory.privacy import REASONS, preview
 from memory.privacy.guard import PrivacyGuard
 from memory.profile import ProfileSchema
+from memory.protocol import WarmState
 from memory.ranking import language_gap, rank_scores
 from memory.settings import MemorySettings
 from memory.store import Store, StoredItem, Tx, utcnow
@@ -33,22 +34,8 @@ from memory.types import MemoryItem, Recall, RecordOutcome, ScopedValue
 
 log = logging.getLogger(__name__)
 
-WarmState = Literal["cached", "warmed", "empty", "unfilled"]
-
 _JUDGE_MIN_SIMILARITY = 0.85
 _JUDGE_CANDIDATES = 3
-_MAX_NAMESPACE_CHARS = 256
-
-
-def _check_namespace(namespace: str) -> None:
-    if not isinstance(namespace, str) or not namespace.strip():
-        raise ValueError("namespace must be a non-empty string")
-    if len(namespace) > _MAX_NAMESPACE_CHARS:
-        raise ValueError(f"namespace longer than {_MAX_NAMESPACE_CHARS} characters")
-
-
-def _has_control_chars(text: str) -> bool:
-    return any(unicodedata.category(ch) == "Cc" and ch not in "\n\r\t" for ch in text)
 
 
 class Memory:
@@ -116,47 +103,14 @@ class Memory:
         """
         _check_namespace(namespace)
         facts = [facts] if isinstance(facts, str) else list(facts)
-        limits = self.settings
-        outcomes: list[RecordOutcome | None] = [None] * len(facts)
-        checked: list[tuple[int, str]] = []
-        for index, raw in enumerate(facts):
-            code, reason = "", ""
-            text = " ".join(raw.split()) if isinstance(raw, str) else ""
-            if index >= limits.memory_max_facts_per_call:
-                code = "too_many"
-                reason = f"too many facts in one call (at most {limits.memory_max_facts_per_call})"
-            elif not isinstance(raw, str):
-                code, reason = "not_text", "not text"
-            elif _has_control_chars(raw):
-                code, reason = "control_chars", "contains control characters"
-            elif not text:
-                code, reason = "empty", "empty fact"
-            elif len(text) > limits.memory_max_fact_chars:
-                code = "too_long"
-                reason = (
-                    f"too long ({len(text)} characters; at most "
-                    f"{limits.memory_max_fact_chars}): state one preference per fact"
-                )
-            else:
-                checked.append((index, text))
-                continue
-            outcomes[index] = RecordOutcome(
-                text=preview(text or str(raw)), status="rejected", reason=reason, code=code
-            )
         # The privacy guard sees the call's facts together (pieces of one number) and, only
         # when a fact offers such a piece, the person's stored facts.
-        verdicts = self.guard.check(
-            [text for _, text in checked],
+        outcomes, accepted = screen(
+            facts,
+            limits=self.settings,
+            guard=self.guard,
             stored=lambda: [s.item.text for s in self._current(namespace)],
         )
-        accepted: list[tuple[int, str]] = []
-        for (index, text), category in zip(checked, verdicts, strict=True):
-            if category is None:
-                accepted.append((index, text))
-            else:
-                outcomes[index] = RecordOutcome(
-                    text=preview(text), status="rejected", reason=REASONS[category], code=category
-                )
         if accepted:
             for outcome in self._write_facts(namespace, accepted, source):
                 outcomes[outcome[0]] = outcome[1]

@@ -10,7 +10,10 @@ from pydantic_settings import BaseSettings, SettingsConfigDict
 
 # First hour (issue 12): the shapes of MEMORY_DSN and REDIS_URL are checked when the
 # settings load, so a typo is one clear line at start rather than a traceback later.
-DSN_FORMS = "sqlite:///path/to/memory.db or postgresql://user@host:5432/database"
+DSN_FORMS = (
+    "sqlite:///path/to/memory.db, postgresql://user@host:5432/database or "
+    "bailian://{memory_library_id}[?project_id=...]"
+)
 REDIS_FORMS = (
     "redis://host:6379/0, rediss://host:6380/0, unix:///path/to/redis.sock, "
     "redis+cluster://host:port[,host:port] (rediss+cluster:// for TLS), "
@@ -46,6 +49,28 @@ class MemorySettings(BaseSettings):
     memory_max_facts_per_namespace: int = Field(default=500, ge=500)
     memory_summary_max_facts: int = Field(default=8, ge=1)
     memory_summary_max_chars: int = Field(default=600, ge=40)
+
+    # Bailian (百炼) long-term memory as the store, selected by
+    # MEMORY_DSN=bailian://{memory_library_id}?project_id=... (issue 17; docs/bailian.md).
+    dashscope_api_key: SecretStr | None = None
+    bailian_base_url: str = "https://dashscope.aliyuncs.com/api/v2/apps/memory"
+    bailian_profile_schema_id: str = ""
+    bailian_write_mode: Literal["async", "sync"] = "async"
+    bailian_timeout_seconds: float = Field(default=10.0, gt=0)
+    bailian_max_retries: int = Field(default=3, ge=0, le=10)
+    bailian_retry_backoff_seconds: float = Field(default=1.0, ge=0)
+    bailian_max_retry_wait_seconds: float = Field(default=10.0, ge=0)
+    # Per process, under the account's published limits (3000 / 120 / 300 QPM).
+    bailian_qpm: int = Field(default=2700, ge=1)
+    bailian_add_qpm: int = Field(default=108, ge=1)
+    bailian_search_qpm: int = Field(default=270, ge=1)
+    bailian_top_k: int = Field(default=10, ge=1, le=100)
+    bailian_min_score: float = Field(default=0.3, ge=0, le=1)
+    bailian_rerank: bool = True
+    bailian_rewrite: bool = False
+    bailian_event_poll_seconds: float = Field(default=1.0, gt=0)
+    bailian_event_timeout_seconds: float = Field(default=120.0, gt=0)
+    bailian_visibility_delay_seconds: float = Field(default=5.0, ge=0)
 
     # First hour (issue 12): refuse a DSN or Redis URL of the wrong shape at start.
     @field_validator("memory_dsn")
@@ -89,6 +114,14 @@ def dsn_problem(dsn: str) -> str | None:
     if dsn.startswith(("postgresql://", "postgres://")):
         problem = _netloc_problem(dsn)
         return f"{problem}; expected {DSN_FORMS}" if problem else None
+    if dsn.startswith("bailian:"):
+        from memory.bailian.target import BailianTarget
+
+        try:
+            BailianTarget.from_dsn(dsn)
+        except ValueError as exc:
+            return str(exc).removeprefix("MEMORY_DSN: ").removeprefix("MEMORY_DSN=")
+        return None
     if dsn.startswith("sqlite:"):
         return (
             "a SQLite DSN has three slashes before a relative path (four before an "

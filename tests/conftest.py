@@ -17,7 +17,9 @@ import pytest
 import redis
 
 from memory import open_memory
+from memory.bailian import BailianMemory
 from memory.engine import Memory
+from tests.support.bailian_api import FakeBailian
 from tests.support.redis_cluster import LocalCluster
 from tests.support.services import (
     HOW_TO_START,
@@ -145,3 +147,54 @@ def redis_cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LocalClu
         yield cluster
     finally:
         cluster.stop()
+
+
+# -- Bailian memory (issue 17): the local fake service, and memories on it ----------------
+
+BailianFactory = Callable[..., BailianMemory]
+
+# Fast enough for tests; the defaults are in memory/settings.py.
+BAILIAN_QUICK = {
+    "bailian_retry_backoff_seconds": 0.01,
+    "bailian_event_poll_seconds": 0.05,
+    "bailian_event_timeout_seconds": 10.0,
+    "bailian_visibility_delay_seconds": 0.2,
+    "bailian_timeout_seconds": 2.0,
+}
+
+
+@pytest.fixture
+def bailian() -> Iterator[FakeBailian]:
+    """The local fake of Bailian's memory API (`tests/support/bailian_api.py`)."""
+    with FakeBailian() as fake:
+        yield fake
+
+
+@pytest.fixture
+def make_bailian(bailian: FakeBailian, redis_prefix: str) -> Iterator[BailianFactory]:
+    """Open `BailianMemory`s on the fake service and this run's Redis prefix."""
+    opened: list[BailianMemory] = []
+
+    def factory(**overrides: Any) -> BailianMemory:
+        settings: dict[str, Any] = {
+            "dsn": "bailian://default",
+            "redis_url": REDIS_URL,
+            "redis_key_prefix": redis_prefix,
+            "dashscope_api_key": bailian.api_key,
+            "bailian_base_url": bailian.base_url,
+            **BAILIAN_QUICK,
+            **overrides,
+        }
+        mem = open_memory(**settings)
+        assert isinstance(mem, BailianMemory)
+        opened.append(mem)
+        return mem
+
+    yield factory
+    for mem in opened:
+        mem.close()
+
+
+@pytest.fixture
+def bailian_memory(make_bailian: BailianFactory) -> BailianMemory:
+    return make_bailian()

@@ -35,7 +35,7 @@ from memory.lang import Lang
 if TYPE_CHECKING:
     from bot.metrics import Metrics
     from bot.settings import Settings
-    from memory.engine import Memory
+    from memory.protocol import LongTermMemory
 
 log = logging.getLogger(__name__)
 
@@ -98,7 +98,7 @@ class Agent:
         *,
         llm: openai.OpenAI,
         model: str,
-        memory: Memory | None = None,
+        memory: LongTermMemory | None = None,
         memory_mode: MemoryMode = "agent_control",
         tools: Iterable[Tool | Callable[..., Any]] = (),
         max_steps: int = 6,
@@ -347,7 +347,7 @@ def _is_timeout(exc: Exception) -> bool:
 
 def build_agent(
     settings: Settings,
-    memory: Memory | None,
+    memory: LongTermMemory | None,
     metrics: Metrics | None = None,
     extra_tools: Iterable[Tool | Callable[..., Any]] = (),
 ) -> Agent | None:

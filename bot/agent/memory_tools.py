@@ -20,7 +20,7 @@ from memory.lang import Lang
 from memory.types import RecordOutcome
 
 if TYPE_CHECKING:
-    from memory.engine import Memory
+    from memory.protocol import LongTermMemory
 
 log = logging.getLogger(__name__)
 
@@ -46,7 +46,7 @@ NOTHING_SAVED = (
 )
 
 
-def memory_tools(memory: Memory) -> list[Tool]:
+def memory_tools(memory: LongTermMemory) -> list[Tool]:
     """`record_to_memory` and `retrieve_from_memory`, bound to `memory`."""
 
     def record_to_memory(ctx: ToolContext, thinking: str, content: list[str]) -> str:

@@ -28,7 +28,7 @@ from memory.lang import Lang
 
 if TYPE_CHECKING:
     from bot.agent.loop import Agent
-    from memory.engine import Memory
+    from memory.protocol import LongTermMemory
 
 log = logging.getLogger(__name__)
 
@@ -70,7 +70,7 @@ def run_console(
     user: str,
     stdin: TextIO,
     stdout: TextIO,
-    memory: Memory | None = None,
+    memory: LongTermMemory | None = None,
     agent: Agent | None = None,
     tz: str | None = None,
     log_file: str | None = None,
@@ -119,7 +119,7 @@ class _Session:
         *,
         settings: Settings,
         user: str,
-        memory: Memory,
+        memory: LongTermMemory,
         agent: Agent | None,
         stdout: TextIO,
         tz: str,

@@ -88,10 +88,18 @@ def register(subparsers: Any) -> None:
     )
     add_user(export, help=USER_HELP)
 
+    # Bailian memory (issue 17).
+    verbs.add_parser(
+        "bailian-init",
+        help="create the travel profile schema in Bailian when missing (MEMORY_DSN=bailian://...)",
+    )
+
     parser.set_defaults(handler=run)
 
 
 def run(args: argparse.Namespace, settings: Settings) -> int:
+    if args.memory_verb == "bailian-init":
+        return bailian_init(settings)
     mem = open_memory(settings)
     try:
         return _dispatch(mem, args)
@@ -242,3 +250,45 @@ def _nothing_remembered(mem: Any, namespace: str, *, stream: Any = None) -> None
     if close:
         line += f" (did you mean {close[0]}?)"
     print(line, file=stream or sys.stderr)
+
+
+def bailian_init(settings: Settings) -> int:
+    """Find or create our profile schema in the Bailian memory library; say what to set."""
+    from memory.bailian import open_client
+    from memory.bailian.schema import ensure_profile_schema
+    from memory.bailian.target import is_bailian_dsn
+    from memory.profile import load_schema
+
+    if not is_bailian_dsn(settings.memory_dsn):
+        print(
+            "error: bailian-init needs MEMORY_DSN=bailian://{memory_library_id}[?project_id=...]"
+            " ('default' for the account's default library)",
+            file=sys.stderr,
+        )
+        return 2
+    try:
+        client = open_client(settings)
+    except ValueError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    try:
+        status = ensure_profile_schema(client, load_schema())
+    except MemoryEngineError as exc:
+        print(f"error: Bailian did not answer as expected: {exc}", file=sys.stderr)
+        return 1
+    finally:
+        client.close()
+    done = "created" if status.created else "found"
+    print(f"{done} profile schema {status.name}: {status.schema_id}")
+    if status.missing:
+        print(
+            f"warning: that schema lacks {', '.join(status.missing)}; those slots are read "
+            "from the memories' words only",
+            file=sys.stderr,
+        )
+    if settings.bailian_profile_schema_id.strip() == status.schema_id:
+        print("BAILIAN_PROFILE_SCHEMA_ID is already set to it.")
+    else:
+        print(f"Set BAILIAN_PROFILE_SCHEMA_ID={status.schema_id} (environment or .env) so every")
+        print("write asks Bailian to fill the travel profile and every recall reads it.")
+    return 0

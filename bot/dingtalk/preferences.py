@@ -31,7 +31,7 @@ if TYPE_CHECKING:
     from bot.dingtalk.actions import PendingActions
     from bot.dingtalk.delivery import Delivery, Reply
     from bot.metrics import Metrics
-    from memory.engine import Memory
+    from memory.protocol import LongTermMemory
 
 log = logging.getLogger(__name__)
 
@@ -51,7 +51,7 @@ class Preferences:
     def __init__(
         self,
         *,
-        memory: Memory,
+        memory: LongTermMemory,
         actions: PendingActions,
         metrics: Metrics,
         preferences_url: PreferencesURL = no_page,

@@ -290,11 +290,12 @@ class TripStore:
 
 
 def open_trip_store(settings: Settings) -> TripStore:
-    """A trip store on the memory database (`MEMORY_DSN`), dates local to `TRAVEL_TIMEZONE`."""
+    """A trip store on the memory database (`MEMORY_DSN`; `TRIPS_DSN` when memory is in
+    Bailian), dates local to `TRAVEL_TIMEZONE`."""
     from zoneinfo import ZoneInfo
 
     from memory.backends import backend_from_dsn
 
     return TripStore(
-        backend_from_dsn(settings.memory_dsn), timezone=ZoneInfo(settings.travel_timezone)
+        backend_from_dsn(settings.trips_database), timezone=ZoneInfo(settings.travel_timezone)
     )

@@ -24,7 +24,7 @@ from memory.profile import ProfileSchema, Value
 from memory.types import ScopedValue
 
 if TYPE_CHECKING:
-    from memory.engine import Memory
+    from memory.protocol import LongTermMemory
     from memory.settings import MemorySettings
 
 log = logging.getLogger(__name__)
@@ -126,7 +126,7 @@ def parse_suggestions(answer: object, count: int) -> list[Suggestion]:
     return found
 
 
-def structured_profile(memory: Memory, namespace: str) -> dict[str, Value]:
+def structured_profile(memory: LongTermMemory, namespace: str) -> dict[str, Value]:
     """The profile in canonical form (tuples for multi slots), slots the schema knows."""
     out: dict[str, Value] = {}
     for slot, raw in memory.profile(namespace).items():
@@ -139,7 +139,7 @@ def structured_profile(memory: Memory, namespace: str) -> dict[str, Value]:
     return out
 
 
-def build_prefill(memory: Memory, namespace: str, mapper: SlotMapper | None) -> Prefill:
+def build_prefill(memory: LongTermMemory, namespace: str, mapper: SlotMapper | None) -> Prefill:
     """The form's starting point for `namespace` (reads the store; may ask the model)."""
     schema = memory.schema
     base = structured_profile(memory, namespace)

@@ -16,10 +16,12 @@ from memory.lang import Lang
 
 if TYPE_CHECKING:
     from bot.metrics import Metrics
-    from memory.engine import Memory
+    from memory.protocol import LongTermMemory
 
 
-def show(memory: Memory, namespace: str, lang: Lang, *, escape: Callable[[str], str] = str) -> str:
+def show(
+    memory: LongTermMemory, namespace: str, lang: Lang, *, escape: Callable[[str], str] = str
+) -> str:
     """The summary of what is remembered, and how many facts, in the person's language.
 
     `escape` makes the remembered text inert in the platform's markup (Slack's `<!channel>`
@@ -34,7 +36,7 @@ def show(memory: Memory, namespace: str, lang: Lang, *, escape: Callable[[str], 
     return text or t("prefs_show_empty", lang)
 
 
-def forget_all(memory: Memory, namespace: str, lang: Lang, metrics: Metrics) -> str:
+def forget_all(memory: LongTermMemory, namespace: str, lang: Lang, metrics: Metrics) -> str:
     """Erase everything remembered about the person; what to tell them."""
     try:
         count = memory.forget(namespace)
@@ -44,7 +46,7 @@ def forget_all(memory: Memory, namespace: str, lang: Lang, metrics: Metrics) -> 
     return t("prefs_forgot_all", lang, count=count) if count else t("prefs_forget_nothing", lang)
 
 
-def forget_one(memory: Memory, namespace: str, item_id: str, metrics: Metrics) -> int:
+def forget_one(memory: LongTermMemory, namespace: str, item_id: str, metrics: Metrics) -> int:
     """Erase one fact (`MemoryEngineError` when memory is down); how many were erased."""
     count = memory.forget(namespace, item_id)
     metrics.inc("prefs_forgotten_total", count, scope="item")

@@ -23,7 +23,7 @@ from memory.lang import Lang
 from memory.profile import Clash, ProfileSchema, Value
 
 if TYPE_CHECKING:
-    from memory.engine import Memory
+    from memory.protocol import LongTermMemory
 
 log = logging.getLogger(__name__)
 
@@ -44,7 +44,7 @@ class Saved:
         return self.outcome in ("saved", "same")
 
 
-def save_form(memory: Memory, meta: FormMeta, form: FormInput) -> Saved:
+def save_form(memory: LongTermMemory, meta: FormMeta, form: FormInput) -> Saved:
     """Write the form's changes for `meta`'s person (and only theirs); never raises."""
     lang, namespace, schema = meta.lang, meta.namespace, memory.schema
     try:
@@ -113,7 +113,9 @@ def describe_clashes(schema: ProfileSchema, clashes: list[Clash], lang: Lang) ->
     return _LIST_SEP[lang].join(found)
 
 
-def record_note(memory: Memory, namespace: str, text: str, lang: Lang) -> tuple[list[str], bool]:
+def record_note(
+    memory: LongTermMemory, namespace: str, text: str, lang: Lang
+) -> tuple[list[str], bool]:
     """Record the free text (source "form"): what to tell the person, and if it was kept."""
     if not text:
         return [], False

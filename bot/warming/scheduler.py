@@ -21,7 +21,7 @@ from bot.warming.warmer import Warmer, WarmReport, open_redis
 
 if TYPE_CHECKING:
     from bot.settings import Settings
-    from memory.engine import Memory
+    from memory.protocol import LongTermMemory
 
 log = logging.getLogger(__name__)
 
@@ -83,7 +83,7 @@ class WarmClock:
 
 def start_in_process(
     settings: Settings,
-    memory: Memory,
+    memory: LongTermMemory,
     *,
     first_run: datetime | None = None,
 ) -> WarmClock:

@@ -48,7 +48,7 @@ from memory.redis_client import open_redis as redis_client
 if TYPE_CHECKING:
     from bot.planning.trips import TripStore
     from bot.settings import Settings
-    from memory.engine import Memory
+    from memory.protocol import LongTermMemory
 
 log = logging.getLogger(__name__)
 
@@ -139,7 +139,7 @@ class Warmer:
     def __init__(
         self,
         *,
-        memory: Memory,
+        memory: LongTermMemory,
         trips: TripStore,
         redis: Any | None,
         key_prefix: str = "",
@@ -167,7 +167,7 @@ class Warmer:
 
     @classmethod
     def from_settings(
-        cls, settings: Settings, *, memory: Memory, trips: TripStore, redis: Any | None
+        cls, settings: Settings, *, memory: LongTermMemory, trips: TripStore, redis: Any | None
     ) -> Warmer:
         return cls(
             memory=memory,

@@ -49,3 +49,16 @@ def test_memory_methods_are_documented() -> None:
     for method in METHODS:
         assert callable(getattr(Memory, method))
         assert f"mem.{method}(" in section, method
+
+
+def test_the_bailian_memory_has_the_same_methods() -> None:
+    """`open_memory()` may return either; the bot cannot tell them apart by their API."""
+    import inspect
+
+    from memory.bailian import BailianMemory
+
+    for method in (*METHODS, "items", "health", "close"):
+        ours, theirs = getattr(Memory, method), getattr(BailianMemory, method)
+        assert list(inspect.signature(ours).parameters) == list(
+            inspect.signature(theirs).parameters
+        ), method

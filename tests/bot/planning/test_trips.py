@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator
 from datetime import UTC, date, datetime, timedelta
+from pathlib import Path
 from zoneinfo import ZoneInfo
 
 import pytest
@@ -170,3 +171,12 @@ def test_cli_refuses_a_trip_that_is_over_unless_told(
     capsys.readouterr()
     assert cli(dsn, "list", "--user", "T1:U1") == 0
     assert len(capsys.readouterr().out.splitlines()) == 2
+
+
+def test_trips_stay_in_a_database_when_memory_is_in_bailian(tmp_path: Path) -> None:
+    """Bailian memory (issue 17): saved trips need SQL of their own (`TRIPS_DSN`)."""
+    sql = f"sqlite:///{tmp_path}/m.db"
+    assert Settings(memory_dsn=sql).trips_database == sql
+    assert Settings(memory_dsn="bailian://default").trips_database == "sqlite:///./data/trips.db"
+    own = f"sqlite:///{tmp_path}/trips.db"
+    assert Settings(memory_dsn="bailian://lib1", trips_dsn=own).trips_database == own
