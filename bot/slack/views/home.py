@@ -24,6 +24,7 @@ from slack_sdk.models.blocks import (
 from slack_sdk.models.views import View
 
 from bot.messages import t
+from bot.prefs.remembered import source_label
 from bot.slack.views.blocks import (
     EDIT_ACTION_ID,
     FORGET_ALL_ACTION_ID,
@@ -129,12 +130,6 @@ def _page_button(text: str, action_id: str, page: int) -> ButtonElement:
         action_id=action_id,
         value=str(page),
     )
-
-
-def source_label(source: str, lang: Lang) -> str:
-    if source in ("chat", "form", "admin"):
-        return t(f"home_source_{source}", lang)
-    return t("home_source_other", lang, source=source)
 
 
 def _fact_text(item: MemoryItem, lang: Lang) -> str:
