@@ -1,8 +1,9 @@
 """`travel-bot serve | socket | run`: the chat processes.
 
 - `serve`: HTTP mode on `$PORT` (uvicorn): one application (`bot.web.app`) on which each
-  configured channel mounts its routes (Slack: `/slack/events`), plus `/healthz` and
-  `/metrics`. This is where channels are wired; only the command line imports it.
+  configured channel mounts its routes (Slack: `/slack/events`), plus `/healthz`,
+  `/metrics` and the preferences page (`/prefs`, `/api/preferences`) when configured.
+  This is where channels are wired; only the command line imports it.
 - `socket`: Slack's Socket Mode with `SLACK_APP_TOKEN` (no public URL needed); each
   platform's long-connection mode is a verb of its own.
 - `run`: Socket Mode when `SLACK_APP_TOKEN` and `SLACK_BOT_TOKEN` are set, HTTP mode when
@@ -82,6 +83,7 @@ def serve_command(args: argparse.Namespace, settings: Settings) -> int:
         return 2
     from bot.deps import Deps
     from bot.slack import http as slack_http
+    from bot.web import prefs as prefs_page
     from bot.web.app import WebApp
     from bot.web.server import Server
 
@@ -91,6 +93,7 @@ def serve_command(args: argparse.Namespace, settings: Settings) -> int:
     web = WebApp(deps)
     try:
         slack_http.mount(web, settings, deps)  # each configured channel mounts its routes
+        prefs_page.mount(web, settings, deps)  # the preferences page, when configured
         server = Server(web, host=host, port=port)
         _announce(deps, f"HTTP mode on {host}:{server.port}")
         server.serve_forever()

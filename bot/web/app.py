@@ -37,12 +37,26 @@ class WebApp:
         self.deps = deps
         self.shutting_down = False
         self._routes: dict[str, tuple[tuple[str, ...], Route]] = {}
+        self._prefixes: dict[str, tuple[tuple[str, ...], Route]] = {}
 
-    def mount(self, path: str, route: Route, *, methods: Sequence[str] = ("POST",)) -> None:
-        """Serve `path` with `route` (an ASGI callable) for `methods`; 405 for the others."""
-        if path in self._routes or path in ("/healthz", "/metrics"):
+    def mount(
+        self,
+        path: str,
+        route: Route,
+        *,
+        methods: Sequence[str] = ("POST",),
+        prefix: bool = False,
+    ) -> None:
+        """Serve `path` with `route` (an ASGI callable) for `methods`; 405 for the others.
+
+        With `prefix`, `path` (ending in "/") serves every longer path below it, e.g.
+        `/api/preferences/facts/` serves `/api/preferences/facts/{id}`.
+        """
+        if path in self._routes or path in self._prefixes or path in ("/healthz", "/metrics"):
             raise ValueError(f"{path} is already served")
-        self._routes[path] = (tuple(methods), route)
+        if prefix and not path.endswith("/"):
+            raise ValueError(f"a prefix mount ends with '/', not {path!r}")
+        (self._prefixes if prefix else self._routes)[path] = (tuple(methods), route)
 
     def close(self) -> None:
         """Stop taking requests (`/healthz` says so); the pools are closed by `Deps.close`."""
@@ -56,7 +70,7 @@ class WebApp:
             return
         path, method = scope["path"], scope["method"]
         try:
-            mounted = self._routes.get(path)
+            mounted = self._routes.get(path) or self._below(path)
             if mounted is not None:
                 methods, route = mounted
                 if method not in methods:
@@ -73,6 +87,11 @@ class WebApp:
         except Exception:
             log.exception("request to %s failed", path)
             await respond(send, 500, b"internal error")
+
+    def _below(self, path: str) -> tuple[tuple[str, ...], Route] | None:
+        """The prefix mount serving `path`, the longest one when several do."""
+        found = [p for p in self._prefixes if path.startswith(p) and len(path) > len(p)]
+        return self._prefixes[max(found, key=len)] if found else None
 
     # -- health and metrics ---------------------------------------------------------------
 
