@@ -13,7 +13,7 @@ import logging
 import sys
 from collections.abc import Sequence
 
-from bot.cli import chat, memory, run, trips, warm
+from bot.cli import chat, memory, prefs, run, trips, warm
 from bot.settings import Settings
 
 
@@ -23,7 +23,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--log-level", default="INFO", help="logging level (default INFO)")
     subparsers = parser.add_subparsers(dest="verb", required=True, metavar="VERB")
-    for verb in (memory, chat, run, warm, trips):
+    for verb in (memory, chat, run, warm, trips, prefs):
         verb.register(subparsers)
     return parser
 
