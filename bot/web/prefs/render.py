@@ -30,6 +30,7 @@ HTML_LANG = {"en": "en", "zh": "zh-CN"}
 STATIC_FILES = {
     "prefs.css": "text/css; charset=utf-8",
     "prefs.js": "text/javascript; charset=utf-8",
+    "icon.svg": "image/svg+xml",
 }
 
 
@@ -74,7 +75,7 @@ class Renderer:
         self._static = {
             name.rpartition(".")[2]: f"{base_path}/prefs/static/{name}?v={asset.version}"
             for name, asset in assets.items()
-        }
+        }  # by kind: css, js, svg
 
     def page(
         self,
