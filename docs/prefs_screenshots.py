@@ -4,9 +4,11 @@
 
 Serves the real page (memory on a temporary SQLite file, no Redis, no chat platform),
 remembers a few preferences for two people (one writes English, one Chinese), opens each
-one's link in Debian's headless Chromium (`apt-get install chromium`; no browser is ever
-downloaded) at a phone's width, and saves full-page PNGs as `prefs-page-en.png` and
-`prefs-page-zh.png`. The first is taken after a save, so it shows the result banner.
+one's link in Debian's headless Chromium (`apt-get install chromium fonts-wqy-microhei`,
+the fonts for Chinese; no browser is ever downloaded), and saves the whole page
+(`prefs-page-en.png`, `prefs-page-zh.png`) and what a phone shows first
+(`prefs-phone-en.png`, `prefs-phone-zh.png`, 390 pixels wide). The whole English page is
+taken after a save, so it shows the result banner.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ import shutil
 import sys
 import tempfile
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -50,7 +53,7 @@ PEOPLE = {
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--out", default=str(ROOT / "docs"), help="folder for the PNGs")
-    parser.add_argument("--width", type=int, default=390, help="viewport width in CSS pixels")
+    parser.add_argument("--width", type=int, default=820, help="width of the full-page shots")
     args = parser.parse_args()
     if shutil.which(CHROMIUM) is None:
         print(f"error: {CHROMIUM} is missing (apt-get install chromium)", file=sys.stderr)
@@ -58,7 +61,6 @@ def main() -> int:
     from playwright.sync_api import sync_playwright
 
     from bot.deps import Deps
-    from bot.prefs.links import preferences_url
     from bot.settings import Settings
     from bot.web import prefs as prefs_page
     from bot.web.app import WebApp
@@ -86,32 +88,45 @@ def main() -> int:
                 deps.memory.record(namespace, facts)
             with sync_playwright() as p:
                 for lang, (namespace, _) in PEOPLE.items():
-                    link = preferences_url(settings, namespace, lang=lang)  # type: ignore[arg-type]
-                    assert link is not None
-                    with tempfile.TemporaryDirectory() as profile:
-                        context = p.chromium.launch_persistent_context(
-                            profile,
-                            executable_path=CHROMIUM,
-                            headless=True,
-                            args=FLAGS,
-                            viewport={"width": args.width, "height": 844},
-                            device_scale_factor=2,
-                            locale="zh-CN" if lang == "zh" else "en-US",
-                        )
-                        page = context.new_page()
-                        page.goto(link)
-                        if lang == "en":  # show a save's result too
-                            page.check("#slot-cabin_class-economy")
-                            page.click("button.primary")
-                            page.wait_for_selector("#result")
-                        path = out / f"prefs-page-{lang}.png"
-                        page.screenshot(path=str(path), full_page=True)
-                        context.close()
+                    for name, width in (
+                        (f"prefs-page-{lang}", args.width),
+                        (f"prefs-phone-{lang}", 390),
+                    ):
+                        path = out / f"{name}.png"
+                        _shoot(p, settings, namespace, lang, width, path, full=width != 390)
                         print(path)
         finally:
             server.stop()
             deps.close()
     return 0
+
+
+def _shoot(
+    p: Any, settings: Any, namespace: str, lang: str, width: int, path: Path, *, full: bool
+) -> None:
+    from bot.prefs.links import preferences_url
+
+    link = preferences_url(settings, namespace, lang=lang)  # type: ignore[arg-type]
+    assert link is not None
+    with tempfile.TemporaryDirectory() as profile:
+        context = p.chromium.launch_persistent_context(
+            profile,
+            executable_path=CHROMIUM,
+            headless=True,
+            args=FLAGS,
+            viewport={"width": width, "height": 844},
+            locale="zh-CN" if lang == "zh" else "en-US",
+        )
+        page = context.new_page()
+        page.goto(link)
+        if lang == "en" and full:  # show a save's result too
+            page.check("#slot-cabin_class-economy")
+            page.click("button.primary")
+            page.wait_for_selector("#result")
+        if full:  # the sticky Save bar then sits where it belongs, at the form's end
+            page.evaluate("window.scrollTo(0, document.body.scrollHeight)")
+        page.screenshot(path=str(path), full_page=full)
+        context.close()
 
 
 if __name__ == "__main__":
