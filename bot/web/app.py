@@ -3,7 +3,8 @@
 Each configured chat channel mounts its routes (`WebApp.mount`: Slack's
 `POST /slack/events` comes from `bot.slack.http`; Feishu's and DingTalk's callbacks will
 mount the same way), so a channel is added by registering it, never by editing this
-module. The application itself answers:
+module; the preferences page (`bot.web.prefs`) mounts its routes too, one of them a
+prefix (`/api/preferences/facts/{id}`). The application itself answers:
 
 - `GET /healthz`: JSON with Redis and database reachability; 200 while the process can
   serve (dependencies down is "degraded", still 200), 503 while shutting down.

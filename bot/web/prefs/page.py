@@ -120,8 +120,8 @@ class PrefsPage:
         site = self.site
         try:
             state = await site.run(site.state, session.namespace, session.lang, values)
-        except (MemoryEngineError, RuntimeError):
-            log.warning("the preferences page could not read memory", exc_info=True)
+        except (MemoryEngineError, RuntimeError) as exc:
+            log.warning("the preferences page could not read memory (%s)", type(exc).__name__)
             text = site.render.notice(session.lang, "page_unavailable_title", "home_unavailable")
             return html(503, text)
         csrf = site.sessions.csrf(session)

@@ -23,6 +23,7 @@ from bot.web.prefs.http import Request, cookie
 from bot.web.prefs.render import Renderer, load_assets
 from bot.web.prefs.sessions import COOKIE, Caller, Session, Sessions, bearer_token
 from bot.web.prefs.state import State, read_state
+from memory.errors import MemoryEngineError
 from memory.lang import Lang
 from memory.profile import Clash, Value
 
@@ -122,10 +123,15 @@ class PrefsSite:
     def save(
         self, namespace: str, form: FormInput, lang: Lang, base: Mapping[str, Value] | None
     ) -> Saved:
-        """Save a checked form; without `base` (the API), relative to the profile now."""
-        if base is None:
-            base = structured_profile(self.memory, namespace)
-        saved = save_profile(self.memory, namespace, form, lang=lang, base=base)
+        """Save a checked form; without `base` (the API), relative to the profile now.
+        Never raises: memory being down is a "failed" save, `unavailable`."""
+        try:
+            if base is None:
+                base = structured_profile(self.memory, namespace)
+        except MemoryEngineError:
+            saved = Saved("failed", t("memory_unavailable", lang), unavailable=True)
+        else:
+            saved = save_profile(self.memory, namespace, form, lang=lang, base=base)
         self.metrics.inc("prefs_web_saves_total", outcome=saved.outcome)
         return saved
 

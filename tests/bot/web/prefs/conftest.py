@@ -66,11 +66,19 @@ class PrefsBot:
             client.close()
 
 
+def start_prefs_bot(make_bot: BotFactory, **overrides: Any) -> PrefsBot:
+    """A bot with the page on (more settings in `overrides`) and PUBLIC_URL at itself."""
+    overrides.setdefault("prefs_link_secret", SECRET)
+    overrides.setdefault("public_url", "http://placeholder")
+    harness = make_bot(**overrides)
+    if overrides["public_url"] == "http://placeholder":
+        # The server's port is known only once it runs: point PUBLIC_URL at it.
+        harness.settings.public_url = harness.server.url
+    return PrefsBot(harness)
+
+
 @pytest.fixture
 def prefs_bot(make_bot: BotFactory) -> Iterator[PrefsBot]:
-    harness = make_bot(public_url="http://placeholder", prefs_link_secret=SECRET)
-    # The server's port is known only once it runs: point PUBLIC_URL at it.
-    harness.settings.public_url = harness.server.url
-    bot = PrefsBot(harness)
+    bot = start_prefs_bot(make_bot)
     yield bot
     bot.close()

@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+import html
 import json
 from typing import Any
 
 import httpx
 
 from bot.messages import t
-from tests.bot.web.prefs.conftest import ALICE, BOB, PrefsBot
+from tests.bot.conftest import BotFactory
+from tests.bot.web.prefs.conftest import ALICE, BOB, PrefsBot, start_prefs_bot
 from tests.support.llm_server import ScriptedModel
+from tests.support.services import free_port
 
 API = "/api/preferences"
 
@@ -49,12 +52,9 @@ def test_get_answers_every_slot_the_facts_the_summary_and_the_schema(prefs_bot: 
 
 
 def test_chat_facts_fill_empty_slots_through_the_fast_model(
-    make_bot: Any, scripted_model: ScriptedModel
+    make_bot: BotFactory, scripted_model: ScriptedModel
 ) -> None:
-    from tests.bot.web.prefs.conftest import SECRET
-
-    harness = make_bot(llm_fast_model="scripted-fast", prefs_link_secret=SECRET)
-    bot = PrefsBot(harness)
+    bot = start_prefs_bot(make_bot, llm_fast_model="scripted-fast")
     try:
         ns = bot.namespace()
         bot.memory.record(ns, ["I always want to look outside when I fly"])
@@ -188,6 +188,7 @@ def test_delete_forgets_ones_own_fact_and_nobody_elses(prefs_bot: PrefsBot) -> N
     assert alice.delete(f"{API}/facts/{quiet.id}").status_code == 404  # already gone
     assert alice.delete(f"{API}/facts/..%2F").status_code == 404
     assert alice.delete(f"{API}/facts/").status_code == 404  # never "forget everything"
+    assert alice.get(f"{API}/facts/{quiet.id}").status_code == 405
     assert len(memory.items(prefs_bot.namespace(ALICE))) == 1
 
 
@@ -195,3 +196,22 @@ def test_one_persons_token_shows_nothing_of_anothers(prefs_bot: PrefsBot) -> Non
     prefs_bot.memory.record(prefs_bot.namespace(ALICE), ["I like quiet rooms"])
     body = prefs_bot.api(prefs_bot.token(BOB)).get(API).json()
     assert body["facts"] == [] and body["summary"] == ""
+
+
+def test_a_memory_that_is_down_is_told_as_unavailable_never_as_empty(
+    make_bot: BotFactory,
+) -> None:
+    closed = f"postgresql://postgres@127.0.0.1:{free_port()}/test"
+    bot = start_prefs_bot(make_bot, memory_dsn=closed)
+    try:
+        api = bot.api(bot.token())
+        response = api.get(API)
+        assert response.status_code == 503 and response.json()["error"] == "unavailable"
+        saved = _post(api, {"slots": {"seat": "aisle"}})
+        assert saved.status_code == 503 and saved.json()["error"] == "unavailable"
+        assert api.delete(f"{API}/facts/abc123").status_code == 503
+        page = bot.client().get(bot.link(), follow_redirects=True)
+        assert page.status_code == 503
+        assert t("home_unavailable", "en") in html.unescape(page.text)
+    finally:
+        bot.close()

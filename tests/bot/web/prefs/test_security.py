@@ -16,7 +16,7 @@ import pytest
 
 from bot.prefs.links import issue_token
 from tests.bot.conftest import BotFactory
-from tests.bot.web.prefs.conftest import ALICE, BOB, SECRET, PrefsBot
+from tests.bot.web.prefs.conftest import ALICE, BOB, PrefsBot, start_prefs_bot
 
 API = "/api/preferences"
 
@@ -90,7 +90,7 @@ def test_a_replay_is_refused_on_a_second_server_too(
     prefs_bot: PrefsBot, make_bot: BotFactory
 ) -> None:
     """The exchange is recorded in Redis, so another `serve` process refuses it too."""
-    other = PrefsBot(make_bot(prefs_link_secret=SECRET))
+    other = start_prefs_bot(make_bot)
     try:
         link = prefs_bot.link()
         assert prefs_bot.client().get(link).status_code == 303
@@ -101,7 +101,7 @@ def test_a_replay_is_refused_on_a_second_server_too(
 
 
 def test_cookies_are_secure_behind_https(make_bot: BotFactory) -> None:
-    https = PrefsBot(make_bot(prefs_link_secret=SECRET, public_url="https://travel.example.com"))
+    https = start_prefs_bot(make_bot, public_url="https://travel.example.com")
     try:
         token = https.token()
         cookie = https.client().get("/prefs", params={"token": token}).headers["set-cookie"]
