@@ -46,7 +46,10 @@ class Request:
     def of(cls, scope: Scope, receive: Receive) -> Request:
         headers = headers_of(scope)
         raw_query = scope.get("query_string", b"").decode("latin-1")
-        query = parse_qs(raw_query, keep_blank_values=True, max_num_fields=50)
+        try:
+            query = parse_qs(raw_query, keep_blank_values=True, max_num_fields=50)
+        except ValueError:  # too many fields: none of them is read
+            query = {}
         return cls(scope, receive, headers, query, _cookies(headers.get("cookie", [])))
 
     @property

@@ -17,6 +17,7 @@ import pytest
 from bot.prefs.links import issue_token
 from tests.bot.conftest import BotFactory
 from tests.bot.web.prefs.conftest import ALICE, BOB, PrefsBot, start_prefs_bot
+from tests.support.services import free_port
 
 API = "/api/preferences"
 
@@ -189,6 +190,9 @@ def test_oversized_malformed_and_non_json_bodies_get_clear_errors(prefs_bot: Pre
     browser = prefs_bot.signed_in()
     big_form = {"csrf_token": "x", "note": "y" * 100_000}
     assert browser.post("/prefs", data=big_form).status_code == 413
+    many = "&".join(f"f{n}=1" for n in range(200))
+    assert browser.get(f"/prefs?{many}").status_code == 200  # none of them read, no error
+    assert api.get(f"{API}?{many}").status_code == 200
     assert prefs_bot.memory.items(ns) == []
 
 
@@ -248,3 +252,14 @@ def test_the_page_is_off_without_a_secret(
         "preferences page off: PREFS_LINK_SECRET is not set",
         "preferences page off: PREFS_LINK_SECRET is shorter than 16 characters",
     ]
+
+
+def test_with_redis_down_a_link_still_opens_once(make_bot: BotFactory) -> None:
+    """The exchange falls back to the process's own record: one opening, never two."""
+    bot = start_prefs_bot(make_bot, redis_url=f"redis://127.0.0.1:{free_port()}/0")
+    try:
+        link = bot.link()
+        assert bot.client().get(link, follow_redirects=True).status_code == 200
+        assert bot.client().get(link).status_code == 401
+    finally:
+        bot.close()
