@@ -119,7 +119,10 @@ class PrefsPage:
     ) -> Reply:
         site = self.site
         try:
-            state = await site.run(site.state, session.namespace, session.lang, values)
+            # The fast model's suggestions only when the page is opened, never after an
+            # action: a save or a forget answers without waiting for the model.
+            suggest = result is None and values is None
+            state = await site.run(site.state, session.namespace, session.lang, values, suggest)
         except (MemoryEngineError, RuntimeError) as exc:
             log.warning("the preferences page could not read memory (%s)", type(exc).__name__)
             text = site.render.notice(session.lang, "page_unavailable_title", "home_unavailable")

@@ -115,7 +115,7 @@ class PrefsSite:
             self.memory,
             namespace,
             lang,
-            mapper=self.mapper if suggest else None,
+            mapper=self.mapper if suggest and values is None else None,
             free_text_limit=self.free_text_limit,
             values=values,
         )

@@ -3,11 +3,13 @@ POSTs. The same memory as chat: what one writes, the other shows at once."""
 
 from __future__ import annotations
 
+import json
 import re
 from typing import Any
 
 from bot.messages import t
-from tests.bot.web.prefs.conftest import ALICE, PrefsBot
+from tests.bot.conftest import BotFactory
+from tests.bot.web.prefs.conftest import ALICE, PrefsBot, start_prefs_bot
 from tests.support.llm_server import ScriptedModel
 
 
@@ -206,3 +208,24 @@ def test_the_stylesheet_and_script_are_served_for_long_caching(prefs_bot: PrefsB
         response = client.get(url)
         assert response.status_code == 200 and response.headers["content-type"].startswith(kind)
         assert response.headers["cache-control"] == "public, max-age=86400"
+
+
+def test_suggestions_from_chat_are_shown_saved_with_the_form_and_asked_for_once(
+    make_bot: BotFactory, scripted_model: ScriptedModel
+) -> None:
+    bot = start_prefs_bot(make_bot, llm_fast_model="scripted-fast")
+    try:
+        ns = bot.namespace()
+        bot.memory.record(ns, ["I always want to look outside when I fly"])
+        mapping = {"mappings": [{"fact": 1, "field": "seat", "value": "window"}]}
+        scripted_model.script(json.dumps(mapping))
+        browser = bot.client()
+        page = browser.get(bot.link(), follow_redirects=True).text
+        assert _checked(page)["seat"] == ["window"]
+        assert t("prefs_suggested_hint", "en") in page
+        saved = browser.post("/prefs", data=_form(page))
+        assert saved.status_code == 200
+        assert bot.memory.profile(ns)["seat"] == "window"  # accepted by saving as shown
+        assert len(scripted_model.requests) == 1  # the answer did not wait for the model
+    finally:
+        bot.close()
