@@ -329,6 +329,7 @@ _MESSAGES: dict[str, dict[str, str]] = {
             "*/travel-prefs* opens your travel preferences form.\n"
             "*/travel-prefs show* shows what I remember about you.\n"
             "*/travel-prefs forget* erases everything I remember about you (I ask first).\n"
+            "*/travel-prefs link* gives you a link to your preferences page in a browser.\n"
             "*/travel-prefs help* shows this help.\n"
             "You can also just tell me in a message, e.g. “I prefer aisle seats”, "
             "and see everything on my Home tab."
@@ -337,6 +338,7 @@ _MESSAGES: dict[str, dict[str, str]] = {
             "*/travel-prefs* 打开出行偏好表单。\n"
             "*/travel-prefs show* 查看我记住的关于你的偏好。\n"
             "*/travel-prefs forget* 删除我记住的关于你的全部内容（会先确认）。\n"
+            "*/travel-prefs link* 给你一个在浏览器中打开偏好页面的链接。\n"
             "*/travel-prefs help* 显示本帮助。\n"
             "也可以直接发消息告诉我，比如“我喜欢靠过道的座位”，并在我的主页标签中查看全部内容。"
         ),
@@ -426,6 +428,141 @@ _MESSAGES: dict[str, dict[str, str]] = {
         "en": "I can't read your preferences right now. Please try again in a minute.",
         "zh": "暂时无法读取你的偏好，请稍后再试。",
     },
+    # The preferences page and its API (issue 14: bot/prefs/links.py, bot/web/prefs/).
+    "home_open_browser": {"en": "Open in browser", "zh": "在浏览器中打开"},
+    "prefs_link": {
+        "en": (
+            "Your preferences page: {url}\n"
+            "The link is yours alone: it works once, within {minutes} minutes."
+        ),
+        "zh": "你的偏好页面：{url}\n此链接仅供你本人使用，只能打开一次，{minutes} 分钟内有效。",
+    },
+    "prefs_link_off": {
+        "en": (
+            "The web preferences page isn't set up for this bot. "
+            "Use /travel-prefs to edit your preferences here."
+        ),
+        "zh": "此机器人尚未启用网页版偏好页面。请用 /travel-prefs 在这里编辑你的偏好。",
+    },
+    "page_brand": {"en": "Travel assistant", "zh": "差旅助手"},
+    "page_continue": {"en": "Open your preferences", "zh": "打开你的偏好"},
+    "page_skip": {"en": "Skip to content", "zh": "跳到主要内容"},
+    "page_language": {"en": "Language", "zh": "语言"},
+    "page_summary_heading": {
+        "en": "How I sum up your preferences",
+        "zh": "我对你出行偏好的总结",
+    },
+    "page_form_heading": {"en": "Your choices", "zh": "你的选择"},
+    "page_facts_heading": {"en": "What I remember ({count})", "zh": "我记住的内容（{count} 条）"},
+    "page_no_facts": {"en": "Nothing is remembered yet.", "zh": "目前还没有记住任何内容。"},
+    "page_forget_label": {"en": "Forget “{text}”", "zh": "删除“{text}”"},
+    "page_forget_confirm": {
+        "en": "Forget “{text}”? This can't be undone.",
+        "zh": "确定删除“{text}”吗？删除后无法恢复。",
+    },
+    "page_forgot": {"en": "Forgot “{text}”.", "zh": "已删除“{text}”。"},
+    "page_forgot_gone": {
+        "en": "That was already forgotten; nothing else changed.",
+        "zh": "这条之前已经删除，其他内容没有变化。",
+    },
+    "page_never_stores": {
+        "en": (
+            "I never store ID or passport numbers, bank-card numbers, phone numbers, passwords "
+            "or exact amounts. Only you can open this page, through your own link."
+        ),
+        "zh": (
+            "我从不保存证件号或护照号、银行卡号、电话号码、密码或具体金额。"
+            "只有你能通过自己的链接打开此页面。"
+        ),
+    },
+    "page_errors": {
+        "en": "Nothing was saved. Please check these:",
+        "zh": "没有保存任何内容，请检查以下几项：",
+    },
+    "page_save_conflict": {
+        "en": "Nothing was saved: these choices clash with a change made elsewhere meanwhile.",
+        "zh": "没有保存任何内容：以下选择与期间在别处做的修改冲突。",
+    },
+    "page_outdated": {
+        "en": (
+            "Your preferences changed while this page was open, so nothing was saved. "
+            "Here they are as they are now; please choose again."
+        ),
+        "zh": "页面打开期间你的偏好有了变化，所以没有保存。以下是当前的偏好，请重新选择。",
+    },
+    "page_denied_title": {"en": "This link can't be used", "zh": "此链接无法使用"},
+    "page_denied": {
+        "en": (
+            "It may have expired or been opened already: each link works once, for a short "
+            "while, and only for the person it was made for."
+        ),
+        "zh": "链接可能已过期或已被打开过：每个链接只能使用一次，有效期很短，并且仅限本人使用。",
+    },
+    "page_denied_new": {
+        "en": "Ask the travel assistant for a new link (in Slack: /travel-prefs link).",
+        "zh": "请向差旅助手索取新链接（在 Slack 中输入 /travel-prefs link）。",
+    },
+    "page_forbidden_title": {"en": "Nothing was changed", "zh": "没有做任何更改"},
+    "page_forbidden": {
+        "en": (
+            "That request didn't come from your open preferences page. "
+            "Reload the page and try again."
+        ),
+        "zh": "该请求并非来自你打开的偏好页面。请刷新页面后重试。",
+    },
+    "page_bad_request": {
+        "en": (
+            "That request could not be read, so nothing was changed. Reload the page and try again."
+        ),
+        "zh": "无法读取该请求，没有做任何更改。请刷新页面后重试。",
+    },
+    "page_too_large": {
+        "en": "That was too much to send at once, so nothing was changed.",
+        "zh": "一次提交的内容太多，没有做任何更改。",
+    },
+    "page_unavailable_title": {"en": "Temporarily unavailable", "zh": "暂时无法使用"},
+    "api_unauthorized": {
+        "en": (
+            "A valid preferences link token is needed: Authorization: Bearer TOKEN, "
+            "or the page's session."
+        ),
+        "zh": "需要有效的偏好链接令牌：Authorization: Bearer 令牌，或页面会话。",
+    },
+    "api_csrf": {
+        "en": "The CSRF token (X-CSRF-Token) is missing or wrong, so nothing was changed.",
+        "zh": "CSRF 令牌（X-CSRF-Token）缺失或不正确，没有做任何更改。",
+    },
+    "api_malformed_json": {
+        "en": "The body is not valid JSON, so nothing was changed.",
+        "zh": "请求体不是有效的 JSON，没有做任何更改。",
+    },
+    "api_not_object": {
+        "en": (
+            'The body must be a JSON object: {"slots": {...}, "note": "..."}; nothing was changed.'
+        ),
+        "zh": '请求体必须是 JSON 对象：{"slots": {...}, "note": "..."}；没有做任何更改。',
+    },
+    "api_too_large": {
+        "en": "The body is larger than {limit} bytes, so nothing was changed.",
+        "zh": "请求体超过 {limit} 字节，没有做任何更改。",
+    },
+    "api_json_only": {
+        "en": "Send JSON (Content-Type: application/json); nothing was changed.",
+        "zh": "请发送 JSON（Content-Type: application/json）；没有做任何更改。",
+    },
+    "api_invalid": {
+        "en": "Nothing was saved; see the errors by field.",
+        "zh": "没有保存任何内容，请查看各字段的错误。",
+    },
+    "api_unknown_field": {
+        "en": "This is not a field of the preferences form.",
+        "zh": "偏好表单中没有这个字段。",
+    },
+    "api_not_found": {
+        "en": "No such fact is remembered for you.",
+        "zh": "没有找到你的这条记录。",
+    },
+    "api_forgot": {"en": "Forgot {count} facts.", "zh": "已删除 {count} 条。"},
     # Preference scoring: the one-line basis of a candidate's score (bot/planning/scoring.py).
     "score_no_prefs": {
         "en": "No preferences are known for this traveller; neutral score",

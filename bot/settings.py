@@ -86,6 +86,14 @@ class Settings(MemorySettings):
             return "sqlite:///./data/trips.db"
         return self.memory_dsn
 
+    # The preferences page (issue 14): signed links to a web form and a REST API.
+    # Where people reach `travel-bot serve` (origin, and the path a proxy maps to its root).
+    public_url: str = ""
+    # Signs the links and the page's sessions; the page is off without it (>= 16 chars).
+    prefs_link_secret: SecretStr | None = None
+    prefs_link_ttl_minutes: int = Field(default=15, ge=1, le=1440)
+    prefs_session_minutes: int = Field(default=60, ge=1, le=1440)
+
     @property
     def admin_user_ids(self) -> frozenset[str]:
         """`TRAVEL_ADMIN_USER_IDS` as a set of Slack user ids."""

@@ -13,7 +13,7 @@ import sys
 from collections.abc import Sequence
 from importlib.metadata import PackageNotFoundError, version
 
-from bot.cli import chat, logs, memory, run, trips, warm
+from bot.cli import chat, logs, memory, prefs, run, trips, warm
 from bot.cli.config import ConfigError, load_settings
 from bot.cli.options import LOG_LEVELS, log_level
 
@@ -30,7 +30,8 @@ def package_version() -> str:
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
-        prog="travel-bot", description="Slack travel assistant with long-term memory"
+        prog="travel-bot",
+        description="A travel assistant with long-term memory for Slack and DingTalk",
     )
     parser.add_argument(
         "--version",
@@ -46,7 +47,7 @@ def build_parser() -> argparse.ArgumentParser:
         help=f"one of {', '.join(LOG_LEVELS)} (default INFO)",
     )
     subparsers = parser.add_subparsers(dest="verb", required=True, metavar="VERB")
-    for verb in (memory, chat, run, warm, trips):
+    for verb in (memory, chat, run, warm, trips, prefs):
         verb.register(subparsers)
     return parser
 

@@ -1,8 +1,9 @@
 """`travel-bot serve | socket | run`: the chat processes.
 
 - `serve`: HTTP mode on `$PORT` (uvicorn): one application (`bot.web.app`) on which each
-  configured channel mounts its routes (Slack: `/slack/events`), plus `/healthz` and
-  `/metrics`. This is where channels are wired; only the command line imports it.
+  configured channel mounts its routes (Slack: `/slack/events`), plus `/healthz`,
+  `/metrics` and the preferences page (`/prefs`, `/api/preferences`) when configured.
+  This is where channels are wired; only the command line imports it.
 - `socket`: Slack's Socket Mode with `SLACK_APP_TOKEN` (no public URL needed); each
   platform's long-connection mode is a verb of its own.
 - `dingtalk`: DingTalk's Stream mode with `DINGTALK_CLIENT_ID`/`DINGTALK_CLIENT_SECRET`
@@ -140,6 +141,9 @@ def serve_command(args: argparse.Namespace, settings: Settings) -> int:
             from bot.dingtalk import http as dingtalk_http
 
             closers.append(dingtalk_http.mount(web, settings, deps))
+        from bot.web import prefs as prefs_page
+
+        prefs_page.mount(web, settings, deps)  # the preferences page, when configured
         try:
             server = Server(web, host=host, port=port)
         except OSError as exc:

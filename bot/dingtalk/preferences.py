@@ -24,6 +24,7 @@ from bot.dingtalk.cards import forget_prompt, prefs_card, text_reply
 from bot.dingtalk.markdown import inert
 from bot.messages import t
 from bot.prefs import remembered
+from bot.prefs.links import preferences_url
 from memory.errors import MemoryEngineError
 
 if TYPE_CHECKING:
@@ -31,6 +32,7 @@ if TYPE_CHECKING:
     from bot.dingtalk.actions import PendingActions
     from bot.dingtalk.delivery import Delivery, Reply
     from bot.metrics import Metrics
+    from bot.settings import Settings
     from memory.protocol import LongTermMemory
 
 log = logging.getLogger(__name__)
@@ -41,8 +43,17 @@ KIND = "forget_all"
 
 
 def no_page(namespace: str, lang: str) -> str | None:
-    """The link provider until the web preferences page is wired: no page."""
+    """A link provider for a deployment without the web page: no page button."""
     return None
+
+
+def page_links(settings: Settings) -> PreferencesURL:
+    """Fresh links to the web preferences page (None while it is not configured)."""
+
+    def link(namespace: str, lang: str) -> str | None:
+        return preferences_url(settings, namespace, lang="zh" if lang == "zh" else "en")
+
+    return link
 
 
 class Preferences:
@@ -130,4 +141,4 @@ class Preferences:
         delivery.send(text_reply(t("dingtalk_prefs_private", lang)))
 
 
-__all__ = ["FORGET_TTL_SECONDS", "Preferences", "PreferencesURL", "no_page"]
+__all__ = ["FORGET_TTL_SECONDS", "Preferences", "PreferencesURL", "no_page", "page_links"]

@@ -29,7 +29,7 @@ from bot.dingtalk.channel import DingTalkChannel
 from bot.dingtalk.commands import Command, parse_command
 from bot.dingtalk.incoming import RobotMessage, parse_message
 from bot.dingtalk.markdown import answer_markdown
-from bot.dingtalk.preferences import Preferences, PreferencesURL, no_page
+from bot.dingtalk.preferences import Preferences, PreferencesURL, page_links
 from bot.dingtalk.timers import Timers
 from bot.dingtalk.trips import TripOffers
 from bot.messages import t
@@ -129,9 +129,13 @@ def build_robot(
     settings: Settings,
     deps: Deps,
     *,
-    preferences_url: PreferencesURL = no_page,
+    preferences_url: PreferencesURL | None = None,
 ) -> Robot:
-    """The robot for the configured app (`DINGTALK_CLIENT_ID`/`DINGTALK_CLIENT_SECRET`)."""
+    """The robot for the configured app (`DINGTALK_CLIENT_ID`/`DINGTALK_CLIENT_SECRET`).
+
+    Its preferences card links to the web page (`PUBLIC_URL`, `PREFS_LINK_SECRET`) unless
+    another `preferences_url` provider is given.
+    """
     secret = settings.dingtalk_client_secret
     if not settings.dingtalk_client_id or secret is None:
         raise ValueError("DINGTALK_CLIENT_ID and DINGTALK_CLIENT_SECRET are not set")
@@ -153,7 +157,10 @@ def build_robot(
         progress_after=settings.dingtalk_progress_seconds,
     )
     preferences = Preferences(
-        memory=deps.memory, actions=actions, metrics=deps.metrics, preferences_url=preferences_url
+        memory=deps.memory,
+        actions=actions,
+        metrics=deps.metrics,
+        preferences_url=preferences_url or page_links(settings),
     )
     return Robot(deps=deps, channel=channel, preferences=preferences, api=api)
 

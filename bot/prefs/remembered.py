@@ -53,4 +53,11 @@ def forget_one(memory: LongTermMemory, namespace: str, item_id: str, metrics: Me
     return count
 
 
-__all__ = ["forget_all", "forget_one", "show"]
+def source_label(source: str, lang: Lang) -> str:
+    """Where a fact came from ("from chat", "from the form", ...), in the person's language."""
+    if source in ("chat", "form", "admin"):
+        return t(f"home_source_{source}", lang)
+    return t("home_source_other", lang, source=source)
+
+
+__all__ = ["forget_all", "forget_one", "show", "source_label"]

@@ -21,6 +21,7 @@ from bot.prefs.prefill import structured_profile
 from memory.errors import InvalidSlotValue, MemoryEngineError
 from memory.lang import Lang
 from memory.profile import Clash, ProfileSchema, Value
+from memory.types import RecordOutcome
 
 if TYPE_CHECKING:
     from memory.protocol import LongTermMemory
@@ -37,6 +38,12 @@ class Saved:
 
     outcome: Literal["saved", "same", "conflict", "failed"]
     text: str
+    # For renderers that show more than the text (the web page and its API):
+    results: tuple[RecordOutcome, ...] = ()  # each slot written (or found unchanged)
+    noted: tuple[RecordOutcome, ...] = ()  # the free text: kept, known already, or refused
+    clashes: tuple[Clash, ...] = ()  # a "conflict": options both preferred and avoided
+    kept: tuple[str, ...] = ()  # slots changed elsewhere meanwhile, left as they are now
+    unavailable: bool = False  # a "failed" because memory could not be written
 
     @property
     def done(self) -> bool:
@@ -46,23 +53,38 @@ class Saved:
 
 def save_form(memory: LongTermMemory, meta: FormMeta, form: FormInput) -> Saved:
     """Write the form's changes for `meta`'s person (and only theirs); never raises."""
-    lang, namespace, schema = meta.lang, meta.namespace, memory.schema
+    return save_profile(memory, meta.namespace, form, lang=meta.lang, base=meta.base)
+
+
+def save_profile(
+    memory: LongTermMemory,
+    namespace: str,
+    form: FormInput,
+    *,
+    lang: Lang,
+    base: Mapping[str, Value],
+) -> Saved:
+    """Write a checked form's changes to `namespace`, relative to the profile `base` it was
+    opened on (see `merge_changes`); never raises."""
+    schema = memory.schema
     try:
         current = structured_profile(memory, namespace)
-        changes, kept = merge_changes(meta.base, current, form.values)
+        changes, kept = merge_changes(base, current, form.values)
         clash = schema.clashes({**current, **changes})
         if clash:
             detail = describe_clashes(schema, clash, lang)
-            return Saved("conflict", t("prefs_save_conflict", lang, detail=detail))
+            text = t("prefs_save_conflict", lang, detail=detail)
+            return Saved("conflict", text, clashes=tuple(clash))
         outcomes = (
             memory.update_profile(namespace, changes, source="form", lang=lang) if changes else []
         )
     except MemoryEngineError as exc:
         log.warning("saving the form failed (%s)", type(exc).__name__)
         # InvalidSlotValue: the profile changed between the check and the write.
-        key = "prefs_form_outdated" if isinstance(exc, InvalidSlotValue) else "memory_unavailable"
-        return Saved("failed", t(key, lang))
-    notes, noted = record_note(memory, namespace, form.free_text, lang)
+        outdated = isinstance(exc, InvalidSlotValue)
+        key = "prefs_form_outdated" if outdated else "memory_unavailable"
+        return Saved("failed", t(key, lang), unavailable=not outdated)
+    notes, noted, note_outcomes = _record_note(memory, namespace, form.free_text, lang)
     changed = any(o.status in ("added", "updated") for o in outcomes)
     lines = [t("prefs_saved" if changed or noted else "prefs_unchanged", lang)]
     try:
@@ -77,7 +99,13 @@ def save_form(memory: LongTermMemory, meta: FormMeta, form: FormInput) -> Saved:
         labels = [schema.slot(slot).label(lang) for slot in kept]
         lines.append(t("prefs_kept_newer", lang, slots=_LIST_SEP[lang].join(labels)))
     lines += notes
-    return Saved("saved" if changed or noted else "same", "\n".join(lines))
+    return Saved(
+        "saved" if changed or noted else "same",
+        "\n".join(lines),
+        results=tuple(outcomes),
+        noted=tuple(note_outcomes),
+        kept=tuple(kept),
+    )
 
 
 def merge_changes(
@@ -117,14 +145,21 @@ def record_note(
     memory: LongTermMemory, namespace: str, text: str, lang: Lang
 ) -> tuple[list[str], bool]:
     """Record the free text (source "form"): what to tell the person, and if it was kept."""
+    lines, kept, _ = _record_note(memory, namespace, text, lang)
+    return lines, kept
+
+
+def _record_note(
+    memory: LongTermMemory, namespace: str, text: str, lang: Lang
+) -> tuple[list[str], bool, list[RecordOutcome]]:
     if not text:
-        return [], False
+        return [], False, []
     shown = text if len(text) <= 200 else text[:199] + "…"
     try:
         outcomes = memory.record(namespace, [text], source="form")
     except MemoryEngineError as exc:
         log.warning("the form's free text was not saved (%s)", type(exc).__name__)
-        return [t("prefs_note_failed", lang, text=shown)], False
+        return [t("prefs_note_failed", lang, text=shown)], False, []
     lines, kept = [], False
     for outcome in outcomes:
         if outcome.status in ("added", "updated"):
@@ -135,7 +170,7 @@ def record_note(
         else:  # never echo a refused text whole: the outcome's preview is masked and short
             reason = rejection(outcome.code, outcome.reason, lang)
             lines.append(t("prefs_note_rejected", lang, text=outcome.text, reason=reason))
-    return lines, kept
+    return lines, kept, outcomes
 
 
 __all__ = [
@@ -145,4 +180,5 @@ __all__ = [
     "merge_changes",
     "record_note",
     "save_form",
+    "save_profile",
 ]

@@ -91,10 +91,10 @@ def post(
             waited += delay
 
 
-def dm(client: WebClient, user: str, text: str) -> None:
+def dm(client: WebClient, user: str, text: str, **extra: Any) -> None:
     """Message the person directly; a failure is logged, never raised."""
     try:
-        client.chat_postMessage(channel=user, text=text)
+        client.chat_postMessage(channel=user, text=text, **extra)
     except SLACK_ERRORS as exc:
         log.warning("could not message the person (%s)", slack_error(exc))
 

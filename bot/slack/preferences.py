@@ -21,6 +21,7 @@ from slack_sdk.web import WebClient
 from bot.conversation.incoming import SLACK, qualified
 from bot.messages import t
 from bot.prefs.form import FormMeta, build_form
+from bot.prefs.links import preferences_url
 from bot.prefs.prefill import build_prefill, slot_mapper
 from bot.slack.api import SLACK_ERRORS, dm, slack_error
 from bot.slack.views.home import home_view
@@ -46,6 +47,11 @@ class Preferences:
         self.mapper = slot_mapper(deps.settings)
         self.people = slack.people
         self.run = deps.pools.run_task
+        self.settings = deps.settings
+
+    def browser_link(self, team: str, user: str, lang: Lang) -> str | None:
+        """A fresh link to the person's preferences page (None: the page is not set up)."""
+        return preferences_url(self.settings, qualified(SLACK, team, user), lang=lang)
 
     def lang(self, client: WebClient, team: str, user: str) -> Lang:
         return self.people.lang(client, team, user)
@@ -66,14 +72,15 @@ class Preferences:
         self, client: WebClient, user: str, respond: Respond | None, text: str, **extra: Any
     ) -> None:
         """Reply where the request came from (its response_url), else in a DM."""
+        unfurl = {k: v for k, v in extra.items() if k.startswith("unfurl_")}
         if respond is None:
-            dm(client, user, text)
+            dm(client, user, text, **unfurl)
             return
         try:
             respond(text=text, response_type="ephemeral", **extra)
         except Exception as exc:  # an expired or broken response_url
             log.info("respond failed (%s); sending a DM", type(exc).__name__)
-            dm(client, user, text)
+            dm(client, user, text, **unfurl)
 
     def tell(self, client: WebClient, user: str, channel: str, text: str) -> None:
         """Ephemeral in the channel of the command when there is one, else a DM."""
@@ -150,12 +157,13 @@ class Preferences:
         """Publish the person's Home tab as memory holds it now."""
         lang = lang or self.lang(client, team, user)
         namespace = qualified(SLACK, team, user)
+        link = self.browser_link(team, user, lang)
         try:
             items = self.memory.items(namespace)
             summary = self.memory.retrieve(namespace) if items else ""
-            view = home_view(lang=lang, summary=summary, items=items, page=page)
+            view = home_view(lang=lang, summary=summary, items=items, page=page, browser_url=link)
         except MemoryEngineError:
-            view = home_view(lang=lang, summary="", items=[], unavailable=True)
+            view = home_view(lang=lang, summary="", items=[], unavailable=True, browser_url=link)
         try:
             client.views_publish(user_id=user, view=view)
         except SLACK_ERRORS as exc:

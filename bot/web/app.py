@@ -3,7 +3,8 @@
 Each configured chat channel mounts its routes (`WebApp.mount`: Slack's
 `POST /slack/events` comes from `bot.slack.http`; Feishu's and DingTalk's callbacks will
 mount the same way), so a channel is added by registering it, never by editing this
-module. The application itself answers:
+module; the preferences page (`bot.web.prefs`) mounts its routes too, one of them a
+prefix (`/api/preferences/facts/{id}`). The application itself answers:
 
 - `GET /healthz` (liveness): 200 while the process answers requests, whatever Redis and
   the database do; no dependency is probed, so an orchestrator restarts a process only
@@ -46,12 +47,27 @@ class WebApp:
         self._routes: dict[str, tuple[tuple[str, ...], Route]] = {}
         # A long connection's state in /readyz and /healthz (`add_health`).
         self._extra_health: dict[str, Callable[[], Mapping[str, object]]] = {}
+        self._prefixes: dict[str, tuple[tuple[str, ...], Route]] = {}
 
-    def mount(self, path: str, route: Route, *, methods: Sequence[str] = ("POST",)) -> None:
-        """Serve `path` with `route` (an ASGI callable) for `methods`; 405 for the others."""
-        if path in self._routes or path in ("/healthz", "/readyz", "/metrics"):
+    def mount(
+        self,
+        path: str,
+        route: Route,
+        *,
+        methods: Sequence[str] = ("POST",),
+        prefix: bool = False,
+    ) -> None:
+        """Serve `path` with `route` (an ASGI callable) for `methods`; 405 for the others.
+
+        With `prefix`, `path` (ending in "/") serves every longer path below it, e.g.
+        `/api/preferences/facts/` serves `/api/preferences/facts/{id}`.
+        """
+        reserved = ("/healthz", "/readyz", "/metrics")
+        if path in self._routes or path in self._prefixes or path in reserved:
             raise ValueError(f"{path} is already served")
-        self._routes[path] = (tuple(methods), route)
+        if prefix and not path.endswith("/"):
+            raise ValueError(f"a prefix mount ends with '/', not {path!r}")
+        (self._prefixes if prefix else self._routes)[path] = (tuple(methods), route)
 
     def add_health(self, name: str, check: Callable[[], Mapping[str, object]]) -> None:
         """Show `check()` under `name` in `/healthz`; its `ok` false makes the status
@@ -70,7 +86,7 @@ class WebApp:
             return
         path, method = scope["path"], scope["method"]
         try:
-            mounted = self._routes.get(path)
+            mounted = self._routes.get(path) or self._below(path)
             if mounted is not None:
                 methods, route = mounted
                 if method not in methods:
@@ -89,6 +105,11 @@ class WebApp:
         except Exception:
             log.exception("request to %s failed", path)
             await respond(send, 500, b"internal error")
+
+    def _below(self, path: str) -> tuple[tuple[str, ...], Route] | None:
+        """The prefix mount serving `path`, the longest one when several do."""
+        found = [p for p in self._prefixes if path.startswith(p) and len(path) > len(p)]
+        return self._prefixes[max(found, key=len)] if found else None
 
     # -- health and metrics ---------------------------------------------------------------
 

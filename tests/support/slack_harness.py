@@ -26,6 +26,7 @@ from bot.conversation.turn import Conversation
 from bot.deps import Deps
 from bot.settings import Settings
 from bot.slack.http import mount
+from bot.web import prefs as prefs_page
 from bot.web.app import WebApp
 from bot.web.server import Server
 from tests.support.slack_api import Call, FakeSlackAPI
@@ -75,6 +76,7 @@ class BotHarness:
         self.deps = Deps.open(settings)
         self.web = WebApp(self.deps)
         self.app = mount(self.web, settings, self.deps)
+        self.prefs_page = prefs_page.mount(self.web, settings, self.deps)  # when configured
         self.server = Server(self.web).start()
         self.http = httpx.Client(base_url=self.server.url, timeout=30)
         self._closed = False

@@ -21,6 +21,7 @@ from bot.slack.views.blocks import (
     FORGET_ITEM_ACTION_ID,
     HOME_NEWER_ACTION_ID,
     HOME_OLDER_ACTION_ID,
+    OPEN_IN_BROWSER_ACTION_ID,
 )
 from memory.errors import MemoryEngineError
 
@@ -78,7 +79,12 @@ def register(app: App, deps: Deps, prefs: Preferences) -> None:
         dm(it.client, it.user, remembered.forget_all(memory, it.namespace, lang, metrics))
         prefs.publish_home(it.client, it.team, it.user, lang=lang)
 
+    @on("block_actions", metrics)
+    def on_open_in_browser(it: Interaction) -> None:
+        """Slack opens the button's link itself; the click only needs acknowledging."""
+
     app.action(EDIT_ACTION_ID)(on_edit)
+    app.action(OPEN_IN_BROWSER_ACTION_ID)(on_open_in_browser)
     app.action(FORGET_ITEM_ACTION_ID)(on_forget_item)
     app.action(FORGET_ALL_ACTION_ID)(on_forget_all)
     app.action(HOME_NEWER_ACTION_ID)(on_page)

@@ -3,8 +3,9 @@ remembers about them.
 
 - `/travel-prefs` opens the preferences form (`bot.slack.preferences`);
 - `/travel-prefs show` says what is remembered; `forget` asks first, and only the
-  person who asked may answer (the buttons carry their id); `help` (and anything
-  unknown) explains the command;
+  person who asked may answer (the buttons carry their id); `link` answers (only to
+  them) with a fresh link to their preferences page in a browser (`bot.prefs.links`);
+  `help` (and anything unknown) explains the command;
 - a `travel_prefs.*` button or view that no longer exists (an old message or modal)
   is answered kindly and changes nothing. Those catch-alls are registered last, by
   `register_fallbacks`, so they only take what no other listener took.
@@ -57,6 +58,8 @@ def register(app: App, deps: Deps, prefs: Preferences) -> None:
             prefs.run(show, it)
         elif sub == "forget":
             prefs.run(ask_forget, it)
+        elif sub == "link":
+            prefs.run(send_link, it)
         else:  # "help" and anything unknown
             prefs.run(prefs.reply, it.client, it.team, it.user, it.respond, "prefs_help")
 
@@ -64,6 +67,18 @@ def register(app: App, deps: Deps, prefs: Preferences) -> None:
         lang = prefs.lang(it.client, it.team, it.user)
         text = remembered.show(memory, it.namespace, lang, escape=escape)
         prefs.answer(it.client, it.user, it.respond, text)
+
+    def send_link(it: Interaction) -> None:
+        """The person's own link to the preferences page, only to them (ephemeral)."""
+        lang = prefs.lang(it.client, it.team, it.user)
+        url = prefs.browser_link(it.team, it.user, lang)
+        if url is None:
+            prefs.answer(it.client, it.user, it.respond, t("prefs_link_off", lang))
+            return
+        minutes = deps.settings.prefs_link_ttl_minutes
+        text = t("prefs_link", lang, url=url, minutes=minutes)
+        # Never unfurled: a preview fetch would spend the single-use link.
+        prefs.answer(it.client, it.user, it.respond, text, unfurl_links=False, unfurl_media=False)
 
     def ask_forget(it: Interaction) -> None:
         lang = prefs.lang(it.client, it.team, it.user)

@@ -31,6 +31,7 @@ FORGET_ALL_CONFIRM_ACTION_ID = "travel_prefs.forget_all_confirm"  # answer to `f
 FORGET_ALL_CANCEL_ACTION_ID = "travel_prefs.forget_all_cancel"
 HOME_NEWER_ACTION_ID = "travel_prefs.home_newer"  # value: the page number to show
 HOME_OLDER_ACTION_ID = "travel_prefs.home_older"
+OPEN_IN_BROWSER_ACTION_ID = "travel_prefs.open_in_browser"  # a URL button: Slack opens it
 
 SLOT_BLOCK_PREFIX = "travel_prefs.slot."  # + the slot id
 SLOT_ACTION_ID = "travel_prefs.slot_value"
@@ -100,6 +101,7 @@ __all__ = [
     "MAX_TITLE_CHARS",
     "NOTICE_CALLBACK_ID",
     "NO_PREFERENCE",
+    "OPEN_IN_BROWSER_ACTION_ID",
     "SLOT_ACTION_ID",
     "SLOT_BLOCK_PREFIX",
     "clip",

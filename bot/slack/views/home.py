@@ -24,6 +24,7 @@ from slack_sdk.models.blocks import (
 from slack_sdk.models.views import View
 
 from bot.messages import t
+from bot.prefs.remembered import source_label
 from bot.slack.views.blocks import (
     EDIT_ACTION_ID,
     FORGET_ALL_ACTION_ID,
@@ -36,6 +37,7 @@ from bot.slack.views.blocks import (
     MAX_BUTTON_CHARS,
     MAX_CONFIRM_CHARS,
     MAX_TEXT_CHARS,
+    OPEN_IN_BROWSER_ACTION_ID,
     clip,
     clipped,
     escape,
@@ -53,8 +55,13 @@ def home_view(
     items: Sequence[MemoryItem],
     page: int = 0,
     unavailable: bool = False,
+    browser_url: str | None = None,
 ) -> View:
-    """What is remembered: the summary, each current fact with source, date and "Forget"."""
+    """What is remembered: the summary, each current fact with source, date and "Forget".
+
+    With `browser_url` (a fresh link to the preferences page, when links are configured)
+    an "Open in browser" button opens the same form in the person's browser.
+    """
     blocks: list[Block] = [HeaderBlock(text=clipped("home_title", lang, 150))]
     if unavailable:
         blocks.append(section(t("home_unavailable", lang)))
@@ -70,6 +77,15 @@ def home_view(
             style="primary",
         )
     ]
+    if browser_url:
+        buttons.append(
+            ButtonElement(
+                text=clipped("home_open_browser", lang, MAX_BUTTON_CHARS),
+                action_id=OPEN_IN_BROWSER_ACTION_ID,
+                url=browser_url,
+                value="browser",
+            )
+        )
     if items:
         buttons.append(
             ButtonElement(
@@ -129,12 +145,6 @@ def _page_button(text: str, action_id: str, page: int) -> ButtonElement:
         action_id=action_id,
         value=str(page),
     )
-
-
-def source_label(source: str, lang: Lang) -> str:
-    if source in ("chat", "form", "admin"):
-        return t(f"home_source_{source}", lang)
-    return t("home_source_other", lang, source=source)
 
 
 def _fact_text(item: MemoryItem, lang: Lang) -> str:

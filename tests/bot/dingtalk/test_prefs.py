@@ -8,6 +8,7 @@ from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
 from bot.messages import t
+from bot.prefs.links import read_token
 from tests.support.dingtalk_api import FakeDingTalkAPI, Sent
 from tests.support.dingtalk_harness import CORP, GROUP, HTTPRobot
 from tests.support.llm_server import ScriptedModel
@@ -64,6 +65,21 @@ def test_the_page_button_shows_when_the_link_provider_gives_a_url(
     assert card.buttons == (
         (t("dingtalk_prefs_edit", "zh"), f"https://travel.example/prefs?t=dingtalk:{CORP}:{ALICE}"),
     )
+
+
+def test_with_the_web_page_configured_the_button_opens_the_persons_own_page(
+    make_robot: Callable[..., HTTPRobot],
+) -> None:
+    secret = "a-long-enough-secret-for-links"
+    robot = make_robot(public_url="https://travel.example", prefs_link_secret=secret)
+    robot.send("我的偏好")
+    [card] = robot.answers()
+    [(label, url)] = card.buttons[:1]
+    assert label == t("dingtalk_prefs_edit", "zh")
+    assert url.startswith("https://travel.example/prefs?token=")
+    claims = read_token(secret, parse_qs(urlsplit(url).query)["token"][0])
+    assert claims is not None
+    assert (claims.namespace, claims.lang) == (robot.namespace(ALICE), "zh")
 
 
 def test_forget_all_asks_first_and_only_the_owner_can_confirm_once(

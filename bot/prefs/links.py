@@ -1,0 +1,237 @@
+"""Signed, expiring links to a person's preferences page, the same for every chat platform.
+
+A link is `PUBLIC_URL/prefs?token=T`. The token `T` is `v1.<payload>.<signature>`: the
+payload a compact JSON object, base64url-encoded, with the namespace (`n`), the expiry in
+Unix seconds (`e`), a random id (`j`, which makes every link single-use on the page: the
+page records its exchange, see `bot.web.prefs.sessions`) and, when known, the person's
+language (`l`); the signature HMAC-SHA256 over `v1.<payload>`.
+
+Each use of `PREFS_LINK_SECRET` signs with a key derived for that purpose alone
+(`Signer(secret, purpose)`), so a page session cookie can never pass as a link, nor a
+link as a session. Checking a token compares signatures in constant time and answers
+None for anything wrong (tampered, expired, malformed, signed with another secret)
+without saying which.
+
+`preferences_url(settings, namespace)` is what a channel calls to offer the page (Slack's
+App Home button and `/travel-prefs link`, Feishu's and DingTalk's "Edit" buttons, the
+`travel-bot prefs link` command); it answers None while the page is not configured.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import hashlib
+import hmac
+import json
+import secrets
+import time
+import unicodedata
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, cast
+
+from memory.lang import Lang
+
+if TYPE_CHECKING:
+    from bot.settings import Settings
+
+VERSION = "v1"
+MIN_SECRET_CHARS = 16
+MAX_TOKEN_CHARS = 1024  # anything longer is refused unread
+MAX_NAMESPACE_CHARS = 256  # the memory engine's own limit
+PAGE_PATH = "/prefs"
+LINK_PURPOSE = "prefs-link"
+
+
+class Signer:
+    """Signs small JSON payloads for one purpose, with a key derived from the secret."""
+
+    def __init__(self, secret: str, purpose: str) -> None:
+        if len(secret) < MIN_SECRET_CHARS:
+            raise ValueError(f"the secret must have at least {MIN_SECRET_CHARS} characters")
+        label = f"travel-bot/{VERSION}/{purpose}".encode()
+        self._key = hmac.new(secret.encode("utf-8"), label, hashlib.sha256).digest()
+
+    def sign(self, payload: Mapping[str, object]) -> str:
+        data = json.dumps(payload, ensure_ascii=False, separators=(",", ":"), sort_keys=True)
+        body = f"{VERSION}.{_b64(data.encode('utf-8'))}"
+        return f"{body}.{_b64(self._mac(body))}"
+
+    def unsign(self, token: object) -> dict[str, Any] | None:
+        """The payload of a token this signer made, or None (nothing says why)."""
+        if not isinstance(token, str) or len(token) > MAX_TOKEN_CHARS:
+            return None
+        body, _, signature = token.rpartition(".")
+        version, _, payload = body.partition(".")
+        if version != VERSION or not payload or not signature:
+            return None
+        # The encoded forms are compared, so no other spelling of the same bytes passes.
+        expected = _b64(self._mac(body))
+        if not hmac.compare_digest(expected.encode("ascii"), signature.encode("utf-8", "replace")):
+            return None
+        raw = _unb64(payload)
+        try:
+            data = json.loads(raw.decode("utf-8")) if raw is not None else None
+        except (UnicodeDecodeError, ValueError):
+            return None
+        return data if isinstance(data, dict) else None
+
+    def _mac(self, body: str) -> bytes:
+        return hmac.new(self._key, body.encode("ascii"), hashlib.sha256).digest()
+
+
+@dataclass(frozen=True, slots=True)
+class LinkClaims:
+    """What a valid link token says: whose page, until when, its id and language."""
+
+    namespace: str
+    expires_at: int  # Unix seconds
+    jti: str
+    lang: Lang | None = None
+
+    def seconds_left(self, now: float | None = None) -> int:
+        return max(0, self.expires_at - int(time.time() if now is None else now))
+
+
+def issue_token(
+    secret: str,
+    namespace: str,
+    *,
+    ttl_seconds: int,
+    lang: Lang | None = None,
+    now: float | None = None,
+    purpose: str = LINK_PURPOSE,
+) -> str:
+    """A token for `namespace`'s page, valid for `ttl_seconds` from `now`."""
+    check_namespace(namespace)
+    if ttl_seconds < 1:
+        raise ValueError("a link must be valid for at least a second")
+    expires = int(time.time() if now is None else now) + ttl_seconds
+    payload: dict[str, object] = {"n": namespace, "e": expires, "j": secrets.token_urlsafe(12)}
+    if lang is not None:
+        payload["l"] = lang
+    return Signer(secret, purpose).sign(payload)
+
+
+def read_token(
+    secret: str, token: object, *, now: float | None = None, purpose: str = LINK_PURPOSE
+) -> LinkClaims | None:
+    """The claims of a valid, unexpired token, or None."""
+    data = Signer(secret, purpose).unsign(token)
+    if data is None:
+        return None
+    namespace, expires, jti, lang = data.get("n"), data.get("e"), data.get("j"), data.get("l")
+    if not isinstance(namespace, str) or namespace_problem(namespace):
+        return None
+    if isinstance(expires, bool) or not isinstance(expires, int):
+        return None
+    if not isinstance(jti, str) or not 8 <= len(jti) <= 64:
+        return None
+    if lang not in (None, "en", "zh"):
+        return None
+    if expires <= int(time.time() if now is None else now):
+        return None
+    return LinkClaims(namespace, expires, jti, cast("Lang | None", lang))
+
+
+def namespace_problem(namespace: str) -> str | None:
+    if not namespace.strip():
+        return "the namespace is empty"
+    if len(namespace) > MAX_NAMESPACE_CHARS:
+        return f"the namespace is longer than {MAX_NAMESPACE_CHARS} characters"
+    if any(unicodedata.category(ch) in ("Cc", "Cf", "Zl", "Zp") for ch in namespace):
+        return "the namespace contains control characters"
+    return None
+
+
+def check_namespace(namespace: str) -> None:
+    problem = namespace_problem(namespace)
+    if problem:
+        raise ValueError(problem)
+
+
+# -- settings -----------------------------------------------------------------------------
+
+
+def link_secret(settings: Settings) -> str | None:
+    """`PREFS_LINK_SECRET` when it is set and long enough, else None."""
+    secret = settings.prefs_link_secret
+    value = secret.get_secret_value() if secret is not None else ""
+    return value if len(value) >= MIN_SECRET_CHARS else None
+
+
+def page_problem(settings: Settings) -> str | None:
+    """Why the page cannot be served (None: it can): the secret is missing or too short."""
+    secret = settings.prefs_link_secret
+    if secret is None or not secret.get_secret_value():
+        return "PREFS_LINK_SECRET is not set"
+    if link_secret(settings) is None:
+        return f"PREFS_LINK_SECRET is shorter than {MIN_SECRET_CHARS} characters"
+    return None
+
+
+def links_problem(settings: Settings) -> str | None:
+    """Why no link can be made (None: links can be made): the page is off or no PUBLIC_URL."""
+    problem = page_problem(settings)
+    if problem is None and not public_base(settings):
+        problem = "PUBLIC_URL is not set"
+    return problem
+
+
+def public_base(settings: Settings) -> str:
+    """`PUBLIC_URL` without a trailing slash ("" when unset or not an http(s) URL)."""
+    url = settings.public_url.strip().rstrip("/")
+    return url if url.startswith(("https://", "http://")) else ""
+
+
+def preferences_url(
+    settings: Settings,
+    namespace: str,
+    *,
+    lang: Lang | None = None,
+    ttl_minutes: int | None = None,
+) -> str | None:
+    """A fresh link to `namespace`'s preferences page, or None when links are not configured.
+
+    Valid for `ttl_minutes` (default `PREFS_LINK_TTL_MINUTES`), once; opens in `lang`
+    when given (else the browser's language).
+    """
+    secret, base = link_secret(settings), public_base(settings)
+    if secret is None or not base:
+        return None
+    minutes = settings.prefs_link_ttl_minutes if ttl_minutes is None else ttl_minutes
+    token = issue_token(secret, namespace, ttl_seconds=minutes * 60, lang=lang)
+    return f"{base}{PAGE_PATH}?token={token}"
+
+
+def _b64(data: bytes) -> str:
+    return base64.urlsafe_b64encode(data).rstrip(b"=").decode("ascii")
+
+
+def _unb64(text: str) -> bytes | None:
+    if not text or len(text) % 4 == 1 or not _URLSAFE.issuperset(text):
+        return None
+    try:
+        return base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
+    except (binascii.Error, ValueError):
+        return None
+
+
+_URLSAFE = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")
+
+__all__ = [
+    "LINK_PURPOSE",
+    "MIN_SECRET_CHARS",
+    "PAGE_PATH",
+    "LinkClaims",
+    "Signer",
+    "issue_token",
+    "link_secret",
+    "links_problem",
+    "namespace_problem",
+    "page_problem",
+    "preferences_url",
+    "public_base",
+    "read_token",
+]
