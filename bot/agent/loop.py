@@ -8,6 +8,17 @@ Built with a `Memory` in "agent_control" mode, the agent offers `record_to_memor
 connections) are retried with exponential backoff and jitter; when the model still
 cannot answer, `LLMUnavailable` is raised for the caller to turn into a kind reply.
 Logs carry ids and counts, never message text.
+
+The model's answers are streamed (`stream=True`, `bot.agent.completion`): the text the
+person will see goes to `run(..., on_text=...)` as it arrives, across tool calls (a text
+the model writes before calling a tool stays, and the next step's text follows it after
+a paragraph break), so a channel can show the answer while it is written; the reply's
+`text` is everything that was passed on. Before each tool runs, `ctx.progress` hears what
+the agent is doing, in the person's language ("Recalling your travel preferences…").
+A request that fails before any of its text was passed on is retried as before; once
+some was, the answer cannot be taken back, so the failure ends the turn
+(`LLMUnavailable`). `stream=False` asks for whole answers instead (endpoints that cannot
+stream); `on_text` then hears each step's text at once.
 """
 
 from __future__ import annotations
@@ -21,9 +32,17 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any, Literal, NamedTuple
 
+import httpx
 import openai
 
 import prompts
+from bot.agent.completion import (
+    BrokenStream,
+    CallRequest,
+    ModelMessage,
+    StreamReader,
+    from_response,
+)
 from bot.agent.memory_tools import memory_tools, preferences_block
 from bot.agent.prompt import system_prompt
 from bot.agent.tools import Tool, ToolContext, ToolRegistry
@@ -41,6 +60,7 @@ log = logging.getLogger(__name__)
 
 MemoryMode = Literal["agent_control", "static_control", "both"]
 HistoryTurn = Mapping[str, Any]
+TextSink = Callable[[str], None]
 
 _RETRYABLE_STATUS = frozenset({408, 409, 425, 429})
 
@@ -90,6 +110,51 @@ class _Turn:
         return Usage(self.requests, self.prompt_tokens, self.completion_tokens)
 
 
+class _Said:
+    """What the person has been shown of the answer so far, passed on to `on_text`.
+
+    Leading blank space is dropped; a step's text after an earlier step's starts a new
+    paragraph. A failing `on_text` is logged once and never stops the turn.
+    """
+
+    def __init__(self, on_text: TextSink | None) -> None:
+        self._on_text = on_text
+        self._parts: list[str] = []
+        self._new_step = False
+        self._broken = False
+
+    @property
+    def text(self) -> str:
+        return "".join(self._parts)
+
+    def step(self) -> None:
+        """A new request to the model begins."""
+        self._new_step = bool(self._parts)
+
+    def __call__(self, delta: str) -> None:
+        if not self._parts:
+            delta = delta.lstrip()
+            if not delta:
+                return
+        if self._new_step:
+            self._new_step = False
+            shown = self.text
+            gap = "" if shown.endswith("\n\n") else "\n" if shown.endswith("\n") else "\n\n"
+            if gap:
+                self._emit(gap)
+        self._emit(delta)
+
+    def _emit(self, text: str) -> None:
+        self._parts.append(text)
+        if self._on_text is None or self._broken:
+            return
+        try:
+            self._on_text(text)
+        except Exception as exc:
+            self._broken = True
+            log.warning("could not pass the answer on as it came (%s)", type(exc).__name__)
+
+
 class Agent:
     """Runs turns against the model with the registered tools; thread-safe."""
 
@@ -111,6 +176,7 @@ class Agent:
         temperature: float | None = None,
         metrics: Metrics | None = None,
         clock: Callable[[], datetime] | None = None,
+        stream: bool = True,
     ) -> None:
         if max_steps < 1:
             raise ValueError("max_steps must be at least 1")
@@ -134,16 +200,23 @@ class Agent:
         self.temperature = temperature
         self.metrics = metrics
         self._clock = clock or (lambda: datetime.now(UTC))
+        self.stream = stream
 
     # -- one turn -----------------------------------------------------------------------
 
     def run(
-        self, ctx: ToolContext, user_message: str, history: Sequence[HistoryTurn] = ()
+        self,
+        ctx: ToolContext,
+        user_message: str,
+        history: Sequence[HistoryTurn] = (),
+        *,
+        on_text: TextSink | None = None,
     ) -> AgentReply:
         """Answer `user_message`, calling tools as the model asks.
 
         `history` holds earlier turns of the conversation as `{"role", "content"}` dicts
-        (user and assistant only). Raises `LLMUnavailable` when the model cannot answer.
+        (user and assistant only). `on_text` hears the answer as it is written (see the
+        module docstring). Raises `LLMUnavailable` when the model cannot answer.
         """
         started = time.monotonic()
         turn = _Turn(deadline=started + self.timeout_seconds)
@@ -153,23 +226,22 @@ class Agent:
         messages = self._opening(ctx, user_message, history)
         offered = {tool.name: tool for tool in self.tools.offered(ctx)}
         schemas = [tool.schema for tool in offered.values()]
+        said = _Said(on_text)
         if self.metrics is not None:
             self.metrics.inc("agent_turns_total")
         try:
             for step in range(1, self.max_steps + 1):
-                message = self._complete(messages, schemas, turn)
-                calls = list(message.tool_calls or [])
-                if not calls:
-                    return self._finish(ctx, turn, message.content, step, capped=False)
-                messages.append(_assistant_message(message.content, calls))
-                for call in calls:
+                message = self._complete(messages, schemas, turn, said)
+                if not message.calls:
+                    return self._finish(ctx, turn, said, step, capped=False)
+                messages.append(_assistant_message(message))
+                for call in message.calls:
                     messages.append(self._call_tool(ctx, call, offered, turn))
             messages.append(
                 {"role": "system", "content": prompts.render(f"agent_final_answer.{lang}.md")}
             )
-            message = self._complete(messages, schemas, turn, final=True)
-            text = None if message.tool_calls else message.content
-            return self._finish(ctx, turn, text, self.max_steps + 1, capped=True)
+            self._complete(messages, schemas, turn, said, final=True)
+            return self._finish(ctx, turn, said, self.max_steps + 1, capped=True)
         finally:
             log.info(
                 "agent turn ns=%s requests=%d tool_calls=%d tokens=%d seconds=%.2f",
@@ -202,11 +274,12 @@ class Agent:
         return messages
 
     def _finish(
-        self, ctx: ToolContext, turn: _Turn, text: str | None, steps: int, *, capped: bool
+        self, ctx: ToolContext, turn: _Turn, said: _Said, steps: int, *, capped: bool
     ) -> AgentReply:
-        text = (text or "").strip()
+        text = said.text.strip()
         if not text:
-            text = t("agent_step_cap" if capped else "agent_empty_reply", ctx.lang)
+            said(t("agent_step_cap" if capped else "agent_empty_reply", ctx.lang))
+            text = said.text.strip()
         return AgentReply(
             text=text,
             tool_calls=turn.calls,
@@ -217,18 +290,17 @@ class Agent:
         )
 
     def _call_tool(
-        self, ctx: ToolContext, call: Any, offered: Mapping[str, Tool], turn: _Turn
+        self, ctx: ToolContext, call: CallRequest, offered: Mapping[str, Tool], turn: _Turn
     ) -> dict[str, Any]:
-        function = getattr(call, "function", None)
-        name = str(getattr(function, "name", "") or getattr(call, "type", "") or "")
-        arguments = str(getattr(function, "arguments", "") or "")
-        chosen = offered.get(name) if getattr(call, "type", "function") == "function" else None
+        name = call.name or call.kind
+        chosen = offered.get(name) if call.kind == "function" else None
         if chosen is None:
             known = ", ".join(offered) or "none"
             result = f"error: unknown tool '{name}'; the available tools are: {known}"
         else:
-            result = chosen.invoke(ctx, arguments)
-        turn.calls.append(ToolCall(name, arguments, result))
+            ctx.tell(t(chosen.status, ctx.lang))
+            result = chosen.invoke(ctx, call.arguments)
+        turn.calls.append(ToolCall(name, call.arguments, result))
         if self.metrics is not None:
             self.metrics.inc("tool_calls_total", tool=name if chosen is not None else "unknown")
         log.info(
@@ -237,7 +309,7 @@ class Agent:
             name if chosen is not None else "unknown",
             not result.startswith("error:"),
         )
-        return {"role": "tool", "tool_call_id": str(getattr(call, "id", "")), "content": result}
+        return {"role": "tool", "tool_call_id": call.id, "content": result}
 
     # -- the model request, with retries ------------------------------------------------
 
@@ -246,9 +318,10 @@ class Agent:
         messages: list[dict[str, Any]],
         schemas: list[dict[str, Any]],
         turn: _Turn,
+        said: _Said,
         *,
         final: bool = False,
-    ) -> Any:
+    ) -> ModelMessage:
         request: dict[str, Any] = {"model": self.model, "messages": messages}
         if schemas:
             request["tools"] = schemas
@@ -256,6 +329,9 @@ class Agent:
                 request["tool_choice"] = "none"
         if self.temperature is not None:
             request["temperature"] = self.temperature
+        if self.stream:
+            request["stream"] = True
+            request["stream_options"] = {"include_usage": True}
         attempt = 0
         while True:
             remaining = turn.deadline - time.monotonic()
@@ -264,8 +340,10 @@ class Agent:
             timeout = min(self.request_timeout_seconds, remaining)
             started = time.monotonic()
             retry_after: float | None = None
+            said.step()
+            shown = len(said.text)
             try:
-                response = self._completions.create(**request, timeout=timeout)
+                message = self._request(request, timeout, turn, said, started)
             except openai.APIStatusError as exc:
                 self._observe(started, outcome=str(exc.status_code))
                 status = exc.status_code
@@ -274,16 +352,23 @@ class Agent:
                 retry_after = parse_retry_after(exc.response.headers)
                 reason = f"HTTP {status}"
                 cause: Exception = exc
-            except openai.APIConnectionError as exc:  # includes timeouts
-                self._observe(started, outcome="timeout" if _is_timeout(exc) else "connection")
-                reason = "timeout" if _is_timeout(exc) else "connection error"
+            except (openai.APIConnectionError, httpx.HTTPError, BrokenStream) as exc:
+                timed_out = _is_timeout(exc)
+                self._observe(started, outcome="timeout" if timed_out else "connection")
+                reason = "timeout" if timed_out else "connection error"
                 cause = exc
-            except openai.OpenAIError as exc:
+            except openai.APIError as exc:  # an error event in the middle of a stream
+                self._observe(started, outcome="stream_error")
+                reason = "error in the stream"
+                cause = exc
+            except (openai.OpenAIError, ValueError) as exc:
                 self._observe(started, outcome="invalid")
                 raise LLMUnavailable(f"unusable model response ({type(exc).__name__})") from exc
             else:
                 self._observe(started, outcome="ok")
-                return self._accept(response, turn)
+                return self._accept(message, turn)
+            if len(said.text) > shown:  # part of this answer is shown: it cannot be redone
+                raise LLMUnavailable(f"the model's answer broke off ({reason})") from cause
             attempt += 1
             if attempt > self.max_retries:
                 raise LLMUnavailable(f"the model failed {attempt} times ({reason})") from cause
@@ -293,20 +378,45 @@ class Agent:
             log.info("model request failed (%s); retry %d in %.2fs", reason, attempt, delay)
             time.sleep(delay)
 
-    def _accept(self, response: Any, turn: _Turn) -> Any:
+    def _request(
+        self,
+        request: dict[str, Any],
+        timeout: float,
+        turn: _Turn,
+        said: _Said,
+        started: float,
+    ) -> ModelMessage:
+        """One request: the streamed answer read to its end (or a whole one)."""
+        if not self.stream:
+            message = from_response(self._completions.create(**request, timeout=timeout))
+            if message.content:
+                said(message.content)
+            return message
+        first: list[float] = []
+
+        def text(delta: str) -> None:
+            if not first:
+                first.append(time.monotonic() - started)
+            said(delta)
+
+        reader = StreamReader(text)
+        with self._completions.create(**request, timeout=timeout) as stream:
+            for chunk in stream:
+                reader.feed(chunk)
+                if time.monotonic() > turn.deadline:
+                    raise LLMUnavailable("the model did not finish within the turn's time limit")
+        if first and self.metrics is not None:
+            self.metrics.observe("llm_first_token_seconds", first[0])
+        return reader.message()
+
+    def _accept(self, message: ModelMessage, turn: _Turn) -> ModelMessage:
         turn.requests += 1
-        usage = getattr(response, "usage", None)
-        prompt = int(getattr(usage, "prompt_tokens", 0) or 0)
-        completion = int(getattr(usage, "completion_tokens", 0) or 0)
-        turn.prompt_tokens += prompt
-        turn.completion_tokens += completion
+        turn.prompt_tokens += message.prompt_tokens
+        turn.completion_tokens += message.completion_tokens
         if self.metrics is not None:
-            self.metrics.inc("llm_tokens_total", prompt, kind="prompt")
-            self.metrics.inc("llm_tokens_total", completion, kind="completion")
-        choices = getattr(response, "choices", None) or []
-        if not choices or getattr(choices[0], "message", None) is None:
-            raise LLMUnavailable("the model returned no answer")
-        return choices[0].message
+            self.metrics.inc("llm_tokens_total", message.prompt_tokens, kind="prompt")
+            self.metrics.inc("llm_tokens_total", message.completion_tokens, kind="completion")
+        return message
 
     def _observe(self, started: float, *, outcome: str) -> None:
         if self.metrics is not None:
@@ -321,28 +431,23 @@ class Agent:
         return random.uniform(ceiling / 2, ceiling)
 
 
-def _assistant_message(content: str | None, calls: Sequence[Any]) -> dict[str, Any]:
+def _assistant_message(message: ModelMessage) -> dict[str, Any]:
     return {
         "role": "assistant",
-        "content": content,
+        "content": message.content,
         "tool_calls": [
             {
-                "id": str(getattr(call, "id", "")),
+                "id": call.id,
                 "type": "function",
-                "function": {
-                    "name": str(getattr(getattr(call, "function", None), "name", "") or ""),
-                    "arguments": str(
-                        getattr(getattr(call, "function", None), "arguments", "") or ""
-                    ),
-                },
+                "function": {"name": call.name, "arguments": call.arguments},
             }
-            for call in calls
+            for call in message.calls
         ],
     }
 
 
 def _is_timeout(exc: Exception) -> bool:
-    return isinstance(exc, openai.APITimeoutError)
+    return isinstance(exc, (openai.APITimeoutError, httpx.TimeoutException))
 
 
 def build_agent(
@@ -365,6 +470,7 @@ def build_agent(
         request_timeout_seconds=request_timeout,
         timeout_seconds=max(request_timeout * 3, 60.0),
         metrics=metrics,
+        stream=settings.llm_stream,
     )
 
 
@@ -373,6 +479,7 @@ __all__ = [
     "AgentReply",
     "HistoryTurn",
     "MemoryMode",
+    "TextSink",
     "ToolCall",
     "Usage",
     "build_agent",
