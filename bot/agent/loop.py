@@ -4,51 +4,41 @@
     reply = agent.run(ToolContext(namespace="T1:U1"), "I never take red-eye flights")
 
 Built with a `Memory` in "agent_control" mode, the agent offers `record_to_memory` and
-`retrieve_from_memory` by itself. Transient model errors (429, 5xx, timeouts, dropped
-connections) are retried with exponential backoff and jitter; when the model still
-cannot answer, `LLMUnavailable` is raised for the caller to turn into a kind reply.
-Logs carry ids and counts, never message text.
+`retrieve_from_memory` by itself. The requests to the model (`bot.agent.model`) retry
+transient errors (429, 5xx, timeouts, dropped connections) with exponential backoff and
+jitter; when the model still cannot answer, `LLMUnavailable` is raised for the caller to
+turn into a kind reply. Logs carry ids and counts, never message text.
 
-The model's answers are streamed (`stream=True`, `bot.agent.completion`): the text the
-person will see goes to `run(..., on_text=...)` as it arrives, across tool calls (a text
-the model writes before calling a tool stays, and the next step's text follows it after
-a paragraph break), so a channel can show the answer while it is written; the reply's
-`text` is everything that was passed on. Before each tool runs, `ctx.progress` hears what
-the agent is doing, in the person's language ("Recalling your travel preferences…").
-A request that fails before any of its text was passed on is retried as before; once
-some was, the answer cannot be taken back, so the failure ends the turn
-(`LLMUnavailable`). `stream=False` asks for whole answers instead (endpoints that cannot
-stream); `on_text` then hears each step's text at once.
+The model's answers are streamed: the text the person will see goes to
+`run(..., on_text=...)` as it arrives, across tool calls (a text the model writes before
+calling a tool stays, and the next step's text follows it after a paragraph break), so a
+channel can show the answer while it is written; the reply's `text` is everything that
+was passed on. Before each tool runs, `ctx.progress` hears what the agent is doing, in
+the person's language ("Recalling your travel preferences…"). A request that fails after
+part of its text was passed on cannot take it back, so the turn ends (`LLMUnavailable`).
+`stream=False` asks for whole answers (endpoints that cannot stream); `on_text` then
+hears each step's text at once.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import logging
-import random
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any, Literal, NamedTuple
 
-import httpx
 import openai
 
 import prompts
-from bot.agent.completion import (
-    BrokenStream,
-    CallRequest,
-    ModelMessage,
-    StreamReader,
-    from_response,
-)
+from bot.agent.completion import CallRequest, ModelMessage
 from bot.agent.memory_tools import memory_tools, preferences_block
+from bot.agent.model import Model, Said
 from bot.agent.prompt import system_prompt
 from bot.agent.tools import Tool, ToolContext, ToolRegistry
-from bot.errors import LLMUnavailable
 from bot.messages import lang_of, t
-from bot.retry import retry_after as parse_retry_after
 from memory.lang import Lang
 
 if TYPE_CHECKING:
@@ -61,8 +51,6 @@ log = logging.getLogger(__name__)
 MemoryMode = Literal["agent_control", "static_control", "both"]
 HistoryTurn = Mapping[str, Any]
 TextSink = Callable[[str], None]
-
-_RETRYABLE_STATUS = frozenset({408, 409, 425, 429})
 
 
 class ToolCall(NamedTuple):
@@ -110,51 +98,6 @@ class _Turn:
         return Usage(self.requests, self.prompt_tokens, self.completion_tokens)
 
 
-class _Said:
-    """What the person has been shown of the answer so far, passed on to `on_text`.
-
-    Leading blank space is dropped; a step's text after an earlier step's starts a new
-    paragraph. A failing `on_text` is logged once and never stops the turn.
-    """
-
-    def __init__(self, on_text: TextSink | None) -> None:
-        self._on_text = on_text
-        self._parts: list[str] = []
-        self._new_step = False
-        self._broken = False
-
-    @property
-    def text(self) -> str:
-        return "".join(self._parts)
-
-    def step(self) -> None:
-        """A new request to the model begins."""
-        self._new_step = bool(self._parts)
-
-    def __call__(self, delta: str) -> None:
-        if not self._parts:
-            delta = delta.lstrip()
-            if not delta:
-                return
-        if self._new_step:
-            self._new_step = False
-            shown = self.text
-            gap = "" if shown.endswith("\n\n") else "\n" if shown.endswith("\n") else "\n\n"
-            if gap:
-                self._emit(gap)
-        self._emit(delta)
-
-    def _emit(self, text: str) -> None:
-        self._parts.append(text)
-        if self._on_text is None or self._broken:
-            return
-        try:
-            self._on_text(text)
-        except Exception as exc:
-            self._broken = True
-            log.warning("could not pass the answer on as it came (%s)", type(exc).__name__)
-
-
 class Agent:
     """Runs turns against the model with the registered tools; thread-safe."""
 
@@ -180,8 +123,18 @@ class Agent:
     ) -> None:
         if max_steps < 1:
             raise ValueError("max_steps must be at least 1")
-        self._completions: Any = llm.with_options(max_retries=0).chat.completions
-        self.model = model
+        self.model = Model(
+            llm=llm,
+            model=model,
+            request_timeout_seconds=request_timeout_seconds,
+            max_retries=max_retries,
+            backoff_seconds=backoff_seconds,
+            max_backoff_seconds=max_backoff_seconds,
+            max_retry_after_seconds=max_retry_after_seconds,
+            temperature=temperature,
+            metrics=metrics,
+            stream=stream,
+        )
         self.memory = memory
         self.memory_mode = memory_mode
         self.tools = ToolRegistry()
@@ -192,15 +145,8 @@ class Agent:
             self.tools.add(item)
         self.max_steps = max_steps
         self.timeout_seconds = timeout_seconds
-        self.request_timeout_seconds = request_timeout_seconds
-        self.max_retries = max_retries
-        self.backoff_seconds = backoff_seconds
-        self.max_backoff_seconds = max_backoff_seconds
-        self.max_retry_after_seconds = max_retry_after_seconds
-        self.temperature = temperature
         self.metrics = metrics
         self._clock = clock or (lambda: datetime.now(UTC))
-        self.stream = stream
 
     # -- one turn -----------------------------------------------------------------------
 
@@ -226,7 +172,7 @@ class Agent:
         messages = self._opening(ctx, user_message, history)
         offered = {tool.name: tool for tool in self.tools.offered(ctx)}
         schemas = [tool.schema for tool in offered.values()]
-        said = _Said(on_text)
+        said = Said(on_text)
         if self.metrics is not None:
             self.metrics.inc("agent_turns_total")
         try:
@@ -274,7 +220,7 @@ class Agent:
         return messages
 
     def _finish(
-        self, ctx: ToolContext, turn: _Turn, said: _Said, steps: int, *, capped: bool
+        self, ctx: ToolContext, turn: _Turn, said: Said, steps: int, *, capped: bool
     ) -> AgentReply:
         text = said.text.strip()
         if not text:
@@ -288,6 +234,27 @@ class Agent:
             steps=steps,
             step_capped=capped,
         )
+
+    def _complete(
+        self,
+        messages: list[dict[str, Any]],
+        schemas: list[dict[str, Any]],
+        turn: _Turn,
+        said: Said,
+        *,
+        final: bool = False,
+    ) -> ModelMessage:
+        message = self.model.complete(messages, schemas, turn.deadline, said, final=final)
+        return self._accept(message, turn)
+
+    def _accept(self, message: ModelMessage, turn: _Turn) -> ModelMessage:
+        turn.requests += 1
+        turn.prompt_tokens += message.prompt_tokens
+        turn.completion_tokens += message.completion_tokens
+        if self.metrics is not None:
+            self.metrics.inc("llm_tokens_total", message.prompt_tokens, kind="prompt")
+            self.metrics.inc("llm_tokens_total", message.completion_tokens, kind="completion")
+        return message
 
     def _call_tool(
         self, ctx: ToolContext, call: CallRequest, offered: Mapping[str, Tool], turn: _Turn
@@ -311,125 +278,6 @@ class Agent:
         )
         return {"role": "tool", "tool_call_id": call.id, "content": result}
 
-    # -- the model request, with retries ------------------------------------------------
-
-    def _complete(
-        self,
-        messages: list[dict[str, Any]],
-        schemas: list[dict[str, Any]],
-        turn: _Turn,
-        said: _Said,
-        *,
-        final: bool = False,
-    ) -> ModelMessage:
-        request: dict[str, Any] = {"model": self.model, "messages": messages}
-        if schemas:
-            request["tools"] = schemas
-            if final:
-                request["tool_choice"] = "none"
-        if self.temperature is not None:
-            request["temperature"] = self.temperature
-        if self.stream:
-            request["stream"] = True
-            request["stream_options"] = {"include_usage": True}
-        attempt = 0
-        while True:
-            remaining = turn.deadline - time.monotonic()
-            if remaining <= 0:
-                raise LLMUnavailable("the model did not answer within the turn's time limit")
-            timeout = min(self.request_timeout_seconds, remaining)
-            started = time.monotonic()
-            retry_after: float | None = None
-            said.step()
-            shown = len(said.text)
-            try:
-                message = self._request(request, timeout, turn, said, started)
-            except openai.APIStatusError as exc:
-                self._observe(started, outcome=str(exc.status_code))
-                status = exc.status_code
-                if status not in _RETRYABLE_STATUS and status < 500:
-                    raise LLMUnavailable(f"the model refused the request (HTTP {status})") from exc
-                retry_after = parse_retry_after(exc.response.headers)
-                reason = f"HTTP {status}"
-                cause: Exception = exc
-            except (openai.APIConnectionError, httpx.HTTPError, BrokenStream) as exc:
-                timed_out = _is_timeout(exc)
-                self._observe(started, outcome="timeout" if timed_out else "connection")
-                reason = "timeout" if timed_out else "connection error"
-                cause = exc
-            except openai.APIError as exc:  # an error event in the middle of a stream
-                self._observe(started, outcome="stream_error")
-                reason = "error in the stream"
-                cause = exc
-            except (openai.OpenAIError, ValueError) as exc:
-                self._observe(started, outcome="invalid")
-                raise LLMUnavailable(f"unusable model response ({type(exc).__name__})") from exc
-            else:
-                self._observe(started, outcome="ok")
-                return self._accept(message, turn)
-            if len(said.text) > shown:  # part of this answer is shown: it cannot be redone
-                raise LLMUnavailable(f"the model's answer broke off ({reason})") from cause
-            attempt += 1
-            if attempt > self.max_retries:
-                raise LLMUnavailable(f"the model failed {attempt} times ({reason})") from cause
-            delay = self._delay(attempt, retry_after)
-            if time.monotonic() + delay >= turn.deadline:
-                raise LLMUnavailable(f"no time left to retry the model ({reason})") from cause
-            log.info("model request failed (%s); retry %d in %.2fs", reason, attempt, delay)
-            time.sleep(delay)
-
-    def _request(
-        self,
-        request: dict[str, Any],
-        timeout: float,
-        turn: _Turn,
-        said: _Said,
-        started: float,
-    ) -> ModelMessage:
-        """One request: the streamed answer read to its end (or a whole one)."""
-        if not self.stream:
-            message = from_response(self._completions.create(**request, timeout=timeout))
-            if message.content:
-                said(message.content)
-            return message
-        first: list[float] = []
-
-        def text(delta: str) -> None:
-            if not first:
-                first.append(time.monotonic() - started)
-            said(delta)
-
-        reader = StreamReader(text)
-        with self._completions.create(**request, timeout=timeout) as stream:
-            for chunk in stream:
-                reader.feed(chunk)
-                if time.monotonic() > turn.deadline:
-                    raise LLMUnavailable("the model did not finish within the turn's time limit")
-        if first and self.metrics is not None:
-            self.metrics.observe("llm_first_token_seconds", first[0])
-        return reader.message()
-
-    def _accept(self, message: ModelMessage, turn: _Turn) -> ModelMessage:
-        turn.requests += 1
-        turn.prompt_tokens += message.prompt_tokens
-        turn.completion_tokens += message.completion_tokens
-        if self.metrics is not None:
-            self.metrics.inc("llm_tokens_total", message.prompt_tokens, kind="prompt")
-            self.metrics.inc("llm_tokens_total", message.completion_tokens, kind="completion")
-        return message
-
-    def _observe(self, started: float, *, outcome: str) -> None:
-        if self.metrics is not None:
-            self.metrics.observe("llm_request_seconds", time.monotonic() - started)
-            if outcome != "ok":
-                self.metrics.inc("llm_errors_total", kind=outcome)
-
-    def _delay(self, attempt: int, retry_after: float | None) -> float:
-        if retry_after is not None and 0 <= retry_after <= self.max_retry_after_seconds:
-            return retry_after
-        ceiling = min(self.max_backoff_seconds, self.backoff_seconds * 2 ** (attempt - 1))
-        return random.uniform(ceiling / 2, ceiling)
-
 
 def _assistant_message(message: ModelMessage) -> dict[str, Any]:
     return {
@@ -444,10 +292,6 @@ def _assistant_message(message: ModelMessage) -> dict[str, Any]:
             for call in message.calls
         ],
     }
-
-
-def _is_timeout(exc: Exception) -> bool:
-    return isinstance(exc, (openai.APITimeoutError, httpx.TimeoutException))
 
 
 def build_agent(
