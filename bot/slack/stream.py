@@ -150,23 +150,9 @@ class AnswerStream:
         self._next = 0.0  # no send before this (the flush interval, or a rate limit)
 
     @property
-    def text(self) -> str:
-        """The whole answer appended so far."""
-        return self._raw
-
-    @property
-    def streaming(self) -> bool:
-        """Whether the answer is being (or has been) shown by streaming."""
-        return self._state == "live"
-
-    @property
     def stopped_by_user(self) -> bool:
+        """The person pressed Stop: nothing more of this answer is shown."""
         return self._state == "stopped_by_user"
-
-    @property
-    def messages(self) -> list[str]:
-        """The ts of the streamed messages that hold this answer."""
-        return list(self._messages)
 
     def append(self, markdown: str) -> None:
         """Take the next piece of the answer; send it if it is time."""
