@@ -7,8 +7,8 @@ a few conversations one at a time, then sends N signed DM events at once and, wh
 on the model, a stream of signed slash commands. Reports:
 
 - throughput: conversations answered per second in the burst (first event sent to last
-  reply posted);
-- per-event overhead excluding model time: end-to-end time (event sent to reply posted)
+  answer complete: posted, or its stream stopped);
+- per-event overhead excluding model time: end-to-end time (event sent to answer complete)
   minus the scripted model delay(s), p50 and p95, for conversations run one at a time
   (the bot's own cost; target p50 <= 20 ms) and within the burst of N (adds queueing for
   the CPU); plus the server's CPU time per conversation;
@@ -108,7 +108,8 @@ class Bench:
             return "", {"keywords": ["trip"]}
         return "Here is your plan: morning train, hotel near the station.", None
 
-    def start_server(self) -> None:
+    def start_server(self, **settings: str) -> None:
+        """`travel-bot serve` on the doubles; `settings` are more environment variables."""
         keep = ("PATH", "HOME", "LANG", "TMPDIR", "HF_HOME", "XDG_CACHE_HOME")
         env = {k: v for k, v in os.environ.items() if k in keep}
         env.update(
@@ -126,6 +127,7 @@ class Bench:
             LLM_TIMEOUT_SECONDS=str(max(30.0, self.args.delay * 4)),
             AGENT_WORKERS=str(self.args.workers),
         )
+        env.update(settings)
         self.process = subprocess.Popen(
             [TRAVEL_BOT, "--log-level", "WARNING", "serve"],
             cwd=self.tmp,

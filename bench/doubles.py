@@ -2,12 +2,18 @@
 small on purpose.
 
 - `SlackDouble`: answers every Slack Web API method the bot calls under load (`auth.test`,
-  `chat.postMessage`, `reactions.*`, `users.info`, `views.*`, ...) with `ok`, and writes
-  down when each `chat.postMessage` arrived; `response_url` POSTs are accepted.
-- `DingTalkDouble` (`dingtalk_load.py`): DingTalk's access token, robot sends and session
-  webhooks, writing down when each reply arrived and to which message's session.
+  `chat.postMessage`, `reactions.*`, `users.info`, `views.*`, `chat.*Stream`, ...) with
+  `ok`, and writes down when each answer was complete (a `chat.postMessage`, or the
+  `chat.stopStream` that ends a streamed answer: `posts`) and when a streamed answer's
+  first text arrived (`chat.startStream`: `first_text`); `response_url` POSTs are
+  accepted.
 - `ModelDouble`: an OpenAI-compatible `chat/completions` that answers after a fixed
   delay, with a text or a `retrieve_from_memory` call (`answer(body) -> (text, tool)`).
+  Asked to stream, it sends the answer as server-sent events, one word a chunk, at
+  `tokens_per_second` (None: all at once), and writes down when each answer's first
+  token and its end went out (`streamed`).
+- `DingTalkDouble` (`dingtalk_load.py`): DingTalk's access token, robot sends and session
+  webhooks, writing down when each reply arrived and to which message's session.
 - `BailianDouble`: Bailian's memory API for `latency.py --backend bailian`: every
   traveller has the same `facts`; search answers the first `top_k` of them with scores,
   list pages through them, the profile has a few attributes, writes are accepted and
@@ -23,6 +29,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import re
 import threading
 import time
 from collections.abc import Callable
@@ -48,7 +55,31 @@ class _Handler(BaseHTTPRequestHandler):
         body: dict[str, Any] = (
             json.loads(raw or b"{}") if "json" in kind else dict(parse_qsl(raw.decode()))
         )
+        if body.get("stream") is True and hasattr(self.owner, "stream"):
+            self.owner.stream(self, body)
+            return
         self.send_json(self.owner.answer(urlsplit(self.path).path, body))
+
+    def send_events(self, events: list[dict[str, Any]], pause: float, first: float) -> list[float]:
+        """Server-sent events, the first after `first` seconds and a word every `pause`
+        (chunked, so a client sees each at once); when each went out."""
+        self.send_response(200)
+        self.send_header("Content-Type", "text/event-stream")
+        self.send_header("Transfer-Encoding", "chunked")
+        self.end_headers()
+        time.sleep(first)
+        sent: list[float] = []
+        for index, event in enumerate([*events, "[DONE]"]):
+            if 1 < index < len(events) and pause:  # the role and the end need no pause
+                time.sleep(pause)
+            payload = event if isinstance(event, str) else json.dumps(event)
+            data = f"data: {payload}\n\n".encode()
+            self.wfile.write(f"{len(data):x}\r\n".encode() + data + b"\r\n")
+            self.wfile.flush()
+            sent.append(time.monotonic())
+        self.wfile.write(b"0\r\n\r\n")
+        self.wfile.flush()
+        return sent
 
     def send_json(self, payload: dict[str, Any]) -> None:
         data = json.dumps(payload).encode()
@@ -59,10 +90,15 @@ class _Handler(BaseHTTPRequestHandler):
         self.wfile.write(data)
 
 
+class _Quiet(ThreadingHTTPServer):
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        pass  # a client closing its kept-alive connection at the end is no news
+
+
 class _Server:
     def __init__(self) -> None:
         handler = type("Handler", (_Handler,), {"owner": self})
-        self._http = ThreadingHTTPServer(("127.0.0.1", 0), handler)
+        self._http = _Quiet(("127.0.0.1", 0), handler)
         self._http.daemon_threads = True
         self._thread = threading.Thread(target=self._http.serve_forever, daemon=True)
         self._thread.start()
@@ -78,10 +114,20 @@ class _Server:
 
 @dataclass(frozen=True)
 class Post:
-    """A `chat.postMessage` the bot made: its arguments and when it arrived."""
+    """An answer the bot completed (posted, or a stream stopped): its arguments (with
+    `thread_ts` and `channel`) and when it arrived."""
 
     args: dict[str, Any]
     at: float = field(default_factory=time.monotonic)
+
+
+@dataclass(frozen=True)
+class Streamed:
+    """One streamed model answer: when its first token and its end were written."""
+
+    marker: str  # the last user message, to tell conversations apart
+    first_token_at: float
+    done_at: float
 
 
 class SlackDouble(_Server):
@@ -92,6 +138,8 @@ class SlackDouble(_Server):
         super().__init__()
         self.base_url = self.base + "/api/"
         self._posts: list[Post] = []
+        self._first_text: dict[str, float] = {}  # thread_ts -> when its stream started
+        self._streams: dict[str, dict[str, Any]] = {}  # stream ts -> thread_ts, channel
         self._lock = threading.Condition()
         self._ts = itertools.count(1)
 
@@ -106,6 +154,19 @@ class SlackDouble(_Server):
                 self._posts.append(Post(body))
                 self._lock.notify_all()
             return {"ok": True, "channel": body.get("channel"), "ts": ts}
+        if method == "chat.startStream":
+            thread = str(body.get("thread_ts") or "")
+            with self._lock:
+                self._streams[ts] = {"thread_ts": thread, "channel": body.get("channel")}
+                if body.get("markdown_text"):
+                    self._first_text.setdefault(thread, time.monotonic())
+            return {"ok": True, "channel": body.get("channel"), "ts": ts}
+        if method == "chat.stopStream":
+            with self._lock:
+                stream = self._streams.get(str(body.get("ts") or ""), {})
+                self._posts.append(Post({**body, **stream}))
+                self._lock.notify_all()
+            return {"ok": True, "channel": body.get("channel"), "ts": body.get("ts")}
         if method == "auth.test":
             return {"ok": True, "team_id": self.team_id, "user_id": self.bot_user_id}
         if method == "users.info":
@@ -120,9 +181,16 @@ class SlackDouble(_Server):
         with self._lock:
             return list(self._posts)
 
+    def first_text(self, thread_ts: str) -> float | None:
+        """When the streamed answer in `thread_ts` first showed text (None: not streamed)."""
+        with self._lock:
+            return self._first_text.get(thread_ts)
+
     def reset(self) -> None:
         with self._lock:
             self._posts.clear()
+            self._first_text.clear()
+            self._streams.clear()
 
     def wait_for_posts(
         self, count: int, timeout: float, where: Callable[[Post], bool] = lambda p: True
@@ -181,12 +249,52 @@ class DingTalkDouble(_Server):
 
 
 class ModelDouble(_Server):
-    def __init__(self, delay: float, decide: Callable[[dict[str, Any]], Answer]) -> None:
+    def __init__(
+        self,
+        delay: float,
+        decide: Callable[[dict[str, Any]], Answer],
+        tokens_per_second: float | None = None,
+    ) -> None:
         super().__init__()
         self.base_url = self.base + "/v1"
         self._delay = delay
         self._decide = decide
         self._ids = itertools.count(1)
+        self.tokens_per_second = tokens_per_second
+        self._streamed: list[Streamed] = []
+        self._lock = threading.Lock()
+
+    @property
+    def streamed(self) -> list[Streamed]:
+        with self._lock:
+            return list(self._streamed)
+
+    def stream(self, handler: Any, body: dict[str, Any]) -> None:
+        """The answer as server-sent events: the text a word a chunk, or the tool call."""
+        text, tool = self._decide(body)
+        number = next(self._ids)
+        base = {"id": f"chatcmpl-{number}", "object": "chat.completion.chunk", "created": 0}
+        base["model"] = body.get("model", "bench")
+
+        def chunk(delta: dict[str, Any], finish: str | None = None) -> dict[str, Any]:
+            return {**base, "choices": [{"index": 0, "delta": delta, "finish_reason": finish}]}
+
+        events = [chunk({"role": "assistant"})]
+        if tool is not None:
+            call = {"name": "retrieve_from_memory", "arguments": json.dumps(tool)}
+            delta = {"index": 0, "id": f"call_{number}", "type": "function", "function": call}
+            events += [chunk({"tool_calls": [delta]}), chunk({}, "tool_calls")]
+        else:
+            words = re.findall(r"\s*\S+", text)
+            events += [chunk({"content": word}) for word in words] + [chunk({}, "stop")]
+        pause = 1.0 / self.tokens_per_second if self.tokens_per_second else 0.0
+        sent = handler.send_events(events, pause, self._delay)
+        if tool is None:
+            started = sent[1]  # the first word (the role came just before)
+            users = [m for m in body["messages"] if m.get("role") == "user"]
+            marker = str(users[-1].get("content") or "") if users else ""
+            with self._lock:
+                self._streamed.append(Streamed(marker, started, sent[-1]))
 
     def answer(self, path: str, body: dict[str, Any]) -> dict[str, Any]:
         time.sleep(self._delay)
@@ -296,4 +404,4 @@ class BailianDouble:
         self._http.server_close()
 
 
-__all__ = ["BailianDouble", "DingTalkDouble", "ModelDouble", "Post", "SlackDouble"]
+__all__ = ["BailianDouble", "DingTalkDouble", "ModelDouble", "Post", "SlackDouble", "Streamed"]

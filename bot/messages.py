@@ -826,6 +826,73 @@ _MESSAGES: dict[str, dict[str, str]] = {
         "en": "I can't find that plan any more, so nothing was saved. Ask me to plan it again.",
         "zh": "找不到这个行程方案了，没有保存任何内容。请让我重新规划。",
     },
+    # -- Slack as an AI app (issue 18): status while working, the assistant pane, feedback --
+    # What the agent is doing, shown while it works (Slack: the assistant thread's status).
+    "status_recalling": {
+        "en": "Recalling your travel preferences…",
+        "zh": "正在回忆你的出行偏好…",
+    },
+    "status_recording": {
+        "en": "Noting down your travel preferences…",
+        "zh": "正在记下你的出行偏好…",
+    },
+    "status_planning": {
+        "en": "Looking up flights, trains and hotels…",
+        "zh": "正在查询航班、火车和酒店…",
+    },
+    "status_scoring": {"en": "Scoring {options}…", "zh": "正在为{options}打分…"},
+    "status_count_flights": {"en": "{n} flights", "zh": "{n}个航班"},
+    "status_count_flights_one": {"en": "1 flight", "zh": "1个航班"},
+    "status_count_trains": {"en": "{n} trains", "zh": "{n}趟列车"},
+    "status_count_trains_one": {"en": "1 train", "zh": "1趟列车"},
+    "status_count_hotels": {"en": "{n} hotels", "zh": "{n}家酒店"},
+    "status_count_hotels_one": {"en": "1 hotel", "zh": "1家酒店"},
+    "status_and": {"en": ", ", "zh": "、"},
+    # The assistant pane: the greeting and the suggested prompts of a new thread.
+    "assistant_greeting": {
+        "en": (
+            "Hi! I plan business trips around how you like to travel. Tell me a preference "
+            "once and I'll remember it, or ask me to plan a trip."
+        ),
+        "zh": (
+            "你好！我会按你的出行习惯规划差旅。偏好告诉我一次我就会记住，也可以直接让我规划行程。"
+        ),
+    },
+    "assistant_prompts_title": {"en": "Try one of these:", "zh": "可以试试："},
+    "assistant_prompt_plan": {"en": "Plan my next trip", "zh": "规划我的下一次出差"},
+    "assistant_prompt_plan_message": {
+        "en": "Plan my next business trip. Ask me where and when if you need to.",
+        "zh": "帮我规划下一次出差，需要的话问我去哪儿、什么时候。",
+    },
+    "assistant_prompt_remember": {
+        "en": "What do you remember about me?",
+        "zh": "你记得我哪些出行偏好？",
+    },
+    "assistant_prompt_preference": {
+        "en": "I never take red-eye flights",
+        "zh": "出差只坐高铁一等座",
+    },
+    # Feedback buttons under every answer, and the question after a thumbs-down.
+    "feedback_good": {"en": "Helpful", "zh": "有帮助"},
+    "feedback_bad": {"en": "Not helpful", "zh": "没帮上忙"},
+    "feedback_thanks": {"en": "Thanks for the feedback!", "zh": "谢谢你的反馈！"},
+    "feedback_ask": {
+        "en": "Sorry that wasn't helpful. What was wrong?",
+        "zh": "抱歉没能帮上忙。哪里不对？",
+    },
+    "feedback_reason_preferences": {
+        "en": "It ignored my preferences",
+        "zh": "没按我的偏好来",
+    },
+    "feedback_reason_options": {"en": "The options were poor", "zh": "给的选项不好"},
+    "feedback_reason_misunderstood": {"en": "It misunderstood me", "zh": "理解错了我的意思"},
+    "feedback_reason_other": {"en": "Something else", "zh": "其他原因"},
+    "feedback_tell_more": {
+        "en": (
+            "Thank you. If you like, tell me in this thread what you expected and I'll try again."
+        ),
+        "zh": "谢谢。愿意的话，在这个对话里告诉我你期待的是什么，我再试一次。",
+    },
 }
 
 

@@ -15,6 +15,10 @@ _HELP = {
     "memory_cache_misses_total": ("counter", "Preference cache misses"),
     "llm_request_seconds": ("summary", "LLM request latency"),
     "llm_tokens_total": ("counter", "LLM tokens used"),
+    # Slack as an AI app (issue 18).
+    "llm_first_token_seconds": ("summary", "Time from a model request to its first token"),
+    "slack_feedback_total": ("counter", "Feedback buttons clicked under answers, by verdict"),
+    "slack_feedback_reasons_total": ("counter", "Reasons given after a thumbs-down"),
 }
 
 

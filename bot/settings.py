@@ -94,6 +94,11 @@ class Settings(MemorySettings):
     prefs_link_ttl_minutes: int = Field(default=15, ge=1, le=1440)
     prefs_session_minutes: int = Field(default=60, ge=1, le=1440)
 
+    # Slack as an AI app (issue 18): streamed answers, the assistant pane, feedback.
+    llm_stream: bool = True  # stream the model's answers; false for endpoints that cannot
+    slack_streaming: bool = True  # show answers as they are written (chat.startStream)
+    slack_stream_flush_seconds: float = Field(default=0.6, gt=0, le=5)
+
     @property
     def admin_user_ids(self) -> frozenset[str]:
         """`TRAVEL_ADMIN_USER_IDS` as a set of Slack user ids."""

@@ -4,17 +4,26 @@
     reply = agent.run(ToolContext(namespace="T1:U1"), "I never take red-eye flights")
 
 Built with a `Memory` in "agent_control" mode, the agent offers `record_to_memory` and
-`retrieve_from_memory` by itself. Transient model errors (429, 5xx, timeouts, dropped
-connections) are retried with exponential backoff and jitter; when the model still
-cannot answer, `LLMUnavailable` is raised for the caller to turn into a kind reply.
-Logs carry ids and counts, never message text.
+`retrieve_from_memory` by itself. The requests to the model (`bot.agent.model`) retry
+transient errors (429, 5xx, timeouts, dropped connections) with exponential backoff and
+jitter; when the model still cannot answer, `LLMUnavailable` is raised for the caller to
+turn into a kind reply. Logs carry ids and counts, never message text.
+
+The model's answers are streamed: the text the person will see goes to
+`run(..., on_text=...)` as it arrives, across tool calls (a text the model writes before
+calling a tool stays, and the next step's text follows it after a paragraph break), so a
+channel can show the answer while it is written; the reply's `text` is everything that
+was passed on. Before each tool runs, `ctx.progress` hears what the agent is doing, in
+the person's language ("Recalling your travel preferences…"). A request that fails after
+part of its text was passed on cannot take it back, so the turn ends (`LLMUnavailable`).
+`stream=False` asks for whole answers (endpoints that cannot stream); `on_text` then
+hears each step's text at once.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import logging
-import random
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -24,12 +33,12 @@ from typing import TYPE_CHECKING, Any, Literal, NamedTuple
 import openai
 
 import prompts
+from bot.agent.completion import CallRequest, ModelMessage
 from bot.agent.memory_tools import memory_tools, preferences_block
+from bot.agent.model import Model, Said
 from bot.agent.prompt import system_prompt
 from bot.agent.tools import Tool, ToolContext, ToolRegistry
-from bot.errors import LLMUnavailable
 from bot.messages import lang_of, t
-from bot.retry import retry_after as parse_retry_after
 from memory.lang import Lang
 
 if TYPE_CHECKING:
@@ -41,8 +50,7 @@ log = logging.getLogger(__name__)
 
 MemoryMode = Literal["agent_control", "static_control", "both"]
 HistoryTurn = Mapping[str, Any]
-
-_RETRYABLE_STATUS = frozenset({408, 409, 425, 429})
+TextSink = Callable[[str], None]
 
 
 class ToolCall(NamedTuple):
@@ -111,11 +119,22 @@ class Agent:
         temperature: float | None = None,
         metrics: Metrics | None = None,
         clock: Callable[[], datetime] | None = None,
+        stream: bool = True,
     ) -> None:
         if max_steps < 1:
             raise ValueError("max_steps must be at least 1")
-        self._completions: Any = llm.with_options(max_retries=0).chat.completions
-        self.model = model
+        self.model = Model(
+            llm=llm,
+            model=model,
+            request_timeout_seconds=request_timeout_seconds,
+            max_retries=max_retries,
+            backoff_seconds=backoff_seconds,
+            max_backoff_seconds=max_backoff_seconds,
+            max_retry_after_seconds=max_retry_after_seconds,
+            temperature=temperature,
+            metrics=metrics,
+            stream=stream,
+        )
         self.memory = memory
         self.memory_mode = memory_mode
         self.tools = ToolRegistry()
@@ -126,24 +145,24 @@ class Agent:
             self.tools.add(item)
         self.max_steps = max_steps
         self.timeout_seconds = timeout_seconds
-        self.request_timeout_seconds = request_timeout_seconds
-        self.max_retries = max_retries
-        self.backoff_seconds = backoff_seconds
-        self.max_backoff_seconds = max_backoff_seconds
-        self.max_retry_after_seconds = max_retry_after_seconds
-        self.temperature = temperature
         self.metrics = metrics
         self._clock = clock or (lambda: datetime.now(UTC))
 
     # -- one turn -----------------------------------------------------------------------
 
     def run(
-        self, ctx: ToolContext, user_message: str, history: Sequence[HistoryTurn] = ()
+        self,
+        ctx: ToolContext,
+        user_message: str,
+        history: Sequence[HistoryTurn] = (),
+        *,
+        on_text: TextSink | None = None,
     ) -> AgentReply:
         """Answer `user_message`, calling tools as the model asks.
 
         `history` holds earlier turns of the conversation as `{"role", "content"}` dicts
-        (user and assistant only). Raises `LLMUnavailable` when the model cannot answer.
+        (user and assistant only). `on_text` hears the answer as it is written (see the
+        module docstring). Raises `LLMUnavailable` when the model cannot answer.
         """
         started = time.monotonic()
         turn = _Turn(deadline=started + self.timeout_seconds)
@@ -153,23 +172,22 @@ class Agent:
         messages = self._opening(ctx, user_message, history)
         offered = {tool.name: tool for tool in self.tools.offered(ctx)}
         schemas = [tool.schema for tool in offered.values()]
+        said = Said(on_text)
         if self.metrics is not None:
             self.metrics.inc("agent_turns_total")
         try:
             for step in range(1, self.max_steps + 1):
-                message = self._complete(messages, schemas, turn)
-                calls = list(message.tool_calls or [])
-                if not calls:
-                    return self._finish(ctx, turn, message.content, step, capped=False)
-                messages.append(_assistant_message(message.content, calls))
-                for call in calls:
+                message = self._complete(messages, schemas, turn, said)
+                if not message.calls:
+                    return self._finish(ctx, turn, said, step, capped=False)
+                messages.append(_assistant_message(message))
+                for call in message.calls:
                     messages.append(self._call_tool(ctx, call, offered, turn))
             messages.append(
                 {"role": "system", "content": prompts.render(f"agent_final_answer.{lang}.md")}
             )
-            message = self._complete(messages, schemas, turn, final=True)
-            text = None if message.tool_calls else message.content
-            return self._finish(ctx, turn, text, self.max_steps + 1, capped=True)
+            self._complete(messages, schemas, turn, said, final=True)
+            return self._finish(ctx, turn, said, self.max_steps + 1, capped=True)
         finally:
             log.info(
                 "agent turn ns=%s requests=%d tool_calls=%d tokens=%d seconds=%.2f",
@@ -202,11 +220,12 @@ class Agent:
         return messages
 
     def _finish(
-        self, ctx: ToolContext, turn: _Turn, text: str | None, steps: int, *, capped: bool
+        self, ctx: ToolContext, turn: _Turn, said: Said, steps: int, *, capped: bool
     ) -> AgentReply:
-        text = (text or "").strip()
+        text = said.text.strip()
         if not text:
-            text = t("agent_step_cap" if capped else "agent_empty_reply", ctx.lang)
+            said(t("agent_step_cap" if capped else "agent_empty_reply", ctx.lang))
+            text = said.text.strip()
         return AgentReply(
             text=text,
             tool_calls=turn.calls,
@@ -216,19 +235,39 @@ class Agent:
             step_capped=capped,
         )
 
+    def _complete(
+        self,
+        messages: list[dict[str, Any]],
+        schemas: list[dict[str, Any]],
+        turn: _Turn,
+        said: Said,
+        *,
+        final: bool = False,
+    ) -> ModelMessage:
+        message = self.model.complete(messages, schemas, turn.deadline, said, final=final)
+        return self._accept(message, turn)
+
+    def _accept(self, message: ModelMessage, turn: _Turn) -> ModelMessage:
+        turn.requests += 1
+        turn.prompt_tokens += message.prompt_tokens
+        turn.completion_tokens += message.completion_tokens
+        if self.metrics is not None:
+            self.metrics.inc("llm_tokens_total", message.prompt_tokens, kind="prompt")
+            self.metrics.inc("llm_tokens_total", message.completion_tokens, kind="completion")
+        return message
+
     def _call_tool(
-        self, ctx: ToolContext, call: Any, offered: Mapping[str, Tool], turn: _Turn
+        self, ctx: ToolContext, call: CallRequest, offered: Mapping[str, Tool], turn: _Turn
     ) -> dict[str, Any]:
-        function = getattr(call, "function", None)
-        name = str(getattr(function, "name", "") or getattr(call, "type", "") or "")
-        arguments = str(getattr(function, "arguments", "") or "")
-        chosen = offered.get(name) if getattr(call, "type", "function") == "function" else None
+        name = call.name or call.kind
+        chosen = offered.get(name) if call.kind == "function" else None
         if chosen is None:
             known = ", ".join(offered) or "none"
             result = f"error: unknown tool '{name}'; the available tools are: {known}"
         else:
-            result = chosen.invoke(ctx, arguments)
-        turn.calls.append(ToolCall(name, arguments, result))
+            ctx.tell(t(chosen.status, ctx.lang))
+            result = chosen.invoke(ctx, call.arguments)
+        turn.calls.append(ToolCall(name, call.arguments, result))
         if self.metrics is not None:
             self.metrics.inc("tool_calls_total", tool=name if chosen is not None else "unknown")
         log.info(
@@ -237,112 +276,22 @@ class Agent:
             name if chosen is not None else "unknown",
             not result.startswith("error:"),
         )
-        return {"role": "tool", "tool_call_id": str(getattr(call, "id", "")), "content": result}
-
-    # -- the model request, with retries ------------------------------------------------
-
-    def _complete(
-        self,
-        messages: list[dict[str, Any]],
-        schemas: list[dict[str, Any]],
-        turn: _Turn,
-        *,
-        final: bool = False,
-    ) -> Any:
-        request: dict[str, Any] = {"model": self.model, "messages": messages}
-        if schemas:
-            request["tools"] = schemas
-            if final:
-                request["tool_choice"] = "none"
-        if self.temperature is not None:
-            request["temperature"] = self.temperature
-        attempt = 0
-        while True:
-            remaining = turn.deadline - time.monotonic()
-            if remaining <= 0:
-                raise LLMUnavailable("the model did not answer within the turn's time limit")
-            timeout = min(self.request_timeout_seconds, remaining)
-            started = time.monotonic()
-            retry_after: float | None = None
-            try:
-                response = self._completions.create(**request, timeout=timeout)
-            except openai.APIStatusError as exc:
-                self._observe(started, outcome=str(exc.status_code))
-                status = exc.status_code
-                if status not in _RETRYABLE_STATUS and status < 500:
-                    raise LLMUnavailable(f"the model refused the request (HTTP {status})") from exc
-                retry_after = parse_retry_after(exc.response.headers)
-                reason = f"HTTP {status}"
-                cause: Exception = exc
-            except openai.APIConnectionError as exc:  # includes timeouts
-                self._observe(started, outcome="timeout" if _is_timeout(exc) else "connection")
-                reason = "timeout" if _is_timeout(exc) else "connection error"
-                cause = exc
-            except openai.OpenAIError as exc:
-                self._observe(started, outcome="invalid")
-                raise LLMUnavailable(f"unusable model response ({type(exc).__name__})") from exc
-            else:
-                self._observe(started, outcome="ok")
-                return self._accept(response, turn)
-            attempt += 1
-            if attempt > self.max_retries:
-                raise LLMUnavailable(f"the model failed {attempt} times ({reason})") from cause
-            delay = self._delay(attempt, retry_after)
-            if time.monotonic() + delay >= turn.deadline:
-                raise LLMUnavailable(f"no time left to retry the model ({reason})") from cause
-            log.info("model request failed (%s); retry %d in %.2fs", reason, attempt, delay)
-            time.sleep(delay)
-
-    def _accept(self, response: Any, turn: _Turn) -> Any:
-        turn.requests += 1
-        usage = getattr(response, "usage", None)
-        prompt = int(getattr(usage, "prompt_tokens", 0) or 0)
-        completion = int(getattr(usage, "completion_tokens", 0) or 0)
-        turn.prompt_tokens += prompt
-        turn.completion_tokens += completion
-        if self.metrics is not None:
-            self.metrics.inc("llm_tokens_total", prompt, kind="prompt")
-            self.metrics.inc("llm_tokens_total", completion, kind="completion")
-        choices = getattr(response, "choices", None) or []
-        if not choices or getattr(choices[0], "message", None) is None:
-            raise LLMUnavailable("the model returned no answer")
-        return choices[0].message
-
-    def _observe(self, started: float, *, outcome: str) -> None:
-        if self.metrics is not None:
-            self.metrics.observe("llm_request_seconds", time.monotonic() - started)
-            if outcome != "ok":
-                self.metrics.inc("llm_errors_total", kind=outcome)
-
-    def _delay(self, attempt: int, retry_after: float | None) -> float:
-        if retry_after is not None and 0 <= retry_after <= self.max_retry_after_seconds:
-            return retry_after
-        ceiling = min(self.max_backoff_seconds, self.backoff_seconds * 2 ** (attempt - 1))
-        return random.uniform(ceiling / 2, ceiling)
+        return {"role": "tool", "tool_call_id": call.id, "content": result}
 
 
-def _assistant_message(content: str | None, calls: Sequence[Any]) -> dict[str, Any]:
+def _assistant_message(message: ModelMessage) -> dict[str, Any]:
     return {
         "role": "assistant",
-        "content": content,
+        "content": message.content,
         "tool_calls": [
             {
-                "id": str(getattr(call, "id", "")),
+                "id": call.id,
                 "type": "function",
-                "function": {
-                    "name": str(getattr(getattr(call, "function", None), "name", "") or ""),
-                    "arguments": str(
-                        getattr(getattr(call, "function", None), "arguments", "") or ""
-                    ),
-                },
+                "function": {"name": call.name, "arguments": call.arguments},
             }
-            for call in calls
+            for call in message.calls
         ],
     }
-
-
-def _is_timeout(exc: Exception) -> bool:
-    return isinstance(exc, openai.APITimeoutError)
 
 
 def build_agent(
@@ -365,6 +314,7 @@ def build_agent(
         request_timeout_seconds=request_timeout,
         timeout_seconds=max(request_timeout * 3, 60.0),
         metrics=metrics,
+        stream=settings.llm_stream,
     )
 
 
@@ -373,6 +323,7 @@ __all__ = [
     "AgentReply",
     "HistoryTurn",
     "MemoryMode",
+    "TextSink",
     "ToolCall",
     "Usage",
     "build_agent",

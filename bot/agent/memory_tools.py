@@ -106,8 +106,9 @@ def memory_tools(memory: LongTermMemory) -> list[Tool]:
         Tool.from_function(
             record_to_memory,
             available=lambda ctx: ctx.can_record and ctx.on_behalf_of is None,
+            status="status_recording",
         ),
-        Tool.from_function(retrieve_from_memory),
+        Tool.from_function(retrieve_from_memory, status="status_recalling"),
     ]
 
 

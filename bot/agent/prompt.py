@@ -1,8 +1,9 @@
 """The agent's system prompt: the rules in the person's language, dated in their time zone.
 
 The text lives in `prompts/` (`system.{lang}.md`, plus `system_on_behalf.{lang}.md` when a
-travel admin plans for a colleague); this module only fills in today's date, weekday,
-time and time zone, so "next Monday" means the traveller's next Monday.
+travel admin plans for a colleague, and `system_viewing.{lang}.md` when the platform says
+which channel the person has open beside the chat); this module only fills in today's
+date, weekday, time and time zone, so "next Monday" means the traveller's next Monday.
 """
 
 from __future__ import annotations
@@ -34,6 +35,8 @@ def system_prompt(ctx: ToolContext, now: datetime) -> str:
     if ctx.on_behalf_of:
         traveller = ctx.traveller_name or f"<@{ctx.on_behalf_of.split(':')[-1]}>"
         text += prompts.render(f"system_on_behalf.{ctx.lang}.md", traveller=traveller)
+    if ctx.viewing:
+        text += prompts.render(f"system_viewing.{ctx.lang}.md", channel=ctx.viewing)
     return text
 
 

@@ -27,7 +27,7 @@ import inspect
 import json
 import logging
 from collections.abc import Callable, Iterable, Iterator, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, overload
 
 from bot.agent.tool_schema import (
@@ -57,11 +57,26 @@ class ToolContext:
     on_behalf_of: str | None = None  # the colleague's namespace when an admin plans for one
     traveller_name: str | None = None  # how replies name that colleague, e.g. "<@U123>"
     can_record: bool = True
+    # Where the person is looking, when the platform says (Slack's assistant pane: the
+    # channel open beside it), written as the model may repeat it, e.g. "<#C123|offsite>".
+    viewing: str | None = None
+    # Hears what the agent is doing, in the person's language ("Scoring 25 options…"), for
+    # channels that can show it; never sent to the model.
+    progress: Callable[[str], None] | None = field(default=None, compare=False, repr=False)
 
     @property
     def subject_namespace(self) -> str:
         """The traveller whose preferences apply: the colleague when planning for one."""
         return self.on_behalf_of or self.namespace
+
+    def tell(self, status: str) -> None:
+        """Say what the agent is doing now (`progress`); a failing listener is only logged."""
+        if self.progress is None:
+            return
+        try:
+            self.progress(status)
+        except Exception as exc:
+            log.warning("could not show what the agent is doing (%s)", type(exc).__name__)
 
 
 def _always(ctx: ToolContext) -> bool:
@@ -77,6 +92,7 @@ class Tool:
     parameters: tuple[Parameter, ...]
     function: Callable[..., Any]
     available: Callable[[ToolContext], bool] = _always
+    status: str = "working"  # the `bot.messages` key said while the tool runs
 
     @classmethod
     def from_function(
@@ -86,6 +102,7 @@ class Tool:
         name: str | None = None,
         description: str | None = None,
         available: Callable[[ToolContext], bool] | None = None,
+        status: str = "working",
     ) -> Tool:
         """Build a tool from a typed function whose first parameter is the context."""
         summary, arg_docs = parse_docstring(inspect.getdoc(function) or "")
@@ -95,6 +112,7 @@ class Tool:
             parameters=parameters_of(function, arg_docs),
             function=function,
             available=available or _always,
+            status=status,
         )
 
     @property

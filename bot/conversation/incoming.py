@@ -15,6 +15,7 @@ share a namespace, a thread or a claim.
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass
 from typing import Literal
 
@@ -66,6 +67,11 @@ class IncomingMessage:
     def message_key(self) -> str:
         """The message itself, whichever event delivered it (for answering it once)."""
         return qualified(self.platform, self.tenant, self.conversation, self.message_id)
+
+    @property
+    def turn_id(self) -> str:
+        """A short id of the turn answering this message, for logs and feedback (no text)."""
+        return hashlib.sha256(self.message_key.encode()).hexdigest()[:16]
 
     @property
     def delivery_key(self) -> str | None:

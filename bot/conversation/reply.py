@@ -8,25 +8,30 @@ widgets. The core calls, in order:
    once: a channel queues any platform call.
    `busy(text)` instead when the bot cannot take the message now (the queue is full or
    the process is stopping); it must return at once as well.
-2. On the agent pool, when the turn is over, exactly one of:
+2. On the agent pool, exactly one of:
    - `append(markdown)` any number of times, then `finish(parts)`: the answer, written
-     as it comes (today the whole answer arrives in one `append`), then the structured
-     parts under it (a plan with its "Save trip" action);
+     as it comes (each `append` is the next piece of Markdown, a few characters while
+     the model streams, the whole answer at once when it cannot), then the structured
+     parts under it (a plan with its "Save trip" action). Should the turn fail after
+     part of the answer was appended, the kind reply saying why is appended after it
+     (as a new paragraph) and `finish(())` follows: what was shown is never taken back;
    - `fail(text)`: no answer, and a short kind reply saying why;
    - `refuse(text)`: the writer may not ask this (planning for a colleague without being
      a travel admin); only the writer sees it.
+   While the agent works, a sink that also has `activity(text)` (`ShowsActivity`) hears
+   what it is doing, in the writer's language ("Recalling your travel preferences…",
+   "Scoring 25 flights…"), before each tool runs; other sinks are never asked.
 3. `close()`, always, last: clean up (Slack: take the reaction away).
 
-Today's Slack sink buffers the stream and posts once. Slack's chat streaming, Feishu's
-card streaming and DingTalk's AI cards implement the same protocol, each rendering the
-deltas as they come.
+Slack renders the deltas with its chat streaming (`bot.slack.sink`); Feishu's card
+streaming and DingTalk's AI cards implement the same protocol.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Protocol, runtime_checkable
 
 from bot.planning.plan import PlannedTrip
 from memory.lang import Lang
@@ -70,4 +75,15 @@ class ReplySink(Protocol):
     def close(self) -> None: ...
 
 
-__all__ = ["PlanPart", "ReplyPart", "ReplySink"]
+@runtime_checkable
+class ShowsActivity(Protocol):
+    """A sink that can show what the agent is doing (optional; see the module docstring).
+
+    Called on the agent pool between `status` and the answer's end, any number of times;
+    each text replaces the one before.
+    """
+
+    def activity(self, text: str) -> None: ...
+
+
+__all__ = ["PlanPart", "ReplyPart", "ReplySink", "ShowsActivity"]

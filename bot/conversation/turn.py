@@ -15,6 +15,13 @@ reading a colleague's memory, never writing it); then the reply, handed to the s
 Markdown plus the plan's part, or as a short kind reply in the writer's language
 whatever failed. Both turns are remembered in the thread.
 
+The answer streams: the agent hands its text to `sink.append` as the model writes it
+(across tool calls), and says what it is doing to a sink that can show it
+(`reply.ShowsActivity`). A turn that fails after part of its answer was shown cannot
+take that part back: the kind reply follows it (`append`, then `finish` with no parts)
+instead of `fail`. A channel that knows where the writer is looking (`ViewingChannel`:
+Slack's assistant pane) has it told to the agent.
+
 Metric names start with the platform (`slack_replies_total`, ...), as they did when
 Slack was the only one.
 """
@@ -25,13 +32,13 @@ import dataclasses
 import logging
 import threading
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 from bot.agent.tools import ToolContext
-from bot.conversation.reply import PlanPart, ReplyPart
+from bot.conversation.reply import PlanPart, ReplyPart, ShowsActivity
 from bot.conversation.threads import Turn
 from bot.errors import LLMNotConfigured, LLMUnavailable
 from bot.messages import t
@@ -64,10 +71,19 @@ class AgentReplyLike(Protocol):
 
 
 class AgentLike(Protocol):
-    """What the conversation needs of the agent (`bot.agent.loop.Agent`)."""
+    """What the conversation needs of the agent (`bot.agent.loop.Agent`).
+
+    `on_text` hears the answer as it is written; an agent that cannot stream may ignore
+    it (the whole text is then appended once the turn is over).
+    """
 
     def run(
-        self, ctx: ToolContext, user_message: str, history: Sequence[Mapping[str, str]] = ()
+        self,
+        ctx: ToolContext,
+        user_message: str,
+        history: Sequence[Mapping[str, str]] = (),
+        *,
+        on_text: Callable[[str], None] | None = None,
     ) -> AgentReplyLike: ...
 
 
@@ -86,6 +102,28 @@ class Channel(Protocol):
     def earlier_turns(self, msg: IncomingMessage, *, max_turns: int, max_chars: int) -> list[Turn]:
         """The thread's messages before `msg`, oldest first ([] when unavailable)."""
         ...
+
+
+@runtime_checkable
+class ViewingChannel(Protocol):
+    """A channel that can tell where the writer is looking (optional for channels)."""
+
+    def viewing(self, msg: IncomingMessage) -> str | None:
+        """The conversation open beside the chat, as the model may name it, or None."""
+        ...
+
+
+class _Streamed:
+    """The sink's `append`, remembering whether any of the answer was shown."""
+
+    def __init__(self, sink: ReplySink) -> None:
+        self._sink = sink
+        self.started = False
+
+    def append(self, markdown: str) -> None:
+        if markdown:
+            self.started = True
+            self._sink.append(markdown)
 
 
 @dataclass(frozen=True, slots=True)
@@ -167,15 +205,21 @@ class Conversation:
         platform = msg.platform
         self.metrics.observe(f"{platform}_turn_queue_seconds", started - queued_at)
         outcome = "ok"
+        streamed = _Streamed(sink)
+        status = sink.activity if isinstance(sink, ShowsActivity) else None
         try:
-            answer = self.answer(msg, channel)
+            answer = self.answer(msg, channel, on_text=streamed.append, on_status=status)
             outcome = answer.outcome
             if outcome == "refused":  # only the writer sees it; nothing enters the thread
                 sink.refuse(answer.text)
                 return
             if outcome == "ok":
-                sink.append(answer.text)
+                if not streamed.started:
+                    sink.append(answer.text)
                 sink.finish(answer.parts)
+            elif streamed.started:  # part of an answer is shown: say why it stops there
+                sink.append("\n\n" + answer.text)
+                sink.finish(())
             else:
                 sink.fail(answer.text)
             turns = [Turn("user", msg.text, msg.user)] if msg.text else []
@@ -192,15 +236,25 @@ class Conversation:
                 log.exception("could not close the reply in %s", msg.conversation)
             with self._lock:
                 self._pending -= 1
+            seconds = time.monotonic() - started
             self.metrics.inc(f"{platform}_replies_total", outcome=outcome)
-            self.metrics.observe(f"{platform}_turn_seconds", time.monotonic() - started)
+            self.metrics.observe(f"{platform}_turn_seconds", seconds)
+            log.info("turn %s %s outcome=%s seconds=%.2f", msg.turn_id, platform, outcome, seconds)
 
-    def answer(self, msg: IncomingMessage, channel: Channel) -> Answer:
+    def answer(
+        self,
+        msg: IncomingMessage,
+        channel: Channel,
+        *,
+        on_text: Callable[[str], None] | None = None,
+        on_status: Callable[[str], None] | None = None,
+    ) -> Answer:
         """The reply to `msg`; never raises for expected failures.
 
         Asking to plan for someone else is refused (outcome "refused") unless the writer
         is a travel admin; an admin's run reads the traveller's memory and is never
-        offered the record tool.
+        offered the record tool. `on_text` hears the answer as the model writes it and
+        `on_status` what the agent is doing.
         """
         lang = msg.lang
         if not msg.text:
@@ -222,6 +276,8 @@ class Conversation:
             tenant=msg.tenant,
             lang=lang,
             tz=channel.timezone(msg),
+            viewing=channel.viewing(msg) if isinstance(channel, ViewingChannel) else None,
+            progress=on_status,
         )
         if delegation is not None:
             ctx = dataclasses.replace(
@@ -232,7 +288,7 @@ class Conversation:
             )
         history = [_history_message(turn, msg.user) for turn in self._recent(msg, channel)]
         try:
-            reply = self.agent.run(ctx, msg.text, history=history)
+            reply = self.agent.run(ctx, msg.text, history=history, on_text=on_text)
         except LLMNotConfigured:
             return Answer(t("llm_not_configured", lang), "not_configured")
         except LLMUnavailable as exc:
@@ -308,4 +364,11 @@ def _history_message(turn: Turn, writer: str) -> dict[str, str]:
     return message
 
 
-__all__ = ["AgentLike", "AgentReplyLike", "Answer", "Channel", "Conversation"]
+__all__ = [
+    "AgentLike",
+    "AgentReplyLike",
+    "Answer",
+    "Channel",
+    "Conversation",
+    "ViewingChannel",
+]

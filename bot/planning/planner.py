@@ -156,6 +156,7 @@ class Planner:
                 )
             )
 
+        ctx.tell(_scoring_status(outbound, inbound, hotels, lang))
         subject = ctx.subject_namespace
         profile, text, readable = self._preferences(subject, preferences or "", dst.name(lang))
         prefs = read_preferences(profile, text, self.schema)
@@ -284,6 +285,22 @@ def _new_facts(extra: str, recalled: str) -> str:
     return "; ".join(facts)
 
 
+def _scoring_status(
+    outbound: list[Option], inbound: list[Option], hotels: list[Option], lang: str
+) -> str:
+    """What the planner is doing, said while it scores: "Scoring 25 flights…"."""
+    legs = [*outbound, *inbound]
+    flights = sum(1 for option in legs if option.kind == "flight")
+    counts = {"flights": flights, "trains": len(legs) - flights, "hotels": len(hotels)}
+    named = [
+        t(f"status_count_{kind}" + ("_one" if n == 1 else ""), lang, n=n)
+        for kind, n in counts.items()
+        if n
+    ]
+    joined = t("status_and", lang).join(named)
+    return t("status_scoring", lang, options=joined)
+
+
 def _fold(fact: str) -> str:
     return " ".join(fact.lower().split())
 
@@ -322,7 +339,7 @@ def planning_tools(planner: Planner) -> list[Tool]:
             return f"error: {exc}"
         return json.dumps(plan, ensure_ascii=False, separators=(",", ":"))
 
-    return [Tool.from_function(plan_itinerary, name=TOOL_NAME)]
+    return [Tool.from_function(plan_itinerary, name=TOOL_NAME, status="status_planning")]
 
 
 def open_planner(

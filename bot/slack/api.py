@@ -66,17 +66,19 @@ def post(
     thread_ts: str | None,
     text: str,
     patience: float = POST_PATIENCE,
+    blocks: list[dict[str, Any]] | None = None,
 ) -> None:
     """`chat.postMessage`, waiting out rate limits (`Retry-After`) a few times.
 
     It sleeps, so it is never called on Bolt's listener threads. `patience` caps the
-    total wait: a rate limit that asks for more raises the `SlackApiError`.
+    total wait: a rate limit that asks for more raises the `SlackApiError`. With
+    `blocks`, `text` is the notification's text and the blocks are what is shown.
     """
     waited = 0.0
     for attempt in range(1, MAX_POST_ATTEMPTS + 1):
         try:
             client.chat_postMessage(
-                channel=channel, thread_ts=thread_ts, text=text, unfurl_links=False
+                channel=channel, thread_ts=thread_ts, text=text, blocks=blocks, unfurl_links=False
             )
             return
         except SlackApiError as exc:

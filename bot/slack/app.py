@@ -1,8 +1,9 @@
 """The Slack app factory: `build_app(settings, deps)` is the Bolt app with every listener.
 
 It builds what only Slack needs: the Web API client for `SLACK_API_URL`, the people
-cache (locale and time zone), the travel-admin user group and the progress reaction,
-held by one `SlackChannel`, then registers the listeners (`bot.slack.listeners`) and
+cache (locale and time zone), the travel-admin user group, the progress reaction, chat
+streaming (`SLACK_STREAMING`) and the assistant threads kept in Redis, held by one
+`SlackChannel`, then registers the listeners (`bot.slack.listeners`) and
 one error handler. HTTP mode mounts the app on `/slack/events` (`bot.slack.http`);
 Socket Mode connects it (`bot.slack.socket_mode`).
 """
@@ -23,9 +24,11 @@ from bot.messages import lang_of, t
 from bot.slack import listeners
 from bot.slack.admins import admin_group
 from bot.slack.api import web_client
+from bot.slack.assistant import AssistantThreads
 from bot.slack.channel import SlackChannel
 from bot.slack.people import People
 from bot.slack.progress import ProgressReaction
+from bot.slack.stream import StreamSwitch
 
 if TYPE_CHECKING:
     from bot.deps import Deps
@@ -70,6 +73,14 @@ def build_app(
         people=People(default=settings.default_language),
         admin_group=admin_group(client, settings.travel_admin_usergroup_id),
         progress=ProgressReaction(settings.slack_progress_reaction),
+        # Slack as an AI app (issue 18): streamed answers and the assistant pane.
+        streaming=StreamSwitch(enabled=settings.slack_streaming),
+        flush_seconds=settings.slack_stream_flush_seconds,
+        assistant=AssistantThreads(
+            client=deps.redis,
+            key_prefix=settings.redis_key_prefix,
+            ttl_seconds=settings.thread_history_ttl_seconds,
+        ),
     )
     listeners.register(app, deps, slack)
     app.error(_error_handler(deps))

@@ -3,8 +3,11 @@
 `SlackChannel` answers the core's questions during a turn (`bot.conversation.turn.Channel`):
 the writer's time zone (`users.info`, cached with their locale in `bot.slack.people`),
 the earlier messages of a thread the bot joins partway (`bot.slack.thread_context`) and
-the Slack user group of travel admins. It also holds the Web API client and the people
-cache the listeners use, and makes the reply sink of each message.
+the Slack user group of travel admins, and, in an assistant thread, the channel the
+writer has open beside it (`viewing`, from `bot.slack.assistant`). It also holds the Web
+API client and the people cache the listeners use, and makes the reply sink of each
+message: streamed unless streaming is off, with the assistant thread's status instead of
+the progress reaction in an assistant thread.
 """
 
 from __future__ import annotations
@@ -16,9 +19,11 @@ from slack_sdk.web import WebClient
 from bot.conversation.incoming import IncomingMessage
 from bot.conversation.threads import Turn
 from bot.slack.admins import SlackUserGroup
+from bot.slack.assistant import AssistantThreads, ChannelNames
 from bot.slack.people import People
 from bot.slack.progress import ProgressReaction
 from bot.slack.sink import SlackReplySink
+from bot.slack.stream import StreamSwitch
 from bot.slack.thread_context import earlier_turns
 
 
@@ -32,11 +37,18 @@ class SlackChannel:
         people: People,
         admin_group: SlackUserGroup | None = None,
         progress: ProgressReaction | None = None,
+        streaming: StreamSwitch | None = None,
+        flush_seconds: float = 0.6,
+        assistant: AssistantThreads | None = None,
     ) -> None:
         self.client = client
         self.people = people
         self.admin_group = admin_group
         self.progress = progress or ProgressReaction("")
+        self.streaming = streaming or StreamSwitch(enabled=False)
+        self.flush_seconds = flush_seconds
+        self.assistant = assistant or AssistantThreads(client=None)
+        self.names = ChannelNames()
 
     def timezone(self, msg: IncomingMessage) -> str:
         return self.people.get(self.client, msg.tenant, msg.user).tz
@@ -52,9 +64,34 @@ class SlackChannel:
             max_chars=max_chars,
         )
 
+    def viewing(self, msg: IncomingMessage) -> str | None:
+        """The channel open beside an assistant thread, as `<#C123|name>`; else None."""
+        if not self._maybe_assistant(msg):
+            return None
+        context = self.assistant.context(msg.tenant, msg.conversation, msg.thread) or {}
+        channel = context.get("channel_id")
+        return self.names.mention(self.client, channel) if channel else None
+
     def sink(self, msg: IncomingMessage, *, notices: ThreadPoolExecutor) -> SlackReplySink:
-        """The reply to `msg`, posted in its thread."""
-        return SlackReplySink(client=self.client, msg=msg, notices=notices, progress=self.progress)
+        """The reply to `msg`, in its thread (one Redis read for a threaded DM)."""
+        in_assistant_thread = self._maybe_assistant(msg) and (
+            self.assistant.context(msg.tenant, msg.conversation, msg.thread) is not None
+        )
+        return SlackReplySink(
+            client=self.client,
+            msg=msg,
+            notices=notices,
+            progress=self.progress,
+            switch=self.streaming,
+            flush_seconds=self.flush_seconds,
+            assistant=self.assistant,
+            in_assistant_thread=in_assistant_thread,
+        )
+
+    @staticmethod
+    def _maybe_assistant(msg: IncomingMessage) -> bool:
+        """Only a reply in a direct message's thread can be in an assistant thread."""
+        return msg.kind == "dm" and not msg.starts_thread
 
 
 __all__ = ["SlackChannel"]

@@ -36,7 +36,7 @@ class ProgressReaction:
         if not self.name:
             return False
         try:
-            self._quick(client).reactions_add(channel=channel, timestamp=ts, name=self.name)
+            self.quick(client).reactions_add(channel=channel, timestamp=ts, name=self.name)
             return True
         except SlackApiError as exc:
             error = exc.response.get("error")
@@ -68,8 +68,8 @@ class ProgressReaction:
         except Exception as exc:
             log.info("could not remove the progress reaction (%s)", type(exc).__name__)
 
-    def _quick(self, client: WebClient) -> WebClient:
-        """`client` with a short timeout and no retries, for the progress reaction."""
+    def quick(self, client: WebClient) -> WebClient:
+        """`client` with a short timeout and no retries, for progress (reaction, status)."""
         key = (client.token, client.base_url)
         with self._lock:
             quick = self._quick_clients.get(key)

@@ -1,15 +1,25 @@
-"""The Slack `ReplySink`: one reply, posted in the thread of the message it answers.
+"""The Slack `ReplySink`: one reply, in the thread of the message it answers.
 
-Today the sink buffers the Markdown stream and posts it once the turn is over,
-converted to mrkdwn and split within Slack's limits (`chat.postMessage`, waiting out
-rate limits); a plan follows as a message of its own with the "Save trip" button
-(best effort: the answer is already posted). Slack's chat streaming can replace
-`append`/`finish` later without touching the core.
+The answer streams (`bot.slack.stream.AnswerStream`): it appears with the model's first
+token and grows as the model writes, and it ends with the feedback buttons under it
+(`bot.slack.views.feedback`). Where it cannot stream (streaming off, no thread, the
+method unavailable in the workspace, a stream broken halfway), it is posted once, when the
+turn is over, converted to mrkdwn and split within Slack's limits (`chat.postMessage`,
+waiting out rate limits), the feedback buttons under its last part. A plan follows as a
+message of its own with the "Save trip" button (best effort: the answer is shown
+already). Kind replies (`fail`, `busy`) are posted, never streamed, and carry no buttons.
+
+While the agent works the person sees that it does: in an assistant thread (Slack's AI
+app pane) the thread's status says what it is doing ("Recalling your travel
+preferences…", `activity`), and the thread is titled after its first question, or after
+the plan's route; elsewhere a progress reaction stays on the message until the reply is
+out.
 
 What runs on Bolt's listener thread (`status`, `busy`) only queues work on the notice
-pool: the progress reaction and the "busy" reply use a few threads of their own and a
-short client timeout, so a slow Slack delays only the hourglass, never an
-acknowledgement. `close` takes the reaction away once the reply is posted.
+pool: the progress reaction, the first status and the "busy" reply use a few threads of
+their own and a short client timeout, so a slow Slack delays only the hourglass, never an
+acknowledgement. `close` takes the reaction away (or clears the status) once the reply is
+out.
 """
 
 from __future__ import annotations
@@ -17,20 +27,27 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import TimeoutError as FutureTimeout
 from typing import Any, TypeVar
 
 from slack_sdk.web import WebClient
 
 from bot.conversation.incoming import IncomingMessage
 from bot.conversation.reply import PlanPart, ReplyPart
-from bot.slack.api import POST_PATIENCE, post, slack_error
+from bot.messages import t
+from bot.slack.api import POST_PATIENCE, SLACK_ERRORS, post, slack_error
+from bot.slack.assistant import AssistantThreads
 from bot.slack.mrkdwn import split_message, to_mrkdwn
 from bot.slack.progress import ProgressReaction
+from bot.slack.stream import AnswerStream, StreamSwitch
+from bot.slack.views.feedback import feedback_block
 from bot.slack.views.trip import plan_message
 
 log = logging.getLogger(__name__)
 
 BUSY_PATIENCE = 10.0  # seconds of Retry-After a "busy" reply may wait out in total
+SECTION_LIMIT = 3000  # characters of a section block's text (the part with the buttons)
+TITLE_LIMIT = 60
 
 T = TypeVar("T")
 
@@ -45,22 +62,42 @@ class SlackReplySink:
         msg: IncomingMessage,
         notices: ThreadPoolExecutor,
         progress: ProgressReaction,
+        switch: StreamSwitch | None = None,
+        flush_seconds: float = 0.6,
+        assistant: AssistantThreads | None = None,
+        in_assistant_thread: bool = False,
     ) -> None:
         self.client = client
+        self.msg = msg
         self.channel = msg.conversation
         self.thread_ts = msg.thread
         self.ts = msg.message_id
         self.user = msg.user
+        self.in_assistant_thread = in_assistant_thread
         self._notices = notices
         self._progress = progress
+        self._assistant = assistant
         self._reaction: Future[bool] | None = None
-        self._buffer: list[str] = []
+        self._status: Future[None] | None = None  # the first status, queued
+        self._status_shown = False
+        self.stream = AnswerStream(
+            client,
+            channel=msg.conversation,
+            thread_ts=msg.thread,
+            team=msg.tenant,
+            user=msg.user,
+            switch=switch or StreamSwitch(enabled=False),
+            flush_seconds=flush_seconds,
+        )
 
     # -- on Bolt's listener thread: queue, never wait -----------------------------------------
 
     def status(self, text: str) -> None:
-        """Show the progress reaction (the text is for channels that can show one)."""
-        if self._progress.name:
+        """Show that the bot works on it: the thread's status, or the progress reaction."""
+        if self.in_assistant_thread:
+            self._status_shown = True
+            self._status = self._notify(self._set_status, text)
+        elif self._progress.name:
             self._reaction = self._notify(self._progress.add, self.client, self.channel, self.ts)
 
     def busy(self, text: str) -> None:
@@ -69,15 +106,27 @@ class SlackReplySink:
 
     # -- on the agent pool ----------------------------------------------------------------
 
+    def activity(self, text: str) -> None:
+        """What the agent does now: sent text goes out first, then the status (if shown)."""
+        self.stream.flush()
+        if self.in_assistant_thread:
+            self._settle_status()
+            self._status_shown = True
+            self._set_status(text)
+
     def append(self, markdown: str) -> None:
-        self._buffer.append(markdown)
+        self.stream.append(markdown)
 
     def finish(self, parts: Sequence[ReplyPart] = ()) -> None:
-        self._post("".join(self._buffer))
-        self._buffer.clear()
+        buttons = [feedback_block(self.msg.turn_id, self.msg.lang)]
+        if not self.stream.stop(buttons):
+            self._post_answer(self.stream.unshown(), buttons)
+        if self.stream.stopped_by_user:
+            return
         for part in parts:
             if isinstance(part, PlanPart):
                 self._post_blocks(*plan_message(part))
+        self._title(parts)
 
     def fail(self, text: str) -> None:
         self._post(text)
@@ -95,9 +144,14 @@ class SlackReplySink:
             log.warning("could not post an ephemeral reply (%s)", type(exc).__name__)
 
     def close(self) -> None:
-        """Drop a reaction not yet added, else take it away (see `ProgressReaction`)."""
+        """Drop a reaction not yet added, else take it away (see `ProgressReaction`);
+        in an assistant thread, clear the status."""
         reaction, self._reaction = self._reaction, None
         self._progress.withdraw(self.client, self.channel, self.ts, reaction)
+        if self._status_shown:
+            self._settle_status()
+            self._status_shown = False
+            self._set_status("")
 
     # -- Slack calls ----------------------------------------------------------------------
 
@@ -109,6 +163,20 @@ class SlackReplySink:
                 thread_ts=self.thread_ts,
                 text=part,
                 patience=patience,
+            )
+
+    def _post_answer(self, markdown: str, blocks: list[dict[str, Any]]) -> None:
+        """The answer posted at once: its last part carries `blocks` under its text."""
+        parts = split_message(to_mrkdwn(markdown), limit=SECTION_LIMIT)
+        for index, part in enumerate(parts):
+            last = index == len(parts) - 1
+            section = {"type": "section", "text": {"type": "mrkdwn", "text": part}}
+            post(
+                self.client,
+                channel=self.channel,
+                thread_ts=self.thread_ts,
+                text=part,
+                blocks=[section, *blocks] if last else None,
             )
 
     def _post_busy(self, text: str) -> None:
@@ -126,6 +194,54 @@ class SlackReplySink:
             )
         except Exception as exc:
             log.warning("could not post the save-trip message (%s)", type(exc).__name__)
+
+    def _set_status(self, text: str) -> None:
+        """The assistant thread's status ("" clears it); best effort and quick."""
+        try:
+            self._progress.quick(self.client).assistant_threads_setStatus(
+                channel_id=self.channel, thread_ts=self.thread_ts, status=text
+            )
+        except SLACK_ERRORS as exc:
+            log.info("could not set the assistant status (%s)", slack_error(exc))
+
+    def _settle_status(self) -> None:
+        """Let the first status (queued on the notice pool) land before the next one."""
+        first, self._status = self._status, None
+        if first is None or first.cancel():
+            return
+        try:
+            first.result(timeout=5)
+        except (FutureTimeout, Exception):
+            return
+
+    def _title(self, parts: Sequence[ReplyPart]) -> None:
+        """Title an assistant thread: after a plan's route, else once after its question."""
+        if not self.in_assistant_thread or self._assistant is None:
+            return
+        plans = [part for part in parts if isinstance(part, PlanPart)]
+        first = self._assistant.claim_title(self.msg.tenant, self.channel, self.thread_ts)
+        if plans:
+            trip = plans[-1].trip
+            title = t(
+                "trip_summary",
+                self.msg.lang,
+                origin=trip.origin,
+                destination=trip.destination,
+                dates=trip.start.isoformat(),
+            )
+        elif first:
+            title = self.msg.text
+        else:
+            return
+        title = " ".join(title.replace("*", "").split())
+        if len(title) > TITLE_LIMIT:
+            title = title[: TITLE_LIMIT - 1].rstrip() + "…"
+        try:
+            self._progress.quick(self.client).assistant_threads_setTitle(
+                channel_id=self.channel, thread_ts=self.thread_ts, title=title
+            )
+        except SLACK_ERRORS as exc:
+            log.info("could not title the assistant thread (%s)", slack_error(exc))
 
     def _notify(self, fn: Callable[..., T], *args: Any) -> Future[T] | None:
         """Run a Slack side effect on the notice pool; None once the pool is shut down."""

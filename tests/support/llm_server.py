@@ -23,12 +23,25 @@ A step is one of:
 - `Delay(seconds, then=step)`: wait, then answer with `then`;
 - a callable `(request_json) -> step` for dynamic replies.
 When the script is empty the model answers `default` ("OK").
+
+Streaming. A request with `"stream": true` is answered as server-sent events, the way
+OpenAI streams: the text one token at a time (a word, or one CJK character), then each
+tool call as deltas (its id and name first, then its arguments in pieces), then the
+finish reason, a usage chunk when `stream_options.include_usage` asks for one, and
+`[DONE]`. `tokens_per_second` paces the chunks (None: as fast as possible) and
+`first_token_seconds` waits after the headers before the first one, like a model's
+prefill. `Reply(..., cut_after=N)` drops the connection after N chunks, before the end
+of the chunked body (a stream that breaks halfway: the client sees a protocol error).
+`timings` records when each streamed answer's first token and its end were written
+(`time.monotonic()`), so a test can tell what was visible before the model had finished.
+Without `stream` the whole answer comes as one JSON body, as before.
 """
 
 from __future__ import annotations
 
 import itertools
 import json
+import re
 import threading
 import time
 from collections import deque
@@ -48,6 +61,7 @@ class Reply:
     content: str | None = None
     tool_calls: Sequence[ToolCallSpec] = ()
     finish_reason: str | None = None
+    cut_after: int | None = None  # streaming only: drop the connection after N chunks
 
 
 @dataclass(frozen=True)
@@ -75,10 +89,19 @@ class Delay:
 Step = str | Sequence[ToolCallSpec] | Reply | Fail | Drop | Delay | Callable[[dict[str, Any]], Any]
 
 
+@dataclass(frozen=True)
+class StreamTiming:
+    """When a streamed answer's first token and its end were written (monotonic seconds)."""
+
+    first_token_at: float
+    done_at: float
+
+
 @dataclass
 class _State:
     steps: deque[Step] = field(default_factory=deque)
     requests: list[dict[str, Any]] = field(default_factory=list)
+    timings: list[StreamTiming] = field(default_factory=list)
     lock: threading.Lock = field(default_factory=threading.Lock)
     ids: itertools.count[int] = field(default_factory=lambda: itertools.count(1))
 
@@ -86,11 +109,20 @@ class _State:
 class ScriptedModel(LocalServer):
     """The scripted model server; use as a context manager (or call `start`/`close`)."""
 
-    def __init__(self, *, default: Step = "OK", model: str = "scripted-model") -> None:
+    def __init__(
+        self,
+        *,
+        default: Step = "OK",
+        model: str = "scripted-model",
+        tokens_per_second: float | None = None,
+        first_token_seconds: float = 0.0,
+    ) -> None:
         super().__init__()
         self.handler = _Handler
         self.default = default
         self.model = model
+        self.tokens_per_second = tokens_per_second
+        self.first_token_seconds = first_token_seconds
         self._state = _State()
 
     # -- scripting ----------------------------------------------------------------------
@@ -107,10 +139,17 @@ class ScriptedModel(LocalServer):
         return self
 
     def clear(self) -> None:
-        """Forget queued steps and recorded requests."""
+        """Forget queued steps, recorded requests and stream timings."""
         with self._state.lock:
             self._state.steps.clear()
             self._state.requests.clear()
+            self._state.timings.clear()
+
+    @property
+    def timings(self) -> list[StreamTiming]:
+        """First token and end of every streamed answer so far, oldest first."""
+        with self._state.lock:
+            return list(self._state.timings)
 
     @property
     def pending(self) -> int:
@@ -188,40 +227,93 @@ class _Handler(JSONHandler):
         reply = _as_reply(step)
         model = str(body.get("model") or self.owner.model)
         if body.get("stream"):
-            self._send_stream(reply, model, completion_id)
+            self._send_stream(reply, model, completion_id, body)
         else:
             self.send_json(200, _completion(reply, model, completion_id, body))
 
-    def _send_stream(self, reply: Reply, model: str, completion_id: str) -> None:
+    def _send_stream(self, reply: Reply, model: str, completion_id: str, body: Any) -> None:
+        owner = self.owner
+        pause = 1.0 / owner.tokens_per_second if owner.tokens_per_second else 0.0
+        chunks = _stream_chunks(reply, completion_id)
+        if (body.get("stream_options") or {}).get("include_usage"):
+            chunks.append({"usage": _usage(reply, completion_id, body)})
         created = int(time.time())
-        calls = _tool_calls(reply.tool_calls, completion_id)
-        delta: dict[str, Any] = {"role": "assistant", "content": reply.content}
-        if calls:
-            delta["tool_calls"] = [{"index": i, **call} for i, call in enumerate(calls)]
-        chunks = [
-            {"index": 0, "delta": delta, "finish_reason": None},
-            {"index": 0, "delta": {}, "finish_reason": _finish_reason(reply)},
-        ]
+        first_token_at = 0.0
         try:
             self.send_response(200)
             self.send_header("Content-Type", "text/event-stream")
             self.send_header("Cache-Control", "no-cache")
+            self.send_header("Transfer-Encoding", "chunked")
             self.send_header("Connection", "close")
             self.end_headers()
-            for choice in chunks:
+            self.wfile.flush()
+            if owner.first_token_seconds and owner.closing.wait(owner.first_token_seconds):
+                return
+            for number, chunk in enumerate(chunks):
+                if reply.cut_after is not None and number >= reply.cut_after:
+                    self.close_connection = True
+                    return
+                if number and pause and owner.closing.wait(pause):
+                    return
                 event = {
                     "id": completion_id,
                     "object": "chat.completion.chunk",
                     "created": created,
                     "model": model,
-                    "choices": [choice],
+                    "choices": [chunk["choice"]] if "choice" in chunk else [],
                 }
-                self.wfile.write(f"data: {json.dumps(event, ensure_ascii=False)}\n\n".encode())
-            self.wfile.write(b"data: [DONE]\n\n")
+                if "usage" in chunk:
+                    event["usage"] = chunk["usage"]
+                self._write_chunk(f"data: {json.dumps(event, ensure_ascii=False)}\n\n")
+                first_token_at = first_token_at or time.monotonic()
+            self._write_chunk("data: [DONE]\n\n")
+            self.wfile.write(b"0\r\n\r\n")  # the end of the chunked body
             self.wfile.flush()
         except (BrokenPipeError, ConnectionResetError):
             pass
-        self.close_connection = True
+        finally:
+            self.close_connection = True
+        with owner._state.lock:
+            owner._state.timings.append(StreamTiming(first_token_at, time.monotonic()))
+
+    def _write_chunk(self, text: str) -> None:
+        data = text.encode()
+        self.wfile.write(f"{len(data):x}\r\n".encode() + data + b"\r\n")
+        self.wfile.flush()
+
+
+# A token: one CJK character, or a run of other non-space characters with the spaces
+# before it, or trailing spaces.
+_TOKEN = re.compile(r"\s*[\u3000-\u9fff\uff00-\uffef]|\s*[^\s\u3000-\u9fff\uff00-\uffef]+|\s+")
+_ARGUMENT_PIECE = 12  # characters of tool arguments per chunk
+
+
+def tokens(text: str) -> list[str]:
+    """`text` cut the way the scripted model streams it; the pieces join back to `text`."""
+    return _TOKEN.findall(text)
+
+
+def _stream_chunks(reply: Reply, completion_id: str) -> list[dict[str, Any]]:
+    """The choices of a streamed answer, one chunk each: role, text, tool calls, finish."""
+    choices: list[dict[str, Any]] = [{"index": 0, "delta": {"role": "assistant"}}]
+    for token in tokens(reply.content or ""):
+        choices.append({"index": 0, "delta": {"content": token}})
+    for index, call in enumerate(_tool_calls(reply.tool_calls, completion_id)):
+        function = call["function"]
+        head = {"index": index, "id": call["id"], "type": "function"}
+        head["function"] = {"name": function["name"], "arguments": ""}
+        choices.append({"index": 0, "delta": {"tool_calls": [head]}})
+        arguments = function["arguments"]
+        for at in range(0, len(arguments), _ARGUMENT_PIECE):
+            piece = {
+                "index": index,
+                "function": {"arguments": arguments[at : at + _ARGUMENT_PIECE]},
+            }
+            choices.append({"index": 0, "delta": {"tool_calls": [piece]}})
+    choices.append({"index": 0, "delta": {}, "finish_reason": _finish_reason(reply)})
+    for choice in choices:
+        choice.setdefault("finish_reason", None)
+    return [{"choice": choice} for choice in choices]
 
 
 def _as_reply(step: Any) -> Reply:
@@ -260,15 +352,28 @@ def _count_tokens(value: Any) -> int:
     return max(1, len(text) // 4)
 
 
-def _completion(
-    reply: Reply, model: str, completion_id: str, body: Mapping[str, Any]
-) -> dict[str, Any]:
+def _message(reply: Reply, completion_id: str) -> dict[str, Any]:
     message: dict[str, Any] = {"role": "assistant", "content": reply.content}
     calls = _tool_calls(reply.tool_calls, completion_id)
     if calls:
         message["tool_calls"] = calls
+    return message
+
+
+def _usage(reply: Reply, completion_id: str, body: Mapping[str, Any]) -> dict[str, int]:
     prompt_tokens = _count_tokens(body.get("messages") or [])
-    completion_tokens = _count_tokens(message)
+    completion_tokens = _count_tokens(_message(reply, completion_id))
+    return {
+        "prompt_tokens": prompt_tokens,
+        "completion_tokens": completion_tokens,
+        "total_tokens": prompt_tokens + completion_tokens,
+    }
+
+
+def _completion(
+    reply: Reply, model: str, completion_id: str, body: Mapping[str, Any]
+) -> dict[str, Any]:
+    message = _message(reply, completion_id)
     return {
         "id": completion_id,
         "object": "chat.completion",
@@ -282,11 +387,7 @@ def _completion(
                 "logprobs": None,
             }
         ],
-        "usage": {
-            "prompt_tokens": prompt_tokens,
-            "completion_tokens": completion_tokens,
-            "total_tokens": prompt_tokens + completion_tokens,
-        },
+        "usage": _usage(reply, completion_id, body),
     }
 
 
@@ -294,4 +395,4 @@ def _error_body(message: str, kind: str) -> dict[str, Any]:
     return {"error": {"message": message, "type": kind, "param": None, "code": kind}}
 
 
-__all__ = ["Delay", "Drop", "Fail", "Reply", "ScriptedModel", "Step"]
+__all__ = ["Delay", "Drop", "Fail", "Reply", "ScriptedModel", "Step", "StreamTiming", "tokens"]

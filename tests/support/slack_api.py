@@ -32,7 +32,24 @@ reactions.get, users.info, users.list, usergroups.list, usergroups.users.list,
 conversations.open, conversations.info, conversations.replies, conversations.history,
 views.open, views.push, views.update, views.publish, assistant.threads.setStatus,
 assistant.threads.setSuggestedPrompts, assistant.threads.setTitle, apps.connections.open,
-team.info. Anything else answers `unknown_method`, like Slack.
+team.info, chat.startStream, chat.appendStream, chat.stopStream. Anything else answers
+`unknown_method`, like Slack; `forget(method)` makes a method unknown (a workspace
+where it is not available).
+
+Streaming (`chat.startStream` / `appendStream` / `stopStream`) keeps a message in the
+thread whose text grows with each call (`markdown_text`, or the text of `markdown_text`
+chunks) and whose `streaming` is "in_progress" until it is stopped ("completed"; the
+blocks passed to `stopStream` are kept). Like Slack, it refuses a stream without
+`thread_ts` (`invalid_arguments`), one in a channel without `recipient_team_id` and
+`recipient_user_id` (`missing_recipient_team_id` / `missing_recipient_user_id`), more
+than 12,000 characters in one call (`msg_too_long`), and appending to or stopping a
+stream that is not streaming (`message_not_in_streaming_state`, e.g. stopping twice).
+`stop_stream_by_user(ts)` plays the person pressing Stop (later calls answer
+`stopped_by_user`); `expire_streams(seconds)` ends streams that old, as Slack does after
+about five minutes (the message keeps what it had; later calls are refused).
+`shown(channel, thread_ts)` lists what a person sees in a thread from the bot: posted
+messages and finished streams; `wait_shown(...)` waits for them. The assistant methods
+record their arguments: `statuses(channel, thread_ts)` lists the statuses set, in order.
 
 Socket Mode: `apps.connections.open` (called with an app-level `xapp-` token, checked
 against `app_token` when set) answers `ws://127.0.0.1:PORT/socket-mode`, a websocket
@@ -57,9 +74,10 @@ from urllib.parse import parse_qsl, urlsplit
 
 from tests.support.http import JSONHandler, LocalServer
 from tests.support.slack_socket import SocketModeEndpoint, is_upgrade
+from tests.support.slack_streams import STREAM_TEXT_LIMIT, StreamingMethods
 
 # Form fields that carry JSON (Slack accepts both encodings for these).
-_JSON_FIELDS = frozenset({"blocks", "attachments", "view", "metadata", "prompts"})
+_JSON_FIELDS = frozenset({"blocks", "attachments", "view", "metadata", "prompts", "chunks"})
 
 
 @dataclass(frozen=True)
@@ -104,9 +122,10 @@ class _Steer:
     delays: dict[str, tuple[float, int | None]] = field(default_factory=dict)
     failures: dict[str, list[str]] = field(default_factory=lambda: defaultdict(list))
     handlers: dict[str, Handler] = field(default_factory=dict)
+    unknown: set[str] = field(default_factory=set)
 
 
-class FakeSlackAPI(LocalServer):
+class FakeSlackAPI(StreamingMethods, LocalServer):
     """The fake Slack Web API server; use as a context manager (or `start`/`close`)."""
 
     def __init__(
@@ -137,6 +156,10 @@ class FakeSlackAPI(LocalServer):
         self._messages: dict[str, list[dict[str, Any]]] = defaultdict(list)
         self._reactions: dict[tuple[str, str], dict[str, set[str]]] = defaultdict(dict)
         self._views: dict[str, dict[str, Any]] = {}
+        self._streams: dict[str, str] = {}  # stream ts -> "in_progress" | "completed" | "stopped"
+        self._made: set[str] = set()  # ts of the messages the bot posted or streamed
+        self._stream_started: dict[str, float] = {}
+        self._stream_ttl: float | None = None
         self._ids = itertools.count(1)
         self._clock = time.time()
 
@@ -215,6 +238,14 @@ class FakeSlackAPI(LocalServer):
             return messages
         return [m for m in messages if m.get("thread_ts") == thread_ts and m["ts"] != thread_ts]
 
+    def statuses(self, channel: str, thread_ts: str) -> list[str]:
+        """The assistant thread statuses set in a thread, oldest first ("" clears)."""
+        return [
+            str(c.args.get("status", ""))
+            for c in self.calls_to("assistant.threads.setStatus")
+            if c.ok and c.args.get("channel_id") == channel and c.args.get("thread_ts") == thread_ts
+        ]
+
     def reactions(self, channel: str, ts: str) -> set[str]:
         """Names of the reactions currently on a message."""
         with self._lock:
@@ -243,6 +274,11 @@ class FakeSlackAPI(LocalServer):
         with self._lock:
             self._steer.failures[method].extend([error] * times)
 
+    def forget(self, method: str) -> None:
+        """Answer `method` with `unknown_method` from now on (not available here)."""
+        with self._lock:
+            self._steer.unknown.add(method)
+
     def handle(self, method: str, fn: Handler) -> None:
         """Answer `method` with `fn(call)` (the dict is sent as JSON; add `ok` yourself)."""
         with self._lock:
@@ -257,6 +293,10 @@ class FakeSlackAPI(LocalServer):
             self._messages.clear()
             self._reactions.clear()
             self._views.clear()
+            self._streams.clear()
+            self._made.clear()
+            self._stream_started.clear()
+            self._stream_ttl = None
 
     # -- workspace state --------------------------------------------------------------------
 
@@ -342,6 +382,8 @@ class FakeSlackAPI(LocalServer):
             retry_after = limited.pop(0) if limited else None
             failures = steer.failures.get(method)
             error = failures.pop(0) if failures and retry_after is None else None
+            if error is None and method in steer.unknown:
+                error = "unknown_method"
             return wait, retry_after, error, steer.handlers.get(method)
 
     def _answer(self, call: Call) -> tuple[int, dict[str, Any], dict[str, str]]:
@@ -410,6 +452,7 @@ class FakeSlackAPI(LocalServer):
         del message["subtype"]
         with self._lock:
             self._messages[channel].append(message)
+            self._made.add(message["ts"])
         return {"ok": True, "channel": channel, "ts": message["ts"], "message": message}
 
     def _m_chat_postEphemeral(self, args: dict[str, Any]) -> dict[str, Any]:
@@ -585,12 +628,21 @@ class FakeSlackAPI(LocalServer):
         return self._store_view(args, view_id=f"VHOME{args['user_id']}")
 
     def _m_assistant_threads_setStatus(self, args: dict[str, Any]) -> dict[str, Any]:
+        if not args.get("channel_id") or not args.get("thread_ts") or "status" not in args:
+            return {"ok": False, "error": "invalid_arguments"}
         return {"ok": True}
 
     def _m_assistant_threads_setSuggestedPrompts(self, args: dict[str, Any]) -> dict[str, Any]:
+        prompts = args.get("prompts")
+        if not args.get("channel_id") or not isinstance(prompts, list) or not prompts:
+            return {"ok": False, "error": "invalid_arguments"}
+        if len(prompts) > 4:
+            return {"ok": False, "error": "invalid_arguments"}
         return {"ok": True}
 
     def _m_assistant_threads_setTitle(self, args: dict[str, Any]) -> dict[str, Any]:
+        if not args.get("channel_id") or not args.get("thread_ts") or not args.get("title"):
+            return {"ok": False, "error": "invalid_arguments"}
         return {"ok": True}
 
     def _m_apps_connections_open(self, args: dict[str, Any]) -> dict[str, Any]:
@@ -669,4 +721,4 @@ def _parse_body(raw: bytes, content_type: str) -> dict[str, Any]:
     return args
 
 
-__all__ = ["Call", "FakeSlackAPI"]
+__all__ = ["STREAM_TEXT_LIMIT", "Call", "FakeSlackAPI"]

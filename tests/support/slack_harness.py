@@ -206,6 +206,34 @@ class BotHarness:
         response, event_id = self.event(event)
         return Sent(response, channel, ts, thread_ts or ts, event_id)
 
+    def assistant_thread(
+        self,
+        user: str,
+        *,
+        viewing: str | None = None,
+        changed: bool = False,
+        thread_ts: str | None = None,
+        event_id: str | None = None,
+    ) -> Sent:
+        """The person opens the assistant pane (`assistant_thread_started`) beside the
+        channel `viewing`; with `changed`, they moved to it (`..._context_changed`)."""
+        channel, ts = dm_channel(user), thread_ts or new_ts()
+        context: dict[str, Any] = {"team_id": self.team_id, "enterprise_id": None}
+        if viewing:
+            context["channel_id"] = viewing
+        event = {
+            "type": "assistant_thread_context_changed" if changed else "assistant_thread_started",
+            "assistant_thread": {
+                "user_id": user,
+                "channel_id": channel,
+                "thread_ts": ts,
+                "context": context,
+            },
+            "event_ts": new_ts(),
+        }
+        response, event_id = self.event(event, event_id=event_id)
+        return Sent(response, channel, ts, ts, event_id)
+
     def command(
         self, command: str, text: str = "", *, user: str = "U0ALICE", **extra: str
     ) -> httpx.Response:
@@ -228,8 +256,16 @@ class BotHarness:
 
     # -- what the bot did ----------------------------------------------------------------
 
+    def answers(self, sent: Sent, count: int = 1, timeout: float = 15.0) -> list[dict[str, Any]]:
+        """Wait for `count` messages the bot shows in the thread of `sent` (posted, or
+        streamed and stopped), as a person sees them (`text`, `blocks`); oldest first."""
+        return self.slack.wait_shown(sent.channel, sent.thread_ts, count=count, timeout=timeout)
+
     def replies(self, sent: Sent, count: int = 1, timeout: float = 15.0) -> list[Call]:
-        """Wait for `count` messages posted (successfully) in the thread of `sent`."""
+        """Wait for `count` messages posted (successfully) in the thread of `sent`.
+
+        Only `chat.postMessage` counts: a streamed answer is not among them (`answers`).
+        """
         return self.slack.wait_for(
             "chat.postMessage",
             count=count,
@@ -241,7 +277,8 @@ class BotHarness:
         )
 
     def reply_text(self, sent: Sent, timeout: float = 15.0) -> str:
-        return "\n".join(str(c.args.get("text")) for c in self.replies(sent, timeout=timeout))
+        """The text the bot shows in the thread of `sent` (once it shows something)."""
+        return "\n".join(str(m.get("text")) for m in self.answers(sent, timeout=timeout))
 
     def drain(self) -> None:
         """Wait until every accepted event has been fully handled (the pools stop)."""

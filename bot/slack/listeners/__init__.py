@@ -4,7 +4,9 @@
 - `prefs_command`: `/travel-prefs` and its "forget everything?" answers;
 - `prefs_modal`: submitting the preferences modal;
 - `home`: the App Home tab;
-- `trips`: the "Save trip" button under a plan.
+- `trips`: the "Save trip" button under a plan;
+- `assistant`: the assistant pane (a new thread's greeting, the channel beside it);
+- `feedback`: the feedback buttons under every answer.
 
 Buttons, commands and the Home event share one prelude (`interaction.on`): count,
 acknowledge, read who acted, drop what names nobody.
@@ -14,7 +16,15 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from bot.slack.listeners import home, messages, prefs_command, prefs_modal, trips
+from bot.slack.listeners import (
+    assistant,
+    feedback,
+    home,
+    messages,
+    prefs_command,
+    prefs_modal,
+    trips,
+)
 from bot.slack.preferences import Preferences
 
 if TYPE_CHECKING:
@@ -32,6 +42,8 @@ def register(app: App, deps: Deps, slack: SlackChannel) -> None:
     prefs_modal.register(app, deps, prefs)
     home.register(app, deps, prefs)
     trips.register(app, deps)
+    assistant.register(app, deps, slack)
+    feedback.register(app, deps)
     prefs_command.register_fallbacks(app, deps, prefs)
 
 

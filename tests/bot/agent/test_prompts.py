@@ -105,3 +105,12 @@ TASK_PROMPTS = {
 def test_task_prompt_snapshot(name: str) -> None:
     """The fast model's prompts (conflicts, scoring, privacy review, form prefill), rendered."""
     _check(name.replace(".md", ".txt"), prompts.render(name, **TASK_PROMPTS[name]))
+
+
+def test_the_channel_beside_an_assistant_thread_is_named_in_the_prompt() -> None:
+    viewing = "<#C0OFFSITE|chengdu-offsite>"
+    en = system_prompt(ToolContext(namespace="T1:U1", viewing=viewing), NOW)
+    zh = system_prompt(ToolContext(namespace="T1:U1", lang="zh", viewing=viewing), NOW)
+    assert f'the Slack channel {viewing}. When they say "this' in en.replace("\n", " ")
+    assert f"Slack 频道 {viewing}" in zh and "这个频道" in zh
+    assert "Slack channel" not in system_prompt(ToolContext(namespace="T1:U1"), NOW)

@@ -28,7 +28,7 @@ from bot.metrics import Metrics
 from bot.planning.admins import AdminGroup, AdminResolver
 from bot.settings import Settings
 from memory.engine import Memory
-from tests.support.llm_server import Fail, ScriptedModel
+from tests.support.llm_server import Fail, Reply, ScriptedModel
 from tests.support.services import REDIS_URL
 
 TENANT = "tenant-7"
@@ -64,7 +64,25 @@ class RecordingSink:
 
     @property
     def kinds(self) -> list[str]:
-        return [kind for kind, _ in self.calls]
+        """The calls' names, a run of appends (a streamed answer) counted once."""
+        kinds: list[str] = []
+        for kind, _ in self.calls:
+            if not (kind == "append" and kinds and kinds[-1] == "append"):
+                kinds.append(kind)
+        return kinds
+
+    @property
+    def text(self) -> str:
+        """Everything appended, joined."""
+        return "".join(value for kind, value in self.calls if kind == "append")
+
+
+@dataclass
+class ActivitySink(RecordingSink):
+    """A sink that can also show what the agent is doing."""
+
+    def activity(self, text: str) -> None:
+        self.calls.append(("activity", text))
 
 
 @dataclass
@@ -90,9 +108,14 @@ class Core:
     memory: Memory
     model: ScriptedModel
 
-    def answer(self, msg: IncomingMessage, channel: QuietChannel | None = None) -> RecordingSink:
+    def answer(
+        self,
+        msg: IncomingMessage,
+        channel: QuietChannel | None = None,
+        sink: RecordingSink | None = None,
+    ) -> RecordingSink:
         """Accept `msg`, let every queued turn finish, and return what its sink got."""
-        sink = RecordingSink()
+        sink = sink if sink is not None else RecordingSink()
         self.conversation.accept(msg, sink, channel or QuietChannel())
         self.pool.shutdown(wait=True)
         self.pool = self.conversation.pool = ThreadPoolExecutor(max_workers=2)
@@ -152,12 +175,11 @@ def test_another_platforms_message_is_answered_and_remembered_under_its_own_name
     core.model.script(_record(RED_EYE), "Noted: no red-eye flights.")
     sink = core.answer(message(RED_EYE))
 
-    assert sink.calls == [
-        ("status", t("working", "en")),
-        ("append", "Noted: no red-eye flights."),
-        ("finish", ()),
-        ("close", None),
-    ]
+    assert sink.kinds == ["status", "append", "finish", "close"]
+    assert sink.calls[0] == ("status", t("working", "en"))
+    assert sink.text == "Noted: no red-eye flights."
+    assert len([kind for kind, _ in sink.calls if kind == "append"]) > 1  # as it was written
+    assert sink.calls[-2:] == [("finish", ()), ("close", None)]
     assert [i.text for i in core.memory.items(f"feishu:{TENANT}:ou_alice")] == [RED_EYE]
     assert core.memory.items(f"{TENANT}:ou_alice") == []  # never Slack's namespace
 
@@ -206,7 +228,7 @@ def test_planning_for_a_colleague_takes_a_travel_admin(core: Core) -> None:
     allowed = core.answer(
         message("plan a trip for <@ou_bob> to Chengdu", user="ou_admin", message_id="om_9")
     )
-    assert allowed.calls[1] == ("append", "Here is Bob's trip.")
+    assert allowed.kinds[1] == "append" and allowed.text == "Here is Bob's trip."
     offered = [tool["function"]["name"] for tool in core.model.requests[0]["tools"]]
     assert "record_to_memory" not in offered  # an admin's run never writes Bob's memory
 
@@ -225,3 +247,47 @@ def test_past_the_queue_limit_the_writer_is_told_to_come_back(core: Core) -> Non
     sink = core.answer(message("hello", message_id="om_12"))
     assert sink.calls == [("busy", t("busy", "en"))]
     assert core.model.requests == []
+
+
+def test_a_sink_that_can_show_activity_hears_what_the_agent_does(core: Core) -> None:
+    core.model.script([("retrieve_from_memory", {"keywords": ["train"]})], "一等座，好的。")
+    shown = core.answer(message("出差只坐高铁一等座", message_id="om_13"), sink=ActivitySink())
+    assert shown.kinds == ["status", "activity", "append", "finish", "close"]
+    assert ("activity", "正在回忆你的出行偏好…") in shown.calls
+
+    core.model.script([("retrieve_from_memory", {"keywords": ["train"]})], "OK.")
+    plain = core.answer(message("trains please", message_id="om_14"))  # never asked
+    assert plain.kinds == ["status", "append", "finish", "close"]
+
+
+def test_a_failure_after_part_of_the_answer_is_shown_ends_it_with_the_reason(
+    core: Core,
+) -> None:
+    core.model.script(Reply("Your plan: first take the", cut_after=4))
+    sink = core.answer(message("plan my trip", message_id="om_15"))
+    assert sink.kinds == ["status", "append", "finish", "close"]
+    assert sink.text == "Your plan: first\n\n" + t("llm_unavailable", "en")
+    assert ("fail", t("llm_unavailable", "en")) not in sink.calls
+    # Nothing half-said enters the thread's history.
+    follow_up = message("hello?", kind="thread", message_id="om_16", thread="om_15")
+    core.model.script("Hi.")
+    core.answer(follow_up)
+    contents = [m["content"] for m in core.model.last_request["messages"]]
+    assert contents[-2:] == ["plan my trip", "hello?"]
+
+
+@dataclass
+class ViewingChannel(QuietChannel):
+    """A platform that says which channel the writer has open beside the chat."""
+
+    def viewing(self, msg: IncomingMessage) -> str | None:
+        return "<#C0OFFSITE|chengdu-offsite>"
+
+
+def test_the_channel_the_writer_is_looking_at_reaches_the_agent(core: Core) -> None:
+    core.model.script("Planning the offsite.")
+    core.answer(
+        message("plan a trip for this channel's offsite", message_id="om_17"), ViewingChannel()
+    )
+    system = core.model.last_request["messages"][0]["content"]
+    assert "<#C0OFFSITE|chengdu-offsite>" in system

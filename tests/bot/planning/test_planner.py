@@ -399,3 +399,30 @@ def test_the_planned_trip_carries_the_scored_candidates_for_every_channel() -> N
         for row in listed.get(leg, [])
     ]
     assert {c.leg for c in trip.candidates} == {"outbound", "hotel"}  # one way, one night
+
+
+def test_the_planner_says_what_it_scores_while_it_works(memory: Memory) -> None:
+    said: list[str] = []
+    result = plan(
+        make_tool(memory),
+        ToolContext(namespace=TRAVELLER, progress=said.append),
+        origin="Shanghai",
+        destination="Chengdu",
+        depart_date="2026-12-10",
+        return_date="2026-12-12",
+    )
+    [status] = said
+    legs = result["legs"]
+    hotels = legs["hotel"]["candidates"]
+    assert status.startswith("Scoring ") and status.endswith(f"{hotels} hotels…")
+    counted = sum(int(word) for word in status.split() if word.isdigit())
+    assert counted == sum(leg["candidates"] for leg in legs.values())
+    said.clear()
+    plan(
+        make_tool(memory),
+        ToolContext(namespace=TRAVELLER, lang="zh", progress=said.append),
+        origin="上海",
+        destination="成都",
+        depart_date="2026-12-10",
+    )
+    assert said[0].startswith("正在为") and "个航班" in said[0] and said[0].endswith("打分…")

@@ -45,6 +45,7 @@ def test_every_subscribed_event_and_command_is_acknowledged(bot: BotHarness) -> 
     manifest = _manifest()
     events = manifest["settings"]["event_subscriptions"]["bot_events"]
     assert {"app_mention", "message.im", "app_home_opened"} <= set(events)
+    assert {"assistant_thread_started", "assistant_thread_context_changed"} <= set(events)
     for name in events:
         event_type = name.split(".")[0]
         ts = new_ts()
@@ -53,6 +54,16 @@ def test_every_subscribed_event_and_command_is_acknowledged(bot: BotHarness) -> 
             event.update(channel_type=name.split(".")[1], text="lunch?")
         if event_type == "app_home_opened":
             event.update(tab="home", event_ts=ts)
+        if event_type.startswith("assistant_thread"):
+            event = {
+                "type": event_type,
+                "assistant_thread": {
+                    "user_id": "U0ALICE",
+                    "channel_id": "D0ALICE",
+                    "thread_ts": ts,
+                },
+                "event_ts": ts,
+            }
         response, _ = bot.event(event)
         assert response.status_code == 200, name
 
@@ -64,6 +75,8 @@ def test_every_subscribed_event_and_command_is_acknowledged(bot: BotHarness) -> 
     scopes = set(manifest["oauth_config"]["scopes"]["bot"])
     assert {"app_mentions:read", "im:history", "chat:write", "reactions:write"} <= scopes
     text = MANIFEST.read_text(encoding="utf-8")
+    assert "assistant:write" in scopes  # the AI app pane: status, title, prompts
+    assert re.search(r"^  assistant_view:\n    assistant_description: ", text, re.MULTILINE)
     assert "https://YOUR-HOST/slack/events" in text
 
 

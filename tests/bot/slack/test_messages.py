@@ -8,6 +8,7 @@ from typing import Any
 
 from bot.messages import t
 from bot.slack.mrkdwn import MESSAGE_LIMIT
+from bot.slack.stream import MESSAGE_LIMIT as STREAM_MESSAGE_LIMIT
 from tests.bot.conftest import BotFactory
 from tests.support.llm_server import Delay, Fail, ScriptedModel
 from tests.support.slack_api import FakeSlackAPI
@@ -42,7 +43,8 @@ def test_a_dm_preference_is_remembered_and_recalled_in_a_new_thread(
     first = bot.dm(ALICE, "I never take red-eye flights")
     assert first.response.status_code == 200
 
-    assert "*no red-eye flights*" in bot.reply_text(first)  # mrkdwn, not markdown
+    # Streamed answers are Markdown: Slack renders the stream's Markdown itself.
+    assert "**no red-eye flights**" in bot.reply_text(first)
     remembered = [i.text for i in bot.deps.memory.items(bot.namespace(ALICE))]
     assert remembered == ["I never take red-eye flights"]
 
@@ -72,7 +74,8 @@ def test_progress_shows_quickly_and_goes_away_after_the_answer(
     [reaction] = slack.wait_for("reactions.add", timeout=1.5)
     assert time.monotonic() - started < 1.5
     assert reaction.args["timestamp"] == sent.ts
-    assert not slack.calls_to("chat.postMessage")  # the progress came before the answer
+    # The progress came before the answer.
+    assert not slack.calls_to("chat.postMessage") and not slack.calls_to("chat.startStream")
 
     assert bot.reply_text(sent) == "Done thinking."
     slack.wait_for("reactions.remove")
@@ -98,9 +101,10 @@ def test_a_retried_delivery_gets_no_second_answer(
         retry_num=1,
     )
     assert response.status_code == 200
-    bot.replies(sent)
+    bot.answers(sent)
     bot.drain()
-    assert len(slack.calls_to("chat.postMessage")) == 1
+    assert len(slack.shown(sent.channel, sent.thread_ts)) == 1
+    assert len(slack.calls_to("chat.startStream")) == 1
     assert len(scripted_model.requests) == 1
 
 
@@ -109,7 +113,7 @@ def test_one_answer_when_a_message_is_both_a_thread_reply_and_a_mention(
 ) -> None:
     scripted_model.script("Happy to help with the offsite.", "Thursday works.")
     opening = bot.mention(ALICE, "can you help plan the offsite?")
-    bot.replies(opening)
+    bot.answers(opening)
 
     # A reply in the thread that also mentions the bot arrives as a channel `message`
     # and as an `app_mention`, with different event ids but the same ts.
@@ -118,7 +122,7 @@ def test_one_answer_when_a_message_is_both_a_thread_reply_and_a_mention(
     base = {"channel": CHANNEL, "user": BOB, "text": text, "ts": ts, "thread_ts": opening.ts}
     bot.event({**base, "type": "message", "channel_type": "channel"})
     bot.event({**base, "type": "app_mention"})
-    bot.replies(opening, count=2)
+    bot.answers(opening, count=2)
     bot.drain()
     assert len(slack.posted(CHANNEL, opening.ts)) == 2
     assert len(scripted_model.requests) == 2
@@ -129,11 +133,11 @@ def test_follow_ups_in_a_thread_need_no_mention_and_carry_the_thread(
 ) -> None:
     scripted_model.script("Shanghai in May is lovely.", "Then take the morning train.")
     opening = bot.mention(ALICE, "thinking of Shanghai in May")
-    bot.replies(opening)
+    bot.answers(opening)
 
     follow_up = bot.channel_message(ALICE, "I'd rather not fly", thread_ts=opening.ts)
-    replies = bot.replies(follow_up, count=2)
-    assert replies[-1].args["text"] == "Then take the morning train."
+    replies = bot.answers(follow_up, count=2)
+    assert replies[-1]["text"] == "Then take the morning train."
     history = [
         (m["role"], m["content"])
         for m in scripted_model.last_request["messages"]
@@ -154,6 +158,7 @@ def test_channel_chatter_outside_the_bots_threads_is_ignored(
     bot.drain()
     assert scripted_model.requests == []
     assert slack.calls_to("chat.postMessage") == []
+    assert slack.calls_to("chat.startStream") == []
     assert slack.calls_to("reactions.add") == []
 
 
@@ -179,7 +184,8 @@ def test_bots_edits_deletions_and_joins_are_ignored(
     sent = bot.dm(ALICE, "hello")
     assert bot.reply_text(sent) == "Hello Alice."
     bot.drain()
-    assert len(slack.calls_to("chat.postMessage")) == 1
+    assert len(slack.calls_to("chat.startStream")) == 1
+    assert slack.calls_to("chat.postMessage") == []
     assert len(scripted_model.requests) == 1
 
 
@@ -198,13 +204,35 @@ def test_two_people_never_see_each_others_memory(
     assert len(bot.deps.memory.items(bot.namespace(ALICE))) == 1
 
 
-def test_long_answers_are_split_within_slacks_limits(
-    bot: BotHarness, scripted_model: ScriptedModel
-) -> None:
+def _week_in_chengdu() -> str:
     day = "Visit the old town, eat hot pot, and walk along the river at dusk. " * 30
     answer = "## Your week in Chengdu\n\n" + "\n\n".join(f"**Day {n}.** {day}" for n in range(1, 7))
-    answer += "\n\nBook at [the pandas base](https://example.org/pandas?a=1&b=2)."
-    scripted_model.script(answer)
+    return answer + "\n\nBook at [the pandas base](https://example.org/pandas?a=1&b=2)."
+
+
+def test_a_long_streamed_answer_goes_on_in_a_second_message(
+    bot: BotHarness, scripted_model: ScriptedModel, slack: FakeSlackAPI
+) -> None:
+    scripted_model.script(_week_in_chengdu())
+    sent = bot.dm(ALICE, "plan a week in Chengdu")
+    shown = bot.answers(sent, count=2)
+    bot.drain()
+    shown = slack.shown(sent.channel, sent.thread_ts)
+    assert len(shown) == 2  # over 12,000 characters: one streamed message is not enough
+    assert all(len(m["text"]) <= STREAM_MESSAGE_LIMIT for m in shown)
+    assert shown[0]["text"].startswith("## Your week in Chengdu")
+    assert sum(m["text"].count("Visit the old town") for m in shown) == 6 * 30
+    assert shown[-1]["text"].endswith("[the pandas base](https://example.org/pandas?a=1&b=2).")
+    assert [b["type"] for b in shown[-1]["blocks"]] == ["context_actions"]  # feedback
+    assert "blocks" not in shown[0]
+    assert slack.calls_to("chat.postMessage") == []
+
+
+def test_long_answers_are_split_within_slacks_limits_when_not_streaming(
+    make_bot: BotFactory, scripted_model: ScriptedModel
+) -> None:
+    bot = make_bot(slack_streaming=False)
+    scripted_model.script(_week_in_chengdu())
     sent = bot.dm(ALICE, "plan a week in Chengdu")
     parts = bot.replies(sent, count=3)
     bot.drain()
@@ -212,10 +240,14 @@ def test_long_answers_are_split_within_slacks_limits(
     assert len(texts) >= 3
     assert all(len(text) <= MESSAGE_LIMIT for text in texts)
     assert all(c.args["thread_ts"] == sent.ts for c in parts)
-    assert texts[0].startswith("*Your week in Chengdu*")
+    assert texts[0].startswith("*Your week in Chengdu*")  # mrkdwn, not Markdown
     assert "*Day 1.*" in texts[0]
     assert texts[-1].endswith("<https://example.org/pandas?a=1&amp;b=2|the pandas base>.")
     assert sum(text.count("Visit the old town") for text in texts) == 6 * 30
+    # The feedback buttons are under the last part only.
+    calls = bot.slack.calls_to("chat.postMessage")
+    assert [b["type"] for b in calls[-1].args["blocks"]] == ["section", "context_actions"]
+    assert all(not c.args.get("blocks") for c in calls[:-1])
 
 
 def test_the_model_failing_ends_in_a_kind_reply(
@@ -269,8 +301,9 @@ def test_an_empty_mention_gets_a_hint(bot: BotHarness, scripted_model: ScriptedM
 
 
 def test_slack_rate_limits_delay_the_answer_but_do_not_lose_it(
-    bot: BotHarness, scripted_model: ScriptedModel, slack: FakeSlackAPI
+    make_bot: BotFactory, scripted_model: ScriptedModel, slack: FakeSlackAPI
 ) -> None:
+    bot = make_bot(slack_streaming=False)
     scripted_model.script("Here you go.")
     slack.rate_limit("chat.postMessage", times=1, retry_after=1)
     sent = bot.dm(ALICE, "hotels near the Bund?")
@@ -305,7 +338,7 @@ def test_acks_stay_fast_while_fifty_conversations_wait_on_a_slow_model(
     slack.wait_for("views.open", timeout=3)  # and the person sees the form open
 
     # The conversations do progress meanwhile.
-    bot.replies(sent[0], timeout=10)
+    bot.answers(sent[0], timeout=10)
 
 
 def test_url_verification_is_answered(bot: BotHarness) -> None:
@@ -354,8 +387,8 @@ def test_slow_slack_reactions_do_not_starve_acknowledgements(
 
     # Every mention still gets exactly its answer, in its own thread.
     for mention in sent:
-        [reply] = bot.replies(mention, timeout=30)
-        assert reply.args["text"] == "Here is your plan."
+        [reply] = bot.answers(mention, timeout=30)
+        assert reply["text"] == "Here is your plan."
 
 
 def test_a_busy_reply_in_a_rate_limit_does_not_hold_up_acknowledgements(

@@ -78,11 +78,17 @@ def click(bot: BotHarness, user: str, message: dict[str, Any], channel: str) -> 
     return bot.post(body, "application/x-www-form-urlencoded")
 
 
+def plan_messages(bot: BotHarness, sent: Sent) -> list[dict[str, Any]]:
+    """The messages in the thread that show a plan (not the answers, under which the
+    only blocks are the feedback buttons)."""
+    messages = bot.slack.posted(sent.channel, sent.thread_ts)
+    return [m for m in messages if m.get("blocks") and m["blocks"][-1]["type"] != "context_actions"]
+
+
 def save_message(bot: BotHarness, sent: Sent) -> dict[str, Any]:
     """The follow-up message under the plan (the second reply in the thread)."""
-    bot.replies(sent, count=2)
-    messages = bot.slack.posted(sent.channel, sent.thread_ts)
-    [message] = [m for m in messages if m.get("blocks")]
+    bot.answers(sent, count=2)
+    [message] = plan_messages(bot, sent)
     return copy.deepcopy(message)  # as first posted, before any update
 
 
@@ -241,7 +247,7 @@ def test_an_admins_follow_up_in_the_thread_still_plans_for_the_colleague(
     bot.deps.memory.record(alice, ["I never take red-eye flights"])
     scripted_model.script(plan_call(), "Plan for <@U0ALICE> ready.")
     sent = bot.mention(ADMIN, f"plan a trip for <@{ALICE}> from Shanghai to Chengdu on {DEPART}")
-    bot.replies(sent, count=2)
+    bot.answers(sent, count=2)
     deadline = time.monotonic() + 10  # the turn is kept in the thread right after posting
     while not bot.deps.threads.knows(f"{bot.team_id}:{sent.channel}:{sent.thread_ts}"):
         assert time.monotonic() < deadline
@@ -251,7 +257,7 @@ def test_an_admins_follow_up_in_the_thread_still_plans_for_the_colleague(
     # No new mention: the admin is still planning for Alice, with her memory, read-only.
     scripted_model.script(retrieve_call(), "Moved it a day later.")
     bot.channel_message(ADMIN, "make it one day later please", thread_ts=sent.thread_ts)
-    bot.replies(sent, count=3)
+    bot.answers(sent, count=3)
     follow_up = scripted_model.requests[asked]
     assert "record_to_memory" not in offered_tools(follow_up)
     assert "red-eye" in tool_results(scripted_model.last_request)[-1]
@@ -260,7 +266,7 @@ def test_an_admins_follow_up_in_the_thread_still_plans_for_the_colleague(
     asked = len(scripted_model.requests)
     scripted_model.script(retrieve_call(), "Nothing remembered for you yet.")
     bot.channel_message(BOB, "what do you know about my travel?", thread_ts=sent.thread_ts)
-    bot.replies(sent, count=4)
+    bot.answers(sent, count=4)
     assert "record_to_memory" in offered_tools(scripted_model.requests[asked])
     assert "red-eye" not in tool_results(scripted_model.last_request)[-1]
     assert bot.deps.memory.items(bot.namespace(ADMIN)) == []
@@ -274,7 +280,7 @@ def test_an_admin_asking_for_their_own_trip_in_the_thread_plans_for_themselves(
     bot.deps.memory.record(alice, ["I never take red-eye flights"])
     scripted_model.script(plan_call(), "Plan for <@U0ALICE> ready.")
     sent = bot.mention(ADMIN, f"plan a trip for <@{ALICE}> from Shanghai to Chengdu on {DEPART}")
-    bot.replies(sent, count=2)
+    bot.answers(sent, count=2)
     deadline = time.monotonic() + 10
     while not bot.deps.threads.knows(f"{bot.team_id}:{sent.channel}:{sent.thread_ts}"):
         assert time.monotonic() < deadline
@@ -286,13 +292,12 @@ def test_an_admin_asking_for_their_own_trip_in_the_thread_plans_for_themselves(
     bot.channel_message(
         ADMIN, "thanks! now plan my own trip from Shanghai to Beijing", thread_ts=sent.thread_ts
     )
-    bot.replies(sent, count=4)
+    bot.answers(sent, count=4)
     assert "record_to_memory" in offered_tools(scripted_model.requests[asked])
     recalled = tool_results(scripted_model.last_request)[-2]
     assert "red-eye" not in recalled and "Nothing is remembered for this person" in recalled
     assert the_plan(scripted_model)["preferences_of"] == "the requester"
-    messages = [m for m in slack.posted(sent.channel, sent.thread_ts) if m.get("blocks")]
-    own = json.dumps(messages[-1]["blocks"])
+    own = json.dumps(plan_messages(bot, sent)[-1]["blocks"])
     assert "Beijing" in own and "Preferences used" not in own
     assert bot.deps.trips is not None and len(bot.deps.trips.list(alice)) == 1
     assert bot.deps.memory.items(bot.namespace(ADMIN)) == []

@@ -136,14 +136,10 @@ def test_a_dm_over_the_socket_is_acked_answered_in_its_thread_and_remembered(
 
     ack = slack.socket.wait_for_ack(envelope_id)
     assert ack.payload is None  # an Events API ack carries nothing back
-    [reply] = slack.wait_for(
-        "chat.postMessage",
-        timeout=15,
-        where=lambda c: c.args.get("channel") == channel and c.args.get("thread_ts") == ts,
-        ok=True,
-    )
-    assert "*no red-eye flights*" in str(reply.args["text"])
-    assert reply.token == slack.token  # answered with the bot token, not the app token
+    [reply] = slack.wait_shown(channel, ts, timeout=15)
+    assert "**no red-eye flights**" in str(reply["text"])  # streamed: Markdown
+    [started] = slack.calls_to("chat.startStream")
+    assert started.token == slack.token  # answered with the bot token, not the app token
 
     memory = open_memory(dsn=socket_bot.settings.memory_dsn, redis_url="")
     try:

@@ -65,7 +65,7 @@ def test_the_model_sees_what_the_thread_said_before_the_bot_was_mentioned(
 
     # The bot is now part of the thread: a follow-up reads its history from Redis.
     follow_up = bot.mention(ALICE, "book me the same hotel", thread_ts=thread)
-    assert bot.replies(follow_up, count=2)[-1].args["text"] == "Same hotel, booked for you too."
+    assert bot.answers(follow_up, count=2)[-1]["text"] == "Same hotel, booked for you too."
     assert _history(scripted_model.requests[1]) == [
         ("user", f"<@{CAROL}>: {CONFERENCE}"),
         ("user", "I'm in, arriving the evening before & staying near the venue."),
@@ -87,7 +87,7 @@ def test_a_long_thread_is_cut_to_its_opening_and_latest_messages(
 
     sent = bot.mention(BOB, "what do we know so far?", thread_ts=thread)
 
-    bot.replies(sent)
+    bot.answers(sent)
     history = _history(scripted_model.requests[0])
     # Two turns of four are left for this message and its answer.
     assert history == [

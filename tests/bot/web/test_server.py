@@ -288,10 +288,8 @@ def test_travel_bot_serve_answers_slack_over_http(
         headers: dict[str, Any] = {"Content-Type": "application/json", **sign(body)}
         response = httpx.post(f"{base}/slack/events", content=body, headers=headers)
         assert response.status_code == 200
-        [reply] = slack.wait_for(
-            "chat.postMessage", timeout=30, where=lambda c: c.args.get("thread_ts") == ts
-        )
-        assert reply.args["text"] == "Hello from the served bot."
+        [reply] = slack.wait_shown("D0ALICE", ts, timeout=30)
+        assert reply["text"] == "Hello from the served bot."
     finally:
         process.send_signal(signal.SIGTERM)
         try:

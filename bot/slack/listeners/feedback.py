@@ -1,0 +1,95 @@
+"""The feedback buttons under every answer (`bot.slack.views.feedback`).
+
+A thumbs-up or thumbs-down is counted (`slack_feedback_total{verdict}` in `/metrics`)
+and logged with the turn's id, never with any text. A thumbs-down is answered, on the
+task pool, with an ephemeral question in the thread: what was wrong, as a few reasons
+to click (`slack_feedback_reasons_total{reason}`, logged the same way); the click
+replaces the question with a thank-you that invites the person to say more in the
+thread, where it is an ordinary message to the bot.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+from bot.messages import t
+from bot.slack.api import SLACK_ERRORS, slack_error
+from bot.slack.listeners.interaction import Interaction, on
+from bot.slack.views.feedback import (
+    FEEDBACK_ACTION,
+    FEEDBACK_REASON_ACTION,
+    REASONS,
+    VERDICTS,
+    Feedback,
+    read_feedback,
+    reasons_message,
+)
+
+if TYPE_CHECKING:
+    from slack_bolt import App
+
+    from bot.deps import Deps
+
+log = logging.getLogger(__name__)
+
+
+def register(app: App, deps: Deps) -> None:
+    """Wire the feedback buttons into `app`."""
+
+    @on("block_actions", deps.metrics)
+    def on_verdict(it: Interaction) -> None:
+        feedback = read_feedback(it.value, VERDICTS)
+        if feedback is None:
+            log.warning("feedback button with an unreadable value")
+            return
+        deps.metrics.inc("slack_feedback_total", verdict=feedback.choice)
+        log.info("feedback turn=%s verdict=%s", feedback.turn_id, feedback.choice)
+        if feedback.choice == "bad":
+            deps.pools.run_task(ask_why, it, feedback)
+
+    @on("block_actions", deps.metrics)
+    def on_reason(it: Interaction) -> None:
+        feedback = read_feedback(it.value, REASONS)
+        if feedback is None:
+            log.warning("feedback reason with an unreadable value")
+            return
+        deps.metrics.inc("slack_feedback_reasons_total", reason=feedback.choice)
+        log.info("feedback turn=%s reason=%s", feedback.turn_id, feedback.choice)
+        if it.respond is not None:
+            deps.pools.run_task(thank, it, feedback)
+
+    app.action(FEEDBACK_ACTION)(on_verdict)
+    app.action(re.compile(f"^{FEEDBACK_REASON_ACTION}_"))(on_reason)
+
+
+def thank(it: Interaction, feedback: Feedback) -> None:
+    """Replace the question with a thank-you (task pool)."""
+    if it.respond is not None:
+        it.respond(text=t("feedback_tell_more", feedback.lang), replace_original=True)
+
+
+def ask_why(it: Interaction, feedback: Feedback) -> None:
+    """The ephemeral "what was wrong?" under the answer (task pool)."""
+    container: Mapping[str, Any] = it.body.get("container") or {}
+    message: Mapping[str, Any] = it.body.get("message") or {}
+    channel = container.get("channel_id") or (it.body.get("channel") or {}).get("id")
+    thread_ts = container.get("thread_ts") or message.get("thread_ts") or message.get("ts")
+    if not isinstance(channel, str) or not channel:
+        return
+    text, blocks = reasons_message(feedback.turn_id, feedback.lang)
+    try:
+        it.client.chat_postEphemeral(
+            channel=channel,
+            user=it.user,
+            text=text,
+            blocks=blocks,
+            thread_ts=thread_ts if isinstance(thread_ts, str) else None,
+        )
+    except SLACK_ERRORS as exc:
+        log.info("could not ask what was wrong (%s)", slack_error(exc))
+
+
+__all__ = ["ask_why", "register", "thank"]
