@@ -25,9 +25,9 @@ LONG_MODULES = {
     "memory.profile": "to split",
 }
 # Each chat platform's SDKs, and the one package allowed to import them.
-CHANNEL_SDKS = {"slack_bolt": "bot.slack", "slack_sdk": "bot.slack"}
+CHANNEL_SDKS = {"slack_bolt": "bot.slack", "slack_sdk": "bot.slack", "lark_oapi": "bot.feishu"}
 # What the platform-neutral core may never import: a channel, or the wiring around them.
-EDGES = ("bot.slack", "bot.web", "bot.cli")
+EDGES = ("bot.slack", "bot.feishu", "bot.web", "bot.cli")
 CORE = ("bot.agent", "bot.conversation", "bot.planning", "bot.prefs", "bot.warming", "memory")
 
 

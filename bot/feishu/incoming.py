@@ -208,8 +208,8 @@ __all__ = [
     "TEXT_KINDS",
     "Parsed",
     "body_text",
-    "language",
     "field",
+    "language",
     "parse_message",
     "text_field",
 ]

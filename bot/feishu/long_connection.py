@@ -120,6 +120,7 @@ class LongConnection:
 
     def _run(self) -> None:
         loop = asyncio.new_event_loop()
+        loop.set_exception_handler(_closed_quietly)
         asyncio.set_event_loop(loop)
         ws_client.loop = loop  # the SDK's module-level loop: this thread's own
         self._loop = loop
@@ -152,6 +153,14 @@ class LongConnection:
         with LongConnection._guard:
             if LongConnection._active is self:
                 LongConnection._active = None
+
+
+def _closed_quietly(loop: asyncio.AbstractEventLoop, context: dict[str, Any]) -> None:
+    """The SDK's receive task ends with the socket's close, an exception nobody awaits:
+    not worth an error in the log (the SDK logs the disconnection itself)."""
+    if type(context.get("exception")).__name__.startswith("ConnectionClosed"):
+        return
+    loop.default_exception_handler(context)
 
 
 def serve_long_connection(

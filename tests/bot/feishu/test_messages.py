@@ -10,6 +10,7 @@ from tests.bot.feishu.conftest import FeishuFactory
 from tests.support.feishu_api import FakeFeishuAPI
 from tests.support.feishu_harness import TENANT, FeishuHarness, card_text
 from tests.support.llm_server import Delay, Fail, ScriptedModel
+from tests.support.services import free_port
 
 ALICE, BOB = "ou_alice", "ou_bob"
 
@@ -220,3 +221,15 @@ def test_acks_stay_fast_while_many_conversations_wait_on_a_slow_model(
     assert max(acks) < 1.0, acks  # generous: the machine is shared
     for message in sent:
         assert card_text(feishu.replies(message, timeout=60)[0]["content"]).startswith("Answer")
+
+
+def test_feishu_unreachable_from_the_start_still_acknowledges_and_stays_healthy(
+    make_feishu: FeishuFactory, scripted_model: ScriptedModel
+) -> None:
+    bot = make_feishu(feishu_api_url=f"http://127.0.0.1:{free_port()}")
+    scripted_model.script("An answer nobody can receive.")
+    sent = bot.group(BOB, "plan the offsite")  # the bot's identity is unknown: still a mention
+    assert sent.response.status_code == 200
+    bot.drain()
+    assert len(scripted_model.requests) == 1  # the turn ran; only its delivery failed
+    assert bot.http.get("/healthz").status_code == 200

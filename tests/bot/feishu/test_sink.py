@@ -7,6 +7,7 @@ sequence numbers strictly increasing whatever fails along the way.
 
 from __future__ import annotations
 
+import itertools
 import uuid
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
@@ -99,7 +100,7 @@ def test_many_pieces_stream_into_one_card_in_order_and_end_once(
     sequences = [c.body["sequence"] for c in fake.calls if c.kind in ("card_text", "card_settings")]
     assert sequences == sorted(set(sequences)) and sequences[0] == 1
     shown = [content for _, content in card["updates"]]  # type: ignore[index]
-    assert all(b.startswith(a) for a, b in zip(shown, shown[1:], strict=False))  # never twice
+    assert all(b.startswith(a) for a, b in itertools.pairwise(shown))  # never twice
     assert len(fake.replies_to(msg.message_id)) == 1
 
 
