@@ -1,8 +1,11 @@
-"""The two servers `bot_load.py` needs in place of Slack and a model, kept small on purpose.
+"""The servers the load benchmarks need in place of Slack, Feishu and a model, kept small.
 
 - `SlackDouble`: answers every Slack Web API method the bot calls under load (`auth.test`,
   `chat.postMessage`, `reactions.*`, `users.info`, `views.*`, ...) with `ok`, and writes
   down when each `chat.postMessage` arrived; `response_url` POSTs are accepted.
+- `FeishuDouble` (`feishu_load.py`): Feishu's open API as the bot calls it under load (the
+  tenant token, `/bot/v3/info`, replies, reactions, user info, CardKit cards), writing
+  down when each reply to a message arrived.
 - `ModelDouble`: an OpenAI-compatible `chat/completions` that answers after a fixed
   delay, with a text or a `retrieve_from_memory` call (`answer(body) -> (text, tool)`).
 
@@ -35,11 +38,25 @@ class _Handler(BaseHTTPRequestHandler):
     def log_message(self, format: str, *args: Any) -> None:
         pass
 
+    def do_GET(self) -> None:
+        self.send_json(self.owner.answer(urlsplit(self.path).path, {}))
+
+    def do_PUT(self) -> None:
+        self.do_POST()
+
+    def do_PATCH(self) -> None:
+        self.do_POST()
+
+    def do_DELETE(self) -> None:
+        self.do_POST()
+
     def do_POST(self) -> None:
         raw = self.rfile.read(int(self.headers.get("Content-Length") or 0))
         kind = self.headers.get("Content-Type") or ""
         body: dict[str, Any] = (
-            json.loads(raw or b"{}") if "json" in kind else dict(parse_qsl(raw.decode()))
+            json.loads(raw or b"{}")
+            if "json" in kind or raw.startswith(b"{")
+            else dict(parse_qsl(raw.decode()))
         )
         self.send_json(self.owner.answer(urlsplit(self.path).path, body))
 
@@ -129,6 +146,54 @@ class SlackDouble(_Server):
             return found[:count]
 
 
+class FeishuDouble(_Server):
+    """Feishu's open API, answering every call the bot makes with success."""
+
+    bot_open_id = "ou_benchbot"
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.base_url = self.base
+        self._replies: dict[str, float] = {}  # the message replied to -> when
+        self._lock = threading.Condition()
+        self._ids = itertools.count(1)
+
+    def answer(self, path: str, body: dict[str, Any]) -> dict[str, Any]:
+        number = next(self._ids)
+        if path.endswith("/tenant_access_token/internal"):
+            return {"code": 0, "msg": "ok", "tenant_access_token": "t-bench", "expire": 7200}
+        if path.endswith("/bot/v3/info"):
+            return {"code": 0, "msg": "ok", "bot": {"open_id": self.bot_open_id}}
+        if path.endswith("/reply"):
+            parent = path.split("/")[-2]
+            with self._lock:
+                self._replies.setdefault(parent, time.monotonic())
+                self._lock.notify_all()
+            return {"code": 0, "msg": "success", "data": {"message_id": f"om_b{number}"}}
+        if path.endswith("/reactions"):
+            return {"code": 0, "msg": "success", "data": {"reaction_id": f"r_{number}"}}
+        if "/contact/v3/users/" in path:
+            user = {"open_id": path.rsplit("/", 1)[-1], "time_zone": "Asia/Shanghai"}
+            return {"code": 0, "msg": "success", "data": {"user": user}}
+        if path.endswith("/cardkit/v1/cards"):
+            return {"code": 0, "msg": "success", "data": {"card_id": f"card_{number}"}}
+        return {"code": 0, "msg": "success", "data": {"message_id": f"om_b{number}"}}
+
+    @property
+    def replies(self) -> dict[str, float]:
+        with self._lock:
+            return dict(self._replies)
+
+    def wait_for_replies(self, message_ids: list[str], timeout: float) -> dict[str, float]:
+        """When each of `message_ids` was replied to (else SystemExit)."""
+        deadline = time.monotonic() + timeout
+        with self._lock:
+            while missing := [m for m in message_ids if m not in self._replies]:
+                if not self._lock.wait(timeout=max(0.0, deadline - time.monotonic())):
+                    raise SystemExit(f"{len(missing)} of {len(message_ids)} replies missing")
+            return {m: self._replies[m] for m in message_ids}
+
+
 class ModelDouble(_Server):
     def __init__(self, delay: float, decide: Callable[[dict[str, Any]], Answer]) -> None:
         super().__init__()
@@ -161,4 +226,4 @@ class ModelDouble(_Server):
         }
 
 
-__all__ = ["ModelDouble", "Post", "SlackDouble"]
+__all__ = ["FeishuDouble", "ModelDouble", "Post", "SlackDouble"]

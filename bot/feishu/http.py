@@ -12,12 +12,18 @@ Event subscriptions and card callbacks both arrive on `/feishu/events`. In order
    key and the raw body) must match; always, the verification token in the body must be
    `FEISHU_VERIFICATION_TOKEN`. Either wrong or missing: 401, nothing touched.
 5. Event types the bot does not handle: 200 and ignored (Feishu would otherwise retry).
-6. The SDK's dispatcher (`handler.do`) runs on the dispatch pool with the headers
-   under the exact names it looks up (it reads them case-sensitively, and a lower-case
-   header would make it fail with a 500); it checks again, decodes the event into its
-   typed model and calls the handler, which only queues work. Card callbacks answer with
-   the handler's JSON. Should the SDK still trip over a (verified) body, that is a 400,
-   logged without the body.
+6. Events are acknowledged (200) at once and handed to the SDK's dispatcher
+   (`handler.do`) on the dispatch pool: it checks again, decodes the event into its
+   typed model and calls the handler, which only queues work. Feishu re-sends an event
+   not acknowledged within about 3 s; acknowledging first keeps a burst of events (or a
+   busy machine) far from that, as Bolt does for Slack. An acknowledged event the SDK
+   cannot read is counted and logged, never retried (it would fail again).
+7. Card callbacks wait for the dispatcher: their answer is the handler's JSON (a toast
+   and the new card; the handler itself answers within Feishu's three seconds). One the
+   SDK cannot read: 400, logged without the body.
+
+The headers go to the SDK under the exact names it looks up: it reads them
+case-sensitively, and the lower-case names ASGI gives would make it fail with a 500.
 
 Replays: every message and event is answered once (the conversation's claims on the
 event id and the message id), and messages older than a few minutes are not answered,
@@ -33,7 +39,7 @@ import json
 import logging
 import time
 from collections.abc import Mapping
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
 from typing import TYPE_CHECKING, Any
 
 import lark_oapi as lark
@@ -54,6 +60,7 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 EVENTS_PATH = "/feishu/events"
+CARD_CALLBACK = "card.action.trigger"  # answered with the handler's card; events are not
 # The names the SDK reads (case-sensitively), by their lower-case form.
 SIGNATURE_HEADERS = {
     "x-lark-request-timestamp": "X-Lark-Request-Timestamp",
@@ -148,7 +155,7 @@ class FeishuEvents:
             self.metrics.inc("feishu_events_ignored_total", type=kind or "unknown")
             await respond(send, 200, b'{"msg":"ignored"}', _JSON)
             return
-        await self._dispatch(send, scope, raw, headers, started)
+        await self._dispatch(send, scope, raw, headers, kind, started)
 
     async def _dispatch(
         self,
@@ -156,6 +163,7 @@ class FeishuEvents:
         scope: Scope,
         raw: bytes,
         headers: Mapping[str, list[str]],
+        kind: str,
         started: float,
     ) -> None:
         request = lark.RawRequest()
@@ -166,20 +174,36 @@ class FeishuEvents:
             for lower, name in SIGNATURE_HEADERS.items()
             if (values := headers.get(lower))
         }
+        if kind != CARD_CALLBACK:  # acknowledged now; handled on the dispatch pool
+            try:
+                work = self.pool.submit(self.handler.do, request)
+            except RuntimeError:  # the dispatch pool is shut down
+                await respond(send, 503, b'{"msg":"shutting down"}', _JSON)
+                return
+            work.add_done_callback(self._dispatched)
+            self.metrics.observe("feishu_ack_seconds", time.monotonic() - started)
+            await respond(send, 200, b'{"msg":"success"}', _JSON)
+            return
         loop = asyncio.get_running_loop()
         try:
             response = await loop.run_in_executor(self.pool, self.handler.do, request)
-        except RuntimeError:  # the dispatch pool is shut down
+        except RuntimeError:
             await respond(send, 503, b'{"msg":"shutting down"}', _JSON)
             return
         if response.status_code != 200:  # the SDK's message may quote the event: not logged
             await self._reject(send, 400, "malformed")
-            log.warning(
-                "a Feishu callback could not be dispatched (SDK said %s)", response.status_code
-            )
+            log.warning("a Feishu card callback was unreadable (SDK: %s)", response.status_code)
             return
         self.metrics.observe("feishu_ack_seconds", time.monotonic() - started)
         await respond(send, 200, bytes(response.content or b"{}"), _JSON)
+
+    def _dispatched(self, work: Future[Any]) -> None:
+        """An acknowledged event the SDK (or its handler) could not read: counted and
+        logged, without the event. Feishu would only send it again."""
+        status = None if work.exception() is not None else work.result().status_code
+        if status != 200:
+            self.metrics.inc("feishu_events_ignored_total", type="unreadable")
+            log.warning("an acknowledged Feishu event was unreadable (SDK: %s)", status)
 
     async def _challenge(self, send: Send, body: dict[str, Any]) -> None:
         challenge = body.get("challenge")

@@ -231,7 +231,9 @@ class FeishuHarness:
         return card_text(first["content"], self.fake)
 
     def drain(self) -> None:
-        """Wait until every accepted message has been fully handled (the pools stop)."""
+        """Wait until every acknowledged event has been fully handled (the pools stop, in
+        the order work flows through them: no request can be sent afterwards)."""
+        self.deps.pools.dispatch.shutdown(wait=True)
         self.deps.pools.turns.shutdown(wait=True)
         self.deps.pools.tasks.shutdown(wait=True)
         self.deps.pools.notices.shutdown(wait=True)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import time
 
 from tests.bot.feishu.conftest import FeishuFactory
 from tests.support import feishu_events as events
@@ -50,11 +51,29 @@ def test_malformed_and_oversized_bodies_get_a_clear_status(feishu: FeishuHarness
     big = json.dumps({"padding": "x" * 2_000_000}).encode()
     response = feishu.http.post("/feishu/events", content=big)
     assert response.status_code == 413
-    # Signed and sealed, but not shaped like any event the SDK can read.
-    broken = feishu.message("ou_alice", "hello")
-    broken["event"]["message"]["mentions"] = "not a list"
-    assert feishu.post(broken).status_code == 400
     assert feishu.http.get("/feishu/events").status_code == 405
+
+
+def test_authentic_but_unreadable_events_are_acknowledged_counted_and_never_answered(
+    feishu: FeishuHarness, scripted_model: ScriptedModel, fake_feishu: FakeFeishuAPI
+) -> None:
+    broken = feishu.message("ou_alice", "hello")
+    broken["event"]["message"]["mentions"] = "not a list"  # the SDK's model cannot read it
+    assert feishu.post(broken).status_code == 200  # Feishu would only send it again
+    deadline = time.monotonic() + 10
+    counted = 'feishu_events_ignored_total{type="unreadable"} 1'
+    while counted not in feishu.http.get("/metrics").text:
+        assert time.monotonic() < deadline
+        time.sleep(0.05)
+    # A card callback's answer is the card: one the SDK cannot read is a 400.
+    click = events.card_action(
+        token=VERIFICATION_TOKEN, tenant="tk", operator="ou_alice", value={}, message_id="om_1"
+    )
+    click["event"]["action"]["options"] = "not a list"
+    assert feishu.post(click).status_code == 400
+    feishu.drain()
+    assert scripted_model.requests == []
+    assert fake_feishu.calls_to("reply") == []
 
 
 def test_events_the_bot_does_not_handle_are_acknowledged_and_ignored(

@@ -8,7 +8,7 @@ from typing import Any
 from bot.messages import t
 from tests.bot.feishu.conftest import FeishuFactory
 from tests.support.feishu_api import FakeFeishuAPI
-from tests.support.feishu_harness import TENANT, FeishuHarness, card_text
+from tests.support.feishu_harness import GROUP, TENANT, FeishuHarness, card_text
 from tests.support.llm_server import Delay, Fail, ScriptedModel
 from tests.support.services import free_port
 
@@ -233,3 +233,34 @@ def test_feishu_unreachable_from_the_start_still_acknowledges_and_stays_healthy(
     bot.drain()
     assert len(scripted_model.requests) == 1  # the turn ran; only its delivery failed
     assert bot.http.get("/healthz").status_code == 200
+
+
+def test_a_first_mention_inside_a_topic_reads_what_the_topic_said_before(
+    feishu: FeishuHarness, scripted_model: ScriptedModel, fake_feishu: FakeFeishuAPI
+) -> None:
+    root, thread = "om_topic_root", "omt_topic1"
+    fake_feishu.add_message(
+        root, chat_id=GROUP, sender=ALICE, text="Offsite in Hangzhou, 3 days", thread_id=thread
+    )
+    fake_feishu.add_message(
+        "om_topic_2",
+        chat_id=GROUP,
+        sender=BOB,
+        text="I'd rather take the train",
+        root_id=root,
+        thread_id=thread,
+    )
+    scripted_model.script("Trains it is.", "Noted.")
+    sent = feishu.group(BOB, "what do you suggest?", root_id=root, thread_id=thread)
+    assert feishu.reply_text(sent) == "Trains it is."
+    messages = scripted_model.requests[0]["messages"]
+    users = [m["content"] for m in messages if m["role"] == "user"]
+    assert users == [
+        f"<@{ALICE}>: Offsite in Hangzhou, 3 days",
+        "I'd rather take the train",
+        "what do you suggest?",
+    ]
+    # Saved in the thread's history: a follow-up does not ask Feishu again.
+    follow = feishu.group(BOB, "and the hotel?", root_id=root, thread_id=thread)
+    assert feishu.reply_text(follow) == "Noted."
+    assert len(fake_feishu.calls_to("list")) == 1
