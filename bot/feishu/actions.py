@@ -94,8 +94,8 @@ class CardActions:
         value = field(data, "event", "action", "value")
         value = value if isinstance(value, dict) else {}
         click = Click(
-            tenant=text_field(data, "event", "operator", "tenant_key")
-            or text_field(data, "header", "tenant_key"),
+            tenant=text_field(data, "header", "tenant_key")
+            or text_field(data, "event", "operator", "tenant_key"),
             user=text_field(data, "event", "operator", "open_id"),
             value=value,
             message_id=text_field(data, "event", "context", "open_message_id"),

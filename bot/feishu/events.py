@@ -79,7 +79,7 @@ class MessageEvents:
             return
         msg = parsed.msg
         channel.remember_thread(msg, parsed.thread_id)
-        if is_prefs_command(msg.text):
+        if msg.kind != "thread" and is_prefs_command(msg.text):
             if deps.claims.claim_message(msg):
                 answer = functools.partial(
                     self.prefs.answer,

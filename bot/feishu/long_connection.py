@@ -93,6 +93,9 @@ class LongConnection:
 
     def stop(self, timeout: float = 10.0) -> None:
         """Disconnect for good and end the thread (see the module docstring)."""
+        if self._thread is None:  # never started
+            self._release()
+            return
         self._built.wait(timeout)
         loop, client = self._loop, self._client
         if loop is not None and client is not None and not loop.is_closed():

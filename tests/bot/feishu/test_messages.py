@@ -177,12 +177,14 @@ def test_an_expired_token_is_refreshed_and_the_answer_still_arrives(
 def test_rate_limits_delay_the_answer_but_do_not_lose_or_repeat_it(
     feishu: FeishuHarness, scripted_model: ScriptedModel, fake_feishu: FakeFeishuAPI
 ) -> None:
-    fake_feishu.rate_limit("reply", times=1, reset=1)
-    fake_feishu.rate_limit("reply", times=1, code=230020, reset=0.5)
+    fake_feishu.rate_limit("reply", times=1, reset=1)  # HTTP 400, code 99991400
+    fake_feishu.rate_limit("reply", times=1, code=230020, reset=0.5)  # one chat's limit
+    fake_feishu.rate_limit("reply", times=1, status=429, reset=0.5)  # the gateway's
     scripted_model.script("Worth the wait.")
     sent = feishu.dm(ALICE, "plan my trip")
     assert feishu.reply_text(sent, timeout=20) == "Worth the wait."
-    assert [c.answer["code"] for c in fake_feishu.calls_to("reply")] == [99991400, 230020, 0]
+    answers = [(c.answer["status"], c.answer["code"]) for c in fake_feishu.calls_to("reply")]
+    assert answers == [(400, 99991400), (400, 230020), (429, 99991400), (200, 0)]
     assert len(fake_feishu.replies_to(sent.message_id)) == 1
 
 
