@@ -1,5 +1,5 @@
-"""The servers the benchmarks need in place of Slack, DingTalk, a model and Bailian, kept
-small on purpose.
+"""The servers the benchmarks need in place of Slack, Feishu, DingTalk, a model and
+Bailian, kept small on purpose.
 
 - `SlackDouble`: answers every Slack Web API method the bot calls under load (`auth.test`,
   `chat.postMessage`, `reactions.*`, `users.info`, `views.*`, `chat.*Stream`, ...) with
@@ -7,6 +7,9 @@ small on purpose.
   `chat.stopStream` that ends a streamed answer: `posts`) and when a streamed answer's
   first text arrived (`chat.startStream`: `first_text`); `response_url` POSTs are
   accepted.
+- `FeishuDouble` (`feishu_load.py`): Feishu's open API as the bot calls it under load (the
+  tenant token, `/bot/v3/info`, replies, reactions, user info, CardKit cards), writing
+  down when each reply to a message arrived.
 - `ModelDouble`: an OpenAI-compatible `chat/completions` that answers after a fixed
   delay, with a text or a `retrieve_from_memory` call (`answer(body) -> (text, tool)`).
   Asked to stream, it sends the answer as server-sent events, one word a chunk, at
@@ -49,11 +52,25 @@ class _Handler(BaseHTTPRequestHandler):
     def log_message(self, format: str, *args: Any) -> None:
         pass
 
+    def do_GET(self) -> None:
+        self.send_json(self.owner.answer(urlsplit(self.path).path, {}))
+
+    def do_PUT(self) -> None:
+        self.do_POST()
+
+    def do_PATCH(self) -> None:
+        self.do_POST()
+
+    def do_DELETE(self) -> None:
+        self.do_POST()
+
     def do_POST(self) -> None:
         raw = self.rfile.read(int(self.headers.get("Content-Length") or 0))
         kind = self.headers.get("Content-Type") or ""
         body: dict[str, Any] = (
-            json.loads(raw or b"{}") if "json" in kind else dict(parse_qsl(raw.decode()))
+            json.loads(raw or b"{}")
+            if "json" in kind or raw.startswith(b"{")
+            else dict(parse_qsl(raw.decode()))
         )
         if body.get("stream") is True and hasattr(self.owner, "stream"):
             self.owner.stream(self, body)
@@ -248,6 +265,54 @@ class DingTalkDouble(_Server):
             return found[:count]
 
 
+class FeishuDouble(_Server):
+    """Feishu's open API, answering every call the bot makes with success."""
+
+    bot_open_id = "ou_benchbot"
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.base_url = self.base
+        self._replies: dict[str, float] = {}  # the message replied to -> when
+        self._lock = threading.Condition()
+        self._ids = itertools.count(1)
+
+    def answer(self, path: str, body: dict[str, Any]) -> dict[str, Any]:
+        number = next(self._ids)
+        if path.endswith("/tenant_access_token/internal"):
+            return {"code": 0, "msg": "ok", "tenant_access_token": "t-bench", "expire": 7200}
+        if path.endswith("/bot/v3/info"):
+            return {"code": 0, "msg": "ok", "bot": {"open_id": self.bot_open_id}}
+        if path.endswith("/reply"):
+            parent = path.split("/")[-2]
+            with self._lock:
+                self._replies.setdefault(parent, time.monotonic())
+                self._lock.notify_all()
+            return {"code": 0, "msg": "success", "data": {"message_id": f"om_b{number}"}}
+        if path.endswith("/reactions"):
+            return {"code": 0, "msg": "success", "data": {"reaction_id": f"r_{number}"}}
+        if "/contact/v3/users/" in path:
+            user = {"open_id": path.rsplit("/", 1)[-1], "time_zone": "Asia/Shanghai"}
+            return {"code": 0, "msg": "success", "data": {"user": user}}
+        if path.endswith("/cardkit/v1/cards"):
+            return {"code": 0, "msg": "success", "data": {"card_id": f"card_{number}"}}
+        return {"code": 0, "msg": "success", "data": {"message_id": f"om_b{number}"}}
+
+    @property
+    def replies(self) -> dict[str, float]:
+        with self._lock:
+            return dict(self._replies)
+
+    def wait_for_replies(self, message_ids: list[str], timeout: float) -> dict[str, float]:
+        """When each of `message_ids` was replied to (else SystemExit)."""
+        deadline = time.monotonic() + timeout
+        with self._lock:
+            while missing := [m for m in message_ids if m not in self._replies]:
+                if not self._lock.wait(timeout=max(0.0, deadline - time.monotonic())):
+                    raise SystemExit(f"{len(missing)} of {len(message_ids)} replies missing")
+            return {m: self._replies[m] for m in message_ids}
+
+
 class ModelDouble(_Server):
     def __init__(
         self,
@@ -404,4 +469,12 @@ class BailianDouble:
         self._http.server_close()
 
 
-__all__ = ["BailianDouble", "DingTalkDouble", "ModelDouble", "Post", "SlackDouble", "Streamed"]
+__all__ = [
+    "BailianDouble",
+    "DingTalkDouble",
+    "FeishuDouble",
+    "ModelDouble",
+    "Post",
+    "SlackDouble",
+    "Streamed",
+]

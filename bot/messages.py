@@ -893,6 +893,30 @@ _MESSAGES: dict[str, dict[str, str]] = {
         ),
         "zh": "谢谢。愿意的话，在这个对话里告诉我你期待的是什么，我再试一次。",
     },
+    # Feishu (issue 15): the plan card's legs, the preferences card (bot/feishu/).
+    "plan_leg_outbound": {"en": "Outbound", "zh": "去程"},
+    "plan_leg_return": {"en": "Return", "zh": "返程"},
+    "plan_leg_hotel": {"en": "Hotel", "zh": "酒店"},
+    "trip_saved_toast": {"en": "Trip saved.", "zh": "行程已保存。"},
+    "prefs_card_not_yours": {
+        "en": "This card belongs to someone else, so nothing was changed.",
+        "zh": "这张卡片属于其他人，没有做任何更改。",
+    },
+    "replied_privately": {
+        "en": "I've answered you in a direct message.",
+        "zh": "已通过私聊回复你。",
+    },
+    "prefs_sent_privately": {
+        "en": "I've sent you your travel preferences in a direct message.",
+        "zh": "已通过私聊把你的出行偏好发给你。",
+    },
+    "prefs_never_stores": {
+        "en": (
+            "I never store ID or passport numbers, bank-card numbers, phone numbers, "
+            "passwords or exact amounts."
+        ),
+        "zh": "我从不保存证件号或护照号、银行卡号、电话号码、密码或具体金额。",
+    },
 }
 
 

@@ -119,6 +119,30 @@ class Settings(MemorySettings):
             part.strip() for part in self.dingtalk_admin_staff_ids.split(",") if part.strip()
         )
 
+    # Feishu / Lark (issue 15): the app's credentials, its API and travel admins.
+    feishu_app_id: str = ""
+    feishu_app_secret: SecretStr | None = None
+    feishu_verification_token: SecretStr | None = None
+    feishu_encrypt_key: SecretStr | None = None
+    # Feishu's open platform; Lark's is https://open.larksuite.com.
+    feishu_api_url: str = "https://open.feishu.cn"
+    feishu_admin_open_ids: str = ""
+    feishu_progress_reaction: str = "OnIt"  # an emoji_type; empty: a "working on it" reply
+    # Older messages (a replay after a reconnect, a late retry) are not answered.
+    feishu_max_message_age_seconds: int = Field(default=300, ge=10)
+
+    @property
+    def feishu_admins(self) -> frozenset[str]:
+        """`FEISHU_ADMIN_OPEN_IDS` as a set of open_ids."""
+        return frozenset(
+            part.strip() for part in self.feishu_admin_open_ids.split(",") if part.strip()
+        )
+
+    @property
+    def feishu_configured(self) -> bool:
+        """Whether the Feishu app's id and secret are set (the API can be called)."""
+        return bool(self.feishu_app_id and self.feishu_app_secret)
+
 
 def timezone_problem(name: str) -> str | None:
     """Why `name` is not an IANA time zone (e.g. "Asia/Shanghai"), or None when it is."""

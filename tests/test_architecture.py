@@ -28,10 +28,11 @@ LONG_MODULES = {
 CHANNEL_SDKS = {
     "slack_bolt": "bot.slack",
     "slack_sdk": "bot.slack",
-    "dingtalk_stream": "bot.dingtalk",  # DingTalk (issue 16)
+    "dingtalk_stream": "bot.dingtalk",
+    "lark_oapi": "bot.feishu",
 }
 # What the platform-neutral core may never import: a channel, or the wiring around them.
-EDGES = ("bot.slack", "bot.dingtalk", "bot.web", "bot.cli")
+EDGES = ("bot.slack", "bot.dingtalk", "bot.feishu", "bot.web", "bot.cli")
 CORE = ("bot.agent", "bot.conversation", "bot.planning", "bot.prefs", "bot.warming", "memory")
 
 

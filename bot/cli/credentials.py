@@ -46,11 +46,15 @@ SLACK = Platform(
         Mode("serve", "HTTP mode", ("SLACK_BOT_TOKEN", "SLACK_SIGNING_SECRET")),
     ),
 )
+FEISHU = Platform(
+    "Feishu",
+    (Mode("feishu", "long connection", ("FEISHU_APP_ID", "FEISHU_APP_SECRET")),),
+)
 DINGTALK = Platform(
     "DingTalk",
     (Mode("dingtalk", "Stream mode", ("DINGTALK_CLIENT_ID", "DINGTALK_CLIENT_SECRET")),),
 )
-PLATFORMS: tuple[Platform, ...] = (SLACK, DINGTALK)
+PLATFORMS: tuple[Platform, ...] = (SLACK, FEISHU, DINGTALK)
 
 
 def is_set(settings: Settings, variable: str) -> bool:
@@ -94,6 +98,7 @@ def missing(platform: Platform, present: set[str]) -> str:
 
 __all__ = [
     "DINGTALK",
+    "FEISHU",
     "PLATFORMS",
     "SLACK",
     "Chosen",

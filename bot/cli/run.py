@@ -9,11 +9,15 @@
 - `dingtalk`: DingTalk's Stream mode with `DINGTALK_CLIENT_ID`/`DINGTALK_CLIENT_SECRET`
   (no public URL needed); `serve` also mounts DingTalk's HTTP mode (`/dingtalk/events`)
   when they are set.
+- `feishu`: Feishu's long connection with `FEISHU_APP_ID`/`FEISHU_APP_SECRET` (no public
+  URL needed); `serve` also mounts `POST /feishu/events` when `FEISHU_VERIFICATION_TOKEN`
+  is set too.
 - `run`: Socket Mode when `SLACK_APP_TOKEN` and `SLACK_BOT_TOKEN` are set, HTTP mode when
-  `SLACK_BOT_TOKEN` and `SLACK_SIGNING_SECRET` are, DingTalk's Stream mode when only the
-  DingTalk credentials are, the terminal console when no chat platform's credential is
-  set at all. A platform configured in part (a bot token without its signing secret or
-  app token) is an error naming what is missing: it never falls back to the console
+  `SLACK_BOT_TOKEN` and `SLACK_SIGNING_SECRET` are, Feishu's long connection or DingTalk's
+  Stream mode when only their credentials are, the terminal console when no chat
+  platform's credential is set at all. A platform configured in part (a bot token without
+  its signing secret or app token) is an error naming what is missing: it never falls
+  back to the console
   (`bot.cli.credentials`).
 """
 
@@ -41,10 +45,12 @@ log = logging.getLogger(__name__)
 def register(subparsers: Any) -> None:
     serve = subparsers.add_parser(
         "serve",
-        help="HTTP mode (Slack, DingTalk): events, health and metrics",
+        help="HTTP mode (Slack, Feishu, DingTalk): events, health and metrics",
         description="Serve every configured chat platform's HTTP callbacks (Slack with "
-        "SLACK_BOT_TOKEN and SLACK_SIGNING_SECRET; DingTalk with DINGTALK_CLIENT_ID and "
-        "DINGTALK_CLIENT_SECRET), with /healthz, /readyz and /metrics.",
+        "SLACK_BOT_TOKEN and SLACK_SIGNING_SECRET; Feishu with FEISHU_APP_ID, "
+        "FEISHU_APP_SECRET and FEISHU_VERIFICATION_TOKEN; DingTalk with DINGTALK_CLIENT_ID "
+        "and DINGTALK_CLIENT_SECRET) and the preferences page, with /healthz, /readyz and "
+        "/metrics.",
     )
     serve.add_argument("--host", default=None, help="address to bind (default WEB_HOST, 0.0.0.0)")
     serve.add_argument("--port", type=port, default=None, help="port (default PORT, 3000)")
@@ -68,11 +74,19 @@ def register(subparsers: Any) -> None:
     )
     dingtalk.set_defaults(handler=dingtalk_command)
 
+    feishu = subparsers.add_parser(
+        "feishu",
+        help="Feishu long connection (needs FEISHU_APP_ID and FEISHU_APP_SECRET)",
+        description="Connect to Feishu (Lark) over its long connection (no public URL needed).",
+    )
+    feishu.set_defaults(handler=feishu_command)
+
     run = subparsers.add_parser(
         "run",
-        help="Socket Mode, HTTP mode, DingTalk or the console, from what is configured",
+        help="Socket Mode, HTTP mode, Feishu, DingTalk or the console, from what is configured",
         description="Socket Mode with SLACK_BOT_TOKEN and SLACK_APP_TOKEN; HTTP mode with "
-        "SLACK_BOT_TOKEN and SLACK_SIGNING_SECRET; DingTalk's Stream mode with "
+        "SLACK_BOT_TOKEN and SLACK_SIGNING_SECRET; Feishu's long connection with "
+        "FEISHU_APP_ID and FEISHU_APP_SECRET; DingTalk's Stream mode with "
         "DINGTALK_CLIENT_ID and DINGTALK_CLIENT_SECRET; the terminal console when no chat "
         "platform's variable is set (the console options below apply only then).",
     )
@@ -98,6 +112,8 @@ def run_command(args: argparse.Namespace, settings: Settings) -> int:
         return serve_command(args, settings)
     if mode == "dingtalk":
         return dingtalk_command(args, settings)
+    if mode == "feishu":
+        return feishu_command(args, settings)
     from bot.cli.chat import start_console
 
     print(f"No chat platform configured: the terminal console, as {args.user}.", file=sys.stderr)
@@ -105,18 +121,9 @@ def run_command(args: argparse.Namespace, settings: Settings) -> int:
 
 
 def serve_command(args: argparse.Namespace, settings: Settings) -> int:
-    needs = (
-        ("SLACK_BOT_TOKEN", settings.slack_bot_token),
-        ("SLACK_SIGNING_SECRET", settings.slack_signing_secret),
-    )
-    missing = [name for name, value in needs if not value]
-    slack = not missing
-    if missing and (len(missing) < len(needs) or not settings.dingtalk_configured):
-        print(
-            f"error: HTTP mode needs {' and '.join(missing)}"
-            + ("" if len(missing) < len(needs) else " (or DINGTALK_CLIENT_ID and _SECRET)"),
-            file=sys.stderr,
-        )
+    channels, problem = http_channels(settings)
+    if problem:
+        print(f"error: {problem}", file=sys.stderr)
         return 2
     from bot.deps import Deps
     from bot.web.app import WebApp
@@ -133,11 +140,15 @@ def serve_command(args: argparse.Namespace, settings: Settings) -> int:
     closers: list[Any] = []
     try:
         # Each configured channel mounts its routes.
-        if slack:
+        if "slack" in channels:
             from bot.slack import http as slack_http
 
             slack_http.mount(web, settings, deps)
-        if settings.dingtalk_configured:  # POST /dingtalk/events
+        if "feishu" in channels:  # POST /feishu/events
+            from bot.feishu import http as feishu_http
+
+            feishu_http.mount(web, settings, deps)
+        if "dingtalk" in channels:  # POST /dingtalk/events
             from bot.dingtalk import http as dingtalk_http
 
             closers.append(dingtalk_http.mount(web, settings, deps))
@@ -157,6 +168,45 @@ def serve_command(args: argparse.Namespace, settings: Settings) -> int:
         deps.close()
         for closer in closers:
             closer.close()
+
+
+def http_channels(settings: Settings) -> tuple[list[str], str | None]:
+    """The chat platforms whose HTTP callbacks `serve` mounts, and why it cannot start
+    (a platform's HTTP variables set in part, or none configured), or None."""
+    wanted = {
+        "slack": (
+            ("SLACK_BOT_TOKEN", settings.slack_bot_token),
+            ("SLACK_SIGNING_SECRET", settings.slack_signing_secret),
+        ),
+        "feishu": (
+            ("FEISHU_APP_ID", settings.feishu_app_id),
+            ("FEISHU_APP_SECRET", settings.feishu_app_secret),
+            ("FEISHU_VERIFICATION_TOKEN", settings.feishu_verification_token),
+        ),
+        "dingtalk": (
+            ("DINGTALK_CLIENT_ID", settings.dingtalk_client_id),
+            ("DINGTALK_CLIENT_SECRET", settings.dingtalk_client_secret),
+        ),
+    }
+    channels: list[str] = []
+    partial: list[str] = []
+    for name, needs in wanted.items():
+        missing = [variable for variable, value in needs if not value]
+        if not missing:
+            channels.append(name)
+        elif len(missing) < len(needs):
+            partial.append(f"HTTP mode needs {' and '.join(missing)}")
+    if channels:
+        for problem in partial:  # e.g. Slack in Socket Mode beside Feishu's callbacks
+            log.warning("%s; serving %s only", problem, ", ".join(channels))
+        return channels, None
+    if partial:
+        return [], partial[0]
+    return [], (
+        "HTTP mode needs SLACK_BOT_TOKEN and SLACK_SIGNING_SECRET (or FEISHU_APP_ID, "
+        "FEISHU_APP_SECRET and FEISHU_VERIFICATION_TOKEN, or DINGTALK_CLIENT_ID and "
+        "DINGTALK_CLIENT_SECRET)"
+    )
 
 
 def socket_command(
@@ -214,6 +264,41 @@ def dingtalk_command(
             robot.close()
 
 
+def feishu_command(
+    args: argparse.Namespace, settings: Settings, *, stop: threading.Event | None = None
+) -> int:
+    """Serve Feishu over its long connection until SIGINT/SIGTERM (or until `stop` is set),
+    then disconnect, so no client outlives the process."""
+    if not settings.feishu_configured:
+        print(
+            "error: the Feishu long connection needs FEISHU_APP_ID and FEISHU_APP_SECRET",
+            file=sys.stderr,
+        )
+        return 2
+    import signal
+
+    from bot.deps import Deps
+    from bot.feishu.long_connection import serve_long_connection
+
+    event = stop or threading.Event()
+    previous: dict[signal.Signals, Any] = {}
+    if threading.current_thread() is threading.main_thread():
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            previous[sig] = signal.signal(sig, lambda signum, frame: event.set())
+    deps = Deps.open(settings)
+    try:
+        _announce(deps, "Feishu long connection")
+        serve_long_connection(settings, deps, stop=event)
+        return 0
+    except Exception as exc:  # Feishu refused the app id or secret
+        print(f"error: the Feishu long connection failed: {exc}", file=sys.stderr)
+        return 1
+    finally:
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
+        deps.close()
+
+
 def _stop_on_signals() -> threading.Event:
     """An event SIGTERM and SIGINT set (when called on the main thread)."""
     import signal
@@ -255,4 +340,11 @@ def _announce(deps: Deps, mode: str) -> None:
     log.info("travel-bot: %s", mode)
 
 
-__all__ = ["CONSOLE_USER", "dingtalk_command", "pick_mode", "register"]
+__all__ = [
+    "CONSOLE_USER",
+    "dingtalk_command",
+    "feishu_command",
+    "http_channels",
+    "pick_mode",
+    "register",
+]

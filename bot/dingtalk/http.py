@@ -27,8 +27,8 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import TYPE_CHECKING
 
 from bot.dingtalk.incoming import message_problem
-from bot.dingtalk.preferences import PreferencesURL
 from bot.dingtalk.robot import Robot, build_robot
+from bot.prefs.links import LinkProvider
 from bot.web.asgi import (
     PayloadTooLarge,
     Receive,
@@ -55,7 +55,7 @@ _UNAVAILABLE = json.dumps({"ok": False, "error": "shutting_down"}).encode()
 
 
 def mount(
-    web: WebApp, settings: Settings, deps: Deps, *, preferences_url: PreferencesURL | None = None
+    web: WebApp, settings: Settings, deps: Deps, *, preferences_url: LinkProvider | None = None
 ) -> Robot:
     """Build the robot and serve it on `POST /dingtalk/events`; returns the robot."""
     robot = build_robot(settings, deps, preferences_url=preferences_url)

@@ -16,7 +16,6 @@ or None); without one the card has no page button.
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from bot.dingtalk.api import DingTalkError
@@ -24,7 +23,7 @@ from bot.dingtalk.cards import forget_prompt, prefs_card, text_reply
 from bot.dingtalk.markdown import inert
 from bot.messages import t
 from bot.prefs import remembered
-from bot.prefs.links import preferences_url
+from bot.prefs.links import LinkProvider, no_link
 from memory.errors import MemoryEngineError
 
 if TYPE_CHECKING:
@@ -32,28 +31,12 @@ if TYPE_CHECKING:
     from bot.dingtalk.actions import PendingActions
     from bot.dingtalk.delivery import Delivery, Reply
     from bot.metrics import Metrics
-    from bot.settings import Settings
     from memory.protocol import LongTermMemory
 
 log = logging.getLogger(__name__)
 
-PreferencesURL = Callable[[str, str], str | None]  # (namespace, lang) -> the page, or None
 FORGET_TTL_SECONDS = 600
 KIND = "forget_all"
-
-
-def no_page(namespace: str, lang: str) -> str | None:
-    """A link provider for a deployment without the web page: no page button."""
-    return None
-
-
-def page_links(settings: Settings) -> PreferencesURL:
-    """Fresh links to the web preferences page (None while it is not configured)."""
-
-    def link(namespace: str, lang: str) -> str | None:
-        return preferences_url(settings, namespace, lang="zh" if lang == "zh" else "en")
-
-    return link
 
 
 class Preferences:
@@ -65,7 +48,7 @@ class Preferences:
         memory: LongTermMemory,
         actions: PendingActions,
         metrics: Metrics,
-        preferences_url: PreferencesURL = no_page,
+        preferences_url: LinkProvider = no_link,
     ) -> None:
         self.memory = memory
         self.actions = actions
@@ -141,4 +124,4 @@ class Preferences:
         delivery.send(text_reply(t("dingtalk_prefs_private", lang)))
 
 
-__all__ = ["FORGET_TTL_SECONDS", "Preferences", "PreferencesURL", "no_page", "page_links"]
+__all__ = ["FORGET_TTL_SECONDS", "Preferences"]

@@ -29,10 +29,11 @@ from bot.dingtalk.channel import DingTalkChannel
 from bot.dingtalk.commands import Command, parse_command
 from bot.dingtalk.incoming import RobotMessage, parse_message
 from bot.dingtalk.markdown import answer_markdown
-from bot.dingtalk.preferences import Preferences, PreferencesURL, page_links
+from bot.dingtalk.preferences import Preferences
 from bot.dingtalk.timers import Timers
 from bot.dingtalk.trips import TripOffers
 from bot.messages import t
+from bot.prefs.links import LinkProvider, page_links
 
 if TYPE_CHECKING:
     from bot.conversation.incoming import IncomingMessage
@@ -129,7 +130,7 @@ def build_robot(
     settings: Settings,
     deps: Deps,
     *,
-    preferences_url: PreferencesURL | None = None,
+    preferences_url: LinkProvider | None = None,
 ) -> Robot:
     """The robot for the configured app (`DINGTALK_CLIENT_ID`/`DINGTALK_CLIENT_SECRET`).
 

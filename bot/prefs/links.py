@@ -27,7 +27,7 @@ import json
 import secrets
 import time
 import unicodedata
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, cast
 
@@ -205,6 +205,24 @@ def preferences_url(
     return f"{base}{PAGE_PATH}?token={token}"
 
 
+LinkProvider = Callable[[str, str], str | None]  # (namespace, lang) -> URL or None
+
+
+def no_link(namespace: str, lang: str) -> str | None:
+    """A link provider for a deployment without the web page: no *Edit* button."""
+    return None
+
+
+def page_links(settings: Settings) -> LinkProvider:
+    """Fresh links to the web preferences page, for a channel's *Edit* button (None while
+    the page is not configured)."""
+
+    def link(namespace: str, lang: str) -> str | None:
+        return preferences_url(settings, namespace, lang="zh" if lang == "zh" else "en")
+
+    return link
+
+
 def _b64(data: bytes) -> str:
     return base64.urlsafe_b64encode(data).rstrip(b"=").decode("ascii")
 
@@ -225,11 +243,14 @@ __all__ = [
     "MIN_SECRET_CHARS",
     "PAGE_PATH",
     "LinkClaims",
+    "LinkProvider",
     "Signer",
     "issue_token",
     "link_secret",
     "links_problem",
     "namespace_problem",
+    "no_link",
+    "page_links",
     "page_problem",
     "preferences_url",
     "public_base",

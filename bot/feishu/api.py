@@ -1,0 +1,394 @@
+"""Feishu's open API through `lark-oapi`: one client, and what every call shares.
+
+`FeishuAPI` holds the SDK's `lark.Client` for `FEISHU_API_URL` (Feishu's own, Lark's
+international domain or a test server) and offers the few calls the bot makes: reply
+and send messages, update a card, reactions, a person's profile, a thread's messages,
+the bot's own identity, and CardKit streaming cards. Every call goes through `call`:
+
+- The tenant access token is the SDK's: fetched with the app id and secret and cached
+  until ten minutes before it expires. The SDK never refreshes it when Feishu answers
+  that it is invalid or missing (a token revoked early, a secret rotated): `call` drops
+  the cached token and tries once more.
+- Rate limits (HTTP 429, or the codes 99991400 "request trigger frequency limit", 11232
+  for the tenant's message service and 230020 for one chat) are waited out:
+  `x-ogw-ratelimit-reset` seconds when Feishu says, else a growing backoff, within a
+  patience; past it the call fails with `FeishuRateLimited`.
+- Feishu unreachable, or an answer that is not JSON (a proxy's error page): one quick
+  retry, then `FeishuUnavailable`.
+- Any other non-zero code: `FeishuError(code, msg)` at once.
+
+A call blocks and may sleep: it never runs on a listener thread. Errors carry Feishu's
+code and message, never the request.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import threading
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import lark_oapi as lark
+from lark_oapi.api.cardkit.v1 import (
+    ContentCardElementRequest,
+    ContentCardElementRequestBody,
+    CreateCardRequest,
+    CreateCardRequestBody,
+    SettingsCardRequest,
+    SettingsCardRequestBody,
+)
+from lark_oapi.api.contact.v3 import GetUserRequest
+from lark_oapi.api.im.v1 import (
+    CreateMessageReactionRequest,
+    CreateMessageReactionRequestBody,
+    CreateMessageRequest,
+    CreateMessageRequestBody,
+    DeleteMessageReactionRequest,
+    Emoji,
+    ListMessageRequest,
+    PatchMessageRequest,
+    PatchMessageRequestBody,
+    ReplyMessageRequest,
+    ReplyMessageRequestBody,
+)
+from lark_oapi.core.exception import ObtainAccessTokenException
+from lark_oapi.core.token.manager import TokenManager
+
+from bot.retry import retry_after
+
+log = logging.getLogger(__name__)
+
+# The tenant token is missing, invalid or expired: fetch a new one and try again.
+TOKEN_CODES = frozenset({99991661, 99991663, 99991664, 99991665, 99991668})
+# Frequency limits: the gateway's, the tenant's message service's, one chat's.
+RATE_LIMIT_CODES = frozenset({99991400, 11232, 230020})
+PATIENCE = 30.0  # seconds of rate limits a call waits out in total, by default
+MAX_BACKOFF = 10.0
+
+
+class FeishuError(Exception):
+    """Feishu answered with a non-zero code (or could not be asked)."""
+
+    def __init__(self, code: int | None, msg: str, *, call: str = "") -> None:
+        super().__init__(f"{call}: Feishu code {code}: {msg}" if call else f"code {code}: {msg}")
+        self.code = code
+        self.msg = msg
+        self.call = call
+
+
+class FeishuRateLimited(FeishuError):
+    """Still rate limited after waiting as long as the caller would."""
+
+
+class FeishuUnavailable(FeishuError):
+    """Feishu could not be reached, or answered with something that is not JSON."""
+
+
+@dataclass(frozen=True, slots=True)
+class Person:
+    """What the contact API says of someone (empty when it would not say)."""
+
+    name: str = ""
+    time_zone: str = ""
+
+
+class FeishuAPI:
+    """The bot's calls to Feishu's open API (see the module docstring). Thread-safe."""
+
+    def __init__(
+        self,
+        *,
+        app_id: str,
+        app_secret: str,
+        base_url: str = "https://open.feishu.cn",
+        timeout: float = 10.0,
+        sleep: Callable[[float], None] = time.sleep,
+    ) -> None:
+        self.app_id = app_id
+        self.base_url = base_url.rstrip("/")
+        self.client = (
+            lark.Client.builder()
+            .app_id(app_id)
+            .app_secret(app_secret)
+            .domain(self.base_url)
+            .timeout(timeout)
+            .log_level(lark.LogLevel.WARNING)
+            .build()
+        )
+        self._sleep = sleep
+        self._token_key = f"self_tenant_token:{app_id}"  # the SDK's cache key
+        self._token_lock = threading.Lock()
+
+    # -- every call -----------------------------------------------------------------------
+
+    def call(self, name: str, send: Callable[[], Any], *, patience: float = PATIENCE) -> Any:
+        """`send()` (one SDK call) with token refresh, rate limits and one network retry;
+        returns the response's `data`."""
+        refreshed = retried = False
+        waited, backoff = 0.0, 0.5
+        while True:
+            token = TokenManager.cache.get(self._token_key)
+            try:
+                response = send()
+            except ObtainAccessTokenException as exc:
+                raise FeishuError(exc.code, f"no tenant token: {exc.msg}", call=name) from None
+            except Exception as exc:  # unreachable, timed out, or not JSON
+                if retried:
+                    raise FeishuUnavailable(None, type(exc).__name__, call=name) from None
+                retried = True
+                log.info("Feishu %s failed (%s); retrying once", name, type(exc).__name__)
+                self._sleep(0.2)
+                continue
+            if response.success():
+                return getattr(response, "data", None)
+            code = response.code
+            status = response.raw.status_code if response.raw is not None else None
+            if code in TOKEN_CODES and not refreshed:
+                refreshed = True
+                self.forget_token(token)
+                continue
+            if status == 429 or code in RATE_LIMIT_CODES:
+                headers = response.raw.headers if response.raw is not None else {}
+                delay = _reset_seconds(headers) or backoff
+                backoff = min(backoff * 2, MAX_BACKOFF)
+                if waited + delay > patience:
+                    raise FeishuRateLimited(code, str(response.msg or ""), call=name)
+                log.info("Feishu %s rate limited (%s); retrying in %.1f s", name, code, delay)
+                self._sleep(delay)
+                waited += delay
+                continue
+            raise FeishuError(code, str(response.msg or ""), call=name)
+
+    def forget_token(self, token: str | None = None) -> None:
+        """Drop the cached tenant token, so the next call fetches a new one.
+
+        With `token` (the one a refused call was sent with), only while it is still the
+        cached one: when calls fail together, the first fetches a new token and the others
+        use it instead of throwing it away.
+        """
+        with self._token_lock:
+            cached = TokenManager.cache.get(self._token_key)
+            if token is None or not cached or cached == token:
+                TokenManager.cache.set(self._token_key, "", 0)
+
+    # -- messages -------------------------------------------------------------------------
+
+    def reply(
+        self,
+        message_id: str,
+        *,
+        msg_type: str,
+        content: Mapping[str, Any],
+        in_thread: bool = True,
+        uuid: str | None = None,
+        patience: float = PATIENCE,
+    ) -> str:
+        """Reply to a message (in its thread); the reply's message id. `uuid` makes a
+        retried reply the same message (Feishu keeps one per uuid for an hour)."""
+        body = (
+            ReplyMessageRequestBody.builder()
+            .msg_type(msg_type)
+            .content(_json(content))
+            .reply_in_thread(in_thread)
+        )
+        if uuid:
+            body = body.uuid(uuid[:50])
+        request = ReplyMessageRequest.builder().message_id(message_id).request_body(body.build())
+        data = self.call(
+            "reply", lambda: self.client.im.v1.message.reply(request.build()), patience=patience
+        )
+        return str(getattr(data, "message_id", "") or "")
+
+    def send(
+        self,
+        receive_id: str,
+        *,
+        id_type: str,
+        msg_type: str,
+        content: Mapping[str, Any],
+        uuid: str | None = None,
+        patience: float = PATIENCE,
+    ) -> str:
+        """Send a message to a chat (`id_type` "chat_id") or a person ("open_id")."""
+        body = (
+            CreateMessageRequestBody.builder()
+            .receive_id(receive_id)
+            .msg_type(msg_type)
+            .content(_json(content))
+        )
+        if uuid:
+            body = body.uuid(uuid[:50])
+        request = CreateMessageRequest.builder().receive_id_type(id_type).request_body(body.build())
+        data = self.call(
+            "send", lambda: self.client.im.v1.message.create(request.build()), patience=patience
+        )
+        return str(getattr(data, "message_id", "") or "")
+
+    def update_card(self, message_id: str, card: Mapping[str, Any]) -> None:
+        """Replace a card the bot sent (a shared card: everyone sees the new one)."""
+        body = PatchMessageRequestBody.builder().content(_json(card)).build()
+        request = PatchMessageRequest.builder().message_id(message_id).request_body(body).build()
+        self.call("update_card", lambda: self.client.im.v1.message.patch(request))
+
+    def thread_messages(self, thread_id: str, *, limit: int = 50) -> list[dict[str, Any]]:
+        """The messages of a thread (`omt_…`), oldest first, as plain JSON objects."""
+        request = (
+            ListMessageRequest.builder()
+            .container_id_type("thread")
+            .container_id(thread_id)
+            .sort_type("ByCreateTimeAsc")
+            .page_size(min(max(limit, 1), 50))
+            .build()
+        )
+        data = self.call(
+            "thread_messages", lambda: self.client.im.v1.message.list(request), patience=2.0
+        )
+        items = getattr(data, "items", None) or []
+        return [json.loads(lark.JSON.marshal(item)) for item in items]
+
+    # -- reactions ------------------------------------------------------------------------
+
+    def react(self, message_id: str, emoji: str, *, patience: float = 2.0) -> str:
+        """Add a reaction; its id (for taking it away)."""
+        body = (
+            CreateMessageReactionRequestBody.builder()
+            .reaction_type(Emoji.builder().emoji_type(emoji).build())
+            .build()
+        )
+        request = (
+            CreateMessageReactionRequest.builder().message_id(message_id).request_body(body).build()
+        )
+        data = self.call(
+            "react",
+            lambda: self.client.im.v1.message_reaction.create(request),
+            patience=patience,
+        )
+        return str(getattr(data, "reaction_id", "") or "")
+
+    def unreact(self, message_id: str, reaction_id: str) -> None:
+        request = (
+            DeleteMessageReactionRequest.builder()
+            .message_id(message_id)
+            .reaction_id(reaction_id)
+            .build()
+        )
+        self.call("unreact", lambda: self.client.im.v1.message_reaction.delete(request))
+
+    # -- people and the bot ---------------------------------------------------------------
+
+    def person(self, open_id: str) -> Person:
+        """A person's name and time zone (contact API)."""
+        request = GetUserRequest.builder().user_id(open_id).user_id_type("open_id").build()
+        data = self.call("person", lambda: self.client.contact.v3.user.get(request), patience=2.0)
+        user = getattr(data, "user", None)
+        return Person(
+            name=str(getattr(user, "name", "") or ""),
+            time_zone=str(getattr(user, "time_zone", "") or ""),
+        )
+
+    def bot_open_id(self) -> str:
+        """The bot's own open_id (`/open-apis/bot/v3/info`, not a typed SDK resource)."""
+        request = (
+            lark.BaseRequest.builder()
+            .http_method(lark.HttpMethod.GET)
+            .uri("/open-apis/bot/v3/info")
+            .token_types({lark.AccessTokenType.TENANT})
+            .build()
+        )
+
+        def send() -> Any:
+            response = self.client.request(request)
+            raw = response.raw.content if response.raw is not None else b""
+            bot = json.loads(raw or b"{}").get("bot") if response.success() else None
+            response.data = bot if isinstance(bot, dict) else {}
+            return response
+
+        data = self.call("bot_info", send, patience=2.0)
+        return str(data.get("open_id") or "")
+
+    # -- CardKit: cards that stream -------------------------------------------------------
+
+    def create_card(self, card: Mapping[str, Any]) -> str:
+        """A CardKit card entity from card JSON 2.0; its card id."""
+        body = CreateCardRequestBody.builder().type("card_json").data(_json(card)).build()
+        request = CreateCardRequest.builder().request_body(body).build()
+        data = self.call("create_card", lambda: self.client.cardkit.v1.card.create(request))
+        return str(getattr(data, "card_id", "") or "")
+
+    def set_card_text(
+        self,
+        card_id: str,
+        element_id: str,
+        text: str,
+        *,
+        sequence: int,
+        uuid: str,
+        patience: float = PATIENCE,
+    ) -> None:
+        """Show `text` (the whole text so far) in a streaming card's markdown element."""
+        body = (
+            ContentCardElementRequestBody.builder()
+            .content(text)
+            .sequence(sequence)
+            .uuid(uuid[:64])
+            .build()
+        )
+        request = (
+            ContentCardElementRequest.builder()
+            .card_id(card_id)
+            .element_id(element_id)
+            .request_body(body)
+            .build()
+        )
+        self.call(
+            "card_text",
+            lambda: self.client.cardkit.v1.card_element.content(request),
+            patience=patience,
+        )
+
+    def card_settings(
+        self, card_id: str, settings: Mapping[str, Any], *, sequence: int, uuid: str
+    ) -> None:
+        """Change a card's settings (e.g. end its streaming mode)."""
+        body = (
+            SettingsCardRequestBody.builder()
+            .settings(_json(settings))
+            .sequence(sequence)
+            .uuid(uuid[:64])
+            .build()
+        )
+        request = SettingsCardRequest.builder().card_id(card_id).request_body(body).build()
+        self.call("card_settings", lambda: self.client.cardkit.v1.card.settings(request))
+
+
+def _json(value: Mapping[str, Any]) -> str:
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+
+
+def _reset_seconds(headers: Mapping[str, Any]) -> float | None:
+    """`x-ogw-ratelimit-reset` (seconds), else a `Retry-After`, capped at `MAX_BACKOFF`."""
+    found = {str(k).lower(): v for k, v in headers.items()}
+    value: Any = found.get("x-ogw-ratelimit-reset")
+    seconds: float | None
+    try:
+        seconds = float(value) if value is not None else retry_after(found)
+    except (TypeError, ValueError):
+        seconds = retry_after(found)
+    if seconds is None:
+        return None
+    return min(max(seconds, 0.1), MAX_BACKOFF)
+
+
+__all__ = [
+    "PATIENCE",
+    "RATE_LIMIT_CODES",
+    "TOKEN_CODES",
+    "FeishuAPI",
+    "FeishuError",
+    "FeishuRateLimited",
+    "FeishuUnavailable",
+    "Person",
+]

@@ -1,0 +1,90 @@
+"""Fixtures for the Feishu channel's tests: the fake open API and a running bot.
+
+`make_feishu(**settings)` starts the real Feishu route (lark-oapi's dispatcher behind the
+real HTTP server) with real Redis (a key prefix of its own), the real memory engine on
+a SQLite file and the scripted model. Each test has an app id of its own, so the SDK's
+process-wide token cache never hands one test's token to another's fake.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bot.settings import Settings
+from tests.support.feishu_api import FakeFeishuAPI
+from tests.support.feishu_harness import ENCRYPT_KEY, VERIFICATION_TOKEN, FeishuHarness
+from tests.support.llm_server import ScriptedModel
+from tests.support.services import REDIS_URL
+
+
+@pytest.fixture
+def fake_feishu() -> Iterator[FakeFeishuAPI]:
+    with FakeFeishuAPI(app_id=f"cli_{uuid.uuid4().hex[:12]}") as fake:
+        fake.add_user("ou_alice", name="Alice", time_zone="Asia/Shanghai")
+        yield fake
+
+
+FeishuSettings = Callable[..., Settings]
+
+
+@pytest.fixture
+def make_feishu_settings(
+    tmp_path: Path, bot_prefix: str, fake_feishu: FakeFeishuAPI, scripted_model: ScriptedModel
+) -> FeishuSettings:
+    def factory(**overrides: Any) -> Settings:
+        values: dict[str, Any] = {
+            "memory_dsn": f"sqlite:///{tmp_path}/feishu-memory.db",
+            "redis_url": REDIS_URL,
+            "redis_key_prefix": bot_prefix,
+            "slack_bot_token": None,
+            "slack_signing_secret": None,
+            "slack_app_token": None,
+            "feishu_app_id": fake_feishu.app_id,
+            "feishu_app_secret": fake_feishu.app_secret,
+            "feishu_verification_token": VERIFICATION_TOKEN,
+            "feishu_encrypt_key": ENCRYPT_KEY,
+            "feishu_api_url": fake_feishu.base_url,
+            "openai_base_url": scripted_model.base_url,
+            "openai_api_key": "test-key",
+            "llm_model": "scripted-model",
+            "llm_fast_model": "",
+            "llm_timeout_seconds": 10.0,
+            "embedding_provider": "local",
+            "agent_workers": 4,
+        }
+        values.update(overrides)
+        return Settings(_env_file=None, **values)  # type: ignore[call-arg]
+
+    return factory
+
+
+FeishuFactory = Callable[..., FeishuHarness]
+
+
+@pytest.fixture
+def make_feishu(
+    make_feishu_settings: FeishuSettings, fake_feishu: FakeFeishuAPI
+) -> Iterator[FeishuFactory]:
+    started: list[FeishuHarness] = []
+
+    def factory(*, prefs_link: Any = None, **overrides: Any) -> FeishuHarness:
+        kwargs = {"prefs_link": prefs_link} if prefs_link is not None else {}
+        harness = FeishuHarness(
+            settings=make_feishu_settings(**overrides), fake=fake_feishu, **kwargs
+        )
+        started.append(harness)
+        return harness
+
+    yield factory
+    for harness in started:
+        harness.close()
+
+
+@pytest.fixture
+def feishu(make_feishu: FeishuFactory) -> FeishuHarness:
+    return make_feishu()

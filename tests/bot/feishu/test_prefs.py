@@ -1,0 +1,159 @@
+"""A person's preferences in Feishu: the card, *Edit*, *Forget all* (asked first, owner only)."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+from urllib.parse import parse_qs, urlsplit
+
+from bot.prefs.links import read_token
+from tests.bot.feishu.conftest import FeishuFactory
+from tests.support import feishu_events as events
+from tests.support.feishu_api import FakeFeishuAPI
+from tests.support.feishu_harness import (
+    TENANT,
+    VERIFICATION_TOKEN,
+    FeishuHarness,
+    buttons_of,
+    card_text,
+)
+
+ALICE, BOB = "ou_alice", "ou_bob"
+
+
+def test_the_command_shows_what_is_remembered_inert_with_forget_and_no_edit_without_a_page(
+    feishu: FeishuHarness, fake_feishu: FakeFeishuAPI
+) -> None:
+    feishu.deps.memory.record(
+        feishu.namespace(ALICE),
+        ["I prefer aisle seats", "Hotels near <at id=all></at> [the venue](https://evil.test)"],
+    )
+    sent = feishu.dm(ALICE, "/travel-prefs")
+    [reply] = feishu.replies(sent)
+    shown = card_text(reply["content"])
+    assert "aisle seats" in shown and "(2 items)" in shown
+    assert "<at id=all>" not in shown and "[the venue]" not in shown
+    assert "I never store ID or passport numbers" in shown
+    assert list(buttons_of(reply["content"])) == ["Forget everything"]
+
+
+def test_edit_opens_the_page_the_link_provider_names(
+    make_feishu: FeishuFactory, fake_feishu: FakeFeishuAPI
+) -> None:
+    asked: list[tuple[str, str]] = []
+
+    def link(namespace: str, lang: str) -> str | None:
+        asked.append((namespace, lang))
+        return f"https://prefs.example/p?ns={namespace}&lang={lang}"
+
+    bot = make_feishu(prefs_link=link)
+    sent = bot.dm(ALICE, "我的偏好")
+    [reply] = bot.replies(sent)
+    edit = buttons_of(reply["content"])["编辑偏好"]
+    assert edit == {
+        "type": "open_url",
+        "default_url": f"https://prefs.example/p?ns=feishu:{TENANT}:{ALICE}&lang=zh",
+    }
+    assert asked == [(f"feishu:{TENANT}:{ALICE}", "zh")]
+    assert "全部删除" not in buttons_of(reply["content"])  # nothing remembered yet
+
+
+def test_with_the_web_page_configured_edit_opens_the_persons_own_page(
+    make_feishu: FeishuFactory,
+) -> None:
+    secret = "a-long-enough-secret-for-links"
+    bot = make_feishu(public_url="https://travel.example", prefs_link_secret=secret)
+    sent = bot.dm(ALICE, "/travel-prefs")
+    [reply] = bot.replies(sent)
+    edit = buttons_of(reply["content"])["Edit preferences"]
+    url = edit["default_url"]
+    assert url.startswith("https://travel.example/prefs?token=")
+    claims = read_token(secret, parse_qs(urlsplit(url).query)["token"][0])
+    assert claims is not None
+    assert (claims.namespace, claims.lang) == (f"feishu:{TENANT}:{ALICE}", "en")
+
+
+def test_in_a_group_the_card_goes_to_the_person_alone(
+    feishu: FeishuHarness, fake_feishu: FakeFeishuAPI
+) -> None:
+    feishu.deps.memory.record(feishu.namespace(BOB), ["出差只坐高铁一等座"])
+    sent = feishu.group(BOB, "偏好设置")
+    assert feishu.post(sent.body).status_code == 200  # a resent event: one card
+    [notice] = feishu.replies(sent)
+    assert "私聊" in card_text(notice["content"])
+    fake_feishu.wait_for("send", ok=True)
+    feishu.drain()
+    [card] = fake_feishu.sent_to(BOB)
+    assert "高铁一等座" in card_text(card["content"])
+    assert "高铁一等座" not in card_text(notice["content"])
+
+
+def test_forget_all_asks_first_and_only_the_owner_may_answer(
+    feishu: FeishuHarness, fake_feishu: FakeFeishuAPI
+) -> None:
+    alice = feishu.namespace(ALICE)
+    feishu.deps.memory.record(alice, ["I prefer aisle seats", "I never take red-eye flights"])
+    [card] = feishu.replies(feishu.dm(ALICE, "/travel-prefs"))
+    forget = buttons_of(card["content"])["Forget everything"]["value"]
+
+    asked = feishu.click(ALICE, forget, message_id=card["message_id"]).json()
+    prompt = asked["card"]["data"]
+    assert "Forget everything I remember" in card_text(prompt) and "(2 items)" in card_text(prompt)
+    choices = buttons_of(prompt)
+    assert len(feishu.deps.memory.items(alice)) == 2  # nothing forgotten by asking
+
+    refused = feishu.click(BOB, choices["Yes, forget everything"]["value"], message_id="om_x")
+    assert refused.json()["toast"]["type"] == "error"
+    assert "belongs to someone else" in refused.json()["toast"]["content"]
+    assert len(feishu.deps.memory.items(alice)) == 2
+
+    kept = feishu.click(ALICE, choices["Cancel"]["value"], message_id=card["message_id"]).json()
+    assert "didn't forget anything" in card_text(kept["card"]["data"])
+    assert len(feishu.deps.memory.items(alice)) == 2
+
+    done = feishu.click(
+        ALICE, choices["Yes, forget everything"]["value"], message_id=card["message_id"]
+    ).json()
+    assert "I forgot 2 items" in card_text(done["card"]["data"])
+    assert feishu.deps.memory.items(alice) == []
+
+
+def test_a_slow_button_is_answered_at_once_and_its_card_updated_when_done(
+    feishu: FeishuHarness, fake_feishu: FakeFeishuAPI
+) -> None:
+    alice = feishu.namespace(ALICE)
+    feishu.deps.memory.record(alice, ["I prefer aisle seats"])
+    [card] = feishu.replies(feishu.dm(ALICE, "/travel-prefs"))
+    forget = buttons_of(card["content"])["Forget everything"]["value"]
+    feishu.feishu.actions.answer_within = 0.0  # as if memory took longer than Feishu waits
+    started = time.monotonic()
+    response = feishu.click(ALICE, forget, message_id=card["message_id"])
+    assert time.monotonic() - started < 3.0
+    assert response.json() == {"toast": {"type": "info", "content": "Working on it…"}}
+    [patch] = fake_feishu.wait_for("patch", ok=True)
+    assert patch.params["id"] == card["message_id"]
+    updated = fake_feishu.messages[card["message_id"]]["content"]
+    assert "Forget everything I remember" in card_text(updated)
+
+
+def test_a_button_this_version_does_not_know_changes_nothing(feishu: FeishuHarness) -> None:
+    response = feishu.click(ALICE, {"a": "prefs.rename", "l": "zh"}, message_id="om_old")
+    assert response.status_code == 200
+    assert "这个按钮已不再使用" in response.json()["toast"]["content"]
+
+
+def test_the_bot_menu_sends_the_card_directly(
+    feishu: FeishuHarness, fake_feishu: FakeFeishuAPI
+) -> None:
+    feishu.deps.memory.record(feishu.namespace(ALICE), ["I prefer aisle seats"])
+    menu: dict[str, Any] = events.menu_event(
+        token=VERIFICATION_TOKEN, tenant=TENANT, operator=ALICE, key="travel_prefs"
+    )
+    assert feishu.post(menu).status_code == 200
+    assert feishu.post(menu).status_code == 200  # resent: one card
+    other = events.menu_event(token=VERIFICATION_TOKEN, tenant=TENANT, operator=ALICE, key="help")
+    assert feishu.post(other).status_code == 200
+    fake_feishu.wait_for("send", ok=True)
+    feishu.drain()
+    [card] = fake_feishu.sent_to(ALICE)
+    assert "aisle seats" in card_text(card["content"])
