@@ -309,7 +309,10 @@ class Conversation:
         admins = self.admins
 
         def is_admin() -> bool:
-            return admins is not None and admins.is_admin(msg.tenant, msg.user, channel.admin_group)
+            if admins is None:
+                return False
+            group = channel.admin_group
+            return admins.is_admin(msg.tenant, msg.user, group, platform=msg.platform)
 
         return delegate(
             msg.text,

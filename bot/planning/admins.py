@@ -1,10 +1,13 @@
 """Travel admins: who may plan a trip for a colleague.
 
 Admin status comes only from configuration: `TRAVEL_ADMIN_USER_IDS` (comma-separated
-user ids) and/or an admin group of the chat platform (on Slack the user group
-`TRAVEL_ADMIN_USERGROUP_ID`, see `bot.slack.admins`), whose members are cached in Redis
-for `TRAVEL_ADMIN_CACHE_SECONDS`. Where the group is unavailable (a plan without user
-groups, a missing scope, the platform down) the id list alone decides. Nothing a user
+Slack user ids) and/or an admin group of the chat platform (on Slack the user group
+`TRAVEL_ADMIN_USERGROUP_ID`, see `bot.slack.admins`; on Feishu and DingTalk their own
+id lists), whose members are cached in Redis for `TRAVEL_ADMIN_CACHE_SECONDS`. Ids are
+only ever compared within their platform: a Feishu open_id or DingTalk staff id that
+happens to equal a Slack admin's id makes nobody an admin. Where the group is
+unavailable (a plan without user groups, a missing scope, the platform down) the id list
+alone decides. Nothing a user
 writes and nothing in memory ever makes someone an admin. Which colleague a message
 plans for is `bot.planning.delegation`.
 """
@@ -14,6 +17,8 @@ from __future__ import annotations
 import json
 import logging
 from typing import TYPE_CHECKING, Any, Protocol
+
+from bot.conversation.incoming import SLACK, qualified
 
 if TYPE_CHECKING:
     from bot.settings import Settings
@@ -45,20 +50,30 @@ class AdminResolver:
         self._prefix = settings.redis_key_prefix
         self._redis = redis
 
-    def is_admin(self, team_id: str, user_id: str, group: AdminGroup | None = None) -> bool:
-        """In `TRAVEL_ADMIN_USER_IDS`, or a member of the channel's admin `group`."""
+    def is_admin(
+        self,
+        team_id: str,
+        user_id: str,
+        group: AdminGroup | None = None,
+        *,
+        platform: str = SLACK,
+    ) -> bool:
+        """On Slack, in `TRAVEL_ADMIN_USER_IDS`; on any platform, a member of the channel's
+        admin `group`."""
         if not user_id:
             return False
-        if user_id in self._ids:
+        if platform == SLACK and user_id in self._ids:
             return True
         if group is None:
             return False
-        members = self.group_members(team_id, group)
+        members = self.group_members(team_id, group, platform=platform)
         return members is not None and user_id in members
 
-    def group_members(self, team_id: str, group: AdminGroup) -> frozenset[str] | None:
+    def group_members(
+        self, team_id: str, group: AdminGroup, *, platform: str = SLACK
+    ) -> frozenset[str] | None:
         """The admin group's members (cached), or None when the platform cannot say."""
-        key = self._key(team_id, group.id)
+        key = self._key(qualified(platform, team_id), group.id)
         cached = self._cache_get(key)
         if cached == UNAVAILABLE:
             return None

@@ -179,3 +179,22 @@ def test_an_admins_staff_id_from_another_organisation_is_no_admin(
     assert refusal.users == (ADMIN,) and "only travel admins" in refusal.text
     robot.drain()
     assert scripted_model.requests == []
+
+
+def test_a_slack_admins_id_makes_no_dingtalk_admin(
+    make_robot: Callable[..., HTTPRobot], scripted_model: ScriptedModel
+) -> None:
+    """`TRAVEL_ADMIN_USER_IDS` lists Slack users: a DingTalk staff id that happens to be
+    spelled the same is someone else."""
+    robot = make_robot(travel_admin_user_ids=BOB)  # and no DINGTALK_ADMIN_STAFF_IDS
+    robot.deps.memory.record(robot.namespace(ALICE), ["I never take red-eye flights"])
+    robot.send(
+        f"plan a trip for @Alice from Shanghai to Chengdu on {DEPART}",
+        staff_id=BOB,
+        group=True,
+        at_users=[ALICE],
+    )
+    [refusal] = robot.answers()
+    assert refusal.users == (BOB,) and "only travel admins" in refusal.text
+    robot.drain()
+    assert scripted_model.requests == []  # nothing of Alice's was read

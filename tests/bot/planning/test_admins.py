@@ -47,6 +47,9 @@ def test_admins_from_the_id_list(redis_client: redis.Redis, prefix: str) -> None
     assert not admins.is_admin(TEAM, "UALICE")
     assert not admins.is_admin(TEAM, "")
     assert not resolver(None).is_admin(TEAM, "UADMIN1")  # nobody configured
+    # The list names Slack users: the same id on another platform is someone else.
+    assert not admins.is_admin(TEAM, "UADMIN1", platform="dingtalk")
+    assert not admins.is_admin(TEAM, "UADMIN1", platform="feishu")
 
 
 def test_admins_from_a_user_group_are_cached(
