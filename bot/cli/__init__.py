@@ -31,7 +31,7 @@ def package_version() -> str:
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="travel-bot",
-        description="A travel assistant with long-term memory for Slack and DingTalk",
+        description="A travel assistant with long-term memory for Slack, Feishu and DingTalk",
     )
     parser.add_argument(
         "--version",
