@@ -86,6 +86,17 @@ class ActivitySink(RecordingSink):
 
 
 @dataclass
+class Admins:
+    """A platform's admin group, as each channel provides one."""
+
+    ids: frozenset[str]
+    id: str = "admins"
+
+    def members(self) -> frozenset[str] | None:
+        return self.ids
+
+
+@dataclass
 class QuietChannel:
     """A platform that knows the writer's time zone and, on request, a thread's past."""
 
@@ -132,7 +143,7 @@ def core(scripted_model: ScriptedModel, sqlite_memory: Memory, bot_prefix: str) 
         agent=agent,
         threads=ThreadHistory(client=client, key_prefix=bot_prefix),
         claims=Claims(client=client, key_prefix=bot_prefix),
-        admins=AdminResolver(Settings(_env_file=None, travel_admin_user_ids="ou_admin"), client),  # type: ignore[call-arg]
+        admins=AdminResolver(Settings(_env_file=None), client),  # type: ignore[call-arg]
         trips=None,
         metrics=Metrics(),
         pool=pool,
@@ -225,8 +236,10 @@ def test_planning_for_a_colleague_takes_a_travel_admin(core: Core) -> None:
     assert core.model.requests == []  # nothing of Bob's memory was read
 
     core.model.script("Here is Bob's trip.")
+    admins = QuietChannel(admin_group=Admins(frozenset({"ou_admin"})))
     allowed = core.answer(
-        message("plan a trip for <@ou_bob> to Chengdu", user="ou_admin", message_id="om_9")
+        message("plan a trip for <@ou_bob> to Chengdu", user="ou_admin", message_id="om_9"),
+        admins,
     )
     assert allowed.kinds[1] == "append" and allowed.text == "Here is Bob's trip."
     offered = [tool["function"]["name"] for tool in core.model.requests[0]["tools"]]
