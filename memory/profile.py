@@ -9,21 +9,26 @@ import json
 import re
 import unicodedata
 from collections.abc import Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Literal, NamedTuple, cast
+from typing import Any, Literal, NamedTuple
 
-from memory.errors import InvalidSlotValue, MemoryEngineError
+from memory.errors import InvalidSlotValue
 from memory.scope import ScopeReader, load_scopes
+from memory.slots import (
+    OptionSpec,
+    ProfileSchemaError,
+    SlotSpec,
+    joined,
+    lang_key,
+    need,
+    read_slot,
+)
 from memory.types import Polarity, SlotMatch
 
 Stance = Literal["negative", "accept", "positive"]
 Value = str | tuple[str, ...]
-LANGS = ("en", "zh")
-MAX_LABEL_CHARS = 75  # Slack's limit on the text of a select option
-_POLARITIES = ("must", "prefer", "avoid")
-_STANCES = frozenset(("negative", "accept", "positive"))
 _CUES = ("neutral", "accept", "negative", "must", "positive")
 _STRENGTH = {"prefer": 0, "avoid": 1, "must": 2}
 _LIST_SEP = {"en": ", ", "zh": "、"}
@@ -35,56 +40,6 @@ _CHANGED_TO = re.compile(
 )
 _FROM = re.compile(r"\bfrom(?:\s+(?:an?|the))?\s*$", re.IGNORECASE)
 _INSTEAD_OF = re.compile(r"^\W*(?:instead of|rather than|over|而不是|而非)\W*$", re.IGNORECASE)
-
-
-class ProfileSchemaError(MemoryEngineError, ValueError):
-    """The profile schema file is malformed; the message names the file and the slot."""
-
-
-def _lang(lang: str) -> str:
-    return "zh" if lang.lower().startswith("zh") else "en"
-
-
-@dataclass(frozen=True)
-class OptionSpec:
-    """One choice of a slot, e.g. `window` of `seat`."""
-
-    id: str
-    labels: dict[str, str]
-    polarity: Polarity
-    render: dict[str, str] = field(default_factory=dict)  # single slots: the summary phrase
-    patterns: tuple[re.Pattern[str], ...] = ()
-    stance: frozenset[str] = frozenset()  # clause stances that pick it when only the topic shows
-    opposite: str | None = None  # what a negated mention means ("no window seat" -> aisle)
-
-    def label(self, lang: str) -> str:
-        return self.labels[_lang(lang)]
-
-
-@dataclass(frozen=True)
-class SlotSpec:
-    """One typed slot of the profile."""
-
-    id: str
-    kind: Literal["single", "multi"]
-    labels: dict[str, str]
-    help: dict[str, str]
-    options: tuple[OptionSpec, ...]
-    exclusive_with: str | None
-    template: dict[str, str] = field(default_factory=dict)  # multi slots: "prefers {labels}"
-    topic: tuple[re.Pattern[str], ...] = ()
-    stance: frozenset[str] = frozenset()  # multi slots: the clause stances this slot takes
-    applies_to: frozenset[str] = frozenset()  # modes the slot implies: never its scope
-
-    def label(self, lang: str) -> str:
-        return self.labels[_lang(lang)]
-
-    def option(self, option_id: str) -> OptionSpec:
-        for option in self.options:
-            if option.id == option_id:
-                return option
-        choices = ", ".join(o.id for o in self.options)
-        raise InvalidSlotValue(f"{option_id!r} is not an option of {self.id!r}; use {choices}")
 
 
 @dataclass(frozen=True)
@@ -113,25 +68,25 @@ class ProfileSchema:
         scopes: ScopeReader | None = None,
     ) -> None:
         cues: dict[str, Any] = data.get("cues") or {}
-        _need(set(cues) == set(_CUES), f"{source}: 'cues' must have exactly {_CUES}")
-        self._cues = {name: _joined(cues[name], f"{source}: cue {name}") for name in _CUES}
+        need(set(cues) == set(_CUES), f"{source}: 'cues' must have exactly {_CUES}")
+        self._cues = {name: joined(cues[name], f"{source}: cue {name}") for name in _CUES}
         self._any_cue = re.compile(
             "|".join(f"(?:{p.pattern})" for p in self._cues.values()), re.IGNORECASE
         )
         self.scopes = scopes if scopes is not None else load_scopes()
-        self._separators = _joined(data.get("clause_separators"), f"{source}: clause_separators")
+        self._separators = joined(data.get("clause_separators"), f"{source}: clause_separators")
         by_id: dict[str, SlotSpec] = {}
         for raw in data.get("slots") or []:
-            slot = _slot(raw, source, by_id)
-            _need(slot.id not in by_id, f"{source}: slot {slot.id!r} is defined twice")
+            slot = read_slot(raw, source, by_id)
+            need(slot.id not in by_id, f"{source}: slot {slot.id!r} is defined twice")
             by_id[slot.id] = slot
-        _need(by_id, f"{source}: no slots")
+        need(by_id, f"{source}: no slots")
         for slot in by_id.values():
             partner = by_id.get(slot.exclusive_with or slot.id)
             ids = [o.id for o in partner.options] if partner else []
             ok = partner and partner.exclusive_with in (None, slot.id)
             where = f"{source}: slot {slot.id!r}: exclusive_with"
-            _need(ok and ids == [o.id for o in slot.options], f"{where}: no matching partner slot")
+            need(ok and ids == [o.id for o in slot.options], f"{where}: no matching partner slot")
         self.slots: tuple[SlotSpec, ...] = tuple(by_id.values())
         self._by_id = by_id
         self._matchers = [(s.id, None, p) for s in self.slots for p in s.topic] + [
@@ -192,7 +147,7 @@ class ProfileSchema:
         return self.slot(slot_id).option(normal if isinstance(normal, str) else normal[0]).polarity
 
     def render(self, slot_id: str, value: Value, lang: str) -> str:
-        slot, normal, lang = self.slot(slot_id), self._known(slot_id, value), _lang(lang)
+        slot, normal, lang = self.slot(slot_id), self._known(slot_id, value), lang_key(lang)
         if isinstance(normal, str):
             return slot.option(normal).render[lang]
         labels = _LIST_SEP[lang].join(o.labels[lang] for o in slot.options if o.id in normal)
@@ -201,7 +156,7 @@ class ProfileSchema:
     def render_sentence(self, values: Mapping[str, object], lang: str) -> str:
         """The whole profile as one sentence, slots in schema order ("" when empty)."""
         clean = {k: v for k, raw in values.items() if (v := self.validate(k, raw)) is not None}
-        lang = _lang(lang)
+        lang = lang_key(lang)
         phrases = [self.render(s.id, clean[s.id], lang) for s in self.slots if s.id in clean]
         if not phrases:
             return ""
@@ -260,10 +215,12 @@ class ProfileSchema:
         """The option labels of a value, its scope in front ("trains: Window", "火车：靠窗")."""
         slot, normal = self.slot(slot_id), self._known(slot_id, value)
         chosen = {normal} if isinstance(normal, str) else set(normal)
-        labels = _LIST_SEP[_lang(lang)].join(o.label(lang) for o in slot.options if o.id in chosen)
+        labels = _LIST_SEP[lang_key(lang)].join(
+            o.label(lang) for o in slot.options if o.id in chosen
+        )
         if not scope:
             return labels
-        return f"{self.scope_label(scope, lang)}{'：' if _lang(lang) == 'zh' else ': '}{labels}"
+        return f"{self.scope_label(scope, lang)}{'：' if lang_key(lang) == 'zh' else ': '}{labels}"
 
     def _changes(self, hits: list[_Hit], text: str) -> list[_Hit]:
         """Drop the option a fact moves away from: "高铁一等座改成二等座" sets second class."""
@@ -338,102 +295,6 @@ def _merge(
     return True
 
 
-def _need(ok: object, message: str) -> None:
-    if not ok:
-        raise ProfileSchemaError(message)
-
-
-def _patterns(raw: Any, where: str) -> tuple[re.Pattern[str], ...]:
-    if raw is None:
-        return ()
-    _need(isinstance(raw, dict) and set(raw) <= set(LANGS), f"{where}: patterns need en/zh lists")
-    compiled = []
-    for pattern in [p for lang in LANGS for p in raw.get(lang, [])]:
-        try:
-            compiled.append(re.compile(pattern, re.IGNORECASE))
-        except (re.error, TypeError) as exc:
-            raise ProfileSchemaError(f"{where}: pattern {pattern!r} is invalid: {exc}") from exc
-        _need(not compiled[-1].match(""), f"{where}: pattern {pattern!r} matches empty text")
-    return tuple(compiled)
-
-
-def _joined(raw: Any, where: str) -> re.Pattern[str]:
-    patterns = _patterns(raw, where)
-    _need(patterns, f"{where}: no patterns")
-    return re.compile("|".join(f"(?:{p.pattern})" for p in patterns), re.IGNORECASE)
-
-
-def _texts(raw: Any, where: str, limit: int = 1000) -> dict[str, str]:
-    ok = isinstance(raw, dict) and all(
-        isinstance(raw.get(k), str) and raw[k].strip() for k in LANGS
-    )
-    _need(ok, f"{where}: needs non-empty 'en' and 'zh' texts")
-    _need(all(len(raw[k]) <= limit for k in LANGS), f"{where}: longer than {limit} characters")
-    return {k: raw[k] for k in LANGS}
-
-
-def _stances(raw: Any, where: str) -> frozenset[str]:
-    ok = isinstance(raw, list | None) and set(raw or ()) <= _STANCES
-    _need(ok, f"{where}: stance must list some of {sorted(_STANCES)}")
-    return frozenset(raw or ())
-
-
-def _id(raw: Any, where: str) -> str:
-    _need(isinstance(raw, dict) and raw.get("id") and isinstance(raw["id"], str), f"{where}: no id")
-    return str(raw["id"])
-
-
-def _option(raw: Any, where: str, kind: str) -> OptionSpec:
-    where = f"{where} option {_id(raw, where)!r}"
-    _need(raw.get("polarity") in _POLARITIES, f"{where}: polarity must be must/prefer/avoid")
-    return OptionSpec(
-        id=raw["id"],
-        labels=_texts(raw.get("labels"), f"{where} labels", MAX_LABEL_CHARS),
-        polarity=cast(Polarity, raw["polarity"]),
-        render=_texts(raw.get("render"), f"{where} render") if kind == "single" else {},
-        patterns=_patterns(raw.get("patterns"), where),
-        stance=_stances(raw.get("stance"), where),
-        opposite=raw.get("opposite"),
-    )
-
-
-def _slot(raw: Any, source: str, earlier: Mapping[str, SlotSpec]) -> SlotSpec:
-    where = f"{source}: slot {_id(raw, f'{source}: slot')!r}"
-    kind = raw.get("kind")
-    _need(kind in ("single", "multi"), f"{where}: kind must be 'single' or 'multi'")
-    if "options_from" in raw:
-        ok = raw["options_from"] in earlier and raw.get("polarity") in _POLARITIES
-        _need(ok, f"{where}: options_from needs an earlier slot and a polarity")
-        base = earlier[raw["options_from"]].options
-        options = tuple(replace(o, polarity=cast(Polarity, raw["polarity"])) for o in base)
-    else:
-        options = tuple(_option(o, where, kind) for o in raw.get("options") or [])
-    ids = [o.id for o in options]
-    _need(ids and len(set(ids)) == len(ids), f"{where}: option ids must be present and unique")
-    _need(all(o.opposite in (None, *ids) for o in options), f"{where}: unknown 'opposite'")
-    template = _texts(raw.get("render"), f"{where} render") if kind == "multi" else {}
-    ok = kind == "single" or all("{labels}" in template[k] for k in LANGS)
-    _need(ok, f"{where}: render must contain {{labels}} in en and zh")
-    return SlotSpec(
-        id=raw["id"],
-        kind=kind,
-        labels=_texts(raw.get("labels"), f"{where} labels", MAX_LABEL_CHARS),
-        help=_texts(raw["help"], f"{where} help") if "help" in raw else {},
-        options=options,
-        exclusive_with=raw.get("exclusive_with"),
-        template=template,
-        topic=_patterns(raw.get("topic"), f"{where} topic"),
-        stance=_stances(raw.get("stance"), where),
-        applies_to=_modes(raw.get("applies_to"), where),
-    )
-
-
-def _modes(raw: Any, where: str) -> frozenset[str]:
-    ok = raw is None or (isinstance(raw, list) and all(isinstance(m, str) for m in raw))
-    _need(ok, f"{where}: applies_to must list modes")
-    return frozenset(raw or ())
-
-
 def load_schema(path: str | Path | None = None) -> ProfileSchema:
     """The schema in `path`, by default the bundled `profile_schema.json`; cached per file."""
     return _load(Path(path) if path is not None else _DEFAULT_PATH)
@@ -455,3 +316,6 @@ def _chosen(value: object) -> set[str]:
     if isinstance(value, list | tuple | set | frozenset):
         return {str(v) for v in value}
     return set()
+
+
+__all__ = ["Clash", "ProfileSchema", "Stance", "Value", "load_schema"]

@@ -19,7 +19,8 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from memory.profile import LANGS, ProfileSchema, ProfileSchemaError, load_schema
+from memory.profile import ProfileSchema, load_schema
+from memory.slots import LANGS, ProfileSchemaError
 
 _DEFAULT_PATH = Path(__file__).with_name("subjects.json")
 _CACHE_SIZE = 65536  # texts whose subjects are remembered: a few thousand travellers' facts

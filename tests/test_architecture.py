@@ -22,7 +22,6 @@ MAX_LINES = 400
 LONG_MODULES = {
     "bot.messages": "string catalogue",
     "memory.engine": "to split",
-    "memory.profile": "to split",
 }
 # Each chat platform's SDKs, and the one package allowed to import them.
 CHANNEL_SDKS = {

@@ -31,7 +31,8 @@ from typing import Any
 
 from memory.bailian.client import BailianClient
 from memory.bailian.errors import BailianBadResponse
-from memory.profile import ProfileSchema, SlotSpec, Value
+from memory.profile import ProfileSchema, Value
+from memory.slots import SlotSpec
 
 MAX_NAME = 32
 MAX_DESCRIPTION = 128

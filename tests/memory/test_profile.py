@@ -9,7 +9,8 @@ from typing import Any
 import pytest
 
 from memory.errors import InvalidSlotValue
-from memory.profile import MAX_LABEL_CHARS, ProfileSchema, ProfileSchemaError, load_schema
+from memory.profile import ProfileSchema, load_schema
+from memory.slots import MAX_LABEL_CHARS, ProfileSchemaError
 from memory.types import Polarity, SlotMatch
 
 SCHEMA_FILE = Path(__file__).parents[2] / "memory" / "profile_schema.json"

@@ -7,7 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from memory.profile import ProfileSchemaError, load_schema
+from memory.profile import load_schema
+from memory.slots import ProfileSchemaError
 from memory.subjects import Subjects, load_subjects
 
 
