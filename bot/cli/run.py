@@ -38,6 +38,7 @@ from bot.settings import Settings
 
 if TYPE_CHECKING:
     from bot.deps import Deps
+    from bot.warming.scheduler import WarmClock
 
 log = logging.getLogger(__name__)
 
@@ -138,6 +139,7 @@ def serve_command(args: argparse.Namespace, settings: Settings) -> int:
     deps = Deps.open(settings)
     web = WebApp(deps)
     closers: list[Any] = []
+    clock = _clock_in_process(settings, deps)
     try:
         # Each configured channel mounts its routes.
         if "slack" in channels:
@@ -165,6 +167,8 @@ def serve_command(args: argparse.Namespace, settings: Settings) -> int:
         return 0
     finally:
         web.close()
+        if clock is not None:
+            clock.stop()
         deps.close()
         for closer in closers:
             closer.close()
@@ -220,6 +224,7 @@ def socket_command(
     from bot.slack.socket_mode import serve_socket_mode
 
     deps = Deps.open(settings)
+    clock = _clock_in_process(settings, deps)
     try:
         _announce(deps, "Socket Mode")
         serve_socket_mode(settings, deps, stop=stop or threading.Event())
@@ -227,6 +232,8 @@ def socket_command(
     except KeyboardInterrupt:
         return 0
     finally:
+        if clock is not None:
+            clock.stop()
         deps.close()
 
 
@@ -245,6 +252,7 @@ def dingtalk_command(
     from bot.dingtalk.stream import serve_stream
 
     deps = Deps.open(settings)
+    clock = _clock_in_process(settings, deps)
     robot = None
     try:
         robot = build_robot(settings, deps)
@@ -259,6 +267,8 @@ def dingtalk_command(
     except KeyboardInterrupt:
         return 0
     finally:
+        if clock is not None:
+            clock.stop()
         deps.close()  # queued turns are still answered, so the robot closes after
         if robot is not None:
             robot.close()
@@ -286,6 +296,7 @@ def feishu_command(
         for sig in (signal.SIGINT, signal.SIGTERM):
             previous[sig] = signal.signal(sig, lambda signum, frame: event.set())
     deps = Deps.open(settings)
+    clock = _clock_in_process(settings, deps)
     try:
         _announce(deps, "Feishu long connection")
         serve_long_connection(settings, deps, stop=event)
@@ -296,7 +307,19 @@ def feishu_command(
     finally:
         for sig, handler in previous.items():
             signal.signal(sig, handler)
+        if clock is not None:
+            clock.stop()
         deps.close()
+
+
+def _clock_in_process(settings: Settings, deps: Deps) -> WarmClock | None:
+    """With `SCHEDULER_IN_WEB=true`, the cache-warming clock on a thread of this process
+    (instead of a `clock` process); the caller stops it before closing `deps`."""
+    if not settings.scheduler_in_web:
+        return None
+    from bot.warming.scheduler import start_in_process
+
+    return start_in_process(settings, deps.memory)
 
 
 def _stop_on_signals() -> threading.Event:

@@ -13,12 +13,15 @@ import time
 import uuid
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from typing import Any
 
 import pytest
+import redis
 
 from bot.cli.run import socket_command
 from bot.messages import t
+from bot.planning.trips import open_trip_store
 from bot.settings import Settings
 from memory import open_memory
 from tests.bot.conftest import SettingsFactory
@@ -173,3 +176,42 @@ def test_a_slash_command_over_the_socket_is_acked_and_answered(
     [answer] = slack.wait_for("response_url", timeout=10)
     assert answer.args["text"] == t("prefs_help", "en")
     assert answer.args["response_type"] == "ephemeral"
+
+
+def test_with_scheduler_in_web_the_bot_process_warms_travellers_before_their_trips(
+    make_settings: SettingsFactory, slack: FakeSlackAPI
+) -> None:
+    """`SCHEDULER_IN_WEB=true`: no `clock` process, the bot's own process warms the cache."""
+    slack.app_token = APP_TOKEN
+    settings = make_settings(
+        slack_app_token=APP_TOKEN,
+        slack_signing_secret=None,
+        scheduler_in_web=True,
+        travel_timezone="UTC",
+    )
+    traveller = f"slack:{slack.team_id}:UTRIP{uuid.uuid4().hex[:6].upper()}"
+    memory = open_memory(settings)
+    memory.record(traveller, ["I never take red-eye flights"])
+    key = memory.cache.key(traveller)
+    memory.cache.invalidate(traveller)
+    trips = open_trip_store(settings)
+    assert trips is not None
+    trips.add(traveller, "Chengdu", datetime.now(UTC).date(), created_by="test")
+    trips.close()
+    client = redis.Redis.from_url(settings.redis_url)
+    assert not client.exists(key)
+
+    stop = threading.Event()
+    thread = threading.Thread(
+        target=socket_command, args=(argparse.Namespace(), settings), kwargs={"stop": stop}
+    )
+    thread.start()
+    try:
+        _wait_until(lambda: bool(client.exists(key)), "the traveller's cache to be warmed", 30)
+    finally:
+        stop.set()
+        thread.join(timeout=15)
+        client.delete(key)
+        client.close()
+        memory.close()
+    assert not thread.is_alive()
