@@ -10,6 +10,7 @@ from tests.support import feishu_events as events
 from tests.support.feishu_api import FakeFeishuAPI
 from tests.support.feishu_harness import ENCRYPT_KEY, VERIFICATION_TOKEN, FeishuHarness
 from tests.support.llm_server import ScriptedModel
+from tests.support.slack_harness import METRICS_AUTH
 
 
 def test_the_url_challenge_is_answered_sealed_or_plain_with_the_right_token(
@@ -62,7 +63,7 @@ def test_authentic_but_unreadable_events_are_acknowledged_counted_and_never_answ
     assert feishu.post(broken).status_code == 200  # Feishu would only send it again
     deadline = time.monotonic() + 10
     counted = 'feishu_events_ignored_total{type="unreadable"} 1'
-    while counted not in feishu.http.get("/metrics").text:
+    while counted not in feishu.http.get("/metrics", headers=METRICS_AUTH).text:
         assert time.monotonic() < deadline
         time.sleep(0.05)
     # A card callback's answer is the card: one the SDK cannot read is a 400.
