@@ -79,6 +79,7 @@ class Server:
         host: str = "127.0.0.1",
         port: int = 0,
         settings: Settings | None = None,
+        keep_alive: float = 75.0,
     ) -> None:
         settings = settings if settings is not None else web_app.deps.settings
         self.web_app = web_app
@@ -106,7 +107,7 @@ class Server:
             lifespan="on",
             log_level="warning",
             access_log=False,
-            timeout_keep_alive=75,
+            timeout_keep_alive=keep_alive,  # an idle kept-alive connection is closed
             timeout_graceful_shutdown=30,
             backlog=_BACKLOG,
         )
