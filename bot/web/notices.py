@@ -54,7 +54,7 @@ class Notices:
             suppressed = self._suppressed.pop(kind, 0)
         if suppressed:
             message += " (%d more like this in the last %.0f s)"
-            args = (*args, suppressed, now - (last or now))
+            args = (*args, suppressed, now - last if last is not None else 0.0)
         self.logger.log(level, message, *args, exc_info=exc_info)
         return True
 
@@ -99,7 +99,7 @@ class Throttle(logging.Filter):
             self._last[kind] = now
             dropped = self._dropped.pop(kind, 0)
         if dropped and isinstance(record.msg, str):
-            since = now - (last or now)
+            since = now - last if last is not None else 0.0
             record.msg = f"{record.msg} ({dropped} more like this in the last {since:.0f} s)"
         return True
 

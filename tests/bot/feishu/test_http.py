@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import json
+import logging
 import time
+
+import pytest
 
 from tests.bot.feishu.conftest import FeishuFactory
 from tests.support import feishu_events as events
@@ -53,6 +56,24 @@ def test_malformed_and_oversized_bodies_get_a_clear_status(feishu: FeishuHarness
     response = feishu.http.post("/feishu/events", content=big)
     assert response.status_code == 413
     assert feishu.http.get("/feishu/events").status_code == 405
+
+
+def test_refused_callbacks_are_logged_once_per_reason_without_their_text(
+    feishu: FeishuHarness, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.WARNING)
+    body = feishu.message("ou_alice", "passport-E12345678")
+    for _ in range(3):
+        assert feishu.post(body, sign=False).status_code == 401
+    other_token = feishu.message("ou_alice", "passport-E12345678")
+    other_token["header"]["token"] = "someone-elses"
+    assert feishu.post(other_token).status_code == 401
+    refusals = [r.getMessage() for r in caplog.records if "refused (401)" in r.getMessage()]
+    assert refusals == [
+        "Feishu callback refused (401): bad or missing signature",
+        "Feishu callback refused (401): wrong or missing verification token",
+    ]
+    assert "passport-E12345678" not in caplog.text
 
 
 def test_authentic_but_unreadable_events_are_acknowledged_counted_and_never_answered(
