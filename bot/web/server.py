@@ -79,7 +79,7 @@ class Server:
         host: str = "127.0.0.1",
         port: int = 0,
         settings: Settings | None = None,
-        keep_alive: float = 75.0,
+        keep_alive: int = 75,
     ) -> None:
         settings = settings if settings is not None else web_app.deps.settings
         self.web_app = web_app
