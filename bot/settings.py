@@ -104,7 +104,7 @@ class Settings(MemorySettings):
     http_body_timeout_seconds: float = Field(default=10.0, gt=0, le=300)
     http_max_connections: int = Field(default=0, ge=0)  # 0: the file limit less the reserve
     http_reserved_files: int = Field(default=128, ge=16)
-    http_max_bodies: int = Field(default=64, ge=1)
+    http_max_bodies: int = Field(default=32, ge=1)
     metrics_port: int | None = Field(default=None, ge=1, le=65535)
     metrics_host: str = "127.0.0.1"
     metrics_token: SecretStr | None = None

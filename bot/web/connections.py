@@ -18,11 +18,7 @@ protocol level where the bytes arrive:
   that has waited longest for its request headers (a client that sends nothing, or an
   idle kept-alive one), so a real request still gets in; when every open connection has
   a request in progress, the new one is answered 503 and closed.
-- `BodySlots`, an ASGI middleware: at most `max_bodies` request bodies are read at once
-  (a request that declares a body waits for a slot, up to the body timeout, else 503),
-  so memory stays within `max_bodies` times `HTTP_MAX_BODY_BYTES` however many clients
-  send large bodies slowly. Each route still refuses a too-large declared length before
-  reading a byte (`bot.web.asgi.read_body`).
+- (`bot.web.bodies.BodySlots` caps the request bodies read at once.)
 
 Every closing is counted and logged through `Notices`: one line per kind per interval,
 never one per connection.
@@ -40,16 +36,12 @@ import logging
 import resource
 from collections import OrderedDict
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import h11
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
-from bot.web.asgi import Receive, Scope, Send
 from bot.web.notices import Notices
-
-if TYPE_CHECKING:
-    from bot.web.asgi import Route
 
 log = logging.getLogger(__name__)
 
@@ -68,7 +60,7 @@ class Limits:
     body_timeout: float = 10.0
     max_connections: int = 0  # 0: the file limit minus `reserved_files`
     reserved_files: int = 128
-    max_bodies: int = 64
+    max_bodies: int = 32
 
     def connection_cap(self) -> int:
         """The connections open at once: `max_connections`, else derived from the file
@@ -250,56 +242,7 @@ def guarded_protocol(guard: ConnectionGuard) -> type[GuardedH11Protocol]:
     return type("GuardedH11Protocol", (GuardedH11Protocol,), {"guard": guard})
 
 
-class BodySlots:
-    """ASGI middleware: at most `max_bodies` request bodies are read at once.
-
-    A request that declares a body (`content-length` > 0, or chunked) takes a slot
-    before its route runs and gives it back once the route has returned; one that finds
-    none free within `wait` seconds is answered 503 (`retry-after: 1`) and closed.
-    """
-
-    def __init__(self, app: Route, *, max_bodies: int, wait: float, notices: Notices) -> None:
-        self.app = app
-        self.max_bodies = max_bodies
-        self.wait = wait
-        self.notices = notices
-        self._slots: asyncio.Semaphore | None = None
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http" or not _declares_body(scope):
-            await self.app(scope, receive, send)
-            return
-        if self._slots is None:
-            self._slots = asyncio.Semaphore(self.max_bodies)
-        try:
-            async with asyncio.timeout(self.wait):
-                await self._slots.acquire()
-        except TimeoutError:
-            self.notices.warning(
-                "body slots", "%d request bodies being read: a request got 503", self.max_bodies
-            )
-            headers = [(b"content-type", b"text/plain; charset=utf-8")]
-            headers += [(b"retry-after", b"1"), (b"connection", b"close")]
-            await send({"type": "http.response.start", "status": 503, "headers": headers})
-            await send({"type": "http.response.body", "body": b"busy\n"})
-            return
-        try:
-            await self.app(scope, receive, send)
-        finally:
-            self._slots.release()
-
-
-def _declares_body(scope: Scope) -> bool:
-    for name, value in scope.get("headers", ()):
-        if name == b"content-length":
-            return value.strip() not in (b"0", b"")
-        if name == b"transfer-encoding":
-            return True
-    return False
-
-
 __all__ = [
-    "BodySlots",
     "ConnectionGuard",
     "GuardedH11Protocol",
     "Limits",

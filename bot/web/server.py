@@ -9,8 +9,9 @@ bytes arrive: `bot.web.connections.GuardedH11Protocol`, a subclass of uvicorn's 
 protocol passed as `http=`, adds a header deadline (armed when a connection is made or
 the next request starts, cancelled when its headers are complete), a body deadline, and
 a registry shared by all connections that caps them (from the file limit) and, at the
-cap, evicts the connection that has waited longest for its headers. `BodySlots` caps the
-bodies read at once. Why this and not something else:
+cap, evicts the connection that has waited longest for its headers. `BodySlots`
+(`bot.web.bodies`) caps the bodies read at once, cutting off the slowest. Why this and
+not something else:
 
 - uvicorn has no header or body timeout (only `timeout_keep_alive`, for idle kept-alive
   connections) and its `limit_concurrency` counts idle connections, so it would refuse
@@ -45,7 +46,8 @@ import uvicorn
 
 from bot.web.app import METRICS_LISTENER
 from bot.web.asgi import Receive, Route, Scope, Send
-from bot.web.connections import BodySlots, ConnectionGuard, Limits, guarded_protocol
+from bot.web.bodies import BodySlots
+from bot.web.connections import ConnectionGuard, Limits, guarded_protocol
 from bot.web.notices import Notices, Throttle
 
 if TYPE_CHECKING:
@@ -95,7 +97,7 @@ class Server:
         limits = limits_of(settings)
         self.guard = ConnectionGuard(limits, self.notices)
         metrics_port = self.metrics_port
-        app = BodySlots(
+        self.bodies = app = BodySlots(
             _Listeners(web_app, metrics_port),
             max_bodies=limits.max_bodies,
             wait=limits.body_timeout,

@@ -168,3 +168,31 @@ def test_at_the_connection_cap_idle_connections_make_way_for_real_requests(
     evictions = [r for r in caplog.records if "connection limit" in r.getMessage()]
     assert len(evictions) == 1, [r.getMessage() for r in evictions]
     assert "Traceback" not in caplog.text
+
+
+def test_slow_bodies_at_the_cap_are_cut_off_so_a_real_event_gets_in(
+    make_bot: BotFactory,
+    sockets: list[socket.socket],
+    scripted_model: ScriptedModel,
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    bot = make_bot(http_max_bodies=4, http_body_timeout_seconds=60)
+    for _ in range(8):  # twice the cap, each announcing 500 kB and sending 100 bytes
+        sock = connect(bot)
+        headers = sign(b"not the body")  # fresh, so the body is read to check it
+        head = (
+            "POST /slack/events HTTP/1.1\r\nHost: bot\r\nContent-Type: application/json\r\n"
+            "Content-Length: 500000\r\n"
+            + "".join(f"{k}: {v}\r\n" for k, v in headers.items())
+            + "\r\n"
+        )
+        sock.sendall(head.encode() + b"x" * 100)
+        sockets.append(sock)
+    time.sleep(1.5)  # older than the grace a real body gets
+    scripted_model.script("Still answering.")
+    sent = bot.dm(ALICE, "are you there?")
+    assert sent.response.status_code == 200
+    assert bot.reply_text(sent) == "Still answering."
+    assert b" 408 " in response_of(sockets[0])  # the first slow body was cut off
+    assert bot.server.bodies.cut_off >= 1
+    assert "Traceback" not in caplog.text
