@@ -38,7 +38,6 @@ import statistics
 import subprocess
 import sys
 import tempfile
-import threading
 import time
 import uuid
 from collections.abc import Sequence
@@ -157,7 +156,7 @@ class Run:
             opened.append(sock)
         return opened
 
-    def slow_bodies(self, count: int, hold: threading.Event) -> list[socket.socket]:
+    def slow_bodies(self, count: int) -> list[socket.socket]:
         size = 1 << 20
         opened = []
         for _ in range(count):
@@ -222,6 +221,53 @@ def wait_closed(sockets: list[socket.socket], started: float, timeout: float) ->
     return None if still else last
 
 
+def measure(
+    run: Run, args: argparse.Namespace, *, limit: int
+) -> tuple[list[str], list[socket.socket]]:
+    """The figures (as lines to print), and the sockets opened to get them."""
+    pid = run.process.pid if run.process else 0
+    print(f"server file limit {limit}; {args.stalled} stalled connections", flush=True)
+    rss_before = rss_mb(pid)
+    bodies = run.slow_bodies(args.slow_bodies) if args.slow_bodies else []
+    opened_at = time.monotonic()
+    stalled = run.stalled(args.stalled)
+    opened = time.monotonic() - opened_at
+    started = time.monotonic()
+    try:
+        httpx.get(f"{run.base}/healthz", timeout=60).raise_for_status()
+        healthz = f"{time.monotonic() - started:.2f} s"
+    except httpx.HTTPError as exc:
+        healthz = f"failed ({type(exc).__name__} after {time.monotonic() - started:.0f} s)"
+    acks: list[float] = []
+    failed = 0
+    for _ in range(args.events):
+        try:
+            acks.append(run.ack_seconds())
+        except httpx.HTTPError:
+            failed += 1
+    rss_peak = rss_mb(pid)
+    closed = wait_closed(stalled, started, timeout=120)
+    rss_after = rss_mb(pid)
+    report = [
+        f"opening the stalled connections took {opened:.2f} s",
+        f"/healthz answered after {healthz}",
+        (
+            f"signed events acknowledged: p50 {statistics.median(acks) * 1000:.0f} ms, "
+            f"max {max(acks) * 1000:.0f} ms ({len(acks)} events, {failed} failed)"
+            if acks
+            else f"signed events: all {failed} failed"
+        ),
+        "all stalled connections closed after "
+        + (f"{closed:.1f} s" if closed is not None else "NOT within 120 s"),
+    ]
+    if args.slow_bodies:
+        report.append(
+            f"server memory: {rss_before:.0f} MB before, {rss_peak:.0f} MB with the slow "
+            f"bodies, {rss_after:.0f} MB after"
+        )
+    return report, stalled + bodies
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--files", type=int, default=0, help="the server's file limit (0: as is)")
@@ -240,45 +286,17 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     with tempfile.TemporaryDirectory() as tmp:
         run = Run(args, Path(tmp))
-        run.start()
-        pid = run.process.pid if run.process else 0
-        limit = args.files or soft
-        print(f"server file limit {limit}; {args.stalled} stalled connections", flush=True)
-        rss_before = rss_mb(pid)
-        hold = threading.Event()
-        bodies = run.slow_bodies(args.slow_bodies, hold) if args.slow_bodies else []
-        opened_at = time.monotonic()
-        stalled = run.stalled(args.stalled)
-        opened = time.monotonic() - opened_at
-        started = time.monotonic()
+        sockets: list[socket.socket] = []
         try:
-            httpx.get(f"{run.base}/healthz", timeout=60).raise_for_status()
-            healthz = f"{time.monotonic() - started:.2f} s"
-        except httpx.HTTPError as exc:
-            healthz = f"failed ({type(exc).__name__})"
-        acks = [run.ack_seconds() for _ in range(args.events)]
-        rss_peak = rss_mb(pid)
-        closed = wait_closed(stalled, started, timeout=120)
-        rss_after = rss_mb(pid)
-        code = run.stop()
-        for sock in stalled + bodies:
-            sock.close()
+            run.start()
+            report, sockets = measure(run, args, limit=args.files or soft)
+        finally:
+            code = run.stop()
+            for sock in sockets:
+                sock.close()
         output = run.output()
-    print(f"opening the stalled connections took {opened:.2f} s")
-    print(f"/healthz answered after {healthz}")
-    print(
-        f"signed events acknowledged: p50 {statistics.median(acks) * 1000:.0f} ms, "
-        f"max {max(acks) * 1000:.0f} ms ({len(acks)} events)"
-    )
-    print(
-        "all stalled connections closed after "
-        + (f"{closed:.1f} s" if closed is not None else "NOT within 120 s")
-    )
-    if args.slow_bodies:
-        print(
-            f"server memory: {rss_before:.0f} MB before, {rss_peak:.0f} MB with the slow "
-            f"bodies, {rss_after:.0f} MB after"
-        )
+    for line in report:
+        print(line)
     lines = output.splitlines()
     print(f"log: {len(lines)} lines, {output.count('Traceback')} tracebacks; exit code {code}")
     for line in lines:

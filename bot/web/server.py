@@ -56,7 +56,10 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-_BACKLOG = 2048
+_BACKLOG = 2048  # the kernel's queue of connections not yet accepted
+# Connections accepted per wake-up: each takes a descriptor before the guard sees it, so
+# a batch stays well within HTTP_RESERVED_FILES and accept() does not hit EMFILE first.
+_ACCEPT_BATCH = 32
 _uvicorn_throttle = Throttle()
 
 
@@ -111,7 +114,7 @@ class Server:
             access_log=False,
             timeout_keep_alive=keep_alive,  # an idle kept-alive connection is closed
             timeout_graceful_shutdown=30,
-            backlog=_BACKLOG,
+            backlog=_ACCEPT_BATCH,  # asyncio accepts this many at a time (see startup)
         )
         uvicorn_log = logging.getLogger("uvicorn.error")
         if _uvicorn_throttle not in uvicorn_log.filters:
@@ -188,6 +191,9 @@ class _Uvicorn(uvicorn.Server):
     async def startup(self, sockets: list[socket.socket] | None = None) -> None:
         asyncio.get_running_loop().set_exception_handler(self._loop_error)
         await super().startup(sockets=sockets)
+        # asyncio listens with the accept batch as backlog; the kernel queue stays long.
+        for sock in sockets or ():
+            sock.listen(_BACKLOG)
 
     def _loop_error(self, loop: asyncio.AbstractEventLoop, context: dict[str, Any]) -> None:
         message = str(context.get("message") or "event loop error")
