@@ -91,6 +91,9 @@ class Server:
         self.socket = _listen(host, port)
         self.metrics_socket: socket.socket | None = None
         if settings.metrics_port is not None:
+            if settings.metrics_port == self.port:
+                self.socket.close()
+                raise ValueError("METRICS_PORT must differ from the port serving requests")
             try:
                 self.metrics_socket = _listen(settings.metrics_host, settings.metrics_port)
             except OSError:
