@@ -140,6 +140,10 @@ def test_at_a_file_limit_of_256_three_hundred_stalled_connections_do_not_take_it
         headers = {"Content-Type": "application/json", **sign(body)}
         acked = httpx.post(f"{served.base}/slack/events", content=body, headers=headers, timeout=20)
         assert acked.status_code == 200
+        for _ in range(30):  # uvicorn logs each of these; the log shows one
+            with socket.create_connection(("127.0.0.1", served.port), timeout=30) as garbage:
+                garbage.sendall(b"NOT HTTP AT ALL\r\n\r\n")
+                assert garbage.recv(65536).startswith(b"HTTP/1.1 400")
         # Every stalled connection is closed (evicted at the cap, or at its deadline).
         assert wait_all_closed(sockets, timeout=30) == 300
 
@@ -155,3 +159,4 @@ def test_at_a_file_limit_of_256_three_hundred_stalled_connections_do_not_take_it
     assert "Traceback" not in output, output[-3000:]
     # Errors under pressure are logged per kind, not per connection.
     assert len(output.splitlines()) < 60, output[-3000:]
+    assert output.count("Invalid HTTP request received") == 1, output[-3000:]
