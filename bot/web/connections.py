@@ -1,4 +1,4 @@
-"""Connections that cannot take the server down: deadlines, a cap, eviction, body slots.
+"""Connections that cannot take the server down: deadlines, a cap, eviction.
 
 uvicorn alone closes an idle keep-alive connection (`timeout_keep_alive`) but never one
 that is still sending its request: a client that opens a connection and sends nothing,
@@ -18,7 +18,8 @@ protocol level where the bytes arrive:
   that has waited longest for its request headers (a client that sends nothing, or an
   idle kept-alive one), so a real request still gets in; when every open connection has
   a request in progress, the new one is answered 503 and closed.
-- (`bot.web.bodies.BodySlots` caps the request bodies read at once.)
+
+(`bot.web.bodies.BodySlots` caps the request bodies read at once.)
 
 Every closing is counted and logged through `Notices`: one line per kind per interval,
 never one per connection.
