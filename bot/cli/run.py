@@ -2,8 +2,9 @@
 
 - `serve`: HTTP mode on `$PORT` (uvicorn): one application (`bot.web.app`) on which each
   configured channel mounts its routes (Slack: `/slack/events`), plus `/healthz`,
-  `/metrics` (with `METRICS_TOKEN`, or on `METRICS_PORT`) and the preferences page (`/prefs`, `/api/preferences`) when configured.
-  This is where channels are wired; only the command line imports it.
+  `/metrics` (with `METRICS_TOKEN`, or on `METRICS_PORT`) and the preferences page
+  (`/prefs`, `/api/preferences`) when configured. This is where channels are wired;
+  only the command line imports it.
 - `socket`: Slack's Socket Mode with `SLACK_APP_TOKEN` (no public URL needed); each
   platform's long-connection mode is a verb of its own.
 - `dingtalk`: DingTalk's Stream mode with `DINGTALK_CLIENT_ID`/`DINGTALK_CLIENT_SECRET`
