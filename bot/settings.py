@@ -99,6 +99,21 @@ class Settings(MemorySettings):
     slack_streaming: bool = True  # show answers as they are written (chat.startStream)
     slack_stream_flush_seconds: float = Field(default=0.6, gt=0, le=5)
 
+    # Slow clients and who may read /metrics (issue 11).
+    http_header_timeout_seconds: float = Field(default=10.0, gt=0, le=60)
+    http_body_timeout_seconds: float = Field(default=10.0, gt=0, le=300)
+    http_max_connections: int = Field(default=0, ge=0)  # 0: the file limit less the reserve
+    http_reserved_files: int = Field(default=128, ge=16)
+    http_max_bodies: int = Field(default=32, ge=1)
+    metrics_port: int | None = Field(default=None, ge=1, le=65535)
+    metrics_host: str = "127.0.0.1"
+    metrics_token: SecretStr | None = None
+
+    @field_validator("metrics_port", mode="before")
+    @classmethod
+    def _unset_port(cls, value: object) -> object:
+        return None if isinstance(value, str) and not value.strip() else value
+
     @property
     def admin_user_ids(self) -> frozenset[str]:
         """`TRAVEL_ADMIN_USER_IDS` as a set of Slack user ids."""

@@ -2,8 +2,9 @@
 
 - `serve`: HTTP mode on `$PORT` (uvicorn): one application (`bot.web.app`) on which each
   configured channel mounts its routes (Slack: `/slack/events`), plus `/healthz`,
-  `/metrics` and the preferences page (`/prefs`, `/api/preferences`) when configured.
-  This is where channels are wired; only the command line imports it.
+  `/metrics` (with `METRICS_TOKEN`, or on `METRICS_PORT`) and the preferences page
+  (`/prefs`, `/api/preferences`) when configured. This is where channels are wired;
+  only the command line imports it.
 - `socket`: Slack's Socket Mode with `SLACK_APP_TOKEN` (no public URL needed); each
   platform's long-connection mode is a verb of its own.
 - `dingtalk`: DingTalk's Stream mode with `DINGTALK_CLIENT_ID`/`DINGTALK_CLIENT_SECRET`
@@ -133,6 +134,11 @@ def serve_command(args: argparse.Namespace, settings: Settings) -> int:
     host = getattr(args, "host", None) or settings.web_host
     port = getattr(args, "port", None) or settings.port
     problem = _port_problem(host, port)  # before the model loads: a busy port fails fast
+    if problem is None and settings.metrics_port is not None:
+        if settings.metrics_port == port:
+            problem = f"METRICS_PORT ({port}) must differ from the port serving requests"
+        elif found := _port_problem(settings.metrics_host, settings.metrics_port):
+            problem = f"METRICS_PORT: {found}"
     if problem:
         print(f"error: {problem}", file=sys.stderr)
         return 2

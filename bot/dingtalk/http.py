@@ -3,11 +3,13 @@
 DingTalk POSTs each robot message (the same JSON Stream mode delivers) with two
 headers: `timestamp` (epoch milliseconds) and `sign`, the base64 HMAC-SHA256 of
 `timestamp + "\\n" + AppSecret` keyed with the AppSecret. The route checks them before
-anything else (`verify_sign`: missing, wrong, or more than an hour away from now: 401
-and nothing touched); a body over `HTTP_MAX_BODY_BYTES` gets 413; one that is not a
-robot message (`message_problem`) gets 400 with a short JSON error; then the robot takes
-it on the dispatch pool (`Robot.receive`: a claim and a queued turn, never a DingTalk
-call), and the answer is `{}` at once. The reply itself goes out later through the
+anything else, before a byte of the body is read (`sign_problem`: missing, wrong, or
+more than an hour away from now: 401, nothing touched, and a WARNING with the reason,
+never the body, once per reason a minute with a count of the others); a body over
+`HTTP_MAX_BODY_BYTES` gets 413; one that is not a robot message (`message_problem`)
+gets 400 with a short JSON error; then the robot takes it on the dispatch pool
+(`Robot.receive`: a claim and a queued turn, never a DingTalk call), and the answer is
+`{}` at once. The reply itself goes out later through the
 message's session webhook or the OpenAPI.
 
 `mount(web, settings, deps)` builds the robot and registers the route on the one HTTP
@@ -39,6 +41,7 @@ from bot.web.asgi import (
     read_body,
     respond,
 )
+from bot.web.notices import Notices
 
 if TYPE_CHECKING:
     from bot.deps import Deps
@@ -90,16 +93,17 @@ class DingTalkEvents:
         self.pool = pool
         self.max_body_bytes = max_body_bytes
         self._secret = app_secret
+        self._notices = Notices(log)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         started = time.monotonic()
         headers = headers_of(scope)
-        if not verify_sign(
-            self._secret,
-            timestamp=first(headers.get("timestamp")),
-            sign=first(headers.get("sign")),
-        ):
+        unsigned = sign_problem(
+            self._secret, timestamp=first(headers.get("timestamp")), sign=first(headers.get("sign"))
+        )
+        if unsigned is not None:
             self.metrics.inc("http_rejected_total", reason="signature")
+            self._notices.warning(unsigned, "DingTalk callback refused (401): %s", unsigned)
             await respond(send, 401, b"invalid signature")
             return
         try:
@@ -138,13 +142,35 @@ def verify_sign(
     tolerance_ms: int = TOLERANCE_MS,
 ) -> bool:
     """DingTalk's callback signature, and a timestamp within an hour of now."""
-    if not timestamp or not sign or not timestamp.isdigit():
-        return False
+    return (
+        sign_problem(
+            secret, timestamp=timestamp, sign=sign, now_ms=now_ms, tolerance_ms=tolerance_ms
+        )
+        is None
+    )
+
+
+def sign_problem(
+    secret: str,
+    *,
+    timestamp: str | None,
+    sign: str | None,
+    now_ms: float | None = None,
+    tolerance_ms: int = TOLERANCE_MS,
+) -> str | None:
+    """Why a callback is not signed by DingTalk ("missing headers", "bad timestamp",
+    "stale timestamp", "bad signature"), or None when it is."""
+    if not timestamp or not sign:
+        return "missing headers"
+    if not timestamp.isdigit():
+        return "bad timestamp"
     now = time.time() * 1000 if now_ms is None else now_ms
     if abs(now - int(timestamp)) > tolerance_ms:
-        return False
+        return "stale timestamp"
     expected = compute_sign(secret, timestamp)
-    return hmac.compare_digest(expected.encode(), sign.strip().encode("utf-8", "replace"))
+    if not hmac.compare_digest(expected.encode(), sign.strip().encode("utf-8", "replace")):
+        return "bad signature"
+    return None
 
 
 def compute_sign(secret: str, timestamp: str) -> str:
@@ -154,4 +180,4 @@ def compute_sign(secret: str, timestamp: str) -> str:
     return base64.b64encode(digest).decode()
 
 
-__all__ = ["EVENTS_PATH", "DingTalkEvents", "compute_sign", "mount", "verify_sign"]
+__all__ = ["EVENTS_PATH", "DingTalkEvents", "compute_sign", "mount", "sign_problem", "verify_sign"]

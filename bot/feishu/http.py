@@ -10,7 +10,9 @@ Event subscriptions and card callbacks both arrive on `/feishu/events`. In order
    verification token matches (401 otherwise); Feishu sends it unsigned.
 4. With an encrypt key, the signature (`X-Lark-Signature` = sha256 of timestamp, nonce,
    key and the raw body) must match; always, the verification token in the body must be
-   `FEISHU_VERIFICATION_TOKEN`. Either wrong or missing: 401, nothing touched.
+   `FEISHU_VERIFICATION_TOKEN`. Either wrong or missing: 401, nothing touched. Every 401
+   is logged at WARNING with its reason (never the body), once per reason a minute
+   with a count of the others.
 5. Event types the bot does not handle: 200 and ignored (Feishu would otherwise retry).
 6. Events are acknowledged (200) at once and handed to the SDK's dispatcher
    (`handler.do`) on the dispatch pool: it checks again, decodes the event into its
@@ -49,6 +51,7 @@ from bot.feishu.app import FeishuApp, build_feishu
 from bot.feishu.events import HANDLED, event_type
 from bot.prefs.links import LinkProvider
 from bot.web.asgi import PayloadTooLarge, Receive, Scope, Send, headers_of, read_body, respond
+from bot.web.notices import Notices
 
 if TYPE_CHECKING:
     from bot.deps import Deps
@@ -69,6 +72,11 @@ SIGNATURE_HEADERS = {
     "x-request-id": "X-Request-Id",
 }
 _JSON = "application/json; charset=utf-8"
+_REASONS = {  # what a 401's reason means, for the log
+    "undecryptable": "does not decrypt with FEISHU_ENCRYPT_KEY",
+    "signature": "bad or missing signature",
+    "token": "wrong or missing verification token",
+}
 
 
 def mount(
@@ -118,6 +126,7 @@ class FeishuEvents:
         self.max_body_bytes = max_body_bytes
         self._token = verification_token.encode()
         self._key = encrypt_key
+        self._notices = Notices(log)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         started = time.monotonic()
@@ -240,6 +249,9 @@ class FeishuEvents:
 
     async def _reject(self, send: Send, status: int, reason: str) -> None:
         self.metrics.inc("http_rejected_total", reason=reason)
+        if status == 401:
+            what = _REASONS.get(reason, reason)
+            self._notices.warning(reason, "Feishu callback refused (401): %s", what)
         await respond(send, status, json.dumps({"msg": reason}).encode(), _JSON)
 
 

@@ -1,11 +1,16 @@
 """Slack over HTTP: the `POST /slack/events` route, and what it checks before Bolt.
 
-Events, slash commands and interactivity all arrive on `/slack/events`. The Slack
-signature is checked before anything else (`verify_signature`: bad or stale, 401 and
-nothing touched); a body over `HTTP_MAX_BODY_BYTES` gets 413; an unreadable one, or one
-not shaped like anything Slack sends (`request_problem`), gets 400 with a short JSON
-error; then Bolt dispatches it on the dispatch pool, so the event loop never blocks on
-a listener. Should Bolt still trip over a body, that is a 400 too, logged without it.
+Events, slash commands and interactivity all arrive on `/slack/events`. Before a byte
+of the body is read, the signature headers must be there and the timestamp fresh
+(`header_problem`), and a declared `Content-Length` over `HTTP_MAX_BODY_BYTES` gets 413;
+then the signature over the body (`signature_problem`). Any wrong: 401, nothing touched,
+and a WARNING with the reason ("missing headers", "stale timestamp", "bad signature"...),
+never the body, once per reason a minute with a count of the others (a wrong signing
+secret shows at once; a flood of unsigned requests does not fill the log). An unreadable
+body, or one not shaped like anything Slack sends (`request_problem`), gets 400 with a
+short JSON error; then Bolt dispatches it on the dispatch pool, so the event loop never
+blocks on a listener. Should Bolt still trip over a body, that is a 400 too, logged
+without it.
 
 `mount(web, settings, deps)` builds the Bolt app and registers the route on the one
 HTTP application (`bot.web.app`).
@@ -45,6 +50,7 @@ from bot.web.asgi import (
     respond,
     send_response,
 )
+from bot.web.notices import Notices
 
 if TYPE_CHECKING:
     from bot.deps import Deps
@@ -93,25 +99,27 @@ class SlackEvents:
         self.pool = pool
         self.max_body_bytes = max_body_bytes
         self._secret = signing_secret.encode("utf-8")
+        self._notices = Notices(log)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         started = time.monotonic()
         metrics = self.metrics
         headers = headers_of(scope)
+        timestamp = first(headers.get("x-slack-request-timestamp"))
+        signature = first(headers.get("x-slack-signature"))
+        unsigned = header_problem(timestamp=timestamp, signature=signature)
+        if unsigned is not None:  # before a byte of the body is read
+            await self._unsigned(send, unsigned)
+            return
         try:
             raw = await read_body(receive, headers, self.max_body_bytes)
         except PayloadTooLarge:
             metrics.inc("http_rejected_total", reason="too_large")
             await respond(send, 413, b"payload too large")
             return
-        if not verify_signature(
-            self._secret,
-            raw,
-            timestamp=first(headers.get("x-slack-request-timestamp")),
-            signature=first(headers.get("x-slack-signature")),
-        ):
-            metrics.inc("http_rejected_total", reason="signature")
-            await respond(send, 401, b"invalid signature")
+        unsigned = signature_problem(self._secret, raw, timestamp=timestamp, signature=signature)
+        if unsigned is not None:
+            await self._unsigned(send, unsigned)
             return
         try:
             request = BoltRequest(
@@ -153,6 +161,51 @@ class SlackEvents:
                 out_headers.append((name.encode("latin-1"), str(value).encode("latin-1")))
         await send_response(send, response.status, body, out_headers)
 
+    async def _unsigned(self, send: Send, problem: str) -> None:
+        """401 for a request Slack did not sign (now), logged with the reason only."""
+        self.metrics.inc("http_rejected_total", reason="signature")
+        self._notices.warning(problem, "Slack request refused (401): %s", problem)
+        await respond(send, 401, b"invalid signature")
+
+
+def header_problem(
+    *,
+    timestamp: str | None,
+    signature: str | None,
+    now: float | None = None,
+    tolerance: float = 300,
+) -> str | None:
+    """Why the signature headers alone already fail (checked before the body is read):
+    "missing headers", "bad timestamp" or "stale timestamp"; None when they may pass."""
+    if not timestamp or not signature:
+        return "missing headers"
+    try:
+        sent = int(timestamp)
+    except ValueError:
+        return "bad timestamp"
+    if abs((time.time() if now is None else now) - sent) > tolerance:
+        return "stale timestamp"
+    return None
+
+
+def signature_problem(
+    secret: bytes,
+    body: bytes,
+    *,
+    timestamp: str | None,
+    signature: str | None,
+    now: float | None = None,
+    tolerance: float = 300,
+) -> str | None:
+    """Why the request is not signed by Slack (the headers' problem, or "bad signature"),
+    or None when it is."""
+    problem = header_problem(timestamp=timestamp, signature=signature, now=now, tolerance=tolerance)
+    if problem is not None or not timestamp or not signature:
+        return problem or "missing headers"
+    expected = sign(secret, body, timestamp=timestamp).encode()
+    ok = hmac.compare_digest(expected, signature.encode("utf-8", "replace"))
+    return None if ok else "bad signature"
+
 
 def verify_signature(
     secret: bytes,
@@ -164,16 +217,10 @@ def verify_signature(
     tolerance_seconds: int = 300,
 ) -> bool:
     """Slack's v0 request signature over the raw bytes, and a timestamp not too old."""
-    if not timestamp or not signature:
-        return False
-    try:
-        sent = int(timestamp)
-    except ValueError:
-        return False
-    if abs((time.time() if now is None else now) - sent) > tolerance_seconds:
-        return False
-    expected = sign(secret, body, timestamp=timestamp)
-    return hmac.compare_digest(expected.encode(), signature.encode("utf-8", "replace"))
+    problem = signature_problem(
+        secret, body, timestamp=timestamp, signature=signature, now=now, tolerance=tolerance_seconds
+    )
+    return problem is None
 
 
 def sign(secret: bytes, body: bytes, *, timestamp: str) -> str:
@@ -333,4 +380,13 @@ def _command_problem(body: Mapping[str, Any]) -> str | None:
     return None
 
 
-__all__ = ["EVENTS_PATH", "SlackEvents", "mount", "request_problem", "sign", "verify_signature"]
+__all__ = [
+    "EVENTS_PATH",
+    "SlackEvents",
+    "header_problem",
+    "mount",
+    "request_problem",
+    "sign",
+    "signature_problem",
+    "verify_signature",
+]

@@ -15,7 +15,11 @@ prefix (`/api/preferences/facts/{id}`). The application itself answers:
   preference can be read or written) and 503 `shutting_down` once shutdown has begun.
   A long connection registered with `add_health` (e.g. DingTalk Stream) is shown there
   (and, as information, in `/healthz`); one that is down makes the status `degraded`.
-- `GET /metrics`: Prometheus text.
+- `GET /metrics`: Prometheus text, never to anyone who asks: with `METRICS_TOKEN` set,
+  only to a request with `Authorization: Bearer <token>` (401 otherwise, on every
+  listener); without it, only on the metrics listener (`METRICS_PORT`, bound to
+  `METRICS_HOST`, localhost by default), and 404 on the public port. The metrics
+  listener serves `/metrics`, `/healthz` and `/readyz`, nothing else.
 - anything else: 404; a known path with the wrong method: 405. A route that fails
   unexpectedly answers 500 and the server carries on.
 """
@@ -23,12 +27,14 @@ prefix (`/api/preferences/facts/{id}`). The application itself answers:
 from __future__ import annotations
 
 import asyncio
+import hmac
 import json
 import logging
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING
 
-from bot.web.asgi import Receive, Route, Scope, Send, respond
+from bot.web.asgi import ClientDisconnected, Receive, Route, Scope, Send, respond, send_response
+from bot.web.notices import Notices
 
 if TYPE_CHECKING:
     from bot.deps import Deps
@@ -36,6 +42,10 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 _HEALTH_TIMEOUT = 2.0
+# Set (true) in the scope of a request that came in on the metrics listener
+# (`bot.web.server` knows the sockets; the application only reads this).
+METRICS_LISTENER = "bot.metrics_listener"
+_OPS_PATHS = frozenset({"/healthz", "/readyz", "/metrics"})
 
 
 class WebApp:
@@ -48,6 +58,9 @@ class WebApp:
         # A long connection's state in /readyz and /healthz (`add_health`).
         self._extra_health: dict[str, Callable[[], Mapping[str, object]]] = {}
         self._prefixes: dict[str, tuple[tuple[str, ...], Route]] = {}
+        token = deps.settings.metrics_token
+        self._metrics_token = token.get_secret_value().encode() if token is not None else b""
+        self._notices = Notices(log)
 
     def mount(
         self,
@@ -85,6 +98,9 @@ class WebApp:
         if scope["type"] != "http":
             return
         path, method = scope["path"], scope["method"]
+        if scope.get(METRICS_LISTENER) and path not in _OPS_PATHS:
+            await respond(send, 404, b"not found")
+            return
         try:
             mounted = self._routes.get(path) or self._below(path)
             if mounted is not None:
@@ -98,12 +114,13 @@ class WebApp:
             elif path == "/readyz" and method in ("GET", "HEAD"):
                 await self._ready(send)
             elif path == "/metrics" and method == "GET":
-                body = self.render_metrics().encode()
-                await respond(send, 200, body, "text/plain; version=0.0.4; charset=utf-8")
+                await self._metrics(scope, send)
             else:
                 await respond(send, 404, b"not found")
+        except ClientDisconnected:  # nobody to answer; the server counts and logs it
+            return
         except Exception:
-            log.exception("request to %s failed", path)
+            self._notices.log(logging.ERROR, "route failed", "a request failed", exc_info=True)
             await respond(send, 500, b"internal error")
 
     def _below(self, path: str) -> tuple[tuple[str, ...], Route] | None:
@@ -112,6 +129,30 @@ class WebApp:
         return self._prefixes[max(found, key=len)] if found else None
 
     # -- health and metrics ---------------------------------------------------------------
+
+    async def _metrics(self, scope: Scope, send: Send) -> None:
+        """Prometheus text for a caller with the token, or on the metrics listener."""
+        if self._metrics_token:
+            authorization = ""
+            for name, value in scope.get("headers", ()):
+                if name.lower() == b"authorization":
+                    authorization = value.decode("latin-1")
+            scheme, _, given = authorization.partition(" ")
+            if scheme.lower() != "bearer" or not hmac.compare_digest(
+                given.strip().encode("latin-1"), self._metrics_token
+            ):
+                self._notices.warning(
+                    "metrics token", "/metrics refused: missing or wrong bearer token"
+                )
+                headers = [(b"content-type", b"text/plain; charset=utf-8")]
+                headers.append((b"www-authenticate", b'Bearer realm="metrics"'))
+                await send_response(send, 401, b"unauthorized", headers)
+                return
+        elif not scope.get(METRICS_LISTENER):
+            await respond(send, 404, b"not found")
+            return
+        body = self.render_metrics().encode()
+        await respond(send, 200, body, "text/plain; version=0.0.4; charset=utf-8")
 
     async def _alive(self, send: Send) -> None:
         payload = {
@@ -189,4 +230,4 @@ class WebApp:
                 return
 
 
-__all__ = ["WebApp"]
+__all__ = ["METRICS_LISTENER", "WebApp"]

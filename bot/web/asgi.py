@@ -20,17 +20,25 @@ class PayloadTooLarge(Exception):
     pass
 
 
+class ClientDisconnected(Exception):
+    """The client went away (or was cut off by the body deadline) before its whole body
+    arrived: there is no one to answer. `WebApp` drops the request quietly."""
+
+
 async def read_body(receive: Receive, headers: Mapping[str, list[str]], limit: int) -> bytes:
-    """The request body, at most `limit` bytes (`PayloadTooLarge` beyond)."""
-    declared = first(headers.get("content-length"))
-    if declared is not None and declared.isdigit() and int(declared) > limit:
+    """The request body, at most `limit` bytes (`PayloadTooLarge` beyond).
+
+    A declared `Content-Length` over `limit` is refused before a byte is read, and
+    nothing beyond `limit` is ever kept; a body cut short raises `ClientDisconnected`.
+    """
+    if declared_too_large(headers, limit):
         raise PayloadTooLarge
     chunks: list[bytes] = []
     size = 0
     while True:
         message = await receive()
         if message["type"] == "http.disconnect":
-            break
+            raise ClientDisconnected
         chunk = message.get("body", b"")
         size += len(chunk)
         if size > limit:
@@ -39,6 +47,13 @@ async def read_body(receive: Receive, headers: Mapping[str, list[str]], limit: i
         if not message.get("more_body", False):
             break
     return b"".join(chunks)
+
+
+def declared_too_large(headers: Mapping[str, list[str]], limit: int) -> bool:
+    """Whether the request's `Content-Length` says its body is longer than `limit`
+    (checked before reading; a chunked body is counted as it is read)."""
+    declared = first(headers.get("content-length"))
+    return declared is not None and declared.strip().isdigit() and int(declared) > limit
 
 
 def headers_of(scope: Scope) -> dict[str, list[str]]:
@@ -75,12 +90,14 @@ async def send_response(
 
 
 __all__ = [
+    "ClientDisconnected",
     "Message",
     "PayloadTooLarge",
     "Receive",
     "Route",
     "Scope",
     "Send",
+    "declared_too_large",
     "first",
     "headers_of",
     "read_body",

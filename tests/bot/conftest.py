@@ -21,7 +21,7 @@ from memory.engine import Memory
 from tests.support.llm_server import ScriptedModel
 from tests.support.services import REDIS_URL, delete_keys
 from tests.support.slack_api import FakeSlackAPI
-from tests.support.slack_harness import BOT_TOKEN, SIGNING_SECRET, BotHarness
+from tests.support.slack_harness import BOT_TOKEN, METRICS_TOKEN, SIGNING_SECRET, BotHarness
 
 
 @pytest.fixture
@@ -79,6 +79,7 @@ def make_settings(
             "llm_timeout_seconds": 10.0,
             "embedding_provider": "local",
             "agent_workers": 4,
+            "metrics_token": METRICS_TOKEN,
         }
         values.update(overrides)
         return Settings(_env_file=None, **values)  # type: ignore[call-arg]

@@ -33,6 +33,9 @@ from tests.support.slack_api import Call, FakeSlackAPI
 
 SIGNING_SECRET = "test-signing-secret-8f3a"
 BOT_TOKEN = "xoxb-test-bot-token"
+# /metrics needs it (METRICS_TOKEN); the settings factories set it.
+METRICS_TOKEN = "test-metrics-token-5b1c"
+METRICS_AUTH = {"Authorization": f"Bearer {METRICS_TOKEN}"}
 API_APP_ID = "A0TRAVEL"
 CHANNEL = "C0TRAVEL"
 

@@ -4,6 +4,7 @@ DingTalk's session webhooks and OpenAPI (played by a local server) received out.
 from __future__ import annotations
 
 import json
+import logging
 import time
 from collections.abc import Callable
 from typing import Any
@@ -97,6 +98,24 @@ def test_unsigned_or_badly_signed_callbacks_are_refused(
     assert response.status_code == 401
     time.sleep(0.2)
     assert scripted_model.requests == [] and dingtalk.sent == []
+
+
+def test_refused_callbacks_are_logged_once_per_reason_without_their_text(
+    robot: HTTPRobot, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.WARNING)
+    data = robot.message("passport-E12345678")
+    for _ in range(3):
+        wrong = signed_headers(secret="not-the-app-secret")
+        assert robot.post(data, signed=False, headers=wrong).status_code == 401
+    stale = signed_headers(timestamp=int((time.time() - 3660) * 1000))
+    assert robot.post(data, signed=False, headers=stale).status_code == 401
+    refusals = [r.getMessage() for r in caplog.records if "refused (401)" in r.getMessage()]
+    assert refusals == [
+        "DingTalk callback refused (401): bad signature",
+        "DingTalk callback refused (401): stale timestamp",
+    ]
+    assert "passport-E12345678" not in caplog.text
 
 
 def test_a_signature_from_59_minutes_ago_is_accepted(

@@ -20,6 +20,7 @@ from tests.support.feishu_api import FakeFeishuAPI
 from tests.support.feishu_harness import ENCRYPT_KEY, VERIFICATION_TOKEN, FeishuHarness
 from tests.support.llm_server import ScriptedModel
 from tests.support.services import REDIS_URL
+from tests.support.slack_harness import METRICS_TOKEN
 
 
 @pytest.fixture
@@ -56,6 +57,7 @@ def make_feishu_settings(
             "llm_timeout_seconds": 10.0,
             "embedding_provider": "local",
             "agent_workers": 4,
+            "metrics_token": METRICS_TOKEN,
         }
         values.update(overrides)
         return Settings(_env_file=None, **values)  # type: ignore[call-arg]

@@ -3,13 +3,17 @@
 from __future__ import annotations
 
 import json
+import logging
 import time
+
+import pytest
 
 from tests.bot.feishu.conftest import FeishuFactory
 from tests.support import feishu_events as events
 from tests.support.feishu_api import FakeFeishuAPI
 from tests.support.feishu_harness import ENCRYPT_KEY, VERIFICATION_TOKEN, FeishuHarness
 from tests.support.llm_server import ScriptedModel
+from tests.support.slack_harness import METRICS_AUTH
 
 
 def test_the_url_challenge_is_answered_sealed_or_plain_with_the_right_token(
@@ -54,6 +58,24 @@ def test_malformed_and_oversized_bodies_get_a_clear_status(feishu: FeishuHarness
     assert feishu.http.get("/feishu/events").status_code == 405
 
 
+def test_refused_callbacks_are_logged_once_per_reason_without_their_text(
+    feishu: FeishuHarness, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.WARNING)
+    body = feishu.message("ou_alice", "passport-E12345678")
+    for _ in range(3):
+        assert feishu.post(body, sign=False).status_code == 401
+    other_token = feishu.message("ou_alice", "passport-E12345678")
+    other_token["header"]["token"] = "someone-elses"
+    assert feishu.post(other_token).status_code == 401
+    refusals = [r.getMessage() for r in caplog.records if "refused (401)" in r.getMessage()]
+    assert refusals == [
+        "Feishu callback refused (401): bad or missing signature",
+        "Feishu callback refused (401): wrong or missing verification token",
+    ]
+    assert "passport-E12345678" not in caplog.text
+
+
 def test_authentic_but_unreadable_events_are_acknowledged_counted_and_never_answered(
     feishu: FeishuHarness, scripted_model: ScriptedModel, fake_feishu: FakeFeishuAPI
 ) -> None:
@@ -62,7 +84,7 @@ def test_authentic_but_unreadable_events_are_acknowledged_counted_and_never_answ
     assert feishu.post(broken).status_code == 200  # Feishu would only send it again
     deadline = time.monotonic() + 10
     counted = 'feishu_events_ignored_total{type="unreadable"} 1'
-    while counted not in feishu.http.get("/metrics").text:
+    while counted not in feishu.http.get("/metrics", headers=METRICS_AUTH).text:
         assert time.monotonic() < deadline
         time.sleep(0.05)
     # A card callback's answer is the card: one the SDK cannot read is a 400.

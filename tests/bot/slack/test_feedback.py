@@ -16,7 +16,7 @@ import pytest
 from bot.messages import t
 from tests.support.llm_server import ScriptedModel
 from tests.support.slack_api import FakeSlackAPI
-from tests.support.slack_harness import API_APP_ID, BotHarness, Sent
+from tests.support.slack_harness import API_APP_ID, METRICS_AUTH, BotHarness, Sent
 
 ALICE = "U0ALICE"
 SECRET_ANSWER = "Take the 08:05 flight; swordfish is the lounge's wifi."
@@ -61,7 +61,7 @@ def _thumb(message: dict[str, Any], which: str) -> dict[str, Any]:
 
 
 def _metric(bot: BotHarness, line: str) -> bool:
-    return line in bot.http.get("/metrics").text.splitlines()
+    return line in bot.http.get("/metrics", headers=METRICS_AUTH).text.splitlines()
 
 
 def test_a_thumbs_up_is_counted_and_logged_with_the_turn_never_the_text(
@@ -126,5 +126,5 @@ def test_a_forged_feedback_value_counts_nothing(
     forged = _thumb(answer, "negative") | {"value": "bad|en|<script>"}
     assert _click(bot, sent, answer, forged).status_code == 200
     bot.drain()
-    assert "slack_feedback_total" not in bot.http.get("/metrics").text
+    assert "slack_feedback_total" not in bot.http.get("/metrics", headers=METRICS_AUTH).text
     assert slack.calls_to("chat.postEphemeral") == []

@@ -22,6 +22,7 @@ from tests.support.services import REDIS_URL, free_port
 from tests.support.slack_api import FakeSlackAPI
 from tests.support.slack_harness import (
     BOT_TOKEN,
+    METRICS_AUTH,
     SIGNING_SECRET,
     BotHarness,
     dm_channel,
@@ -193,7 +194,7 @@ def test_metrics_count_events_turns_tools_cache_and_llm(
         bot.reply_text(bot.dm(ALICE, text))
     bot.drain()
 
-    response = bot.http.get("/metrics")
+    response = bot.http.get("/metrics", headers=METRICS_AUTH)
     assert response.status_code == 200
     assert response.headers["content-type"].startswith("text/plain")
     samples = _samples(response.text)
