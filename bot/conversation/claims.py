@@ -77,7 +77,7 @@ REPLAY_BATCH = 200
 class ClaimStats:
     """What the claims did, for tests and the operator's eye (never reset)."""
 
-    local_only: int = 0  # claims won without asking Redis (it was down or backing off)
+    local_only: int = 0  # claims decided in-process: Redis failed, or was being left alone
     redis_errors: int = 0
     replayed: int = 0  # names written through to Redis after it answered again
     conflicts: int = 0  # written-through names another process had claimed meanwhile
