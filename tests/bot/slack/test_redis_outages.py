@@ -3,11 +3,13 @@ kills or freezes (SIGSTOP) and brings back, driven with signed requests."""
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
+from bot.conversation.claims import RETRY_AFTER_SECONDS
 from tests.bot.conftest import BotFactory
 from tests.support.llm_server import ScriptedModel
 from tests.support.redis_server import RedisServer
@@ -22,6 +24,16 @@ def server(tmp_path: Path) -> Iterator[RedisServer]:
     own = RedisServer(tmp_path).start()
     yield own
     own.stop()
+
+
+def duplicates(bot: BotHarness, count: int, timeout: float = 10.0) -> float:
+    """The deliveries `bot` recognised as duplicates, once `count` were (or time ran out)."""
+    deadline = time.monotonic() + timeout
+    while True:
+        seen = bot.deps.metrics.value("slack_events_duplicate_total", type="dm")
+        if seen >= count or time.monotonic() > deadline:
+            return seen
+        time.sleep(0.02)
 
 
 def retry(bot: BotHarness, sent: Sent, text: str, number: int) -> int:
@@ -67,3 +79,35 @@ def test_retries_across_a_redis_outage_are_answered_once(
     assert len(slack.shown(before.channel, before.thread_ts)) == 1
     assert len(slack.shown(during.channel, during.thread_ts)) == 1
     assert len(scripted_model.requests) == 2
+
+
+def test_two_processes_answer_once_when_the_claim_is_written_through_before_the_retry(
+    make_bot: BotFactory,
+    scripted_model: ScriptedModel,
+    slack: FakeSlackAPI,
+    server: RedisServer,
+) -> None:
+    """What holds with several processes (`bot.conversation.claims`): a retry reaching
+    another process is caught once the first process's claim is in Redis."""
+    first, second = make_bot(redis_url=server.url), make_bot(redis_url=server.url)
+    scripted_model.script("Bon voyage!", "Enjoy Lyon.", "Lyon has great food.")
+    up = first.dm(ALICE, "I'm off to Lyon tomorrow")
+    assert first.reply_text(up) == "Bon voyage!"
+    assert retry(second, up, "I'm off to Lyon tomorrow", 1) == 200
+    assert duplicates(second, 1) == 1  # Redis up: caught
+
+    server.kill()
+    down = first.dm(ALICE, "any tips for Lyon?")  # claimed in the first process only
+    assert first.reply_text(down) == "Enjoy Lyon."
+    server.start()
+    time.sleep(RETRY_AFTER_SECONDS + 0.2)  # the first process leaves Redis alone that long
+    later = first.dm(ALICE, "what should I eat there?")  # Redis answers: written through
+    assert first.reply_text(later) == "Lyon has great food."
+    assert retry(second, down, "any tips for Lyon?", 1) == 200
+    assert retry(second, up, "I'm off to Lyon tomorrow", 2) == 200  # Redis lost it: replayed
+    assert duplicates(second, 3) == 3
+    first.drain()
+    second.drain()
+    for sent in (up, down, later):
+        assert len(slack.shown(sent.channel, sent.thread_ts)) == 1
+    assert len(scripted_model.requests) == 3
