@@ -1,11 +1,12 @@
 """Everything the processes share, built once and passed down: `Deps` and its `Pools`.
 
 `Deps.open(settings)` builds the real parts: memory, the agent (None without an LLM),
-one Redis client (`memory.redis_client`), the trip store, the travel-admin resolver,
-thread history, claims, the worker pools, and the platform-neutral `Conversation` that
-every chat channel feeds. Tests build their own. Channels (`bot.slack`, later
-`bot.feishu` and `bot.dingtalk`) and the HTTP application take a `Deps`; nothing here
-knows a chat platform, and nothing imports the modules that wire the channels.
+one Redis client (`memory.redis_client`; the claims get one of their own, with a
+shorter timeout), the trip store, the travel-admin resolver, thread history, claims,
+the worker pools, and the platform-neutral `Conversation` that every chat channel feeds.
+Tests build their own. Channels (`bot.slack`, later `bot.feishu` and `bot.dingtalk`) and
+the HTTP application take a `Deps`; nothing here knows a chat platform, and nothing
+imports the modules that wire the channels.
 
 Every worker pool of the process is created, owned and closed here (`Pools`), so
 shutdown happens in one place and in one order.
@@ -19,7 +20,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from bot.conversation.claims import Claims
+from bot.conversation.claims import CLAIM_TIMEOUT, Claims
 from bot.conversation.threads import ThreadHistory
 from bot.conversation.turn import AgentLike, Conversation
 from bot.metrics import Metrics
@@ -168,14 +169,20 @@ class Deps:
                 ttl_seconds=settings.thread_history_ttl_seconds,
                 max_chars_per_turn=settings.slack_max_message_chars,
             ),
+            # Claims have a client of their own, with a shorter timeout: a frozen Redis
+            # is given up on quickly, and a pile-up on the shared one never holds a claim.
             claims=Claims(
-                client=client, key_prefix=prefix, ttl_seconds=settings.slack_dedupe_ttl_seconds
+                client=open_redis(settings.redis_url, timeout=CLAIM_TIMEOUT),
+                owns_client=True,
+                key_prefix=prefix,
+                ttl_seconds=settings.slack_dedupe_ttl_seconds,
             ),
         )
 
     def close(self, *, drain: bool = True) -> None:
         """Stop the pools (see `Pools.close`), then release connections."""
         self.pools.close(drain=drain)
+        self.claims.close()
         if self.redis is not None:
             self.redis.close()
         if self.trips is not None:

@@ -2,15 +2,25 @@
 
 One Redis list per thread, `{prefix}bot:thread:{thread}`, holding JSON turns oldest
 first (`thread` is `IncomingMessage.thread_key`: `{team}:{channel}:{thread_ts}` on
-Slack, platform-prefixed elsewhere); every append trims it to the last `max_turns` turns and renews
-its TTL. A thread with a key is a thread the bot is part of, so follow-ups in it need no
-re-mention. Redis trouble never breaks a conversation: reads fall back to no history.
+Slack, platform-prefixed elsewhere); every append trims it to the last `max_turns` turns
+and renews its TTL. Redis trouble never breaks a conversation: reads fall back to no
+history.
+
+The threads the bot is part of, where follow-ups need no re-mention (`knows`): those
+with a history, and those marked (`mark`) the moment a mention in them is accepted,
+before the model has said anything, so a detail added in the thread while the first
+answer is being written is not ignored. A mark is `{prefix}bot:thread-on:{thread}` in
+Redis (same TTL as the history) and is also kept in a bounded in-process table, so this
+process still knows its threads while Redis is away.
 """
 
 from __future__ import annotations
 
 import json
 import logging
+import threading
+import time
+from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -45,12 +55,16 @@ class ThreadHistory:
         max_turns: int = 20,
         ttl_seconds: int = 3 * 24 * 3600,
         max_chars_per_turn: int = 4000,
+        local_capacity: int = 20_000,
     ) -> None:
         self._client = client
         self._prefix = key_prefix
         self.max_turns = max_turns
         self.ttl_seconds = ttl_seconds
         self.max_chars_per_turn = max_chars_per_turn
+        self._marked: OrderedDict[str, float] = OrderedDict()  # thread -> expiry (monotonic)
+        self._capacity = local_capacity
+        self._lock = threading.Lock()
 
     def key(self, thread: str) -> str:
         return f"{self._prefix}bot:thread:{thread}"
@@ -141,12 +155,54 @@ class ThreadHistory:
             return None
         return value.decode() if isinstance(value, bytes) else str(value)
 
+    def mark_key(self, thread: str) -> str:
+        return f"{self._prefix}bot:thread-on:{thread}"
+
+    def mark(self, thread: str) -> None:
+        """The bot takes part in this thread from now on (before it has answered)."""
+        now = time.monotonic()
+        with self._lock:
+            while self._marked:
+                oldest, expires = next(iter(self._marked.items()))
+                if expires > now and len(self._marked) < self._capacity:
+                    break
+                del self._marked[oldest]
+            self._marked[thread] = now + self.ttl_seconds
+            self._marked.move_to_end(thread)
+        if self._client is None:
+            return
+        try:
+            self._client.set(self.mark_key(thread), "1", ex=self.ttl_seconds)
+        except Exception as exc:
+            log.warning("could not mark the thread (%s)", type(exc).__name__)
+
+    def unmark(self, thread: str) -> None:
+        """Take back `mark` (the bot ended up saying nothing in the thread)."""
+        with self._lock:
+            self._marked.pop(thread, None)
+        if self._client is None:
+            return
+        try:
+            self._client.delete(self.mark_key(thread))
+        except Exception as exc:
+            log.warning("could not unmark the thread (%s)", type(exc).__name__)
+
     def knows(self, thread: str) -> bool:
-        """Whether the bot takes part in this thread (False when Redis is down)."""
+        """Whether the bot takes part in this thread: marked, or with a history.
+
+        While Redis is down only the threads this process marked are known.
+        """
+        with self._lock:
+            expires = self._marked.get(thread)
+        if expires is not None and expires > time.monotonic():
+            return True
         if self._client is None:
             return False
-        try:
-            return bool(self._client.exists(self.key(thread)))
+        try:  # two keys, maybe in two cluster slots: one EXISTS each, one round trip
+            pipe = self._client.pipeline(transaction=False)
+            pipe.exists(self.key(thread))
+            pipe.exists(self.mark_key(thread))
+            return any(pipe.execute())
         except Exception as exc:
             log.warning("thread history unavailable (%s)", type(exc).__name__)
             return False

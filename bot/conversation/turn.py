@@ -3,9 +3,12 @@
 `Conversation.accept(msg, sink, channel)` runs on the platform's listener thread and
 does only quick work, asking nothing of the platform: a thread follow-up is taken only
 in a thread the bot is part of, the message is claimed (exactly one answer per message,
-`bot.conversation.claims`) and its turn is queued on the agent pool, while the sink
-shows progress. Past `AGENT_MAX_PENDING` queued or running turns the writer is told to
-come back later instead.
+`bot.conversation.claims`), a mention makes its thread one the bot is part of at once
+(`ThreadHistory.mark`: a follow-up written before the first answer is not ignored), and
+its turn is queued on the agent pool, after any turn of the same thread still queued or
+running in this process (`bot.conversation.lanes`: the follow-up sees that answer),
+while the sink shows progress. Past `AGENT_MAX_PENDING` queued or running turns the
+writer is told to come back later instead.
 
 The turn (`run`, on the agent pool): length and empty checks; whether the message plans
 for a colleague and whether the writer, a travel admin or not, may
@@ -38,6 +41,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 from bot.agent.tools import ToolContext
+from bot.conversation.lanes import Lanes
 from bot.conversation.reply import PlanPart, ReplyPart, ShowsActivity
 from bot.conversation.threads import Turn
 from bot.errors import LLMNotConfigured, LLMUnavailable
@@ -162,6 +166,7 @@ class Conversation:
         self.max_chars = max_chars
         self._pending = 0
         self._lock = threading.Lock()
+        self._lanes = Lanes()
 
     @property
     def pending(self) -> int:
@@ -178,6 +183,8 @@ class Conversation:
         if not self.claims.claim_message(msg):
             self.metrics.inc(f"{msg.platform}_events_duplicate_total", type=msg.kind)
             return False
+        if msg.kind == "mention":
+            self.threads.mark(msg.thread_key)
         with self._lock:
             busy = self._pending >= self.max_pending
             if not busy:
@@ -187,8 +194,11 @@ class Conversation:
             sink.busy(t("busy", msg.lang))
             return True
         sink.status(t("working", msg.lang))
+        queued_at = time.monotonic()
         try:
-            self.pool.submit(self.run, msg, sink, channel, time.monotonic())
+            self._lanes.submit(
+                self.pool, msg.thread_key, lambda: self.run(msg, sink, channel, queued_at)
+            )
         except RuntimeError:  # the pool is shutting down
             with self._lock:
                 self._pending -= 1
@@ -212,6 +222,8 @@ class Conversation:
             outcome = answer.outcome
             if outcome == "refused":  # only the writer sees it; nothing enters the thread
                 sink.refuse(answer.text)
+                if msg.kind == "mention":  # known again only if it has a history
+                    self.threads.unmark(msg.thread_key)
                 return
             if outcome == "ok":
                 if not streamed.started:

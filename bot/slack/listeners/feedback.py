@@ -39,7 +39,7 @@ log = logging.getLogger(__name__)
 def register(app: App, deps: Deps) -> None:
     """Wire the feedback buttons into `app`."""
 
-    @on("block_actions", deps.metrics)
+    @on("block_actions", deps.metrics, once=deps.claims)
     def on_verdict(it: Interaction) -> None:
         feedback = read_feedback(it.value, VERDICTS)
         if feedback is None:
@@ -50,7 +50,7 @@ def register(app: App, deps: Deps) -> None:
         if feedback.choice == "bad":
             deps.pools.run_task(ask_why, it, feedback)
 
-    @on("block_actions", deps.metrics)
+    @on("block_actions", deps.metrics, once=deps.claims)
     def on_reason(it: Interaction) -> None:
         feedback = read_feedback(it.value, REASONS)
         if feedback is None:

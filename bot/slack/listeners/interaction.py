@@ -6,6 +6,12 @@ request (`slack_events_total{type=kind}`), acknowledges it at once, reads who ac
 neither; only then does the handler run, with everything read once in an `Interaction`.
 Handlers stay quick (they run on Bolt's listener pool) and hand slow work to the task
 pool.
+
+With `once=claims`, a request is handled once per `trigger_id`: Slack's signature
+carries no nonce, so a captured slash command or button click could be replayed as is
+within the signature's five minutes, but Slack gives every real one a new, single-use
+`trigger_id`. A replay is acknowledged like any request (200, empty) and does nothing
+else (`slack_events_duplicate_total{type=kind}`).
 """
 
 from __future__ import annotations
@@ -18,9 +24,13 @@ from slack_bolt import Respond
 from slack_bolt.kwargs_injection.args import Args
 from slack_sdk.web import WebClient
 
+from bot.conversation.claims import Claims
 from bot.conversation.incoming import SLACK, qualified
 from bot.metrics import Metrics
 from bot.slack.api import person_of
+
+# Longer than a signed request stays valid (five minutes), so a replay always finds it.
+TRIGGER_TTL_SECONDS = 3600
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,10 +61,13 @@ class Interaction:
 Handler = Callable[[Interaction], None]
 
 
-def on(kind: str, metrics: Metrics, *, acknowledge: bool = True) -> Callable[[Handler], Any]:
+def on(
+    kind: str, metrics: Metrics, *, acknowledge: bool = True, once: Claims | None = None
+) -> Callable[[Handler], Any]:
     """Decorator: a Bolt listener running the prelude, then `handler` (module docstring).
 
-    `acknowledge=False` for events, which Bolt acknowledges by itself.
+    `acknowledge=False` for events, which Bolt acknowledges by itself; `once` handles a
+    request once per `trigger_id`.
     """
 
     def wrap(handler: Handler) -> Callable[[Args], None]:
@@ -65,6 +78,12 @@ def on(kind: str, metrics: Metrics, *, acknowledge: bool = True) -> Callable[[Ha
             team, user = person_of(args.body)
             if not (team and user):
                 return
+            trigger = args.body.get("trigger_id")
+            if once is not None and isinstance(trigger, str) and trigger:
+                name = f"bot:seen:trigger:{qualified(SLACK, team, trigger)}"
+                if not once.claim(name, ttl_seconds=TRIGGER_TTL_SECONDS):
+                    metrics.inc("slack_events_duplicate_total", type=kind)
+                    return
             handler(
                 Interaction(
                     team=team,
@@ -82,4 +101,4 @@ def on(kind: str, metrics: Metrics, *, acknowledge: bool = True) -> Callable[[Ha
     return wrap
 
 
-__all__ = ["Handler", "Interaction", "on"]
+__all__ = ["TRIGGER_TTL_SECONDS", "Handler", "Interaction", "on"]

@@ -45,9 +45,9 @@ COMMAND = "/travel-prefs"
 
 def register(app: App, deps: Deps, prefs: Preferences) -> None:
     """`/travel-prefs` and the answers to `/travel-prefs forget`."""
-    memory, metrics = deps.memory, deps.metrics
+    memory, metrics, claims = deps.memory, deps.metrics, deps.claims
 
-    @on("command", metrics)
+    @on("command", metrics, once=claims)
     def on_command(it: Interaction) -> None:
         words = str(it.body.get("text") or "").split()
         sub = words[0].lower() if words else ""
@@ -94,7 +94,7 @@ def register(app: App, deps: Deps, prefs: Preferences) -> None:
         text = t("prefs_forget_ask", lang, count=count)
         prefs.answer(it.client, it.user, it.respond, text, blocks=[b.to_dict() for b in blocks])
 
-    @on("block_actions", metrics)
+    @on("block_actions", metrics, once=claims)
     def on_forget_confirm(it: Interaction) -> None:
         """The "yes" of `/travel-prefs forget`; only the person who asked may answer it."""
         if it.value != it.user:
@@ -108,7 +108,7 @@ def register(app: App, deps: Deps, prefs: Preferences) -> None:
         prefs.answer(it.client, it.user, it.respond, text, replace_original=True)
         prefs.publish_home(it.client, it.team, it.user, lang=lang)
 
-    @on("block_actions", metrics)
+    @on("block_actions", metrics, once=claims)
     def on_forget_cancel(it: Interaction) -> None:
         def cancelled() -> None:
             text = t("prefs_forget_cancelled", prefs.lang(it.client, it.team, it.user))

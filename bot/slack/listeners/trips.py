@@ -32,7 +32,7 @@ def register(app: App, deps: Deps) -> None:
     """Wire the "Save trip" button into `app`."""
     trips = deps.trips
 
-    @on("block_actions", deps.metrics)
+    @on("block_actions", deps.metrics, once=deps.claims)
     def on_save(it: Interaction) -> None:
         channel = str((it.body.get("channel") or {}).get("id") or "")
         message: Mapping[str, Any] = it.body.get("message") or {}

@@ -131,3 +131,6 @@ def test_thread_history_on_a_cluster(client: Any, prefix: str) -> None:
     assert history.load("T1:C1:2.0") == [Turn("user", "出差只坐高铁一等座")]
     assert history.subject("T1:C1:1.0") == "T1:U9"
     assert history.knows("T1:C1:1.0")
+    # A thread marked at a mention (its mark and its history in different slots).
+    ThreadHistory(client=client, key_prefix=prefix).mark("T1:C1:3.0")
+    assert history.knows("T1:C1:3.0") and not history.knows("T1:C1:4.0")

@@ -75,3 +75,32 @@ def test_the_traveller_a_thread_plans_for_is_remembered_per_thread(
     assert history.subject("T1:C1:1.0") == "U0ALICE"
     assert history.subject("T1:C1:2.0") is None
     assert 0 < int(client.ttl(history.subject_key("T1:C1:1.0"))) <= 120
+
+
+def test_a_marked_thread_is_known_before_it_has_a_history(
+    client: redis.Redis, bot_prefix: str
+) -> None:
+    """A mention was accepted; its answer is still being written."""
+    history = ThreadHistory(client=client, key_prefix=bot_prefix, ttl_seconds=120)
+    other_process = ThreadHistory(client=client, key_prefix=bot_prefix)
+    history.mark("T1:C1:3.0")
+    assert history.knows("T1:C1:3.0") and other_process.knows("T1:C1:3.0")
+    assert history.load("T1:C1:3.0") == []  # a mark is not a turn
+    assert history.seed("T1:C1:3.0", Turn("user", "earlier message")) is True
+    assert 0 < int(client.ttl(history.mark_key("T1:C1:3.0"))) <= 120
+    history.unmark("T1:C1:3.0")
+    assert other_process.knows("T1:C1:3.0") is True  # it has a history now
+    history.unmark("T1:C1:4.0")
+    assert history.knows("T1:C1:4.0") is False
+
+
+def test_while_redis_is_down_a_process_still_knows_the_threads_it_marked() -> None:
+    down = redis.Redis.from_url("redis://127.0.0.1:1/0", socket_connect_timeout=0.2)
+    history = ThreadHistory(client=down, local_capacity=2)
+    history.mark("T1:C1:1.0")
+    assert history.knows("T1:C1:1.0") is True
+    assert history.knows("T1:C1:2.0") is False
+    history.mark("T1:C1:2.0")
+    history.mark("T1:C1:3.0")  # past the bound: the oldest mark is dropped
+    assert history.knows("T1:C1:1.0") is False
+    assert history.knows("T1:C1:3.0") is True

@@ -246,6 +246,28 @@ def test_planning_for_a_colleague_takes_a_travel_admin(core: Core) -> None:
     assert "record_to_memory" not in offered  # an admin's run never writes Bob's memory
 
 
+def test_a_mention_makes_its_thread_the_bots_before_the_answer(core: Core) -> None:
+    """A follow-up accepted while the mention's turn has not even started is answered
+    after it, and sees its answer."""
+    core.model.script("Chengdu in May is warm.", "Then a morning train.")
+    channel, first, second = QuietChannel(), RecordingSink(), RecordingSink()
+    mention = message("trip to Chengdu in May?", kind="mention", message_id="om_20")
+    follow_up = message("no flights", kind="thread", message_id="om_21", thread="om_20")
+    assert core.conversation.accept(mention, first, channel) is True
+    assert core.conversation.accept(follow_up, second, channel) is True
+    core.pool.shutdown(wait=True)
+    assert first.text == "Chengdu in May is warm." and second.text == "Then a morning train."
+    contents = [m["content"] for m in core.model.requests[-1]["messages"][1:]]
+    assert contents == ["trip to Chengdu in May?", "Chengdu in May is warm.", "no flights"]
+
+
+def test_a_refused_mention_leaves_the_thread_unknown(core: Core) -> None:
+    core.answer(message("plan for <@ou_bob>", kind="mention", message_id="om_22"))
+    follow_up = message("please?", kind="thread", message_id="om_23", thread="om_22")
+    assert core.answer(follow_up).calls == []
+    assert core.model.requests == []
+
+
 def test_failures_end_in_a_kind_reply_in_the_writers_language(core: Core) -> None:
     core.model.script(Fail(500))
     sink = core.answer(message("我从不坐红眼航班", message_id="om_10"))

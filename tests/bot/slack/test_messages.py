@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import json
+import threading
 import time
+from collections.abc import Callable
 from typing import Any
 
 from bot.messages import t
@@ -148,6 +150,47 @@ def test_follow_ups_in_a_thread_need_no_mention_and_carry_the_thread(
         ("assistant", "Shanghai in May is lovely."),
         ("user", "I'd rather not fly"),
     ]
+
+
+def test_a_follow_up_written_before_the_first_answer_is_answered_after_it(
+    bot: BotHarness, scripted_model: ScriptedModel, slack: FakeSlackAPI
+) -> None:
+    """A person @mentions the bot and adds a detail in the thread while it is answering."""
+    follow_up_in = threading.Event()
+
+    def first_answer(request: dict[str, Any]) -> str:
+        follow_up_in.wait(15)  # the model holds its answer until the follow-up is in
+        return "Shanghai in May is lovely."
+
+    scripted_model.script(first_answer, "Then take the morning train.")
+    opening = bot.mention(ALICE, "thinking of Shanghai in May")
+    _wait_until(lambda: len(scripted_model.requests) == 1)  # the first turn is running
+    follow_up = bot.channel_message(ALICE, "I'd rather not fly", thread_ts=opening.ts)
+    _wait_until(lambda: bot.conversation.pending == 2)  # accepted, queued behind it
+    assert bot.conversation.pending == 2
+    follow_up_in.set()
+
+    replies = bot.answers(follow_up, count=2)
+    assert [r["text"] for r in replies] == [
+        "Shanghai in May is lovely.",
+        "Then take the morning train.",
+    ]
+    history = [
+        (m["role"], m["content"])
+        for m in scripted_model.last_request["messages"]
+        if m["role"] in ("user", "assistant")
+    ]
+    assert history == [
+        ("user", "thinking of Shanghai in May"),
+        ("assistant", "Shanghai in May is lovely."),
+        ("user", "I'd rather not fly"),
+    ]
+
+
+def _wait_until(condition: Callable[[], bool], timeout: float = 10.0) -> None:
+    deadline = time.monotonic() + timeout
+    while not condition() and time.monotonic() < deadline:
+        time.sleep(0.01)
 
 
 def test_channel_chatter_outside_the_bots_threads_is_ignored(
