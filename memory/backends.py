@@ -27,20 +27,34 @@ class _ThreadConnection:
         self._finalizer()
 
 
+# How long a statement waits for another connection's lock before the store is called
+# unavailable (`SQLITE_BUSY_TIMEOUT_SECONDS`): short, as it is on the path of a reply.
+DEFAULT_BUSY_TIMEOUT = 2.0
+
+
 class SQLiteBackend:
     """One SQLite file in WAL mode; a connection per thread, writers serialised.
 
     Connections belong to threads and are closed when their thread ends, so pools that
     replace their threads (the warming pass makes one per run) never leak file handles.
+
+    A lock held by another connection or process (a backup, a long write, a stuck
+    tool) is waited for `busy_timeout` seconds at most; then the statement fails with
+    "database is locked", raised as `StoreUnavailable`, so a recall says memory is
+    unavailable and a write says it was not saved, instead of every worker waiting.
+    In WAL mode readers are not blocked by a writer, so recall goes on while one holds
+    the write lock; only writes (and reads under an exclusive locking mode) wait.
     """
 
     name = "sqlite"
 
-    def __init__(self, path: str | Path) -> None:
+    def __init__(self, path: str | Path, *, busy_timeout: float = DEFAULT_BUSY_TIMEOUT) -> None:
         self.path = Path(path)
+        self.busy_timeout = busy_timeout
         self._local = threading.local()
         self._open: weakref.WeakSet[_ThreadConnection] = weakref.WeakSet()
         self._lock = threading.Lock()
+        self._wal_lock = threading.Lock()
         self._wal = False
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
@@ -48,17 +62,27 @@ class SQLiteBackend:
             raise StoreUnavailable(f"cannot create {self.path.parent}: {exc}") from exc
 
     def _connect(self) -> sqlite3.Connection:
-        conn = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False, timeout=30)
-        conn.execute("PRAGMA busy_timeout=30000")
+        conn = sqlite3.connect(
+            self.path, isolation_level=None, check_same_thread=False, timeout=self.busy_timeout
+        )
+        conn.execute(f"PRAGMA busy_timeout={int(self.busy_timeout * 1000)}")
         conn.execute("PRAGMA synchronous=NORMAL")
         return conn
 
     def _enable_wal(self, conn: sqlite3.Connection) -> None:
-        """Switch the file to WAL once; a new file being switched can report "locked"."""
-        with self._lock:
+        """Switch the file to WAL once; a new file being switched can report "locked".
+
+        Tried for the busy timeout at most, and by one thread at a time: the others wait
+        as long, then fail, rather than queueing one after another behind a held lock.
+        """
+        if self._wal:
+            return
+        if not self._wal_lock.acquire(timeout=self.busy_timeout):
+            raise sqlite3.OperationalError("database is locked (switching to WAL)")
+        try:
             if self._wal:
                 return
-            deadline = time.monotonic() + 10
+            deadline = time.monotonic() + self.busy_timeout
             while True:
                 try:
                     conn.execute("PRAGMA journal_mode=WAL")
@@ -68,6 +92,8 @@ class SQLiteBackend:
                         raise
                     time.sleep(0.05)
             self._wal = True
+        finally:
+            self._wal_lock.release()
 
     def _connection(self) -> sqlite3.Connection:
         holder: _ThreadConnection | None = getattr(self._local, "holder", None)
@@ -209,10 +235,11 @@ class PostgresBackend:
         self._pool.close()
 
 
-def backend_from_dsn(dsn: str) -> Backend:
-    """`sqlite:///relative/or/absolute.db` or `postgresql://...`."""
+def backend_from_dsn(dsn: str, *, busy_timeout: float = DEFAULT_BUSY_TIMEOUT) -> Backend:
+    """`sqlite:///relative/or/absolute.db` or `postgresql://...`; `busy_timeout` is how
+    long SQLite waits for another connection's lock."""
     if dsn.startswith("sqlite:///"):
-        return SQLiteBackend(dsn.removeprefix("sqlite:///"))
+        return SQLiteBackend(dsn.removeprefix("sqlite:///"), busy_timeout=busy_timeout)
     if dsn.startswith(("postgresql://", "postgres://")):
         return PostgresBackend(dsn)
     raise ValueError(

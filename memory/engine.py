@@ -66,13 +66,21 @@ class Memory:
     # -- plumbing ---------------------------------------------------------------------
 
     def _ready(self) -> None:
-        """Bring the database schema up to date on first use (retried until it works)."""
+        """Bring the database schema up to date on first use (retried until it works).
+
+        One thread migrates; the others wait for it as long as for a database lock
+        (`sqlite_busy_timeout_seconds`), then fail as unavailable instead of queueing.
+        """
         if self._schema_ready:
             return
-        with self._schema_lock:
+        if not self._schema_lock.acquire(timeout=self.settings.sqlite_busy_timeout_seconds):
+            raise StoreUnavailable("the memory schema is being prepared; try again shortly")
+        try:
             if not self._schema_ready:
                 migrate(self.store.backend, "memory", MEMORY_MIGRATIONS)
                 self._schema_ready = True
+        finally:
+            self._schema_lock.release()
 
     def _current(self, namespace: str) -> list[StoredItem]:
         self._ready()
