@@ -17,10 +17,17 @@ from memory.store import Backend, Cursor
 
 
 class _ThreadConnection:
-    """A thread's SQLite connection; closed when the thread ends (its locals are freed)."""
+    """A thread's SQLite connection; closed when the thread ends (its locals are freed).
+
+    `busy` while its thread is in a transaction: `close()` of the backend then leaves it
+    to that thread to close at the transaction's end (`doomed`), since closing a
+    connection another thread is using can crash the process.
+    """
 
     def __init__(self, conn: sqlite3.Connection) -> None:
         self.conn = conn
+        self.busy = False
+        self.doomed = False
         self._finalizer = weakref.finalize(self, conn.close)
 
     def close(self) -> None:
@@ -96,6 +103,9 @@ class SQLiteBackend:
             self._wal_lock.release()
 
     def _connection(self) -> sqlite3.Connection:
+        return self._holder().conn
+
+    def _holder(self) -> _ThreadConnection:
         holder: _ThreadConnection | None = getattr(self._local, "holder", None)
         if holder is None:
             try:
@@ -107,7 +117,7 @@ class SQLiteBackend:
             self._local.holder = holder
             with self._lock:
                 self._open.add(holder)
-        return holder.conn
+        return holder
 
     @property
     def open_connections(self) -> int:
@@ -116,7 +126,21 @@ class SQLiteBackend:
 
     @contextmanager
     def transaction(self, namespace: str | None = None) -> Iterator[Cursor]:
-        conn = self._connection()
+        holder = self._holder()
+        with self._lock:
+            holder.busy = True
+        try:
+            with self._transaction(holder.conn, namespace) as cur:
+                yield cur
+        finally:
+            with self._lock:
+                holder.busy = False
+                doomed = holder.doomed
+            if doomed:
+                holder.close()
+
+    @contextmanager
+    def _transaction(self, conn: sqlite3.Connection, namespace: str | None) -> Iterator[Cursor]:
         try:
             cur = conn.cursor()
             # IMMEDIATE takes the database's write lock now, so a read-decide-write
@@ -148,17 +172,22 @@ class SQLiteBackend:
 
     def ping(self) -> bool:
         try:
-            self._connection().execute("SELECT 1").fetchone()
+            with self.transaction() as cur:
+                cur.execute("SELECT 1").fetchone()
         except (sqlite3.Error, StoreUnavailable):
             return False
         return True
 
     def close(self) -> None:
-        with self._lock:
+        """Close every connection; one in use by a transaction is closed by its thread
+        when the transaction ends."""
+        with self._lock:  # a thread marks its connection busy under the same lock
             holders = list(self._open)
             self._open.clear()
-        for holder in holders:
-            holder.close()
+            for holder in holders:
+                holder.doomed = holder.busy
+                if not holder.doomed:
+                    holder.close()
         self._local = threading.local()
 
 
