@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import heapq
+import itertools
+import os
+import socket
 import sqlite3
 import threading
 import time
 import weakref
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
@@ -37,6 +41,7 @@ class _ThreadConnection:
 # How long a statement waits for another connection's lock before the store is called
 # unavailable (`SQLITE_BUSY_TIMEOUT_SECONDS`): short, as it is on the path of a reply.
 DEFAULT_BUSY_TIMEOUT = 2.0
+PATIENT_BUSY_TIMEOUT = 30.0  # migrations, off the request path's common case
 
 
 class SQLiteBackend:
@@ -125,14 +130,22 @@ class SQLiteBackend:
             return len(self._open)
 
     @contextmanager
-    def transaction(self, namespace: str | None = None) -> Iterator[Cursor]:
+    def transaction(
+        self, namespace: str | None = None, *, patient: bool = False
+    ) -> Iterator[Cursor]:
+        """`patient` (migrations): wait for a lock held elsewhere up to 30 s, not the
+        busy timeout."""
         holder = self._holder()
         with self._lock:
             holder.busy = True
         try:
+            if patient:
+                holder.conn.execute(f"PRAGMA busy_timeout={int(PATIENT_BUSY_TIMEOUT * 1000)}")
             with self._transaction(holder.conn, namespace) as cur:
                 yield cur
         finally:
+            if patient:
+                holder.conn.execute(f"PRAGMA busy_timeout={int(self.busy_timeout * 1000)}")
             with self._lock:
                 holder.busy = False
                 doomed = holder.doomed
@@ -191,16 +204,82 @@ class SQLiteBackend:
         self._local = threading.local()
 
 
+class _Watchdog:
+    """Runs a callback when its deadline passes, unless cancelled first; one thread."""
+
+    def __init__(self) -> None:
+        self._due: list[tuple[float, int]] = []
+        self._actions: dict[int, Callable[[], None]] = {}
+        self._ids = itertools.count()
+        self._wake = threading.Condition()
+        self._thread: threading.Thread | None = None
+
+    def arm(self, seconds: float, action: Callable[[], None]) -> int:
+        with self._wake:
+            token = next(self._ids)
+            self._actions[token] = action
+            heapq.heappush(self._due, (time.monotonic() + seconds, token))
+            if self._thread is None:
+                self._thread = threading.Thread(target=self._run, name="db-watchdog", daemon=True)
+                self._thread.start()
+            if self._due[0][1] == token:  # the earliest deadline now
+                self._wake.notify()
+        return token
+
+    def disarm(self, token: int) -> None:
+        """After it returns, the action of `token` has run or never will."""
+        with self._wake:
+            self._actions.pop(token, None)
+
+    def _run(self) -> None:
+        with self._wake:
+            while True:
+                now = time.monotonic()
+                # Pop what is due, and what was disarmed (so the heap never grows).
+                while self._due and (
+                    self._due[0][0] <= now or self._due[0][1] not in self._actions
+                ):
+                    _, token = heapq.heappop(self._due)
+                    action = self._actions.pop(token, None)
+                    if action is not None:
+                        action()  # under the lock: never after `disarm` returned
+                self._wake.wait(self._due[0][0] - now if self._due else None)
+
+
+def _hang_up(fd: int) -> None:
+    """Shut the connection's socket down: a query waiting on it fails at once."""
+    try:
+        with socket.socket(fileno=os.dup(fd)) as sock:
+            sock.shutdown(socket.SHUT_RDWR)
+    except OSError:
+        pass
+
+
 class PostgresBackend:
-    """PostgreSQL through a psycopg connection pool; namespace writers hold an advisory lock."""
+    """PostgreSQL through a psycopg connection pool; namespace writers hold an advisory lock.
+
+    A transaction on the request path that has not finished in `query_timeout` seconds
+    (a server that is paused, overloaded or unreachable mid-query; a namespace lock
+    held too long) is cut off: its connection is hung up, so it fails as
+    `StoreUnavailable` instead of holding a worker until the server answers. Migrations
+    (`patient=True`) are never cut off.
+    """
 
     name = "postgresql"
 
     def __init__(
-        self, dsn: str, *, max_size: int = 10, timeout: float = 2.0, retry_after: float = 2.0
+        self,
+        dsn: str,
+        *,
+        max_size: int = 10,
+        timeout: float = 2.0,
+        retry_after: float = 2.0,
+        query_timeout: float = 5.0,
     ) -> None:
         from psycopg_pool import ConnectionPool
 
+        self._query_timeout = query_timeout
+        self._watchdog = _Watchdog()
         self._timeout = timeout
         self._retry_after = retry_after
         self._down_until = 0.0
@@ -217,7 +296,9 @@ class PostgresBackend:
         self._pool.open(wait=False)
 
     @contextmanager
-    def transaction(self, namespace: str | None = None) -> Iterator[Cursor]:
+    def transaction(
+        self, namespace: str | None = None, *, patient: bool = False
+    ) -> Iterator[Cursor]:
         import psycopg
         from psycopg_pool import PoolTimeout
 
@@ -226,13 +307,24 @@ class PostgresBackend:
             # caller wait for the pool's timeout.
             raise StoreUnavailable("PostgreSQL store unavailable (retrying shortly)")
         try:
-            with self._pool.connection(timeout=self._timeout) as conn, conn.transaction():
-                cur = conn.cursor()
-                if namespace is not None:
-                    cur.execute(
-                        "SELECT pg_advisory_xact_lock(hashtextextended(%s, 0))", (namespace,)
-                    )
-                yield cur
+            with self._pool.connection(timeout=self._timeout) as conn:
+                fd = conn.pgconn.socket
+                token = None
+                if not patient:
+                    token = self._watchdog.arm(self._query_timeout, lambda: _hang_up(fd))
+                try:
+                    with conn.transaction():
+                        cur = conn.cursor()
+                        if namespace is not None:
+                            cur.execute(
+                                "SELECT pg_advisory_xact_lock(hashtextextended(%s, 0))",
+                                (namespace,),
+                            )
+                        yield cur
+                finally:
+                    # Before the connection goes back to the pool: never hung up after.
+                    if token is not None:
+                        self._watchdog.disarm(token)
         except (psycopg.OperationalError, psycopg.InterfaceError, PoolTimeout) as exc:
             self._down_until = time.monotonic() + self._retry_after
             raise StoreUnavailable(f"PostgreSQL store unavailable: {type(exc).__name__}") from exc

@@ -86,7 +86,7 @@ _BOOKKEEPING = (
 
 def schema_version(backend: Backend, component: str) -> int:
     """The highest applied migration of `component` (0 for a new database)."""
-    with backend.transaction("__migrations__") as cur:
+    with backend.transaction("__migrations__", patient=True) as cur:
         cur.execute(_BOOKKEEPING)
         cur.execute(
             backend.sql("SELECT MAX(version) FROM schema_migrations WHERE component = %s"),
@@ -122,7 +122,7 @@ def migrate(backend: Backend, component: str, migrations: Sequence[Migration]) -
     if applied(backend, component, migrations):
         return 0
     applied_now = 0
-    with backend.transaction("__migrations__") as cur:
+    with backend.transaction("__migrations__", patient=True) as cur:
         cur.execute(_BOOKKEEPING)
         cur.execute(
             backend.sql("SELECT version FROM schema_migrations WHERE component = %s"),

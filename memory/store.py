@@ -51,8 +51,13 @@ class Backend(Protocol):
 
     name: str
 
-    def transaction(self, namespace: str | None = None) -> AbstractContextManager[Cursor]:
-        """A transaction; with a namespace, writers to it are serialised until commit."""
+    def transaction(
+        self, namespace: str | None = None, *, patient: bool = False
+    ) -> AbstractContextManager[Cursor]:
+        """A transaction; with a namespace, writers to it are serialised until commit.
+
+        It fails (`StoreUnavailable`) rather than wait long for a lock or a server,
+        unless `patient` (schema migrations)."""
         ...
 
     def sql(self, statement: str) -> str:

@@ -10,7 +10,9 @@ with nothing remembered still reads no such note.
 
 from __future__ import annotations
 
+import shutil
 import sqlite3
+import tempfile
 import threading
 import time
 from collections.abc import Iterator, Sequence
@@ -39,6 +41,7 @@ from bot.settings import Settings
 from memory import open_memory
 from memory.engine import Memory
 from tests.conftest import MemoryFactory
+from tests.support import private_pg
 from tests.support.llm_server import ScriptedModel
 from tests.support.services import REDIS_URL
 
@@ -228,6 +231,32 @@ def test_a_plan_made_while_memory_is_down_says_so(
     (result,) = core.tool_results()
     assert '"memory":"unavailable:' in result
     assert sink.text == "这是你的行程。\n\n" + t("note_memory_unavailable", "zh")
+
+
+@pytest.mark.skipif(not private_pg.available(), reason="initdb/pg_ctl are not installed")
+def test_a_frozen_database_is_told_within_seconds(make_core: Any) -> None:
+    """A PostgreSQL that accepts connections and never answers (paused) used to hold
+    every turn that read memory until it came back."""
+    path = Path(tempfile.mkdtemp(prefix="travel-bot-pg-"))
+    server = private_pg.PrivatePostgres(path)
+    server.start()
+    memory = open_memory(dsn=server.dsn, redis_url="")
+    try:
+        memory.record(f"feishu:{TENANT}:ou_alice", [RED_EYE])
+        core = make_core(memory, workers=2, default=_save_then_recall)
+        server.pause()
+        sinks = [core.send("我喜欢靠窗的座位", message_id=f"om_{i}") for i in range(4)]
+        deadline = time.monotonic() + LOCKED_TURNS_TIMEOUT
+        for sink in sinks:
+            assert sink.done.wait(max(0.0, deadline - time.monotonic())), "held up"
+            assert sink.text.startswith("Done.\n\n")
+            assert t("note_memory_not_saved", "zh") in sink.text
+            assert t("note_memory_unavailable", "zh") in sink.text
+    finally:
+        server.resume()
+        memory.close()
+        server.close()
+        shutil.rmtree(path, ignore_errors=True)
 
 
 def _save_then_recall(body: dict[str, Any]) -> Any:
