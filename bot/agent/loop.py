@@ -39,6 +39,7 @@ from bot.agent.model import Model, Said
 from bot.agent.prompt import system_prompt
 from bot.agent.tools import Tool, ToolContext, ToolRegistry
 from bot.messages import lang_of, t
+from memory.intake import repaired
 from memory.lang import Lang
 
 if TYPE_CHECKING:
@@ -166,6 +167,7 @@ class Agent:
         """
         started = time.monotonic()
         turn = _Turn(deadline=started + self.timeout_seconds)
+        user_message = repaired(user_message)  # a lone surrogate cannot be sent as UTF-8
         lang = lang_of(user_message, ctx.lang)
         ctx = dataclasses.replace(ctx, lang=lang, notes=[])  # this turn's notes only
         messages = self._opening(ctx, user_message, history)
@@ -216,7 +218,7 @@ class Agent:
         for turn in history:
             role, content = turn.get("role"), turn.get("content")
             if role in ("user", "assistant") and isinstance(content, str) and content.strip():
-                messages.append({"role": role, "content": content})
+                messages.append({"role": role, "content": repaired(content)})
         messages.append({"role": "user", "content": user_message})
         return messages
 
@@ -269,7 +271,7 @@ class Agent:
             result = f"error: unknown tool '{name}'; the available tools are: {known}"
         else:
             ctx.tell(t(chosen.status, ctx.lang))
-            result = chosen.invoke(ctx, call.arguments)
+            result = repaired(chosen.invoke(ctx, call.arguments))
         turn.calls.append(ToolCall(name, call.arguments, result))
         if self.metrics is not None:
             self.metrics.inc("tool_calls_total", tool=name if chosen is not None else "unknown")

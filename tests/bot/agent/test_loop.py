@@ -508,3 +508,21 @@ def test_recall_goes_through_the_redis_cache_and_sees_new_facts(
     finally:
         cached.forget("T1:U1")
         cached.close()
+
+
+def test_text_that_is_not_valid_unicode_never_breaks_a_turn(
+    make_agent: AgentFactory, scripted_model: ScriptedModel, sqlite_memory: Memory
+) -> None:
+    """A lone surrogate (JSON can carry one) cannot be sent as UTF-8: it is replaced
+    in what goes to the model, and a fact holding one is refused, not stored."""
+    # Sent as the JSON text a model would write: the escape arrives as a lone surrogate.
+    arguments = json.dumps({"thinking": "-", "content": ["I like window seats \ud800", RED_EYE]})
+    scripted_model.script([("record_to_memory", arguments)], "Noted.")
+    history = [{"role": "user", "content": "hello \udc00"}]
+    reply = make_agent().run(_ctx(), "I never take red-eye flights \ud800", history=history)
+
+    assert reply.text == "Noted."
+    sent = [m["content"] for m in scripted_model.requests[0]["messages"][1:]]
+    assert sent == ["hello \ufffd", "I never take red-eye flights \ufffd"]
+    assert "rejected [control_chars]" in reply.tool_calls[0].result
+    assert [i.text for i in sqlite_memory.items("T1:U1")] == [RED_EYE]

@@ -296,3 +296,19 @@ def test_a_held_sqlite_lock_never_holds_up_the_workers(make_core: Any, tmp_path:
         other.close()
         core.conversation.pool.shutdown(wait=True)
         memory.close()
+
+
+def test_a_message_with_a_lone_surrogate_is_answered_and_kept_in_the_thread(
+    make_core: Any, tmp_path: Path
+) -> None:
+    """JSON can carry a lone surrogate, which neither Redis nor the model's API accepts."""
+    memory = open_memory(dsn=f"sqlite:///{tmp_path}/m.db", redis_url="")
+    try:
+        core = make_core(memory)
+        core.model.script("Hello!")
+        sink = core.answer("hi \ud800")
+        assert sink.text == "Hello!"
+        kept = core.conversation.threads.load(f"feishu:{TENANT}:oc_chat:om_1")
+        assert [turn.text for turn in kept] == ["hi \ufffd", "Hello!"]
+    finally:
+        memory.close()
