@@ -15,7 +15,7 @@ from memory.cache import FACTS, PreferenceCache, general_field, query_field
 from memory.conflicts import ConflictJudge
 from memory.decision import Candidate, FactDecider
 from memory.dedupe import is_near_duplicate
-from memory.embedding import Embedder
+from memory.embedding import Embedder, Vector
 from memory.errors import InvalidNamespace, InvalidSlotValue, MemoryEngineError, StoreUnavailable
 from memory.facts import Facts, pack, unpack
 from memory.intake import check_namespace as _check_namespace
@@ -85,16 +85,24 @@ class Memory:
     def _current(self, namespace: str) -> list[StoredItem]:
         self._ready()
         current = self.store.current(namespace)
-        if any(s.embedding_model != self.embedder.name for s in current):
-            self.store.write(namespace, lambda tx: self._refresh(tx, current))
+        stale = [s for s in current if s.embedding_model != self.embedder.name]
+        if stale:
+            # Embedded before the write: a transaction stays short (PostgreSQL cuts off
+            # one that runs past its timeout).
+            vectors = self.embedder.embed_passages([s.item.text for s in stale])
+            self.store.write(namespace, lambda tx: self._refresh(tx, current, vectors))
         return current
 
-    def _refresh(self, tx: Tx, current: Sequence[StoredItem]) -> None:
-        """Re-embed facts stored by another embedding model (once, after a switch)."""
+    def _refresh(
+        self, tx: Tx, current: Sequence[StoredItem], vectors: Vector | None = None
+    ) -> None:
+        """Re-embed facts stored by another embedding model (once, after a switch);
+        `vectors`: those of the stale facts of `current`, already embedded."""
         stale = [s for s in current if s.embedding_model != self.embedder.name]
         if not stale:
             return
-        vectors = self.embedder.embed_passages([s.item.text for s in stale])
+        if vectors is None:
+            vectors = self.embedder.embed_passages([s.item.text for s in stale])
         for stored, vector in zip(stale, vectors, strict=True):
             tx.set_embedding(stored.item.id, vector, self.embedder.name)
             stored.embedding, stored.embedding_model = vector, self.embedder.name
