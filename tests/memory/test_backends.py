@@ -146,3 +146,16 @@ def test_closing_while_threads_wait_for_a_lock_leaves_their_connections_to_them(
     assert backend.open_connections == 0
     _touch(backend)  # a closed backend opens again on use
     backend.close()
+
+
+def test_an_unreadable_file_is_unavailable_not_empty(tmp_path: Path) -> None:
+    path = tmp_path / "memory.db"
+    path.write_bytes(b"not a database, perhaps half a backup" * 200)
+    mem = open_memory(dsn=f"sqlite:///{path}", redis_url="")
+    try:
+        assert mem.recall("T1:U1", "flight").status == "unavailable"
+        with pytest.raises(StoreUnavailable):
+            mem.record("T1:U1", ["I never take red-eye flights"])
+        assert mem.health()["database"] is False
+    finally:
+        mem.close()
