@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import heapq
 import itertools
 import os
@@ -77,7 +78,7 @@ class SQLiteBackend:
         conn = sqlite3.connect(
             self.path, isolation_level=None, check_same_thread=False, timeout=self.busy_timeout
         )
-        conn.execute(f"PRAGMA busy_timeout={int(self.busy_timeout * 1000)}")
+        self._busy_timeout(conn, self.busy_timeout)
         conn.execute("PRAGMA synchronous=NORMAL")
         return conn
 
@@ -140,17 +141,25 @@ class SQLiteBackend:
             holder.busy = True
         try:
             if patient:
-                holder.conn.execute(f"PRAGMA busy_timeout={int(PATIENT_BUSY_TIMEOUT * 1000)}")
+                self._busy_timeout(holder.conn, PATIENT_BUSY_TIMEOUT)
             with self._transaction(holder.conn, namespace) as cur:
                 yield cur
         finally:
             if patient:
-                holder.conn.execute(f"PRAGMA busy_timeout={int(self.busy_timeout * 1000)}")
+                with contextlib.suppress(StoreUnavailable):
+                    self._busy_timeout(holder.conn, self.busy_timeout)
             with self._lock:
                 holder.busy = False
                 doomed = holder.doomed
             if doomed:
                 holder.close()
+
+    @staticmethod
+    def _busy_timeout(conn: sqlite3.Connection, seconds: float) -> None:
+        try:
+            conn.execute(f"PRAGMA busy_timeout={int(seconds * 1000)}")
+        except sqlite3.Error as exc:
+            raise StoreUnavailable(f"SQLite store unavailable: {exc}") from exc
 
     @contextmanager
     def _transaction(self, conn: sqlite3.Connection, namespace: str | None) -> Iterator[Cursor]:
