@@ -245,7 +245,8 @@ class Store:
         return found
 
     def namespaces(self) -> Iterator[str]:
-        with self.backend.transaction() as cur:
+        """Every namespace with a fact (a scan: for the command line, never a reply)."""
+        with self.backend.transaction(patient=True) as cur:
             cur.execute(self.backend.sql("SELECT DISTINCT namespace FROM memory_items"))
             rows = cur.fetchall()
         for (namespace,) in rows:
