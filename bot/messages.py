@@ -16,6 +16,34 @@ _MESSAGES: dict[str, dict[str, str]] = {
         "en": "Sorry, I couldn't save that right now; nothing was remembered. Please try again.",
         "zh": "抱歉，现在无法保存，这次没有记住任何内容，请稍后再试。",
     },
+    # Said under the model's answer whatever it wrote (bot/agent/loop.py): an outage of
+    # memory is told, never disguised as nothing remembered or as saved.
+    "note_memory_unavailable": {
+        "en": (
+            "Note: your saved travel preferences could not be read just now (memory is "
+            "unavailable), so this answer does not use them."
+        ),
+        "zh": "注意：暂时无法读取你保存的出行偏好（记忆服务不可用），以上回答没有用到它们。",
+    },
+    "note_memory_unavailable_colleague": {
+        "en": (
+            "Note: the traveller's saved travel preferences could not be read just now "
+            "(memory is unavailable), so this answer does not use them."
+        ),
+        "zh": (
+            "注意：暂时无法读取这位出行人保存的出行偏好（记忆服务不可用），以上回答没有用到它们。"
+        ),
+    },
+    "note_memory_not_saved": {
+        "en": (
+            "Note: this could not be saved to your travel preferences just now (memory is "
+            "unavailable); nothing was saved. Please tell me again later."
+        ),
+        "zh": (
+            "注意：刚才无法保存到你的出行偏好（记忆服务不可用），这次什么都没有保存，"
+            "请稍后再告诉我一次。"
+        ),
+    },
     "internal_error": {
         "en": "Sorry, something went wrong on my side. Please try again.",
         "zh": "抱歉，我这边出了点问题，请再试一次。",

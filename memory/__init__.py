@@ -89,7 +89,9 @@ def open_memory(
     if judge is None and settings.fast_llm_configured:
         judge = LLMConflictJudge(client=openai_client(settings), model=settings.llm_fast_model)
     return Memory(
-        store=Store(backend_from_dsn(settings.memory_dsn)),
+        store=Store(
+            backend_from_dsn(settings.memory_dsn, busy_timeout=settings.sqlite_busy_timeout_seconds)
+        ),
         cache=cache,
         embedder=embedder,
         schema=load_schema(),

@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+import contextlib
+import heapq
+import itertools
+import os
+import socket
 import sqlite3
 import threading
 import time
 import weakref
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
@@ -17,14 +22,27 @@ from memory.store import Backend, Cursor
 
 
 class _ThreadConnection:
-    """A thread's SQLite connection; closed when the thread ends (its locals are freed)."""
+    """A thread's SQLite connection; closed when the thread ends (its locals are freed).
+
+    `busy` while its thread is in a transaction: `close()` of the backend then leaves it
+    to that thread to close at the transaction's end (`doomed`), since closing a
+    connection another thread is using can crash the process.
+    """
 
     def __init__(self, conn: sqlite3.Connection) -> None:
         self.conn = conn
+        self.busy = False
+        self.doomed = False
         self._finalizer = weakref.finalize(self, conn.close)
 
     def close(self) -> None:
         self._finalizer()
+
+
+# How long a statement waits for another connection's lock before the store is called
+# unavailable (`SQLITE_BUSY_TIMEOUT_SECONDS`): short, as it is on the path of a reply.
+DEFAULT_BUSY_TIMEOUT = 2.0
+PATIENT_BUSY_TIMEOUT = 30.0  # migrations, off the request path's common case
 
 
 class SQLiteBackend:
@@ -32,15 +50,24 @@ class SQLiteBackend:
 
     Connections belong to threads and are closed when their thread ends, so pools that
     replace their threads (the warming pass makes one per run) never leak file handles.
+
+    A lock held by another connection or process (a backup, a long write, a stuck
+    tool) is waited for `busy_timeout` seconds at most; then the statement fails with
+    "database is locked", raised as `StoreUnavailable`, so a recall says memory is
+    unavailable and a write says it was not saved, instead of every worker waiting.
+    In WAL mode readers are not blocked by a writer, so recall goes on while one holds
+    the write lock; only writes (and reads under an exclusive locking mode) wait.
     """
 
     name = "sqlite"
 
-    def __init__(self, path: str | Path) -> None:
+    def __init__(self, path: str | Path, *, busy_timeout: float = DEFAULT_BUSY_TIMEOUT) -> None:
         self.path = Path(path)
+        self.busy_timeout = busy_timeout
         self._local = threading.local()
         self._open: weakref.WeakSet[_ThreadConnection] = weakref.WeakSet()
         self._lock = threading.Lock()
+        self._wal_lock = threading.Lock()
         self._wal = False
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
@@ -48,17 +75,27 @@ class SQLiteBackend:
             raise StoreUnavailable(f"cannot create {self.path.parent}: {exc}") from exc
 
     def _connect(self) -> sqlite3.Connection:
-        conn = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False, timeout=30)
-        conn.execute("PRAGMA busy_timeout=30000")
+        conn = sqlite3.connect(
+            self.path, isolation_level=None, check_same_thread=False, timeout=self.busy_timeout
+        )
+        self._busy_timeout(conn, self.busy_timeout)
         conn.execute("PRAGMA synchronous=NORMAL")
         return conn
 
     def _enable_wal(self, conn: sqlite3.Connection) -> None:
-        """Switch the file to WAL once; a new file being switched can report "locked"."""
-        with self._lock:
+        """Switch the file to WAL once; a new file being switched can report "locked".
+
+        Tried for the busy timeout at most, and by one thread at a time: the others wait
+        as long, then fail, rather than queueing one after another behind a held lock.
+        """
+        if self._wal:
+            return
+        if not self._wal_lock.acquire(timeout=self.busy_timeout):
+            raise sqlite3.OperationalError("database is locked (switching to WAL)")
+        try:
             if self._wal:
                 return
-            deadline = time.monotonic() + 10
+            deadline = time.monotonic() + self.busy_timeout
             while True:
                 try:
                     conn.execute("PRAGMA journal_mode=WAL")
@@ -68,8 +105,13 @@ class SQLiteBackend:
                         raise
                     time.sleep(0.05)
             self._wal = True
+        finally:
+            self._wal_lock.release()
 
     def _connection(self) -> sqlite3.Connection:
+        return self._holder().conn
+
+    def _holder(self) -> _ThreadConnection:
         holder: _ThreadConnection | None = getattr(self._local, "holder", None)
         if holder is None:
             try:
@@ -81,7 +123,7 @@ class SQLiteBackend:
             self._local.holder = holder
             with self._lock:
                 self._open.add(holder)
-        return holder.conn
+        return holder
 
     @property
     def open_connections(self) -> int:
@@ -89,8 +131,38 @@ class SQLiteBackend:
             return len(self._open)
 
     @contextmanager
-    def transaction(self, namespace: str | None = None) -> Iterator[Cursor]:
-        conn = self._connection()
+    def transaction(
+        self, namespace: str | None = None, *, patient: bool = False
+    ) -> Iterator[Cursor]:
+        """`patient` (migrations): wait for a lock held elsewhere up to 30 s, not the
+        busy timeout."""
+        holder = self._holder()
+        with self._lock:
+            holder.busy = True
+        try:
+            if patient:
+                self._busy_timeout(holder.conn, PATIENT_BUSY_TIMEOUT)
+            with self._transaction(holder.conn, namespace) as cur:
+                yield cur
+        finally:
+            if patient:
+                with contextlib.suppress(StoreUnavailable):
+                    self._busy_timeout(holder.conn, self.busy_timeout)
+            with self._lock:
+                holder.busy = False
+                doomed = holder.doomed
+            if doomed:
+                holder.close()
+
+    @staticmethod
+    def _busy_timeout(conn: sqlite3.Connection, seconds: float) -> None:
+        try:
+            conn.execute(f"PRAGMA busy_timeout={int(seconds * 1000)}")
+        except sqlite3.Error as exc:
+            raise StoreUnavailable(f"SQLite store unavailable: {exc}") from exc
+
+    @contextmanager
+    def _transaction(self, conn: sqlite3.Connection, namespace: str | None) -> Iterator[Cursor]:
         try:
             cur = conn.cursor()
             # IMMEDIATE takes the database's write lock now, so a read-decide-write
@@ -122,30 +194,101 @@ class SQLiteBackend:
 
     def ping(self) -> bool:
         try:
-            self._connection().execute("SELECT 1").fetchone()
+            with self.transaction() as cur:
+                cur.execute("SELECT 1").fetchone()
         except (sqlite3.Error, StoreUnavailable):
             return False
         return True
 
     def close(self) -> None:
-        with self._lock:
+        """Close every connection; one in use by a transaction is closed by its thread
+        when the transaction ends."""
+        with self._lock:  # a thread marks its connection busy under the same lock
             holders = list(self._open)
             self._open.clear()
-        for holder in holders:
-            holder.close()
+            for holder in holders:
+                holder.doomed = holder.busy
+                if not holder.doomed:
+                    holder.close()
         self._local = threading.local()
 
 
+class _Watchdog:
+    """Runs a callback when its deadline passes, unless cancelled first; one thread."""
+
+    def __init__(self) -> None:
+        self._due: list[tuple[float, int]] = []
+        self._actions: dict[int, Callable[[], None]] = {}
+        self._ids = itertools.count()
+        self._wake = threading.Condition()
+        self._thread: threading.Thread | None = None
+
+    def arm(self, seconds: float, action: Callable[[], None]) -> int:
+        with self._wake:
+            token = next(self._ids)
+            self._actions[token] = action
+            heapq.heappush(self._due, (time.monotonic() + seconds, token))
+            if self._thread is None:
+                self._thread = threading.Thread(target=self._run, name="db-watchdog", daemon=True)
+                self._thread.start()
+            if self._due[0][1] == token:  # the earliest deadline now
+                self._wake.notify()
+        return token
+
+    def disarm(self, token: int) -> None:
+        """After it returns, the action of `token` has run or never will."""
+        with self._wake:
+            self._actions.pop(token, None)
+
+    def _run(self) -> None:
+        with self._wake:
+            while True:
+                now = time.monotonic()
+                # Pop what is due, and what was disarmed (so the heap never grows).
+                while self._due and (
+                    self._due[0][0] <= now or self._due[0][1] not in self._actions
+                ):
+                    _, token = heapq.heappop(self._due)
+                    action = self._actions.pop(token, None)
+                    if action is not None:
+                        action()  # under the lock: never after `disarm` returned
+                self._wake.wait(self._due[0][0] - now if self._due else None)
+
+
+def _hang_up(fd: int) -> None:
+    """Shut the connection's socket down: a query waiting on it fails at once."""
+    try:
+        with socket.socket(fileno=os.dup(fd)) as sock:
+            sock.shutdown(socket.SHUT_RDWR)
+    except OSError:
+        pass
+
+
 class PostgresBackend:
-    """PostgreSQL through a psycopg connection pool; namespace writers hold an advisory lock."""
+    """PostgreSQL through a psycopg connection pool; namespace writers hold an advisory lock.
+
+    A transaction on the request path that has not finished in `query_timeout` seconds
+    (a server that is paused, overloaded or unreachable mid-query; a namespace lock
+    held too long) is cut off: its connection is hung up, so it fails as
+    `StoreUnavailable` instead of holding a worker until the server answers. Migrations
+    (`patient=True`) are never cut off.
+    """
 
     name = "postgresql"
 
     def __init__(
-        self, dsn: str, *, max_size: int = 10, timeout: float = 2.0, retry_after: float = 2.0
+        self,
+        dsn: str,
+        *,
+        max_size: int = 10,
+        timeout: float = 2.0,
+        retry_after: float = 2.0,
+        query_timeout: float = 5.0,
     ) -> None:
         from psycopg_pool import ConnectionPool
 
+        self._query_timeout = query_timeout
+        self._watchdog = _Watchdog()
         self._timeout = timeout
         self._retry_after = retry_after
         self._down_until = 0.0
@@ -162,7 +305,9 @@ class PostgresBackend:
         self._pool.open(wait=False)
 
     @contextmanager
-    def transaction(self, namespace: str | None = None) -> Iterator[Cursor]:
+    def transaction(
+        self, namespace: str | None = None, *, patient: bool = False
+    ) -> Iterator[Cursor]:
         import psycopg
         from psycopg_pool import PoolTimeout
 
@@ -171,13 +316,24 @@ class PostgresBackend:
             # caller wait for the pool's timeout.
             raise StoreUnavailable("PostgreSQL store unavailable (retrying shortly)")
         try:
-            with self._pool.connection(timeout=self._timeout) as conn, conn.transaction():
-                cur = conn.cursor()
-                if namespace is not None:
-                    cur.execute(
-                        "SELECT pg_advisory_xact_lock(hashtextextended(%s, 0))", (namespace,)
-                    )
-                yield cur
+            with self._pool.connection(timeout=self._timeout) as conn:
+                fd = conn.pgconn.socket
+                token = None
+                if not patient:
+                    token = self._watchdog.arm(self._query_timeout, lambda: _hang_up(fd))
+                try:
+                    with conn.transaction():
+                        cur = conn.cursor()
+                        if namespace is not None:
+                            cur.execute(
+                                "SELECT pg_advisory_xact_lock(hashtextextended(%s, 0))",
+                                (namespace,),
+                            )
+                        yield cur
+                finally:
+                    # Before the connection goes back to the pool: never hung up after.
+                    if token is not None:
+                        self._watchdog.disarm(token)
         except (psycopg.OperationalError, psycopg.InterfaceError, PoolTimeout) as exc:
             self._down_until = time.monotonic() + self._retry_after
             raise StoreUnavailable(f"PostgreSQL store unavailable: {type(exc).__name__}") from exc
@@ -209,10 +365,11 @@ class PostgresBackend:
         self._pool.close()
 
 
-def backend_from_dsn(dsn: str) -> Backend:
-    """`sqlite:///relative/or/absolute.db` or `postgresql://...`."""
+def backend_from_dsn(dsn: str, *, busy_timeout: float = DEFAULT_BUSY_TIMEOUT) -> Backend:
+    """`sqlite:///relative/or/absolute.db` or `postgresql://...`; `busy_timeout` is how
+    long SQLite waits for another connection's lock."""
     if dsn.startswith("sqlite:///"):
-        return SQLiteBackend(dsn.removeprefix("sqlite:///"))
+        return SQLiteBackend(dsn.removeprefix("sqlite:///"), busy_timeout=busy_timeout)
     if dsn.startswith(("postgresql://", "postgres://")):
         return PostgresBackend(dsn)
     raise ValueError(

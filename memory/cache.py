@@ -23,10 +23,13 @@ counter (`ltm:travel-pref-gen:{namespace}`, same slot) before deleting; a fill i
 applied by a Lua script only when the generation is still the one the reader saw before
 it asked the store.
 
-Redis is optional. Any Redis error counts as a miss; after an error the cache stays
-off for a short back-off and then tries again, and invalidations that could not be
-delivered are replayed before the next read, so a Redis that blinks never leaves a
-stale summary behind.
+Redis is optional. Any Redis error counts as a miss; after an error that says Redis
+cannot be reached (a refused or dropped connection, a timeout, a cluster without a
+node) the cache stays off for a short back-off and then tries again, while an error of
+one call (a value Redis refuses, a script error) costs that call only. Invalidations
+that could not be delivered are replayed before the next read, so a Redis that blinks
+never leaves a stale summary behind. Keys and fields never fail to encode: a namespace
+or request that is not valid UTF-8 is hashed (`hash_tag`, `query_field`).
 """
 
 from __future__ import annotations
@@ -82,7 +85,7 @@ return redis.call('DEL', KEYS[1])
 def query_field(query: str) -> str:
     """The hash field of a recall request: whitespace and case do not make a new entry."""
     normal = " ".join(query.lower().split())
-    return "q:" + hashlib.sha1(normal.encode("utf-8")).hexdigest()[:20]
+    return "q:" + hashlib.sha1(normal.encode("utf-8", "surrogatepass")).hexdigest()[:20]
 
 
 def general_field(lang: str) -> str:
@@ -189,8 +192,11 @@ class PreferenceCache:
 
     def _failed(self, what: str, exc: Exception) -> None:
         self.stats.errors += 1
-        self._down_until = time.monotonic() + self._retry_after
-        log.warning("redis %s failed (%s); serving uncached", what, type(exc).__name__)
+        if _outage(exc):
+            self._down_until = time.monotonic() + self._retry_after
+            log.warning("redis %s failed (%s); serving uncached", what, type(exc).__name__)
+        else:  # this call's own failure: other namespaces keep their cache
+            log.warning("redis %s failed (%s); this call uncached", what, type(exc).__name__)
 
     # -- operations -----------------------------------------------------------------
 
@@ -364,6 +370,15 @@ class PreferenceCache:
             return bool(self._client.ping())
         except Exception:
             return False
+
+
+def _outage(exc: Exception) -> bool:
+    """Whether `exc` says Redis cannot be reached now, rather than that one call failed."""
+    from redis.exceptions import ClusterError
+    from redis.exceptions import ConnectionError as RedisConnectionError
+    from redis.exceptions import TimeoutError as RedisTimeoutError
+
+    return isinstance(exc, (RedisConnectionError, RedisTimeoutError, ClusterError, OSError))
 
 
 def _text(value: Any) -> str:

@@ -15,11 +15,11 @@ from memory.cache import FACTS, PreferenceCache, general_field, query_field
 from memory.conflicts import ConflictJudge
 from memory.decision import Candidate, FactDecider
 from memory.dedupe import is_near_duplicate
-from memory.embedding import Embedder
-from memory.errors import InvalidSlotValue, MemoryEngineError, StoreUnavailable
+from memory.embedding import Embedder, Vector
+from memory.errors import InvalidNamespace, InvalidSlotValue, MemoryEngineError, StoreUnavailable
 from memory.facts import Facts, pack, unpack
 from memory.intake import check_namespace as _check_namespace
-from memory.intake import screen
+from memory.intake import clean_text, screen
 from memory.lang import Lang, detect_lang, dominant_lang
 from memory.migrations import MEMORY_MIGRATIONS, migrate
 from memory.privacy.guard import PrivacyGuard
@@ -66,27 +66,43 @@ class Memory:
     # -- plumbing ---------------------------------------------------------------------
 
     def _ready(self) -> None:
-        """Bring the database schema up to date on first use (retried until it works)."""
+        """Bring the database schema up to date on first use (retried until it works).
+
+        One thread migrates; the others wait for it as long as for a database lock
+        (`sqlite_busy_timeout_seconds`), then fail as unavailable instead of queueing.
+        """
         if self._schema_ready:
             return
-        with self._schema_lock:
+        if not self._schema_lock.acquire(timeout=self.settings.sqlite_busy_timeout_seconds):
+            raise StoreUnavailable("the memory schema is being prepared; try again shortly")
+        try:
             if not self._schema_ready:
                 migrate(self.store.backend, "memory", MEMORY_MIGRATIONS)
                 self._schema_ready = True
+        finally:
+            self._schema_lock.release()
 
     def _current(self, namespace: str) -> list[StoredItem]:
         self._ready()
         current = self.store.current(namespace)
-        if any(s.embedding_model != self.embedder.name for s in current):
-            self.store.write(namespace, lambda tx: self._refresh(tx, current))
+        stale = [s for s in current if s.embedding_model != self.embedder.name]
+        if stale:
+            # Embedded before the write: a transaction stays short (PostgreSQL cuts off
+            # one that runs past its timeout).
+            vectors = self.embedder.embed_passages([s.item.text for s in stale])
+            self.store.write(namespace, lambda tx: self._refresh(tx, current, vectors))
         return current
 
-    def _refresh(self, tx: Tx, current: Sequence[StoredItem]) -> None:
-        """Re-embed facts stored by another embedding model (once, after a switch)."""
+    def _refresh(
+        self, tx: Tx, current: Sequence[StoredItem], vectors: Vector | None = None
+    ) -> None:
+        """Re-embed facts stored by another embedding model (once, after a switch);
+        `vectors`: those of the stale facts of `current`, already embedded."""
         stale = [s for s in current if s.embedding_model != self.embedder.name]
         if not stale:
             return
-        vectors = self.embedder.embed_passages([s.item.text for s in stale])
+        if vectors is None:
+            vectors = self.embedder.embed_passages([s.item.text for s in stale])
         for stored, vector in zip(stale, vectors, strict=True):
             tx.set_embedding(stored.item.id, vector, self.embedder.name)
             stored.embedding, stored.embedding_model = vector, self.embedder.name
@@ -101,7 +117,7 @@ class Memory:
         Raises `StoreUnavailable` when the database cannot take the write (nothing is
         half-written: the facts of one call commit together).
         """
-        _check_namespace(namespace)
+        namespace = _check_namespace(namespace)
         facts = [facts] if isinstance(facts, str) else list(facts)
         # The privacy guard sees the call's facts together (pieces of one number) and, only
         # when a fact offers such a piece, the person's stored facts.
@@ -169,7 +185,7 @@ class Memory:
         """Set or clear (None) typed slots' general values; a new value supersedes the slot's
         old general facts. Scoped facts ("on trains: window") are neither replaced nor
         cleared here: they are changed by saying so, or forgotten one by one."""
-        _check_namespace(namespace)
+        namespace = _check_namespace(namespace)
         normal = {slot: self.schema.validate(slot, value) for slot, value in values.items()}
         current_texts = [s.item.text for s in self._current(namespace)]
         lang = lang or dominant_lang(current_texts)
@@ -238,7 +254,9 @@ class Memory:
 
     def forget(self, namespace: str, item_id: str | None = None) -> int:
         """Erase one fact (and the versions it replaced) or everything; returns how many."""
-        _check_namespace(namespace)
+        namespace = _check_namespace(namespace)
+        if item_id is not None and (not isinstance(item_id, str) or clean_text(item_id) != item_id):
+            return 0  # no fact has such an id (ours are hex)
         self._ready()
         count = self.store.forget(namespace, item_id)
         self.cache.invalidate(namespace)
@@ -248,14 +266,15 @@ class Memory:
 
     def items(self, namespace: str) -> list[MemoryItem]:
         """Every current fact, newest first."""
-        _check_namespace(namespace)
+        namespace = _check_namespace(namespace)
         return [s.item for s in reversed(self._current(namespace))]
 
     def search(self, namespace: str, query: str, limit: int = 5) -> list[MemoryItem]:
         """Current facts ranked by meaning; `.score` is the relevance (`memory/ranking.py`)."""
-        _check_namespace(namespace)
+        namespace = _check_namespace(namespace)
         limit = max(1, min(int(limit), 50))
-        if not query or not query.strip():
+        query = clean_text(query) if isinstance(query, str) else ""
+        if not query.strip():
             return []
         return self._rank(Facts.from_stored(self._current(namespace)), query, limit)
 
@@ -291,11 +310,17 @@ class Memory:
         """The summary `retrieve` gives, and whether memory could be read at all.
 
         Never raises for an unavailable store or cache: a store that cannot be read
-        while nothing is cached gives status "unavailable" and an empty summary.
+        while nothing is cached gives status "unavailable" and an empty summary. A
+        string that is no namespace (`InvalidNamespace` for a write) has nothing
+        remembered: "empty". The query is repaired first (`memory.intake.clean_text`).
         """
-        _check_namespace(namespace)
         try:
-            return self._recall(namespace, query)[0]
+            namespace = _check_namespace(namespace)
+        except InvalidNamespace as exc:
+            log.warning("recall for an invalid namespace: %s", exc)
+            return Recall("", "empty")
+        try:
+            return self._recall(namespace, clean_text(query) if query else "")[0]
         except MemoryEngineError as exc:
             log.warning("recall failed, answering without memory: %s", exc)
             return Recall("", "unavailable")
@@ -309,7 +334,7 @@ class Memory:
         raced the fill or Redis refused it. Unlike `retrieve`, a failed store raises
         `MemoryEngineError` (`StoreUnavailable`), so the scheduler can count the failure.
         """
-        _check_namespace(namespace)
+        namespace = _check_namespace(namespace)
         if self.cache.has_facts(namespace):
             return "cached"
         return self._recall(namespace, "", use_cached=False)[1]
@@ -395,12 +420,12 @@ class Memory:
         General values only: a value limited to a scope ("on trains I like a window
         seat") never stands in for the slot's general value; see `scoped_profile`.
         """
-        _check_namespace(namespace)
+        namespace = _check_namespace(namespace)
         return self._profile_of(self._current(namespace))
 
     def scoped_profile(self, namespace: str) -> list[ScopedValue]:
         """The slot values limited to a scope, oldest first, beside `profile`'s general ones."""
-        _check_namespace(namespace)
+        namespace = _check_namespace(namespace)
         return self._scoped_of(self._current(namespace))
 
     def _scoped_of(self, current: Sequence[StoredItem]) -> list[ScopedValue]:
@@ -451,7 +476,7 @@ class Memory:
 
     def export(self, namespace: str) -> dict[str, Any]:
         """Everything kept for a namespace, superseded history included, as plain JSON."""
-        _check_namespace(namespace)
+        namespace = _check_namespace(namespace)
         self._ready()
         history = self.store.history(namespace)
         current = self._current(namespace)

@@ -13,3 +13,9 @@ class StoreUnavailable(MemoryEngineError):
 
 class InvalidSlotValue(MemoryEngineError, ValueError):
     """`update_profile` got a slot or value that the profile schema does not allow."""
+
+
+class InvalidNamespace(MemoryEngineError, ValueError):
+    """Not a namespace: not text, empty, too long, or with characters no id has (a lone
+    surrogate, a control or invisible format character). Raised by writes and by reads
+    other than `recall`/`retrieve`, which answer "nothing remembered" instead."""

@@ -1,6 +1,8 @@
-"""What every store's `record` does before anything is written: the checks and the guard.
+"""What every store does with text from outside before it reaches SQL, Redis or a model.
 
-Shape first (not text, control characters, empty, too long, too many in one call), then
+Namespaces are checked and normalised (`check_namespace`), request text is repaired
+(`clean_text`), and `record`'s facts are screened: shape first (not text, control
+characters or broken Unicode, empty, too long, too many in one call), then
 the privacy guard on the call's facts together, which only asks for the person's stored
 facts (`stored`) when a new fact offers a piece of a number. A fact refused here never
 reaches a store: for Bailian, it never leaves the machine.
@@ -11,24 +13,63 @@ from __future__ import annotations
 import unicodedata
 from collections.abc import Callable, Iterable, Sequence
 
+from memory.errors import InvalidNamespace
 from memory.privacy import REASONS, preview
 from memory.privacy.guard import PrivacyGuard
 from memory.settings import MemorySettings
 from memory.types import RecordOutcome
 
 MAX_NAMESPACE_CHARS = 256
+# Lone surrogates, control and format characters, line and paragraph separators.
+_NOT_IN_IDS = ("Cs", "Cc", "Cf", "Zl", "Zp")
 
 
-def check_namespace(namespace: str) -> None:
-    """Refuse what is not a namespace (ValueError): empty, or longer than 256 characters."""
+def check_namespace(namespace: object) -> str:
+    """The namespace as memory keys it (Unicode NFC), or `InvalidNamespace` (a ValueError).
+
+    Refused: what is not text, empty or blank, longer than 256 characters, or holds a
+    character no platform id has and no database or Redis key should carry: a lone
+    surrogate (not encodable as UTF-8), a control character, an invisible format
+    character (zero-width, bidi overrides), a line or paragraph separator.
+    """
     if not isinstance(namespace, str) or not namespace.strip():
-        raise ValueError("namespace must be a non-empty string")
+        raise InvalidNamespace("namespace must be a non-empty string")
     if len(namespace) > MAX_NAMESPACE_CHARS:
-        raise ValueError(f"namespace longer than {MAX_NAMESPACE_CHARS} characters")
+        raise InvalidNamespace(f"namespace longer than {MAX_NAMESPACE_CHARS} characters")
+    for ch in namespace:
+        if unicodedata.category(ch) in _NOT_IN_IDS:
+            raise InvalidNamespace(
+                f"namespace contains an invalid character (U+{ord(ch):04X}); "
+                "expected an id like T024BE7LD:U01ABC"
+            )
+    return unicodedata.normalize("NFC", namespace)
+
+
+def clean_text(text: str) -> str:
+    """Request text (a query, an id) made safe for UTF-8 stores: surrogate pairs joined,
+    lone surrogates replaced by U+FFFD, control characters by spaces, then NFC."""
+    if not text.isascii():
+        text = repaired(text)
+        text = unicodedata.normalize("NFC", text)
+    if _has_control_chars(text):
+        text = "".join(" " if _is_control(ch) else ch for ch in text)
+    return text
+
+
+def repaired(text: str) -> str:
+    """`text` with surrogate pairs joined and lone surrogates replaced by U+FFFD (JSON
+    can carry a lone one, `"\\ud800"`, which no UTF-8 store or socket accepts)."""
+    if not any("\ud800" <= ch <= "\udfff" for ch in text):
+        return text
+    return text.encode("utf-16-le", "surrogatepass").decode("utf-16-le", "replace")
+
+
+def _is_control(ch: str) -> bool:
+    return unicodedata.category(ch) == "Cc" and ch not in "\n\r\t"
 
 
 def _has_control_chars(text: str) -> bool:
-    return any(unicodedata.category(ch) == "Cc" and ch not in "\n\r\t" for ch in text)
+    return any(_is_control(ch) for ch in text)
 
 
 def screen(
@@ -46,14 +87,15 @@ def screen(
     checked: list[tuple[int, str]] = []
     for index, raw in enumerate(facts):
         code, reason = "", ""
-        text = " ".join(raw.split()) if isinstance(raw, str) else ""
+        fixed = repaired(raw) if isinstance(raw, str) else ""
+        text = unicodedata.normalize("NFC", " ".join(fixed.split()))
         if index >= limits.memory_max_facts_per_call:
             code = "too_many"
             reason = f"too many facts in one call (at most {limits.memory_max_facts_per_call})"
         elif not isinstance(raw, str):
             code, reason = "not_text", "not text"
-        elif _has_control_chars(raw):
-            code, reason = "control_chars", "contains control characters"
+        elif _has_control_chars(raw) or ("\ufffd" in fixed and "\ufffd" not in raw):
+            code, reason = "control_chars", "contains control characters or broken Unicode"
         elif not text:
             code, reason = "empty", "empty fact"
         elif len(text) > limits.memory_max_fact_chars:
@@ -80,4 +122,4 @@ def screen(
     return outcomes, accepted
 
 
-__all__ = ["MAX_NAMESPACE_CHARS", "check_namespace", "screen"]
+__all__ = ["MAX_NAMESPACE_CHARS", "check_namespace", "clean_text", "repaired", "screen"]

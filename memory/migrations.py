@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from memory.errors import StoreUnavailable
 from memory.store import Backend, utcnow
 
 
@@ -85,7 +86,7 @@ _BOOKKEEPING = (
 
 def schema_version(backend: Backend, component: str) -> int:
     """The highest applied migration of `component` (0 for a new database)."""
-    with backend.transaction("__migrations__") as cur:
+    with backend.transaction("__migrations__", patient=True) as cur:
         cur.execute(_BOOKKEEPING)
         cur.execute(
             backend.sql("SELECT MAX(version) FROM schema_migrations WHERE component = %s"),
@@ -95,15 +96,33 @@ def schema_version(backend: Backend, component: str) -> int:
     return int(row[0]) if row and row[0] is not None else 0
 
 
+def applied(backend: Backend, component: str, migrations: Sequence[Migration]) -> bool:
+    """Whether every migration of `component` is applied, read without any write lock
+    (False too when it cannot be told, e.g. on a new database)."""
+    try:
+        with backend.transaction() as cur:
+            cur.execute(
+                backend.sql("SELECT version FROM schema_migrations WHERE component = %s"),
+                (component,),
+            )
+            done = {int(row[0]) for row in cur.fetchall()}
+    except StoreUnavailable:
+        return False
+    return all(migration.version in done for migration in migrations)
+
+
 def migrate(backend: Backend, component: str, migrations: Sequence[Migration]) -> int:
     """Apply the migrations of `component` not applied yet; returns how many ran.
 
     Runs in one transaction under one lock shared by every component, so concurrent
     starts (a web and a clock process, memory and trips) apply each step once and never
-    race to create the bookkeeping table.
+    race to create the bookkeeping table. A database already up to date is told by a
+    plain read first, so a write lock held elsewhere does not hold up the first request.
     """
-    applied = 0
-    with backend.transaction("__migrations__") as cur:
+    if applied(backend, component, migrations):
+        return 0
+    applied_now = 0
+    with backend.transaction("__migrations__", patient=True) as cur:
         cur.execute(_BOOKKEEPING)
         cur.execute(
             backend.sql("SELECT version FROM schema_migrations WHERE component = %s"),
@@ -123,5 +142,5 @@ def migrate(backend: Backend, component: str, migrations: Sequence[Migration]) -
                 ),
                 (component, migration.version, migration.description, utcnow().isoformat()),
             )
-            applied += 1
-    return applied
+            applied_now += 1
+    return applied_now

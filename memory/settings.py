@@ -33,6 +33,9 @@ class MemorySettings(BaseSettings):
     redis_url: str = "redis://127.0.0.1:6379/0"
     redis_key_prefix: str = ""
     memory_cache_ttl_seconds: int = Field(default=1800, ge=1)
+    # How long a SQLite statement waits for a lock held elsewhere before memory is
+    # called unavailable (recall) or a write not saved; on the path of every reply.
+    sqlite_busy_timeout_seconds: float = Field(default=2.0, gt=0, le=60)
 
     embedding_provider: Literal["local", "openai"] = "local"
     embedding_model: str = "text-embedding-3-small"

@@ -51,8 +51,13 @@ class Backend(Protocol):
 
     name: str
 
-    def transaction(self, namespace: str | None = None) -> AbstractContextManager[Cursor]:
-        """A transaction; with a namespace, writers to it are serialised until commit."""
+    def transaction(
+        self, namespace: str | None = None, *, patient: bool = False
+    ) -> AbstractContextManager[Cursor]:
+        """A transaction; with a namespace, writers to it are serialised until commit.
+
+        It fails (`StoreUnavailable`) rather than wait long for a lock or a server,
+        unless `patient` (schema migrations)."""
         ...
 
     def sql(self, statement: str) -> str:
@@ -240,7 +245,8 @@ class Store:
         return found
 
     def namespaces(self) -> Iterator[str]:
-        with self.backend.transaction() as cur:
+        """Every namespace with a fact (a scan: for the command line, never a reply)."""
+        with self.backend.transaction(patient=True) as cur:
             cur.execute(self.backend.sql("SELECT DISTINCT namespace FROM memory_items"))
             rows = cur.fetchall()
         for (namespace,) in rows:

@@ -34,11 +34,12 @@ import openai
 
 import prompts
 from bot.agent.completion import CallRequest, ModelMessage
-from bot.agent.memory_tools import memory_tools, preferences_block
+from bot.agent.memory_tools import memory_tools, note_unreadable, preferences_block
 from bot.agent.model import Model, Said
 from bot.agent.prompt import system_prompt
 from bot.agent.tools import Tool, ToolContext, ToolRegistry
 from bot.messages import lang_of, t
+from memory.intake import repaired
 from memory.lang import Lang
 
 if TYPE_CHECKING:
@@ -166,9 +167,9 @@ class Agent:
         """
         started = time.monotonic()
         turn = _Turn(deadline=started + self.timeout_seconds)
+        user_message = repaired(user_message)  # a lone surrogate cannot be sent as UTF-8
         lang = lang_of(user_message, ctx.lang)
-        if lang != ctx.lang:
-            ctx = dataclasses.replace(ctx, lang=lang)
+        ctx = dataclasses.replace(ctx, lang=lang, notes=[])  # this turn's notes only
         messages = self._opening(ctx, user_message, history)
         offered = {tool.name: tool for tool in self.tools.offered(ctx)}
         schemas = [tool.schema for tool in offered.values()]
@@ -206,6 +207,8 @@ class Agent:
         ]
         if self.memory is not None and self.memory_mode in ("static_control", "both"):
             recalled = self.memory.recall(ctx.subject_namespace, user_message)
+            if recalled.status == "unavailable":
+                note_unreadable(ctx)
             block = preferences_block(
                 recalled.summary,
                 colleague=ctx.on_behalf_of is not None,
@@ -215,17 +218,19 @@ class Agent:
         for turn in history:
             role, content = turn.get("role"), turn.get("content")
             if role in ("user", "assistant") and isinstance(content, str) and content.strip():
-                messages.append({"role": role, "content": content})
+                messages.append({"role": role, "content": repaired(content)})
         messages.append({"role": "user", "content": user_message})
         return messages
 
     def _finish(
         self, ctx: ToolContext, turn: _Turn, said: Said, steps: int, *, capped: bool
     ) -> AgentReply:
-        text = said.text.strip()
-        if not text:
+        if not said.text.strip():
             said(t("agent_step_cap" if capped else "agent_empty_reply", ctx.lang))
-            text = said.text.strip()
+        for key in ctx.notes:  # what the person must hear, whether or not the model said it
+            said.step()
+            said(t(key, ctx.lang))
+        text = said.text.strip()
         return AgentReply(
             text=text,
             tool_calls=turn.calls,
@@ -266,7 +271,7 @@ class Agent:
             result = f"error: unknown tool '{name}'; the available tools are: {known}"
         else:
             ctx.tell(t(chosen.status, ctx.lang))
-            result = chosen.invoke(ctx, call.arguments)
+            result = repaired(chosen.invoke(ctx, call.arguments))
         turn.calls.append(ToolCall(name, call.arguments, result))
         if self.metrics is not None:
             self.metrics.inc("tool_calls_total", tool=name if chosen is not None else "unknown")

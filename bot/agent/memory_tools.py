@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 from bot.agent.tools import Tool, ToolContext
 from bot.conversation.markup import special_mention
 from bot.messages import rejection
-from memory.errors import StoreUnavailable
+from memory.errors import InvalidNamespace, StoreUnavailable
 from memory.lang import Lang
 from memory.types import RecordOutcome
 
@@ -42,8 +42,21 @@ _SEPARATORS = ("；", "; ")
 
 NOTHING_SAVED = (
     "error: the memory could not be saved right now (storage unavailable), so NOTHING was "
-    "saved. Tell the user you could not remember this and that they can say it again later."
+    "saved. A note under your answer tells the user so; never say that it was saved."
 )
+NO_MEMORY = (
+    "error: this person's id cannot key a memory (it is not a valid namespace), so NOTHING "
+    "was saved. A note under your answer tells the user so; never say that it was saved."
+)
+# Notes said under the answer (`ToolContext.note`, `bot.messages`).
+NOTE_UNREADABLE = "note_memory_unavailable"
+NOTE_UNREADABLE_COLLEAGUE = "note_memory_unavailable_colleague"
+NOTE_NOT_SAVED = "note_memory_not_saved"
+
+
+def note_unreadable(ctx: ToolContext) -> None:
+    """Have the turn's answer say that the subject's preferences could not be read."""
+    ctx.note(NOTE_UNREADABLE if ctx.on_behalf_of is None else NOTE_UNREADABLE_COLLEAGUE)
 
 
 def memory_tools(memory: LongTermMemory) -> list[Tool]:
@@ -70,13 +83,19 @@ def memory_tools(memory: LongTermMemory) -> list[Tool]:
             return "error: argument 'content' is empty; pass at least one preference"
         try:
             outcomes = memory.record(ctx.namespace, content, source="chat")
+        except InvalidNamespace:
+            log.warning("record_to_memory: invalid namespace, %d item(s) not saved", len(content))
+            ctx.note(NOTE_NOT_SAVED)
+            return NO_MEMORY
         except StoreUnavailable:
             log.warning("record_to_memory: store unavailable, %d item(s) not saved", len(content))
+            ctx.note(NOTE_NOT_SAVED)
             return NOTHING_SAVED
         except Exception as exc:  # one call commits all or nothing: nothing was saved
             log.warning(
                 "record_to_memory failed (%s), %d not saved", type(exc).__name__, len(content)
             )
+            ctx.note(NOTE_NOT_SAVED)
             return NOTHING_SAVED
         return describe_outcomes(outcomes, ctx.lang)
 
@@ -95,6 +114,8 @@ def memory_tools(memory: LongTermMemory) -> list[Tool]:
         """
         query = " ".join(k.strip() for k in keywords if k.strip())
         recalled = memory.recall(ctx.subject_namespace, query)
+        if recalled.status == "unavailable":
+            note_unreadable(ctx)
         return preferences_block(
             recalled.summary,
             limit=limit,
@@ -144,9 +165,8 @@ def preferences_block(
     if unavailable and not summary:
         return (
             f"Memory is unavailable right now: the travel preferences of {whose} could not "
-            "be read, so they are unknown, not absent. Tell the user, in their language, "
-            "that their saved preferences could not be read right now. Do not invent any; "
-            "ask if a preference matters for the plan."
+            "be read, so they are unknown, not absent. A note under your answer tells the "
+            "user so. Do not invent any; ask if a preference matters for the plan."
         )
     if not summary:
         return (
@@ -208,10 +228,16 @@ def _cap(summary: str, limit: int) -> str:
 
 __all__ = [
     "BLOCK",
+    "NOTE_NOT_SAVED",
+    "NOTE_UNREADABLE",
+    "NOTE_UNREADABLE_COLLEAGUE",
+    "NOTHING_SAVED",
+    "NO_MEMORY",
     "RECORD",
     "RETRIEVE",
     "describe_outcomes",
     "inert",
     "memory_tools",
+    "note_unreadable",
     "preferences_block",
 ]

@@ -63,11 +63,20 @@ class ToolContext:
     # Hears what the agent is doing, in the person's language ("Scoring 25 options…"), for
     # channels that can show it; never sent to the model.
     progress: Callable[[str], None] | None = field(default=None, compare=False, repr=False)
+    # What the person must be told under the answer whatever the model writes: keys of
+    # `bot.messages` (memory could not be read, a preference was not saved). Tools add
+    # them (`note`); the agent gives every turn a list of its own and says each once.
+    notes: list[str] = field(default_factory=list, compare=False, repr=False)
 
     @property
     def subject_namespace(self) -> str:
         """The traveller whose preferences apply: the colleague when planning for one."""
         return self.on_behalf_of or self.namespace
+
+    def note(self, key: str) -> None:
+        """Have the `bot.messages` note `key` said under this turn's answer (once)."""
+        if key not in self.notes:
+            self.notes.append(key)
 
     def tell(self, status: str) -> None:
         """Say what the agent is doing now (`progress`); a failing listener is only logged."""

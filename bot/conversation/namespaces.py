@@ -12,6 +12,9 @@ from __future__ import annotations
 
 import re
 
+from memory.errors import InvalidNamespace
+from memory.intake import check_namespace
+
 CONSOLE_USER = "local:you"  # the terminal console's person, unless `--user` says otherwise
 
 SLACK_SHAPE = re.compile(r"[TE][A-Z0-9]{1,30}:[UW][A-Z0-9]{1,30}")
@@ -29,7 +32,16 @@ EXAMPLES = (
 
 
 def namespace_problem(namespace: str) -> str | None:
-    """Why `namespace` cannot name a person, or None when it can."""
+    """Why `namespace` cannot name a person, or None when it can.
+
+    Beyond its shape, whatever memory would refuse (`memory.intake.check_namespace`: a
+    lone surrogate, control or format characters, too long) is refused here too.
+    """
+    try:
+        if check_namespace(namespace) != namespace:
+            return f"{namespace!r} is not a namespace: it is not in Unicode NFC form"
+    except InvalidNamespace as exc:
+        return f"{namespace!r} is not a namespace: {exc}"
     if SLACK_SHAPE.fullmatch(namespace) or LOCAL_SHAPE.fullmatch(namespace):
         return None
     prefix = namespace.partition(":")[0]

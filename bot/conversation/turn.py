@@ -49,6 +49,7 @@ from bot.messages import t
 from bot.planning.delegation import Delegation, auto_save, delegate
 from bot.planning.plan import ToolCallLike, planned_trip
 from memory.errors import MemoryEngineError
+from memory.intake import repaired
 
 if TYPE_CHECKING:
     from bot.conversation.claims import Claims
@@ -211,6 +212,8 @@ class Conversation:
         self, msg: IncomingMessage, sink: ReplySink, channel: Channel, queued_at: float
     ) -> None:
         """Answer `msg` through `sink`; never raises."""
+        if not msg.text.isascii():  # a lone surrogate reaches neither Redis nor the model
+            msg = dataclasses.replace(msg, text=repaired(msg.text))
         started = time.monotonic()
         platform = msg.platform
         self.metrics.observe(f"{platform}_turn_queue_seconds", started - queued_at)

@@ -296,6 +296,7 @@ def open_trip_store(settings: Settings) -> TripStore:
 
     from memory.backends import backend_from_dsn
 
-    return TripStore(
-        backend_from_dsn(settings.trips_database), timezone=ZoneInfo(settings.travel_timezone)
+    backend = backend_from_dsn(
+        settings.trips_database, busy_timeout=settings.sqlite_busy_timeout_seconds
     )
+    return TripStore(backend, timezone=ZoneInfo(settings.travel_timezone))

@@ -140,8 +140,8 @@ def namespace_problem(namespace: str) -> str | None:
         return "the namespace is empty"
     if len(namespace) > MAX_NAMESPACE_CHARS:
         return f"the namespace is longer than {MAX_NAMESPACE_CHARS} characters"
-    if any(unicodedata.category(ch) in ("Cc", "Cf", "Zl", "Zp") for ch in namespace):
-        return "the namespace contains control characters"
+    if any(unicodedata.category(ch) in ("Cs", "Cc", "Cf", "Zl", "Zp") for ch in namespace):
+        return "the namespace contains control characters or broken Unicode"
     return None
 
 

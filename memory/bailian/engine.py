@@ -32,8 +32,8 @@ from memory.bailian.nodes import pack, unpack
 from memory.bailian.store import BailianStore
 from memory.bailian.visibility import WriteFollower
 from memory.cache import FACTS, PreferenceCache, general_field, query_field
-from memory.errors import InvalidSlotValue, MemoryEngineError
-from memory.intake import check_namespace, screen
+from memory.errors import InvalidNamespace, InvalidSlotValue, MemoryEngineError
+from memory.intake import check_namespace, clean_text, screen
 from memory.lang import Lang, detect_lang, dominant_lang
 from memory.privacy.guard import PrivacyGuard
 from memory.profile import ProfileSchema
@@ -83,7 +83,7 @@ class BailianMemory:
         "added" means the service accepted the fact (extraction runs in the background);
         raises `StoreUnavailable` (a `BailianError`) when it did not: nothing was saved.
         """
-        check_namespace(namespace)
+        namespace = check_namespace(namespace)
         facts = [facts] if isinstance(facts, str) else list(facts)
         outcomes, accepted = screen(
             facts,
@@ -140,7 +140,7 @@ class BailianMemory:
         extraction to take into the profile; once accepted, the nodes that stated the
         slot's old general value are deleted, so search and the list no longer offer it.
         """
-        check_namespace(namespace)
+        namespace = check_namespace(namespace)
         normal = {slot: self.schema.validate(slot, value) for slot, value in values.items()}
         nodes = self.store.nodes(namespace)
         current = self.reader.profile(nodes, self.store.profile(namespace))
@@ -191,7 +191,7 @@ class BailianMemory:
         this traveller's are ever deleted. The public API has no call that clears a
         user's profile attributes: they stay until cleared in the Bailian console.
         """
-        check_namespace(namespace)
+        namespace = check_namespace(namespace)
         own = [node.id for node in self.store.nodes(namespace)]
         doomed = own if item_id is None else [i for i in own if i == item_id]
         count = sum(1 for node_id in doomed if self.store.delete(node_id))
@@ -204,14 +204,15 @@ class BailianMemory:
 
     def items(self, namespace: str) -> list[MemoryItem]:
         """Every current node, newest first."""
-        check_namespace(namespace)
+        namespace = check_namespace(namespace)
         return self.reader.items(namespace, self.store.nodes(namespace))
 
     def search(self, namespace: str, query: str, limit: int = 5) -> list[MemoryItem]:
         """Nodes ranked by Bailian's semantic search; `.score` is the service's."""
-        check_namespace(namespace)
+        namespace = check_namespace(namespace)
         limit = max(1, min(int(limit), 50))
-        if not query or not query.strip():
+        query = clean_text(query) if isinstance(query, str) else ""
+        if not query.strip():
             return []
         return self.reader.items(namespace, self.store.search(namespace, query, limit))
 
@@ -220,9 +221,13 @@ class BailianMemory:
 
     def recall(self, namespace: str, query: str = "") -> Recall:
         """Cache first, else Bailian; never raises for an unavailable service or cache."""
-        check_namespace(namespace)
         try:
-            return self._recall(namespace, query)[0]
+            namespace = check_namespace(namespace)
+        except InvalidNamespace as exc:
+            log.warning("recall for an invalid namespace: %s", exc)
+            return Recall("", "empty")
+        try:
+            return self._recall(namespace, clean_text(query) if query else "")[0]
         except MemoryEngineError as exc:
             if not isinstance(exc, BailianError) or exc.status not in (401, 403):
                 log.warning("recall failed, answering without memory: %s", exc)
@@ -230,7 +235,7 @@ class BailianMemory:
 
     def warm(self, namespace: str) -> WarmState:
         """Cache the traveller's nodes, profile and whole-profile summary (see `Memory.warm`)."""
-        check_namespace(namespace)
+        namespace = check_namespace(namespace)
         if self.cache.has_facts(namespace):
             return "cached"
         return self._recall(namespace, "", use_cached=False)[1]
@@ -311,12 +316,12 @@ class BailianMemory:
 
     def profile(self, namespace: str) -> dict[str, Any]:
         """Slot -> option id(s): the service's profile, and the slots its nodes state."""
-        check_namespace(namespace)
+        namespace = check_namespace(namespace)
         snapshot = self.store.snapshot(namespace)
         return self.reader.profile(snapshot.nodes, snapshot.profile)
 
     def scoped_profile(self, namespace: str) -> list[ScopedValue]:
-        check_namespace(namespace)
+        namespace = check_namespace(namespace)
         return self.reader.scoped(namespace, self.store.nodes(namespace))
 
     def export(self, namespace: str) -> dict[str, Any]:
@@ -325,7 +330,7 @@ class BailianMemory:
         Bailian replaces a memory in place when it changes, so there is no history:
         every item is current.
         """
-        check_namespace(namespace)
+        namespace = check_namespace(namespace)
         return self.reader.export(namespace, self.store.snapshot(namespace))
 
     def health(self) -> dict[str, bool]:

@@ -149,19 +149,46 @@ def test_recall_with_the_database_unreachable_says_memory_is_unavailable(
     agent = make_agent(memory=unreachable_memory())
     recall = [("retrieve_from_memory", {"keywords": ["flight", "Chengdu"]})]
 
-    scripted_model.script(recall, "Sorry, I can't read your saved preferences right now.")
-    agent.run(_ctx("T1:UNEW"), "plan my trip to Chengdu")
+    scripted_model.script(recall, "A daytime flight, then.")
+    reply = agent.run(_ctx("T1:UNEW"), "plan my trip to Chengdu")
     (tool_message,) = _tool_messages(scripted_model.last_request)
     assert "unavailable" in tool_message["content"]
     assert "Nothing is remembered" not in tool_message["content"]
     assert "<remembered_preferences>" not in tool_message["content"]
+    # The model said nothing of it; the person is told all the same.
+    assert reply.text == "A daytime flight, then.\n\n" + t("note_memory_unavailable", "en")
 
     scripted_model.clear()
     scripted_model.script(recall, "A daytime flight, then.")
-    agent.run(_ctx("T1:UWARM"), "plan my trip to Chengdu")  # cached: read without the store
+    reply = agent.run(_ctx("T1:UWARM"), "plan my trip to Chengdu")  # cached: no store
     (tool_message,) = _tool_messages(scripted_model.last_request)
     block = BLOCK.search(tool_message["content"])
     assert block is not None and RED_EYE in block.group(1)
+    assert reply.text == "A daytime flight, then."
+
+
+def test_an_outage_is_told_once_per_turn_in_every_memory_mode(
+    make_agent: AgentFactory, scripted_model: ScriptedModel, unreachable_memory: MemoryFactory
+) -> None:
+    memory = unreachable_memory()
+    agent = make_agent(memory=memory, memory_mode="both")
+    recall = [("retrieve_from_memory", {"keywords": ["高铁"]})]
+    scripted_model.script(recall, recall, "坐高铁吧。")
+    writer = _ctx()
+    reply = agent.run(writer, "帮我安排去杭州的行程")
+    assert "Memory is unavailable" in scripted_model.last_request["messages"][1]["content"]
+    assert reply.text == "坐高铁吧。\n\n" + t("note_memory_unavailable", "zh")
+
+    # Planning for a colleague names the traveller's preferences, not the writer's.
+    scripted_model.script("Take the train.")
+    ctx = _ctx("T1:UADMIN", on_behalf_of="T1:UBOB", can_record=False)
+    reply = agent.run(ctx, "plan a trip to Hangzhou for <@UBOB>")
+    assert reply.text == "Take the train.\n\n" + t("note_memory_unavailable_colleague", "en")
+
+    # The next turn, even with the same context, starts without the last one's notes.
+    tools_only = make_agent(memory=memory, memory_mode="agent_control")
+    scripted_model.script("Hello!")
+    assert tools_only.run(writer, "hi").text == "Hello!"
 
 
 FORGED = [
@@ -263,7 +290,8 @@ def test_unavailable_store_tells_the_model_nothing_was_saved(
     scripted_model.script(_record(RED_EYE), "Sorry, I couldn't save that.")
     reply = make_agent(memory=broken).run(_ctx(), RED_EYE)
 
-    assert reply.text == "Sorry, I couldn't save that."
+    # The person hears it from the core too, whatever the model said.
+    assert reply.text == "Sorry, I couldn't save that.\n\n" + t("note_memory_not_saved", "en")
     assert "NOTHING was saved" in reply.tool_calls[0].result
     broken.close()
 
@@ -480,3 +508,21 @@ def test_recall_goes_through_the_redis_cache_and_sees_new_facts(
     finally:
         cached.forget("T1:U1")
         cached.close()
+
+
+def test_text_that_is_not_valid_unicode_never_breaks_a_turn(
+    make_agent: AgentFactory, scripted_model: ScriptedModel, sqlite_memory: Memory
+) -> None:
+    """A lone surrogate (JSON can carry one) cannot be sent as UTF-8: it is replaced
+    in what goes to the model, and a fact holding one is refused, not stored."""
+    # Sent as the JSON text a model would write: the escape arrives as a lone surrogate.
+    arguments = json.dumps({"thinking": "-", "content": ["I like window seats \ud800", RED_EYE]})
+    scripted_model.script([("record_to_memory", arguments)], "Noted.")
+    history = [{"role": "user", "content": "hello \udc00"}]
+    reply = make_agent().run(_ctx(), "I never take red-eye flights \ud800", history=history)
+
+    assert reply.text == "Noted."
+    sent = [m["content"] for m in scripted_model.requests[0]["messages"][1:]]
+    assert sent == ["hello \ufffd", "I never take red-eye flights \ufffd"]
+    assert "rejected [control_chars]" in reply.tool_calls[0].result
+    assert [i.text for i in sqlite_memory.items("T1:U1")] == [RED_EYE]

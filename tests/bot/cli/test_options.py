@@ -106,7 +106,24 @@ def test_namespaces_of_every_platform_are_accepted(namespace: str) -> None:
 
 @pytest.mark.parametrize(
     "namespace",
-    ["T1U1", "t1:u1", "T1:", ":U1", "T1:U1:X", "feishu:tk", "slack:T1:U1", "local:", "wechat:a:b"],
+    [
+        "T1U1",
+        "t1:u1",
+        "T1:",
+        ":U1",
+        "T1:U1:X",
+        "feishu:tk",
+        "slack:T1:U1",
+        "local:",
+        "wechat:a:b",
+        # What no id holds: a lone surrogate, control and format characters, non-NFC text.
+        "feishu:tk:ou_\ud800",
+        "dingtalk:ding1:staff\x00",
+        "dingtalk:ding1:staff\x1f1",
+        "feishu:tk:ou_\u200bx",
+        "feishu:tk:ou_\u202ex",
+        "feishu:tk:cafe\u0301",
+    ],
 )
 def test_other_strings_are_not_namespaces(namespace: str) -> None:
     assert namespace_problem(namespace) is not None

@@ -314,7 +314,9 @@ def test_memory_down_still_gets_an_answer(
         _record("I prefer window seats"), "Sorry, I could not save that right now."
     )
     sent = bot.dm(ALICE, "I prefer window seats")
-    assert bot.reply_text(sent, timeout=30) == "Sorry, I could not save that right now."
+    assert bot.reply_text(sent, timeout=30) == (
+        "Sorry, I could not save that right now.\n\n" + t("note_memory_not_saved", "en")
+    )
     [result] = _tool_results(scripted_model.last_request)
     assert "NOTHING was saved" in result
 

@@ -9,7 +9,7 @@ import pytest
 
 from memory.bailian import BailianMemory
 from memory.bailian.schema import ensure_profile_schema
-from memory.errors import StoreUnavailable
+from memory.errors import InvalidNamespace, StoreUnavailable
 from memory.profile import load_schema
 from tests.conftest import BailianFactory
 from tests.support.bailian_api import Fail, FakeBailian, Malformed, Slow
@@ -166,6 +166,19 @@ def test_an_unreachable_service(make_bailian: BailianFactory, namespace: str) ->
     with pytest.raises(StoreUnavailable):
         mem.record(namespace, ["I prefer aisle seats"])
     assert mem.health()["database"] is False
+
+
+def test_an_invalid_namespace_never_reaches_the_service(
+    bailian_memory: BailianMemory, bailian: FakeBailian
+) -> None:
+    odd = "slack:T1:U\ud800"
+    assert bailian_memory.recall(odd, "plan my trip \udc00").summary == ""
+    assert bailian_memory.recall(odd).status == "empty"
+    with pytest.raises(InvalidNamespace):
+        bailian_memory.record(odd, ["I prefer aisle seats"])
+    with pytest.raises(InvalidNamespace):
+        bailian_memory.forget(odd)
+    assert bailian.requests == []
 
 
 def test_a_bad_key_logs_one_clear_line_and_recall_is_unavailable(
