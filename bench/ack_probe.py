@@ -200,7 +200,22 @@ def install() -> None:
 
     from uvicorn.protocols.http.h11_impl import H11Protocol
 
-    connection_made = H11Protocol.connection_made
+    protocols: list[Any] = [H11Protocol]
+    try:
+        from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
+
+        protocols.append(HttpToolsProtocol)
+    except ImportError:  # httptools is not installed: uvicorn uses h11
+        pass
+    for protocol in protocols:
+        _stamp_connections(protocol)
+
+    threading.Thread(target=_sample_gil, name="probe-gil", daemon=True).start()
+
+
+def _stamp_connections(protocol: Any) -> None:
+    """Note when uvicorn's `protocol` sees each connection, by the client's port."""
+    connection_made = protocol.connection_made
 
     def stamped(self: Any, transport: Any) -> None:
         peer = transport.get_extra_info("peername")
@@ -209,9 +224,7 @@ def install() -> None:
                 _connected[peer[1]] = time.monotonic()
         connection_made(self, transport)
 
-    H11Protocol.connection_made = stamped  # type: ignore[method-assign]
-
-    threading.Thread(target=_sample_gil, name="probe-gil", daemon=True).start()
+    protocol.connection_made = stamped
 
 
 def _timed(fn: Any, name: str) -> Any:

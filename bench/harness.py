@@ -202,6 +202,9 @@ def probe_breakdown(
     for name, values in lags.items():
         if values:
             out[name] = (round(pct(values, 50) * 1000, 2), round(pct(values, 99) * 1000, 2))
+    held = [r["route_end"] - r["connected_at"] for r in requests if r.get("connected_at")]
+    if held:  # uvicorn's `connection_made` to the response sent: the server's whole part
+        out["server_total"] = (round(pct(held, 50) * 1000, 2), round(pct(held, 99) * 1000, 2))
     if timings:
         by_event = {r.get("event_id"): r for r in requests if r.get("connected_at")}
         split: dict[str, list[float]] = {"accept": [], "to_route": [], "after_route": []}

@@ -32,7 +32,7 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 QUIET_SECONDS = 0.015
-MAX_WAIT_SECONDS = 0.25
+MAX_WAIT_SECONDS = 1.0
 
 
 class Handoff:
