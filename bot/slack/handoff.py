@@ -4,14 +4,17 @@
 (`bot.slack.http`). Bolt then runs on the dispatch pool, its listener claims the message
 and the turn starts: work that competes with the event loop for the GIL, so under a
 burst of events (Slack replaying a backlog) acknowledging the last ones would wait for
-the first ones' work. `Handoff` gives the acks priority: an event that arrives while the
-loop is quiet is dispatched at once (no delay for a lone message); events arriving
-within `quiet_seconds` of each other are held on the loop until it has been quiet that
-long, or the oldest has waited `max_wait_seconds`, then dispatched together, one after
-the other on one thread of the dispatch pool. Figures in bench/README.md ("Slack acks
-under a burst").
+the first ones' work. `Handoff` gives the acks priority: an event that arrives when
+none came for `quiet_seconds` is dispatched at once (no delay for a lone message);
+events arriving within `quiet_seconds` of each other are held until none has come for
+that long, or the oldest has waited `max_wait_seconds`, then dispatched together, one
+after the other on one thread of the dispatch pool. The event loop decides when the
+burst is over (a timer, which runs only once the loop has answered the requests waiting
+for it, so a loop slowed by the burst holds the events longer); the thread waits for
+that, asleep, and on shutdown the pool finishes its job before the listeners stop, so no
+acknowledged event is lost. Figures in bench/README.md ("Slack acks under a burst").
 
-Everything but `_run` runs on the event loop.
+`add` and the timer run on the event loop; the jobs on the dispatch pool.
 """
 
 from __future__ import annotations
@@ -19,6 +22,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import os
+import threading
 import traceback
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -36,7 +40,7 @@ MAX_WAIT_SECONDS = 1.0
 
 
 class Handoff:
-    """Events to `dispatch` on `pool`; see the module docstring."""
+    """Events to `dispatch` on `pool`; see the module docstring. Thread-safe."""
 
     def __init__(
         self,
@@ -52,44 +56,65 @@ class Handoff:
         self.metrics = metrics
         self.quiet_seconds = quiet_seconds
         self.max_wait_seconds = max_wait_seconds
+        self._lock = threading.Lock()
         self._held: list[BoltRequest] = []
-        self._last = float("-inf")  # when the latest event was acknowledged (loop time)
-        self._first = 0.0  # when the oldest held event was
+        self._last = float("-inf")  # when the latest event was acknowledged
+        self._waiting = False  # a job on the pool waits to dispatch the held events
+        self._go = threading.Event()  # set by the loop when the burst is over
         self._timer: asyncio.TimerHandle | None = None
 
     def add(self, request: BoltRequest) -> None:
-        """An acknowledged event: dispatch it now, or hold it during a burst."""
+        """An acknowledged event (on the event loop): dispatch it now, or hold it."""
         loop = asyncio.get_running_loop()
         now = loop.time()
-        alone = now - self._last >= self.quiet_seconds and not self._held
-        self._last = now
+        with self._lock:
+            alone = now - self._last >= self.quiet_seconds and not self._waiting
+            self._last = now
+            go: threading.Event | None = None
+            if not alone:
+                self._held.append(request)
+                if not self._waiting:
+                    self._waiting, self._go = True, threading.Event()
+                    go = self._go
         if alone:
-            self._submit([request])
+            self._submit(self._run, [request])
             return
-        if not self._held:
-            self._first = now
-        self._held.append(request)
+        if go is not None:
+            self._submit(self._wait_then_run, go)
         if self._timer is None:
-            self._timer = loop.call_later(self.quiet_seconds, self._flush, loop)
+            self._timer = loop.call_later(self.quiet_seconds, self._check_quiet, loop)
 
-    def _flush(self, loop: asyncio.AbstractEventLoop) -> None:
+    def _check_quiet(self, loop: asyncio.AbstractEventLoop) -> None:
+        """On the loop, once it has answered what was waiting: is the burst over?"""
         self._timer = None
-        now = loop.time()
-        quiet_for = now - self._last
-        if quiet_for < self.quiet_seconds and now - self._first < self.max_wait_seconds:
-            self._timer = loop.call_later(self.quiet_seconds - quiet_for, self._flush, loop)
+        quiet_for = loop.time() - self._last
+        if quiet_for < self.quiet_seconds:
+            self._timer = loop.call_later(self.quiet_seconds - quiet_for, self._check_quiet, loop)
             return
-        held, self._held = self._held, []
-        self._submit(held)
+        self._go.set()
 
-    def _submit(self, requests: list[BoltRequest]) -> None:
-        """One job on the dispatch pool per batch: Bolt's part of an event is quick, and
-        a command's dispatch (waiting on its listener) never queues behind a burst."""
+    def _wait_then_run(self, go: threading.Event) -> None:
+        """On the pool (asleep, not holding the GIL): wait for the loop to say the burst
+        is over, or `max_wait_seconds`, then dispatch what it held. The pool's shutdown
+        waits for this job, so a held event is never lost, even when the loop has stopped
+        and its timer never fires."""
+        go.wait(self.max_wait_seconds)
+        with self._lock:
+            held, self._held, self._waiting = self._held, [], False
+        self._run(held)
+
+    def _submit(self, job: Callable[[Any], None], arg: Any) -> None:
+        """One job on the dispatch pool for a lone event or a burst: Bolt's part of an
+        event is quick, and a command's dispatch (waiting on its listener) never queues
+        behind a burst."""
         try:
-            self.pool.submit(self._run, requests)
+            self.pool.submit(job, arg)
         except RuntimeError:  # the pool is shut down (after the server stopped serving)
+            with self._lock:
+                dropped = arg if isinstance(arg, list) else self._held
+                self._held, self._waiting = [], False
             self.metrics.inc("http_rejected_total", reason="shutting_down")
-            log.warning("%d Slack events dropped after their ack: shutting down", len(requests))
+            log.warning("%d Slack events dropped after their ack: shutting down", len(dropped))
 
     def _run(self, requests: list[BoltRequest]) -> None:
         """Bolt on each event (the dispatch pool); a failure is counted and logged."""

@@ -83,3 +83,17 @@ def test_an_event_bolt_trips_over_is_logged_without_its_body_and_the_rest_go_on(
     assert "could not be dispatched (KeyError" in caplog.text
     assert "secret body text" not in caplog.text
     handoff.pool.shutdown()
+
+
+def test_events_held_when_the_server_stops_are_still_dispatched() -> None:
+    dispatched: list[str] = []
+    done = threading.Event()
+    handoff = _handoff(dispatched, done, expect=10)
+
+    async def burst_then_stop() -> None:  # the loop ends before the burst's timer fires
+        for n in range(10):
+            handoff.add(_Request(f"burst-{n}"))  # type: ignore[arg-type]
+
+    asyncio.run(burst_then_stop())
+    handoff.pool.shutdown(wait=True)  # as `Pools.close` does, before the listeners stop
+    assert sorted(dispatched) == sorted(f"burst-{n}" for n in range(10))
