@@ -27,6 +27,10 @@ on `time.monotonic`, the clock of the sender's timings, and its `event_id`: a be
 splits its acknowledgement into the wait for the connection to be accepted, uvicorn and
 the event loop until the route starts, the route, and the response's way back.
 
+`PROBE_PROFILE=FILE` also writes a cProfile of the event loop's thread (pstats), and
+`PROBE_SWITCH_INTERVAL=SECONDS` tries another `sys.setswitchinterval`; `bot_load.py`
+passes `PROBE_*` variables on to the server.
+
 Besides the spans, two samplers: `loop_lag` (how late a 5 ms `asyncio.sleep` on the
 server's event loop wakes up: the loop blocked or starved of the GIL) and `gil_lag` (how
 late a 10 ms `time.sleep` in a thread of its own wakes up: contention for the GIL and the
