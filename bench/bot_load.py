@@ -16,7 +16,14 @@ on the model, a stream of signed slash commands. Reports:
   sent while the N conversations were in flight, p50 and p99 (target p99 < 1 s);
 - resident memory of the server process (RSS now and peak).
 
+Redis: `--redis-url` (default `$REDIS_URL`, else redis://127.0.0.1:6379/0) with a key
+prefix of its own (`bench-<random>:`), whose keys alone are deleted at the end (never a
+flush); `--private-redis` starts a `redis-server` of its own on a free port instead.
+`--probe` runs the server under `bench/ack_probe.py` and prints where the burst's
+acknowledgements spent their time (spans on the server, p50 / p99 ms).
+
     .venv/bin/python bench/bot_load.py                     # 50 conversations, 1 s model
+    .venv/bin/python bench/bot_load.py -n 200 --private-redis --probe
     .venv/bin/python bench/bot_load.py -n 200 --delay 2 --workers 64 --recall
 """
 
@@ -26,7 +33,6 @@ import argparse
 import json
 import os
 import signal
-import socket
 import subprocess
 import sys
 import tempfile
@@ -39,15 +45,18 @@ from typing import Any
 from urllib.parse import urlencode
 
 import httpx
-import redis
 from doubles import Answer, ModelDouble, SlackDouble
+from harness import PrivateRedis, delete_prefix, free_port, pct, probe_breakdown
+from harness import burst as send_burst
 
 from bot.slack.http import sign
 
 SECRET = "bench-signing-secret"
 TOKEN = "xoxb-bench"
-REDIS_URL = "redis://127.0.0.1:6379/0"
+DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/0"
+REDIS_URL = os.environ.get("REDIS_URL") or DEFAULT_REDIS_URL  # the default of --redis-url
 TRAVEL_BOT = str(Path(sys.executable).parent / "travel-bot")
+PROBE = str(Path(__file__).with_name("ack_probe.py"))
 
 
 def _signed(body: bytes) -> dict[str, str]:
@@ -57,18 +66,26 @@ def _signed(body: bytes) -> dict[str, str]:
     return {"X-Slack-Request-Timestamp": stamp, "X-Slack-Signature": signature}
 
 
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
+_pct = pct
+_free_port = free_port
 
 
-def _pct(values: Sequence[float], q: float) -> float:
-    ordered = sorted(values)
-    if not ordered:
-        return float("nan")
-    index = min(len(ordered) - 1, max(0, round(q / 100 * (len(ordered) - 1))))
-    return ordered[index]
+def event_body(team_id: str, user: str, text: str, ts: str, event_id: str | None = None) -> bytes:
+    """A Slack `event_callback` envelope of a DM `message` event."""
+    envelope = {
+        "type": "event_callback",
+        "team_id": team_id,
+        "event_id": event_id or f"Ev{uuid.uuid4().hex[:12]}",
+        "event": {
+            "type": "message",
+            "channel_type": "im",
+            "channel": "D" + user,
+            "user": user,
+            "text": text,
+            "ts": ts,
+        },
+    }
+    return json.dumps(envelope).encode()
 
 
 def _cpu_seconds(pid: int) -> float:
@@ -92,7 +109,15 @@ class Bench:
         self.model = ModelDouble(args.delay, self._reply)
         self.tmp = tempfile.mkdtemp(prefix="bot-load-")
         self.prefix = f"bench-{uuid.uuid4().hex[:8]}:"
-        self.port = _free_port()
+        self.port = free_port()
+        self.redis: PrivateRedis | None = None
+        if getattr(args, "private_redis", False):
+            self.redis = PrivateRedis()
+            self.redis.start()
+        self.redis_url: str = (
+            self.redis.url if self.redis is not None else getattr(args, "redis_url", REDIS_URL)
+        )
+        self.probe_out = f"{self.tmp}/probe.jsonl" if getattr(args, "probe", False) else None
         self.base = f"http://127.0.0.1:{self.port}"
         self.http = httpx.Client(
             base_url=self.base,
@@ -111,12 +136,12 @@ class Bench:
     def start_server(self, **settings: str) -> None:
         """`travel-bot serve` on the doubles; `settings` are more environment variables."""
         keep = ("PATH", "HOME", "LANG", "TMPDIR", "HF_HOME", "XDG_CACHE_HOME")
-        env = {k: v for k, v in os.environ.items() if k in keep}
+        env = {k: v for k, v in os.environ.items() if k in keep or k.startswith("PROBE_")}
         env.update(
             PORT=str(self.port),
             WEB_HOST="127.0.0.1",
             MEMORY_DSN=f"sqlite:///{self.tmp}/memory.db",
-            REDIS_URL=REDIS_URL,
+            REDIS_URL=self.redis_url,
             REDIS_KEY_PREFIX=self.prefix,
             SLACK_BOT_TOKEN=TOKEN,
             SLACK_SIGNING_SECRET=SECRET,
@@ -128,8 +153,11 @@ class Bench:
             AGENT_WORKERS=str(self.args.workers),
         )
         env.update(settings)
+        command = [TRAVEL_BOT, "--log-level", "WARNING", "serve"]
+        if self.probe_out is not None:
+            command = [sys.executable, PROBE, self.probe_out, *command[1:]]
         self.process = subprocess.Popen(
-            [TRAVEL_BOT, "--log-level", "WARNING", "serve"],
+            command,
             cwd=self.tmp,
             env=env,
             stdout=subprocess.DEVNULL,
@@ -149,21 +177,11 @@ class Bench:
 
     def event(self, user: str, text: str, ts: str) -> tuple[float, float]:
         """(sent at, acknowledged at) of one signed DM event."""
-        envelope = {
-            "type": "event_callback",
-            "team_id": self.slack.team_id,
-            "event_id": f"Ev{uuid.uuid4().hex[:12]}",
-            "event": {
-                "type": "message",
-                "channel_type": "im",
-                "channel": "D" + user,
-                "user": user,
-                "text": text,
-                "ts": ts,
-            },
-        }
-        body = json.dumps(envelope).encode()
-        headers = {"Content-Type": "application/json", **_signed(body)}
+        body = event_body(self.slack.team_id, user, text, ts)
+        return self.send_signed(body, {"Content-Type": "application/json", **_signed(body)})
+
+    def send_signed(self, body: bytes, headers: dict[str, str]) -> tuple[float, float]:
+        """(sent at, acknowledged at) of a signed body, built beforehand."""
         sent = time.monotonic()
         response = self.http.post("/slack/events", content=body, headers=headers)
         acked = time.monotonic()
@@ -222,20 +240,38 @@ class Bench:
         self.slack.reset()
         n = args.conversations
         sends: list[tuple[str, float, float]] = [("", 0.0, 0.0)] * n
-        barrier = threading.Barrier(n + 1)
-
-        def converse(index: int) -> None:
+        signed: list[tuple[str, bytes, dict[str, str]]] = []
+        for index in range(n):
             ts = f"2000.{index + 1:06d}"
-            barrier.wait()
-            sent, acked = self.event(f"U{index:05d}", f"plan trip number {index}", ts)
-            sends[index] = (ts, sent, acked)
+            body = event_body(self.slack.team_id, f"U{index:05d}", f"plan trip number {index}", ts)
+            signed.append((ts, body, {"Content-Type": "application/json", **_signed(body)}))
+        burst_at = time.time()
+        if getattr(args, "sender", "process") == "process":
+            results = send_burst(self.port, [(body, headers) for _, body, headers in signed])
+            for index, (sent, acked, status) in enumerate(results):
+                if status != 200:
+                    raise SystemExit(f"event got HTTP {status}")
+                sends[index] = (signed[index][0], sent, acked)
+            self.burst_timings = {
+                json.loads(signed[i][1])["event_id"]: (sent, acked)
+                for i, (_, sent, acked) in enumerate(sends)
+            }
+        else:  # httpx from threads of this process (how it was measured before)
+            barrier = threading.Barrier(n + 1)
 
-        threads = [threading.Thread(target=converse, args=(i,)) for i in range(n)]
-        for thread in threads:
-            thread.start()
-        barrier.wait()
-        for thread in threads:
-            thread.join()
+            def converse(index: int) -> None:
+                ts, body, headers = signed[index]
+                barrier.wait()
+                sent, acked = self.send_signed(body, headers)
+                sends[index] = (ts, sent, acked)
+
+            threads = [threading.Thread(target=converse, args=(i,)) for i in range(n)]
+            for thread in threads:
+                thread.start()
+            barrier.wait()
+            for thread in threads:
+                thread.join()
+        burst_acked_at = time.time()
 
         command_acks: list[float] = []
         while len(self.slack.posts) < n and len(command_acks) < 40:
@@ -249,6 +285,7 @@ class Bench:
         event_acks = [acked - sent for _, sent, acked in sends]
         wall = max(posted_at.values()) - min(sent for _, sent, _ in sends)
         ms = 1000
+        self.burst_window = (burst_at, burst_acked_at)
         return {
             "conversations": n,
             "model_delay_s": args.delay,
@@ -281,11 +318,32 @@ class Bench:
         self.http.close()
         self.model.close()
         self.slack.close()
-        client = redis.Redis.from_url(REDIS_URL)
-        keys = list(client.scan_iter(match=f"{self.prefix}*", count=1000))
-        if keys:
-            client.delete(*keys)
-        client.close()
+        if self.redis is not None:
+            self.redis.close()
+        else:
+            delete_prefix(self.redis_url, self.prefix)
+
+    def breakdown(self) -> dict[str, Any]:
+        """The burst's spans on the server (after `close`: the probe writes them at exit)."""
+        window = getattr(self, "burst_window", None)
+        if self.probe_out is None or window is None or not os.path.exists(self.probe_out):
+            return {}
+        timings = getattr(self, "burst_timings", None)
+        return probe_breakdown(self.probe_out, window[0], window[1], timings)
+
+
+def add_redis_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--redis-url",
+        default=REDIS_URL,
+        help="the server's Redis, used under a key prefix of its own (default: $REDIS_URL, "
+        f"else {DEFAULT_REDIS_URL})",
+    )
+    parser.add_argument(
+        "--private-redis",
+        action="store_true",
+        help="start a redis-server of its own on a free port instead of --redis-url",
+    )
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -297,6 +355,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument(
         "--sequential", type=int, default=20, help="conversations run one at a time first"
     )
+    parser.add_argument(
+        "--sender",
+        choices=("process", "httpx"),
+        default="process",
+        help="the burst from a process of its own over plain sockets (default), or from "
+        "httpx threads of the benchmark's process, beside the doubles (as measured before)",
+    )
+    add_redis_arguments(parser)
+    parser.add_argument(
+        "--probe", action="store_true", help="time the ack path's spans (bench/ack_probe.py)"
+    )
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
     args = parser.parse_args(argv)
     bench = Bench(args)
@@ -304,6 +373,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         result = bench.run()
     finally:
         bench.close()
+    spans = bench.breakdown()
+    if spans:
+        result["probe_requests_in_burst"] = spans.pop("requests")
+        for name, (p50, p99) in spans.items():
+            result[f"probe_{name}_ms_p50_p99"] = f"{p50} / {p99}"
     if args.json:
         print(json.dumps(result, indent=2))
     else:

@@ -47,7 +47,7 @@ from bot.feishu.http import signature_of
 APP_ID, APP_SECRET = "cli_bench", "bench-secret"
 TOKEN, KEY = "bench-verification-token", "bench-encrypt-key"
 TENANT = "tk_bench"
-REDIS_URL = "redis://127.0.0.1:6379/0"
+REDIS_URL = os.environ.get("REDIS_URL") or "redis://127.0.0.1:6379/0"  # keys under a prefix
 TRAVEL_BOT = str(Path(sys.executable).parent / "travel-bot")
 
 

@@ -11,6 +11,11 @@ body, or one not shaped like anything Slack sends (`request_problem`), gets 400 
 short JSON error; then Bolt dispatches it on the dispatch pool, so the event loop never
 blocks on a listener. Should Bolt still trip over a body, that is a 400 too, logged
 without it.
+An Events API event (`event_callback`) is answered 200 as soon as it is verified and
+checked, and only then handed to Bolt (`bot.slack.handoff`: at once, or after the acks
+of a burst): Bolt would answer it an empty 200 anyway, and under a burst its work and
+the turns it starts compete with the acks for the GIL (bench/README.md, "Slack acks
+under a burst"). A failure to dispatch it is logged the same way, without the body.
 
 `mount(web, settings, deps)` builds the Bolt app and registers the route on the one
 HTTP application (`bot.web.app`).
@@ -39,6 +44,7 @@ from slack_bolt import App
 from slack_bolt.request import BoltRequest
 
 from bot.slack.app import build_app
+from bot.slack.handoff import Handoff
 from bot.web.asgi import (
     PayloadTooLarge,
     Receive,
@@ -100,6 +106,7 @@ class SlackEvents:
         self.max_body_bytes = max_body_bytes
         self._secret = signing_secret.encode("utf-8")
         self._notices = Notices(log)
+        self.handoff = Handoff(bolt.dispatch, pool, metrics)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         started = time.monotonic()
@@ -137,6 +144,13 @@ class SlackEvents:
             await respond(send, 400, _MALFORMED, "application/json")
             return
         loop = asyncio.get_running_loop()
+        if request.body.get("type") == "event_callback":
+            # Bolt acknowledges every event with an empty 200 before its listeners run:
+            # answer that first, then hand it to Bolt (`bot.slack.handoff`).
+            metrics.observe("slack_ack_seconds", time.monotonic() - started)
+            await respond(send, 200, b"")
+            self.handoff.add(request)
+            return
         try:
             dispatched = loop.run_in_executor(self.pool, self.bolt.dispatch, request)
         except RuntimeError:  # the dispatch pool is shut down

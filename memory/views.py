@@ -1,0 +1,105 @@
+"""What one namespace's stored facts add up to, read without the store: the general
+profile, the values limited to a scope, and the export document (everything kept,
+superseded history included). `Memory` reads the store and hands the items here."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from memory.errors import InvalidSlotValue
+from memory.profile import ProfileSchema
+from memory.store import StoredItem, utcnow
+from memory.types import MemoryItem, ScopedValue
+
+
+def scoped_of(schema: ProfileSchema, current: Sequence[StoredItem]) -> list[ScopedValue]:
+    """The slot values limited to a scope, oldest first (slots the schema dropped skipped)."""
+    out = []
+    for stored in current:
+        item = stored.item
+        if item.slot is None or item.scope is None:
+            continue
+        try:
+            schema.slot(item.slot)
+        except InvalidSlotValue:
+            continue
+        label = schema.scope_label(item.scope, item.lang)
+        out.append(
+            ScopedValue(
+                item.slot,
+                item.value,
+                item.polarity or "prefer",
+                item.scope,
+                label,
+                item.text,
+                item.id,
+            )
+        )
+    return out
+
+
+def profile_of(schema: ProfileSchema, current: Sequence[StoredItem]) -> dict[str, Any]:
+    """The general values: slot -> option id (single) or sorted list of ids (multi)."""
+    out: dict[str, Any] = {}
+    for stored in current:
+        item = stored.item
+        if item.slot is None or item.scope is not None:
+            continue
+        try:
+            kind = schema.slot(item.slot).kind
+        except InvalidSlotValue:
+            continue  # a slot removed from the schema since; the text still stands
+        if kind == "multi":
+            out[item.slot] = sorted(set(out.get(item.slot, [])) | set(item.value or ()))
+        else:
+            out[item.slot] = item.value
+    return out
+
+
+def export_document(
+    schema: ProfileSchema,
+    namespace: str,
+    history: Sequence[MemoryItem],
+    current: Sequence[StoredItem],
+) -> dict[str, Any]:
+    """Everything kept for `namespace` as plain JSON: profile, scoped values, every item."""
+    return {
+        "namespace": namespace,
+        "exported_at": utcnow().isoformat(),
+        "profile": profile_of(schema, current),
+        "scoped_profile": [
+            {
+                "slot": v.slot,
+                "value": list(v.value) if isinstance(v.value, tuple) else v.value,
+                "scope": v.scope,
+                "scope_label": v.label,
+                "text": v.text,
+                "id": v.item_id,
+            }
+            for v in scoped_of(schema, current)
+        ],
+        "items": [_exported(schema, item) for item in history],
+    }
+
+
+def _exported(schema: ProfileSchema, item: MemoryItem) -> dict[str, Any]:
+    return {
+        "id": item.id,
+        "text": item.text,
+        "lang": item.lang,
+        "source": item.source,
+        "slot": item.slot,
+        "value": list(item.value) if isinstance(item.value, tuple) else item.value,
+        "polarity": item.polarity,
+        "scope": item.scope,
+        "scope_label": schema.scope_label(item.scope, item.lang) or None,
+        "created_at": item.created_at.isoformat(),
+        "current": item.invalid_at is None,
+        "invalid_at": item.invalid_at.isoformat() if item.invalid_at else None,
+        "superseded_by": item.superseded_by,
+        "invalid_reason": item.invalid_reason,
+    }
+
+
+__all__ = ["export_document", "profile_of", "scoped_of"]
