@@ -11,11 +11,12 @@ from __future__ import annotations
 
 import dataclasses
 import uuid
+from collections.abc import Sequence
 from typing import Any, Literal
 
 import numpy as np
 
-from memory.conflicts import Decision
+from memory.conflicts import ConflictJudge, Decision
 from memory.dedupe import SIMILAR, is_near_duplicate
 from memory.embedding import Embedder
 from memory.lang import Lang
@@ -163,3 +164,29 @@ def _duplicate(cand: Candidate, existing: MemoryItem) -> RecordOutcome:
     return RecordOutcome(
         cand.text, "duplicate", f"already remembered: {existing.text}", existing.id
     )
+
+
+_JUDGE_MIN_SIMILARITY = 0.85
+_JUDGE_CANDIDATES = 3
+
+
+def consult_judge(
+    judge: ConflictJudge, current: Sequence[StoredItem], candidates: Sequence[Candidate]
+) -> None:
+    """Ask the fast model whether each free-text candidate updates one of the `current`
+    free-text facts it closely resembles (not a near duplicate); its answer goes into
+    `candidate.decision` for the write to follow."""
+    if not current:
+        return
+    matrix = np.stack([s.embedding for s in current])
+    for cand in candidates:
+        if cand.match is not None:
+            continue
+        sims = matrix @ cand.embedding
+        order = [int(i) for i in np.argsort(-sims)[:_JUDGE_CANDIDATES]]
+        similar = [current[i].item for i in order if sims[i] >= _JUDGE_MIN_SIMILARITY]
+        if similar and not any(
+            is_near_duplicate(cand.text, item.text, float(sims[i]))
+            for i, item in zip(order, similar, strict=False)
+        ):
+            cand.decision = judge.judge(cand.text, similar)

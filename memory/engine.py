@@ -2,19 +2,15 @@
 
 from __future__ import annotations
 
-import dataclasses
 import logging
 import threading
 import uuid
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-import numpy as np
-
 from memory.cache import FACTS, PreferenceCache, general_field, query_field
 from memory.conflicts import ConflictJudge
-from memory.decision import Candidate, FactDecider
-from memory.dedupe import is_near_duplicate
+from memory.decision import Candidate, FactDecider, consult_judge
 from memory.embedding import Embedder, Vector
 from memory.errors import InvalidNamespace, InvalidSlotValue, MemoryEngineError, StoreUnavailable
 from memory.facts import Facts, pack, unpack
@@ -25,17 +21,14 @@ from memory.migrations import MEMORY_MIGRATIONS, migrate
 from memory.privacy.guard import PrivacyGuard
 from memory.profile import ProfileSchema
 from memory.protocol import WarmState
-from memory.ranking import language_gap, rank_scores
+from memory.ranking import rank_facts
 from memory.settings import MemorySettings
 from memory.store import Store, StoredItem, Tx, utcnow
-from memory.subjects import load_subjects
-from memory.summary import summarize
+from memory.summary import summarize_facts
 from memory.types import MemoryItem, Recall, RecordOutcome, ScopedValue
+from memory.views import export_document, profile_of, scoped_of
 
 log = logging.getLogger(__name__)
-
-_JUDGE_MIN_SIMILARITY = 0.85
-_JUDGE_CANDIDATES = 3
 
 
 class Memory:
@@ -160,20 +153,7 @@ class Memory:
         """Ask the fast model about free-text facts, outside the write lock."""
         assert self.judge is not None
         current = [s for s in self._current(namespace) if s.item.slot is None]
-        if not current:
-            return
-        matrix = np.stack([s.embedding for s in current])
-        for cand in candidates:
-            if cand.match is not None:
-                continue
-            sims = matrix @ cand.embedding
-            order = [int(i) for i in np.argsort(-sims)[:_JUDGE_CANDIDATES]]
-            similar = [current[i].item for i in order if sims[i] >= _JUDGE_MIN_SIMILARITY]
-            if similar and not any(
-                is_near_duplicate(cand.text, item.text, float(sims[i]))
-                for i, item in zip(order, similar, strict=False)
-            ):
-                cand.decision = self.judge.judge(cand.text, similar)
+        consult_judge(self.judge, current, candidates)
 
     def update_profile(
         self,
@@ -279,24 +259,9 @@ class Memory:
         return self._rank(Facts.from_stored(self._current(namespace)), query, limit)
 
     def _rank(self, facts: Facts, query: str, limit: int | None = None) -> list[MemoryItem]:
-        """The best `limit` facts (all by default), best first, with their scores.
-
-        `facts` come from the store or from the cache: both are ranked by this code.
-        """
-        if not facts:
-            return []
-        scores = rank_scores(
-            query,
-            self.embedder.embed_query(query),
-            facts.texts,
-            facts.langs,
-            facts.slots,
-            facts.matrix,
-            gap=language_gap(self.embedder),
-            subjects=load_subjects(schema=self.schema),
-        )
-        order = np.argsort(-scores, kind="stable")[:limit]
-        return [dataclasses.replace(facts.items[i], score=float(scores[i])) for i in order]
+        """The best `limit` facts (all by default), best first, with their scores; `facts`
+        come from the store or from the cache, ranked alike."""
+        return rank_facts(facts, query, self.embedder, self.schema, limit)
 
     def retrieve(self, namespace: str, query: str = "") -> str:
         """The budgeted preference summary for this query ("" when nothing is remembered).
@@ -381,38 +346,14 @@ class Memory:
         return {own: value, general_field(lang): value} if general else {own: value}
 
     def _summarize(self, facts: Facts, query: str) -> tuple[str, Lang, bool]:
-        """The summary, the language it is joined in, and whether it fits every request.
-
-        The joining punctuation follows the request's language; with no request, the
-        language most facts are written in.
-        """
-        if not facts:
-            return "", "en", True
         s = self.settings
-        lang = (
-            detect_lang(query)
-            if query.strip()
-            else dominant_lang(item.text for item in facts.items)
-        )
-        if len(facts) <= s.memory_summary_max_facts:
-            # Every fact may fit: then the summary is the same whatever the request.
-            items = list(reversed(facts.items))  # newest first
-            everything = summarize(items, lang=lang, max_facts=len(items), max_chars=10**9)
-            if len(everything) <= s.memory_summary_max_chars:
-                return everything, lang, True
-        slots = list(reversed(facts.typed()))
-        free = facts.free()
-        if query.strip():
-            ranked = self._rank(free, query, s.memory_summary_max_facts)
-        else:
-            ranked = list(reversed(free.items))
-        summary = summarize(
-            slots + ranked,
-            lang=lang,
+        return summarize_facts(
+            facts,
+            query,
+            rank=self._rank,
             max_facts=s.memory_summary_max_facts,
             max_chars=s.memory_summary_max_chars,
         )
-        return summary, lang, False
 
     def profile(self, namespace: str) -> dict[str, Any]:
         """The structured profile: slot -> option id (single) or list of ids (multi).
@@ -429,44 +370,10 @@ class Memory:
         return self._scoped_of(self._current(namespace))
 
     def _scoped_of(self, current: Sequence[StoredItem]) -> list[ScopedValue]:
-        out = []
-        for stored in current:
-            item = stored.item
-            if item.slot is None or item.scope is None:
-                continue
-            try:
-                self.schema.slot(item.slot)
-            except InvalidSlotValue:
-                continue
-            label = self.schema.scope_label(item.scope, item.lang)
-            out.append(
-                ScopedValue(
-                    item.slot,
-                    item.value,
-                    item.polarity or "prefer",
-                    item.scope,
-                    label,
-                    item.text,
-                    item.id,
-                )
-            )
-        return out
+        return scoped_of(self.schema, current)
 
     def _profile_of(self, current: Sequence[StoredItem]) -> dict[str, Any]:
-        out: dict[str, Any] = {}
-        for stored in current:
-            item = stored.item
-            if item.slot is None or item.scope is not None:
-                continue
-            try:
-                kind = self.schema.slot(item.slot).kind
-            except InvalidSlotValue:
-                continue  # a slot removed from the schema since; the text still stands
-            if kind == "multi":
-                out[item.slot] = sorted(set(out.get(item.slot, [])) | set(item.value or ()))
-            else:
-                out[item.slot] = item.value
-        return out
+        return profile_of(self.schema, current)
 
     def _check_exclusive(self, profile: Mapping[str, Any]) -> None:
         """An option may not be both preferred and avoided (e.g. an airline)."""
@@ -479,42 +386,7 @@ class Memory:
         namespace = _check_namespace(namespace)
         self._ready()
         history = self.store.history(namespace)
-        current = self._current(namespace)
-        return {
-            "namespace": namespace,
-            "exported_at": utcnow().isoformat(),
-            "profile": self._profile_of(current),
-            "scoped_profile": [
-                {
-                    "slot": v.slot,
-                    "value": list(v.value) if isinstance(v.value, tuple) else v.value,
-                    "scope": v.scope,
-                    "scope_label": v.label,
-                    "text": v.text,
-                    "id": v.item_id,
-                }
-                for v in self._scoped_of(current)
-            ],
-            "items": [
-                {
-                    "id": item.id,
-                    "text": item.text,
-                    "lang": item.lang,
-                    "source": item.source,
-                    "slot": item.slot,
-                    "value": list(item.value) if isinstance(item.value, tuple) else item.value,
-                    "polarity": item.polarity,
-                    "scope": item.scope,
-                    "scope_label": self.schema.scope_label(item.scope, item.lang) or None,
-                    "created_at": item.created_at.isoformat(),
-                    "current": item.invalid_at is None,
-                    "invalid_at": item.invalid_at.isoformat() if item.invalid_at else None,
-                    "superseded_by": item.superseded_by,
-                    "invalid_reason": item.invalid_reason,
-                }
-                for item in history
-            ],
-        }
+        return export_document(self.schema, namespace, history, self._current(namespace))
 
     def health(self) -> dict[str, bool]:
         return {"database": self.store.ping(), "redis": self.cache.ping()}
@@ -522,8 +394,6 @@ class Memory:
     def close(self) -> None:
         self.cache.flush()
         self.store.close()
-
-    # -- cache warming ------------------------------------------------------------------
 
 
 __all__ = ["Memory", "StoreUnavailable"]

@@ -33,7 +33,8 @@ import logging
 import math
 import threading
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -41,6 +42,11 @@ from memory.embedding import Embedder, Vector
 from memory.errors import MemoryEngineError
 from memory.lang import detect_lang
 from memory.subjects import Subjects, load_subjects
+
+if TYPE_CHECKING:
+    from memory.facts import Facts
+    from memory.profile import ProfileSchema
+    from memory.types import MemoryItem
 
 log = logging.getLogger(__name__)
 
@@ -162,6 +168,31 @@ def rank_scores(
                 scores += SUBJECT_WEIGHT * math.log((count + 1) / (n + 0.5)) * having
     out: Vector = scores.astype(np.float32)
     return out
+
+
+def rank_facts(
+    facts: Facts,
+    query: str,
+    embedder: Embedder,
+    schema: ProfileSchema,
+    limit: int | None = None,
+) -> list[MemoryItem]:
+    """The best `limit` of `facts` (all by default) for `query`, best first, each with its
+    score (`rank_scores`)."""
+    if not facts:
+        return []
+    scores = rank_scores(
+        query,
+        embedder.embed_query(query),
+        facts.texts,
+        facts.langs,
+        facts.slots,
+        facts.matrix,
+        gap=language_gap(embedder),
+        subjects=load_subjects(schema=schema),
+    )
+    order = np.argsort(-scores, kind="stable")[:limit]
+    return [replace(facts.items[i], score=float(scores[i])) for i in order]
 
 
 def _norm(lang: str) -> str:

@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING
 
-from memory.lang import Lang
+from memory.lang import Lang, detect_lang, dominant_lang
 from memory.types import MemoryItem
+
+if TYPE_CHECKING:
+    from memory.facts import Facts
 
 _HARD_EN = re.compile(
     r"\b(never|always|must|only|cannot|can't|won't|don't|do not|avoid|refuse|allergic|no longer)\b",
@@ -52,3 +56,34 @@ def summarize(items: Sequence[MemoryItem], *, lang: Lang, max_facts: int, max_ch
         parts.append(text)
         used += cost
     return sep.join(parts) + end if parts else ""
+
+
+def summarize_facts(
+    facts: Facts,
+    query: str,
+    *,
+    rank: Callable[[Facts, str, int], list[MemoryItem]],
+    max_facts: int,
+    max_chars: int,
+) -> tuple[str, Lang, bool]:
+    """The summary of `facts` for `query`, the language it is joined in, and whether it
+    fits every request (then it is cached for every request in that language).
+
+    The joining punctuation follows the request's language; with no request, the
+    language most facts are written in. When every fact fits the budget the summary is
+    all of them, newest first; otherwise typed slots, then the free-text facts `rank`
+    puts first for the request (the newest ones for no request).
+    """
+    if not facts:
+        return "", "en", True
+    lang = detect_lang(query) if query.strip() else dominant_lang(i.text for i in facts.items)
+    if len(facts) <= max_facts:
+        items = list(reversed(facts.items))  # newest first
+        everything = summarize(items, lang=lang, max_facts=len(items), max_chars=10**9)
+        if len(everything) <= max_chars:
+            return everything, lang, True
+    slots = list(reversed(facts.typed()))
+    free = facts.free()
+    ranked = rank(free, query, max_facts) if query.strip() else list(reversed(free.items))
+    summary = summarize(slots + ranked, lang=lang, max_facts=max_facts, max_chars=max_chars)
+    return summary, lang, False
