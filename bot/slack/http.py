@@ -29,8 +29,6 @@ the content.
 from __future__ import annotations
 
 import asyncio
-import hashlib
-import hmac
 import json
 import logging
 import os
@@ -45,6 +43,7 @@ from slack_bolt.request import BoltRequest
 
 from bot.slack.app import build_app
 from bot.slack.handoff import Handoff
+from bot.slack.signing import header_problem, sign, signature_problem, verify_signature
 from bot.web.asgi import (
     PayloadTooLarge,
     Receive,
@@ -180,67 +179,6 @@ class SlackEvents:
         self.metrics.inc("http_rejected_total", reason="signature")
         self._notices.warning(problem, "Slack request refused (401): %s", problem)
         await respond(send, 401, b"invalid signature")
-
-
-def header_problem(
-    *,
-    timestamp: str | None,
-    signature: str | None,
-    now: float | None = None,
-    tolerance: float = 300,
-) -> str | None:
-    """Why the signature headers alone already fail (checked before the body is read):
-    "missing headers", "bad timestamp" or "stale timestamp"; None when they may pass."""
-    if not timestamp or not signature:
-        return "missing headers"
-    try:
-        sent = int(timestamp)
-    except ValueError:
-        return "bad timestamp"
-    if abs((time.time() if now is None else now) - sent) > tolerance:
-        return "stale timestamp"
-    return None
-
-
-def signature_problem(
-    secret: bytes,
-    body: bytes,
-    *,
-    timestamp: str | None,
-    signature: str | None,
-    now: float | None = None,
-    tolerance: float = 300,
-) -> str | None:
-    """Why the request is not signed by Slack (the headers' problem, or "bad signature"),
-    or None when it is."""
-    problem = header_problem(timestamp=timestamp, signature=signature, now=now, tolerance=tolerance)
-    if problem is not None or not timestamp or not signature:
-        return problem or "missing headers"
-    expected = sign(secret, body, timestamp=timestamp).encode()
-    ok = hmac.compare_digest(expected, signature.encode("utf-8", "replace"))
-    return None if ok else "bad signature"
-
-
-def verify_signature(
-    secret: bytes,
-    body: bytes,
-    *,
-    timestamp: str | None,
-    signature: str | None,
-    now: float | None = None,
-    tolerance_seconds: int = 300,
-) -> bool:
-    """Slack's v0 request signature over the raw bytes, and a timestamp not too old."""
-    problem = signature_problem(
-        secret, body, timestamp=timestamp, signature=signature, now=now, tolerance=tolerance_seconds
-    )
-    return problem is None
-
-
-def sign(secret: bytes, body: bytes, *, timestamp: str) -> str:
-    """Slack's v0 signature (`X-Slack-Signature`) of `body` sent at `timestamp`."""
-    base = b"v0:" + timestamp.encode("ascii", "replace") + b":" + body
-    return "v0=" + hmac.new(secret, base, hashlib.sha256).hexdigest()
 
 
 def _where(exc: BaseException) -> str:
