@@ -13,6 +13,7 @@ from collections.abc import Iterator
 
 import pytest
 
+from bot.web import connections
 from tests.bot.conftest import BotFactory
 from tests.support.llm_server import ScriptedModel
 from tests.support.slack_harness import BotHarness, sign
@@ -49,6 +50,14 @@ def response_of(sock: socket.socket, timeout: float = 30.0) -> bytes:
             break
         data += chunk
     return data
+
+
+@pytest.fixture(autouse=True, params=["httptools", "h11"])
+def parser(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
+    """Every case against both guarded protocols: httptools' (what runs) and h11's (the
+    fallback where httptools cannot be imported)."""
+    monkeypatch.setattr(connections, "_HTTPTOOLS", request.param == "httptools")
+    return str(request.param)
 
 
 @pytest.fixture
