@@ -6,6 +6,8 @@ import time
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
+import pytest
+
 from bot.prefs.links import read_token
 from tests.bot.feishu.conftest import FeishuFactory
 from tests.support import feishu_events as events
@@ -119,13 +121,21 @@ def test_forget_all_asks_first_and_only_the_owner_may_answer(
 
 
 def test_a_slow_button_is_answered_at_once_and_its_card_updated_when_done(
-    feishu: FeishuHarness, fake_feishu: FakeFeishuAPI
+    feishu: FeishuHarness, fake_feishu: FakeFeishuAPI, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     alice = feishu.namespace(ALICE)
-    feishu.deps.memory.record(alice, ["I prefer aisle seats"])
+    memory = feishu.deps.memory
+    memory.record(alice, ["I prefer aisle seats"])
     [card] = feishu.replies(feishu.dm(ALICE, "/travel-prefs"))
     forget = buttons_of(card["content"])["Forget everything"]["value"]
-    feishu.feishu.actions.answer_within = 0.0  # as if memory took longer than Feishu waits
+    items = memory.items
+
+    def slow_items(namespace: str) -> Any:  # memory takes longer than the callback waits
+        time.sleep(1.0)
+        return items(namespace)
+
+    monkeypatch.setattr(memory, "items", slow_items)
+    feishu.feishu.actions.answer_within = 0.2
     started = time.monotonic()
     response = feishu.click(ALICE, forget, message_id=card["message_id"])
     assert time.monotonic() - started < 3.0
