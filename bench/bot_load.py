@@ -136,7 +136,7 @@ class Bench:
     def start_server(self, **settings: str) -> None:
         """`travel-bot serve` on the doubles; `settings` are more environment variables."""
         keep = ("PATH", "HOME", "LANG", "TMPDIR", "HF_HOME", "XDG_CACHE_HOME")
-        env = {k: v for k, v in os.environ.items() if k in keep or k.startswith("PROBE_")}
+        env = {k: v for k, v in os.environ.items() if k in keep or k.startswith(("PROBE_", "HTTP_"))}
         env.update(
             PORT=str(self.port),
             WEB_HOST="127.0.0.1",

@@ -147,7 +147,7 @@ class ConnectionGuard:
         )
 
 
-class _Guarded:
+class _Guarded(asyncio.Protocol):
     """The deadlines and the guard's bookkeeping, for either of uvicorn's HTTP protocols;
     a subclass says where the current request stands (`_stage`)."""
 
@@ -166,7 +166,9 @@ class _Guarded:
         "other" (the request is in, or the connection is over)."""
         raise NotImplementedError
 
-    def _admit(self, transport: asyncio.Transport) -> None:
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        super().connection_made(transport)
+        assert isinstance(transport, asyncio.Transport)
         if not self.guard.admit(self):
             self._refused = True
             transport.write(_BUSY)
@@ -175,9 +177,16 @@ class _Guarded:
         self.guard.waiting(self)
         self._start_header_timer()
 
-    def _lost(self) -> None:
+    def connection_lost(self, exc: Exception | None) -> None:
         self._cancel_timers()
         self.guard.forget(self)
+        super().connection_lost(exc)
+
+    def data_received(self, data: bytes) -> None:
+        if self._refused:
+            return
+        super().data_received(data)
+        self._follow()
 
     def abort(self) -> None:
         """Close at once (evicted): the descriptor is freed on the next loop turn."""
@@ -251,20 +260,6 @@ class GuardedH11Protocol(_Guarded, H11Protocol):
             return "headers"
         return "body" if state is h11.SEND_BODY else "other"
 
-    def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
-        super().connection_made(transport)
-        self._admit(transport)
-
-    def connection_lost(self, exc: Exception | None) -> None:
-        self._lost()
-        super().connection_lost(exc)
-
-    def data_received(self, data: bytes) -> None:
-        if self._refused:
-            return
-        super().data_received(data)
-        self._follow()
-
     def on_response_complete(self) -> None:
         super().on_response_complete()
         self._follow()
@@ -282,20 +277,6 @@ class GuardedHttpToolsProtocol(_Guarded, HttpToolsProtocol):
 
     def _stage(self) -> str:
         return self._at
-
-    def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
-        super().connection_made(transport)
-        self._admit(transport)
-
-    def connection_lost(self, exc: Exception | None) -> None:
-        self._lost()
-        super().connection_lost(exc)
-
-    def data_received(self, data: bytes) -> None:
-        if self._refused:
-            return
-        super().data_received(data)
-        self._follow()
 
     def on_message_begin(self) -> None:
         super().on_message_begin()
