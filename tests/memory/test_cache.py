@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import shutil
-import subprocess
 import threading
 import time
 from collections.abc import Iterator
@@ -16,6 +14,7 @@ from memory.cache import FACTS, Lookup, PreferenceCache, query_field
 from memory.engine import Memory
 from memory.store import Store, StoredItem
 from tests.conftest import MemoryFactory
+from tests.support.redis_server import RedisServer
 from tests.support.services import REDIS_URL, free_port
 
 RED_EYE = "I never take red-eye flights"
@@ -283,57 +282,9 @@ def test_a_reader_that_raced_a_write_never_caches_the_stale_summary(
     assert "酒店要含早餐" in mem.retrieve(namespace, "trip")
 
 
-class OwnRedis:
-    """A private redis-server this test can stop and start again on the same port."""
-
-    def __init__(self, workdir: Path) -> None:
-        binary = shutil.which("redis-server")
-        if binary is None:
-            pytest.fail("redis-server is required for the outage tests")
-        self.binary = binary
-        self.workdir = workdir
-        self.port = free_port()
-        self.url = f"redis://127.0.0.1:{self.port}/0"
-        self.proc: subprocess.Popen[bytes] | None = None
-
-    def start(self) -> None:
-        self.proc = subprocess.Popen(
-            [
-                self.binary,
-                "--port",
-                str(self.port),
-                "--bind",
-                "127.0.0.1",
-                "--save",
-                "",
-                "--appendonly",
-                "no",
-                "--dir",
-                str(self.workdir),
-            ],
-            stdout=subprocess.DEVNULL,
-        )
-        client = redis.Redis(port=self.port)
-        deadline = time.monotonic() + 5
-        while True:
-            try:
-                client.ping()
-                return
-            except redis.ConnectionError:
-                if time.monotonic() > deadline:
-                    raise
-                time.sleep(0.05)
-
-    def kill(self) -> None:
-        if self.proc is not None:
-            self.proc.kill()
-            self.proc.wait()
-            self.proc = None
-
-
 @pytest.fixture
-def own_redis(tmp_path: Path) -> Iterator[OwnRedis]:
-    server = OwnRedis(tmp_path)
+def own_redis(tmp_path: Path) -> Iterator[RedisServer]:
+    server = RedisServer(tmp_path)
     server.start()
     yield server
     server.kill()
@@ -349,7 +300,7 @@ def test_redis_down_at_start_degrades_to_uncached(
 
 
 def test_redis_dying_mid_run_degrades_and_recovers(
-    make_memory: MemoryFactory, namespace: str, own_redis: OwnRedis
+    make_memory: MemoryFactory, namespace: str, own_redis: RedisServer
 ) -> None:
     mem = make_memory(redis_url=own_redis.url)
     mem.cache._retry_after = 0.1
