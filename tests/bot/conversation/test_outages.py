@@ -13,11 +13,10 @@ from __future__ import annotations
 import shutil
 import sqlite3
 import tempfile
-import threading
 import time
 from collections.abc import Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -30,7 +29,6 @@ from bot.agent.loop import Agent
 from bot.agent.tools import Tool
 from bot.conversation.claims import Claims
 from bot.conversation.incoming import IncomingMessage
-from bot.conversation.reply import ReplyPart
 from bot.conversation.threads import ThreadHistory, Turn
 from bot.conversation.turn import Conversation
 from bot.messages import lang_of, t
@@ -43,6 +41,7 @@ from memory.engine import Memory
 from tests.conftest import MemoryFactory
 from tests.support import private_pg
 from tests.support.llm_server import ScriptedModel
+from tests.support.reply_sink import RecordingSink
 from tests.support.services import REDIS_URL
 
 TENANT = "tenant-9"
@@ -52,34 +51,8 @@ ANSWER_TIMEOUT = 60.0
 LOCKED_TURNS_TIMEOUT = 30.0  # generous: nine turns behind a held lock take about 6 s
 
 
-@dataclass
-class Sink:
-    """A platform's reply, written down; `done` is set when the core closes it."""
-
-    calls: list[tuple[str, Any]] = field(default_factory=list)
-    done: threading.Event = field(default_factory=threading.Event)
-
-    def status(self, text: str) -> None:
-        self.calls.append(("status", text))
-
-    def busy(self, text: str) -> None:
-        self.calls.append(("busy", text))
-
-    def append(self, markdown: str) -> None:
-        self.calls.append(("append", markdown))
-
-    def finish(self, parts: Sequence[ReplyPart] = ()) -> None:
-        self.calls.append(("finish", tuple(parts)))
-
-    def fail(self, text: str) -> None:
-        self.calls.append(("fail", text))
-
-    def refuse(self, text: str) -> None:
-        self.calls.append(("refuse", text))
-
-    def close(self) -> None:
-        self.calls.append(("close", None))
-        self.done.set()
+class Sink(RecordingSink):
+    """The reply as the person reads it: what was appended, and a failure's text."""
 
     @property
     def text(self) -> str:

@@ -8,7 +8,7 @@ fake Slack server does for Slack); everything else is real.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
@@ -20,7 +20,6 @@ from openai import OpenAI
 from bot.agent.loop import Agent
 from bot.conversation.claims import Claims
 from bot.conversation.incoming import IncomingMessage, Kind
-from bot.conversation.reply import ReplyPart
 from bot.conversation.threads import ThreadHistory, Turn
 from bot.conversation.turn import Conversation
 from bot.messages import lang_of, t
@@ -29,52 +28,11 @@ from bot.planning.admins import AdminGroup, AdminResolver
 from bot.settings import Settings
 from memory.engine import Memory
 from tests.support.llm_server import Fail, Reply, ScriptedModel
+from tests.support.reply_sink import RecordingSink
 from tests.support.services import REDIS_URL
 
 TENANT = "tenant-7"
 RED_EYE = "I never take red-eye flights"
-
-
-@dataclass
-class RecordingSink:
-    """A channel's reply sink that writes down what the core asked of it."""
-
-    calls: list[tuple[str, Any]] = field(default_factory=list)
-
-    def status(self, text: str) -> None:
-        self.calls.append(("status", text))
-
-    def busy(self, text: str) -> None:
-        self.calls.append(("busy", text))
-
-    def append(self, markdown: str) -> None:
-        self.calls.append(("append", markdown))
-
-    def finish(self, parts: Sequence[ReplyPart] = ()) -> None:
-        self.calls.append(("finish", tuple(parts)))
-
-    def fail(self, text: str) -> None:
-        self.calls.append(("fail", text))
-
-    def refuse(self, text: str) -> None:
-        self.calls.append(("refuse", text))
-
-    def close(self) -> None:
-        self.calls.append(("close", None))
-
-    @property
-    def kinds(self) -> list[str]:
-        """The calls' names, a run of appends (a streamed answer) counted once."""
-        kinds: list[str] = []
-        for kind, _ in self.calls:
-            if not (kind == "append" and kinds and kinds[-1] == "append"):
-                kinds.append(kind)
-        return kinds
-
-    @property
-    def text(self) -> str:
-        """Everything appended, joined."""
-        return "".join(value for kind, value in self.calls if kind == "append")
 
 
 @dataclass
