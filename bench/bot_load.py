@@ -134,9 +134,11 @@ class Bench:
         return "Here is your plan: morning train, hotel near the station.", None
 
     def start_server(self, **settings: str) -> None:
-        """`travel-bot serve` on the doubles; `settings` are more environment variables."""
+        """`travel-bot serve` on the doubles; `settings` are more environment variables
+        (and this environment's `HTTP_*` server settings pass through)."""
         keep = ("PATH", "HOME", "LANG", "TMPDIR", "HF_HOME", "XDG_CACHE_HOME")
-        env = {k: v for k, v in os.environ.items() if k in keep or k.startswith(("PROBE_", "HTTP_"))}
+        passed = ("PROBE_", "HTTP_")
+        env = {k: v for k, v in os.environ.items() if k in keep or k.startswith(passed)}
         env.update(
             PORT=str(self.port),
             WEB_HOST="127.0.0.1",
