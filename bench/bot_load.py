@@ -14,7 +14,9 @@ on the model, a stream of signed slash commands. Reports:
   the CPU); plus the server's CPU time per conversation;
 - ack latency under load: HTTP response time of the N events and of the slash commands
   sent while the N conversations were in flight, p50 and p99 (target p99 < 1 s);
-- resident memory of the server process (RSS now and peak).
+- resident memory of the server process (RSS now and peak);
+- the machine while the burst was acknowledged: 1-minute load average before it, the share
+  of all CPUs busy and the share the hypervisor took (steal), from /proc/stat.
 
 Redis: `--redis-url` (default `$REDIS_URL`, else redis://127.0.0.1:6379/0) with a key
 prefix of its own (`bench-<random>:`), whose keys alone are deleted at the end (never a
@@ -91,6 +93,32 @@ def event_body(team_id: str, user: str, text: str, ts: str, event_id: str | None
 def _cpu_seconds(pid: int) -> float:
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def _machine_ticks() -> tuple[int, int, int] | None:
+    """All CPUs' (busy, steal, total) clock ticks so far, from /proc/stat; None elsewhere."""
+    try:
+        first = Path("/proc/stat").read_text().splitlines()[0].split()
+    except OSError:
+        return None
+    # user nice system idle iowait irq softirq steal (guest time is already in user)
+    ticks = [int(value) for value in first[1:9]]
+    idle, steal = ticks[3] + ticks[4], ticks[7]
+    total = sum(ticks)
+    return total - idle - steal, steal, total
+
+
+def _machine_share(
+    before: tuple[int, int, int] | None, after: tuple[int, int, int] | None
+) -> dict[str, float]:
+    """How busy the whole machine was, and how much CPU the hypervisor took (steal), in %."""
+    if before is None or after is None or after[2] <= before[2]:
+        return {}
+    total = after[2] - before[2]
+    return {
+        "machine_busy_pct_in_burst": round(100 * (after[0] - before[0]) / total, 1),
+        "cpu_steal_pct_in_burst": round(100 * (after[1] - before[1]) / total, 1),
+    }
 
 
 def _rss_kb(pid: int) -> tuple[int, int]:
@@ -247,6 +275,8 @@ class Bench:
             ts = f"2000.{index + 1:06d}"
             body = event_body(self.slack.team_id, f"U{index:05d}", f"plan trip number {index}", ts)
             signed.append((ts, body, {"Content-Type": "application/json", **_signed(body)}))
+        load_before = os.getloadavg()[0]
+        ticks_before = _machine_ticks()
         burst_at = time.time()
         if getattr(args, "sender", "process") == "process":
             results = send_burst(self.port, [(body, headers) for _, body, headers in signed])
@@ -274,6 +304,7 @@ class Bench:
             for thread in threads:
                 thread.join()
         burst_acked_at = time.time()
+        machine = _machine_share(ticks_before, _machine_ticks())
 
         command_acks: list[float] = []
         while len(self.slack.posts) < n and len(command_acks) < 40:
@@ -308,6 +339,10 @@ class Bench:
             "rss_mb_idle": round(rss_idle / 1024, 1),
             "rss_mb_after": round(rss_now / 1024, 1),
             "rss_mb_peak": round(rss_peak / 1024, 1),
+            # what else the machine was doing: a slow burst on a busy or stolen CPU says
+            # little about the bot
+            "load_avg_1m_before_burst": round(load_before, 2),
+            **machine,
         }
 
     def close(self) -> None:
