@@ -1,8 +1,9 @@
 """Pieces the Slack load and fault benchmarks share (`bot_load.py`, `faults.py`).
 
-- `PrivateRedis`: a `redis-server` of the benchmark's own on a free port (`--save ''`, no
-  append-only file), which it may kill and start again on the same port, or freeze
-  (SIGSTOP) and thaw (SIGCONT). The shared Redis (127.0.0.1:6379) is never touched.
+- `PrivateRedis`: the tests' own `redis-server` on a free port (`--save ''`, no
+  append-only file; `tests/support/redis_server.py`), which it may kill and start again on
+  the same port, or freeze (SIGSTOP) and thaw (SIGCONT). The shared Redis
+  (127.0.0.1:6379) is never touched.
 - `delete_prefix`: removes the keys under one prefix, never anything else (no FLUSHDB).
 - `HeldSqliteLock`: a second connection holding `BEGIN EXCLUSIVE` on the bot's SQLite
   file, as a database pause.
@@ -20,7 +21,6 @@ import json
 import math
 import os
 import shutil
-import signal
 import socket
 import sqlite3
 import subprocess
@@ -33,6 +33,11 @@ from pathlib import Path
 from typing import Any
 
 import redis
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from tests.support.redis_server import RedisServer  # noqa: E402
 
 
 def free_port() -> int:
@@ -62,78 +67,18 @@ def delete_prefix(url: str, prefix: str) -> None:
         client.close()
 
 
-class PrivateRedis:
-    """A `redis-server` of our own on a free port; kill/restart, freeze/thaw."""
+class PrivateRedis(RedisServer):
+    """The tests' private `redis-server` (`tests/support/redis_server.py`: kill and start
+    again on the same port, freeze and thaw), in a temporary directory removed by `close`."""
 
-    def __init__(self, binary: str | None = None) -> None:
-        found = binary or shutil.which("redis-server")
-        if found is None:
+    def __init__(self) -> None:
+        if shutil.which("redis-server") is None:
             raise SystemExit("redis-server is not installed (needed for a private Redis)")
-        self.binary = found
-        self.port = free_port()
-        self.dir = tempfile.mkdtemp(prefix="bench-redis-")
-        self.process: subprocess.Popen[bytes] | None = None
-        self.frozen = False
-
-    @property
-    def url(self) -> str:
-        return f"redis://127.0.0.1:{self.port}/0"
-
-    def start(self, timeout: float = 10.0) -> None:
-        self.process = subprocess.Popen(
-            [
-                self.binary,
-                "--port",
-                str(self.port),
-                "--bind",
-                "127.0.0.1",
-                "--save",
-                "",
-                "--appendonly",
-                "no",
-                "--dir",
-                self.dir,
-            ],
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-        )
-        client = redis.Redis(port=self.port, socket_timeout=1, socket_connect_timeout=1)
-        deadline = time.monotonic() + timeout
-        try:
-            while True:
-                try:
-                    client.ping()
-                    return
-                except redis.RedisError:
-                    if time.monotonic() > deadline or self.process.poll() is not None:
-                        raise SystemExit("the private redis-server did not start") from None
-                    time.sleep(0.05)
-        finally:
-            client.close()
-
-    def kill(self) -> None:
-        """SIGKILL: the data is gone (nothing is saved), as after a crash."""
-        if self.process is not None:
-            if self.frozen:
-                self.thaw()
-            self.process.kill()
-            self.process.wait()
-            self.process = None
-
-    def freeze(self) -> None:
-        """SIGSTOP: the port still accepts connections, nothing answers."""
-        if self.process is not None and not self.frozen:
-            self.process.send_signal(signal.SIGSTOP)
-            self.frozen = True
-
-    def thaw(self) -> None:
-        if self.process is not None and self.frozen:
-            self.process.send_signal(signal.SIGCONT)
-            self.frozen = False
+        super().__init__(Path(tempfile.mkdtemp(prefix="bench-redis-")))
 
     def close(self) -> None:
-        self.kill()
-        shutil.rmtree(self.dir, ignore_errors=True)
+        self.stop()
+        shutil.rmtree(self.workdir, ignore_errors=True)
 
 
 class HeldSqliteLock:
