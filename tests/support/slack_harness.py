@@ -284,7 +284,10 @@ class BotHarness:
         return "\n".join(str(m.get("text")) for m in self.answers(sent, timeout=timeout))
 
     def drain(self) -> None:
-        """Wait until every accepted event has been fully handled (the pools stop)."""
+        """Wait until every accepted event has been fully handled (the pools stop, in the
+        order work flows through them: an acknowledged event may still be on its way to
+        Bolt on the dispatch pool)."""
+        self.deps.pools.dispatch.shutdown(wait=True)
         self.deps.pools.listeners.shutdown(wait=True)
         self.deps.pools.turns.shutdown(wait=True)
 
