@@ -124,6 +124,12 @@ class Claims:
     def key(self, name: str) -> str:
         return f"{self._prefix}{name}"
 
+    @property
+    def pending(self) -> int:
+        """Claims (and releases) made while Redis was away, not yet written through."""
+        with self._lock:
+            return len(self._pending)
+
     def claim(self, *names: str, ttl_seconds: int | None = None) -> bool:
         """True when every name was unclaimed; all of them are claimed from now on."""
         keys = list(dict.fromkeys(self.key(name) for name in names if name))

@@ -211,11 +211,55 @@ class WebApp:
             "# HELP memory_cache_misses_total Preference cache misses",
             "# TYPE memory_cache_misses_total counter",
             f"memory_cache_misses_total {stats.misses}",
+            *self._claim_lines(),
             "# HELP agent_pending_turns Agent turns queued or running",
             "# TYPE agent_pending_turns gauge",
             f"agent_pending_turns {self.deps.conversation.pending}",
         ]
         return "\n".join(line for line in lines if line) + "\n"
+
+    def _claim_lines(self) -> list[str]:
+        """Exactly-once claims (`bot.conversation.claims`): how often Redis was not there to
+        decide, and whether a claim made meanwhile turned out to be another process's too."""
+        claims = self.deps.claims
+        stats = claims.stats
+        series = [
+            (
+                "claims_local_only_total",
+                "counter",
+                stats.local_only,
+                "Deliveries claimed in this process alone (Redis failed or was being left alone)",
+            ),
+            (
+                "claims_redis_errors_total",
+                "counter",
+                stats.redis_errors,
+                "Claims Redis did not answer",
+            ),
+            (
+                "claims_written_through_total",
+                "counter",
+                stats.replayed,
+                "Claims and releases written to Redis after it answered again",
+            ),
+            (
+                "claims_conflicts_total",
+                "counter",
+                stats.conflicts,
+                "Claims made while Redis was away that another process had also made "
+                "(possibly answered twice)",
+            ),
+            (
+                "claims_pending_write_through",
+                "gauge",
+                claims.pending,
+                "Claims made while Redis was away, still to be written to it",
+            ),
+        ]
+        lines: list[str] = []
+        for name, kind, value, text in series:
+            lines += [f"# HELP {name} {text}", f"# TYPE {name} {kind}", f"{name} {value}"]
+        return lines
 
     # -- lifespan -------------------------------------------------------------------------
 

@@ -14,7 +14,7 @@ from tests.bot.conftest import BotFactory
 from tests.support.llm_server import ScriptedModel
 from tests.support.redis_server import RedisServer
 from tests.support.slack_api import FakeSlackAPI
-from tests.support.slack_harness import BotHarness, Sent
+from tests.support.slack_harness import METRICS_AUTH, BotHarness, Sent
 
 ALICE = "U0ALICE"
 
@@ -34,6 +34,18 @@ def duplicates(bot: BotHarness, count: int, timeout: float = 10.0) -> float:
         if seen >= count or time.monotonic() > deadline:
             return seen
         time.sleep(0.02)
+
+
+def scraped(bot: BotHarness) -> dict[str, float]:
+    """The claim series an operator's Prometheus reads from `/metrics`."""
+    response = bot.http.get("/metrics", headers=METRICS_AUTH)
+    assert response.status_code == 200
+    series: dict[str, float] = {}
+    for line in response.text.splitlines():
+        if line.startswith("claims_"):
+            name, value = line.split()
+            series[name] = float(value)
+    return series
 
 
 def retry(bot: BotHarness, sent: Sent, text: str, number: int) -> int:
@@ -111,3 +123,39 @@ def test_two_processes_answer_once_when_the_claim_is_written_through_before_the_
     for sent in (up, down, later):
         assert len(slack.shown(sent.channel, sent.thread_ts)) == 1
     assert len(scripted_model.requests) == 3
+    seen = scraped(first)
+    assert seen["claims_local_only_total"] >= 1  # `down`, decided without Redis
+    assert seen["claims_written_through_total"] >= 1
+    assert seen["claims_pending_write_through"] == 0
+    assert seen["claims_conflicts_total"] == 0
+
+
+def test_a_retry_another_process_answered_while_redis_was_away_is_shown_to_the_operator(
+    make_bot: BotFactory,
+    scripted_model: ScriptedModel,
+    slack: FakeSlackAPI,
+    server: RedisServer,
+) -> None:
+    """What is not guaranteed with several processes: a retry reaching another process
+    before the first one's claim is written through is answered there too. The first
+    process finds out when it writes the claim through, and says so in `/metrics`."""
+    first, second = make_bot(redis_url=server.url), make_bot(redis_url=server.url)
+    scripted_model.script("Enjoy Lyon.", "Enjoy Lyon!", "Lyon has great food.")
+    server.kill()
+    down = first.dm(ALICE, "any tips for Lyon?")
+    assert first.reply_text(down) == "Enjoy Lyon."
+    assert scraped(first)["claims_pending_write_through"] >= 1
+    server.start()
+    assert retry(second, down, "any tips for Lyon?", 1) == 200  # Redis knows nothing of it
+    deadline = time.monotonic() + 10
+    while len(slack.shown(down.channel, down.thread_ts)) < 2 and time.monotonic() < deadline:
+        time.sleep(0.05)  # answered there too: the duplicate this test is about
+    time.sleep(RETRY_AFTER_SECONDS + 0.2)
+    later = first.dm(ALICE, "what should I eat there?")  # writes `down` through: taken
+    assert first.reply_text(later) == "Lyon has great food."
+    first.drain()
+    second.drain()
+    assert len(slack.shown(down.channel, down.thread_ts)) == 2
+    seen = scraped(first)
+    assert seen["claims_conflicts_total"] >= 1
+    assert seen["claims_pending_write_through"] == 0
