@@ -32,7 +32,7 @@ finish reason, a usage chunk when `stream_options.include_usage` asks for one, a
 `first_token_seconds` waits after the headers before the first one, like a model's
 prefill. `Reply(..., cut_after=N)` drops the connection after N chunks, before the end
 of the chunked body (a stream that breaks halfway: the client sees a protocol error).
-`timings` records when each streamed answer's first token and its end were written
+`timings` records when each streamed answer's first token and its last chunk were written
 (`time.monotonic()`), so a test can tell what was visible before the model had finished.
 Without `stream` the whole answer comes as one JSON body, as before.
 """
@@ -266,6 +266,10 @@ class _Handler(JSONHandler):
                     event["usage"] = chunk["usage"]
                 self._write_chunk(f"data: {json.dumps(event, ensure_ascii=False)}\n\n")
                 first_token_at = first_token_at or time.monotonic()
+            # Recorded before the end is written: a client that has read the whole
+            # stream finds its timing (after, it could look before this thread got here).
+            with owner._state.lock:
+                owner._state.timings.append(StreamTiming(first_token_at, time.monotonic()))
             self._write_chunk("data: [DONE]\n\n")
             self.wfile.write(b"0\r\n\r\n")  # the end of the chunked body
             self.wfile.flush()
@@ -273,8 +277,6 @@ class _Handler(JSONHandler):
             pass
         finally:
             self.close_connection = True
-        with owner._state.lock:
-            owner._state.timings.append(StreamTiming(first_token_at, time.monotonic()))
 
     def _write_chunk(self, text: str) -> None:
         data = text.encode()
