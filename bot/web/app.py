@@ -228,7 +228,7 @@ class WebApp:
                 "claims_local_only_total",
                 "counter",
                 stats.local_only,
-                "Deliveries claimed in this process alone (Redis failed or was being left alone)",
+                "Claims decided in this process alone (Redis failed or was being left alone)",
             ),
             (
                 "claims_redis_errors_total",
