@@ -160,7 +160,11 @@ class Deps:
             redis=client,
             metrics=metrics,
             trips=open_trip_store(settings),
-            admins=AdminResolver(settings, client),
+            admins=AdminResolver(
+                redis=client,
+                key_prefix=prefix,
+                cache_seconds=settings.travel_admin_cache_seconds,
+            ),
             pools=Pools.open(settings),
             threads=ThreadHistory(
                 client=client,

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import argparse
 
-from bot.conversation.namespaces import CONSOLE_USER, namespace_problem
+from bot.channels import CONSOLE_USER, PLATFORMS
+from bot.conversation.namespaces import namespace_problem
 from bot.settings import timezone_problem
 
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
@@ -18,7 +19,7 @@ DEFAULT_LOG_FILE = "data/travel-bot.log"
 
 def namespace(value: str) -> str:
     """`--user`: a namespace of one of the platforms, or the console's."""
-    problem = namespace_problem(value.strip())
+    problem = namespace_problem(value.strip(), PLATFORMS)
     if problem:
         raise argparse.ArgumentTypeError(problem)
     return value.strip()

@@ -32,9 +32,9 @@ import sys
 import threading
 from typing import TYPE_CHECKING, Any
 
+from bot.channels import CONSOLE_USER
 from bot.cli.credentials import PLATFORMS, choose
 from bot.cli.options import add_console, port
-from bot.conversation.namespaces import CONSOLE_USER
 from bot.settings import Settings
 
 if TYPE_CHECKING:

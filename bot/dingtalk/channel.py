@@ -1,9 +1,8 @@
 """DingTalk as the conversation core sees it (`bot.conversation.turn.Channel`), and what
 every DingTalk message handler shares.
 
-- Travel admins are the staff ids of `DINGTALK_ADMIN_STAFF_IDS` (`StaffAdmins`, an
-  `AdminGroup`; `TRAVEL_ADMIN_USER_IDS` still counts, as everywhere), and only for
-  writers of the robot's own organisation (`guest()` for the others).
+- Travel admins are the staff ids of `DINGTALK_ADMIN_STAFF_IDS` (the core's `Admins`),
+  and only for writers of the robot's own organisation (`guest()` for the others).
 - The writer's time zone is `TRAVEL_TIMEZONE`: a robot cannot read a person's.
 - A robot cannot read a chat's earlier messages, so a thread's history is only what the
   bot itself kept (`ThreadHistory`).
@@ -14,12 +13,12 @@ It also makes each message's `Delivery` and reply sink.
 from __future__ import annotations
 
 import copy
-import hashlib
 from concurrent.futures import ThreadPoolExecutor
 from typing import TYPE_CHECKING
 
 from bot.dingtalk.delivery import Delivery, Destination
 from bot.dingtalk.sink import DingTalkReplySink
+from bot.planning.admins import NOBODY, Admins
 
 if TYPE_CHECKING:
     from bot.conversation.incoming import IncomingMessage
@@ -28,22 +27,6 @@ if TYPE_CHECKING:
     from bot.dingtalk.timers import Timers
     from bot.dingtalk.trips import TripOffers
     from bot.metrics import Metrics
-
-
-class StaffAdmins:
-    """The travel admins named by `DINGTALK_ADMIN_STAFF_IDS` (an `AdminGroup`).
-
-    Its id changes with the list, so a list changed at a restart is never answered
-    from the admin cache of the old one.
-    """
-
-    def __init__(self, staff_ids: frozenset[str]) -> None:
-        self._members = staff_ids
-        digest = hashlib.sha256(",".join(sorted(staff_ids)).encode()).hexdigest()[:12]
-        self.id = f"dingtalk-staff-{digest}"
-
-    def members(self) -> frozenset[str] | None:
-        return self._members
 
 
 class DingTalkChannel:
@@ -66,12 +49,12 @@ class DingTalkChannel:
         self.notices = notices
         self.metrics = metrics
         self.offers = offers
-        self._admins = StaffAdmins(admin_staff_ids) if admin_staff_ids else None
+        self._admins = Admins(named=admin_staff_ids)
         self._timezone = timezone
         self.progress_after = progress_after
 
     @property
-    def admin_group(self) -> StaffAdmins | None:
+    def admins(self) -> Admins:
         return self._admins
 
     def timezone(self, msg: IncomingMessage) -> str:
@@ -84,7 +67,7 @@ class DingTalkChannel:
         """This channel for a writer from another organisation (a cross-organisation
         group): staff ids are only unique within one, so nobody there is a travel admin."""
         view = copy.copy(self)
-        view._admins = None
+        view._admins = NOBODY
         return view
 
     def delivery(self, destination: Destination) -> Delivery:
@@ -102,4 +85,4 @@ class DingTalkChannel:
         )
 
 
-__all__ = ["DingTalkChannel", "StaffAdmins"]
+__all__ = ["DingTalkChannel"]

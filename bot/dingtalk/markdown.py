@@ -20,7 +20,7 @@ from __future__ import annotations
 import re
 from urllib.parse import quote
 
-from bot.conversation.markup import special_mention
+from bot.chat.markup import special_mention
 
 MESSAGE_LIMIT = 3500  # characters per message (the OpenAPI takes 15,000 bytes of msgParam)
 TITLE_LIMIT = 30

@@ -28,7 +28,6 @@ from lark_oapi.event.callback.model.p2_card_action_trigger import (
     P2CardActionTriggerResponse,
 )
 
-from bot.conversation.incoming import qualified
 from bot.feishu.api import FeishuAPI, FeishuError
 from bot.feishu.incoming import PLATFORM, field, text_field
 from bot.feishu.markdown import mention
@@ -59,7 +58,7 @@ class Click:
 
     @property
     def namespace(self) -> str:
-        return qualified(PLATFORM, self.tenant, self.user)
+        return PLATFORM.key(self.tenant, self.user)
 
     @property
     def lang(self) -> Lang:
@@ -135,7 +134,7 @@ class CardActions:
         if request is None:
             return Outcome(t("prefs_unknown_action", click.lang), "warning")
         lang = request.lang
-        own_tenant = request.traveller_ns.startswith(qualified(PLATFORM, click.tenant, ""))
+        own_tenant = request.traveller_ns.startswith(PLATFORM.key(click.tenant, ""))
         allowed = click.namespace == request.traveller_ns or click.user == request.requester
         if not (own_tenant and allowed):
             return Outcome(t("trip_save_not_allowed", lang), "error")

@@ -8,7 +8,7 @@ handler shares:
 - a topic thread's earlier messages, for a first mention partway through it: one call
   to the list API (people's text and post messages, tagged with who wrote them; the
   bot's own cards are left out); any failure means no earlier context;
-- the travel admins: `FEISHU_ADMIN_OPEN_IDS`, as the core's `AdminGroup`;
+- the travel admins: `FEISHU_ADMIN_OPEN_IDS` (the core's `Admins`);
 - the bot's own open_id (`/bot/v3/info`), asked once and again a minute after a
   failure, so its mention can be told from a colleague's;
 - the reply sink of each message.
@@ -16,7 +16,6 @@ handler shares:
 
 from __future__ import annotations
 
-import hashlib
 import logging
 import threading
 import time
@@ -29,24 +28,13 @@ from bot.conversation.threads import Turn
 from bot.feishu.api import FeishuAPI, FeishuError
 from bot.feishu.incoming import body_text, text_field
 from bot.feishu.sink import FeishuReplySink
+from bot.planning.admins import Admins
 
 log = logging.getLogger(__name__)
 
 PEOPLE_TTL_SECONDS = 600.0
 BOT_RETRY_SECONDS = 60.0
 _REMEMBERED = 10_000  # people, and threads of recent messages, kept in memory
-
-
-class FeishuAdmins:
-    """The core's `AdminGroup` for `FEISHU_ADMIN_OPEN_IDS`."""
-
-    def __init__(self, open_ids: frozenset[str]) -> None:
-        digest = hashlib.sha1(",".join(sorted(open_ids)).encode()).hexdigest()[:12]
-        self.id = f"feishu-admins-{digest}"  # a new list is a new cache entry
-        self._members = open_ids
-
-    def members(self) -> frozenset[str] | None:
-        return self._members
 
 
 class FeishuChannel:
@@ -61,7 +49,7 @@ class FeishuChannel:
         bot_open_id: str | None = None,
     ) -> None:
         self.api = api
-        self.admin_group = FeishuAdmins(admin_open_ids) if admin_open_ids else None
+        self.admins = Admins(named=admin_open_ids)
         self.reaction = reaction
         self._bot = bot_open_id
         self._bot_tried = 0.0
@@ -161,4 +149,4 @@ class FeishuChannel:
         )
 
 
-__all__ = ["FeishuAdmins", "FeishuChannel"]
+__all__ = ["FeishuChannel"]

@@ -26,7 +26,6 @@ from typing import TYPE_CHECKING, Any
 
 import lark_oapi as lark
 
-from bot.conversation.incoming import qualified
 from bot.feishu.incoming import PLATFORM, field, parse_message, text_field
 from bot.feishu.prefs import MENU_KEY, FeishuPreferences, is_prefs_command
 
@@ -103,7 +102,7 @@ class MessageEvents:
         if text_field(data, "event", "event_key") != MENU_KEY or not (tenant and user):
             deps.metrics.inc("feishu_events_ignored_total", type="application.bot.menu_v6")
             return
-        if event_id and not deps.claims.claim(f"bot:seen:event:{qualified(PLATFORM, event_id)}"):
+        if event_id and not deps.claims.claim(f"bot:seen:event:{PLATFORM.key(event_id)}"):
             deps.metrics.inc("feishu_events_duplicate_total", type="menu")
             return
         answer = functools.partial(

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import re
 
-from bot.conversation.markup import special_mention
+from bot.chat.markup import special_mention
 
 # A card's JSON may not pass 30 KB; a Chinese character takes three bytes.
 CARD_TEXT_LIMIT = 6000

@@ -16,7 +16,6 @@ import logging
 import re
 from typing import TYPE_CHECKING
 
-from bot.conversation.incoming import qualified
 from bot.feishu.api import FeishuAPI, FeishuError
 from bot.feishu.cards import answer_card
 from bot.feishu.incoming import PLATFORM
@@ -55,7 +54,7 @@ class FeishuPreferences:
 
     def card_for(self, tenant: str, open_id: str, lang: Lang) -> dict[str, object]:
         """The preferences card of one person, as memory holds it now."""
-        namespace = qualified(PLATFORM, tenant, open_id)
+        namespace = PLATFORM.key(tenant, open_id)
         try:
             count = len(self.memory.items(namespace))
         except MemoryEngineError:

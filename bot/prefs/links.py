@@ -12,9 +12,9 @@ link as a session. Checking a token compares signatures in constant time and ans
 None for anything wrong (tampered, expired, malformed, signed with another secret)
 without saying which.
 
-`preferences_url(settings, namespace)` is what a channel calls to offer the page (Slack's
-App Home button and `/travel-prefs link`, Feishu's and DingTalk's "Edit" buttons, the
-`travel-bot prefs link` command); it answers None while the page is not configured.
+`preferences_url(settings, namespace)` is what a channel calls to offer the page (an
+"Edit" button, a command answering with the link, the `travel-bot prefs link` command);
+it answers None while the page is not configured.
 """
 
 from __future__ import annotations

@@ -24,8 +24,8 @@ def show(
 ) -> str:
     """The summary of what is remembered, and how many facts, in the person's language.
 
-    `escape` makes the remembered text inert in the platform's markup (Slack's `<!channel>`
-    in a stored fact must never ping anyone).
+    `escape` makes the remembered text inert in the platform's markup (a broadcast
+    mention in a stored fact must never ping anyone).
     """
     try:
         count = len(memory.items(namespace))

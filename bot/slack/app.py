@@ -21,6 +21,7 @@ from slack_bolt.response import BoltResponse
 from slack_sdk.web import WebClient
 
 from bot.messages import lang_of, t
+from bot.planning.admins import Admins
 from bot.slack import listeners
 from bot.slack.admins import admin_group
 from bot.slack.api import web_client
@@ -71,7 +72,10 @@ def build_app(
     slack = SlackChannel(
         client=client,
         people=People(default=settings.default_language),
-        admin_group=admin_group(client, settings.travel_admin_usergroup_id),
+        admins=Admins(
+            named=settings.admin_user_ids,
+            group=admin_group(client, settings.travel_admin_usergroup_id),
+        ),
         progress=ProgressReaction(settings.slack_progress_reaction),
         # Slack as an AI app (issue 18): streamed answers and the assistant pane.
         streaming=StreamSwitch(enabled=settings.slack_streaming),
@@ -82,6 +86,10 @@ def build_app(
             ttl_seconds=settings.thread_history_ttl_seconds,
         ),
     )
+    metrics = deps.metrics
+    metrics.describe("slack_events_total", "Slack events, commands and actions received")
+    metrics.describe("slack_feedback_total", "Feedback buttons clicked under answers, by verdict")
+    metrics.describe("slack_feedback_reasons_total", "Reasons given after a thumbs-down")
     listeners.register(app, deps, slack)
     app.error(_error_handler(deps))
     return app

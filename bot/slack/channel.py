@@ -2,12 +2,12 @@
 
 `SlackChannel` answers the core's questions during a turn (`bot.conversation.turn.Channel`):
 the writer's time zone (`users.info`, cached with their locale in `bot.slack.people`),
-the earlier messages of a thread the bot joins partway (`bot.slack.thread_context`) and
-the Slack user group of travel admins, and, in an assistant thread, the channel the
-writer has open beside it (`viewing`, from `bot.slack.assistant`). It also holds the Web
-API client and the people cache the listeners use, and makes the reply sink of each
-message: streamed unless streaming is off, with the assistant thread's status instead of
-the progress reaction in an assistant thread.
+the earlier messages of a thread the bot joins partway (`bot.slack.thread_context`), the
+travel admins (`TRAVEL_ADMIN_USER_IDS` and the Slack user group) and, in an assistant
+thread, the channel the writer has open beside it (`viewing`, from
+`bot.slack.assistant`). It also holds the Web API client and the people cache the
+listeners use, and makes the reply sink of each message: streamed unless streaming is off,
+with the assistant thread's status instead of the progress reaction in an assistant thread.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from slack_sdk.web import WebClient
 
 from bot.conversation.incoming import IncomingMessage
 from bot.conversation.threads import Turn
-from bot.slack.admins import SlackUserGroup
+from bot.planning.admins import NOBODY, Admins
 from bot.slack.assistant import AssistantThreads, ChannelNames
 from bot.slack.people import People
 from bot.slack.progress import ProgressReaction
@@ -35,7 +35,7 @@ class SlackChannel:
         *,
         client: WebClient,
         people: People,
-        admin_group: SlackUserGroup | None = None,
+        admins: Admins = NOBODY,
         progress: ProgressReaction | None = None,
         streaming: StreamSwitch | None = None,
         flush_seconds: float = 0.6,
@@ -43,7 +43,7 @@ class SlackChannel:
     ) -> None:
         self.client = client
         self.people = people
-        self.admin_group = admin_group
+        self.admins = admins
         self.progress = progress or ProgressReaction("")
         self.streaming = streaming or StreamSwitch(enabled=False)
         self.flush_seconds = flush_seconds

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 
-from bot.conversation.markup import special_mention
+from bot.chat.markup import special_mention
 
 # Slack truncates `text` at 40,000 characters and advises staying under 4,000 per
 # message; a little headroom keeps each part readable.

@@ -18,12 +18,12 @@ from typing import TYPE_CHECKING, Any
 from slack_bolt import Respond
 from slack_sdk.web import WebClient
 
-from bot.conversation.incoming import SLACK, qualified
 from bot.messages import t
 from bot.prefs.form import FormMeta, build_form
 from bot.prefs.links import preferences_url
 from bot.prefs.prefill import build_prefill, slot_mapper
 from bot.slack.api import SLACK_ERRORS, dm, slack_error
+from bot.slack.incoming import PLATFORM
 from bot.slack.views.home import home_view
 from bot.slack.views.notices import loading_modal, notice_modal
 from bot.slack.views.prefs_modal import preferences_modal
@@ -51,7 +51,7 @@ class Preferences:
 
     def browser_link(self, team: str, user: str, lang: Lang) -> str | None:
         """A fresh link to the person's preferences page (None: the page is not set up)."""
-        return preferences_url(self.settings, qualified(SLACK, team, user), lang=lang)
+        return preferences_url(self.settings, PLATFORM.key(team, user), lang=lang)
 
     def lang(self, client: WebClient, team: str, user: str) -> Lang:
         return self.people.lang(client, team, user)
@@ -129,7 +129,7 @@ class Preferences:
     ) -> None:
         lang = self.lang(client, team, user)
         try:
-            prefill = build_prefill(self.memory, qualified(SLACK, team, user), self.mapper)
+            prefill = build_prefill(self.memory, PLATFORM.key(team, user), self.mapper)
             meta = FormMeta(user=user, team=team, lang=lang, channel=channel, base=prefill.base)
             form = build_form(
                 self.schema,
@@ -156,7 +156,7 @@ class Preferences:
     ) -> None:
         """Publish the person's Home tab as memory holds it now."""
         lang = lang or self.lang(client, team, user)
-        namespace = qualified(SLACK, team, user)
+        namespace = PLATFORM.key(team, user)
         link = self.browser_link(team, user, lang)
         try:
             items = self.memory.items(namespace)

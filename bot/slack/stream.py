@@ -34,7 +34,7 @@ from typing import Any
 from slack_sdk.errors import SlackApiError
 from slack_sdk.web import WebClient
 
-from bot.conversation.markup import special_mention
+from bot.chat.markup import special_mention
 from bot.retry import retry_after
 from bot.slack.api import MAX_RETRY_AFTER, SLACK_ERRORS, slack_error
 

@@ -25,9 +25,9 @@ from slack_bolt.kwargs_injection.args import Args
 from slack_sdk.web import WebClient
 
 from bot.conversation.claims import Claims
-from bot.conversation.incoming import SLACK, qualified
 from bot.metrics import Metrics
 from bot.slack.api import person_of
+from bot.slack.incoming import PLATFORM
 
 # Longer than a signed request stays valid (five minutes), so a replay always finds it.
 TRIGGER_TTL_SECONDS = 3600
@@ -46,7 +46,7 @@ class Interaction:
 
     @property
     def namespace(self) -> str:
-        return qualified(SLACK, self.team, self.user)
+        return PLATFORM.key(self.team, self.user)
 
     @property
     def trigger_id(self) -> str:
@@ -80,7 +80,7 @@ def on(
                 return
             trigger = args.body.get("trigger_id")
             if once is not None and isinstance(trigger, str) and trigger:
-                name = f"bot:seen:trigger:{qualified(SLACK, team, trigger)}"
+                name = f"bot:seen:trigger:{PLATFORM.key(team, trigger)}"
                 if not once.claim(name, ttl_seconds=TRIGGER_TTL_SECONDS):
                     metrics.inc("slack_events_duplicate_total", type=kind)
                     return

@@ -21,6 +21,7 @@ from bot.messages import t
 from bot.prefs.form import FormInput, FormMeta
 from bot.prefs.saving import SUBMIT_TTL_SECONDS, save_form
 from bot.slack.api import person_of
+from bot.slack.incoming import PLATFORM
 from bot.slack.views.blocks import FORM_CALLBACK_ID
 from bot.slack.views.notices import notice_modal
 from bot.slack.views.prefs_modal import read_form
@@ -64,7 +65,7 @@ def register(app: App, deps: Deps, prefs: Preferences) -> None:
         if not claims.claim(claim, ttl_seconds=SUBMIT_TTL_SECONDS):
             metrics.inc("prefs_saves_total", outcome="duplicate")
             return
-        saved = save_form(prefs.memory, meta, form)
+        saved = save_form(prefs.memory, PLATFORM.key(meta.team, meta.user), meta, form)
         metrics.inc("prefs_saves_total", outcome=saved.outcome)
         if not saved.done:
             claims.release(claim)

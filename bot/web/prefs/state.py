@@ -76,7 +76,7 @@ def read_state(
 
 def form_meta(namespace: str, lang: Lang, base: Mapping[str, Value]) -> FormMeta:
     """The form's metadata for a person known by namespace only (never saved through it)."""
-    return FormMeta(user=namespace, team="web", lang=lang, base=base, platform="web")
+    return FormMeta(user=namespace, team="web", lang=lang, base=base)
 
 
 # -- JSON -----------------------------------------------------------------------------------

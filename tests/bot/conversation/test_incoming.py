@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import pytest
 
-from bot.conversation.incoming import IncomingMessage, qualified
+from bot.conversation.incoming import IncomingMessage
+from tests.support.platforms import BY_NAME
 
 
 def message(platform: str, tenant: str, user: str) -> IncomingMessage:
     return IncomingMessage(
-        platform=platform,
+        platform=BY_NAME[platform],
         tenant=tenant,
         user=user,
         conversation="C1",
@@ -34,7 +35,7 @@ def test_namespaces_follow_the_platform(
 ) -> None:
     msg = message(platform, tenant, user)
     assert msg.namespace == namespace
-    assert msg.namespace_of("colleague") == qualified(platform, tenant, "colleague")
+    assert msg.namespace_of("colleague") == BY_NAME[platform].key(tenant, "colleague")
 
 
 def test_threads_messages_and_deliveries_never_collide_across_platforms() -> None:

@@ -16,6 +16,7 @@ import pytest
 
 from bot.conversation.incoming import IncomingMessage
 from bot.feishu.api import FeishuAPI
+from bot.feishu.incoming import PLATFORM
 from bot.feishu.sink import FeishuReplySink
 from tests.support.feishu_api import SEQUENCE_ERROR, FakeFeishuAPI
 from tests.support.feishu_harness import card_text
@@ -45,7 +46,7 @@ def _message(fake: FakeFeishuAPI, chat_type: str = "p2p") -> IncomingMessage:
     message_id = f"om_{uuid.uuid4().hex[:10]}"
     fake.add_message(message_id, chat_id="oc_1", sender="ou_alice", text="plan my trip")
     return IncomingMessage(
-        platform="feishu",
+        platform=PLATFORM,
         tenant="tk_1",
         user="ou_alice",
         conversation="oc_1",
