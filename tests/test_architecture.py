@@ -40,6 +40,7 @@ EDGES = (
     "bot.feishu",
     "bot.chat",
     "bot.channels",
+    "bot.compose",
     "bot.web",
     "bot.cli",
 )
@@ -49,6 +50,7 @@ CORE = (
     "bot.planning",
     "bot.prefs",
     "bot.warming",
+    "bot.flows",
     "bot.platform",
     "memory",
 )

@@ -157,9 +157,12 @@ def serve_command(args: argparse.Namespace, settings: Settings) -> int:
 
             feishu_http.mount(web, settings, deps)
         if "dingtalk" in channels:  # POST /dingtalk/events
+            from bot import compose
             from bot.dingtalk import http as dingtalk_http
 
-            closers.append(dingtalk_http.mount(web, settings, deps))
+            dingtalk = compose.dingtalk(settings, deps)
+            dingtalk_http.mount(web, dingtalk, settings, deps)
+            closers.append(dingtalk)
         from bot.web import prefs as prefs_page
 
         prefs_page.mount(web, settings, deps)  # the preferences page, when configured
@@ -253,19 +256,20 @@ def dingtalk_command(
             file=sys.stderr,
         )
         return 2
+    from bot import compose
     from bot.deps import Deps
-    from bot.dingtalk.robot import build_robot
     from bot.dingtalk.stream import serve_stream
 
     deps = Deps.open(settings)
     clock = _clock_in_process(settings, deps)
     robot = None
     try:
-        robot = build_robot(settings, deps)
+        robot = compose.dingtalk(settings, deps)
         _announce(deps, "DingTalk Stream mode")
         serve_stream(
             robot,
             settings,
+            deps,
             stop=stop or _stop_on_signals(),
             health_port=getattr(args, "health_port", None),
         )

@@ -7,13 +7,13 @@ anything else, before a byte of the body is read (`sign_problem`: missing, wrong
 more than an hour away from now: 401, nothing touched, and a WARNING with the reason,
 never the body, once per reason a minute with a count of the others); a body over
 `HTTP_MAX_BODY_BYTES` gets 413; one that is not a robot message (`message_problem`)
-gets 400 with a short JSON error; then the robot takes it on the dispatch pool
-(`Robot.receive`: a claim and a queued turn, never a DingTalk call), and the answer is
-`{}` at once. The reply itself goes out later through the
+gets 400 with a short JSON error; then the channel takes it on the dispatch pool
+(`DingTalkChannel.receive`: the core's pipeline, never a DingTalk call), and the answer
+is `{}` at once. The reply itself goes out later through the
 message's session webhook or the OpenAPI.
 
-`mount(web, settings, deps)` builds the robot and registers the route on the one HTTP
-application (`bot.web.app`).
+`mount(web, channel, settings, deps)` registers the route on the one HTTP application
+(`bot.web.app`).
 """
 
 from __future__ import annotations
@@ -28,9 +28,8 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from typing import TYPE_CHECKING
 
+from bot.dingtalk.channel import DingTalkChannel
 from bot.dingtalk.incoming import message_problem
-from bot.dingtalk.robot import Robot, build_robot
-from bot.prefs.links import LinkProvider
 from bot.web.asgi import (
     PayloadTooLarge,
     Receive,
@@ -57,21 +56,17 @@ _MALFORMED = json.dumps({"ok": False, "error": "malformed_request"}).encode()
 _UNAVAILABLE = json.dumps({"ok": False, "error": "shutting_down"}).encode()
 
 
-def mount(
-    web: WebApp, settings: Settings, deps: Deps, *, preferences_url: LinkProvider | None = None
-) -> Robot:
-    """Build the robot and serve it on `POST /dingtalk/events`; returns the robot."""
-    robot = build_robot(settings, deps, preferences_url=preferences_url)
+def mount(web: WebApp, channel: DingTalkChannel, settings: Settings, deps: Deps) -> None:
+    """Serve `channel` on `POST /dingtalk/events`."""
     secret = settings.dingtalk_client_secret
     events = DingTalkEvents(
-        robot=robot,
+        channel=channel,
         metrics=deps.metrics,
         pool=deps.pools.dispatch,
         app_secret=secret.get_secret_value() if secret is not None else "",
         max_body_bytes=settings.http_max_body_bytes,
     )
     web.mount(EVENTS_PATH, events, methods=("POST",))
-    return robot
 
 
 class DingTalkEvents:
@@ -80,7 +75,7 @@ class DingTalkEvents:
     def __init__(
         self,
         *,
-        robot: Robot,
+        channel: DingTalkChannel,
         metrics: Metrics,
         pool: ThreadPoolExecutor,
         app_secret: str,
@@ -88,7 +83,7 @@ class DingTalkEvents:
     ) -> None:
         if not app_secret:
             raise ValueError("the AppSecret is required: every callback is verified")
-        self.robot = robot
+        self.channel = channel
         self.metrics = metrics
         self.pool = pool
         self.max_body_bytes = max_body_bytes
@@ -125,7 +120,7 @@ class DingTalkEvents:
             return
         loop = asyncio.get_running_loop()
         try:
-            await loop.run_in_executor(self.pool, self.robot.receive, data)
+            await loop.run_in_executor(self.pool, self.channel.receive, data)
         except RuntimeError:  # the dispatch pool is shut down
             await respond(send, 503, _UNAVAILABLE, "application/json")
             return

@@ -4,7 +4,8 @@ Markdown arrives through `append`, once with the whole answer (today's core) or 
 deltas (a streaming core); the sink keeps it and posts it when the turn finishes, split
 within DingTalk's limits, through the message's session webhook or, once that has
 expired or failed, the OpenAPI (`bot.dingtalk.delivery`). A plan follows as a card of
-its own with its scores and a way to save it (best effort: the answer is already there).
+its own, drawn by the channel's widgets with its scores and a way to save it (best
+effort: the answer is already there).
 
 Progress: DingTalk robots cannot react to a message, so when a turn is still running
 `DINGTALK_PROGRESS_SECONDS` after it was accepted the writer gets one short "Working on
@@ -26,10 +27,10 @@ from concurrent.futures import ThreadPoolExecutor
 
 from bot.conversation.reply import PlanPart, ReplyPart
 from bot.dingtalk.api import DingTalkError
-from bot.dingtalk.cards import plan_card, text_reply
 from bot.dingtalk.delivery import Delivery, Reply
 from bot.dingtalk.markdown import answer_markdown, split
 from bot.dingtalk.timers import Timer, Timers
+from bot.dingtalk.widgets import text_reply
 from bot.metrics import Metrics
 
 log = logging.getLogger(__name__)
@@ -46,14 +47,14 @@ class DingTalkReplySink:
         timers: Timers,
         metrics: Metrics,
         progress_after: float = 0.0,
-        offer_save: Callable[[PlanPart], str | None] = lambda part: None,
+        plan: Callable[[PlanPart], Reply] | None = None,
     ) -> None:
         self.delivery = delivery
         self._notices = notices
         self._timers = timers
         self._metrics = metrics
         self._progress_after = progress_after
-        self._offer_save = offer_save
+        self._plan = plan
         self._buffer: list[str] = []
         self._lock = threading.Lock()
         self._done = False
@@ -81,10 +82,8 @@ class DingTalkReplySink:
         for chunk in split(text):
             self._send(text_reply(chunk, tuple(u for u in at_users if f"@{u}" in chunk)), "answer")
         for part in parts:
-            if isinstance(part, PlanPart):
-                code = None if part.saved else self._offer_save(part)
-                card = plan_card(part, save_code=code, in_group=self.delivery.destination.is_group)
-                self._send_quietly(card, "plan")
+            if isinstance(part, PlanPart) and self._plan is not None:
+                self._send_quietly(self._plan(part), "plan")
 
     def fail(self, text: str) -> None:
         self._stop_progress()

@@ -5,8 +5,8 @@ builds the acknowledgement (`DingTalkStreamClient.route_message`, `CallbackHandl
 `AckMessage`). What this module adds around it, for what 0.24.3 gets wrong:
 
 - **Acks at once.** The SDK acks a callback only after its handler returns, and
-  DingTalk redelivers to a slow one. `RobotHandler` hands the message to the robot
-  (`Robot.receive`: a claim and a queued turn, on the listener pool) and returns; the
+  DingTalk redelivers to a slow one. `RobotHandler` hands the message to the channel
+  (`DingTalkChannel.receive`: the core's pipeline, on the listener pool) and returns; the
   turn runs on the agent pool, and a redelivered `msgId` is answered once (the core's
   claims).
 - **A watchdog.** A ping can hang and leave a connection that is silently dead. Every
@@ -51,7 +51,8 @@ from bot.dingtalk.health import Backoff, StreamHealth
 from bot.dingtalk.incoming import message_problem
 
 if TYPE_CHECKING:
-    from bot.dingtalk.robot import Robot
+    from bot.deps import Deps
+    from bot.dingtalk.channel import DingTalkChannel
     from bot.metrics import Metrics
     from bot.settings import Settings
 
@@ -116,22 +117,25 @@ class StreamClient(DingTalkStreamClient):  # type: ignore[misc]
 class RobotHandler(CallbackHandler):  # type: ignore[misc]
     """The robot-message topic: each message to the robot, acknowledged at once."""
 
-    def __init__(self, robot: Robot, pool: ThreadPoolExecutor) -> None:
+    def __init__(
+        self, channel: DingTalkChannel, pool: ThreadPoolExecutor, metrics: Metrics
+    ) -> None:
         super().__init__()
         self.logger = _SDK_LOG
-        self.robot = robot
+        self.channel = channel
         self.pool = pool
+        self.metrics = metrics
 
     async def process(self, message: Any) -> tuple[int, str]:
         data = message.data
         problem = message_problem(data)
         if problem is not None:  # redelivering it would not mend it: ack, log, drop
             log.info("malformed DingTalk robot message: %s", problem)
-            self.robot.deps.metrics.inc("dingtalk_events_total", outcome="malformed")
+            self.metrics.inc("dingtalk_events_ignored_total", type="malformed")
             return AckMessage.STATUS_OK, "OK"
         loop = asyncio.get_running_loop()
         try:
-            await loop.run_in_executor(self.pool, self.robot.receive, data)
+            await loop.run_in_executor(self.pool, self.channel.receive, data)
         except RuntimeError:  # shutting down: a failed ack, so DingTalk delivers it again
             return AckMessage.STATUS_SYSTEM_EXCEPTION, "shutting down"
         except Exception:
@@ -291,7 +295,7 @@ class DingTalkStream:
 
 
 def stream_for(
-    robot: Robot,
+    channel: DingTalkChannel,
     *,
     client_id: str,
     client_secret: str,
@@ -300,21 +304,25 @@ def stream_for(
     metrics: Metrics,
     ping_seconds: float = 20.0,
 ) -> DingTalkStream:
-    """The Stream connection of `robot`'s app, subscribed to robot messages."""
+    """The Stream connection of the channel's app, subscribed to robot messages."""
     client = StreamClient(Credential(client_id, client_secret), api_url=api_url)
-    client.register_callback_handler(TOPIC, RobotHandler(robot, listeners))
+    client.register_callback_handler(TOPIC, RobotHandler(channel, listeners, metrics))
     return DingTalkStream(client, metrics=metrics, ping_seconds=ping_seconds)
 
 
 def serve_stream(
-    robot: Robot, settings: Settings, *, stop: threading.Event, health_port: int | None = None
+    channel: DingTalkChannel,
+    settings: Settings,
+    deps: Deps,
+    *,
+    stop: threading.Event,
+    health_port: int | None = None,
 ) -> DingTalkStream:
     """Answer DingTalk over Stream mode until `stop` is set; with `health_port`, also serve
     `/healthz` (showing the stream's state) and `/metrics` there."""
     secret = settings.dingtalk_client_secret
-    deps = robot.deps
     stream = stream_for(
-        robot,
+        channel,
         client_id=settings.dingtalk_client_id,
         client_secret=secret.get_secret_value() if secret is not None else "",
         api_url=settings.dingtalk_api_url,

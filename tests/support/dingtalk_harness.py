@@ -25,10 +25,11 @@ from typing import Any
 
 import httpx
 
+from bot import compose
 from bot.deps import Deps
+from bot.dingtalk.channel import DingTalkChannel
 from bot.dingtalk.health import Backoff
 from bot.dingtalk.http import compute_sign, mount
-from bot.dingtalk.robot import Robot, build_robot
 from bot.dingtalk.stream import DingTalkStream, stream_for
 from bot.settings import Settings
 from bot.web.app import WebApp
@@ -100,7 +101,7 @@ def signed_headers(*, secret: str = CLIENT_SECRET, timestamp: int | None = None)
 
 class _Running:
     deps: Deps
-    robot: Robot
+    robot: DingTalkChannel
     fake: FakeDingTalkAPI
 
     def namespace(self, staff_id: str, corp: str = CORP) -> str:
@@ -137,10 +138,8 @@ class HTTPRobot(_Running):
         self.fake = fake
         self.deps = Deps.open(settings)
         self.web = WebApp(self.deps)
-        if preferences_url is None:
-            self.robot = mount(self.web, settings, self.deps)
-        else:
-            self.robot = mount(self.web, settings, self.deps, preferences_url=preferences_url)
+        self.robot = compose.dingtalk(settings, self.deps, link=preferences_url)
+        mount(self.web, self.robot, settings, self.deps)
         self.server = Server(self.web).start()
         self.http = httpx.Client(base_url=self.server.url, timeout=30)
 
@@ -180,7 +179,7 @@ class StreamRobot(_Running):
         self.settings = settings
         self.fake = fake
         self.deps = Deps.open(settings)
-        self.robot = build_robot(settings, self.deps)
+        self.robot = compose.dingtalk(settings, self.deps)
         secret = settings.dingtalk_client_secret
         self.stream: DingTalkStream = stream_for(
             self.robot,

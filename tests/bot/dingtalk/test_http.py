@@ -72,7 +72,7 @@ def test_a_redelivered_callback_gets_one_answer(
     time.sleep(0.3)
     assert len(dingtalk.sent) == 1
     assert len(scripted_model.requests) == 1
-    assert robot.deps.metrics.value("dingtalk_events_total", outcome="duplicate") == 1
+    assert robot.deps.metrics.value("dingtalk_events_duplicate_total", type="dm") == 1
 
 
 @pytest.mark.parametrize(
@@ -166,7 +166,7 @@ def test_an_external_contact_is_answered_politely_and_nothing_is_remembered(
 ) -> None:
     robot.send("我出差只坐靠窗的座位", staff_id=None)
     [answer] = robot.answers()
-    assert answer.text == t("dingtalk_external", "zh")
+    assert answer.text == t("outsider", "zh")
     assert scripted_model.requests == []
     assert robot.deps.memory.items(f"dingtalk:{CORP}:") == []
 

@@ -110,7 +110,7 @@ def test_forget_all_asks_first_and_only_the_owner_can_confirm_once(
 
     tap(robot, yes)  # the same "yes" again
     [*_, again] = robot.answers(5)
-    assert again.text == t("dingtalk_forget_expired", "en")
+    assert again.text == t("prefs_forget_expired", "en")
 
 
 def test_cancel_forgets_nothing_and_answers_in_chinese(robot: HTTPRobot) -> None:
