@@ -19,6 +19,8 @@ from bot.prefs.links import LinkProvider, page_links
 if TYPE_CHECKING:
     from bot.deps import Deps
     from bot.dingtalk.channel import DingTalkChannel
+    from bot.feishu.api import FeishuAPI
+    from bot.feishu.channel import FeishuChannel
     from bot.settings import Settings
 
 
@@ -82,4 +84,41 @@ def dingtalk(
     )
 
 
-__all__ = ["dingtalk", "flows", "pipeline"]
+def feishu(
+    settings: Settings,
+    deps: Deps,
+    *,
+    api: FeishuAPI | None = None,
+    link: LinkProvider | None = None,
+) -> FeishuChannel:
+    """The Feishu channel for `FEISHU_APP_ID`/`FEISHU_APP_SECRET` (its open API at
+    `FEISHU_API_URL`); *Edit* links to the web page unless another `link` is given."""
+    from bot.feishu.api import FeishuAPI
+    from bot.feishu.channel import FeishuChannel
+    from bot.feishu.turns import FeishuTurns
+
+    if not settings.feishu_configured or settings.feishu_app_secret is None:
+        raise ValueError("FEISHU_APP_ID and FEISHU_APP_SECRET are not set")
+    api = api or FeishuAPI(
+        app_id=settings.feishu_app_id,
+        app_secret=settings.feishu_app_secret.get_secret_value(),
+        base_url=settings.feishu_api_url,
+    )
+    turns = FeishuTurns(api=api, admin_open_ids=settings.feishu_admins)
+    turns.resolve_bot()  # once now; on failure again when messages come
+    core = pipeline(settings, deps, link=link)
+    return FeishuChannel(
+        api=api,
+        turns=turns,
+        pipeline=core,
+        trips=core.flows.trips,
+        tasks=deps.pools.tasks,
+        notices=deps.pools.notices,
+        run_task=deps.pools.run_task,
+        reaction=settings.feishu_progress_reaction,
+        default_lang=settings.default_language,
+        max_age=settings.feishu_max_message_age_seconds,
+    )
+
+
+__all__ = ["dingtalk", "feishu", "flows", "pipeline"]

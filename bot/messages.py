@@ -801,6 +801,19 @@ _MESSAGES: dict[str, dict[str, str]] = {
             "你好！我只为本企业成员记住出行偏好，暂时无法为外部联系人提供服务，请联系企业内的同事。"
         ),
     },
+    "feishu_prefs_help": {
+        "en": (
+            "**/travel-prefs** (or 偏好设置) shows what I remember about you, with buttons to "
+            "edit it on the web or forget it all.\n\n"
+            "**/travel-prefs forget** erases everything I remember about you (I ask first).\n\n"
+            "You can also just tell me, e.g. “I prefer aisle seats”."
+        ),
+        "zh": (
+            "**偏好设置**（或 我的偏好）：查看我记住的关于你的偏好，可在网页上修改或全部删除。\n\n"
+            "**删除我的偏好**：删除我记住的关于你的全部内容（会先确认）。\n\n"
+            "也可以直接告诉我，比如“我喜欢靠过道的座位”。"
+        ),
+    },
     # DingTalk (issue 16): bot/dingtalk/. Markdown, not Slack mrkdwn.
     "dingtalk_prefs_show": {
         "en": "**What I remember about you** ({count} items):\n\n{summary}",

@@ -153,9 +153,10 @@ def serve_command(args: argparse.Namespace, settings: Settings) -> int:
 
             slack_http.mount(web, settings, deps)
         if "feishu" in channels:  # POST /feishu/events
+            from bot import compose
             from bot.feishu import http as feishu_http
 
-            feishu_http.mount(web, settings, deps)
+            feishu_http.mount(web, compose.feishu(settings, deps), settings, deps)
         if "dingtalk" in channels:  # POST /dingtalk/events
             from bot import compose
             from bot.dingtalk import http as dingtalk_http
@@ -297,6 +298,7 @@ def feishu_command(
         return 2
     import signal
 
+    from bot import compose
     from bot.deps import Deps
     from bot.feishu.long_connection import serve_long_connection
 
@@ -309,7 +311,7 @@ def feishu_command(
     clock = _clock_in_process(settings, deps)
     try:
         _announce(deps, "Feishu long connection")
-        serve_long_connection(settings, deps, stop=event)
+        serve_long_connection(compose.feishu(settings, deps), settings, stop=event)
         return 0
     except Exception as exc:  # Feishu refused the app id or secret
         print(f"error: the Feishu long connection failed: {exc}", file=sys.stderr)

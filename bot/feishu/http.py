@@ -47,15 +47,13 @@ from typing import TYPE_CHECKING, Any
 import lark_oapi as lark
 from lark_oapi.core.utils import AESCipher
 
-from bot.feishu.app import FeishuApp, build_feishu
-from bot.feishu.events import HANDLED, event_type
-from bot.prefs.links import LinkProvider
+from bot.feishu.channel import FeishuChannel
+from bot.feishu.events import HANDLED, dispatcher, event_type
 from bot.web.asgi import PayloadTooLarge, Receive, Scope, Send, headers_of, read_body, respond
 from bot.web.notices import Notices
 
 if TYPE_CHECKING:
     from bot.deps import Deps
-    from bot.feishu.api import FeishuAPI
     from bot.metrics import Metrics
     from bot.settings import Settings
     from bot.web.app import WebApp
@@ -79,22 +77,18 @@ _REASONS = {  # what a 401's reason means, for the log
 }
 
 
-def mount(
-    web: WebApp,
-    settings: Settings,
-    deps: Deps,
-    *,
-    api: FeishuAPI | None = None,
-    prefs_link: LinkProvider | None = None,
-) -> FeishuApp:
-    """Build the Feishu channel and serve it on `POST /feishu/events`."""
+def mount(web: WebApp, channel: FeishuChannel, settings: Settings, deps: Deps) -> None:
+    """Serve `channel` on `POST /feishu/events`."""
     token = settings.feishu_verification_token
     if token is None or not token.get_secret_value():
         raise ValueError("FEISHU_VERIFICATION_TOKEN is not set; every callback is verified")
-    feishu = build_feishu(settings, deps, api=api, prefs_link=prefs_link)
     key = settings.feishu_encrypt_key
     route = FeishuEvents(
-        handler=feishu.dispatcher,
+        handler=dispatcher(
+            channel,
+            encrypt_key=key.get_secret_value() if key is not None else "",
+            verification_token=token.get_secret_value(),
+        ),
         metrics=deps.metrics,
         pool=deps.pools.dispatch,
         verification_token=token.get_secret_value(),
@@ -102,7 +96,6 @@ def mount(
         max_body_bytes=settings.http_max_body_bytes,
     )
     web.mount(EVENTS_PATH, route, methods=("POST",))
-    return feishu
 
 
 class FeishuEvents:

@@ -125,7 +125,7 @@ class PreferenceFlows:
         owner = request.action.data.get("owner")
         if owner is None and request.action.name != FORGET_PREFS_YES:
             return None  # a command: it is always the writer's own
-        if owner == request.namespace:
+        if owner in (request.namespace, request.user):  # a button made before 2.3: the id
             return None
         self.metrics.inc(f"{request.platform.name}_forget_refused_total")
         refused = Notice(NOT_YOURS, request.lang)

@@ -17,8 +17,9 @@ from typing import Any
 
 import httpx
 
+from bot import compose
 from bot.deps import Deps
-from bot.feishu.app import FeishuApp
+from bot.feishu.channel import FeishuChannel
 from bot.feishu.http import mount
 from bot.prefs.links import LinkProvider
 from bot.settings import Settings
@@ -101,7 +102,8 @@ class FeishuHarness:
         self.fake = fake
         self.deps = Deps.open(settings)
         self.web = WebApp(self.deps)
-        self.feishu: FeishuApp = mount(self.web, settings, self.deps, prefs_link=prefs_link)
+        self.feishu: FeishuChannel = compose.feishu(settings, self.deps, link=prefs_link)
+        mount(self.web, self.feishu, settings, self.deps)
         self.server = Server(self.web).start()
         self.http = httpx.Client(base_url=self.server.url, timeout=30)
         self._closed = False

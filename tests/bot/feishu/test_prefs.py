@@ -135,7 +135,7 @@ def test_a_slow_button_is_answered_at_once_and_its_card_updated_when_done(
         return items(namespace)
 
     monkeypatch.setattr(memory, "items", slow_items)
-    feishu.feishu.actions.answer_within = 0.2
+    feishu.feishu.answer_within = 0.2
     started = time.monotonic()
     response = feishu.click(ALICE, forget, message_id=card["message_id"])
     assert time.monotonic() - started < 3.0
