@@ -9,7 +9,7 @@ sink and widgets.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from bot.flows.pipeline import Flows, Pipeline
 from bot.flows.preferences import PreferenceFlows
@@ -121,4 +121,20 @@ def feishu(
     )
 
 
-__all__ = ["dingtalk", "feishu", "flows", "pipeline"]
+def slack(
+    settings: Settings,
+    deps: Deps,
+    *,
+    socket_mode: bool = False,
+    client: Any | None = None,
+    link: LinkProvider | None = None,
+) -> Any:
+    """The Bolt app with every Slack listener (`bot.slack.app.build_app`)."""
+    from bot.slack.app import build_app
+
+    return build_app(
+        settings, deps, pipeline(settings, deps, link=link), socket_mode=socket_mode, client=client
+    )
+
+
+__all__ = ["dingtalk", "feishu", "flows", "pipeline", "slack"]

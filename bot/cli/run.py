@@ -149,9 +149,10 @@ def serve_command(args: argparse.Namespace, settings: Settings) -> int:
     try:
         # Each configured channel mounts its routes.
         if "slack" in channels:
+            from bot import compose
             from bot.slack import http as slack_http
 
-            slack_http.mount(web, settings, deps)
+            slack_http.mount(web, compose.slack(settings, deps), settings, deps)
         if "feishu" in channels:  # POST /feishu/events
             from bot import compose
             from bot.feishu import http as feishu_http
@@ -230,6 +231,7 @@ def socket_command(
     if not settings.slack_app_token or not settings.slack_bot_token:
         print("error: Socket Mode needs SLACK_APP_TOKEN and SLACK_BOT_TOKEN", file=sys.stderr)
         return 2
+    from bot import compose
     from bot.deps import Deps
     from bot.slack.socket_mode import serve_socket_mode
 
@@ -237,7 +239,8 @@ def socket_command(
     clock = _clock_in_process(settings, deps)
     try:
         _announce(deps, "Socket Mode")
-        serve_socket_mode(settings, deps, stop=stop or threading.Event())
+        bolt = compose.slack(settings, deps, socket_mode=True)
+        serve_socket_mode(bolt, settings, stop=stop or threading.Event())
         return 0
     except KeyboardInterrupt:
         return 0

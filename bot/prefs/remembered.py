@@ -1,49 +1,21 @@
-"""What is remembered about a person, for them to see and erase, whatever the platform.
+"""Forgetting one remembered fact, and where a fact came from, whatever the platform.
 
-`/travel-prefs show` and the Home tab's summary, `/travel-prefs forget` and the Home
-tab's "Forget everything", and forgetting one fact. The namespace is always the
-person's own: an item id from anyone else's memory matches nothing.
+Showing what is remembered and forgetting everything are the core's flows
+(`bot.flows.preferences`); a page or tab that lists the facts one by one forgets one
+here. The namespace is always the person's own: an item id from anyone else's memory
+matches nothing.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from bot.messages import t
-from memory.errors import MemoryEngineError
 from memory.lang import Lang
 
 if TYPE_CHECKING:
     from bot.metrics import Metrics
     from memory.protocol import LongTermMemory
-
-
-def show(
-    memory: LongTermMemory, namespace: str, lang: Lang, *, escape: Callable[[str], str] = str
-) -> str:
-    """The summary of what is remembered, and how many facts, in the person's language.
-
-    `escape` makes the remembered text inert in the platform's markup (a broadcast
-    mention in a stored fact must never ping anyone).
-    """
-    try:
-        count = len(memory.items(namespace))
-        summary = memory.retrieve(namespace) if count else ""
-    except MemoryEngineError:
-        return t("home_unavailable", lang)
-    text = t("prefs_show", lang, count=count, summary=escape(summary)) if count else ""
-    return text or t("prefs_show_empty", lang)
-
-
-def forget_all(memory: LongTermMemory, namespace: str, lang: Lang, metrics: Metrics) -> str:
-    """Erase everything remembered about the person; what to tell them."""
-    try:
-        count = memory.forget(namespace)
-    except MemoryEngineError:
-        return t("memory_unavailable", lang)
-    metrics.inc("prefs_forgotten_total", count, scope="all")
-    return t("prefs_forgot_all", lang, count=count) if count else t("prefs_forget_nothing", lang)
 
 
 def forget_one(memory: LongTermMemory, namespace: str, item_id: str, metrics: Metrics) -> int:
@@ -60,4 +32,4 @@ def source_label(source: str, lang: Lang) -> str:
     return t("home_source_other", lang, source=source)
 
 
-__all__ = ["forget_all", "forget_one", "show", "source_label"]
+__all__ = ["forget_one", "source_label"]

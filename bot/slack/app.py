@@ -28,11 +28,13 @@ from bot.slack.api import web_client
 from bot.slack.assistant import AssistantThreads
 from bot.slack.channel import SlackChannel
 from bot.slack.people import People
+from bot.slack.preferences import Preferences
 from bot.slack.progress import ProgressReaction
 from bot.slack.stream import StreamSwitch
 
 if TYPE_CHECKING:
     from bot.deps import Deps
+    from bot.flows.pipeline import Pipeline
     from bot.settings import Settings
 
 log = logging.getLogger(__name__)
@@ -41,6 +43,7 @@ log = logging.getLogger(__name__)
 def build_app(
     settings: Settings,
     deps: Deps,
+    pipeline: Pipeline,
     *,
     socket_mode: bool = False,
     client: WebClient | None = None,
@@ -71,6 +74,8 @@ def build_app(
     )
     slack = SlackChannel(
         client=client,
+        pipeline=pipeline,
+        notices=deps.pools.notices,
         people=People(default=settings.default_language),
         admins=Admins(
             named=settings.admin_user_ids,
@@ -90,7 +95,7 @@ def build_app(
     metrics.describe("slack_events_total", "Slack events, commands and actions received")
     metrics.describe("slack_feedback_total", "Feedback buttons clicked under answers, by verdict")
     metrics.describe("slack_feedback_reasons_total", "Reasons given after a thumbs-down")
-    listeners.register(app, deps, slack)
+    listeners.register(app, slack, Preferences(deps, slack), settings)
     app.error(_error_handler(deps))
     return app
 

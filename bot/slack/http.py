@@ -41,7 +41,6 @@ from typing import TYPE_CHECKING, Any
 from slack_bolt import App
 from slack_bolt.request import BoltRequest
 
-from bot.slack.app import build_app
 from bot.slack.handoff import Handoff
 from bot.slack.signing import header_problem, sign, signature_problem, verify_signature
 from bot.web.asgi import (
@@ -70,9 +69,8 @@ _MALFORMED = json.dumps({"ok": False, "error": "malformed_request"}).encode()
 _UNAVAILABLE = json.dumps({"ok": False, "error": "shutting_down"}).encode()
 
 
-def mount(web: WebApp, settings: Settings, deps: Deps) -> App:
-    """Build the Bolt app and serve it on `POST /slack/events`; returns the app."""
-    bolt = build_app(settings, deps)
+def mount(web: WebApp, bolt: App, settings: Settings, deps: Deps) -> None:
+    """Serve the Bolt app on `POST /slack/events`."""
     secret = settings.slack_signing_secret
     events = SlackEvents(
         bolt=bolt,
@@ -82,7 +80,6 @@ def mount(web: WebApp, settings: Settings, deps: Deps) -> App:
         max_body_bytes=settings.http_max_body_bytes,
     )
     web.mount(EVENTS_PATH, events, methods=("POST",))
-    return bolt
 
 
 class SlackEvents:

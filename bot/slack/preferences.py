@@ -18,6 +18,8 @@ from typing import TYPE_CHECKING, Any
 from slack_bolt import Respond
 from slack_sdk.web import WebClient
 
+from bot.flows.actions import Action, Request
+from bot.flows.views import Outcome, render
 from bot.messages import t
 from bot.prefs.form import FormMeta, build_form
 from bot.prefs.links import preferences_url
@@ -27,12 +29,15 @@ from bot.slack.incoming import PLATFORM
 from bot.slack.views.home import home_view
 from bot.slack.views.notices import loading_modal, notice_modal
 from bot.slack.views.prefs_modal import preferences_modal
+from bot.slack.views.widgets import SlackWidgets
 from memory.errors import MemoryEngineError
 from memory.lang import Lang
 
 if TYPE_CHECKING:
     from bot.deps import Deps
+    from bot.flows.pipeline import Flows
     from bot.slack.channel import SlackChannel
+    from bot.slack.listeners.interaction import Interaction
 
 log = logging.getLogger(__name__)
 
@@ -41,6 +46,9 @@ class Preferences:
     """The Slack side of a person's preferences: the form, the Home tab, and replies."""
 
     def __init__(self, deps: Deps, slack: SlackChannel) -> None:
+        self.flows: Flows = slack.pipeline.flows
+        self.widgets = SlackWidgets()
+        self.admins = slack.admins
         self.memory = deps.memory
         self.schema = deps.memory.schema
         self.free_text_limit = deps.settings.memory_max_fact_chars
@@ -81,6 +89,23 @@ class Preferences:
         except Exception as exc:  # an expired or broken response_url
             log.info("respond failed (%s); sending a DM", type(exc).__name__)
             dm(client, user, text, **unfurl)
+
+    # -- the core's flows -------------------------------------------------------------------
+
+    def handle(self, it: Interaction, action: Action, lang: Lang | None = None) -> Outcome:
+        """What the core's flows make of `action`, asked by `it`'s person (task pool)."""
+        lang = lang or self.lang(it.client, it.team, it.user)
+        request = Request(PLATFORM, it.team, it.user, action, lang, admins=self.admins)
+        return self.flows.handle(request)
+
+    def show(self, it: Interaction, outcome: Outcome) -> None:
+        """An outcome where the request came from: replacing the clicked message when it
+        says so, else ephemeral (or a DM)."""
+        message = render(self.widgets, outcome.view)
+        extra: dict[str, Any] = {"blocks": message.blocks} if message.blocks else {}
+        if outcome.replace and it.action:
+            extra["replace_original"] = True
+        self.answer(it.client, it.user, it.respond, message.text, **extra)
 
     def tell(self, client: WebClient, user: str, channel: str, text: str) -> None:
         """Ephemeral in the channel of the command when there is one, else a DM."""

@@ -28,7 +28,7 @@ import logging
 from collections.abc import Callable, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from concurrent.futures import TimeoutError as FutureTimeout
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from slack_sdk.web import WebClient
 
@@ -41,7 +41,9 @@ from bot.slack.mrkdwn import split_message, to_mrkdwn
 from bot.slack.progress import ProgressReaction
 from bot.slack.stream import AnswerStream, StreamSwitch
 from bot.slack.views.feedback import feedback_block
-from bot.slack.views.trip import plan_message
+
+if TYPE_CHECKING:
+    from bot.slack.views.widgets import SlackMessage
 
 log = logging.getLogger(__name__)
 
@@ -66,8 +68,10 @@ class SlackReplySink:
         flush_seconds: float = 0.6,
         assistant: AssistantThreads | None = None,
         in_assistant_thread: bool = False,
+        plan: Callable[[PlanPart], SlackMessage] | None = None,
     ) -> None:
         self.client = client
+        self._plan = plan
         self.msg = msg
         self.channel = msg.conversation
         self.thread_ts = msg.thread
@@ -124,8 +128,9 @@ class SlackReplySink:
         if self.stream.stopped_by_user:
             return
         for part in parts:
-            if isinstance(part, PlanPart):
-                self._post_blocks(*plan_message(part))
+            if isinstance(part, PlanPart) and self._plan is not None:
+                drawn = self._plan(part)
+                self._post_blocks(drawn.text, drawn.blocks or [])
         self._title(parts)
 
     def fail(self, text: str) -> None:

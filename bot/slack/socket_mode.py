@@ -11,18 +11,16 @@ from typing import TYPE_CHECKING
 
 from slack_bolt.adapter.socket_mode import SocketModeHandler
 
-from bot.slack.app import build_app
-
 if TYPE_CHECKING:
-    from bot.deps import Deps
+    from slack_bolt import App
+
     from bot.settings import Settings
 
 
-def serve_socket_mode(settings: Settings, deps: Deps, *, stop: threading.Event) -> None:
+def serve_socket_mode(bolt: App, settings: Settings, *, stop: threading.Event) -> None:
     """Answer Slack over Socket Mode until `stop` is set (or KeyboardInterrupt)."""
     if settings.slack_app_token is None:
         raise ValueError("SLACK_APP_TOKEN is not set")
-    bolt = build_app(settings, deps, socket_mode=True)
     handler = SocketModeHandler(bolt, settings.slack_app_token.get_secret_value())
     try:
         handler.connect()  # type: ignore[no-untyped-call]

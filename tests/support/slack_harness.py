@@ -22,6 +22,7 @@ from urllib.parse import urlencode
 
 import httpx
 
+from bot import compose
 from bot.conversation.turn import Conversation
 from bot.deps import Deps
 from bot.settings import Settings
@@ -78,7 +79,8 @@ class BotHarness:
         self.slack = slack
         self.deps = Deps.open(settings)
         self.web = WebApp(self.deps)
-        self.app = mount(self.web, settings, self.deps)
+        self.app = compose.slack(settings, self.deps)
+        mount(self.web, self.app, settings, self.deps)
         self.prefs_page = prefs_page.mount(self.web, settings, self.deps)  # when configured
         self.server = Server(self.web).start()
         self.http = httpx.Client(base_url=self.server.url, timeout=30)

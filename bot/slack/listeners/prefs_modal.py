@@ -29,15 +29,15 @@ from bot.slack.views.prefs_modal import read_form
 if TYPE_CHECKING:
     from slack_bolt import App
 
-    from bot.deps import Deps
+    from bot.conversation.claims import Claims
+    from bot.metrics import Metrics
     from bot.slack.preferences import Preferences
 
 log = logging.getLogger(__name__)
 
 
-def register(app: App, deps: Deps, prefs: Preferences) -> None:
+def register(app: App, prefs: Preferences, claims: Claims, metrics: Metrics) -> None:
     """The submission of the preferences modal."""
-    metrics, claims = deps.metrics, deps.claims
 
     def on_submit(ack: Ack, body: dict[str, Any], view: dict[str, Any], client: WebClient) -> None:
         """Validate inside the acknowledgement; save on the task pool."""
