@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from datetime import date
 
 from bot.messages import t
 from bot.planning.inventory.base import FlightOption, HotelOption, Option, TrainOption
@@ -51,7 +52,7 @@ class Compliance:
     catalogue: Catalogue
     origin: City
     destination: City
-    days_ahead: int
+    today: date  # the day it is booked, in the traveller's time zone
     lang: str = "en"
     top: int = 5
     seen: list[Break] = field(default_factory=list)  # every break found, for the summary
@@ -66,7 +67,7 @@ class Compliance:
                 option.cabin,
                 hours=self.flight_hours(),
                 airline=self._airline(option.carrier),
-                days_ahead=self.days_ahead,
+                days_ahead=(option.depart.date() - self.today).days,
                 preferred=self._preferred(),
             )
         elif isinstance(option, TrainOption):

@@ -195,7 +195,7 @@ class Planner:
         if self.inventory.demo:
             result["demo_data"] = True
             result["note"] = t("plan_demo_note", lang)
-        compliance = self._compliance(ctx, result, src, dst, (depart - today).days)
+        compliance = self._compliance(ctx, result, src, dst, today)
         listed = {
             leg: list_leg(options, self.catalogue, lang, top=self.top, compliance=compliance)
             for leg, options in scored.items()
@@ -254,7 +254,7 @@ class Planner:
         return profile, text, recalled.status != "unavailable"
 
     def _compliance(
-        self, ctx: ToolContext, result: dict[str, Any], src: Any, dst: Any, days_ahead: int
+        self, ctx: ToolContext, result: dict[str, Any], src: Any, dst: Any, today: date
     ) -> Compliance | None:
         """The traveller's policy for this plan; None without one (planning as before)."""
         if self.policy is None:
@@ -267,9 +267,7 @@ class Planner:
             return None
         if allowance is None:
             return None
-        return Compliance(
-            allowance, self.catalogue, src, dst, days_ahead, lang=ctx.lang, top=self.top
-        )
+        return Compliance(allowance, self.catalogue, src, dst, today, lang=ctx.lang, top=self.top)
 
     @staticmethod
     def _whose(ctx: ToolContext) -> str:
