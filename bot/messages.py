@@ -737,6 +737,8 @@ _MESSAGES: dict[str, dict[str, str]] = {
         "en": "{airline}: the policy books {preferred} only",
         "zh": "超出差标：{airline}，差标只订{preferred}",
     },
+    "policy_break_stated": {"en": "{text}", "zh": "{text}"},
+    "policy_why_stated": {"en": "{n}: {text}", "zh": "{n} 个：{text}"},
     "policy_why_hotel_cap": {
         "en": "{n} over the {city} hotel cap of {cap}/night ({grade})",
         "zh": "{n} 个超过{city}酒店上限 {cap}/晚（{grade}）",

@@ -27,7 +27,8 @@ FLIGHT_CABIN = "flight_cabin"
 RAIL_CLASS = "rail_class"
 ADVANCE_BOOKING = "advance_booking"
 PREFERRED_AIRLINES = "preferred_airlines"
-RULES = (HOTEL_CAP, FLIGHT_CABIN, RAIL_CLASS, ADVANCE_BOOKING, PREFERRED_AIRLINES)
+STATED = "stated"  # a break known only by its words, as a plan said it
+RULES = (HOTEL_CAP, FLIGHT_CABIN, RAIL_CLASS, ADVANCE_BOOKING, PREFERRED_AIRLINES, STATED)
 
 CABIN_LABELS = {
     "economy": ("economy", "经济舱"),
@@ -47,6 +48,7 @@ _LIMIT = {
     RAIL_CLASS: ("allowed", "grade"),
     ADVANCE_BOOKING: ("days", "required"),
     PREFERRED_AIRLINES: ("preferred_en", "preferred_zh"),
+    STATED: ("text",),
 }
 
 
@@ -76,6 +78,11 @@ class Break:
     @classmethod
     def of(cls, rule: str, **values: object) -> Break:
         return cls(rule, tuple((k, str(v)) for k, v in values.items()))
+
+    @classmethod
+    def stated(cls, text: str) -> Break:
+        """A break known only by its words (a plan's `policy_breaks`), said as written."""
+        return cls.of(STATED, text=" ".join(text.split()))
 
     def text(self, lang: str) -> str:
         """The break in words, in `lang` ("en" or "zh")."""
@@ -230,6 +237,7 @@ __all__ = [
     "RAIL_CLASS",
     "RAIL_LABELS",
     "RULES",
+    "STATED",
     "Allowance",
     "Break",
     "Named",

@@ -76,3 +76,11 @@ def test_breaks_survive_storage_and_are_summed_up_by_the_limit_broken() -> None:
         "1 above second class (L1 rides second class)",
     ]
     assert summarise(breaks, "zh")[0] == "2 个超过成都酒店上限 400/晚（L1）"
+
+
+def test_a_break_known_only_by_its_words_is_said_as_written() -> None:
+    said = Break.stated("超出差标：成都酒店上限 400/晚（L1），此酒店 580/晚")
+    assert (
+        said.text("en") == said.text("zh") == "超出差标：成都酒店上限 400/晚（L1），此酒店 580/晚"
+    )
+    assert Break.from_json(said.to_json()) == said
