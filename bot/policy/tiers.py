@@ -11,24 +11,14 @@ bundled list knows in one language is known in the other too ("成都" is "Cheng
 from __future__ import annotations
 
 import json
-import re
-import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
 from functools import cache
 from importlib import resources
 
+from bot.names import fold_name
+
 OTHER = "other"  # the tier of every city no tier names
-_SUFFIXES = ("特别行政区", "市", " city")
-_IGNORED = re.compile(r"[\s'’`\-_.·]+")
-
-
-def fold(name: str) -> str:
-    """A city name as compared: "Xi'an", "xian" and "XIAN 市" are one."""
-    text = unicodedata.normalize("NFKC", name).strip().lower()
-    for suffix in _SUFFIXES:
-        if text.endswith(suffix) and len(text) > len(suffix) + 1:
-            text = text.removesuffix(suffix)
-    return _IGNORED.sub("", text)
+fold = fold_name  # a city name as compared: "Xi'an", "xian" and "XIAN 市" are one
 
 
 @cache

@@ -10,7 +10,6 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator
 from datetime import UTC, date, datetime, timedelta
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -22,7 +21,6 @@ from bot.planning.inventory.demo import DemoInventory
 from bot.planning.planner import open_planner, planning_tools
 from bot.policy.store import PolicyBook
 from bot.settings import Settings
-from memory import open_memory
 from memory.backends import backend_from_dsn
 from memory.engine import Memory
 from tests.bot.policy.conftest import EXAMPLE, ORG
@@ -39,10 +37,8 @@ ROUTE = {
 
 
 @pytest.fixture
-def memory(tmp_path: Path) -> Iterator[Memory]:
-    mem = open_memory(dsn=f"sqlite:///{tmp_path}/memory.db", redis_url="")
-    yield mem
-    mem.close()
+def memory(sqlite_memory: Memory) -> Memory:
+    return sqlite_memory
 
 
 @pytest.fixture

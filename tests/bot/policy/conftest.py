@@ -14,6 +14,9 @@ from bot.policy.approvals import Approvals
 from bot.policy.store import PolicyBook
 from memory.backends import backend_from_dsn
 
+# The conversation core without a chat platform (`core`), for whole turns with a policy.
+from tests.bot.conversation.test_turn import core  # noqa: F401
+
 ORG = "T0ACME"
 # The shape issue 25 asks to load, as written there.
 EXAMPLE = """\
