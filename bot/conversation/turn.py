@@ -47,7 +47,7 @@ from bot.conversation.reply import PlanPart, ReplyPart, ShowsActivity
 from bot.conversation.threads import Turn
 from bot.errors import LLMNotConfigured, LLMUnavailable
 from bot.messages import t
-from bot.planning.delegation import Delegation, auto_save, delegate
+from bot.planning.delegation import Delegation, asked_once, auto_save, delegate, record_read
 from bot.planning.plan import planned_trip
 from memory.errors import MemoryEngineError
 from memory.intake import repaired
@@ -59,6 +59,7 @@ if TYPE_CHECKING:
     from bot.conversation.threads import ThreadHistory
     from bot.metrics import Metrics
     from bot.planning.admins import AdminResolver
+    from bot.planning.delegation import ReadLog
     from bot.planning.trips import TripStore
 
 log = logging.getLogger(__name__)
@@ -105,12 +106,14 @@ class Conversation:
         pool: ThreadPoolExecutor,
         max_pending: int = 500,
         max_chars: int = 4000,
+        audit: ReadLog | None = None,
     ) -> None:
         self.agent = agent
         self.threads = threads
         self.claims = claims
         self.admins = admins
         self.trips = trips
+        self.audit = audit
         self.metrics = metrics
         self.pool = pool
         self.max_pending = max_pending
@@ -239,7 +242,8 @@ class Conversation:
         if len(msg.text) > self.max_chars:
             text = t("message_too_long", lang, length=len(msg.text), limit=self.max_chars)
             return Answer(text, "too_long")
-        delegation = self._delegation(msg, channel)
+        is_admin = self._is_admin(msg, channel)
+        delegation = self._delegation(msg, is_admin)
         if delegation is not None and not delegation.allowed:
             traveller = msg.platform.mention(delegation.traveller)
             refusal = t("plan_for_not_admin", lang, traveller=traveller)
@@ -257,8 +261,10 @@ class Conversation:
             viewing=channel.viewing(msg) if isinstance(channel, ViewingChannel) else None,
             progress=on_status,
             platform=msg.platform,
+            travel_admin=is_admin,
         )
         if delegation is not None:
+            record_read(self.audit, delegation, reader=msg.namespace, turn=msg.turn_id)
             ctx = dataclasses.replace(
                 ctx,
                 on_behalf_of=delegation.namespace,
@@ -284,14 +290,15 @@ class Conversation:
             return Answer(t("internal_error", lang), "empty_answer")
         return Answer(text, "ok", self._plan_parts(msg, reply, delegation))
 
-    def _delegation(self, msg: IncomingMessage, channel: Channel) -> Delegation | None:
+    def _is_admin(self, msg: IncomingMessage, channel: Channel) -> Callable[[], bool]:
+        """Whether the writer is a travel admin, asked once, only when something needs it."""
         admins = self.admins
+        if admins is None:
+            return lambda: False
+        scope = msg.platform.key(msg.tenant)
+        return asked_once(lambda: admins.is_admin(scope, msg.user, channel.admins))
 
-        def is_admin() -> bool:
-            if admins is None:
-                return False
-            return admins.is_admin(msg.platform.key(msg.tenant), msg.user, channel.admins)
-
+    def _delegation(self, msg: IncomingMessage, is_admin: Callable[[], bool]) -> Delegation | None:
         return delegate(
             msg.text,
             user_id=msg.user,
