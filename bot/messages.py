@@ -456,7 +456,7 @@ _MESSAGES: dict[str, dict[str, str]] = {
         "en": "I can't read your preferences right now. Please try again in a minute.",
         "zh": "暂时无法读取你的偏好，请稍后再试。",
     },
-    # The preferences page and its API (issue 14: bot/prefs/links.py, bot/web/prefs/).
+    # The preferences page and its API (issue 14: bot/prefs/links.py, bot/web/).
     "home_open_browser": {"en": "Open in browser", "zh": "在浏览器中打开"},
     "prefs_link": {
         "en": (

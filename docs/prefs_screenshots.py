@@ -60,11 +60,11 @@ def main() -> int:
         return 2
     from playwright.sync_api import sync_playwright
 
+    import bot.web as prefs_page
     from bot.deps import Deps
+    from bot.http.app import WebApp
+    from bot.http.server import Server
     from bot.settings import Settings
-    from bot.web import prefs as prefs_page
-    from bot.web.app import WebApp
-    from bot.web.server import Server
     from memory import open_memory
 
     out = Path(args.out)

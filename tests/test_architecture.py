@@ -41,6 +41,7 @@ EDGES = (
     "bot.chat",
     "bot.channels",
     "bot.compose",
+    "bot.http",
     "bot.web",
     "bot.cli",
 )
@@ -265,7 +266,7 @@ def test_modules_stay_small(name: str) -> None:
 def test_the_check_sees_every_kind_of_import() -> None:
     """Guards the checks above: lazy, TYPE_CHECKING and relative imports all count."""
     assert "bot.deps" in GRAPH["bot.slack.app"]  # under TYPE_CHECKING
-    assert "bot.slack.socket_mode" in GRAPH["bot.cli.run"]  # inside a function
+    assert "bot.slack.long_connection" in GRAPH["bot.cli.run"]  # inside a function
     assert "memory.engine" in GRAPH["memory"]  # lazy, in open_memory
     sdk = [t for t in _imports("bot.slack.api", MODULES["bot.slack.api"]) if "slack_sdk" in t]
     assert "slack_sdk.web.WebClient" in sdk  # imports of other packages are seen too

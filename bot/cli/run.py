@@ -1,6 +1,6 @@
 """`travel-bot serve | socket | run`: the chat processes.
 
-- `serve`: HTTP mode on `$PORT` (uvicorn): one application (`bot.web.app`) on which each
+- `serve`: HTTP mode on `$PORT` (uvicorn): one application (`bot.http.app`) on which each
   configured channel mounts its routes (Slack: `/slack/events`), plus `/healthz`,
   `/metrics` (with `METRICS_TOKEN`, or on `METRICS_PORT`) and the preferences page
   (`/prefs`, `/api/preferences`) when configured. This is where channels are wired;
@@ -128,8 +128,8 @@ def serve_command(args: argparse.Namespace, settings: Settings) -> int:
         print(f"error: {problem}", file=sys.stderr)
         return 2
     from bot.deps import Deps
-    from bot.web.app import WebApp
-    from bot.web.server import Server
+    from bot.http.app import WebApp
+    from bot.http.server import Server
 
     host = getattr(args, "host", None) or settings.web_host
     port = getattr(args, "port", None) or settings.port
@@ -165,7 +165,7 @@ def serve_command(args: argparse.Namespace, settings: Settings) -> int:
             dingtalk = compose.dingtalk(settings, deps)
             dingtalk_http.mount(web, dingtalk, settings, deps)
             closers.append(dingtalk)
-        from bot.web import prefs as prefs_page
+        import bot.web as prefs_page
 
         prefs_page.mount(web, settings, deps)  # the preferences page, when configured
         try:
@@ -233,7 +233,7 @@ def socket_command(
         return 2
     from bot import compose
     from bot.deps import Deps
-    from bot.slack.socket_mode import serve_socket_mode
+    from bot.slack.long_connection import serve_socket_mode
 
     deps = Deps.open(settings)
     clock = _clock_in_process(settings, deps)
@@ -262,7 +262,7 @@ def dingtalk_command(
         return 2
     from bot import compose
     from bot.deps import Deps
-    from bot.dingtalk.stream import serve_stream
+    from bot.dingtalk.long_connection import serve_stream
 
     deps = Deps.open(settings)
     clock = _clock_in_process(settings, deps)

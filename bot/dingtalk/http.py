@@ -13,7 +13,7 @@ is `{}` at once. The reply itself goes out later through the
 message's session webhook or the OpenAPI.
 
 `mount(web, channel, settings, deps)` registers the route on the one HTTP application
-(`bot.web.app`).
+(`bot.http.app`).
 """
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING
 
 from bot.dingtalk.channel import DingTalkChannel
 from bot.dingtalk.incoming import message_problem
-from bot.web.asgi import (
+from bot.http.asgi import (
     PayloadTooLarge,
     Receive,
     Scope,
@@ -40,13 +40,13 @@ from bot.web.asgi import (
     read_body,
     respond,
 )
-from bot.web.notices import Notices
+from bot.http.notices import Notices
 
 if TYPE_CHECKING:
     from bot.deps import Deps
+    from bot.http.app import WebApp
     from bot.metrics import Metrics
     from bot.settings import Settings
-    from bot.web.app import WebApp
 
 log = logging.getLogger(__name__)
 

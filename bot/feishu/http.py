@@ -49,14 +49,14 @@ from lark_oapi.core.utils import AESCipher
 
 from bot.feishu.channel import FeishuChannel
 from bot.feishu.events import HANDLED, dispatcher, event_type
-from bot.web.asgi import PayloadTooLarge, Receive, Scope, Send, headers_of, read_body, respond
-from bot.web.notices import Notices
+from bot.http.asgi import PayloadTooLarge, Receive, Scope, Send, headers_of, read_body, respond
+from bot.http.notices import Notices
 
 if TYPE_CHECKING:
     from bot.deps import Deps
+    from bot.http.app import WebApp
     from bot.metrics import Metrics
     from bot.settings import Settings
-    from bot.web.app import WebApp
 
 log = logging.getLogger(__name__)
 

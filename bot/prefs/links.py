@@ -3,7 +3,7 @@
 A link is `PUBLIC_URL/prefs?token=T`. The token `T` is `v1.<payload>.<signature>`: the
 payload a compact JSON object, base64url-encoded, with the namespace (`n`), the expiry in
 Unix seconds (`e`), a random id (`j`, which makes every link single-use on the page: the
-page records its exchange, see `bot.web.prefs.sessions`) and, when known, the person's
+page records its exchange, see `bot.web.sessions`) and, when known, the person's
 language (`l`); the signature HMAC-SHA256 over `v1.<payload>`.
 
 Each use of `PREFS_LINK_SECRET` signs with a key derived for that purpose alone

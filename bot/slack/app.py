@@ -5,7 +5,7 @@ cache (locale and time zone), the travel-admin user group, the progress reaction
 streaming (`SLACK_STREAMING`) and the assistant threads kept in Redis, held by one
 `SlackChannel`, then registers the listeners (`bot.slack.listeners`) and
 one error handler. HTTP mode mounts the app on `/slack/events` (`bot.slack.http`);
-Socket Mode connects it (`bot.slack.socket_mode`).
+Socket Mode connects it (`bot.slack.long_connection`).
 """
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ from bot.slack.channel import SlackChannel
 from bot.slack.people import People
 from bot.slack.preferences import Preferences
 from bot.slack.progress import ProgressReaction
-from bot.slack.stream import StreamSwitch
+from bot.slack.streaming import StreamSwitch
 
 if TYPE_CHECKING:
     from bot.deps import Deps

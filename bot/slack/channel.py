@@ -33,7 +33,7 @@ from bot.slack.incoming import PLATFORM, bot_user_id, parse_event
 from bot.slack.people import People
 from bot.slack.progress import ProgressReaction
 from bot.slack.sink import SlackReplySink
-from bot.slack.stream import StreamSwitch
+from bot.slack.streaming import StreamSwitch
 from bot.slack.thread_context import earlier_turns
 from bot.slack.views.widgets import SlackMessage, SlackWidgets
 

@@ -18,7 +18,7 @@ the turns it starts compete with the acks for the GIL (bench/README.md, "Slack a
 under a burst"). A failure to dispatch it is logged the same way, without the body.
 
 `mount(web, settings, deps)` builds the Bolt app and registers the route on the one
-HTTP application (`bot.web.app`).
+HTTP application (`bot.http.app`).
 
 Why check shapes at all: a correctly signed body can still be malformed (a bug on
 Slack's side, a replayed test payload, a proxy mangling JSON); Bolt then raises deep
@@ -41,9 +41,7 @@ from typing import TYPE_CHECKING, Any
 from slack_bolt import App
 from slack_bolt.request import BoltRequest
 
-from bot.slack.handoff import Handoff
-from bot.slack.signing import header_problem, sign, signature_problem, verify_signature
-from bot.web.asgi import (
+from bot.http.asgi import (
     PayloadTooLarge,
     Receive,
     Scope,
@@ -54,13 +52,15 @@ from bot.web.asgi import (
     respond,
     send_response,
 )
-from bot.web.notices import Notices
+from bot.http.notices import Notices
+from bot.slack.handoff import Handoff
+from bot.slack.signing import header_problem, sign, signature_problem, verify_signature
 
 if TYPE_CHECKING:
     from bot.deps import Deps
+    from bot.http.app import WebApp
     from bot.metrics import Metrics
     from bot.settings import Settings
-    from bot.web.app import WebApp
 
 log = logging.getLogger(__name__)
 

@@ -6,7 +6,7 @@ that are neither mentions nor replies in a thread (whether the bot takes part in
 thread is the conversation's question: it needs Redis). Mentions stay in Slack's markup
 `<@U123>` (`PLATFORM.markup`, the angle markup of `bot.chat.markup`); the bot's own
 mention is removed and special mentions (`<!channel>`) become plain text
-(`bot.slack.mrkdwn.clean_text`).
+(`bot.slack.markdown.clean_text`).
 
 `PLATFORM` is Slack as the core sees it: its keys carry no prefix (namespace
 `TEAM:USER`), as they did before there was a second platform, so memory kept then stays
@@ -22,7 +22,7 @@ from bot.chat.markup import ANGLE
 from bot.conversation.incoming import IncomingMessage, Kind
 from bot.messages import lang_of
 from bot.platform import Platform
-from bot.slack.mrkdwn import clean_text
+from bot.slack.markdown import clean_text
 
 PLATFORM = Platform(
     name="slack",

@@ -1,6 +1,6 @@
 """The Slack `ReplySink`: one reply, in the thread of the message it answers.
 
-The answer streams (`bot.slack.stream.AnswerStream`): it appears with the model's first
+The answer streams (`bot.slack.streaming.AnswerStream`): it appears with the model's first
 token and grows as the model writes, and it ends with the feedback buttons under it
 (`bot.slack.views.feedback`). Where it cannot stream (streaming off, no thread, the
 method unavailable in the workspace, a stream broken halfway), it is posted once, when the
@@ -37,9 +37,9 @@ from bot.conversation.reply import PlanPart, ReplyPart
 from bot.messages import t
 from bot.slack.api import POST_PATIENCE, SLACK_ERRORS, post, slack_error
 from bot.slack.assistant import AssistantThreads
-from bot.slack.mrkdwn import split_message, to_mrkdwn
+from bot.slack.markdown import split_message, to_mrkdwn
 from bot.slack.progress import ProgressReaction
-from bot.slack.stream import AnswerStream, StreamSwitch
+from bot.slack.streaming import AnswerStream, StreamSwitch
 from bot.slack.views.feedback import feedback_block
 
 if TYPE_CHECKING:

@@ -1,2 +1,56 @@
-"""The one HTTP application (`app`) on which channels mount their routes, its ASGI helpers
-(`asgi`) and the uvicorn server (`server`)."""
+"""The preferences page: one web form and REST API for every chat platform.
+
+A person reaches it through a signed, expiring, single-use link (`bot.prefs.links`) that
+any channel can make; the page (`page`) and the JSON API (`api`) read and write the same
+memory, through the same form and saving rules, as the Slack modal (`bot.prefs`).
+`sessions` says who is asking, `state` what they see, `render` draws it (templates and
+static files are package data), `site` holds what the routes share and `http` the
+request and response pieces.
+
+`mount(web, settings, deps)` serves it on the one HTTP application of `travel-bot serve`
+when `PREFS_LINK_SECRET` is set (and long enough); otherwise it logs one line saying the
+page is off, mounts nothing (every route answers 404) and the rest of the bot runs on.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING
+
+from bot.prefs.links import link_secret, page_problem, public_base
+from bot.web.api import FACTS_PREFIX, PrefsAPI
+from bot.web.page import PrefsPage
+from bot.web.site import PrefsSite
+
+if TYPE_CHECKING:
+    from bot.deps import Deps
+    from bot.http.app import WebApp
+    from bot.settings import Settings
+
+log = logging.getLogger(__name__)
+
+
+def mount(web: WebApp, settings: Settings, deps: Deps) -> bool:
+    """Serve the page and its API on `web`; False (and one log line) when it is off."""
+    problem = page_problem(settings)
+    secret = link_secret(settings)
+    if problem is not None or secret is None:
+        log.info("preferences page off: %s", problem)
+        return False
+    site = PrefsSite(deps=deps, secret=secret)
+    page, api = PrefsPage(site), PrefsAPI(site)
+    web.mount("/prefs", page, methods=("GET", "POST"))
+    web.mount("/prefs/forget", page.forget, methods=("POST",))
+    for name in site.assets:
+        web.mount(f"/prefs/static/{name}", page.static, methods=("GET",))
+    web.mount("/api/preferences", api.preferences, methods=("GET", "POST"))
+    web.mount(FACTS_PREFIX, api.fact, methods=("DELETE",), prefix=True)
+    public = public_base(settings)
+    if public:
+        log.info("preferences page on %s/prefs", public)
+    else:
+        log.warning("preferences page on /prefs, but PUBLIC_URL is not set: no links can be made")
+    return True
+
+
+__all__ = ["mount"]

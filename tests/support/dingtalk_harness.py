@@ -1,12 +1,12 @@
 """A running DingTalk robot for tests, in HTTP mode or in Stream mode.
 
-`HTTPRobot` starts `bot.web.server.Server` on 127.0.0.1 (random port) with the robot's
+`HTTPRobot` starts `bot.http.server.Server` on 127.0.0.1 (random port) with the robot's
 route mounted (`bot.dingtalk.http.mount`), real Redis, the real memory engine on a
 SQLite file and the real agent talking to the scripted model; DingTalk's OpenAPI and
 session webhooks are played by `FakeDingTalkAPI`. Tests speak to it as DingTalk does:
 signed callbacks (`post`, `send`), and read what the robot answered from the fake.
 
-`StreamRobot` runs the real Stream mode (`bot.dingtalk.stream.serve_stream`) on a thread
+`StreamRobot` runs the real Stream mode (`bot.dingtalk.long_connection.serve_stream`) on a thread
 against the fake's gateway; tests push frames with `fake.gateway.send_message(...)`.
 
 `robot_message(...)` builds the JSON DingTalk sends for a message, with a fresh session
@@ -30,10 +30,10 @@ from bot.deps import Deps
 from bot.dingtalk.channel import DingTalkChannel
 from bot.dingtalk.health import Backoff
 from bot.dingtalk.http import compute_sign, mount
-from bot.dingtalk.stream import DingTalkStream, stream_for
+from bot.dingtalk.long_connection import DingTalkStream, stream_for
+from bot.http.app import WebApp
+from bot.http.server import Server
 from bot.settings import Settings
-from bot.web.app import WebApp
-from bot.web.server import Server
 from tests.support.dingtalk_api import CLIENT_SECRET, FakeDingTalkAPI
 
 CORP = "dingcorp0travel"

@@ -1,6 +1,6 @@
 """A running Feishu bot for tests: the real channel behind the real HTTP server.
 
-`FeishuHarness` starts `bot.web.server.Server` on 127.0.0.1 (random port) with the
+`FeishuHarness` starts `bot.http.server.Server` on 127.0.0.1 (random port) with the
 Feishu route mounted (`bot.feishu.http.mount`), real Redis, the real memory engine on a
 SQLite file, the real agent talking to the scripted model, and Feishu's open API played
 by `FakeFeishuAPI`. Tests speak to it as Feishu does: sealed and signed callbacks on
@@ -21,10 +21,10 @@ from bot import compose
 from bot.deps import Deps
 from bot.feishu.channel import FeishuChannel
 from bot.feishu.http import mount
+from bot.http.app import WebApp
+from bot.http.server import Server
 from bot.prefs.links import LinkProvider
 from bot.settings import Settings
-from bot.web.app import WebApp
-from bot.web.server import Server
 from tests.support import feishu_events as events
 from tests.support.feishu_api import FakeFeishuAPI
 

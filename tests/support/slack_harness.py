@@ -1,6 +1,6 @@
 """A running bot for tests: the real Bolt app behind the real HTTP server.
 
-`BotHarness` starts `bot.web.server.Server` on 127.0.0.1 (random port) with real Redis,
+`BotHarness` starts `bot.http.server.Server` on 127.0.0.1 (random port) with real Redis,
 the real memory engine on a SQLite file, the real agent talking to the scripted model,
 and the Slack Web API played by `FakeSlackAPI`. Tests speak to it as Slack does: signed
 HTTP requests (events, slash commands, interactivity), and read what the bot did from
@@ -22,14 +22,14 @@ from urllib.parse import urlencode
 
 import httpx
 
+import bot.web as prefs_page
 from bot import compose
 from bot.conversation.turn import Conversation
 from bot.deps import Deps
+from bot.http.app import WebApp
+from bot.http.server import Server
 from bot.settings import Settings
 from bot.slack.http import mount
-from bot.web import prefs as prefs_page
-from bot.web.app import WebApp
-from bot.web.server import Server
 from tests.support.slack_api import Call, FakeSlackAPI
 
 SIGNING_SECRET = "test-signing-secret-8f3a"

@@ -3,7 +3,7 @@
 What is remembered is the text of `/travel-prefs show` (the Home tab is Slack's fuller
 view of it, `bot.slack.views.home`); "forget everything?" is an ephemeral question whose
 buttons carry their action's data as JSON (`read_value` reads it back); a plan is
-`bot.slack.views.trip`. Remembered text is escaped (`bot.slack.mrkdwn.escape`): a stored
+`bot.slack.views.trip`. Remembered text is escaped (`bot.slack.markdown.escape`): a stored
 `<!channel>` never pings anyone.
 """
 
@@ -18,7 +18,7 @@ from slack_sdk.models.blocks import ActionsBlock, ButtonElement
 from bot.flows.actions import FORGET_PREFS_NO, FORGET_PREFS_YES, SAVE_TRIP
 from bot.flows.views import Confirmation, Notice, PlanView, PreferencesView
 from bot.messages import t
-from bot.slack.mrkdwn import escape
+from bot.slack.markdown import escape
 from bot.slack.views.blocks import (
     FORGET_ALL_CANCEL_ACTION_ID,
     FORGET_ALL_CONFIRM_ACTION_ID,

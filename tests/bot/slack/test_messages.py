@@ -9,8 +9,8 @@ from collections.abc import Callable
 from typing import Any
 
 from bot.messages import t
-from bot.slack.mrkdwn import MESSAGE_LIMIT
-from bot.slack.stream import MESSAGE_LIMIT as STREAM_MESSAGE_LIMIT
+from bot.slack.markdown import MESSAGE_LIMIT
+from bot.slack.streaming import MESSAGE_LIMIT as STREAM_MESSAGE_LIMIT
 from tests.bot.conftest import BotFactory
 from tests.support.llm_server import Delay, Fail, ScriptedModel
 from tests.support.slack_api import FakeSlackAPI

@@ -21,7 +21,7 @@ protocol level where the bytes arrive:
   idle kept-alive one), so a real request still gets in; when every open connection has
   a request in progress, the new one is answered 503 and closed.
 
-(`bot.web.bodies.BodySlots` caps the request bodies read at once.)
+(`bot.http.bodies.BodySlots` caps the request bodies read at once.)
 
 Every closing is counted and logged through `Notices`: one line per kind per interval,
 never one per connection.
@@ -52,7 +52,7 @@ except ImportError:  # pragma: no cover - httptools is a dependency
     HttpToolsProtocol = H11Protocol  # type: ignore[misc,assignment]
     _HTTPTOOLS = False
 
-from bot.web.notices import Notices
+from bot.http.notices import Notices
 
 log = logging.getLogger(__name__)
 

@@ -10,7 +10,7 @@ import httpx
 
 from bot.messages import t
 from tests.bot.conftest import BotFactory
-from tests.bot.web.prefs.conftest import ALICE, BOB, PrefsBot, start_prefs_bot
+from tests.bot.web.conftest import ALICE, BOB, PrefsBot, start_prefs_bot
 from tests.support.llm_server import ScriptedModel
 from tests.support.services import free_port
 

@@ -1,7 +1,7 @@
 """At most so many request bodies read at once, the slowest cut off to make room.
 
 A route keeps a body in memory while it reads it (up to `HTTP_MAX_BODY_BYTES`, refused
-earlier when the declared length is larger: `bot.web.asgi.read_body`), so many clients
+earlier when the declared length is larger: `bot.http.asgi.read_body`), so many clients
 sending large bodies slowly would hold that much memory each. `BodySlots` is ASGI
 middleware that lets `max_bodies` requests read their bodies at once; a slot is taken
 when the route starts and given back as soon as the whole body is in (not when the
@@ -23,11 +23,11 @@ import time
 from collections.abc import Awaitable
 from typing import TYPE_CHECKING
 
-from bot.web.asgi import ClientDisconnected, Message, Receive, Scope, Send
-from bot.web.notices import Notices
+from bot.http.asgi import ClientDisconnected, Message, Receive, Scope, Send
+from bot.http.notices import Notices
 
 if TYPE_CHECKING:
-    from bot.web.asgi import Route
+    from bot.http.asgi import Route
 
 log = logging.getLogger(__name__)
 

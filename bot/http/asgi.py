@@ -1,6 +1,6 @@
 """The few ASGI pieces every HTTP route shares: types, reading a body, answering.
 
-No framework: the application (`bot.web.app`) and each channel's routes (e.g.
+No framework: the application (`bot.http.app`) and each channel's routes (e.g.
 `bot.slack.http`) speak ASGI directly, so a request costs nothing beyond what it does.
 """
 

@@ -1,6 +1,6 @@
 """Slow and idle clients cannot take the served bot down (issue 11), in this process.
 
-Real sockets against the real server (`bot.web.server.Server`) with short deadlines;
+Real sockets against the real server (`bot.http.server.Server`) with short deadlines;
 the file-limit cases, which need a process of their own, are in `test_file_limit.py`.
 """
 
@@ -13,7 +13,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from bot.web import connections
+from bot.http import connections
 from tests.bot.conftest import BotFactory
 from tests.support.llm_server import ScriptedModel
 from tests.support.slack_harness import BotHarness, sign
@@ -146,7 +146,7 @@ def test_an_idle_kept_alive_connection_outlives_the_header_deadline_until_keep_a
 def test_keep_alive_still_closes_an_idle_connection(
     bot: BotHarness, sockets: list[socket.socket]
 ) -> None:
-    from bot.web.server import Server
+    from bot.http.server import Server
 
     server = Server(bot.web, keep_alive=1).start()
     try:

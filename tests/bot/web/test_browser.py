@@ -12,7 +12,7 @@ import html
 from pathlib import Path
 from typing import Any
 
-from tests.bot.web.prefs.conftest import PrefsBot
+from tests.bot.web.conftest import PrefsBot
 from tests.support.browser import chromium, require_chromium
 
 QUIET = "I like quiet rooms"

@@ -16,7 +16,7 @@ import pytest
 
 from bot.prefs.links import issue_token
 from tests.bot.conftest import BotFactory
-from tests.bot.web.prefs.conftest import ALICE, BOB, PrefsBot, start_prefs_bot
+from tests.bot.web.conftest import ALICE, BOB, PrefsBot, start_prefs_bot
 from tests.support.services import free_port
 
 API = "/api/preferences"
@@ -236,7 +236,7 @@ def test_the_page_is_off_without_a_secret(
     make_bot: BotFactory, caplog: pytest.LogCaptureFixture
 ) -> None:
     for secret in (None, "short"):
-        with caplog.at_level("INFO", logger="bot.web.prefs"):
+        with caplog.at_level("INFO", logger="bot.web"):
             harness = make_bot(prefs_link_secret=secret, public_url="https://travel.example.com")
         assert harness.prefs_page is False
         client = httpx.Client(base_url=harness.server.url)
@@ -247,7 +247,7 @@ def test_the_page_is_off_without_a_secret(
             assert client.get("/healthz").status_code == 200  # the rest of the bot is up
         finally:
             client.close()
-    lines = [r.getMessage() for r in caplog.records if r.name == "bot.web.prefs"]
+    lines = [r.getMessage() for r in caplog.records if r.name == "bot.web"]
     assert lines == [
         "preferences page off: PREFS_LINK_SECRET is not set",
         "preferences page off: PREFS_LINK_SECRET is shorter than 16 characters",

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.slack.mrkdwn import MESSAGE_LIMIT, clean_text, split_message, to_mrkdwn
+from bot.slack.markdown import MESSAGE_LIMIT, clean_text, split_message, to_mrkdwn
 
 
 @pytest.mark.parametrize(

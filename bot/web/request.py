@@ -17,7 +17,7 @@ from http.cookies import CookieError, SimpleCookie
 from typing import Any
 from urllib.parse import parse_qs
 
-from bot.web.asgi import Receive, Scope, Send, first, headers_of, read_body, send_response
+from bot.http.asgi import Receive, Scope, Send, first, headers_of, read_body, send_response
 
 CSP = (
     "default-src 'none'; style-src 'self'; script-src 'self'; img-src 'self'; "
@@ -73,7 +73,7 @@ class Request:
         return self.scope.get("scheme") == "https"
 
     async def body(self, limit: int) -> bytes:
-        """The body, at most `limit` bytes (`bot.web.asgi.PayloadTooLarge` beyond)."""
+        """The body, at most `limit` bytes (`bot.http.asgi.PayloadTooLarge` beyond)."""
         return await read_body(self.receive, self.headers, limit)
 
 

@@ -5,12 +5,12 @@ known before uvicorn starts; `serve_forever` runs in the main thread until SIGIN
 SIGTERM, `start`/`stop` in a background thread (tests, benchmarks).
 
 Slow and idle clients (issue 11). The tool chosen is uvicorn itself, extended where the
-bytes arrive: `bot.web.connections.GuardedHttpToolsProtocol`, a subclass of uvicorn's httptools
+bytes arrive: `bot.http.connections.GuardedHttpToolsProtocol`, a subclass of uvicorn's httptools
 protocol passed as `http=`, adds a header deadline (armed when a connection is made or
 the next request starts, cancelled when its headers are complete), a body deadline, and
 a registry shared by all connections that caps them (from the file limit) and, at the
 cap, evicts the connection that has waited longest for its headers. `BodySlots`
-(`bot.web.bodies`) caps the bodies read at once, cutting off the slowest. Why this and
+(`bot.http.bodies`) caps the bodies read at once, cutting off the slowest. Why this and
 not something else:
 
 - uvicorn has no header or body timeout (only `timeout_keep_alive`, for idle kept-alive
@@ -25,7 +25,7 @@ not something else:
 - another server (hypercorn, granian) or a proxy in front would also do it, but the
   bot would then depend on how it is deployed; this holds for `travel-bot serve` alone.
 
-Errors under pressure are logged once per kind per interval (`bot.web.notices`): the
+Errors under pressure are logged once per kind per interval (`bot.http.notices`): the
 event loop's own errors (accept() failing with EMFILE, resets) through a loop exception
 handler, uvicorn's per-request lines through a filter on its logger.
 
@@ -46,15 +46,15 @@ from typing import TYPE_CHECKING, Any
 
 import uvicorn
 
-from bot.web.app import METRICS_LISTENER
-from bot.web.asgi import Receive, Route, Scope, Send
-from bot.web.bodies import BodySlots
-from bot.web.connections import ConnectionGuard, Limits, guarded_protocol
-from bot.web.notices import Notices, Throttle
+from bot.http.app import METRICS_LISTENER
+from bot.http.asgi import Receive, Route, Scope, Send
+from bot.http.bodies import BodySlots
+from bot.http.connections import ConnectionGuard, Limits, guarded_protocol
+from bot.http.notices import Notices, Throttle
 
 if TYPE_CHECKING:
+    from bot.http.app import WebApp
     from bot.settings import Settings
-    from bot.web.app import WebApp
 
 log = logging.getLogger(__name__)
 

@@ -1,9 +1,9 @@
-"""The one HTTP application of `travel-bot serve`, an ASGI app served by `bot.web.server`.
+"""The one HTTP application of `travel-bot serve`, an ASGI app served by `bot.http.server`.
 
 Each configured chat channel mounts its routes (`WebApp.mount`: Slack's
 `POST /slack/events` comes from `bot.slack.http`; Feishu's and DingTalk's callbacks will
 mount the same way), so a channel is added by registering it, never by editing this
-module; the preferences page (`bot.web.prefs`) mounts its routes too, one of them a
+module; the preferences page (`bot.web`) mounts its routes too, one of them a
 prefix (`/api/preferences/facts/{id}`). The application itself answers:
 
 - `GET /healthz` (liveness): 200 while the process answers requests, whatever Redis and
@@ -33,8 +33,8 @@ import logging
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING
 
-from bot.web.asgi import ClientDisconnected, Receive, Route, Scope, Send, respond, send_response
-from bot.web.notices import Notices
+from bot.http.asgi import ClientDisconnected, Receive, Route, Scope, Send, respond, send_response
+from bot.http.notices import Notices
 
 if TYPE_CHECKING:
     from bot.deps import Deps
@@ -43,7 +43,7 @@ log = logging.getLogger(__name__)
 
 _HEALTH_TIMEOUT = 2.0
 # Set (true) in the scope of a request that came in on the metrics listener
-# (`bot.web.server` knows the sockets; the application only reads this).
+# (`bot.http.server` knows the sockets; the application only reads this).
 METRICS_LISTENER = "bot.metrics_listener"
 _OPS_PATHS = frozenset({"/healthz", "/readyz", "/metrics"})
 

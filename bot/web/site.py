@@ -19,10 +19,10 @@ from bot.prefs.form import FormInput
 from bot.prefs.links import public_base
 from bot.prefs.prefill import slot_mapper, structured_profile
 from bot.prefs.saving import Saved, save_profile
-from bot.web.prefs.http import Request, cookie
-from bot.web.prefs.render import Renderer, load_assets
-from bot.web.prefs.sessions import COOKIE, Caller, Session, Sessions, bearer_token
-from bot.web.prefs.state import State, read_state
+from bot.web.render import Renderer, load_assets
+from bot.web.request import Request, cookie
+from bot.web.sessions import COOKIE, Caller, Session, Sessions, bearer_token
+from bot.web.state import State, read_state
 from memory.errors import MemoryEngineError
 from memory.lang import Lang
 from memory.profile import Clash, Value

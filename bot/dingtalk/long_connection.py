@@ -332,8 +332,8 @@ def serve_stream(
     )
     server = None
     if health_port is not None:
-        from bot.web.app import WebApp
-        from bot.web.server import Server
+        from bot.http.app import WebApp
+        from bot.http.server import Server
 
         web = WebApp(deps)
         web.add_health("dingtalk_stream", stream.health.snapshot)

@@ -21,21 +21,21 @@ import re
 from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
+from bot.http.asgi import PayloadTooLarge, Receive, Scope, Send, first
 from bot.messages import t
 from bot.prefs import remembered
 from bot.prefs.form import FREE_TEXT, UNREADABLE, validate_form
 from bot.prefs.links import LinkClaims
-from bot.web.asgi import PayloadTooLarge, Receive, Scope, Send, first
-from bot.web.prefs.http import Reply, Request, form_fields, html, redirect
-from bot.web.prefs.render import Result, read_base
-from bot.web.prefs.sessions import CSRF_FIELD, Session
-from bot.web.prefs.state import NOTE
+from bot.web.render import Result, read_base
+from bot.web.request import Reply, Request, form_fields, html, redirect
+from bot.web.sessions import CSRF_FIELD, Session
+from bot.web.state import NOTE
 from memory.errors import MemoryEngineError
 from memory.lang import Lang
 from memory.profile import Value
 
 if TYPE_CHECKING:
-    from bot.web.prefs.site import PrefsSite
+    from bot.web.site import PrefsSite
 
 log = logging.getLogger(__name__)
 

@@ -9,7 +9,7 @@ import time
 import httpx
 import pytest
 
-from bot.web.notices import Notices
+from bot.http.notices import Notices
 from tests.bot.conftest import BotFactory
 from tests.support.services import free_port
 from tests.support.slack_harness import METRICS_AUTH, METRICS_TOKEN, BotHarness, sign

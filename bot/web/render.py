@@ -20,7 +20,7 @@ from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescap
 
 from bot.messages import t
 from bot.prefs.remembered import source_label
-from bot.web.prefs.state import State, slot_value
+from bot.web.state import State, slot_value
 from memory.lang import Lang
 from memory.profile import Value
 from memory.scope import scope_label
@@ -55,7 +55,7 @@ class Result:
 
 
 def load_assets() -> dict[str, Asset]:
-    folder = resources.files("bot.web.prefs").joinpath("static")
+    folder = resources.files("bot.web").joinpath("static")
     return {
         name: Asset(name, folder.joinpath(name).read_bytes(), kind)
         for name, kind in STATIC_FILES.items()
@@ -66,7 +66,7 @@ class Renderer:
     def __init__(self, *, base_path: str, assets: Mapping[str, Asset]) -> None:
         self.base = base_path
         self._env = Environment(
-            loader=PackageLoader("bot.web.prefs", "templates"),
+            loader=PackageLoader("bot.web", "templates"),
             autoescape=select_autoescape(default=True, default_for_string=True),
             undefined=StrictUndefined,
             trim_blocks=True,

@@ -1,7 +1,7 @@
 """The preferences REST API: what the page shows and does, as JSON, for any client.
 
 - `GET /api/preferences`: `{"slots", "facts", "summary", "suggested", "scoped", "lang",
-  "schema"}` (shapes in `bot.web.prefs.state`); slots prefilled from chat facts by the
+  "schema"}` (shapes in `bot.web.state`); slots prefilled from chat facts by the
   fast model when `LLM_FAST_MODEL` is set.
 - `POST /api/preferences` with `{"slots": {slot_id: option | [options] | null}, "note":
   "free text"}`: checked (`validate_form`: options, clashes, the privacy guard on the
@@ -26,19 +26,19 @@ import logging
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
+from bot.http.asgi import PayloadTooLarge, Receive, Scope, Send
 from bot.messages import t
 from bot.prefs import remembered
 from bot.prefs.form import FREE_TEXT, validate_form
-from bot.web.asgi import PayloadTooLarge, Receive, Scope, Send
-from bot.web.prefs.http import Reply, Request, error, json_reply
-from bot.web.prefs.page import ITEM_ID
-from bot.web.prefs.sessions import CSRF_HEADER, Caller
-from bot.web.prefs.state import NOTE, outcome_json, schema_json, state_json
+from bot.web.page import ITEM_ID
+from bot.web.request import Reply, Request, error, json_reply
+from bot.web.sessions import CSRF_HEADER, Caller
+from bot.web.state import NOTE, outcome_json, schema_json, state_json
 from memory.errors import MemoryEngineError
 from memory.lang import Lang
 
 if TYPE_CHECKING:
-    from bot.web.prefs.site import PrefsSite
+    from bot.web.site import PrefsSite
 
 log = logging.getLogger(__name__)
 

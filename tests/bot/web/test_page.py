@@ -9,7 +9,7 @@ from typing import Any
 
 from bot.messages import t
 from tests.bot.conftest import BotFactory
-from tests.bot.web.prefs.conftest import ALICE, PrefsBot, start_prefs_bot
+from tests.bot.web.conftest import ALICE, PrefsBot, start_prefs_bot
 from tests.support.llm_server import ScriptedModel
 
 

@@ -1,0 +1,2 @@
+"""The one HTTP application (`app`) on which channels mount their routes, its ASGI helpers
+(`asgi`) and the uvicorn server (`server`)."""
