@@ -250,9 +250,40 @@ def test_memory_never_imports_the_bot() -> None:
     assert not wrong, "\n".join(wrong)
 
 
-def test_nothing_but_the_command_line_imports_the_module_that_wires_channels() -> None:
+def test_nothing_but_the_command_line_imports_the_modules_that_wire_channels() -> None:
+    """One composition root (`bot.compose`), used by the process verbs alone: no channel
+    and no core part reaches for it (or for a locator of shared parts)."""
     importers = sorted(name for name, targets in GRAPH.items() if "bot.cli.run" in targets)
     assert importers == ["bot.cli"]
+    importers = sorted(
+        name
+        for name, targets in GRAPH.items()
+        if not _within(name, "bot.compose") and any(_within(t, "bot.compose") for t in targets)
+    )
+    assert importers == ["bot.cli.run"]
+
+
+def test_core_services_and_channels_take_no_settings() -> None:
+    """Explicit wiring: a core part or a channel takes what it uses as arguments; only the
+    composition root, the command line and a part's own `open_*` factory read `Settings`."""
+    allowed = ("bot.compose", "bot.cli", "bot.settings", "bot.http.server", "bot.web")
+    wrong = []
+    for name, path in MODULES.items():
+        if not _within(name, "bot") or any(_within(name, a) for a in allowed):
+            continue
+        tree = ast.parse(path.read_text("utf-8"))
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ClassDef):
+                for item in node.body:
+                    if isinstance(item, ast.FunctionDef) and item.name == "__init__":
+                        names = [
+                            ast.unparse(a.annotation)
+                            for a in item.args.kwonlyargs + item.args.args
+                            if a.annotation
+                        ]
+                        if any("Settings" in n for n in names):
+                            wrong.append(f"{name}.{node.name}")
+    assert not wrong, "constructors taking Settings: " + ", ".join(wrong)
 
 
 @pytest.mark.parametrize("name", sorted(MODULES))
@@ -265,7 +296,7 @@ def test_modules_stay_small(name: str) -> None:
 
 def test_the_check_sees_every_kind_of_import() -> None:
     """Guards the checks above: lazy, TYPE_CHECKING and relative imports all count."""
-    assert "bot.deps" in GRAPH["bot.slack.app"]  # under TYPE_CHECKING
+    assert "bot.flows.pipeline" in GRAPH["bot.slack.listeners.messages"]  # under TYPE_CHECKING
     assert "bot.slack.long_connection" in GRAPH["bot.cli.run"]  # inside a function
     assert "memory.engine" in GRAPH["memory"]  # lazy, in open_memory
     sdk = [t for t in _imports("bot.slack.api", MODULES["bot.slack.api"]) if "slack_sdk" in t]

@@ -65,7 +65,7 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 DEFAULT_TTL_SECONDS = 24 * 3600
-# The socket timeout of the Redis client made for claims (`bot.deps`): a claim is a few
+# The socket timeout of the Redis client made for claims (`bot.compose`): a claim is a few
 # `SET NX` in one round trip, so half a second is already a Redis that is not answering.
 CLAIM_TIMEOUT = 0.5
 RETRY_AFTER_SECONDS = 1.0

@@ -12,8 +12,8 @@ gets 400 with a short JSON error; then the channel takes it on the dispatch pool
 is `{}` at once. The reply itself goes out later through the
 message's session webhook or the OpenAPI.
 
-`mount(web, channel, settings, deps)` registers the route on the one HTTP application
-(`bot.http.app`).
+The composition root (`bot.compose.mount_dingtalk`) registers the route on the one HTTP
+application (`bot.http.app`).
 """
 
 from __future__ import annotations
@@ -43,10 +43,7 @@ from bot.http.asgi import (
 from bot.http.notices import Notices
 
 if TYPE_CHECKING:
-    from bot.deps import Deps
-    from bot.http.app import WebApp
     from bot.metrics import Metrics
-    from bot.settings import Settings
 
 log = logging.getLogger(__name__)
 
@@ -54,19 +51,6 @@ EVENTS_PATH = "/dingtalk/events"
 TOLERANCE_MS = 3600 * 1000  # DingTalk's own rule: a timestamp older than an hour is refused
 _MALFORMED = json.dumps({"ok": False, "error": "malformed_request"}).encode()
 _UNAVAILABLE = json.dumps({"ok": False, "error": "shutting_down"}).encode()
-
-
-def mount(web: WebApp, channel: DingTalkChannel, settings: Settings, deps: Deps) -> None:
-    """Serve `channel` on `POST /dingtalk/events`."""
-    secret = settings.dingtalk_client_secret
-    events = DingTalkEvents(
-        channel=channel,
-        metrics=deps.metrics,
-        pool=deps.pools.dispatch,
-        app_secret=secret.get_secret_value() if secret is not None else "",
-        max_body_bytes=settings.http_max_body_bytes,
-    )
-    web.mount(EVENTS_PATH, events, methods=("POST",))
 
 
 class DingTalkEvents:
@@ -175,4 +159,4 @@ def compute_sign(secret: str, timestamp: str) -> str:
     return base64.b64encode(digest).decode()
 
 
-__all__ = ["EVENTS_PATH", "DingTalkEvents", "compute_sign", "mount", "sign_problem", "verify_sign"]
+__all__ = ["EVENTS_PATH", "DingTalkEvents", "compute_sign", "sign_problem", "verify_sign"]

@@ -51,10 +51,8 @@ from bot.dingtalk.health import Backoff, StreamHealth
 from bot.dingtalk.incoming import message_problem
 
 if TYPE_CHECKING:
-    from bot.deps import Deps
     from bot.dingtalk.channel import DingTalkChannel
     from bot.metrics import Metrics
-    from bot.settings import Settings
 
 log = logging.getLogger(__name__)
 
@@ -310,41 +308,4 @@ def stream_for(
     return DingTalkStream(client, metrics=metrics, ping_seconds=ping_seconds)
 
 
-def serve_stream(
-    channel: DingTalkChannel,
-    settings: Settings,
-    deps: Deps,
-    *,
-    stop: threading.Event,
-    health_port: int | None = None,
-) -> DingTalkStream:
-    """Answer DingTalk over Stream mode until `stop` is set; with `health_port`, also serve
-    `/healthz` (showing the stream's state) and `/metrics` there."""
-    secret = settings.dingtalk_client_secret
-    stream = stream_for(
-        channel,
-        client_id=settings.dingtalk_client_id,
-        client_secret=secret.get_secret_value() if secret is not None else "",
-        api_url=settings.dingtalk_api_url,
-        listeners=deps.pools.listeners,
-        metrics=deps.metrics,
-        ping_seconds=settings.dingtalk_stream_ping_seconds,
-    )
-    server = None
-    if health_port is not None:
-        from bot.http.app import WebApp
-        from bot.http.server import Server
-
-        web = WebApp(deps)
-        web.add_health("dingtalk_stream", stream.health.snapshot)
-        server = Server(web, host=settings.web_host, port=health_port).start()
-        log.info("health and metrics on port %d", server.port)
-    try:
-        stream.run(stop)
-    finally:
-        if server is not None:
-            server.stop()
-    return stream
-
-
-__all__ = ["TOPIC", "DingTalkStream", "RobotHandler", "StreamClient", "serve_stream", "stream_for"]
+__all__ = ["TOPIC", "DingTalkStream", "RobotHandler", "StreamClient", "stream_for"]

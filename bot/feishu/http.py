@@ -47,16 +47,12 @@ from typing import TYPE_CHECKING, Any
 import lark_oapi as lark
 from lark_oapi.core.utils import AESCipher
 
-from bot.feishu.channel import FeishuChannel
-from bot.feishu.events import HANDLED, dispatcher, event_type
+from bot.feishu.events import HANDLED, event_type
 from bot.http.asgi import PayloadTooLarge, Receive, Scope, Send, headers_of, read_body, respond
 from bot.http.notices import Notices
 
 if TYPE_CHECKING:
-    from bot.deps import Deps
-    from bot.http.app import WebApp
     from bot.metrics import Metrics
-    from bot.settings import Settings
 
 log = logging.getLogger(__name__)
 
@@ -75,27 +71,6 @@ _REASONS = {  # what a 401's reason means, for the log
     "signature": "bad or missing signature",
     "token": "wrong or missing verification token",
 }
-
-
-def mount(web: WebApp, channel: FeishuChannel, settings: Settings, deps: Deps) -> None:
-    """Serve `channel` on `POST /feishu/events`."""
-    token = settings.feishu_verification_token
-    if token is None or not token.get_secret_value():
-        raise ValueError("FEISHU_VERIFICATION_TOKEN is not set; every callback is verified")
-    key = settings.feishu_encrypt_key
-    route = FeishuEvents(
-        handler=dispatcher(
-            channel,
-            encrypt_key=key.get_secret_value() if key is not None else "",
-            verification_token=token.get_secret_value(),
-        ),
-        metrics=deps.metrics,
-        pool=deps.pools.dispatch,
-        verification_token=token.get_secret_value(),
-        encrypt_key=key.get_secret_value() if key is not None else "",
-        max_body_bytes=settings.http_max_body_bytes,
-    )
-    web.mount(EVENTS_PATH, route, methods=("POST",))
 
 
 class FeishuEvents:
@@ -266,4 +241,4 @@ def _header(body: Mapping[str, Any], name: str) -> object:
     return header.get(name) if isinstance(header, dict) else None
 
 
-__all__ = ["EVENTS_PATH", "FeishuEvents", "mount", "signature_of"]
+__all__ = ["EVENTS_PATH", "FeishuEvents", "signature_of"]

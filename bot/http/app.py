@@ -31,13 +31,18 @@ import hmac
 import json
 import logging
 from collections.abc import Callable, Mapping, Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from bot.http.asgi import ClientDisconnected, Receive, Route, Scope, Send, respond, send_response
 from bot.http.notices import Notices
 
 if TYPE_CHECKING:
-    from bot.deps import Deps
+    from concurrent.futures import ThreadPoolExecutor
+
+    from bot.conversation.claims import Claims
+    from bot.conversation.turn import Conversation
+    from bot.metrics import Metrics
+    from memory.protocol import LongTermMemory
 
 log = logging.getLogger(__name__)
 
@@ -51,15 +56,31 @@ _OPS_PATHS = frozenset({"/healthz", "/readyz", "/metrics"})
 class WebApp:
     """The ASGI application: the mounted channel routes, health and metrics."""
 
-    def __init__(self, deps: Deps) -> None:
-        self.deps = deps
+    def __init__(
+        self,
+        *,
+        memory: LongTermMemory,
+        redis: Any | None,
+        metrics: Metrics,
+        claims: Claims,
+        conversation: Conversation,
+        probe: ThreadPoolExecutor,
+        llm_configured: bool,
+        metrics_token: str = "",
+    ) -> None:
+        self.memory = memory
+        self.redis = redis
+        self.metrics = metrics
+        self.claims = claims
+        self.conversation = conversation
+        self.probe = probe
+        self.llm_configured = llm_configured
         self.shutting_down = False
         self._routes: dict[str, tuple[tuple[str, ...], Route]] = {}
         # A long connection's state in /readyz and /healthz (`add_health`).
         self._extra_health: dict[str, Callable[[], Mapping[str, object]]] = {}
         self._prefixes: dict[str, tuple[tuple[str, ...], Route]] = {}
-        token = deps.settings.metrics_token
-        self._metrics_token = token.get_secret_value().encode() if token is not None else b""
+        self._metrics_token = metrics_token.encode()
         self._notices = Notices(log)
 
     def mount(
@@ -88,7 +109,7 @@ class WebApp:
         self._extra_health[name] = check
 
     def close(self) -> None:
-        """Stop taking requests (`/readyz` says so); the pools are closed by `Deps.close`."""
+        """Stop taking requests (`/readyz` says so); the pools are closed with the core."""
         self.shutting_down = True
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
@@ -159,8 +180,8 @@ class WebApp:
             "status": "shutting_down" if self.shutting_down else "alive",
             # In-process state only (a long connection's), never a dependency probe.
             **{name: dict(check()) for name, check in self._extra_health.items()},
-            "llm_configured": self.deps.agent is not None,
-            "pending_turns": self.deps.conversation.pending,
+            "llm_configured": self.llm_configured,
+            "pending_turns": self.conversation.pending,
         }
         await respond(send, 200, json.dumps(payload).encode(), "application/json")
 
@@ -168,7 +189,7 @@ class WebApp:
         loop = asyncio.get_running_loop()
         try:
             checks = await asyncio.wait_for(
-                loop.run_in_executor(self.deps.pools.probe, self.health_checks), _HEALTH_TIMEOUT
+                loop.run_in_executor(self.probe, self.health_checks), _HEALTH_TIMEOUT
             )
         except (TimeoutError, RuntimeError):
             checks = {"redis": False, "database": False}
@@ -185,26 +206,26 @@ class WebApp:
             "status": status,
             **checks,
             **extra,
-            "llm_configured": self.deps.agent is not None,
-            "pending_turns": self.deps.conversation.pending,
+            "llm_configured": self.llm_configured,
+            "pending_turns": self.conversation.pending,
         }
         code = 503 if status in ("unready", "shutting_down") else 200
         await respond(send, code, json.dumps(payload).encode(), "application/json")
 
     def health_checks(self) -> dict[str, bool]:
-        memory = self.deps.memory.health()
+        memory = self.memory.health()
         redis_ok = False
-        if self.deps.redis is not None:
+        if self.redis is not None:
             try:
-                redis_ok = bool(self.deps.redis.ping())
+                redis_ok = bool(self.redis.ping())
             except Exception:
                 redis_ok = False
         return {"redis": redis_ok, "database": bool(memory.get("database"))}
 
     def render_metrics(self) -> str:
-        stats = self.deps.memory.cache.stats
+        stats = self.memory.cache.stats
         lines = [
-            self.deps.metrics.render().rstrip("\n"),
+            self.metrics.render().rstrip("\n"),
             "# HELP memory_cache_hits_total Preference cache hits",
             "# TYPE memory_cache_hits_total counter",
             f"memory_cache_hits_total {stats.hits}",
@@ -214,14 +235,14 @@ class WebApp:
             *self._claim_lines(),
             "# HELP agent_pending_turns Agent turns queued or running",
             "# TYPE agent_pending_turns gauge",
-            f"agent_pending_turns {self.deps.conversation.pending}",
+            f"agent_pending_turns {self.conversation.pending}",
         ]
         return "\n".join(line for line in lines if line) + "\n"
 
     def _claim_lines(self) -> list[str]:
         """Exactly-once claims (`bot.conversation.claims`): how often Redis was not there to
         decide, and whether a claim made meanwhile turned out to be another process's too."""
-        claims = self.deps.claims
+        claims = self.claims
         stats = claims.stats
         series = [
             (

@@ -85,10 +85,9 @@ class Server:
         *,
         host: str = "127.0.0.1",
         port: int = 0,
-        settings: Settings | None = None,
+        settings: Settings,
         keep_alive: int = 75,
     ) -> None:
-        settings = settings if settings is not None else web_app.deps.settings
         self.web_app = web_app
         self.socket = _listen(host, port)
         self.metrics_socket: socket.socket | None = None

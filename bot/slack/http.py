@@ -17,8 +17,8 @@ of a burst): Bolt would answer it an empty 200 anyway, and under a burst its wor
 the turns it starts compete with the acks for the GIL (bench/README.md, "Slack acks
 under a burst"). A failure to dispatch it is logged the same way, without the body.
 
-`mount(web, settings, deps)` builds the Bolt app and registers the route on the one
-HTTP application (`bot.http.app`).
+The composition root (`bot.compose.mount_slack`) registers the route on the one HTTP
+application (`bot.http.app`).
 
 Why check shapes at all: a correctly signed body can still be malformed (a bug on
 Slack's side, a replayed test payload, a proxy mangling JSON); Bolt then raises deep
@@ -57,29 +57,13 @@ from bot.slack.handoff import Handoff
 from bot.slack.signing import header_problem, sign, signature_problem, verify_signature
 
 if TYPE_CHECKING:
-    from bot.deps import Deps
-    from bot.http.app import WebApp
     from bot.metrics import Metrics
-    from bot.settings import Settings
 
 log = logging.getLogger(__name__)
 
 EVENTS_PATH = "/slack/events"
 _MALFORMED = json.dumps({"ok": False, "error": "malformed_request"}).encode()
 _UNAVAILABLE = json.dumps({"ok": False, "error": "shutting_down"}).encode()
-
-
-def mount(web: WebApp, bolt: App, settings: Settings, deps: Deps) -> None:
-    """Serve the Bolt app on `POST /slack/events`."""
-    secret = settings.slack_signing_secret
-    events = SlackEvents(
-        bolt=bolt,
-        metrics=deps.metrics,
-        pool=deps.pools.dispatch,
-        signing_secret=secret.get_secret_value() if secret is not None else "",
-        max_body_bytes=settings.http_max_body_bytes,
-    )
-    web.mount(EVENTS_PATH, events, methods=("POST",))
 
 
 class SlackEvents:
@@ -333,7 +317,6 @@ __all__ = [
     "EVENTS_PATH",
     "SlackEvents",
     "header_problem",
-    "mount",
     "request_problem",
     "sign",
     "signature_problem",

@@ -22,8 +22,7 @@ from bot.flows.actions import Action, Request
 from bot.flows.views import Outcome, render
 from bot.messages import t
 from bot.prefs.form import FormMeta, build_form
-from bot.prefs.links import preferences_url
-from bot.prefs.prefill import build_prefill, slot_mapper
+from bot.prefs.prefill import build_prefill
 from bot.slack.api import SLACK_ERRORS, dm, slack_error
 from bot.slack.incoming import PLATFORM
 from bot.slack.views.home import home_view
@@ -34,10 +33,14 @@ from memory.errors import MemoryEngineError
 from memory.lang import Lang
 
 if TYPE_CHECKING:
-    from bot.deps import Deps
+    from collections.abc import Callable
+
     from bot.flows.pipeline import Flows
+    from bot.prefs.links import LinkProvider
+    from bot.prefs.prefill import LLMSlotMapper
     from bot.slack.channel import SlackChannel
     from bot.slack.listeners.interaction import Interaction
+    from memory.protocol import LongTermMemory
 
 log = logging.getLogger(__name__)
 
@@ -45,21 +48,31 @@ log = logging.getLogger(__name__)
 class Preferences:
     """The Slack side of a person's preferences: the form, the Home tab, and replies."""
 
-    def __init__(self, deps: Deps, slack: SlackChannel) -> None:
-        self.flows: Flows = slack.pipeline.flows
+    def __init__(
+        self,
+        *,
+        memory: LongTermMemory,
+        flows: Flows,
+        channel: SlackChannel,
+        run_task: Callable[..., None],
+        mapper: LLMSlotMapper | None,
+        free_text_limit: int,
+        link: LinkProvider,
+    ) -> None:
+        self.flows = flows
         self.widgets = SlackWidgets()
-        self.admins = slack.admins
-        self.memory = deps.memory
-        self.schema = deps.memory.schema
-        self.free_text_limit = deps.settings.memory_max_fact_chars
-        self.mapper = slot_mapper(deps.settings)
-        self.people = slack.people
-        self.run = deps.pools.run_task
-        self.settings = deps.settings
+        self.admins = channel.admins
+        self.memory = memory
+        self.schema = memory.schema
+        self.free_text_limit = free_text_limit
+        self.mapper = mapper
+        self.people = channel.people
+        self.run = run_task
+        self.link = link
 
     def browser_link(self, team: str, user: str, lang: Lang) -> str | None:
         """A fresh link to the person's preferences page (None: the page is not set up)."""
-        return preferences_url(self.settings, PLATFORM.key(team, user), lang=lang)
+        return self.link(PLATFORM.key(team, user), lang)
 
     def lang(self, client: WebClient, team: str, user: str) -> Lang:
         return self.people.lang(client, team, user)

@@ -4,10 +4,10 @@ A person reaches it through a signed, expiring, single-use link (`bot.prefs.link
 any channel can make; the page (`page`) and the JSON API (`api`) read and write the same
 memory, through the same form and saving rules, as the Slack modal (`bot.prefs`).
 `sessions` says who is asking, `state` what they see, `render` draws it (templates and
-static files are package data), `site` holds what the routes share and `http` the
+static files are package data), `site` holds what the routes share and `request` the
 request and response pieces.
 
-`mount(web, settings, deps)` serves it on the one HTTP application of `travel-bot serve`
+`mount(web, settings, ...)` serves it on the one HTTP application of `travel-bot serve`
 when `PREFS_LINK_SECRET` is set (and long enough); otherwise it logs one line saying the
 page is off, mounts nothing (every route answers 404) and the rest of the bot runs on.
 """
@@ -23,21 +23,35 @@ from bot.web.page import PrefsPage
 from bot.web.site import PrefsSite
 
 if TYPE_CHECKING:
-    from bot.deps import Deps
+    from concurrent.futures import ThreadPoolExecutor
+
+    from bot.conversation.claims import Claims
     from bot.http.app import WebApp
+    from bot.metrics import Metrics
     from bot.settings import Settings
+    from memory.protocol import LongTermMemory
 
 log = logging.getLogger(__name__)
 
 
-def mount(web: WebApp, settings: Settings, deps: Deps) -> bool:
+def mount(
+    web: WebApp,
+    settings: Settings,
+    *,
+    memory: LongTermMemory,
+    metrics: Metrics,
+    claims: Claims,
+    tasks: ThreadPoolExecutor,
+) -> bool:
     """Serve the page and its API on `web`; False (and one log line) when it is off."""
     problem = page_problem(settings)
     secret = link_secret(settings)
     if problem is not None or secret is None:
         log.info("preferences page off: %s", problem)
         return False
-    site = PrefsSite(deps=deps, secret=secret)
+    site = PrefsSite(
+        settings=settings, memory=memory, metrics=metrics, claims=claims, tasks=tasks, secret=secret
+    )
     page, api = PrefsPage(site), PrefsAPI(site)
     web.mount("/prefs", page, methods=("GET", "POST"))
     web.mount("/prefs/forget", page.forget, methods=("POST",))

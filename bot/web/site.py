@@ -28,7 +28,12 @@ from memory.lang import Lang
 from memory.profile import Clash, Value
 
 if TYPE_CHECKING:
-    from bot.deps import Deps
+    from concurrent.futures import ThreadPoolExecutor
+
+    from bot.conversation.claims import Claims
+    from bot.metrics import Metrics
+    from bot.settings import Settings
+    from memory.protocol import LongTermMemory
 
 T = TypeVar("T")
 
@@ -37,14 +42,22 @@ _LIST_SEP = {"en": ", ", "zh": "、"}
 
 
 class PrefsSite:
-    def __init__(self, *, deps: Deps, secret: str) -> None:
-        settings = deps.settings
-        self.deps = deps
-        self.memory = deps.memory
-        self.schema = deps.memory.schema
-        self.metrics = deps.metrics
+    def __init__(
+        self,
+        *,
+        settings: Settings,
+        memory: LongTermMemory,
+        metrics: Metrics,
+        claims: Claims,
+        tasks: ThreadPoolExecutor,
+        secret: str,
+    ) -> None:
+        self.memory = memory
+        self.schema = memory.schema
+        self.metrics = metrics
+        self.tasks = tasks
         self.sessions = Sessions(
-            secret=secret, claims=deps.claims, minutes=settings.prefs_session_minutes
+            secret=secret, claims=claims, minutes=settings.prefs_session_minutes
         )
         self.mapper = slot_mapper(settings)
         self.free_text_limit = settings.memory_max_fact_chars
@@ -63,7 +76,7 @@ class PrefsSite:
     async def run(self, fn: Callable[..., T], *args: object) -> T:
         """`fn(*args)` on the task pool (`RuntimeError` once it is shut down)."""
         loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self.deps.pools.tasks, functools.partial(fn, *args))
+        return await loop.run_in_executor(self.tasks, functools.partial(fn, *args))
 
     # -- who, in which language ---------------------------------------------------------
 

@@ -30,17 +30,16 @@ from bot.slack.listeners import (
 if TYPE_CHECKING:
     from slack_bolt import App
 
-    from bot.settings import Settings
     from bot.slack.channel import SlackChannel
     from bot.slack.preferences import Preferences
 
 
-def register(app: App, slack: SlackChannel, prefs: Preferences, settings: Settings) -> None:
+def register(app: App, slack: SlackChannel, prefs: Preferences, link_minutes: int) -> None:
     """Register every listener; the `travel_prefs.*` catch-alls go last."""
     pipeline = slack.pipeline
     metrics, claims = pipeline.metrics, pipeline.claims
     messages.register(app, pipeline, slack)
-    prefs_command.register(app, pipeline, prefs, settings)
+    prefs_command.register(app, pipeline, prefs, link_minutes)
     prefs_modal.register(app, prefs, claims, metrics)
     home.register(app, pipeline, prefs, metrics)
     trips.register(app, pipeline, prefs)

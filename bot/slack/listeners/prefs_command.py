@@ -43,7 +43,6 @@ if TYPE_CHECKING:
     from slack_bolt import App
 
     from bot.flows.pipeline import Pipeline
-    from bot.settings import Settings
     from bot.slack.preferences import Preferences
 
 log = logging.getLogger(__name__)
@@ -53,7 +52,7 @@ COMMAND = "/travel-prefs"
 SUBCOMMANDS = {"show": SHOW_PREFS, "forget": FORGET_PREFS}
 
 
-def register(app: App, pipeline: Pipeline, prefs: Preferences, settings: Settings) -> None:
+def register(app: App, pipeline: Pipeline, prefs: Preferences, link_minutes: int) -> None:
     """`/travel-prefs` and the answers to `/travel-prefs forget`."""
 
     @on("command", pipeline, once=True)
@@ -78,8 +77,7 @@ def register(app: App, pipeline: Pipeline, prefs: Preferences, settings: Setting
         if url is None:
             prefs.answer(it.client, it.user, it.respond, t("prefs_link_off", lang))
             return
-        minutes = settings.prefs_link_ttl_minutes
-        text = t("prefs_link", lang, url=url, minutes=minutes)
+        text = t("prefs_link", lang, url=url, minutes=link_minutes)
         # Never unfurled: a preview fetch would spend the single-use link.
         prefs.answer(it.client, it.user, it.respond, text, unfurl_links=False, unfurl_media=False)
 

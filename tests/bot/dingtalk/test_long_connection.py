@@ -102,7 +102,7 @@ def test_a_hung_connection_is_dropped_and_reopened(
     health = robot.stream.health.snapshot()
     assert health["reconnects"] == 1 and health["last_error"] == "no pong in 0.3 s"
     assert (
-        robot.deps.metrics.value("dingtalk_stream_reconnects_total", reason="no pong in 0.3 s") == 1
+        robot.core.metrics.value("dingtalk_stream_reconnects_total", reason="no pong in 0.3 s") == 1
     )
 
     scripted_model.script("Back online.")

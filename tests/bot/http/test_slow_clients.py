@@ -148,7 +148,7 @@ def test_keep_alive_still_closes_an_idle_connection(
 ) -> None:
     from bot.http.server import Server
 
-    server = Server(bot.web, keep_alive=1).start()
+    server = Server(bot.web, settings=bot.settings, keep_alive=1).start()
     try:
         sock = socket.create_connection(("127.0.0.1", server.port), timeout=30)
         sockets.append(sock)

@@ -28,7 +28,7 @@ def _prompts(slack: FakeSlackAPI) -> list[str]:
 
 def _context(bot: BotHarness, thread: Sent, channel: str) -> None:
     """Wait until the thread's context names `channel` (the event is handled on its own)."""
-    threads = AssistantThreads(client=bot.deps.redis, key_prefix=bot.settings.redis_key_prefix)
+    threads = AssistantThreads(client=bot.core.redis, key_prefix=bot.settings.redis_key_prefix)
     deadline = time.monotonic() + 10
     while (threads.context(bot.team_id, thread.channel, thread.ts) or {}).get(
         "channel_id"

@@ -19,7 +19,7 @@ def _wait_replays(bot: BotHarness, kind: str, count: int, timeout: float = 10.0)
     """The replays of `kind` the bot recognised, once `count` were (or time ran out)."""
     deadline = time.monotonic() + timeout
     while True:
-        seen = bot.deps.metrics.value("slack_events_duplicate_total", type=kind)
+        seen = bot.core.metrics.value("slack_events_duplicate_total", type=kind)
         if seen >= count or time.monotonic() > deadline:
             return seen
         time.sleep(0.02)
@@ -46,7 +46,7 @@ def _command_body(bot: BotHarness, text: str) -> bytes:
 def test_a_replayed_slash_command_is_acknowledged_and_not_handled_again(
     bot: BotHarness, slack: FakeSlackAPI
 ) -> None:
-    bot.deps.memory.record(bot.namespace(ALICE), ["I never take red-eye flights"])
+    bot.core.memory.record(bot.namespace(ALICE), ["I never take red-eye flights"])
     body = _command_body(bot, "show")
     headers = sign(body)  # captured once, sent twice, exactly as it was
     first = bot.post(body, "application/x-www-form-urlencoded", headers=headers, signed=False)
@@ -81,7 +81,7 @@ def test_a_replayed_open_form_command_opens_one_form(bot: BotHarness, slack: Fak
 
 def test_a_replayed_forget_confirmation_answers_once(bot: BotHarness, slack: FakeSlackAPI) -> None:
     ns = bot.namespace(ALICE)
-    bot.deps.memory.record(ns, ["I never take red-eye flights"])
+    bot.core.memory.record(ns, ["I never take red-eye flights"])
     payload = {
         "type": "block_actions",
         "team": {"id": bot.team_id, "domain": slack.team_domain},
@@ -112,5 +112,5 @@ def test_a_replayed_forget_confirmation_answers_once(bot: BotHarness, slack: Fak
     slack.wait_for("response_url")
     assert _wait_replays(bot, "block_actions", 1) == 1
     bot.drain()
-    assert bot.deps.memory.items(ns) == []
+    assert bot.core.memory.items(ns) == []
     assert len(slack.response_calls) == 1

@@ -26,7 +26,7 @@ ALICE, BOB = "U0ALICE", "U0BOB"
 class PrefsBot:
     def __init__(self, harness: BotHarness) -> None:
         self.harness = harness
-        self.memory = harness.deps.memory
+        self.memory = harness.core.memory
         self.url = harness.server.url
         self._clients: list[httpx.Client] = []
 
