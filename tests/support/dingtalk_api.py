@@ -15,11 +15,11 @@ A real HTTP server on 127.0.0.1 (random port, own thread). Point the bot at
   `{"errcode": 300001, "errmsg": "session 不存在"}`, as DingTalk does.
 
 Everything the robot sent lands in `sent` as a `Sent` (how, where, what), whatever way
-it took; `requests` lists the path of every request the server received at all. Steering: `rate_limit(kind, times)` answers 403
-`Forbidden.AccessDenied.QpsLimitForApi`; `fail(kind, times, status)` answers an error;
-`flow_control(times)` answers batchSend with the user in `flowControlledStaffIdList`;
-`down(True)` answers every robot send and webhook with 503. `kind` is "otm" (one-to-one),
-"group", "webhook" or "token".
+it took; `requests` lists the path of every request the server received at all.
+Steering: `rate_limit(kind, times)` answers 403 `Forbidden.AccessDenied.QpsLimitForApi`;
+`fail(kind, times, status)` answers an error; `flow_control(times)` answers batchSend
+with the user in `flowControlledStaffIdList`; `down(True)` answers every robot send and
+webhook with 503. `kind` is "otm" (one-to-one), "group", "webhook" or "token".
 """
 
 from __future__ import annotations

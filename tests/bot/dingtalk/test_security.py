@@ -1,7 +1,8 @@
 """Attacks on the robot with correctly signed callbacks: a captured `timestamp`/`sign`
 pair reused for another body, a callback naming someone else's webhook (or an internal
 address) to answer to, JSON nested to exhaust the stack, ids that smuggle a `:` into a
-namespace. Each is sent as DingTalk would send it, to the real route or the real Stream
+namespace; and *Forget everything* ending the person's links to the preferences page.
+Each is sent as DingTalk would send it, to the real route or the real Stream
 connection; DingTalk's side (and an attacker's server) is played by `FakeDingTalkAPI`."""
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ import logging
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from urllib.parse import parse_qs, urlsplit
 
 import pytest
 
@@ -17,12 +19,15 @@ from bot.cli import logs, main
 from bot.conversation.namespaces import namespace_problem
 from bot.dingtalk.api import OpenAPI
 from bot.messages import t
+from bot.prefs.links import issue_token
+from bot.web import prefs as prefs_page
 from tests.support.dingtalk_api import FakeDingTalkAPI
 from tests.support.dingtalk_harness import HTTPRobot, StreamRobot, signed_headers
 from tests.support.llm_server import ScriptedModel
 from tests.support.redis_server import RedisServer
 
 ALICE, BOB = "staff-alice", "staff-bob"
+PAGE_SECRET = "dingtalk-page-secret-4c8e20"
 
 
 @pytest.fixture
@@ -248,3 +253,24 @@ def test_ids_with_a_colon_never_share_a_namespace_and_the_cli_can_erase_them(
     assert robot.deps.memory.items(first) == []
     assert len(robot.deps.memory.items(second)) == 1
     logs.reset()
+
+
+def test_forget_everything_ends_the_persons_page_links(
+    make_robot: Callable[..., HTTPRobot], dingtalk: FakeDingTalkAPI
+) -> None:
+    robot = make_robot(prefs_link_secret=PAGE_SECRET, public_url="http://travel.example")
+    assert prefs_page.mount(robot.web, robot.settings, robot.deps)
+    alice = robot.namespace(ALICE)
+    robot.deps.memory.record(alice, ["Aisle seats"])
+    token = issue_token(PAGE_SECRET, alice, ttl_seconds=900)
+    bearer = {"Authorization": f"Bearer {token}"}
+    assert robot.http.get("/api/preferences", headers=bearer).status_code == 200
+
+    robot.send("/travel-prefs forget")
+    [prompt] = robot.answers()
+    [yes] = [url for title, url in prompt.buttons if title == t("prefs_forget_yes", "en")]
+    [content] = parse_qs(urlsplit(yes).query)["content"]  # what the tapped button sends
+    robot.send(content)
+    [_, done] = robot.answers(2)
+    assert done.text == t("prefs_forgot_all", "en", count=1)
+    assert robot.http.get("/api/preferences", headers=bearer).status_code == 401
