@@ -158,6 +158,29 @@ def click(
     with_trigger: bool = True,
 ) -> httpx.Response:
     """Click a button (a block_actions payload) on a view or an ephemeral message."""
+    payload = click_payload(
+        bot,
+        user,
+        action_id,
+        value,
+        view=view,
+        response_url=response_url,
+        with_trigger=with_trigger,
+    )
+    return post_payload(bot, payload)
+
+
+def click_payload(
+    bot: BotHarness,
+    user: str,
+    action_id: str,
+    value: str = "",
+    *,
+    view: Mapping[str, Any] | None = None,
+    response_url: str | None = None,
+    with_trigger: bool = True,
+) -> dict[str, Any]:
+    """The block_actions payload Slack sends for a click (see `click`)."""
     team = bot.team_id
     payload: dict[str, Any] = {
         "type": "block_actions",
@@ -191,7 +214,7 @@ def click(
             "is_ephemeral": True,
         }
         payload["channel"] = {"id": "C0TRAVEL", "name": "travel"}
-    return post_payload(bot, payload)
+    return payload
 
 
 def open_home(bot: BotHarness, user: str) -> httpx.Response:
@@ -302,6 +325,7 @@ __all__ = [
     "buttons",
     "check_limits",
     "click",
+    "click_payload",
     "initial",
     "is_form",
     "open_form",
