@@ -8,7 +8,7 @@ more than an hour away from now: 401, nothing touched, and a WARNING with the re
 never the body, once per reason a minute with a count of the others); a body over
 `HTTP_MAX_BODY_BYTES` gets 413; one that is not a robot message (`message_problem`)
 gets 400 with a short JSON error (so does one nested deeper than
-`bot.web.payloads.MAX_DEPTH`); then the robot takes it on the dispatch pool
+`bot.payloads.MAX_DEPTH`); then the robot takes it on the dispatch pool
 (`Robot.receive`: a claim and a queued turn, never a DingTalk call), and the answer is
 `{}` at once. The reply itself goes out later through the message's session webhook
 (only one on DingTalk's own origin, `bot.dingtalk.delivery`) or the OpenAPI.
@@ -40,6 +40,7 @@ from typing import TYPE_CHECKING, Any
 from bot.conversation.replays import Seen, first_signature
 from bot.dingtalk.incoming import PLATFORM, message_problem
 from bot.dingtalk.robot import Robot, build_robot
+from bot.payloads import parse_json
 from bot.prefs.links import LinkProvider
 from bot.web.asgi import (
     PayloadTooLarge,
@@ -52,7 +53,6 @@ from bot.web.asgi import (
     respond,
 )
 from bot.web.notices import Notices
-from bot.web.payloads import parse_json
 
 if TYPE_CHECKING:
     from bot.deps import Deps

@@ -35,7 +35,7 @@ Replays: every message and event is answered once (the conversation's claims on 
 event id and the message id), messages older than a few minutes are not answered, card
 clicks are handled once (`bot.feishu.actions`), and nothing older than an hour is
 accepted at all, so a replayed request is harmless. A body nested deeper than
-`bot.web.payloads.MAX_DEPTH` is malformed (400) before it is parsed.
+`bot.payloads.MAX_DEPTH` is malformed (400) before it is parsed.
 """
 
 from __future__ import annotations
@@ -55,6 +55,7 @@ from lark_oapi.core.utils import AESCipher
 
 from bot.feishu.app import FeishuApp, build_feishu
 from bot.feishu.events import HANDLED, event_type
+from bot.payloads import parse_json, too_deep
 from bot.prefs.links import LinkProvider
 from bot.web.asgi import (
     PayloadTooLarge,
@@ -67,7 +68,6 @@ from bot.web.asgi import (
     respond,
 )
 from bot.web.notices import Notices
-from bot.web.payloads import parse_json, too_deep
 
 if TYPE_CHECKING:
     from bot.deps import Deps

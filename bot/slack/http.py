@@ -8,7 +8,7 @@ and a WARNING with the reason ("missing headers", "stale timestamp", "bad signat
 never the body, once per reason a minute with a count of the others (a wrong signing
 secret shows at once; a flood of unsigned requests does not fill the log). An unreadable
 body, or one not shaped like anything Slack sends (`request_problem`), gets 400 with a
-short JSON error (so does JSON nested deeper than `bot.web.payloads.MAX_DEPTH`, checked
+short JSON error (so does JSON nested deeper than `bot.payloads.MAX_DEPTH`, checked
 before Bolt parses it); then Bolt dispatches it on the dispatch pool, so the event loop never
 blocks on a listener. Should Bolt still trip over a body, that is a 400 too, logged
 without it.
@@ -43,6 +43,7 @@ from urllib.parse import parse_qs
 from slack_bolt import App
 from slack_bolt.request import BoltRequest
 
+from bot.payloads import TooDeep, too_deep
 from bot.slack.app import build_app
 from bot.slack.handoff import Handoff
 from bot.slack.signing import header_problem, sign, signature_problem, verify_signature
@@ -58,7 +59,6 @@ from bot.web.asgi import (
     send_response,
 )
 from bot.web.notices import Notices
-from bot.web.payloads import TooDeep, too_deep
 
 if TYPE_CHECKING:
     from bot.deps import Deps
@@ -131,7 +131,7 @@ class SlackEvents:
             await self._unsigned(send, unsigned)
             return
         try:
-            if too_deep(_json_of(raw)):  # before Bolt parses it (see `bot.web.payloads`)
+            if too_deep(_json_of(raw)):  # before Bolt parses it (see `bot.payloads`)
                 raise TooDeep("nested too deeply")
             request = BoltRequest(
                 body=raw.decode("utf-8"),

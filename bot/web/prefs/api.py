@@ -29,10 +29,10 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from bot.messages import t
+from bot.payloads import parse_json
 from bot.prefs import remembered
 from bot.prefs.form import FREE_TEXT, validate_form
 from bot.web.asgi import PayloadTooLarge, Receive, Scope, Send
-from bot.web.payloads import parse_json
 from bot.web.prefs.http import Reply, Request, error, json_reply
 from bot.web.prefs.page import ITEM_ID
 from bot.web.prefs.sessions import CSRF_HEADER, Caller

@@ -356,6 +356,9 @@ def test_a_form_without_its_metadata_changes_nothing(bot: BotHarness) -> None:
     form = open_form(bot, ALICE)
     answer = submit(bot, {**form, "private_metadata": "{}"}, ALICE, state_for(form)).json()
     assert t("prefs_form_outdated", "en") in texts(answer["view"])
+    deep = "[" * 2000 + "]" * 2000  # within Slack's 3000 characters, deeper than any JSON
+    answer = submit(bot, {**form, "private_metadata": deep}, ALICE, state_for(form)).json()
+    assert t("prefs_form_outdated", "en") in texts(answer["view"])
     settle(bot)
     assert bot.deps.memory.items(bot.namespace(ALICE)) == []
 

@@ -1,4 +1,5 @@
-"""JSON from a request body, refused when it nests deeper than any platform's payload.
+"""JSON from outside (a request body, a form's metadata, a button's value), refused when
+it nests deeper than any platform's payload.
 
 `json.loads` recurses once per `[` or `{`: `[` x 1000 raises `RecursionError` (not a
 `ValueError`, so it escaped the routes' checks as a 500 and a traceback), and a body just
@@ -7,7 +8,7 @@ decoding it into objects). No payload of Slack, Feishu, DingTalk or the preferen
 nests beyond a dozen levels, so `parse_json` refuses anything deeper than `MAX_DEPTH`
 before parsing (`too_deep`: strings skipped, brackets counted, at C speed for ordinary
 bodies) and turns a `RecursionError` into the `ValueError` every route already answers
-400 for.
+400 for (and every reader of metadata takes for "malformed").
 """
 
 from __future__ import annotations
