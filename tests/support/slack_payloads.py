@@ -148,26 +148,11 @@ def submit(
 
 
 def click(
-    bot: BotHarness,
-    user: str,
-    action_id: str,
-    value: str = "",
-    *,
-    view: Mapping[str, Any] | None = None,
-    response_url: str | None = None,
-    with_trigger: bool = True,
+    bot: BotHarness, user: str, action_id: str, value: str = "", **options: Any
 ) -> httpx.Response:
-    """Click a button (a block_actions payload) on a view or an ephemeral message."""
-    payload = click_payload(
-        bot,
-        user,
-        action_id,
-        value,
-        view=view,
-        response_url=response_url,
-        with_trigger=with_trigger,
-    )
-    return post_payload(bot, payload)
+    """Click a button (a block_actions payload) on a view or an ephemeral message; the
+    options are `click_payload`'s."""
+    return post_payload(bot, click_payload(bot, user, action_id, value, **options))
 
 
 def click_payload(
