@@ -18,6 +18,7 @@ from bot.flows.trips import TripFlows
 from bot.metrics import Metrics
 from bot.pools import Pools
 from bot.prefs.links import LinkProvider, page_links
+from bot.prefs.revocations import Revocations
 
 if TYPE_CHECKING:
     from bot.http.app import WebApp
@@ -44,6 +45,7 @@ class Core:
     pools: Pools
     threads: ThreadHistory
     claims: Claims
+    revocations: Revocations  # of preference links and page sessions (the claims' client)
     conversation: Conversation
 
     def close(self, *, drain: bool = True) -> None:
@@ -97,12 +99,11 @@ def open_core(
         max_chars_per_turn=settings.max_message_chars,
     )
     # Claims have a client of their own, with a shorter timeout: a frozen Redis is given
-    # up on quickly, and a pile-up on the shared one never holds a claim.
+    # up on quickly, and a pile-up on the shared one never holds a claim. The revocations
+    # of preference links share it.
+    quick = open_redis(settings.redis_url, timeout=CLAIM_TIMEOUT)
     claims = Claims(
-        client=open_redis(settings.redis_url, timeout=CLAIM_TIMEOUT),
-        owns_client=True,
-        key_prefix=prefix,
-        ttl_seconds=settings.dedupe_ttl_seconds,
+        client=quick, owns_client=True, key_prefix=prefix, ttl_seconds=settings.dedupe_ttl_seconds
     )
     conversation = Conversation(
         agent=agent,
@@ -128,6 +129,7 @@ def open_core(
         pools=pools,
         threads=threads,
         claims=claims,
+        revocations=Revocations(client=quick, key_prefix=prefix),
         conversation=conversation,
     )
 
@@ -139,6 +141,7 @@ def pipeline(settings: Settings, core: Core, *, link: LinkProvider | None = None
         memory=core.memory,
         metrics=core.metrics,
         claims=core.claims,
+        revocations=core.revocations,
         link=link or page_links(settings),
     )
     trips = TripFlows(trips=core.trips, admins=core.admins, metrics=core.metrics)
@@ -179,6 +182,7 @@ def mount_prefs_site(web: WebApp, settings: Settings, core: Core) -> bool:
         memory=core.memory,
         metrics=core.metrics,
         claims=core.claims,
+        revocations=core.revocations,
         tasks=core.pools.tasks,
     )
 

@@ -6,8 +6,9 @@ mentions in the platform's markup (`Platform.markup`; the bot's own mention remo
 language and kind, and the platform it came from (`bot.platform.Platform`). Nothing else
 of the platform reaches the core.
 
-Every per-person and per-thread key comes from the platform's one rule (`Platform.key`),
-so two platforms can never share a namespace, a thread or a claim.
+Every per-person and per-thread key comes from the platform's one rule (`Platform.key`:
+each id made safe first, NFC and a `:` escaped), so two platforms, or two people of one
+platform, can never share a namespace, a thread or a claim.
 """
 
 from __future__ import annotations

@@ -1,15 +1,16 @@
 """Which strings can name a person's memory: the namespace shapes of the platforms given.
 
-A namespace comes from a platform's one rule (`bot.platform.Platform.key`), so its shape
-is the platform's (`Platform.owns`). A command line checks `--user` against the shapes of
-every platform it knows, so a typo is refused instead of creating an empty person.
+A namespace comes from a platform's one rule (`bot.platform.Platform.key`, every id
+escaped by `platform_id`), so its shape is the platform's (`Platform.owns`). A command line
+checks `--user` against the shapes of every platform it knows, so a typo is refused instead
+of creating an empty person.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from bot.platform import Platform
+from bot.platform import MAX_ID_CHARS, Platform, platform_id
 from memory.errors import InvalidNamespace
 from memory.intake import check_namespace
 
@@ -31,4 +32,4 @@ def namespace_problem(namespace: str, platforms: Sequence[Platform]) -> str | No
     return f"{namespace!r} is not a namespace; expected one like {examples}"
 
 
-__all__ = ["namespace_problem"]
+__all__ = ["MAX_ID_CHARS", "namespace_problem", "platform_id"]

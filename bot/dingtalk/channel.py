@@ -7,7 +7,12 @@ robot message's JSON to `DingTalkChannel.receive`, which gives it to the core's 
 
 - **parse**: `bot.dingtalk.incoming` reads the message and where to answer it (its session
   webhook, else the OpenAPI: `bot.dingtalk.delivery`); a command that carries a code (a
-  tapped button: `保存行程 K7P2M9QX`) is read back into its action (`bot.dingtalk.widgets`);
+  tapped button: `保存行程 K7P2M9QX`) is read back into its action (`bot.dingtalk.widgets`).
+  A `sessionWebhook` that is not one DingTalk hands out (`OpenAPI.webhook_allowed`) is
+  dropped, whichever way the message came in (HTTP or Stream): the message is answered
+  through the OpenAPI alone, to the writer's staff id or the group, and the webhook is
+  counted (`dingtalk_webhooks_refused_total`) and logged at WARNING without the message,
+  once a minute with a count of the others;
 - **sink**: the answer, and the plan under it drawn by the widgets
   (`bot.dingtalk.sink`);
 - **show**: a command's outcome, drawn by the widgets; in a group, what is the person's
@@ -21,6 +26,7 @@ robot message's JSON to `DingTalkChannel.receive`, which gives it to the core's 
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -28,13 +34,14 @@ from typing import TYPE_CHECKING, Any
 
 from bot.dingtalk.api import DingTalkError, OpenAPI
 from bot.dingtalk.codes import PendingActions
-from bot.dingtalk.delivery import Delivery, Reply
+from bot.dingtalk.delivery import Delivery, Destination, Reply
 from bot.dingtalk.incoming import PLATFORM, parse_message
 from bot.dingtalk.sink import DingTalkReplySink
 from bot.dingtalk.widgets import DingTalkWidgets, code_action, markdown_reply, text_reply
 from bot.flows.commands import tidy
 from bot.flows.pipeline import Incoming
 from bot.flows.views import Outcome, PlanView, render
+from bot.http.notices import Notices
 from bot.messages import t
 from bot.planning.admins import NOBODY, Admins
 
@@ -106,6 +113,7 @@ class DingTalkChannel:
         self.default_lang = default_lang
         self.turns = Turns(Admins(named=admin_staff_ids), timezone)
         self.guests = Turns(NOBODY, timezone)
+        self._notices = Notices(log)
 
     def receive(self, data: Mapping[str, Any]) -> str:
         """One robot message (checked by `message_problem`); what became of it."""
@@ -117,7 +125,7 @@ class DingTalkChannel:
         received = parse_message(event, default_lang=self.default_lang)
         if received is None:
             return None
-        where = Where(Delivery(self.api, received.destination), received.own_corp)
+        where = Where(self.delivery(received.destination), received.own_corp)
         msg = received.msg
         if msg is None:
             return Incoming(None, where, key=received.key, lang=received.lang)
@@ -126,6 +134,18 @@ class DingTalkChannel:
             return Incoming(msg, where)
         action, lang = found
         return Incoming(msg, where, lang=lang, action=action)
+
+    def delivery(self, destination: Destination) -> Delivery:
+        """The replies to one message; never through a webhook that is not DingTalk's."""
+        if destination.webhook and not self.api.webhook_allowed(destination.webhook):
+            self.metrics.inc("dingtalk_webhooks_refused_total")
+            self._notices.warning(
+                "foreign webhook",
+                "a DingTalk message named a session webhook outside DingTalk's origins; "
+                "answering through the OpenAPI",
+            )
+            destination = dataclasses.replace(destination, webhook="", webhook_expires=0.0)
+        return Delivery(self.api, destination)
 
     def channel(self, incoming: Incoming) -> Turns:
         where: Where = incoming.where

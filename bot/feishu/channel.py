@@ -10,7 +10,9 @@ work and Feishu gets its acknowledgement at once:
 - `on_menu` (`application.bot.menu_v6`, key `travel_prefs`): the preferences card, sent
   to the person directly, once per event;
 - `on_card` (`card.action.trigger`): a card button, read back into its action and answered
-  by the core's flows within Feishu's three seconds: the work runs on the task pool and
+  by the core's flows within Feishu's three seconds (each callback once: its event id and
+  action token are claimed, so a captured click sent again is answered with an empty
+  response and changes nothing); the work runs on the task pool and
   the callback waits for it at most `answer_within` seconds; done in time, the answer is
   the new card and a toast; otherwise a "working on it" toast at once, and the card is
   updated when the work is done (a slow database never shows the person an error).
@@ -34,6 +36,7 @@ from lark_oapi.event.callback.model.p2_card_action_trigger import (
     P2CardActionTriggerResponse,
 )
 
+from bot.conversation.replays import request_name
 from bot.feishu.api import FeishuAPI, FeishuError
 from bot.feishu.cards import answer_card
 from bot.feishu.incoming import PLATFORM, field, parse_message, text_field
@@ -55,6 +58,8 @@ log = logging.getLogger(__name__)
 
 MENU_KEY = "travel_prefs"  # the event key of the bot menu's preferences item
 ANSWER_WITHIN = 2.0  # seconds a card callback waits for its work (Feishu allows 3)
+# How long a click stays claimed: longer than a signed callback is accepted (an hour).
+CLICK_TTL_SECONDS = 2 * 3600
 
 
 @dataclass(frozen=True)
@@ -121,7 +126,7 @@ class FeishuChannel:
         event_id = text_field(data, "header", "event_id")
         request = None
         if text_field(data, "event", "event_key") == MENU_KEY and tenant and user:
-            once = f"bot:seen:event:{PLATFORM.key(event_id)}" if event_id else None
+            once = (f"bot:seen:event:{PLATFORM.key(event_id)}",) if event_id else ()
             request = Request(
                 PLATFORM, tenant, user, Action(SHOW_PREFS), self.default_lang, once=once
             )
@@ -132,8 +137,11 @@ class FeishuChannel:
     def on_card(self, data: P2CardActionTrigger) -> P2CardActionTriggerResponse:
         request = self._click(data)
         lang: Lang = request.lang if request is not None else "en"
-        if not self.pipeline.admit(PLATFORM, request, kind="card.action.trigger") or not request:
-            return _response(Toast(t("prefs_unknown_action", lang)))
+        if not self.pipeline.admit(PLATFORM, request, kind="card"):
+            if request is None:
+                return _response(Toast(t("prefs_unknown_action", lang)))
+            return P2CardActionTriggerResponse({})  # the same click again: nothing to say
+        assert request is not None
         message_id = text_field(data, "event", "context", "open_message_id")
         try:
             work: Future[Outcome] = self.tasks.submit(self.pipeline.flows.handle, request)
@@ -226,7 +234,18 @@ class FeishuChannel:
         lang: Lang = "zh" if value.get("l") == "zh" else "en"
         data_ = {k: v for k, v in value.items() if k not in ("a", "l")}
         action = Action(str(value.get("a") or ""), data_)
-        return Request(PLATFORM, tenant, user, action, lang, admins=self.turns.admins)
+        ids = (text_field(data, "header", "event_id"), text_field(data, "event", "token"))
+        once = tuple(request_name(PLATFORM, i) for i in ids if i)
+        return Request(
+            PLATFORM,
+            tenant,
+            user,
+            action,
+            lang,
+            admins=self.turns.admins,
+            once=once,
+            once_ttl=CLICK_TTL_SECONDS,
+        )
 
     def _toast(self, outcome: Outcome) -> Toast:
         card = render(self.widgets, outcome.view) if outcome.replace else None

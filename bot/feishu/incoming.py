@@ -19,7 +19,6 @@ messages that neither mention the bot nor answer in a thread, and messages older
 
 from __future__ import annotations
 
-import json
 import re
 import time
 from dataclasses import dataclass
@@ -27,6 +26,7 @@ from typing import Any
 
 from bot.chat.markup import ANGLE
 from bot.conversation.incoming import IncomingMessage, Kind
+from bot.payloads import parse_json
 from bot.platform import Platform
 from memory.lang import Lang, detect_lang
 
@@ -168,7 +168,7 @@ def _mentions(raw: Any) -> dict[str, str]:
 def _text(message_type: str, content: str) -> str:
     """The plain text of a text or post body."""
     try:
-        body = json.loads(content or "{}")
+        body = parse_json(content or "{}")
     except ValueError:
         return ""
     if not isinstance(body, dict):

@@ -49,9 +49,9 @@ class Request:
     action: Action
     lang: Lang = "en"
     admins: Admins = NOBODY  # the travel admins of the asker's workspace
-    # The name that claims this delivery once (a trigger, an event, a callback's token),
-    # already the platform's key; None when the channel claimed it already.
-    once: str | None = None
+    # The names that claim this delivery once (a trigger, an event, a callback's token:
+    # `bot.conversation.replays.request_name`); none when the channel claimed it already.
+    once: tuple[str, ...] = ()
     once_ttl: int = TRIGGER_TTL_SECONDS
 
     @property
@@ -66,7 +66,14 @@ class Request:
     def of(self, action: Action) -> Request:
         """This request, asking for `action` instead."""
         return Request(
-            self.platform, self.tenant, self.user, action, self.lang, self.admins, self.once
+            self.platform,
+            self.tenant,
+            self.user,
+            action,
+            self.lang,
+            self.admins,
+            self.once,
+            self.once_ttl,
         )
 
 

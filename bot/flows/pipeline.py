@@ -28,6 +28,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
+from bot.conversation.replays import Seen, first_signature
 from bot.flows.actions import (
     FORGET_PREFS,
     FORGET_PREFS_NO,
@@ -212,6 +213,18 @@ class Pipeline:
             return None
         return self.flows.handle(request)
 
+    def first_signature(
+        self, platform: Platform, signature: str, body: bytes, *, ttl_seconds: int
+    ) -> Seen:
+        """A signature that covers no body, claimed once with the body it came with
+        (`bot.conversation.replays.first_signature`): "first", "again" (a redelivery:
+        counted `{platform}_events_duplicate_total{type=signature}` and dropped) or
+        "reused" (another body: the caller refuses it)."""
+        seen = first_signature(self.claims, platform, signature, body, ttl_seconds=ttl_seconds)
+        if seen == "again":
+            self.metrics.inc(f"{platform.name}_events_duplicate_total", type="signature")
+        return seen
+
     def admit(self, platform: Platform, request: Request | None, *, kind: str) -> bool:
         """Count a click or command and claim it once; whether to go on with it."""
         name = platform.name
@@ -219,7 +232,7 @@ class Pipeline:
         if request is None:
             self.metrics.inc(f"{name}_events_ignored_total", type=kind)
             return False
-        if request.once and not self.claims.claim(request.once, ttl_seconds=request.once_ttl):
+        if request.once and not self.claims.claim(*request.once, ttl_seconds=request.once_ttl):
             self.metrics.inc(f"{name}_events_duplicate_total", type=kind)
             return False
         return True

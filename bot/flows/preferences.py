@@ -5,7 +5,9 @@
 - `ask_forget`: "forget everything?" (`Confirmation`), whose *yes* and *no* carry the
   asker's namespace: only they may answer it;
 - `forget`: the *yes*, decided once (its nonce is claimed, `bot.conversation.claims`: the
-  same *yes* again is told it expired); everything is erased, and they are told how much;
+  same *yes* again is told it expired); everything is erased, every link to their
+  preferences page and page session ends (`bot.prefs.revocations`), and they are told
+  how much;
 - `cancel`: the *no*; nothing changes.
 
 A button carries its owner; a click by anyone else changes nothing and says so
@@ -22,11 +24,13 @@ from typing import TYPE_CHECKING
 from bot.flows.actions import FORGET_PREFS, FORGET_PREFS_NO, FORGET_PREFS_YES, Action, Request
 from bot.flows.views import Confirmation, Notice, Outcome, PreferencesView
 from bot.prefs.links import LinkProvider, no_link
+from bot.prefs.revocations import forget_everything
 from memory.errors import MemoryEngineError
 
 if TYPE_CHECKING:
     from bot.conversation.claims import Claims
     from bot.metrics import Metrics
+    from bot.prefs.revocations import Revocations
     from memory.protocol import LongTermMemory
 
 log = logging.getLogger(__name__)
@@ -45,11 +49,13 @@ class PreferenceFlows:
         memory: LongTermMemory,
         metrics: Metrics,
         claims: Claims,
+        revocations: Revocations | None = None,
         link: LinkProvider = no_link,
     ) -> None:
         self.memory = memory
         self.metrics = metrics
         self.claims = claims
+        self.revocations = revocations
         self.link = link
 
     def show(self, request: Request) -> Outcome:
@@ -103,7 +109,7 @@ class PreferenceFlows:
             expired = Notice("prefs_forget_expired", lang)
             return Outcome(expired, text=expired.text(), tone="warning", replace=True)
         try:
-            count = self.memory.forget(request.namespace)
+            count = forget_everything(self.memory, self.revocations, request.namespace)
         except MemoryEngineError:
             failed = Notice("memory_unavailable", lang)
             return Outcome(failed, text=failed.text(), tone="error", replace=True)

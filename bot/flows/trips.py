@@ -119,7 +119,7 @@ class TripFlows:
         """The one rule: the traveller, or a travel admin of the same workspace."""
         if request.namespace == part.traveller:
             return True
-        if not part.traveller.startswith(request.platform.key(request.tenant, "")):
+        if not request.platform.in_workspace(part.traveller, request.tenant):
             return False
         admins = self.admins
         return admins is not None and admins.is_admin(request.scope, request.user, request.admins)

@@ -14,8 +14,10 @@ text), in the person's language.
 
 `FormMeta` is what a form carries from opening to saving: whose it is, in which
 language, where it was opened, and the profile it was opened on (see `bot.prefs.saving`).
-It names no platform: the channel a form comes back through makes the namespace with its
-own platform's rule, so a form can never write to another platform's memory.
+The channel a form comes back through makes the namespace with its own platform's rule,
+and refuses a form that names another platform (`platform`, the name of the one it was
+opened on; "" in forms made before it was kept), so a form can never write to another
+platform's memory.
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from bot.messages import rejection, t
+from bot.payloads import parse_json
 from memory import privacy
 from memory.errors import InvalidSlotValue
 from memory.lang import Lang
@@ -58,10 +61,13 @@ class FormMeta:
     lang: Lang = "en"
     channel: str = ""
     base: Mapping[str, Value] = field(default_factory=dict)
+    platform: str = ""  # the name of the platform it was opened on ("": not said)
 
     def dumps(self) -> str:
         base = {k: list(v) if isinstance(v, tuple) else v for k, v in self.base.items()}
         data = {"u": self.user, "t": self.team, "l": self.lang, "c": self.channel, "b": base}
+        if self.platform:
+            data["p"] = self.platform
         text = json.dumps(data, ensure_ascii=False, separators=(",", ":"), sort_keys=True)
         if len(text) > MAX_META_CHARS:
             raise ValueError(f"the form's metadata is over {MAX_META_CHARS} characters")
@@ -71,18 +77,19 @@ class FormMeta:
     def loads(cls, text: object) -> FormMeta | None:
         """The metadata of a submitted form, or None when it is missing or malformed."""
         try:
-            data = json.loads(text) if isinstance(text, str) else None
+            data = parse_json(text) if isinstance(text, str) else None
         except ValueError:
             return None
         if not isinstance(data, dict):
             return None
         user, team, lang = data.get("u"), data.get("t"), data.get("l")
         channel, raw_base = data.get("c") or "", data.get("b") or {}
+        platform = data.get("p") or ""
         if not (isinstance(user, str) and user and isinstance(team, str) and team):
             return None
         if lang not in ("en", "zh") or not isinstance(channel, str):
             return None
-        if not isinstance(raw_base, dict):
+        if not isinstance(raw_base, dict) or not isinstance(platform, str):
             return None
         base: dict[str, Value] = {}
         for slot, value in raw_base.items():
@@ -92,7 +99,7 @@ class FormMeta:
                 base[str(slot)] = tuple(sorted(value))
             else:
                 return None
-        return cls(user=user, team=team, lang=lang, channel=channel, base=base)
+        return cls(user=user, team=team, lang=lang, channel=channel, base=base, platform=platform)
 
 
 # -- the form --------------------------------------------------------------------------------

@@ -168,7 +168,14 @@ class Preferences:
         lang = self.lang(client, team, user)
         try:
             prefill = build_prefill(self.memory, PLATFORM.key(team, user), self.mapper)
-            meta = FormMeta(user=user, team=team, lang=lang, channel=channel, base=prefill.base)
+            meta = FormMeta(
+                user=user,
+                team=team,
+                lang=lang,
+                channel=channel,
+                base=prefill.base,
+                platform=PLATFORM.name,
+            )
             form = build_form(
                 self.schema,
                 meta,

@@ -28,6 +28,7 @@ if TYPE_CHECKING:
     from bot.conversation.claims import Claims
     from bot.http.app import WebApp
     from bot.metrics import Metrics
+    from bot.prefs.revocations import Revocations
     from bot.settings import Settings
     from memory.protocol import LongTermMemory
 
@@ -41,6 +42,7 @@ def mount(
     memory: LongTermMemory,
     metrics: Metrics,
     claims: Claims,
+    revocations: Revocations,
     tasks: ThreadPoolExecutor,
 ) -> bool:
     """Serve the page and its API on `web`; False (and one log line) when it is off."""
@@ -50,7 +52,13 @@ def mount(
         log.info("preferences page off: %s", problem)
         return False
     site = PrefsSite(
-        settings=settings, memory=memory, metrics=metrics, claims=claims, tasks=tasks, secret=secret
+        settings=settings,
+        memory=memory,
+        metrics=metrics,
+        claims=claims,
+        revocations=revocations,
+        tasks=tasks,
+        secret=secret,
     )
     page, api = PrefsPage(site), PrefsAPI(site)
     web.mount("/prefs", page, methods=("GET", "POST"))

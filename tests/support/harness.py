@@ -14,7 +14,9 @@ conftest adds its own platform's.
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, TypeVar
@@ -88,12 +90,16 @@ class Running:
         self._closers.append(closer)
 
     def drain(self) -> None:
-        """Wait until every accepted event has been fully handled: the pools stop in the
-        order work flows through them (an acknowledged event may still be on its way to
-        its channel on the dispatch pool), so nothing can arrive afterwards."""
+        """Wait until every accepted event has been fully handled: the pools that take
+        events in stop in the order work flows through them (an acknowledged event may
+        still be on its way to its channel on the dispatch pool), so nothing can arrive
+        afterwards; then the task and notice pools finish what they were given (they
+        keep serving: the preferences page runs on the task pool)."""
         pools = self.core.pools
-        for pool in (pools.dispatch, pools.listeners, pools.turns, pools.tasks, pools.notices):
+        for pool in (pools.dispatch, pools.listeners, pools.turns):
             pool.shutdown(wait=True)
+        for pool in (pools.tasks, pools.notices):
+            _quiesce(pool)
 
     def close(self) -> None:
         if self._closed:
@@ -107,6 +113,20 @@ class Running:
         self.core.close(drain=self.drain_on_close)
         for closer in self._closers:
             closer()
+
+
+def _quiesce(pool: ThreadPoolExecutor, timeout: float = 30.0) -> None:
+    """Wait until every job given to `pool` so far has finished: one job per worker, each
+    holding its worker until all are held, can only all run once the earlier jobs are
+    done (the queue is first in, first out)."""
+    workers = pool._max_workers
+    barrier = threading.Barrier(workers + 1, timeout=timeout)
+    try:
+        for _ in range(workers):
+            pool.submit(barrier.wait)
+    except RuntimeError:  # shut down: it finished what it had
+        return
+    barrier.wait()
 
 
 R = TypeVar("R", bound=Running)

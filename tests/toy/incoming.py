@@ -55,7 +55,8 @@ def parse_click(event: Mapping[str, Any]) -> Request | None:
     if not (isinstance(team, str) and isinstance(user, str) and isinstance(action, str)):
         return None
     data = dict(value) if isinstance(value, Mapping) else {}
-    once = f"bot:seen:click:{PLATFORM.key(str(event.get('id') or ''))}" if event.get("id") else None
+    event_id = str(event.get("id") or "")
+    once = (f"bot:seen:click:{PLATFORM.key(event_id)}",) if event_id else ()
     return Request(PLATFORM, team, user, Action(action, data), once=once)
 
 

@@ -72,7 +72,7 @@ def register(app: App, pipeline: Pipeline, slack: SlackChannel) -> None:
         kind = "assistant_thread_started"
         thread = thread_of(body, event)
         event_id = body.get("event_id")
-        once = f"bot:seen:event:{PLATFORM.key(event_id)}" if isinstance(event_id, str) else None
+        once = (f"bot:seen:event:{PLATFORM.key(event_id)}",) if isinstance(event_id, str) else ()
         if not pipeline.admit(PLATFORM, _request(thread, kind, once), kind=kind) or not thread:
             return
         slack.assistant.remember(thread.team, thread.channel, thread.thread_ts, thread.context)
@@ -88,7 +88,9 @@ def register(app: App, pipeline: Pipeline, slack: SlackChannel) -> None:
     app.event("assistant_thread_context_changed")(context_changed)
 
 
-def _request(thread: AssistantThread | None, kind: str, once: str | None = None) -> Request | None:
+def _request(
+    thread: AssistantThread | None, kind: str, once: tuple[str, ...] = ()
+) -> Request | None:
     if thread is None:
         return None
     return Request(PLATFORM, thread.team, thread.user, Action(kind), once=once)

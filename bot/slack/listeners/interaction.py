@@ -10,8 +10,10 @@ listener pool) and hand slow work to the task pool.
 
 Claimed once: Slack's signature carries no nonce, so a captured slash command or button
 click could be replayed as is within the signature's five minutes, but Slack gives every
-real one a new, single-use `trigger_id`. A replay is acknowledged like any request (200,
-empty) and does nothing else (`slack_events_duplicate_total{type=kind}`).
+real one a new, single-use `trigger_id` (claimed by its name,
+`bot.conversation.replays.request_name`, as every platform's single-use ids are). A replay
+is acknowledged like any request (200, empty) and does nothing else
+(`slack_events_duplicate_total{type=kind}`).
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from slack_bolt import Respond
 from slack_bolt.kwargs_injection.args import Args
 from slack_sdk.web import WebClient
 
+from bot.conversation.replays import request_name
 from bot.flows.actions import Action, Request
 from bot.slack.api import person_of
 from bot.slack.incoming import PLATFORM
@@ -77,9 +80,9 @@ def on(
             request = None
             if team and user:
                 trigger = args.body.get("trigger_id")
-                claim = None
+                claim: tuple[str, ...] = ()
                 if once and isinstance(trigger, str) and trigger:
-                    claim = f"bot:seen:trigger:{PLATFORM.key(team, trigger)}"
+                    claim = (request_name(PLATFORM, PLATFORM.key(team, trigger)),)
                 request = Request(PLATFORM, team, user, Action(kind), once=claim)
             if not pipeline.admit(PLATFORM, request, kind=kind):
                 return

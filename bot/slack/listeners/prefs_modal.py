@@ -4,7 +4,8 @@ pool.
 A submission is validated before it is acknowledged, so mistakes come back as inline
 errors (`ack(response_action="errors")`) with nothing saved. Saving writes the same
 memory the chat writes (`bot.prefs.saving`), for the namespace of the person who
-submitted, and only after the form proved to be theirs; a double submission of one
+submitted, and only after the form proved to be theirs (opened on Slack, in this
+workspace, by this person: a form naming another platform is refused); a double submission of one
 view (same id and version) saves once. Then the person is told what was saved and their
 Home tab is refreshed.
 """
@@ -48,7 +49,7 @@ def register(app: App, prefs: Preferences, claims: Claims, metrics: Metrics) -> 
         if meta is None:
             ack(response_action="update", view=notice_modal(lang, t("prefs_form_outdated", lang)))
             return
-        if (meta.user, meta.team) != (user, team):
+        if meta.platform not in ("", PLATFORM.name) or (meta.user, meta.team) != (user, team):
             log.warning("a preferences form was submitted by someone other than its owner")
             ack(response_action="update", view=notice_modal(lang, t("prefs_not_yours", lang)))
             return

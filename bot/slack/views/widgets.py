@@ -18,6 +18,7 @@ from slack_sdk.models.blocks import ActionsBlock, ButtonElement
 from bot.flows.actions import FORGET_PREFS_NO, FORGET_PREFS_YES, SAVE_TRIP
 from bot.flows.views import Confirmation, Notice, PlanView, PreferencesView
 from bot.messages import t
+from bot.payloads import parse_json
 from bot.slack.markdown import escape
 from bot.slack.views.blocks import (
     FORGET_ALL_CANCEL_ACTION_ID,
@@ -50,7 +51,7 @@ def read_value(value: str) -> dict[str, Any]:
     """A button's data: its JSON value (a plain value, as older buttons carry, is the
     owner's id)."""
     try:
-        data = json.loads(value)
+        data = parse_json(value)
     except ValueError:
         return {"owner": value} if value else {}
     return data if isinstance(data, dict) else {}

@@ -11,7 +11,7 @@ SCHEMA = load_schema()
 
 
 def test_every_slot_becomes_a_field_in_the_persons_language() -> None:
-    meta = FormMeta(user="ou_1", team="tenant", lang="zh")
+    meta = FormMeta(user="ou_1", team="tenant", lang="zh", platform="feishu")
     form = build_form(
         SCHEMA, meta, values={"seat": "aisle"}, suggested=frozenset({"seat"}), readonly=["x"]
     )
@@ -22,8 +22,10 @@ def test_every_slot_becomes_a_field_in_the_persons_language() -> None:
     assert [c.id for c in seat.choices] == [o.id for o in SCHEMA.slot("seat").options]
     assert form.readonly == ("x",) and form.lang == "zh"
     assert FormMeta.loads(meta.dumps()) == meta
-    # It names no platform: the channel it comes back through makes the namespace.
-    assert "feishu" not in meta.dumps() and not hasattr(meta, "namespace")
+    # It names its platform, which the channel it comes back through checks; the
+    # namespace is that channel's to make.
+    assert FormMeta.loads(meta.dumps()).platform == "feishu"  # type: ignore[union-attr]
+    assert not hasattr(meta, "namespace")
 
 
 def test_an_option_both_preferred_and_avoided_is_an_error_on_both_fields() -> None:
