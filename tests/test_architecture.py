@@ -205,6 +205,27 @@ def test_the_neutrality_check_sees_names_and_markup() -> None:
     assert not MARKUP.search(r"(?<!\w)")  # a regular expression's look-behind is no markup
 
 
+# A channel folder's roles, each under one file name everywhere (STYLE.md, "Chat platforms").
+ROLES = {
+    "transport": ("http.py", "long_connection.py"),
+    "parser": ("incoming.py",),
+    "reply sink": ("sink.py",),
+    "widgets": ("widgets.py", "views"),
+    "the pipeline's edge": ("channel.py",),
+}
+# Names that meant one role in one folder and another elsewhere; none is left.
+RETIRED = ("stream.py", "socket_mode.py", "mrkdwn.py", "actions.py", "prefs.py", "robot.py")
+
+
+@pytest.mark.parametrize("package", sorted(set(CHANNEL_SDKS.values())))
+def test_every_channel_folder_has_the_same_roles_under_the_same_names(package: str) -> None:
+    folder = ROOT / package.replace(".", "/")
+    names = {path.name for path in folder.iterdir()}
+    missing = [role for role, files in ROLES.items() if not names & set(files)]
+    assert not missing, f"{package} has no {', '.join(missing)}"
+    assert not names & set(RETIRED), f"{package} has {sorted(names & set(RETIRED))}"
+
+
 def test_only_a_channel_imports_its_platforms_sdk() -> None:
     wrong = [
         f"{name} imports {target}"

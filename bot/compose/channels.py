@@ -14,6 +14,7 @@ if TYPE_CHECKING:
     from bot.feishu.api import FeishuAPI
     from bot.feishu.channel import FeishuChannel
     from bot.http.app import WebApp
+    from bot.http.routes import Intake
     from bot.settings import Settings
 
 
@@ -90,11 +91,9 @@ def mount_slack(web: WebApp, settings: Settings, core: Core, bolt: Any) -> None:
 
     secret = settings.slack_signing_secret
     route = SlackEvents(
-        bolt=bolt,
-        metrics=core.metrics,
-        pool=core.pools.dispatch,
+        bolt,
+        _intake(settings, core),
         signing_secret=secret.get_secret_value() if secret is not None else "",
-        max_body_bytes=settings.http_max_body_bytes,
     )
     web.mount(EVENTS_PATH, route, methods=("POST",))
 
@@ -147,14 +146,10 @@ def mount_feishu(web: WebApp, settings: Settings, core: Core, channel: FeishuCha
     key = settings.feishu_encrypt_key
     encrypt_key = key.get_secret_value() if key is not None else ""
     route = FeishuEvents(
-        handler=dispatcher(
-            channel, encrypt_key=encrypt_key, verification_token=token.get_secret_value()
-        ),
-        metrics=core.metrics,
-        pool=core.pools.dispatch,
+        dispatcher(channel, encrypt_key=encrypt_key, verification_token=token.get_secret_value()),
+        _intake(settings, core),
         verification_token=token.get_secret_value(),
         encrypt_key=encrypt_key,
-        max_body_bytes=settings.http_max_body_bytes,
     )
     web.mount(EVENTS_PATH, route, methods=("POST",))
 
@@ -200,13 +195,19 @@ def mount_dingtalk(web: WebApp, settings: Settings, core: Core, channel: DingTal
 
     secret = settings.dingtalk_client_secret
     route = DingTalkEvents(
-        channel=channel,
-        metrics=core.metrics,
-        pool=core.pools.dispatch,
+        channel,
+        _intake(settings, core),
         app_secret=secret.get_secret_value() if secret is not None else "",
-        max_body_bytes=settings.http_max_body_bytes,
     )
     web.mount(EVENTS_PATH, route, methods=("POST",))
+
+
+def _intake(settings: Settings, core: Core) -> Intake:
+    """What every callback route is given: the core's metrics, the dispatch pool, the
+    body limit."""
+    from bot.http.routes import Intake
+
+    return Intake(core.metrics, core.pools.dispatch, settings.http_max_body_bytes)
 
 
 __all__ = ["dingtalk", "feishu", "mount_dingtalk", "mount_feishu", "mount_slack", "slack"]

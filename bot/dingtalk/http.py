@@ -26,35 +26,22 @@ application (`bot.http.app`).
 
 from __future__ import annotations
 
-import asyncio
 import base64
 import hashlib
 import hmac
-import json
 import logging
 import time
 from collections.abc import Mapping
-from concurrent.futures import ThreadPoolExecutor
 from typing import TYPE_CHECKING, Any
 
 from bot.dingtalk.channel import DingTalkChannel
 from bot.dingtalk.incoming import PLATFORM, message_problem
-from bot.http.asgi import (
-    PayloadTooLarge,
-    Receive,
-    Scope,
-    Send,
-    first,
-    headers_of,
-    read_body,
-    respond,
-)
-from bot.http.notices import Notices
+from bot.http.asgi import Receive, Scope, Send, first, headers_of, respond
+from bot.http.routes import JSON, CallbackRoute, Intake, ShuttingDown
 from bot.payloads import parse_json
 
 if TYPE_CHECKING:
     from bot.conversation.replays import Seen
-    from bot.metrics import Metrics
 
 log = logging.getLogger(__name__)
 
@@ -62,30 +49,17 @@ EVENTS_PATH = "/dingtalk/events"
 TOLERANCE_MS = 3600 * 1000  # DingTalk's own rule: a timestamp older than an hour is refused
 # A signature's claim outlives the two hours (either side of now) its timestamp passes.
 SIGN_TTL_SECONDS = 2 * TOLERANCE_MS // 1000 + 600
-_MALFORMED = json.dumps({"ok": False, "error": "malformed_request"}).encode()
-_UNAVAILABLE = json.dumps({"ok": False, "error": "shutting_down"}).encode()
 
 
-class DingTalkEvents:
+class DingTalkEvents(CallbackRoute):
     """The ASGI route of `POST /dingtalk/events` (see the module docstring)."""
 
-    def __init__(
-        self,
-        *,
-        channel: DingTalkChannel,
-        metrics: Metrics,
-        pool: ThreadPoolExecutor,
-        app_secret: str,
-        max_body_bytes: int = 1_048_576,
-    ) -> None:
-        if not app_secret:
-            raise ValueError("the AppSecret is required: every callback is verified")
+    what = "DingTalk callback"
+
+    def __init__(self, channel: DingTalkChannel, intake: Intake, *, app_secret: str) -> None:
+        super().__init__(intake, secret=app_secret, log=log)
         self.channel = channel
-        self.metrics = metrics
-        self.pool = pool
-        self.max_body_bytes = max_body_bytes
         self._secret = app_secret
-        self._notices = Notices(log)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         started = time.monotonic()
@@ -94,15 +68,10 @@ class DingTalkEvents:
             self._secret, timestamp=first(headers.get("timestamp")), sign=first(headers.get("sign"))
         )
         if unsigned is not None:
-            self.metrics.inc("http_rejected_total", reason="signature")
-            self._notices.warning(unsigned, "DingTalk callback refused (401): %s", unsigned)
-            await respond(send, 401, b"invalid signature")
+            await self.unsigned(send, unsigned)
             return
-        try:
-            raw = await read_body(receive, headers, self.max_body_bytes)
-        except PayloadTooLarge:
-            self.metrics.inc("http_rejected_total", reason="too_large")
-            await respond(send, 413, b"payload too large")
+        raw = await self.read(receive, headers, send)
+        if raw is None:
             return
         try:
             data = parse_json(raw.decode("utf-8"))
@@ -111,26 +80,20 @@ class DingTalkEvents:
         else:
             problem = message_problem(data)
         if problem is not None:
-            self.metrics.inc("http_rejected_total", reason="malformed")
-            log.info("malformed DingTalk callback: %s", problem)
-            await respond(send, 400, _MALFORMED, "application/json")
+            await self.malformed(send, problem)
             return
-        loop = asyncio.get_running_loop()
         # The pair as `sign_problem` read it (it ignores spaces around the sign).
         stamp, sign = first(headers.get("timestamp")), first(headers.get("sign")) or ""
         signature = f"{stamp}:{sign.strip()}"
         try:
-            seen = await loop.run_in_executor(self.pool, self._receive, signature, raw, data)
-        except RuntimeError:  # the dispatch pool is shut down
-            await respond(send, 503, _UNAVAILABLE, "application/json")
+            seen = await self.hand_off(send, self._receive, signature, raw, data)
+        except ShuttingDown:
             return
         if seen == "reused":
-            self.metrics.inc("http_rejected_total", reason="signature")
-            self._notices.warning("reused", "DingTalk callback refused (401): signature reused")
-            await respond(send, 401, b"invalid signature")
+            await self.unsigned(send, "signature reused")
             return
         self.metrics.observe("dingtalk_ack_seconds", time.monotonic() - started)
-        await respond(send, 200, b"{}", "application/json")
+        await respond(send, 200, b"{}", JSON)
 
     def _receive(self, signature: str, raw: bytes, data: Mapping[str, Any]) -> Seen:
         """On the dispatch pool: the signature claimed once, then the channel takes it."""

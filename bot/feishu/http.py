@@ -47,28 +47,19 @@ import json
 import logging
 import time
 from collections.abc import Mapping
-from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import Future
 from typing import TYPE_CHECKING, Any
 
 import lark_oapi as lark
 from lark_oapi.core.utils import AESCipher
 
 from bot.feishu.events import HANDLED, event_type
-from bot.http.asgi import (
-    PayloadTooLarge,
-    Receive,
-    Scope,
-    Send,
-    first,
-    headers_of,
-    read_body,
-    respond,
-)
-from bot.http.notices import Notices
+from bot.http.asgi import Receive, Scope, Send, first, headers_of, respond
+from bot.http.routes import CallbackRoute, Intake
 from bot.payloads import parse_json, too_deep
 
 if TYPE_CHECKING:
-    from bot.metrics import Metrics
+    pass
 
 log = logging.getLogger(__name__)
 
@@ -92,36 +83,24 @@ _REASONS = {  # what a 401's reason means, for the log
 }
 
 
-class FeishuEvents:
+class FeishuEvents(CallbackRoute):
     """The ASGI route of `POST /feishu/events` (see the module docstring)."""
 
+    what = "Feishu callback"
+
     def __init__(
-        self,
-        *,
-        handler: Any,
-        metrics: Metrics,
-        pool: ThreadPoolExecutor,
-        verification_token: str,
-        encrypt_key: str = "",
-        max_body_bytes: int = 1_048_576,
+        self, handler: Any, intake: Intake, *, verification_token: str, encrypt_key: str = ""
     ) -> None:
-        if not verification_token:
-            raise ValueError("a verification token is required: every callback is verified")
+        super().__init__(intake, secret=verification_token, log=log)
         self.handler = handler
-        self.metrics = metrics
-        self.pool = pool
-        self.max_body_bytes = max_body_bytes
         self._token = verification_token.encode()
         self._key = encrypt_key
-        self._notices = Notices(log)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         started = time.monotonic()
         headers = headers_of(scope)
-        try:
-            raw = await read_body(receive, headers, self.max_body_bytes)
-        except PayloadTooLarge:
-            await self._reject(send, 413, "too_large")
+        raw = await self.read(receive, headers, send)
+        if raw is None:
             return
         body = _object(raw)
         if body is None:
@@ -240,11 +219,14 @@ class FeishuEvents:
     def _token_ok(self, token: object) -> bool:
         return isinstance(token, str) and hmac.compare_digest(token.encode(), self._token)
 
+    async def too_large(self, send: Send) -> None:
+        await respond(send, 413, json.dumps({"msg": "too_large"}).encode(), _JSON)
+
     async def _reject(self, send: Send, status: int, reason: str) -> None:
         self.metrics.inc("http_rejected_total", reason=reason)
         if status == 401:
             what = _REASONS.get(reason, reason)
-            self._notices.warning(reason, "Feishu callback refused (401): %s", what)
+            self._notices.warning(reason, "%s refused (401): %s", self.what, what)
         await respond(send, status, json.dumps({"msg": reason}).encode(), _JSON)
 
 

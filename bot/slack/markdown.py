@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 
 from bot.chat.markup import special_mention
+from bot.chat.text import pack
 
 # Slack truncates `text` at 40,000 characters and advises staying under 4,000 per
 # message; a little headroom keeps each part readable.
@@ -161,21 +162,7 @@ def split_message(text: str, limit: int = MESSAGE_LIMIT) -> list[str]:
     text = text.strip()
     if len(text) <= limit:
         return [text] if text else []
-    pieces: list[str] = []
-    for unit in _units(text):
-        pieces.extend(_fit(unit, limit))
-    parts: list[str] = []
-    current = ""
-    for piece in pieces:
-        candidate = f"{current}\n\n{piece}" if current else piece
-        if len(candidate) <= limit:
-            current = candidate
-        else:
-            parts.append(current)
-            current = piece
-    if current:
-        parts.append(current)
-    return parts
+    return pack((piece for unit in _units(text) for piece in _fit(unit, limit)), limit, "\n\n")
 
 
 def _units(text: str) -> list[str]:
@@ -222,45 +209,24 @@ def _fit(unit: str, limit: int) -> list[str]:
 
 
 def _pack(lines: list[str], limit: int, joiner: str) -> list[str]:
-    chunks: list[str] = []
-    current = ""
-    for line in lines:
-        for segment in _words(line, limit):
-            candidate = f"{current}{joiner}{segment}" if current else segment
-            if len(candidate) <= limit:
-                current = candidate
-            else:
-                if current:
-                    chunks.append(current)
-                current = segment
-    if current:
-        chunks.append(current)
-    return chunks
+    return pack((segment for line in lines for segment in _words(line, limit)), limit, joiner)
 
 
 def _words(line: str, limit: int) -> list[str]:
     """A line longer than `limit` broken at spaces (or hard, for one enormous word)."""
     if len(line) <= limit:
         return [line]
-    segments: list[str] = []
-    current = ""
-    for word in line.split(" "):
-        while len(word) > limit:
-            if current:
-                segments.append(current)
-                current = ""
-            cut = _safe_cut(word, limit)
-            segments.append(word[:cut])
-            word = word[cut:]
-        candidate = f"{current} {word}" if current else word
-        if len(candidate) <= limit:
-            current = candidate
-        else:
-            segments.append(current)
-            current = word
-    if current:
-        segments.append(current)
-    return segments
+    return pack((piece for word in line.split(" ") for piece in _cut(word, limit)), limit, " ")
+
+
+def _cut(word: str, limit: int) -> list[str]:
+    """One word in pieces of at most `limit` characters (an enormous word, cut hard)."""
+    pieces: list[str] = []
+    while len(word) > limit:
+        cut = _safe_cut(word, limit)
+        pieces.append(word[:cut])
+        word = word[cut:]
+    return [*pieces, word]
 
 
 def _safe_cut(word: str, limit: int) -> int:
