@@ -120,8 +120,8 @@ def _print_details(figures: dict[str, Any]) -> None:
             print(f"    {key}: {text}".replace("\n", "\\n"))
 
 
-def _round8(report: dict[str, Any]) -> None:
-    for name in ROUND8:
+def _round8(report: dict[str, Any], names: tuple[str, ...]) -> None:
+    for name in names:
         if not (CORPUS / f"{name}.json").exists():
             continue
         doc = _load(name)
@@ -198,12 +198,19 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--prefeval", type=Path, help="folder of PrefEval topic files")
     parser.add_argument("--json", type=Path, help="write the figures to this file")
+    parser.add_argument(
+        "--tuned-only",
+        action="store_true",
+        help="only the sets the guard is tuned on (dev, probes, r8_dev): for use while tuning",
+    )
     args = parser.parse_args(argv)
 
     report: dict[str, Any] = {}
     probes = sorted(path.stem for path in CORPUS.glob("probe_*.json"))
     untuned = sorted(path.stem for path in CORPUS.glob("untuned_*.json"))
     sets = ["dev", "held_out", *probes, *untuned]
+    if args.tuned_only:
+        sets = ["dev", *probes]
     for half in sets:
         doc = _load(half)
         for lang in ("en", "zh"):
@@ -214,7 +221,9 @@ def main(argv: list[str] | None = None) -> int:
             print(_line(f"{half:11} {lang}", figures))
             if half in (*LISTED, *probes):
                 _print_details(figures)
-    _round8(report)
+    _round8(report, ROUND8[:1] if args.tuned_only else ROUND8)
+    if args.tuned_only:
+        return 0
     report["outside"] = _outside(args.prefeval)
     for name, figures in report["outside"].items():
         print(f"outside     {name}: kept {figures['kept']}/{figures['total']}")

@@ -16,6 +16,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
+from memory.privacy.prices import priced
+
 F = re.ASCII | re.IGNORECASE
 
 _NUM = (
@@ -41,35 +43,49 @@ _CUR_AFTER = (
 )
 EXPLICIT = re.compile(
     rf"{_CUR_BEFORE}\s?(?:{_AMOUNT})"
-    rf"|(?<![0-9a-z.,])(?:{_AMOUNT}|[{_ZH_SINGLE}])\s?(?:多|来|余|几)?{_CUR_AFTER}",
+    rf"|(?<![0-9a-z.,])(?:{_AMOUNT}|[{_ZH_SINGLE}])[\s\-]?(?:多|来|余|几)?{_CUR_AFTER}"
+    rf"|(?<![0-9a-z.,])(?:{_AMOUNT})\s?[¥$€£₩₹]",
     F,
 )
-# A number not inside another one or a time ("21:30"), and not right after a letter.
-CANDIDATE = re.compile(rf"(?<![0-9a-z.,/\-])(?<!\d:)(?:{_AMOUNT})(?![0-9a-z])", F)
+# A number not inside another one or a time ("21:30"), and not right after a letter ("300ish"
+# is 300).
+CANDIDATE = re.compile(
+    rf"(?<![0-9a-z.,/\-])(?<!\d:)(?:{_AMOUNT})(?=-?ish(?![a-z])|(?![0-9a-z]))", F
+)
 # A number followed by one of these counts something other than money.
 NOT_MONEY = re.compile(
-    r"\s?(?:%|percent|pct|°|degrees?|h|hrs?|hours?|mins?|minutes?|secs?|seconds?|am|pm|a\.m"
+    r"\+?[\s\-]?(?:%|percent|pct|°|degrees?|h|hrs?|hours?|mins?|minutes?|secs?"
+    r"|seconds?(?!\s+class)|am|pm|a\.m"
     r"|p\.m|km|kms|m|m2|mi|miles?|meters?|metres?|yards?|feet|ft|sq|sqm|sqft|square|cm|inch(?:es)?"
     r"|kg|kilos?|kilograms?|lbs?|g|gb|stars?|th|st|nd|rd|nights?|days?|weeks?|months?"
     r"|years?|times?|people|persons?|pax|guests?|adults?|kids?|children|pieces?|bags?|stops?"
     r"|transfers?|connections?|layovers?|legs?|segments?|floors?|rows?|seats?|rooms?|beds?"
-    r"|steps?|points?|pts|x)"
+    r"|steps?|points?|pts|x|visits?|trips?|flights?|trains?|hotels?|cities|countries|stays"
+    r"|bookings?|cars?|items?|calls?|meetings?|colleagues?|members?|mah|ml|w|kw|mbps|hz|lines?"
+    r"|words?|pages?|photos?|emails?|laps?|reps?|cups?|bottles?|mb|tb|inch|★|☆|score|rating"
+    r"|avios|mqms?|xp|kcal|calories|o'?clock|legs?|cars?)"
     r"(?![a-z])|[:/.]\d|-\d{1,2}(?!\d)"
-    r"|\s?(?:分钟|分|秒|小时|个|天|日|号|月|年|周|星期|晚|夜|点|时|次|人|位|件|箱|张|间|层|楼"
-    r"|站|公斤|千克|斤|公里|千米|米|平|星|岁|倍|度|条|排|步|段|积分|里程|寸|厘米|公分|趟)",
+    r"|\s?(?:多|余|来|几)?(?:分钟|分|秒|小时|个|天|日|号|月|年|周|星期|晚|夜|点|时|次|人|位|件|箱"
+    r"|张|间|层|楼|站|公斤|千克|斤|公里|千米|米|平|星|岁|倍|度|条|排|步|段|积分|里程|寸|厘米|公分|趟"
+    r"|家|座|所|辆|班|架|轮|顿|杯|瓶|份|本|页|封|首|场|届|圈|遍|口|只|双|套|台|部|款|种|类|项|回"
+    r"|批|列|节|车厢|号线|路|毫升|升|瓦|兆|码|篇|跳|分之|号?房(?![费价])|★|车(?![费钱票]))",
     F,
 )
 _GAP = r"[^0-9,.;!?。、\n]"  # stays within one clause and before the first number
 _MONEY_WORDS = (
     r"(?:(?<![a-z])(?:budget|price[sd]?|pricing|costs?|fares?|rates?|spend(?:ing)?|allowance"
     r"|per\s+diem|reimburs[a-z]*|expenses?|pay(?:ing)?|cap|tariff|salary|salaries|income"
-    r"|wages?|earn(?:s|ing|ings)?|paid|deposit|fees?)(?![a-z])"
+    r"|wages?|earn(?:s|ing|ings)?|paid|deposit|fees?|stipend|subsid(?:y|ies)|bonus(?:es)?"
+    r"|commission|take-?home|pay\s?check|pay\s?cheque|hourly\s+rate|day\s+rate|daily\s+rate"
+    r"|ctc|(?:annual|comp(?:ensation)?|salary|pay|total)\s+package|total|subtotal)(?![a-z])"
     r"|预算|价格|价位|价钱|房价|票价|费用|花费|开销|报销|差标|住宿标准|差旅标准|住宿费|消费"
-    r"|月薪|年薪|工资|收入|薪水|薪资|底薪|押金|定金|订金"
+    r"|月薪|年薪|工资|收入|薪水|薪资|底薪|押金|定金|订金|房费|补贴|补助|津贴|餐补|差补|日补|房补"
+    r"|车补|饭补|餐标|奖金|年终奖|提成|分红|绩效|薪酬|年包|到手|税后|税前|时薪|日薪|周薪|月入"
+    r"|年入|工钱|劳务费|月收入|年收入|挣|赚"
     r"|单价|均价|限额|额度|上限|标准|钱(?!包))"
 )
 MONEY_WORD = re.compile(_MONEY_WORDS, F)
-MONEY_BEFORE = re.compile(rf"{_MONEY_WORDS}{_GAP}{{0,15}}\Z", F)
+MONEY_BEFORE = re.compile(rf"{_MONEY_WORDS}{_GAP}{{0,24}}\Z", F)
 # "人均300", "每晚不超过600", "per person 300", "a night about 500": a rate right before the
 # number, with at most a few words of limit or approximation between them.
 PER_BEFORE = re.compile(
@@ -251,7 +267,7 @@ def amounts(text: str) -> Iterator[tuple[int, int]]:
         if (
             big_enough
             and not _not_money(text, start, end, number)
-            and _money_context(text, start, end)
+            and (_money_context(text, start, end) or priced(text, start, end))
         ):
             yield start, end
 
