@@ -26,6 +26,7 @@ from memory.privacy.identifiers import glued, ibans, long_numbers, masked
 from memory.privacy.instructions import instructions
 from memory.privacy.money import amounts
 from memory.privacy.numbers import shaped_runs
+from memory.privacy.payloads import encoded
 from memory.privacy.text import normalise
 from memory.privacy.vocabulary import labels
 
@@ -166,6 +167,8 @@ _CHECKS: tuple[tuple[Callable[[str], _Spans], Category], ...] = (
 def scan(text: str) -> Category | None:
     """The category of the first sensitive thing in `text`, or None when it may be kept."""
     normalised = normalise(text).text
+    if next(encoded(normalised), None) is not None:
+        return "instructions"  # an encoded blob: its digits are no one's number
     shaped = {category for category, _, _ in _structural(normalised)}
     for detect, category in _CHECKS:
         if category in shaped or next(detect(normalised), None) is not None:
