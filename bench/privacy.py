@@ -144,6 +144,38 @@ def _round8(report: dict[str, Any], names: tuple[str, ...]) -> None:
                     _print_details(figures)
 
 
+def _benign_in_calls(sets: list[str], report: dict[str, Any], listed: bool) -> None:
+    """Benign sentences recorded four at a time: facts refused only because the call's
+    facts are read together (what a split value costs ordinary turns)."""
+    guard = PrivacyGuard()
+    for lang in ("en", "zh"):
+        texts = [c["text"] for s in sets for c in _load(s)["benign"] if c["lang"] == lang]
+        people = json.loads((ROOT / "bench" / "travel_people.json").read_text(encoding="utf-8"))
+        texts += [
+            fact["fact"]
+            for person in people["people"]
+            for fact in person["facts"]
+            if bool(_CJK.search(fact["fact"])) == (lang == "zh")
+        ]
+        calls = [texts[i : i + 4] for i in range(0, len(texts), 4)]
+        added = []
+        for call in calls:
+            alone = [scan(fact) for fact in call]
+            together = guard.check(call)
+            added += [
+                f"{' | '.join(call)} -> {fact}"
+                for fact, a, b in zip(call, alone, together, strict=True)
+                if a is None and b is not None
+            ]
+        report[f"benign_in_calls/{lang}"] = {"facts": len(texts), "refused_together": len(added)}
+        print(
+            f"benign facts in calls of 4 ({lang}): {len(added)}/{len(texts)} refused only "
+            "because read together"
+        )
+        for line in added if listed else ():
+            print(f"    wrongly_refused: {line}")
+
+
 def _outside(prefeval: Path | None) -> dict[str, Any]:
     texts: dict[str, list[str]] = {}
     if prefeval is not None:
@@ -222,12 +254,15 @@ def main(argv: list[str] | None = None) -> int:
             if half in (*LISTED, *probes):
                 _print_details(figures)
     _round8(report, ROUND8[:1] if args.tuned_only else ROUND8)
+    rounds = [name for name in ROUND8 if (CORPUS / f"{name}.json").exists()]
+    _benign_in_calls(
+        [*sets, "r8_dev"] if args.tuned_only else [*sets, *rounds], report, args.tuned_only
+    )
     if args.tuned_only:
         return 0
     report["outside"] = _outside(args.prefeval)
     for name, figures in report["outside"].items():
         print(f"outside     {name}: kept {figures['kept']}/{figures['total']}")
-    rounds = [name for name in ROUND8 if (CORPUS / f"{name}.json").exists()]
     _speed([*sets, *rounds], report)
     if args.json:
         args.json.write_text(json.dumps(report, ensure_ascii=False, indent=1), encoding="utf-8")

@@ -95,8 +95,10 @@ def _default(number: str, letters: bool) -> Category:
     return "phone" if len(number) <= 12 else "account"
 
 
-def long_numbers(text: str, found: list[Label] | None = None) -> Found:
-    """Numbers of seven digits or more that no harmless shape or owner explains."""
+def long_numbers(text: str, found: list[Label] | None = None, *, guess: bool = True) -> Found:
+    """Numbers of seven digits or more that no harmless shape or owner explains. Without
+    `guess`, an unlabelled one counts only when its shape says what it is (facts joined
+    together: digits of two unrelated facts are no one's number)."""
     found = labels(text) if found is None else found
     for match in LONG_RUN.finditer(text):
         run = match.group()
@@ -115,7 +117,8 @@ def long_numbers(text: str, found: list[Label] | None = None) -> Found:
         if SSN.fullmatch(run.strip()):
             yield "id", start, end
         elif label is None:
-            yield _default(number, letters), start, end
+            if guess or shape(number) is not None:
+                yield _default(number, letters), start, end
         elif (category := category_of(label)) is not None:
             yield category, start, end
 
@@ -180,8 +183,9 @@ def ibans(text: str) -> Found:
 # --- digit groups joined by words -------------------------------------------------------------
 
 GLUED = re.compile(
-    r"(?<![0-9])\d{2,6}(?:(?:\s*(?:,|，|、)?\s*(?:and\s+then|then|and|plus|再|然后|接着|后面是|后面)"
-    r"\s*[:：]?\s*|\s*[,，、]\s*|[ \-]{1,3})\d{2,6}){1,5}(?![0-9])",
+    r"(?<![0-9])\d{2,8}(?:(?:\s*(?:,|，|、)?\s*(?:and\s+then|then|and|plus|(?:the\s+)?rest(?:\s+is)?"
+    r"|followed\s+by|再|然后|接着|后面是|后面|剩下的?是?|其余的?是?)"
+    r"\s*[:：]?\s*|\s*[,，、]\s*|[ \-]{1,3})\d{2,8}){1,5}(?![0-9])",
     F,
 )
 

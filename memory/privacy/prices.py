@@ -143,6 +143,7 @@ ADDRESS_AFTER = re.compile(
     r"\s+(?:[A-Z][a-z]+\s+){1,3}(?:Street|St|Avenue|Ave|Road|Rd|Boulevard|Blvd|Lane|Ln|Drive"
     r"|Dr|Way|Place|Pl|Square|Sq|Plaza)\b"
 )
+_WORD = re.compile(r"[A-Za-z\u4e00-\u9fff]")
 _SCALED = re.compile(r"[kw千万]\Z", re.IGNORECASE)
 
 
@@ -155,6 +156,8 @@ def priced(text: str, start: int, end: int) -> bool:
     stands around it (see the module docstring)."""
     number = text[start:end].strip()
     low = max(0, start - 40)
+    if not _WORD.search(text, low, end + 40):
+        return False  # no word around it: nothing says what it is
     if (
         _digits(number) > 7  # no price: a reference, an account, a phone number
         or PLACE_BEFORE.search(text, low, start)

@@ -141,10 +141,10 @@ def _phones(text: str) -> _Spans:
     yield from _reverse(text, "phone")
 
 
-def _structural(text: str) -> Iterator[tuple[Category, int, int]]:
+def _structural(text: str, *, guess: bool = True) -> Iterator[tuple[Category, int, int]]:
     """What the shape and the owning label say (`identifiers`, `codes`), with categories."""
     found = labels(text)  # once: the dictionary is the slowest pattern
-    yield from long_numbers(text, found)
+    yield from long_numbers(text, found, guess=guess)
     yield from ibans(text)
     yield from glued(text)
     yield from masked(text, found)
@@ -183,15 +183,22 @@ def check_fact(text: str) -> str | None:
     return REASONS[category] if category else None
 
 
+def findings(normalised: str, *, guess: bool = True) -> list[tuple[Category, int, int]]:
+    """Every sensitive span of normalised text, with its category. Without `guess`, a long
+    number no label owns counts only when its shape says what it is (see `long_numbers`)."""
+    found = [(category, s, e) for detect, category in _CHECKS for s, e in detect(normalised)]
+    found += _structural(normalised, guess=guess)
+    return [(category, s, e) for category, s, e in found if e > s]
+
+
 def redact(text: str) -> str:
     """The original text with every sensitive span replaced by "[redacted]", for logs.
 
     Spans are found in the normalised text and mapped back to the original, so the rest of
     the text is kept as typed; invisible characters inside a span go with it."""
     normalised = normalise(text)
-    found = [span for detect, _ in _CHECKS for span in detect(normalised.text)]
-    found += [(start, end) for _, start, end in _structural(normalised.text)]
-    spans = sorted(normalised.span(start, end) for start, end in found if end > start)
+    found = findings(normalised.text)
+    spans = sorted(normalised.span(start, end) for _, start, end in found)
     merged: list[list[int]] = []
     for start, end in spans:
         if merged and start <= merged[-1][1]:
@@ -218,6 +225,7 @@ def preview(text: str, limit: int = 60) -> str:
 __all__ = [
     "DIGIT",
     "check_fact",
+    "findings",
     "preview",
     "redact",
     "scan",
