@@ -20,6 +20,7 @@ normalised text (`memory.privacy.text`):
 
 from __future__ import annotations
 
+import base64
 import itertools
 import re
 from collections.abc import Iterator
@@ -75,7 +76,7 @@ CODE = re.compile(
     F,
 )
 # A run of the base64 alphabet (or its URL-safe form), sixteen characters or more.
-_B64_RUN = re.compile(r"(?<![A-Za-z0-9+/=_\-])[A-Za-z0-9+/_\-]{16,}={0,2}(?![A-Za-z0-9+/=_\-])")
+_B64_RUN = re.compile(r"(?<![A-Za-z0-9+/=_\-])[A-Za-z0-9+/_\-]{14,}={0,2}(?![A-Za-z0-9+/=_\-])")
 ESCAPED = re.compile(
     r"(?<![0-9a-z])(?=[0-9]*[a-f])(?=[a-f]*[0-9])[0-9a-f]{24,}(?![0-9a-z])"
     r"|(?:%[0-9a-f]{2}){3,}|(?:\\u[0-9a-f]{4}){2,}|(?:\\x[0-9a-f]{2}){3,}"
@@ -96,21 +97,36 @@ _WORDS = re.compile(
 )
 
 
-def _encoded(token: str) -> bool:
-    """Whether a base64-alphabet run looks random: both cases and a digit or a symbol of the
-    alphabet, with the case changing often (names such as "InterContinental" do not)."""
-    body = token.rstrip("=")
-    if len(body) < (16 if token.endswith("=") else 20) or _WORDS.fullmatch(body):
+def _decodes_to_text(body: str) -> bool:
+    """Whether a base64 run (padding stripped) decodes to readable text: a code or a name
+    almost never does (each byte would have to land on a printable character)."""
+    if len(body) % 4 == 1:
         return False
+    padded = body + "=" * (-len(body) % 4)
+    try:
+        raw = base64.b64decode(padded.replace("-", "+").replace("_", "/"), validate=True)
+        text = raw.decode("utf-8")
+    except (ValueError, UnicodeDecodeError):
+        return False
+    return len(text) >= 8 and all(ch.isprintable() or ch in "\n\t\r" for ch in text)
+
+
+def _encoded(token: str) -> bool:
+    """Whether a base64-alphabet run is encoded: not words run together ("InterContinental",
+    "Marriott-Bonvoy-Elite"), and either it decodes to readable text or it looks random (both
+    cases changing often, with a digit, a symbol of the alphabet or padding)."""
+    body = token.rstrip("=")
+    if len(token) < (16 if token.endswith("=") else 20) or _WORDS.fullmatch(body):
+        return False
+    if _decodes_to_text(body):
+        return True
     upper = sum(ch.isupper() for ch in body)
     lower = sum(ch.islower() for ch in body)
-    digits = sum(ch.isdigit() for ch in body)
-    symbols = sum(ch in "+/_-" for ch in body)
-    if upper < 2 or lower < 2:
-        return False
-    if not digits and not symbols and not token.endswith("="):
+    if upper < 2 or lower < 1:
         return False
     changes = sum(1 for a, b in itertools.pairwise(body) if a.isupper() != b.isupper())
+    if not any(ch.isdigit() or ch in "+/_-" for ch in body) and not token.endswith("="):
+        return False  # letters alone: words run together ("iPhoneChargerUSBCableAndAdapter")
     return changes >= len(body) / 5
 
 

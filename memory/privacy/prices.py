@@ -39,11 +39,12 @@ _THINGS_EN = (
     r"|meals?|dinners?|lunch(?:es)?|breakfasts?|brunch|food|drinks|tips?|visa\s+fees?"
     r"|baggage\s+fees?|upgrades?|limos?|shuttles?"
 )
-# Things with a clock time: "lunch 1230", "taxi 1530 from the hotel", "breakfast 730".
+# Things with a clock time: "lunch 1230", "taxi 1530 from the hotel", "breakfast 730",
+# "晚饭1930" (a Chinese ride's time is said with 点: "打车1100" is a fare).
 TIMED_BEFORE = re.compile(
     r"(?:(?<![a-z])(?:meals?|dinners?|lunch(?:es)?|breakfasts?|brunch|drinks|taxis?|cabs?"
     r"|ubers?|lyfts?|didi|limos?|shuttles?|pick-?ups?|drop-?offs?)(?![a-z])[^0-9.,;!?\n]{0,20}"
-    r"|(?:早饭|午饭|晚饭|早餐|午餐|晚餐|夜宵|宵夜|吃饭|接机|送机|接送机|打车)[^0-9,.;!?，。；！？\n]{0,6})\Z",
+    r"|(?:早饭|午饭|晚饭|早餐|午餐|晚餐|夜宵|宵夜)[^0-9,.;!?，。；！？\n]{0,6})\Z",
     F,
 )
 # Three digits read as a time in English only ("breakfast 730"; "吃饭150" is a price).
