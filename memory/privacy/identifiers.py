@@ -44,6 +44,12 @@ COUNT_AFTER = re.compile(
     r"|\s*(?:积分|里程|公里|米|步|人|晚|分(?!机))",
     F,
 )
+# Currencies whose amounts run to seven digits: "2000000 dong" is money, not a phone number.
+MONEY_AFTER = re.compile(
+    r"\s*(?:dong|rupiah|won|yen|yuan|rmb|vnd|idr|krw|jpy|dollars?|pesos?)(?![a-z])"
+    r"|\s*(?:元|块|盾|韩元|日元|越南盾|印尼盾)",
+    F,
+)
 _DATE_PART = r"(?:(?:19|20)\d\d[\-./])?(?:0?[1-9]|1[0-2])[\-./](?:0?[1-9]|[12]\d|3[01])"
 _DAY_FIRST = r"(?:0?[1-9]|[12]\d|3[01])[\-./](?:0?[1-9]|1[0-2])[\-./](?:19|20)?\d\d"
 DATE_SHAPE = re.compile(
@@ -111,8 +117,13 @@ def long_numbers(text: str, found: list[Label] | None = None, *, guess: bool = T
         if len(number) < 7 or (not document and harmless_shape(digits_part.rstrip("xX() "))):
             continue
         start, end = match.span()
-        if COUNT_AFTER.match(text, end) or text[max(0, start - 1) : start] == "+":
-            continue  # counted; "+86 …" is the international rules' to find
+        if (
+            COUNT_AFTER.match(text, end)
+            or MONEY_AFTER.match(text, end)
+            or text[max(0, start - 1) : start] == "+"
+        ):
+            continue  # counted or money ("2000000 dong"); "+86 …" is the international rules'
+
         label = nearest(found, start, end, text)
         if SSN.fullmatch(run.strip()):
             yield "id", start, end

@@ -37,7 +37,10 @@ _TLD = (
     r"|pl|cz|br|mx|ar|id|th|vn|my|ph|nz|za|ae|sa|tr|il|mo|su|la|ws|tv|fm|am|im|so|sh|gg|li|at"
     r"|be|dk|pt|ie|is|ua|kz|example|local|internal|test|invalid|corp|lan|onion|zip|mov|icu"
 )
-_HOST = rf"(?:[a-z0-9](?:[a-z0-9\-]{{0,61}}[a-z0-9])?{_DOT})+(?:{_TLD})(?![a-z])"
+# A dot within reach is looked for first, so a long run with none is passed over in one step.
+_HOST = (
+    rf"(?=[a-z0-9\-]{{1,63}}{_DOT})(?:[a-z0-9][a-z0-9\-]{{0,62}}{_DOT}){{1,6}}(?:{_TLD})(?![a-z])"
+)
 LINK = re.compile(
     r"(?<![a-z])(?:https?|hxxps?|h\*\*ps?|ftp|sftp|file|javascript|vbscript|data)\s*(?::|\[:\])"
     r"\s*(?://|\\\\|[a-z]+/|alert|void)\S*"
@@ -45,6 +48,7 @@ LINK = re.compile(
     rf"|(?<![a-z0-9@/.\-]){_HOST}(?::\d{{2,5}})?/[^\s]*[a-z0-9]"
     r"|(?<![0-9.])(?:\d{1,3}\.){3}\d{1,3}(?::\d{2,5}|/\S)"
     r"|\[[^\]\n]{0,80}\]\(\s*[^)\s]*[/.:][^)\s]*\)"
+    r"|(?<![a-z0-9\-])[a-z0-9\-]{1,63}\s*(?:dot|点)\s*(?:com|net|org|cn|io|info|co)\s*(?:slash|斜杠)\s*\w"
     r"|<\s*a\s[^>]{0,80}href",
     F,
 )
@@ -56,7 +60,7 @@ SIGN_IN_AT = re.compile(
     F,
 )
 CODE = re.compile(
-    r"`{3}"
+    r"`{3}|<!--"
     r"|<\s*/?\s*(?:script|iframe|img|svg|body|object|embed|style|link|meta|form|input|base"
     r"|frame|frameset|video|audio|details|marquee|math|template|textarea|button)\b"
     r"|\bon(?:load|error|click|mouseover|focus|begin|toggle|pageshow)\s*="
@@ -80,7 +84,11 @@ _B64_RUN = re.compile(r"(?<![A-Za-z0-9+/=_\-])[A-Za-z0-9+/_\-]{14,}={0,2}(?![A-Z
 ESCAPED = re.compile(
     r"(?<![0-9a-z])(?=[0-9]*[a-f])(?=[a-f]*[0-9])[0-9a-f]{24,}(?![0-9a-z])"
     r"|(?:%[0-9a-f]{2}){3,}|(?:\\u[0-9a-f]{4}){2,}|(?:\\x[0-9a-f]{2}){3,}"
-    r"|(?:&#x?[0-9a-f]{2,6};){3,}",
+    r"|(?:&#x?[0-9a-f]{2,6};){3,}"
+    # hex bytes with spaces or colons, one with a letter among the first twelve
+    r"|(?<![0-9a-z])(?=(?:[0-9a-f]{2}[ :]){0,11}[0-9]?[a-f])"
+    r"(?:[0-9a-f]{2}[ :]){7,}[0-9a-f]{2}(?![0-9a-z])"
+    r"|(?<![0-9])(?:[01]{8}\s?){4,}(?![0-9])",
     F,
 )
 DECODE_AND_FOLLOW = re.compile(
@@ -111,6 +119,20 @@ def _decodes_to_text(body: str) -> bool:
     return len(text) >= 8 and all(ch.isprintable() or ch in "\n\t\r" for ch in text)
 
 
+_B32_RUN = re.compile(r"(?<![A-Za-z0-9])[A-Z2-7]{16,}={0,6}(?![A-Za-z0-9=])")
+
+
+def _base32_text(token: str) -> bool:
+    """Whether an upper-case run decodes (base32) to readable text."""
+    body = token.rstrip("=")
+    try:
+        raw = base64.b32decode(body + "=" * (-len(body) % 8))
+        text = raw.decode("utf-8")
+    except (ValueError, UnicodeDecodeError):
+        return False
+    return len(text) >= 8 and all(ch.isprintable() for ch in text)
+
+
 def _encoded(token: str) -> bool:
     """Whether a base64-alphabet run is encoded: not words run together ("InterContinental",
     "Marriott-Bonvoy-Elite"), and either it decodes to readable text or it looks random (both
@@ -137,6 +159,9 @@ def encoded(text: str) -> Iterator[tuple[int, int]]:
         yield match.span()
     for match in _B64_RUN.finditer(text):
         if _encoded(match.group()):
+            yield match.span()
+    for match in _B32_RUN.finditer(text):
+        if _base32_text(match.group()):
             yield match.span()
 
 

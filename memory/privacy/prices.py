@@ -37,7 +37,8 @@ _THINGS_EN = (
     r"|air\s?fares?|fares?|(?:flight|plane|train|rail|bus|ferry|air)\s+tickets?|tickets?"
     r"|taxis?|cabs?|ubers?|lyfts?|didi|car\s+rentals?|rental\s+cars?|parking"
     r"|meals?|dinners?|lunch(?:es)?|breakfasts?|brunch|food|drinks|tips?|visa\s+fees?"
-    r"|baggage\s+fees?|upgrades?|limos?|shuttles?"
+    r"|baggage\s+fees?|upgrades?|limos?|shuttles?|car\s+hire|hire\s+cars?|minibar"
+    r"|room\s+service|laundry|tolls?"
 )
 # Things with a clock time: "lunch 1230", "taxi 1530 from the hotel", "breakfast 730",
 # "晚饭1930" (a Chinese ride's time is said with 点: "打车1100" is a fare).
@@ -57,7 +58,7 @@ _THINGS_ZH = (
 )
 # Between a priced thing and its number: a few words of one clause, no digit, no other
 # sentence; English words only (a "for" makes the number a count: "dinner for 12").
-_GAP_EN = r"(?:[^0-9.,;!?\n(]|\.(?=\d)){0,28}?"
+_GAP_EN = r"(?:[^0-9.,;!?\n]|\.(?=\d)){0,28}?"
 _GAP_ZH = r"[^0-9,.;!?，。；！？\n]{0,8}?"
 THING_BEFORE = re.compile(
     rf"(?:(?<![a-z])(?:{_THINGS_EN})(?![a-z]){_GAP_EN}|(?:{_THINGS_ZH}){_GAP_ZH})\Z", F
@@ -76,7 +77,9 @@ _FOR_EN = (
 _PEOPLE_THINGS = r"trips?|offsites?|dinners?|lunch(?:es)?|meals?|breakfasts?|brunch|parties|party"
 FOR_THING = re.compile(
     rf"{_FOR_EN}(?!(?:{_PEOPLE_THINGS})(?![a-z]))(?:{_THINGS_EN}|flights?|trains?|rooms?"
-    r"|seats?|cab\s+rides?)(?![a-z])"
+    r"|seats?|cab\s+rides?|suites?|villas?|tours?|(?:rail\s+)?pass(?:es)?|packages?|excursions?"
+    r"|insurance|visas?|lounges?|wi-?fi|guides?|drivers?|cars?|vans?|boats?|ferries|sim\s+cards?"
+    r"|data\s+plans?)(?![a-z])"
     rf"|\s*(?:用来|拿来|用于|花在|留给|给|来)(?:订|买|付|住|打|吃)?(?:{_THINGS_ZH}|打车|住宿|机票|吃饭)"
     r"|\s*(?:住|睡)(?:一|每)?(?:晚|夜)",
     F,
@@ -90,18 +93,66 @@ SPENT_BEFORE = re.compile(
     r"|set\s+(?:me|us|him|her|them)\s+back|came\s+(?:out\s+)?to|comes\s+to|ran\s+(?:me|us)"
     r"|runs\s+(?:me|us)|totall?ed|totals?|grand\s+total|subtotal|billed|expensed|reimbursed"
     r"|cover|covers|covered|set\s+aside|put\s+aside|budgeted|allot(?:ted)?|earmark(?:ed)?"
-    r"|all\s+in|all-in|in\s+total|altogether)(?![a-z])"
+    r"|all\s+in|all-in|in\s+total|altogether|saved|save|saving|refunded|quoted|split|brought"
+    r"|claimed|bill|bills|lost|tipped|topped\s+up|withdrew|exchanged|got\s+back|paid\s+back"
+    r"|(?:dropped|fell|went\s+(?:down|up)|came\s+down|rose|jumped|climbed|increased|decreased"
+    r"|reduced|discounted|marked\s+down|cut|raised)\s+to)(?![a-z])"
     r"(?:\s+(?:me|us|about|around|roughly|nearly|almost|over|under|like|only|just|a\s+total\s+of"
     r"|up\s+to|at\s+least|at\s+most|maybe|probably|close\s+to|~))*\s*:?\s*"
     r"|(?:花了|花掉|花费|花|付了|付过|付|交了|掏了|掏|刷了|刷|消费了?|开销|开支|用了|报销了?|报了|报"
     r"|结账|结了|共计|合计|总计|总共|一共|总额|总价|总花费|总费用|账单|跳到|跳表|打表|留了?|预留"
-    r"|准备了?|出了|给了|挣了?|赚了?)"
+    r"|准备了?|出了|给了|挣了?|赚了?|省了|省下|退了|多收了?我?|少收了?|充值了?|充了|转了我|转账|多花了?"
+    r"|少花了?|多付了?|补了|赔了|罚了|扣了|降到|涨到|跌到|降至|涨至|降了|涨了)"
     r"(?:大概|大约|约|差不多|将近|快|才|就|只|了|个|共)*\s*[:：]?\s*)\Z",
     F,
 )
-# Rates of allowance or pay: "每天给报200", "日均300", "90 daily", "95k a year".
+# Rates of allowance or pay: "每天给报200", "日均300", "每次出差最多2500", "90 daily".
 RATE_BEFORE_ZH = re.compile(
-    r"(?:每天|每日|一天|日均|每月|每个月|一个月|月均|每周|每年|一年)[^0-9,.;!?，。；！？\n]{0,6}?\Z"
+    r"(?:每天|每日|一天|日均|每月|每个月|一个月|月均|每周|每年|一年|每次|每趟|单程|往返|来回)"
+    r"[^0-9,.;!?，。；！？\n]{0,6}?\Z"
+)
+# A booking and what it went for: "booked it for 900", "got a room for 380".
+BOOKED_FOR = re.compile(
+    r"(?<![a-z])(?:booked|book|got|get|found|find|bought|buy|snagged|grabbed|scored|reserved"
+    r"|picked\s+up|sold)(?![a-z])[^.!?\n,;]{0,30}?(?<![a-z])for\s+(?:only\s+|just\s+|about\s+"
+    r"|around\s+|under\s+)?\Z",
+    F,
+)
+# A count and its price: "3 nights = 2400", "两晚800", "两个人1500"; "800 for 2 nights".
+COUNT_BEFORE = re.compile(
+    r"(?<![0-9a-z])\d+\s*(?:nights?|days?|people|persons?|pax|adults?|rooms?|tickets?|seats?"
+    r"|guests?)(?![a-z])\s*(?:=|:|for|total|in\s+total|at|is|are|costs?|came\s+to)?\s*\Z"
+    r"|(?:\d+|[一两二三四五六七八九十几])\s*个?(?:晚|夜|天|人|位|间|张|份)"
+    r"(?:一共|共|总共|合计|才|要|大概|约|就)?\s*\Z",
+    F,
+)
+FOR_COUNT_AFTER = re.compile(
+    r"\s*for\s+(?:the\s+|all\s+|both\s+)?(?:\d+|both|us|all)\s*(?:of\s+us|nights?|days?|people"
+    r"|persons?|adults?|rooms?|tickets?|seats?|guests?|pax|us)(?![a-z])",
+    F,
+)
+# A cap or an approximation with no unit: "keep it under 800", "nothing above 1500",
+# "around 600", "~1200", "控制在800", "大概1200", "比500便宜", "1500以内"; a number of hundreds
+# only (small ones are hours, people, stops).
+CAP_BEFORE = re.compile(
+    r"(?:(?<![a-z])(?:under|below|less\s+than|no\s+more\s+than|not\s+more\s+than|max(?:imum)?"
+    r"|at\s+most|up\s+to|not\s+over|above|over|more\s+than|cheaper\s+than|pricier\s+than"
+    r"|more\s+expensive\s+than|around|about|approx(?:imately)?|roughly|circa|some|ballpark"
+    r"|in\s+the\s+region\s+of)(?![a-z])|[~≈<>≤≥]|=)\s*\Z"
+    r"|(?:不超过|不要超过|别超过|不能超过|控制在|最多|至多|顶多|不高于|低于|少于|不到|大概|大约|约|差不多"
+    r"|比)\s*\Z",
+    F,
+)
+CAP_AFTER = re.compile(
+    r"\s*(?:or\s+(?:less|under|cheaper|below|lower)|max(?:imum)?|tops|at\s+most|or\s+so"
+    r"|and\s+(?:under|below)|is\s+the\s+(?:sweet\s+spot|limit|max|ceiling))(?![a-z])"
+    r"|\s*(?:以内|以下|之内|左右|上下|封顶|便宜|贵|档|的(?:房间|房|机票|票|酒店|车票))",
+    F,
+)
+_TIME_WORD = re.compile(
+    r"(?<![a-z])(?:leave|leaving|depart[a-z]*|arriv[a-z]*|land[a-z]*|wake|start|flights?|trains?"
+    r"|pick-?up|check-?(?:in|out)|meet[a-z]*)(?![a-z])",
+    F,
 )
 RATE_AFTER = re.compile(
     r"\s*(?:(?:-?ish|or\s+so)\s*)?(?:daily|a\s+day|per\s+day|/\s?day|each\s+day|every\s+day"
@@ -152,6 +203,15 @@ def _digits(number: str) -> int:
     return sum(ch.isdigit() for ch in number)
 
 
+def _capped(text: str, start: int, end: int, number: str) -> bool:
+    """A number of hundreds under a cap or an approximation, unless it is a clock time in a
+    sentence about leaving or arriving ("around 730 I leave")."""
+    if not (CAP_BEFORE.search(text, max(0, start - 30), start) or CAP_AFTER.match(text, end)):
+        return False
+    clock = _CLOCK.match(number) or _CLOCK_LIKE.match(number)
+    return not (clock and _TIME_WORD.search(text, max(0, start - 40), end + 40))
+
+
 def priced(text: str, start: int, end: int) -> bool:
     """Whether the bare number text[start:end] (no unit after it) reads as money by what
     stands around it (see the module docstring)."""
@@ -172,6 +232,10 @@ def priced(text: str, start: int, end: int) -> bool:
     scaled = _SCALED.search(number) is not None
     large = _digits(number) >= 3 or scaled
     if SPENT_BEFORE.search(text, low, start):
+        return True
+    if large and (BOOKED_FOR.search(text, low, start) or _capped(text, start, end, number)):
+        return True
+    if COUNT_BEFORE.search(text, low, start) or FOR_COUNT_AFTER.match(text, end):
         return True
     timed = TIMED_BEFORE.search(text, low, start)
     if timed is not None and (
