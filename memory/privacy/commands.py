@@ -57,12 +57,14 @@ _TELL_ZH = (
 )
 _DATA_EN = (
     r"(?:memory|memories|profile|history|records?|data|details|preferences|info(?:rmation)?"
+    r"|bookings?|confirmations?|plans?|locations?"
     r"|everything|all\s+(?:of\s+)?(?:it|this|my\s+\w+)|trips|itinerar(?:y|ies)|phone|number"
     r"|contacts?|context|conversation|notes?)"
 )
 # A verb of telling, then within the clause someone else (not "me", not "my assistant").
 TELL_OTHERS = re.compile(
     rf"\b{_TELL_EN}\s+(?:it\s+to\s+|this\s+to\s+)?{_OTHERS_EN}|\blet\s+{_OTHERS_EN}\s+know\b"
+    rf"|\b(?:respond|reply|answer)\s+(?:to\s+)?{_OTHERS_EN}"
     rf"|\b{_HAND_EN}\b{_CLAUSE_EN}{{0,30}}?\b{_DATA_EN}\b{_CLAUSE_EN}{{0,30}}?"
     rf"\b(?:to|with|for)\s+{_OTHERS_EN}"
     rf"|\b{_HAND_EN}\s+{_OTHERS_EN}\s+{_CLAUSE_EN}{{0,20}}?\b{_DATA_EN}\b"
@@ -81,7 +83,8 @@ _ASKER_EN = (
     r"|is\s+(?:chatting|asking|planning|booking|reading))\b"
     r"|\b(?:anyone|someone|somebody|anybody|whoever|a\s+colleague|an?\s+admin|an?\s+approver"
     r"|my\s+(?:manager|boss|colleague))\s+(?:else\s+)?(?:who\s+)?(?:asks?|requests?|plans?"
-    r"|books?|reads?|is\s+(?:chatting|asking|planning))\b)"
+    r"|books?|reads?|asking|requesting|planning|booking|reading"
+    r"|is\s+(?:chatting|asking|planning))\b)"
 )
 _ASKER_ZH = (
     r"(?:无论谁|不管谁|谁|任何人|有人|别人|其他人|同事|审批人|管理员|差旅管理员|哪个同事|老板|领导)"
@@ -153,7 +156,15 @@ CLAIM = re.compile(
     r"|claims)|\bmark\s+[^.!?\n]{0,25}?\bas\s+(?:approved|in-?policy|compliant|pre-?approved)"
     r"|\b(?:i'?m|i\s+am|we\s+are|(?:my|our)\s+\w+\s+(?:are|is))\s+(?:already\s+)?pre-?approved"
     r"|\bunlimited\s+(?:budget|spending|expenses)|\bbudget\s+(?:is\s+)?unlimited"
-    r"|\bno\s+(?:spending|budget|expense)\s+(?:limits?|caps?)\b",
+    r"|\bno\s+(?:spending|budget|expense)\s+(?:limits?|caps?)\b"
+    # the approval flow skipped: "never send my bookings to approvers", "don't ask me for a
+    # reason when I go over policy"
+    r"|\b(?:never|don'?t|do\s+not|no\s+need\s+to)\s+(?:send|forward|route|escalate|submit)\b"
+    r"[^.!?\n]{0,24}?\bto\s+(?:an?\s+|the\s+|my\s+|any\s+)?approvers?"
+    r"|\b(?:never|don'?t|do\s+not|no\s+need\s+to)\s+ask\s+(?:me\s+)?(?:for\s+)?(?:a\s+|the\s+|any\s+)?"
+    r"(?:reasons?|justifications?|approvals?)\b"
+    r"|\bmake\s+(?:my|all\s+my)\s+(?:memory|memories|profile|preferences|data|history|trips)"
+    r"\s+public\b",
     F,
 )
 CLAIM_ZH = re.compile(
@@ -163,7 +174,11 @@ CLAIM_ZH = re.compile(
     r"(?:没有|不设|无)上限)"
     r"|不受[^。！？\n]{0,4}?(?:差标|政策|预算|规定|制度|审批)的?(?:限制|约束)|不用(?:走)?审批"
     r"|不需要(?:走)?审批|无需审批|免审批|跳过审批|自动审批|一律批准|默认(?:合规|批准|通过)|政策豁免"
-    r"|豁免人员|全面授权|不必过问|预算(?:不设|没有|无)上限|无限预算|不限预算",
+    r"|豁免人员|全面授权|不必过问|预算(?:不设|没有|无)上限|无限预算|不限预算"
+    r"|不用(?:问|找|经过|通过|走|发给)(?:审批|审批人)|别(?:走|发给)审批|不要发给审批人"
+    r"|不用(?:填|写|给)?(?:超标)?(?:理由|原因)"
+    r"|(?:公开|公布)(?:给(?:所有人|大家|每个人))?(?:我的)?(?:全部|所有)?(?:记忆|偏好|资料|数据|行程|档案)"
+    r"|(?:把|将)我的(?:全部|所有)?(?:记忆|偏好|资料|数据|行程|档案)[^。！？\n]{0,6}?(?:公开|公布)",
     F,
 )
 # Access or a role claimed or granted: "user U0123 may read my memory", "I am the travel

@@ -27,7 +27,7 @@ from collections.abc import Iterator
 
 F = re.IGNORECASE
 
-_DOT = r"(?:\.|\[\.\]|\(\.\)|\[dot\]|\(dot\))"
+_DOT = r"(?:\.|。|\[\.\]|\(\.\)|\[dot\]|\(dot\))"
 # Top-level domains people meet (generic, the common country codes, and the reserved names
 # of examples and intranets), so "St.Louis/Chicago" is no host.
 _TLD = (
@@ -48,7 +48,8 @@ LINK = re.compile(
     rf"|(?<![a-z0-9@/.\-]){_HOST}(?::\d{{2,5}})?/[^\s]*[a-z0-9]"
     r"|(?<![0-9.])(?:\d{1,3}\.){3}\d{1,3}(?::\d{2,5}|/\S)"
     r"|\[[^\]\n]{0,80}\]\(\s*[^)\s]*[/.:][^)\s]*\)"
-    r"|(?<![a-z0-9\-])[a-z0-9\-]{1,63}\s*(?:dot|点)\s*(?:com|net|org|cn|io|info|co)\s*(?:slash|斜杠)\s*\w"
+    r"|(?<![a-z0-9\-])[a-z0-9\-]{1,63}\s*[(\[]?(?:dot|点)[)\]]?\s*(?:com|net|org|cn|io|info|co)"
+    r"\s*(?:slash|斜杠)\s*\w"
     r"|<\s*a\s[^>]{0,80}href",
     F,
 )
@@ -67,7 +68,7 @@ CODE = re.compile(
     r"|\{\{[^{}\n]{0,80}\}\}|\{%[^%\n]{0,80}%\}|\$\{[^}\n]{1,80}\}|\$\([^)\n]{1,80}\)"
     r"|\|\s*(?:sh|bash|zsh|python3?|perl|powershell)\b"
     r"|\b(?:curl|wget)\s+(?:-\S+\s+)*\S*(?:/|\.[a-z]{2})"
-    r"|\brm\s+-[rf]{1,2}\b|\bsudo\s+\w|\bchmod\s+[0-7+]|/bin/(?:ba)?sh\b|\bcmd(?:\.exe)?\s+/c\b"
+    r"|\bpowershell(?:\.exe)?\s+-|<\?php|\brm\s+-[rf]{1,2}\b|\bsudo\s+\w|\bchmod\s+[0-7+]|/bin/(?:ba)?sh\b|\bcmd(?:\.exe)?\s+/c\b"
     r"|\b(?:drop|truncate|alter)\s+(?:table|database|schema)\b"
     r"|(?-i:\bDELETE\s+FROM\b)|\bdelete\s+from\s+\w+\s*(?:where\b|;)"
     r"|\bselect\s+\*\s+from\b|(?-i:\bSELECT\s+[\w,\s]{1,40}\s+FROM\b)"

@@ -38,7 +38,7 @@ _THINGS_EN = (
     r"|taxis?|cabs?|ubers?|lyfts?|didi|car\s+rentals?|rental\s+cars?|parking"
     r"|meals?|dinners?|lunch(?:es)?|breakfasts?|brunch|food|drinks|tips?|visa\s+fees?"
     r"|baggage\s+fees?|upgrades?|limos?|shuttles?|car\s+hire|hire\s+cars?|minibar"
-    r"|room\s+service|laundry|tolls?"
+    r"|room\s+service|laundry|tolls?|grabs?"
 )
 # Things with a clock time: "lunch 1230", "taxi 1530 from the hotel", "breakfast 730",
 # "晚饭1930" (a Chinese ride's time is said with 点: "打车1100" is a fare).
@@ -54,7 +54,7 @@ _THINGS_ZH = (
     "酒店|宾馆|民宿|住宿|旅馆|青旅|客栈|房费|机票|车票|高铁票|动车票|火车票|船票|门票|打车|车费"
     "|出租车|网约车|的士|专车|接送机|接机|送机|餐费|晚饭|午饭|早饭|晚餐|午餐|早餐|夜宵|宵夜|吃饭"
     "|饭钱|伙食|请客|签证费|行李费|升舱|租车|停车费|头等舱|商务舱|经济舱|一等座|二等座|商务座|卧铺"
-    "|住的话|住一晚|住"
+    "|住的话|住一晚|住|标间|标准间|大床房|双床房|套房|单人间|双人间|商务房|行政房|打的|出租|含税|不含税"
 )
 # Between a priced thing and its number: a few words of one clause, no digit, no other
 # sentence; English words only (a "for" makes the number a count: "dinner for 12").
@@ -111,6 +111,14 @@ RATE_BEFORE_ZH = re.compile(
     r"(?:每天|每日|一天|日均|每月|每个月|一个月|月均|每周|每年|一年|每次|每趟|单程|往返|来回)"
     r"[^0-9,.;!?，。；！？\n]{0,6}?\Z"
 )
+# Pay said with "make" or "earn": "I make 8k", "clears 12000" (thousands only: "make 2 stops").
+EARN_BEFORE = re.compile(
+    r"(?<![a-z])(?:make|makes|made|making|earn|earns|earned|earning|clear|clears|net|nets|gross"
+    r"|take\s+home|takes\s+home|bring\s+home|brings\s+home|get\s+paid|(?:i'?m|i\s+am)\s+on)"
+    r"(?![a-z])\s*"
+    r"(?:about\s+|around\s+|roughly\s+|like\s+|over\s+|nearly\s+)?\Z",
+    F,
+)
 # A booking and what it went for: "booked it for 900", "got a room for 380".
 BOOKED_FOR = re.compile(
     r"(?<![a-z])(?:booked|book|got|get|found|find|bought|buy|snagged|grabbed|scored|reserved"
@@ -144,7 +152,8 @@ CAP_BEFORE = re.compile(
     F,
 )
 CAP_AFTER = re.compile(
-    r"\s*(?:or\s+(?:less|under|cheaper|below|lower)|max(?:imum)?|tops|at\s+most|or\s+so"
+    r"\s*(?:or\s+(?:less|under|cheaper|below|lower)|max(?:imum)?|tops|at\s+most|or\s+so|extra"
+    r"|on\s+top|additional|for\s+(?:everything|all\s+of\s+it|the\s+lot|both|the\s+pair)"
     r"|and\s+(?:under|below)|is\s+the\s+(?:sweet\s+spot|limit|max|ceiling))(?![a-z])"
     r"|\s*(?:以内|以下|之内|左右|上下|封顶|便宜|贵|档|的(?:房间|房|机票|票|酒店|车票))",
     F,
@@ -156,7 +165,7 @@ _TIME_WORD = re.compile(
 )
 RATE_AFTER = re.compile(
     r"\s*(?:(?:-?ish|or\s+so)\s*)?(?:daily|a\s+day|per\s+day|/\s?day|each\s+day|every\s+day"
-    r"|/\s?d(?![a-z]))(?![a-z])|\s*(?:一天|每天|/天|每日)",
+    r"|/\s?d(?![a-z])|pp|p\.p\.?|pppn|pn|p/n|pnpp)(?![a-z])|\s*(?:一天|每天|/天|每日)",
     F,
 )
 # Pay: a number and "a month", "a year", "an hour" is a wage when it is large or scaled.
@@ -232,6 +241,8 @@ def priced(text: str, start: int, end: int) -> bool:
     scaled = _SCALED.search(number) is not None
     large = _digits(number) >= 3 or scaled
     if SPENT_BEFORE.search(text, low, start):
+        return True
+    if (_digits(number) >= 4 or scaled) and EARN_BEFORE.search(text, low, start):
         return True
     if large and (BOOKED_FOR.search(text, low, start) or _capped(text, start, end, number)):
         return True
