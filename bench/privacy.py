@@ -46,9 +46,11 @@ from memory.privacy.text import normalise  # noqa: E402
 CORPUS = ROOT / "tests" / "memory" / "privacy_corpus"
 _CJK = re.compile(r"[\u4e00-\u9fff]")
 _DIGIT = re.compile(r"\d")
-ROUND8 = ("r8_dev", "r8_held_out", "r8_fresh")
+ROUND8 = ("r8_dev", "r8_held_out", "r8_fresh", "r9_fresh")
 FAMILIES = ("amount", "instructions")
-LISTED = ("dev", "r8_dev")  # sets whose misses are printed (tuned on anyway)
+# Sets whose misses are printed (tuned on anyway): r8_fresh was measured once, untuned, and
+# then fixed by general rules in round 3; r9_fresh was written after that and only measured.
+LISTED = ("dev", "r8_dev", "r8_fresh")
 
 
 def _load(name: str) -> dict[str, Any]:
@@ -253,10 +255,12 @@ def main(argv: list[str] | None = None) -> int:
             print(_line(f"{half:11} {lang}", figures))
             if half in (*LISTED, *probes):
                 _print_details(figures)
-    _round8(report, ROUND8[:1] if args.tuned_only else ROUND8)
+    _round8(report, ("r8_dev", "r8_fresh") if args.tuned_only else ROUND8)
     rounds = [name for name in ROUND8 if (CORPUS / f"{name}.json").exists()]
     _benign_in_calls(
-        [*sets, "r8_dev"] if args.tuned_only else [*sets, *rounds], report, args.tuned_only
+        [*sets, "r8_dev", "r8_fresh"] if args.tuned_only else [*sets, *rounds],
+        report,
+        args.tuned_only,
     )
     if args.tuned_only:
         return 0

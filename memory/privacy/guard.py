@@ -23,6 +23,8 @@ from memory.privacy.rules import DIGIT, findings, scan
 from memory.privacy.text import normalise
 
 _REVIEWS_AT_ONCE = 4
+# Verdicts a number found across facts replaces: none, or a piece read as an amount.
+_WEAK: tuple[Category | None, ...] = (None, "amount")
 
 
 # A fact that runs on into the next: it ends in a digit (the next starts with one), or leaves a
@@ -73,7 +75,7 @@ class PrivacyGuard:
         """One verdict per fact. `stored` gives the person's remembered facts; it is only
         called when a new fact offers a piece of a number."""
         verdicts: list[Category | None] = [scan(fact) for fact in facts]
-        if len(facts) > 1 and None in verdicts:
+        if len(facts) > 1 and any(verdict in _WEAK for verdict in verdicts):
             self._join_turn(facts, verdicts)
         self._join_pieces(facts, verdicts, stored)
         reviewer = self.reviewer
@@ -108,7 +110,7 @@ class PrivacyGuard:
             else:
                 groups.append([index])
         for group in groups:
-            if len(group) < 2 or all(verdicts[index] is not None for index in group):
+            if len(group) < 2 or all(verdicts[index] not in _WEAK for index in group):
                 continue
             bounds: list[tuple[int, int]] = []
             position = 0
@@ -118,8 +120,16 @@ class PrivacyGuard:
             joined = normalise(" ".join(facts[index] for index in group))
             for category, start, end in findings(joined.text, guess=False):
                 first, last = joined.span(start, end)
-                for index, (low, high) in zip(group, bounds, strict=True):
-                    if low < last and first < high and verdicts[index] is None:
+                touched = [
+                    index
+                    for index, (low, high) in zip(group, bounds, strict=True)
+                    if low < last and first < high
+                ]
+                for index in touched:
+                    # A number across facts is more specific than a piece read as an amount.
+                    if verdicts[index] is None or (
+                        len(touched) > 1 and verdicts[index] == "amount" and category != "amount"
+                    ):
                         verdicts[index] = category
 
     @staticmethod
@@ -133,7 +143,7 @@ class PrivacyGuard:
             for index, fact in enumerate(facts)
             for part in pieces(normalise(fact).text)
         ]
-        if not any(verdicts[index] is None for index, _ in new):
+        if not any(verdicts[index] in _WEAK for index, _ in new):
             return
         old = [(None, part) for text in stored() for part in pieces(normalise(text).text)]
         sequence: list[tuple[int | None, str]] = [*old, *new]
@@ -144,7 +154,7 @@ class PrivacyGuard:
                 if found is None:
                     continue
                 for index, _ in window:
-                    if index is not None and verdicts[index] is None:
+                    if index is not None and verdicts[index] in _WEAK:
                         verdicts[index] = found
 
 

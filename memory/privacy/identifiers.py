@@ -41,7 +41,7 @@ _SEPARATORS = re.compile(r"\d([ \-._/]{1,3})(?=\d)")
 COUNT_AFTER = re.compile(
     r"\s*(?:[a-z]+\s+){0,2}?(?:miles|points?|pts|avios|steps|km|kms|meters?|metres?|people"
     r"|visitors|followers|views|nights|stays|mqms?|xp|calories|kcal)(?![a-z])"
-    r"|\s*(?:积分|里程|公里|米|步|人|晚|分(?!机))",
+    r"|\s*(?:积分|里程|公里|米|步|人|晚|分(?!机))|\s*[^\x00-\x7f]{1,4}(?:积分|里程)",
     F,
 )
 # Currencies whose amounts run to seven digits: "2000000 dong" is money, not a phone number.

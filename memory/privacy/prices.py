@@ -25,6 +25,7 @@ from __future__ import annotations
 import re
 
 from memory.privacy.identifiers import COUNT_AFTER
+from memory.privacy.roles import explained
 
 F = re.ASCII | re.IGNORECASE
 
@@ -190,7 +191,7 @@ PLACE_BEFORE = re.compile(
     r"|pavilion|stall|booth|ward|zip|postcode|since|after|before|in|from|until|till|by|during"
     r"|circa|year|ref|reference|booking|order|confirmation|conf|pnr|code|id|locator|voucher"
     r"|invoice|receipt|ext|extension)\.?\s*(?:no\.?|number|#)?\s*[:#]?\s*|#\s*)\Z"
-    r"|(?:第|房间|房|楼|层|排|座|号线|路|航站楼|站台|登机口|车厢|月台|出口)\s*\Z",
+    r"|(?:第|房间|房|楼|层|排|(?<![等务硬软卧])座|号线|路|航站楼|站台|登机口|车厢|月台|出口)\s*\Z",
     F,
 )
 _CLOCK = re.compile(r"(?:[01]\d|2[0-3])[0-5]\d\Z")
@@ -255,14 +256,18 @@ def priced(text: str, start: int, end: int) -> bool:
         return False  # "lunch 1230", "breakfast 730", "晚饭1930": when, not how much
     if THING_BEFORE.search(text, low, start) and not _FOR_COUNT.search(text, low, start):
         return True
-    return bool(
+    if (
         FOR_THING.match(text, end)
         or (large and FOR_PEOPLE_THING.match(text, end))
         or PAY_AFTER.match(text, end)
         or RATE_AFTER.match(text, end)
         or RATE_BEFORE_ZH.search(text, low, start)
         or (WAGE_AFTER.match(text, end) and (_digits(number) >= 4 or scaled))
-    )
+    ):
+        return True
+    # Nothing says it is money, and nothing says what else it is: in a travel preference an
+    # unexplained number is a price ("lounge pass: 45", "商务座一千七太贵了").
+    return not explained(text, start, end, number)
 
 
 __all__ = ["priced"]
