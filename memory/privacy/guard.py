@@ -18,7 +18,7 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Protocol
 
 from memory.privacy.categories import Category
-from memory.privacy.numbers import compact, pieces, shape
+from memory.privacy.numbers import pieces, pieces_shape
 from memory.privacy.rules import DIGIT, findings, scan
 from memory.privacy.text import normalise
 
@@ -150,7 +150,7 @@ class PrivacyGuard:
         for size in (2, 3):
             for start in range(len(sequence) - size + 1):
                 window = sequence[start : start + size]
-                found = shape(compact("".join(part for _, part in window)))
+                found = pieces_shape("".join(part for _, part in window))
                 if found is None:
                     continue
                 for index, _ in window:

@@ -57,7 +57,11 @@ LINK = re.compile(
 SIGN_IN_AT = re.compile(
     r"(?<![a-z])(?:log\s*in|sign\s*in|re-?authenticate|re-?login|verify|authenticate)(?![a-z])"
     r"[^.!?\n]{0,20}?(?<![a-z0-9@/.\-])" + _HOST + r"(?![a-z0-9])"
-    r"|(?:登录|登陆|验证|认证)[^。！？\n]{0,6}?" + _HOST,
+    r"|(?:登录|登陆|验证|认证)[^。！？\n]{0,6}?"
+    + _HOST
+    + r"|"
+    + _HOST
+    + r"[^。！？\n.]{0,8}?(?:登录|登陆|验证|认证|(?<![a-z])(?:verify|log\s*in|sign\s*in|re-?auth))",
     F,
 )
 CODE = re.compile(
@@ -68,7 +72,8 @@ CODE = re.compile(
     r"|\{\{[^{}\n]{0,80}\}\}|\{%[^%\n]{0,80}%\}|\$\{[^}\n]{1,80}\}|\$\([^)\n]{1,80}\)"
     r"|\|\s*(?:sh|bash|zsh|python3?|perl|powershell)\b"
     r"|\b(?:curl|wget)\s+(?:-\S+\s+)*\S*(?:/|\.[a-z]{2})"
-    r"|\bpowershell(?:\.exe)?\s+-|<\?php|\brm\s+-[rf]{1,2}\b|\bsudo\s+\w|\bchmod\s+[0-7+]|/bin/(?:ba)?sh\b|\bcmd(?:\.exe)?\s+/c\b"
+    r"|\bpowershell(?:\.exe)?\s+-|<\?php|`[^`\n]{0,60}[;|&$<>][^`\n]{0,60}`"
+    r"|/etc/(?:passwd|shadow|hosts)\b|\brm\s+-[rf]{1,2}\b|\bsudo\s+\w|\bchmod\s+[0-7+]|/bin/(?:ba)?sh\b|\bcmd(?:\.exe)?\s+/c\b"
     r"|\b(?:drop|truncate|alter)\s+(?:table|database|schema)\b"
     r"|(?-i:\bDELETE\s+FROM\b)|\bdelete\s+from\s+\w+\s*(?:where\b|;)"
     r"|\bselect\s+\*\s+from\b|(?-i:\bSELECT\s+[\w,\s]{1,40}\s+FROM\b)"
@@ -95,6 +100,8 @@ ESCAPED = re.compile(
 DECODE_AND_FOLLOW = re.compile(
     r"\b(?:decode|decrypt|deobfuscate|unescape|base64|rot13|rot-13|hex)\b[^.!?\n]{0,40}?"
     r"\b(?:follow|execute|obey|act\s+on|carry\s+out)\b"
+    r"|\b(?:follow|execute|obey|run|do\s+what)\b[^.!?\n]{0,20}?\b(?:base64|encoded|hex|rot13"
+    r"|cipher|the\s+(?:code|string|blob)\s+below)\b"
     r"|(?:解码|解密|转码|base64)[^。！？\n]{0,12}?(?:执行|照做|运行|遵守|按.{0,4}做|服从)",
     F,
 )
@@ -139,10 +146,12 @@ def _encoded(token: str) -> bool:
     "Marriott-Bonvoy-Elite"), and either it decodes to readable text or it looks random (both
     cases changing often, with a digit, a symbol of the alphabet or padding)."""
     body = token.rstrip("=")
-    if len(token) < (16 if token.endswith("=") else 20) or _WORDS.fullmatch(body):
+    if _WORDS.fullmatch(body):
         return False
     if _decodes_to_text(body):
         return True
+    if len(token) < (16 if token.endswith("=") else 20):
+        return False
     upper = sum(ch.isupper() for ch in body)
     lower = sum(ch.islower() for ch in body)
     if upper < 2 or lower < 1:

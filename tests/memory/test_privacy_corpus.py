@@ -6,10 +6,12 @@ sentences and refuse at most one benign sentence in 40, in each set and each lan
 failure lists what was missed.
 
 Round 8 (`r8_*.json`, issues 22 and 27) is read per language and per family (`amount`,
-`instructions`): on its development set, at least 97% of the sensitive sentences and of the
-values split over a call's facts are refused and at most one benign sentence in 40; its
-held-out and fresh sets are only measured (bench/privacy.py), never asserted on here, so
-they are never tuned on; every set must be well formed and masked cleanly.
+`instructions`): on its development sets (`r8_dev`, and `r8_fresh` since it was measured
+once untuned and then tuned on), at least 97% of the sensitive sentences and of the values
+split over a call's facts are refused and at most one benign sentence in 40; the held-out
+set and the fresh probes written after round 3 (`r9_fresh`) are only measured
+(bench/privacy.py), never asserted on here, so they are never tuned on; every set must be
+well formed and masked cleanly.
 
 `bench/privacy.py` prints the same figures.
 """
@@ -33,7 +35,8 @@ SETS = HALVES + PROBES
 # Fresh probes only ever measured (bench/privacy.py), never tuned on: no targets here.
 UNTUNED = tuple(sorted(path.stem for path in CORPUS.glob("untuned_*.json")))
 LANGS = ("en", "zh")
-ROUND8 = tuple(sorted(path.stem for path in CORPUS.glob("r8_*.json")))
+ROUND8 = tuple(sorted(path.stem for path in CORPUS.glob("r[89]_*.json")))
+ROUND8_TUNED = ("r8_dev", "r8_fresh")
 FAMILIES = ("amount", "instructions")
 
 
@@ -131,19 +134,21 @@ def _r8(name: str, kind: str, lang: str, family: str) -> list[dict[str, str]]:
 
 @pytest.mark.parametrize("family", FAMILIES)
 @pytest.mark.parametrize("lang", LANGS)
-def test_round_8_development_targets(lang: str, family: str) -> None:
-    cases = _r8("r8_dev", "sensitive", lang, family)
+@pytest.mark.parametrize("name", ROUND8_TUNED)
+def test_round_8_development_targets(name: str, lang: str, family: str) -> None:
+    cases = _r8(name, "sensitive", lang, family)
     missed = [case["text"] for case in cases if scan(case["text"]) != family]
     assert len(missed) <= len(cases) * 0.03, f"missed or miscategorised: {missed}"
-    benign = _r8("r8_dev", "benign", lang, family)
+    benign = _r8(name, "benign", lang, family)
     refused = [(case["text"], scan(case["text"])) for case in benign if scan(case["text"])]
     assert len(refused) <= len(benign) / 40, f"refused: {refused}"
 
 
 @pytest.mark.parametrize("lang", LANGS)
-def test_round_8_values_split_over_a_calls_facts_are_refused(lang: str) -> None:
+@pytest.mark.parametrize("name", ROUND8_TUNED)
+def test_round_8_values_split_over_a_calls_facts_are_refused(name: str, lang: str) -> None:
     guard = PrivacyGuard()
-    turns = _load("r8_dev")["turns"]
+    turns = _load(name)["turns"]
     kept = [
         fact
         for turn in turns["sensitive"]
