@@ -14,10 +14,16 @@ sentence:
 - an amount given, kept or set aside: "I'll cover 120", "set aside 3000", "给酒店留八百";
 - a rate of pay or of allowance: "90 daily", "每天给报200", "95k a year", "a 5000 bonus".
 
+- a count and its price ("3 nights = 2400", "两晚800", "800 for 2 nights"), a cap or an
+  approximation on a number of hundreds ("keep it under 800", "大概一千二", "比500便宜");
+- and, when none of these says so, any number of two digits or more that nothing explains as
+  something else (`memory.privacy.roles`: years, ages, times, flights, balances, counts …):
+  people say prices in more ways than can be listed ("lounge pass: 45").
+
 Numbers that count, place or time something pass as before (`money.NOT_MONEY` after the
-number; a place word before it: "room 1208", "gate 45", "floor 15", "car 5"; a year after
-"since"/"after"; a street address; a clock time after "at"), and a priced thing owns a
-number only within its clause, with no other number between them.
+number; a place word before it: "room 1208", "gate 45", "floor 15", "car 5"; a street
+address; a clock time after "at"), and a priced thing owns a number only within its clause,
+with no other number between them.
 """
 
 from __future__ import annotations

@@ -9,9 +9,11 @@ numerals and number words as digits, look-alikes and invisible characters folded
 looks for number shapes (`memory.privacy.numbers`), labels in English and Chinese on either
 side of a value (`memory.privacy.labels`), long, masked and IBAN numbers named by the label
 that owns them (`memory.privacy.identifiers`), codes a label names in either order
-(`memory.privacy.codes`), prices (`memory.privacy.money`) and instructions
-(`memory.privacy.instructions`). Flight and train numbers, dates, times,
-seats, ratings, sizes, distances and counts pass.
+(`memory.privacy.codes`), prices (`memory.privacy.money`, `memory.privacy.prices`) and
+instructions (`memory.privacy.instructions`, with `commands` and `payloads`). Flight and
+train numbers, dates, times, seats, ratings, sizes, distances and counts pass
+(`memory.privacy.roles`). An encoded payload is reported as instructions before anything
+else: its digits are no one's number.
 """
 
 from __future__ import annotations
