@@ -66,10 +66,16 @@ def _rates(cases: list[dict[str, Any]], benign: list[dict[str, Any]]) -> dict[st
         if (found := scan(c["text"])) is not None and found != c["category"]
     ]
     refused = [f"{c['text']} ({scan(c['text'])})" for c in benign if scan(c["text"])]
+    return _figures(len(cases), missed, len(benign), refused, wrong)
+
+
+def _figures(
+    sensitive: int, missed: list[str], benign: int, refused: list[str], wrong: list[str]
+) -> dict[str, Any]:
     return {
-        "sensitive": len(cases),
-        "caught": len(cases) - len(missed),
-        "benign": len(benign),
+        "sensitive": sensitive,
+        "caught": sensitive - len(missed),
+        "benign": benign,
         "refused": len(refused),
         "missed": missed,
         "wrong_category": wrong,
@@ -95,15 +101,7 @@ def _turn_rates(turns: dict[str, list[dict[str, Any]]], lang: str) -> dict[str, 
         verdicts = guard.check(turn["facts"])
         if any(verdicts):
             refused.append(f"{' | '.join(turn['facts'])} ({verdicts})")
-    return {
-        "sensitive": len(sensitive),
-        "caught": len(sensitive) - len(missed),
-        "benign": len(benign),
-        "refused": len(refused),
-        "missed": missed,
-        "wrong_category": [],
-        "wrongly_refused": refused,
-    }
+    return _figures(len(sensitive), missed, len(benign), refused, [])
 
 
 def _line(name: str, figures: dict[str, Any]) -> str:

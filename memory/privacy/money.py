@@ -17,6 +17,7 @@ import re
 from collections.abc import Iterator
 
 from memory.privacy.prices import priced
+from memory.privacy.roles import CLOCK, TIME_BEFORE
 
 F = re.ASCII | re.IGNORECASE
 
@@ -183,12 +184,6 @@ RATING_BEFORE = re.compile(
 )
 # "trains around 1430", "flights between 0800 and 1100": a clock time after a time word,
 # in a clause about travelling and not about money.
-_CLOCK = re.compile(r"(?:[01]\d|2[0-3])[0-5]\d")
-TIME_BEFORE = re.compile(
-    r"(?<![a-z])(?:around|about|at|after|before|by|from|until|till|between|and|earliest"
-    r"|latest)\s*\Z",
-    F,
-)
 TIME_NOUN = re.compile(
     r"(?<![a-z])(?:flights?|trains?|depart[a-z]*|arriv[a-z]*|leav[a-z]*|land[a-z]*|take\s*off"
     r"|wake|pick-?ups?|check-?(?:in|out)|meetings?|bus(?:es)?|ferry|ferries)(?![a-z])"
@@ -237,7 +232,7 @@ def _not_money(text: str, start: int, end: int, number: str) -> bool:
         or RATING_BEFORE.search(text, low, start)
         or (len(number) in (3, 4) and number.startswith("0"))  # "0900", "0715": a time
         or (
-            _CLOCK.fullmatch(number) is not None
+            CLOCK.fullmatch(number) is not None
             and TIME_BEFORE.search(text, low, start) is not None
             and TIME_NOUN.search(text, low, start) is not None
             and MONEY_WORD.search(text, low, start) is None

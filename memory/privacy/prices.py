@@ -31,7 +31,7 @@ from __future__ import annotations
 import re
 
 from memory.privacy.identifiers import COUNT_AFTER
-from memory.privacy.roles import explained
+from memory.privacy.roles import CLOCK, TIME_BEFORE, explained
 
 F = re.ASCII | re.IGNORECASE
 
@@ -200,12 +200,6 @@ PLACE_BEFORE = re.compile(
     r"|(?:第|房间|房|楼|层|排|(?<![等务硬软卧])座|号线|路|航站楼|站台|登机口|车厢|月台|出口)\s*\Z",
     F,
 )
-_CLOCK = re.compile(r"(?:[01]\d|2[0-3])[0-5]\d\Z")
-TIME_BEFORE = re.compile(
-    r"(?<![a-z])(?:at|around|about|by|before|after|from|until|till|between|and|earliest"
-    r"|latest|resets?)\s*\Z",
-    F,
-)
 # A street address: "200 Park Avenue", "45 Main St".
 ADDRESS_AFTER = re.compile(
     r"\s+(?:[A-Z][a-z]+\s+){1,3}(?:Street|St|Avenue|Ave|Road|Rd|Boulevard|Blvd|Lane|Ln|Drive"
@@ -224,7 +218,7 @@ def _capped(text: str, start: int, end: int, number: str) -> bool:
     sentence about leaving or arriving ("around 730 I leave")."""
     if not (CAP_BEFORE.search(text, max(0, start - 30), start) or CAP_AFTER.match(text, end)):
         return False
-    clock = _CLOCK.match(number) or _CLOCK_LIKE.match(number)
+    clock = CLOCK.fullmatch(number) or _CLOCK_LIKE.match(number)
     return not (clock and _TIME_WORD.search(text, max(0, start - 40), end + 40))
 
 
@@ -241,7 +235,7 @@ def priced(text: str, start: int, end: int) -> bool:
         or ADDRESS_AFTER.match(text, end)
     ):
         return False
-    if _CLOCK.match(number) and TIME_BEFORE.search(text, low, start):
+    if CLOCK.fullmatch(number) and TIME_BEFORE.search(text, low, start):
         return False  # "resets at 1200 daily", "around 1430 for the train"
     if number == "12306" or COUNT_AFTER.match(text, end):
         return False  # the railway's booking site; "spent 40000 Hilton points"
@@ -257,7 +251,7 @@ def priced(text: str, start: int, end: int) -> bool:
         return True
     timed = TIMED_BEFORE.search(text, low, start)
     if timed is not None and (
-        _CLOCK.match(number) or (_CLOCK_LIKE.match(number) and timed.group().isascii())
+        CLOCK.fullmatch(number) or (_CLOCK_LIKE.match(number) and timed.group().isascii())
     ):
         return False  # "lunch 1230", "breakfast 730", "晚饭1930": when, not how much
     if THING_BEFORE.search(text, low, start) and not _FOR_COUNT.search(text, low, start):

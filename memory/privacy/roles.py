@@ -46,7 +46,15 @@ SMALL_TIME_BEFORE = re.compile(
     r"(?:and|to|-|till|until)\s*)?\Z",
     F,
 )
-_CLOCK = re.compile(r"(?:[01]?\d|2[0-3])[0-5]\d")
+_ANY_CLOCK = re.compile(r"(?:[01]?\d|2[0-3])[0-5]\d")
+# A clock time written as four digits, and the words before one: "trains around 1430",
+# "resets at 1200 daily".
+CLOCK = re.compile(r"(?:[01]\d|2[0-3])[0-5]\d")
+TIME_BEFORE = re.compile(
+    r"(?<![a-z])(?:around|about|at|after|before|by|from|until|till|between|and|earliest"
+    r"|latest|resets?)\s*\Z",
+    F,
+)
 TIME_WORDS = re.compile(
     r"(?<![a-z])(?:leave|leaving|depart[a-z]*|arriv[a-z]*|land[a-z]*|wake|flights?|trains?"
     r"|pick-?ups?|check-?(?:in|out)|meet[a-z]*|o'?clock|a\.?m|p\.?m|morning|evening|tonight"
@@ -196,7 +204,7 @@ def explained(text: str, start: int, end: int, number: str) -> bool:
         return True  # a year; a rating such as 4.5
     if value is not None and value <= 24 and SMALL_TIME_BEFORE.search(text, low, start):
         return True
-    if _CLOCK.fullmatch(digits) and TIME_WORDS.search(text, low, min(len(text), end + 30)):
+    if _ANY_CLOCK.fullmatch(digits) and TIME_WORDS.search(text, low, min(len(text), end + 30)):
         return True
     if digits in _AIRCRAFT and AIRCRAFT_WORDS.search(text, max(0, start - 12), start):
         return True
@@ -208,4 +216,4 @@ def explained(text: str, start: int, end: int, number: str) -> bool:
     return before or any(pattern.match(text, end) for pattern in _AFTER)
 
 
-__all__ = ["explained"]
+__all__ = ["CLOCK", "TIME_BEFORE", "explained"]
