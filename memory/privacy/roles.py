@@ -106,7 +106,11 @@ ROAD_AFTER = re.compile(
 SOFT_PLACE_BEFORE = re.compile(
     r"(?:(?<![a-z])(?:zip|postcode|postal\s+code|fortune|s&p|ftse|dow|nasdaq|nikkei|top|channel"
     r"|apartment|apt|iphone|pixel|galaxy|windows|ios|android|ipad|gen|generation|series|mark"
-    r"|interstate|highway|route|road|line|bus|tram)(?![a-z])|邮编|第|号线)\s*#?\s*\Z",
+    r"|interstate|highway|route|road|line|bus|tram|city|town|village|island|destination|location"
+    r"|place|spot|stop|station|site|venue|office|campus|region|province|state|county|sector"
+    r"|section|option|choice|item|case|leg|segment|round|episode|season|edition|volume|issue"
+    r"|part|plan|trip|tour|visit|meeting|event|conference|batch|team|group|class|grade|type"
+    r"|category|rank|ranked)(?![a-z])|邮编|第|号线)\s*#?\s*\Z",
     F,
 )
 BALANCE_BEFORE = re.compile(
