@@ -10,6 +10,8 @@ from bot.compose.core import Core, pipeline
 from bot.prefs.links import LinkProvider, page_links
 
 if TYPE_CHECKING:
+    from pydantic import SecretStr
+
     from bot.dingtalk.channel import DingTalkChannel
     from bot.feishu.api import FeishuAPI
     from bot.feishu.channel import FeishuChannel
@@ -77,7 +79,7 @@ def slack(
     )
     return build_app(
         client=client,
-        signing_secret=secret.get_secret_value() if secret is not None else "",
+        signing_secret=_plain(secret),
         channel=channel,
         prefs=prefs,
         listeners=core.pools.listeners,
@@ -89,13 +91,8 @@ def mount_slack(web: WebApp, settings: Settings, core: Core, bolt: Any) -> None:
     """`POST /slack/events` (`bot.slack.http`)."""
     from bot.slack.http import EVENTS_PATH, SlackEvents
 
-    secret = settings.slack_signing_secret
-    route = SlackEvents(
-        bolt,
-        _intake(settings, core),
-        signing_secret=secret.get_secret_value() if secret is not None else "",
-    )
-    web.mount(EVENTS_PATH, route, methods=("POST",))
+    secret = _plain(settings.slack_signing_secret)
+    web.mount(EVENTS_PATH, SlackEvents(bolt, _intake(settings, core), signing_secret=secret))
 
 
 def feishu(
@@ -144,7 +141,7 @@ def mount_feishu(web: WebApp, settings: Settings, core: Core, channel: FeishuCha
     if token is None or not token.get_secret_value():
         raise ValueError("FEISHU_VERIFICATION_TOKEN is not set; every callback is verified")
     key = settings.feishu_encrypt_key
-    encrypt_key = key.get_secret_value() if key is not None else ""
+    encrypt_key = _plain(key)
     route = FeishuEvents(
         dispatcher(channel, encrypt_key=encrypt_key, verification_token=token.get_secret_value()),
         _intake(settings, core),
@@ -193,13 +190,12 @@ def mount_dingtalk(web: WebApp, settings: Settings, core: Core, channel: DingTal
     """`POST /dingtalk/events` (`bot.dingtalk.http`)."""
     from bot.dingtalk.http import EVENTS_PATH, DingTalkEvents
 
-    secret = settings.dingtalk_client_secret
-    route = DingTalkEvents(
-        channel,
-        _intake(settings, core),
-        app_secret=secret.get_secret_value() if secret is not None else "",
-    )
-    web.mount(EVENTS_PATH, route, methods=("POST",))
+    secret = _plain(settings.dingtalk_client_secret)
+    web.mount(EVENTS_PATH, DingTalkEvents(channel, _intake(settings, core), app_secret=secret))
+
+
+def _plain(secret: SecretStr | None) -> str:
+    return secret.get_secret_value() if secret is not None else ""
 
 
 def _intake(settings: Settings, core: Core) -> Intake:

@@ -104,6 +104,7 @@ class _Robot(Running):
 
     def __init__(
         self,
+        *,
         settings: Settings,
         fake: FakeDingTalkAPI,
         preferences_url: Callable[[str, str], str | None] | None = None,
@@ -112,6 +113,10 @@ class _Robot(Running):
         self.fake = fake
         self.robot: DingTalkChannel = compose.dingtalk(settings, self.core, link=preferences_url)
         self.on_close(self.robot.close)
+        self.start()
+
+    def start(self) -> None:
+        """Connect the robot to its platform (each mode its own way)."""
 
     def namespace(self, staff_id: str, corp: str = CORP) -> str:
         return f"dingtalk:{corp}:{staff_id}"
@@ -136,15 +141,8 @@ class _Robot(Running):
 class HTTPRobot(_Robot):
     """The robot's HTTP mode behind the real server (see the module docstring)."""
 
-    def __init__(
-        self,
-        *,
-        settings: Settings,
-        fake: FakeDingTalkAPI,
-        preferences_url: Callable[[str, str], str | None] | None = None,
-    ) -> None:
-        super().__init__(settings, fake, preferences_url)
-        compose.mount_dingtalk(self.web, settings, self.core, self.robot)
+    def start(self) -> None:
+        compose.mount_dingtalk(self.web, self.settings, self.core, self.robot)
         self.serve()
 
     def post(
@@ -173,7 +171,11 @@ class StreamRobot(_Robot):
     def __init__(
         self, *, settings: Settings, fake: FakeDingTalkAPI, ping_seconds: float = 0.5
     ) -> None:
-        super().__init__(settings, fake)
+        self.ping_seconds = ping_seconds
+        super().__init__(settings=settings, fake=fake)
+
+    def start(self) -> None:
+        settings, ping_seconds = self.settings, self.ping_seconds
         secret = settings.dingtalk_client_secret
         self.stream: DingTalkStream = stream_for(
             self.robot,
