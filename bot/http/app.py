@@ -1,10 +1,10 @@
 """The one HTTP application of `travel-bot serve`, an ASGI app served by `bot.http.server`.
 
-Each configured chat channel mounts its routes (`WebApp.mount`: Slack's
-`POST /slack/events` comes from `bot.slack.http`; Feishu's and DingTalk's callbacks will
-mount the same way), so a channel is added by registering it, never by editing this
-module; the preferences page (`bot.web`) mounts its routes too, one of them a
-prefix (`/api/preferences/facts/{id}`). The application itself answers:
+The composition root mounts each configured channel's route on it (`WebApp.mount`: Slack's
+`POST /slack/events` is `bot.slack.http`, Feishu's and DingTalk's callbacks theirs), so a
+channel is added by registering it, never by editing this module; the preferences page
+(`bot.web`) mounts its routes too, one of them a prefix (`/api/preferences/facts/{id}`). The
+application itself answers:
 
 - `GET /healthz` (liveness): 200 while the process answers requests, whatever Redis and
   the database do; no dependency is probed, so an orchestrator restarts a process only
