@@ -267,19 +267,29 @@ class AnswerStream:
             self._chars += len(text)
 
     def _fit(self, text: str) -> str:
-        """End full messages with what fits and start new ones; returns what is left."""
+        """End a full message with what fits and go on in new ones; returns what is left
+        for the current message (not sent yet).
+
+        A new message starts with its first text: Slack refuses a `chat.startStream` with
+        neither `markdown_text` nor `chunks`. Only blank lines past the limit start none.
+        """
         while self._chars + len(text) > MESSAGE_LIMIT:
             cut = _break(text, MESSAGE_LIMIT - self._chars)
-            self._call("chat_stopStream", markdown_text=text[:cut] or None)
-            text = text[cut:].lstrip("\n")
+            head, text = text[:cut], text[cut:].lstrip("\n")
+            if not text.strip():
+                return head
+            self._call("chat_stopStream", markdown_text=head or None)
+            cut = _break(text, MESSAGE_LIMIT)
             answer = self.client.chat_startStream(
                 channel=self.channel,
                 thread_ts=self.thread_ts or "",
                 recipient_team_id=self.team,
                 recipient_user_id=self.user,
+                markdown_text=text[:cut],
             )
             self._messages.append(str(answer.get("ts") or ""))
-            self._chars = 0
+            self._chars = cut
+            text = text[cut:]
         return text
 
     def _call(self, method: str, **args: Any) -> None:

@@ -40,7 +40,8 @@ Streaming (`chat.startStream` / `appendStream` / `stopStream`) keeps a message i
 thread whose text grows with each call (`markdown_text`, or the text of `markdown_text`
 chunks) and whose `streaming` is "in_progress" until it is stopped ("completed"; the
 blocks passed to `stopStream` are kept). Like Slack, it refuses a stream without
-`thread_ts` (`invalid_arguments`), one in a channel without `recipient_team_id` and
+`thread_ts`, a start or an append with neither `markdown_text` nor `chunks`
+(`invalid_arguments`), one in a channel without `recipient_team_id` and
 `recipient_user_id` (`missing_recipient_team_id` / `missing_recipient_user_id`), more
 than 12,000 characters in one call (`msg_too_long`), and appending to or stopping a
 stream that is not streaming (`message_not_in_streaming_state`, e.g. stopping twice).

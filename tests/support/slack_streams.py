@@ -93,6 +93,8 @@ class StreamingMethods:
             return {"ok": False, "error": "channel_not_found"}
         if not thread_ts:
             return {"ok": False, "error": "invalid_arguments"}
+        if not _has_content(args):  # one of them is required to start a stream
+            return {"ok": False, "error": "invalid_arguments"}
         if not channel.startswith("D"):
             for needed in ("recipient_team_id", "recipient_user_id"):
                 if not args.get(needed):
@@ -147,10 +149,17 @@ class StreamingMethods:
         return {"ok": True, "channel": args.get("channel"), "ts": ts}
 
     def _m_chat_appendStream(self, args: dict[str, Any]) -> dict[str, Any]:
+        if not _has_content(args):  # an append needs something to append
+            return {"ok": False, "error": "invalid_arguments"}
         return self._stream_call(args, stop=False)
 
     def _m_chat_stopStream(self, args: dict[str, Any]) -> dict[str, Any]:
         return self._stream_call(args, stop=True)
+
+
+def _has_content(args: Mapping[str, Any]) -> bool:
+    """Whether a call carries `markdown_text` or `chunks` (Slack wants one of them)."""
+    return bool(args.get("markdown_text")) or bool(args.get("chunks"))
 
 
 def _stream_text(args: Mapping[str, Any]) -> str:
