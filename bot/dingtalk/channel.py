@@ -7,6 +7,8 @@ every DingTalk message handler shares.
 - The writer's time zone is `TRAVEL_TIMEZONE`: a robot cannot read a person's.
 - A robot cannot read a chat's earlier messages, so a thread's history is only what the
   bot itself kept (`ThreadHistory`).
+- With an AI card template (`DINGTALK_CARD_TEMPLATE_ID`), answers stream into AI cards
+  (`bot.dingtalk.ai_card`).
 
 It also makes each message's `Delivery` and reply sink.
 """
@@ -18,6 +20,7 @@ import hashlib
 from concurrent.futures import ThreadPoolExecutor
 from typing import TYPE_CHECKING
 
+from bot.dingtalk.ai_card import AICardTemplate
 from bot.dingtalk.delivery import Delivery, Destination
 from bot.dingtalk.sink import DingTalkReplySink
 
@@ -28,6 +31,7 @@ if TYPE_CHECKING:
     from bot.dingtalk.timers import Timers
     from bot.dingtalk.trips import TripOffers
     from bot.metrics import Metrics
+    from memory.lang import Lang
 
 
 class StaffAdmins:
@@ -60,6 +64,7 @@ class DingTalkChannel:
         admin_staff_ids: frozenset[str] = frozenset(),
         timezone: str = "UTC",
         progress_after: float = 0.0,
+        card: AICardTemplate | None = None,
     ) -> None:
         self.api = api
         self.timers = timers
@@ -69,6 +74,7 @@ class DingTalkChannel:
         self._admins = StaffAdmins(admin_staff_ids) if admin_staff_ids else None
         self._timezone = timezone
         self.progress_after = progress_after
+        self.card = card
 
     @property
     def admin_group(self) -> StaffAdmins | None:
@@ -90,8 +96,8 @@ class DingTalkChannel:
     def delivery(self, destination: Destination) -> Delivery:
         return Delivery(self.api, destination)
 
-    def sink(self, delivery: Delivery) -> DingTalkReplySink:
-        """The reply to one message, through `delivery`."""
+    def sink(self, delivery: Delivery, *, lang: Lang = "en") -> DingTalkReplySink:
+        """The reply to one message (written in `lang`), through `delivery`."""
         return DingTalkReplySink(
             delivery=delivery,
             notices=self.notices,
@@ -99,6 +105,8 @@ class DingTalkChannel:
             metrics=self.metrics,
             progress_after=self.progress_after,
             offer_save=self.offers.offer,
+            card=self.card,
+            lang=lang,
         )
 
 

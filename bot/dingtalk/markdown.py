@@ -16,6 +16,9 @@ replies split, and the links that make a tap send a message.
   made plain in any Markdown renderer: no link, image, HTML tag, heading or quote can
   form, and no bare URL is linked. It breaks the syntax with invisible zero-width spaces
   and look-alike brackets rather than backslashes, which not every DingTalk client reads.
+- `without_reasoning(text)`: the answer without the model's reasoning (`<think>…</think>`
+  and the like, which some models write into their answer): it is never shown; while
+  the answer streams, an unclosed block or a tag still arriving is held back.
 - `split(text, limit)`: a reply in parts DingTalk accepts (paragraphs, then lines).
 - `send_link(text)`: `dtmd://dingtalkclient/sendMessage?content=…`, a link that, when
   tapped in the DingTalk client, sends `text` to the chat as the person who tapped it.
@@ -46,6 +49,8 @@ _STARTS_BLOCK = re.compile(r"^\s*(?:[-+*]|\d+[.)])\s|^\s{0,3}#{1,6}\s")
 _INLINE_CODE = re.compile(r"`([^`\n]+)`")
 _CJK = re.compile(r"[\u3000-\u9fff\uff00-\uffef]")
 _BREAK = "  \n"  # DingTalk's line break within a paragraph
+_REASONING = re.compile(r"<(think|thinking|reasoning)>.*?(?:</\1>\s*|$)", re.DOTALL | re.IGNORECASE)
+_REASONING_TAGS = ("<think>", "<thinking>", "<reasoning>")
 
 
 def answer_markdown(markdown: str) -> tuple[str, tuple[str, ...]]:
@@ -69,6 +74,17 @@ def answer_markdown(markdown: str) -> tuple[str, tuple[str, ...]]:
     text = _LINK.sub(link, text)
     text = re.sub(r"(?i)\b(?:dtmd|dingtalk)://", lambda m: m.group(0)[:-2] + _ZWSP + "//", text)
     return renderable(text), tuple(mentioned)
+
+
+def without_reasoning(text: str, *, final: bool = True) -> str:
+    """`text` without the model's reasoning blocks (see the module docstring); not
+    `final`: a tag that may still be arriving at the end is held back too."""
+    text = _REASONING.sub("", text)
+    if not final:
+        start = text.rfind("<")
+        if start != -1 and any(tag.startswith(text[start:].lower()) for tag in _REASONING_TAGS):
+            text = text[:start]
+    return text
 
 
 def renderable(markdown: str) -> str:
@@ -260,4 +276,5 @@ __all__ = [
     "send_link",
     "split",
     "title_of",
+    "without_reasoning",
 ]

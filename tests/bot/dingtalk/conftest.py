@@ -18,7 +18,7 @@ from bot.dingtalk.timers import Timers
 from bot.metrics import Metrics
 from bot.settings import Settings
 from tests.support.dingtalk_api import CLIENT_ID, CLIENT_SECRET, FakeDingTalkAPI
-from tests.support.dingtalk_harness import HTTPRobot, StreamRobot
+from tests.support.dingtalk_harness import GROUP, HTTPRobot, StreamRobot
 from tests.support.llm_server import ScriptedModel
 from tests.support.services import REDIS_URL
 
@@ -45,17 +45,25 @@ def parts(dingtalk: FakeDingTalkAPI) -> Iterator[tuple[OpenAPI, ThreadPoolExecut
 
 
 def make_sink(
-    dingtalk: FakeDingTalkAPI, parts: tuple[OpenAPI, ThreadPoolExecutor, Timers], **options: float
+    dingtalk: FakeDingTalkAPI,
+    parts: tuple[OpenAPI, ThreadPoolExecutor, Timers],
+    *,
+    group: bool = False,
+    **options: Any,
 ) -> DingTalkReplySink:
+    """A sink answering alice one-to-one (or in `GROUP`); `options`: the sink's own."""
     api, pool, timers = parts
-    webhook, expires_ms = dingtalk.new_session(CONVERSATION)
-    destination = Destination("1", CONVERSATION, "staff-alice", webhook, expires_ms / 1000)
+    conversation = GROUP if group else CONVERSATION
+    webhook, expires_ms = dingtalk.new_session(conversation)
+    destination = Destination(
+        "2" if group else "1", conversation, "staff-alice", webhook, expires_ms / 1000
+    )
     return DingTalkReplySink(
         delivery=Delivery(api, destination),
         notices=pool,
         timers=timers,
         metrics=Metrics(),
-        progress_after=options.get("progress_after", 0.0),
+        **options,
     )
 
 
