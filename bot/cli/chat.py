@@ -22,6 +22,7 @@ from bot.cli import logs
 from bot.cli.options import add_console
 from bot.errors import LLMUnavailable
 from bot.messages import lang_of, rejection, t
+from bot.prefs.revocations import forget_everything, open_revocations
 from bot.settings import Settings
 from memory.errors import MemoryEngineError, StoreUnavailable
 from memory.lang import Lang
@@ -272,7 +273,11 @@ class _Session:
             return
         if item_id == "all":  # the count is of current facts, not the history they replaced
             count = len(self.memory.items(self.user))
-            self.memory.forget(self.user)
+            revocations = open_revocations(self.settings)  # its links to the page end too
+            try:
+                forget_everything(self.memory, revocations, self.user)
+            finally:
+                revocations.close()
         else:
             count = min(self.memory.forget(self.user, item_id), 1)
         if item_id != "all" and count == 0:
