@@ -146,8 +146,14 @@ class AnswerStream:
         self._raw = ""  # the whole answer so far, as appended
         self._sent = 0  # how much of it Slack has (or, after a failed delete, had shown)
         self._messages: list[str] = []  # the streamed messages' ts, oldest first
+        self._started = 0  # messages started, whatever became of them
         self._chars = 0  # characters in the current streamed message
         self._next = 0.0  # no send before this (the flush interval, or a rate limit)
+
+    @property
+    def started(self) -> int:
+        """How many messages this answer has started in the thread so far."""
+        return self._started
 
     @property
     def stopped_by_user(self) -> bool:
@@ -254,6 +260,7 @@ class AnswerStream:
             self._state = "off"
             return
         self._messages.append(str(answer.get("ts") or ""))
+        self._started += 1
         self._state = "live"
         self._chars = len(safe_markdown(pending[:cut]))
         self._sent = cut
@@ -288,6 +295,7 @@ class AnswerStream:
                 markdown_text=text[:cut],
             )
             self._messages.append(str(answer.get("ts") or ""))
+            self._started += 1
             self._chars = cut
             text = text[cut:]
         return text

@@ -26,6 +26,7 @@ class StreamingMethods:
     _stream_ttl: float | None
     _made: set[str]
     _calls: list[Any]
+    _status: dict[tuple[str, str], str]
     bot_user_id: str
     bot_id: str
     team_id: str
@@ -117,6 +118,7 @@ class StreamingMethods:
             self._streams[message["ts"]] = "in_progress"
             self._stream_started[message["ts"]] = time.monotonic()
             self._made.add(message["ts"])
+            self._status.pop((channel, thread_ts), None)  # a reply ends the thread's status
         return {"ok": True, "channel": channel, "ts": message["ts"]}
 
     def _stream_call(self, args: dict[str, Any], *, stop: bool) -> dict[str, Any]:
