@@ -30,6 +30,7 @@ import logging
 import threading
 import time
 from collections.abc import Callable
+from typing import Any
 
 from bot.feishu.api import FeishuAPI, FeishuError
 from bot.feishu.cardkit import STREAMING_OFF
@@ -38,8 +39,8 @@ from bot.feishu.markdown import CARD_TEXT_LIMIT, to_card_markdown
 
 log = logging.getLogger(__name__)
 
-END_STREAMING = {"config": {"streaming_mode": False}}
-RENEW_STREAMING = {"config": {"streaming_mode": True}}
+END_STREAMING: dict[str, Any] = {"config": {"streaming_mode": False}}
+RENEW_STREAMING: dict[str, Any] = {"config": {"streaming_mode": True}}
 STREAMING_WINDOW = 600.0  # Feishu closes streaming mode ten minutes after it was turned on
 RENEW_AT = 0.9  # of the window: turn streaming on again this far into it
 
@@ -138,16 +139,7 @@ class CardStream:
             self.closed = True
             if not shown:  # the final update failed: a card showing it takes its place
                 return self._replace(text)
-            self._sequence += 1
-            try:
-                self.api.card_settings(
-                    str(self.card_id),
-                    END_STREAMING,
-                    sequence=self._sequence,
-                    uuid=f"{self.uuid}-{self._sequence}",
-                )
-            except FeishuError as exc:  # the text is shown; the card keeps its cursor
-                log.info("could not end a card's streaming mode (%s)", exc.code)
+            self._settings(END_STREAMING)  # failing, the card only keeps its cursor
             return True
 
     def _show(self, text: str, *, patience: float) -> bool:
@@ -177,18 +169,24 @@ class CardStream:
 
     def _renew(self) -> bool:
         """Turn streaming mode on again: the card streams another ten minutes."""
+        if not self._settings(RENEW_STREAMING):
+            return False
+        self._since = self._clock()
+        return True
+
+    def _settings(self, settings: dict[str, Any]) -> bool:
+        """Change the card's settings (streaming mode off, or on again)."""
         self._sequence += 1
         try:
             self.api.card_settings(
                 str(self.card_id),
-                RENEW_STREAMING,
+                settings,
                 sequence=self._sequence,
                 uuid=f"{self.uuid}-{self._sequence}",
             )
         except FeishuError as exc:
-            log.info("could not turn a card's streaming mode on again (%s)", exc.code)
+            log.info("could not change a card's settings %s (%s)", settings, exc.code)
             return False
-        self._since = self._clock()
         return True
 
     def _replace(self, text: str) -> bool:

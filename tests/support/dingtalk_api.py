@@ -285,7 +285,8 @@ class _Handler(JSONHandler):
             return
         self._card(kinds[url.path], body)
 
-    def _card(self, kind: str, body: dict[str, Any]) -> None:
+    def _authorized(self, kind: str) -> bool:
+        """Whether the call carries a valid access token (else it is answered 401)."""
         fake = self.owner
         token = self.headers.get("x-acs-dingtalk-access-token", "")
         with fake._lock:
@@ -293,6 +294,11 @@ class _Handler(JSONHandler):
         if not valid:
             fake._reject(kind, 401)
             self.send_json(401, {"code": "InvalidAuthentication", "message": "token expired"})
+        return valid
+
+    def _card(self, kind: str, body: dict[str, Any]) -> None:
+        fake = self.owner
+        if not self._authorized(kind):
             return
         status, answer = fake.card_call(kind, body)
         if status != 200:
@@ -346,12 +352,7 @@ class _Handler(JSONHandler):
 
     def _robot_send(self, kind: str, body: dict[str, Any]) -> None:
         fake = self.owner
-        token = self.headers.get("x-acs-dingtalk-access-token", "")
-        with fake._lock:
-            valid = token in fake._valid_tokens
-        if not valid:
-            fake._reject(kind, 401)
-            self.send_json(401, {"code": "InvalidAuthentication", "message": "token expired"})
+        if not self._authorized(kind):
             return
         steered = fake._steered(kind)
         users = tuple(body.get("userIds") or ())
