@@ -238,16 +238,22 @@ class _Handler(JSONHandler):
     def log_message(self, format: str, *args: Any) -> None:
         pass
 
-    def do_POST(self) -> None:
-        fake = self.owner
+    def _read(self) -> tuple[Any, dict[str, Any] | None]:
+        """The request's URL (recorded) and JSON body; None (answered 400) if not JSON."""
         url = urlsplit(self.path)
-        with fake._lock:
-            fake._requests.append(url.path)
+        with self.owner._lock:
+            self.owner._requests.append(url.path)
         size = int(self.headers.get("Content-Length") or 0)
         try:
-            body = json.loads(self.rfile.read(size) or b"{}")
+            return url, json.loads(self.rfile.read(size) or b"{}")
         except ValueError:
             self.send_json(400, {"code": "InvalidParameter", "message": "not JSON"})
+            return url, None
+
+    def do_POST(self) -> None:
+        fake = self.owner
+        url, body = self._read()
+        if body is None:
             return
         if url.path == "/v1.0/oauth2/accessToken":
             self._token(body)
@@ -270,14 +276,8 @@ class _Handler(JSONHandler):
         self.send_json(404, {"code": "NotFound", "message": "not found"})
 
     def do_PUT(self) -> None:
-        url = urlsplit(self.path)
-        with self.owner._lock:
-            self.owner._requests.append(url.path)
-        size = int(self.headers.get("Content-Length") or 0)
-        try:
-            body = json.loads(self.rfile.read(size) or b"{}")
-        except ValueError:
-            self.send_json(400, {"code": "InvalidParameter", "message": "not JSON"})
+        url, body = self._read()
+        if body is None:
             return
         kinds = {"/v1.0/card/streaming": "card_stream", "/v1.0/card/instances": "card_update"}
         if url.path not in kinds:
