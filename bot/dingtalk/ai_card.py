@@ -66,6 +66,11 @@ class AICard:
         self._next = 0.0
 
     @property
+    def due(self) -> bool:
+        """Whether `show` would send now (the card may take the next words)."""
+        return self.state in ("new", "live") and self._clock() >= self._next
+
+    @property
     def live(self) -> bool:
         """The card is in the chat and its answer not finished yet."""
         return self.state == "live"
@@ -74,7 +79,7 @@ class AICard:
         """The whole answer so far: the card is created with its first words, then shows
         what came since, at most every `flush_seconds`."""
         text = text[:CARD_TEXT_LIMIT]
-        if not text.strip() or self.state in ("off", "done") or self._clock() < self._next:
+        if not text.strip() or not self.due:
             return
         if self.state == "new":
             self._start(text)

@@ -92,7 +92,7 @@ class DingTalkReplySink:
     def append(self, markdown: str) -> None:
         self._buffer.append(markdown)
         card = self.card
-        if card is None or card.state in ("off", "done"):
+        if card is None or not card.due:  # the answer so far is rendered only when sent
             return
         shown, _ = answer_markdown(without_reasoning("".join(self._buffer), final=False))
         card.show(_card_part(shown))
