@@ -69,6 +69,7 @@ PEOPLE = ROOT / "bench" / "travel_people.json"
 HALVES = ("dev", "heldout")
 SUMMARY_BUDGET = {"memory_summary_max_facts": 60, "memory_summary_max_chars": 4000}
 SPLIT_OF = {"dev": "dev", "heldout": "check"}
+RECORDED: dict[str, str] = {}  # an older fact's text -> the id it was recorded as
 _EXISTING = re.compile(r"^([0-9a-f]{32}): (.*)$", re.MULTILINE)
 _NEW_FACT = re.compile(r"New fact:\n(.*)\s*$", re.DOTALL)
 
@@ -127,6 +128,7 @@ def run_pair(
         history = mem.export(ns)["items"]
         wrong = [r["text"] for r in history if not r["current"] or r["contested_by"]]
     [old] = mem.record(ns, [pair["old"]])
+    RECORDED[pair["old"]] = old.item_id or ""
     [new] = mem.record(ns, [pair["new"]])
     texts = {r["id"]: r["text"] for r in mem.export(ns)["items"]}
     marked = [i.id for i in mem.items(ns) if i.contested_by == new.item_id]
@@ -171,14 +173,15 @@ def _trimmed(text: str) -> str:
 
 
 def oracle(pairs: list[dict[str, str]]) -> Callable[[dict[str, Any]], tuple[str, None]]:
-    """A model that knows every pair's label: "update" for the older fact of a change."""
+    """A model that knows every pair's label: "update" for the older fact of a change (or
+    the fact it was recorded as, when it repeated one of the traveller's)."""
     changes = {p["new"]: p["old"] for p in pairs if p["expect"] == "supersedes"}
 
     def decide(body: dict[str, Any]) -> tuple[str, None]:
         prompt = str(body["messages"][-1]["content"])
         fact = _NEW_FACT.search(prompt)
         old = changes.get(fact.group(1).strip()) if fact else None
-        ids = [i for i, text in _EXISTING.findall(prompt) if text == old]
+        ids = [i for i, text in _EXISTING.findall(prompt) if text == old or i == RECORDED.get(old)]
         if ids:
             return json.dumps({"action": "update", "replaces": ids}), None
         return json.dumps({"action": "add", "replaces": []}), None

@@ -224,7 +224,7 @@ def _duplicate(cand: Candidate, existing: MemoryItem) -> RecordOutcome:
 
 
 _JUDGE_MIN_SIMILARITY = 0.84
-_JUDGE_CANDIDATES = 3
+_JUDGE_CANDIDATES = 6
 
 
 def consult_judge(
