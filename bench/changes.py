@@ -66,9 +66,9 @@ PAIR_SETS = {
     "scope": ROOT / "tests" / "memory" / "scope_pairs",
 }
 PEOPLE = ROOT / "bench" / "travel_people.json"
-HALVES = ("dev", "heldout")
+HALVES = ("dev", "heldout", "fresh")
 SUMMARY_BUDGET = {"memory_summary_max_facts": 60, "memory_summary_max_chars": 4000}
-SPLIT_OF = {"dev": "dev", "heldout": "check"}
+SPLIT_OF = {"dev": "dev", "heldout": "check", "fresh": "check"}
 RECORDED: dict[str, str] = {}  # an older fact's text -> the id it was recorded as
 _EXISTING = re.compile(r"^([0-9a-f]{32}): (.*)$", re.MULTILINE)
 _NEW_FACT = re.compile(r"New fact:\n(.*)\s*$", re.DOTALL)
