@@ -214,6 +214,7 @@ class ChangeReader:
 # Below this, two facts are not about the same thing (Chinese pairs sit higher in e5's
 # space than English ones).
 _SIMILAR = {"en": 0.84, "zh": 0.86}
+MIN_SIMILARITY = min(_SIMILAR.values())
 
 
 def _frame(old: Sequence[str], new: Sequence[str], stop: frozenset[str]) -> bool:
@@ -283,4 +284,11 @@ def _load(path: Path) -> ChangeReader:
     return ChangeReader(data, schema=load_schema(), subjects=load_subjects(), source=str(path))
 
 
-__all__ = ["ChangeReader", "ChangeTermsError", "Reading", "Verdict", "load_changes"]
+__all__ = [
+    "MIN_SIMILARITY",
+    "ChangeReader",
+    "ChangeTermsError",
+    "Reading",
+    "Verdict",
+    "load_changes",
+]

@@ -19,7 +19,7 @@ from typing import Any, Literal
 
 import numpy as np
 
-from memory.changes import ChangeReader, Verdict, load_changes
+from memory.changes import MIN_SIMILARITY, ChangeReader, Verdict, load_changes
 from memory.conflicts import ConflictJudge, Decision
 from memory.dedupe import SIMILAR, is_near_duplicate
 from memory.embedding import Embedder
@@ -184,7 +184,8 @@ class FactDecider:
                 if s.item.id in named and comparable(self.schema, s.item, cand.match)
             ]
         best: tuple[int, float, StoredItem, Verdict] | None = None
-        for stored, sim in zip(current, sims, strict=True):
+        for index in np.flatnonzero(sims >= MIN_SIMILARITY).tolist():
+            stored, sim = current[index], sims[index]
             if not comparable(self.schema, stored.item, cand.match):
                 continue
             one_choice = stored.item.slot is not None and cand.match is not None
