@@ -282,9 +282,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--setting", choices=("alone", "crowded"), action="append")
     parser.add_argument("--errors", action="store_true", help="list the dev half's misses")
     args = parser.parse_args(argv)
-    results = evaluate(
-        args.pairs, args.half or list(HALVES), args.judge, args.setting or ["alone", "crowded"]
-    )
+    halves = args.half or [h for h in HALVES if (PAIR_SETS[args.pairs] / f"{h}.json").exists()]
+    results = evaluate(args.pairs, halves, args.judge, args.setting or ["alone", "crowded"])
     print(f"pairs: {args.pairs}; judge: {args.judge}")
     report(results)
     if args.errors:

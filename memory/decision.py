@@ -119,7 +119,8 @@ class FactDecider:
         said = cand.decision
         if said is not None and said.action == "duplicate" and said.replaces[0] in known:
             return _duplicate(cand, known[said.replaces[0]].item)
-        changed = self._changes(current, sims, cand)
+        # A change of mind is about one thing: one a slot rule found is the whole change.
+        changed = [] if replaced else self._changes(current, sims, cand)
         outdated = [s for s, verdict in changed if verdict == "replaces" and s not in replaced]
         contested = [s for s, verdict in changed if verdict == "unsure"]
         if len(current) - len(replaced) - len(outdated) >= limit:
