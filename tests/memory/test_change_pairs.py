@@ -25,17 +25,8 @@ def decided(old_text: str, new_text: str) -> str:
     """What `Memory.record` does offline with the newer fact, given only the older one."""
     schema = load_schema()
     old, new = schema.detect(old_text), schema.detect(new_text)
-    stored = MemoryItem(
-        id="old",
-        namespace="t",
-        text=old_text,
-        source="chat",
-        created_at=datetime.now(UTC),
-        slot=old.slot if old else None,
-        value=old.value if old else None,
-        polarity=old.polarity if old else None,
-        scope=old.scope if old else None,
-    )
+    read = {name: getattr(old, name) for name in ("slot", "value", "polarity", "scope") if old}
+    stored = MemoryItem("old", "t", old_text, "chat", datetime.now(UTC), **read)
     if new is not None and relation(schema, stored, new) == "replaces":
         return "supersedes"
     if not comparable(schema, stored, new):
