@@ -2,8 +2,10 @@
 
 `Deps.open(settings)` builds the real parts: memory, the agent (None without an LLM),
 one Redis client (`memory.redis_client`; the claims get one of their own, with a
-shorter timeout), the trip store, the travel-admin resolver, thread history, claims,
-the worker pools, and the platform-neutral `Conversation` that every chat channel feeds.
+shorter timeout, which the revocations of preference links share), the trip store and,
+on its database, the travel policies and approvals, the travel-admin resolver, thread
+history, claims, revocations, the worker pools, and the
+platform-neutral `Conversation` that every chat channel feeds.
 Tests build their own. Channels (`bot.slack`, later `bot.feishu` and `bot.dingtalk`) and
 the HTTP application take a `Deps`; nothing here knows a chat platform, and nothing
 imports the modules that wire the channels.
@@ -24,10 +26,13 @@ from bot.conversation.claims import CLAIM_TIMEOUT, Claims
 from bot.conversation.threads import ThreadHistory
 from bot.conversation.turn import AgentLike, Conversation
 from bot.metrics import Metrics
+from bot.prefs.revocations import Revocations
 
 if TYPE_CHECKING:
     from bot.planning.admins import AdminResolver
     from bot.planning.trips import TripStore
+    from bot.policy.approvals import Approvals
+    from bot.policy.store import PolicyBook
     from bot.settings import Settings
     from memory.protocol import LongTermMemory
 
@@ -110,10 +115,13 @@ class Deps:
     redis: Any | None = None
     metrics: Metrics = field(default_factory=Metrics)
     trips: TripStore | None = None
+    policy: PolicyBook | None = None  # on the trips' database; closed with it
+    approvals: Approvals | None = None
     admins: AdminResolver | None = None
     pools: Pools = field(default_factory=Pools)
     threads: ThreadHistory = field(default_factory=lambda: ThreadHistory(client=None))
     claims: Claims = field(default_factory=lambda: Claims(client=None))
+    revocations: Revocations = field(default_factory=lambda: Revocations(client=None))
     conversation: Conversation = field(init=False)
 
     def __post_init__(self) -> None:
@@ -123,6 +131,7 @@ class Deps:
             claims=self.claims,
             admins=self.admins,
             trips=self.trips,
+            audit=self.policy.audit if self.policy is not None else None,
             metrics=self.metrics,
             pool=self.pools.turns,
             max_pending=self.settings.agent_max_pending,
@@ -141,17 +150,22 @@ class Deps:
         """The real dependencies: memory, agent (None without an LLM), Redis, trips."""
         from bot.agent.loop import build_agent
         from bot.planning.admins import AdminResolver
-        from bot.planning.planner import open_planner, planning_tools
+        from bot.planning.tools import travel_tools
         from bot.planning.trips import open_trip_store
+        from bot.policy.approvals import open_approvals
+        from bot.policy.store import open_policy_book
         from memory import open_memory
         from memory.redis_client import open_redis
 
         metrics = metrics or Metrics()
         memory = memory if memory is not None else open_memory(settings)
+        trips = open_trip_store(settings)
+        policy = open_policy_book(settings, trips.backend)
         if agent is None:
-            tools = planning_tools(open_planner(settings, memory))
+            tools = travel_tools(settings, memory, policy=policy)
             agent = build_agent(settings, memory, metrics=metrics, extra_tools=tools)
         client = open_redis(settings.redis_url)
+        quick = open_redis(settings.redis_url, timeout=CLAIM_TIMEOUT)
         prefix = settings.redis_key_prefix
         return cls(
             settings=settings,
@@ -159,7 +173,9 @@ class Deps:
             agent=agent,
             redis=client,
             metrics=metrics,
-            trips=open_trip_store(settings),
+            trips=trips,
+            policy=policy,
+            approvals=open_approvals(settings, trips, trips.backend),
             admins=AdminResolver(settings, client),
             pools=Pools.open(settings),
             threads=ThreadHistory(
@@ -172,11 +188,12 @@ class Deps:
             # Claims have a client of their own, with a shorter timeout: a frozen Redis
             # is given up on quickly, and a pile-up on the shared one never holds a claim.
             claims=Claims(
-                client=open_redis(settings.redis_url, timeout=CLAIM_TIMEOUT),
+                client=quick,
                 owns_client=True,
                 key_prefix=prefix,
                 ttl_seconds=settings.slack_dedupe_ttl_seconds,
             ),
+            revocations=Revocations(client=quick, key_prefix=prefix),
         )
 
     def close(self, *, drain: bool = True) -> None:

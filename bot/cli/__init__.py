@@ -13,7 +13,7 @@ import sys
 from collections.abc import Sequence
 from importlib.metadata import PackageNotFoundError, version
 
-from bot.cli import chat, logs, memory, prefs, run, trips, warm
+from bot.cli import chat, logs, memory, policy, prefs, run, trips, warm
 from bot.cli.config import ConfigError, load_settings
 from bot.cli.options import LOG_LEVELS, log_level
 
@@ -47,7 +47,7 @@ def build_parser() -> argparse.ArgumentParser:
         help=f"one of {', '.join(LOG_LEVELS)} (default INFO)",
     )
     subparsers = parser.add_subparsers(dest="verb", required=True, metavar="VERB")
-    for verb in (memory, chat, run, warm, trips, prefs):
+    for verb in (memory, chat, run, warm, trips, policy, prefs):
         verb.register(subparsers)
     return parser
 

@@ -22,12 +22,14 @@ from bot.cli import logs
 from bot.cli.options import add_console
 from bot.errors import LLMUnavailable
 from bot.messages import lang_of, rejection, t
+from bot.prefs.revocations import forget_everything, open_revocations
 from bot.settings import Settings
 from memory.errors import MemoryEngineError, StoreUnavailable
 from memory.lang import Lang
 
 if TYPE_CHECKING:
     from bot.agent.loop import Agent
+    from bot.policy.store import PolicyBook
     from memory.protocol import LongTermMemory
 
 log = logging.getLogger(__name__)
@@ -89,12 +91,15 @@ def run_console(
         from memory import open_memory
 
         memory = open_memory(settings)
+    policy: PolicyBook | None = None
     try:
         if agent is None:
             from bot.agent.loop import build_agent
-            from bot.planning.planner import open_planner, planning_tools
+            from bot.planning.tools import travel_tools
+            from bot.policy.store import open_policy_book
 
-            tools = planning_tools(open_planner(settings, memory))
+            policy = open_policy_book(settings)
+            tools = travel_tools(settings, memory, policy=policy)
             agent = build_agent(settings, memory, extra_tools=tools)
         session = _Session(
             settings=settings,
@@ -109,6 +114,8 @@ def run_console(
         )
         return session.loop(stdin)
     finally:
+        if policy is not None:
+            policy.close()
         if owned:
             memory.close()
 
@@ -266,7 +273,11 @@ class _Session:
             return
         if item_id == "all":  # the count is of current facts, not the history they replaced
             count = len(self.memory.items(self.user))
-            self.memory.forget(self.user)
+            revocations = open_revocations(self.settings)  # its links to the page end too
+            try:
+                forget_everything(self.memory, revocations, self.user)
+            finally:
+                revocations.close()
         else:
             count = min(self.memory.forget(self.user, item_id), 1)
         if item_id != "all" and count == 0:

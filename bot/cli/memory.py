@@ -4,8 +4,10 @@
 nothing was ever remembered for is said so ("nothing remembered for ...", with the
 closest known one when there is one), never shown as an empty person in silence.
 `forget` needs `--id ID` or `--all`; `--all` asks on a terminal and needs `--yes`
-otherwise. Exit statuses: 0 done, 1 failed (memory unavailable, an unknown id,
-declined), 2 wrong usage, 3 some fact was refused by `add`.
+otherwise; erasing everything also ends the person's links to the preferences page and
+their page sessions (a warning says so when Redis could not record it). Exit statuses:
+0 done, 1 failed (memory unavailable, an unknown id, declined), 2 wrong usage, 3 some
+fact was refused by `add`.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ import sys
 from typing import Any
 
 from bot.cli.options import MAX_LIMIT, add_user, limit, text
+from bot.prefs.revocations import forget_everything, open_revocations
 from bot.settings import Settings
 from memory import MemoryEngineError, open_memory
 
@@ -102,7 +105,7 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
         return bailian_init(settings)
     mem = open_memory(settings)
     try:
-        return _dispatch(mem, args)
+        return _dispatch(mem, args, settings)
     except (MemoryEngineError, ValueError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 1
@@ -110,7 +113,7 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
         mem.close()
 
 
-def _dispatch(mem: Any, args: argparse.Namespace) -> int:
+def _dispatch(mem: Any, args: argparse.Namespace, settings: Settings) -> int:
     verb = args.memory_verb
     if verb == "add":
         return _add(mem, args)
@@ -119,7 +122,7 @@ def _dispatch(mem: Any, args: argparse.Namespace) -> int:
     if verb == "show":
         return _show(mem, args)
     if verb == "forget":
-        return _forget_all(mem, args) if args.all else _forget_one(mem, args)
+        return _forget_all(mem, args, settings) if args.all else _forget_one(mem, args)
     if verb == "export":
         exported = mem.export(args.user)
         print(json.dumps(exported, ensure_ascii=False, indent=2))
@@ -208,7 +211,7 @@ def _forget_one(mem: Any, args: argparse.Namespace) -> int:
     return 0
 
 
-def _forget_all(mem: Any, args: argparse.Namespace) -> int:
+def _forget_all(mem: Any, args: argparse.Namespace, settings: Settings) -> int:
     count = len(mem.items(args.user))
     if not count and not _known(mem, args.user):
         _nothing_remembered(mem, args.user)
@@ -226,8 +229,19 @@ def _forget_all(mem: Any, args: argparse.Namespace) -> int:
         if sys.stdin.readline().strip().lower() not in ("y", "yes"):
             print("nothing was forgotten", file=sys.stderr)
             return 1
-    erased = mem.forget(args.user)
+    revocations = open_revocations(settings)
+    try:
+        erased = forget_everything(mem, revocations, args.user)
+        unrevoked = revocations.pending
+    finally:
+        revocations.close()
     print(f"forgot {count} fact(s){_earlier(erased - count)}")
+    if unrevoked:
+        print(
+            f"warning: Redis could not record it, so links to the preferences page of "
+            f"{args.user} and their page sessions stay usable until they expire",
+            file=sys.stderr,
+        )
     return 0
 
 

@@ -1,4 +1,8 @@
-"""`travel-bot trips ...`: add and list the trips the scheduler warms the cache for."""
+"""`travel-bot trips ...`: add and list the trips the scheduler warms the cache for.
+
+`list` shows a trip's approval state when it needed one (pending, approved, rejected,
+expired), after expiring the approval requests whose time is up.
+"""
 
 from __future__ import annotations
 
@@ -18,6 +22,7 @@ from bot.planning.trips import (
     open_trip_store,
     parse_date,
 )
+from bot.policy.approvals import open_approvals
 from bot.settings import Settings
 from memory.errors import StoreUnavailable
 
@@ -72,7 +77,7 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
     try:
         if args.trips_verb == "add":
             return _add(store, args, start, end)
-        return _list(store, args)
+        return _list(store, args, settings)
     except (InvalidTrip, StoreUnavailable) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 1
@@ -93,7 +98,8 @@ def _add(store: TripStore, args: argparse.Namespace, start: date, end: date | No
     return 0
 
 
-def _list(store: TripStore, args: argparse.Namespace) -> int:
+def _list(store: TripStore, args: argparse.Namespace, settings: Settings) -> int:
+    open_approvals(settings, store, store.backend).expire_due()
     trips = store.list(args.user)
     if args.json:
         print(json.dumps([trip.to_json() for trip in trips], ensure_ascii=False))
@@ -110,4 +116,5 @@ def _line(trip: Trip) -> str:
     if trip.end_date and trip.end_date != trip.start_date:
         dates += f"..{trip.end_date.isoformat()}"
     route = f"{trip.origin} -> {trip.destination}" if trip.origin else trip.destination
-    return f"{dates}  {trip.namespace}  {route}  (by {trip.created_by})"
+    state = f"  [approval {trip.state}]" if trip.state else ""
+    return f"{dates}  {trip.namespace}  {route}  (by {trip.created_by}){state}"

@@ -81,13 +81,16 @@ def test_serve_answers_the_link_the_command_line_prints(tmp_path: Path, bot_pref
         assert done.returncode == 0, done.stderr
         link = done.stdout.strip()
         assert link.startswith(f"{base}/prefs?token=v1.")
+        token = link.split("token=", 1)[1]
+        bearer = {"Authorization": f"Bearer {token}"}
+        api = httpx.get(f"{base}/api/preferences", headers=bearer)
+        assert api.status_code == 200
+        assert [f["text"] for f in api.json()["facts"]] == ["I like quiet rooms"]
         with httpx.Client() as browser:
             page = browser.get(link, follow_redirects=True)
             assert page.status_code == 200 and "I like quiet rooms" in page.text
-        token = link.split("token=", 1)[1]
-        api = httpx.get(f"{base}/api/preferences", headers={"Authorization": f"Bearer {token}"})
-        assert api.status_code == 200
-        assert [f["text"] for f in api.json()["facts"]] == ["I like quiet rooms"]
+        # Opened on the page, the link is spent: as a bearer token too.
+        assert httpx.get(f"{base}/api/preferences", headers=bearer).status_code == 401
     finally:
         process.send_signal(signal.SIGTERM)
         try:
