@@ -19,13 +19,16 @@ scope:
   by the scope reader of `memory.scope`, with modes left out (in free text "hotels" or
   "flights" is what a fact is about, not a limit on it).
 
-Then what the newer fact says decides: words that add ("too", "as well", "也") keep both;
-words of change ("now", "no longer", "switched to", "以后", "改成", "不再", "不…了"),
-a reversed stance on a shared word ("I like hotels with a gym" / "I don't care about a
-gym"), or a habitual choice with one part replaced ("I usually fly out of X" / "... Y")
-replace; the same stance on a shared subject without any of these is unsure. Cue words
-alone never decide: "now I also want a pool" adds, and a change cue on a fact about
-something else changes nothing.
+Then what the newer fact says decides. Words that add ("too", "as well", "也"), facts
+of a kind that adds up (allergies; things avoided, when one replaces a part of the
+other) and a newer fact that says nothing the older does not, in the same stance, keep
+both. Words of change ("now", "no longer", "switched to", "以后", "改成", "不再", "不…了")
+or a reversed stance on a shared word ("I like hotels with a gym" / "I don't care about
+a gym") replace; so does a habitual choice with one part replaced ("I usually fly out of
+X" / "... Y"), while a liking with one part replaced ("I like Marriott hotels" / "I like
+Hyatt hotels") is *unsure*. Cue words alone never decide: "now I also want a pool" adds,
+and a change word on a fact about something else changes nothing. The vocabulary is
+`change_terms.json`; `bench/changes.py` measures the rule (bench/README.md).
 """
 
 from __future__ import annotations
@@ -54,12 +57,6 @@ _BROAD = frozenset(("flight", "rail", "lodging", "brand"))
 _EN_WORD = re.compile(r"[a-z0-9][a-z0-9'-]*")
 _CJK_RUN = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]+")
 _UNIT = re.compile(r"[a-z0-9][a-z0-9'-]*|[\u3400-\u9fff\uf900-\ufaff]")
-_HABITUAL = re.compile(
-    r"\b(?:usually|always|normally|generally|typically|my (?:home|usual|regular)|"
-    r"i (?:stay|fly|book|use|take|rent|credit|collect|go)|is|are)\b|"
-    r"一般|通常|平时|总是|都|常用|习惯|我住|我坐|我用|订在|住在|是",
-    re.IGNORECASE,
-)
 
 
 class ChangeTermsError(MemoryEngineError, ValueError):
@@ -101,6 +98,7 @@ class ChangeReader:
         self._not_scopes = _patterns(data, "not_scopes", source)
         self._lists = _patterns(data, "lists", source)
         self._likes = _patterns(data, "likes", source)
+        self._habitual = _patterns(data, "habitual", source)
         groups: Any = data.get("aspects")
         _need(isinstance(groups, dict) and groups, source, "aspects")
         self._groups = {name: _patterns(groups, name, source) for name in groups}
@@ -199,7 +197,7 @@ class ChangeReader:
         if framed:
             if a.stance == b.stance == "negative":
                 return None  # things avoided add up: "I never take X" / "I never take Y"
-            if b.change or flipped or _HABITUAL.search(new):
+            if b.change or flipped or self._habitual.search(new):
                 return "replaces", 2
             return "unsure", 2
         if a.stance == b.stance and b.content and b.content <= a.content:
@@ -218,8 +216,9 @@ MIN_SIMILARITY = min(_SIMILAR.values())
 
 
 def _frame(old: Sequence[str], new: Sequence[str], stop: frozenset[str]) -> bool:
-    """`new` is `old` with one part replaced: a shared start and end longer than what
-    differs, and differing middles that are more than stop words."""
+    """`new` is `old` with one part replaced: a shared start and end at least two thirds
+    as long as the longer differing part, more than a stance, and differing middles
+    that are more than stop words."""
     shortest = min(len(old), len(new))
     start = 0
     while start < shortest and old[start] == new[start]:

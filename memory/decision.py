@@ -69,7 +69,8 @@ def comparable(schema: ProfileSchema, old: MemoryItem, new: SlotMatch | None) ->
         return False
     if schema.slot(new.slot).kind != "multi" or not same_scope(old.scope, new.scope):
         return False
-    return "avoid" not in (old.polarity, new.polarity) and not set(new.value) & set(old.value)
+    held = set(old.value or ())
+    return "avoid" not in (old.polarity, new.polarity) and not set(new.value) & held
 
 
 @dataclasses.dataclass(slots=True)
@@ -121,7 +122,7 @@ class FactDecider:
             return _duplicate(cand, known[said.replaces[0]].item)
         # A change of mind is about one thing: one a slot rule found is the whole change.
         changed = [] if replaced else self._changes(current, sims, cand)
-        outdated = [s for s, verdict in changed if verdict == "replaces" and s not in replaced]
+        outdated = [s for s, verdict in changed if verdict == "replaces"]
         contested = [s for s, verdict in changed if verdict == "unsure"]
         if len(current) - len(replaced) - len(outdated) >= limit:
             return RecordOutcome(
