@@ -115,7 +115,9 @@ def feishu(
         app_secret=settings.feishu_app_secret.get_secret_value(),
         base_url=settings.feishu_api_url,
     )
-    turns = FeishuTurns(api=api, admin_open_ids=settings.feishu_admins)
+    turns = FeishuTurns(
+        api=api, admin_open_ids=settings.feishu_admins, timezone=settings.travel_timezone
+    )
     turns.resolve_bot()  # once now; on failure again when messages come
     core_path = pipeline(settings, core, link=link)
     return FeishuChannel(
@@ -156,6 +158,7 @@ def dingtalk(
 ) -> DingTalkChannel:
     """The DingTalk channel for `DINGTALK_CLIENT_ID`/`DINGTALK_CLIENT_SECRET`; its
     preferences card links to the web page unless another `link` provider is given."""
+    from bot.dingtalk.ai_card import AICardTemplate
     from bot.dingtalk.api import OpenAPI
     from bot.dingtalk.channel import DingTalkChannel
     from bot.dingtalk.codes import PendingActions
@@ -183,6 +186,9 @@ def dingtalk(
         timezone=settings.travel_timezone,
         progress_after=settings.dingtalk_progress_seconds,
         default_lang=settings.default_language,
+        card=AICardTemplate(settings.dingtalk_card_template_id, settings.dingtalk_card_content_key)
+        if settings.dingtalk_card_template_id
+        else None,
     )
 
 

@@ -22,6 +22,9 @@ robot message's JSON to `DingTalkChannel.receive`, which gives it to the core's 
   and only for writers of the robot's own organisation (staff ids are only unique within
   one); the time zone is `TRAVEL_TIMEZONE` (a robot cannot read a person's); a robot
   cannot read a chat's earlier messages, so a thread's history is only what the bot kept.
+
+With an AI card template (`DINGTALK_CARD_TEMPLATE_ID`), answers stream into AI cards
+(`bot.dingtalk.ai_card`).
 """
 
 from __future__ import annotations
@@ -32,6 +35,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from bot.dingtalk.ai_card import AICardTemplate
 from bot.dingtalk.api import DingTalkError, OpenAPI
 from bot.dingtalk.codes import PendingActions
 from bot.dingtalk.delivery import Delivery, Destination, Reply
@@ -101,6 +105,7 @@ class DingTalkChannel:
         timezone: str = "UTC",
         progress_after: float = 0.0,
         default_lang: Lang = "en",
+        card: AICardTemplate | None = None,
     ) -> None:
         self.api = api
         self.codes = codes
@@ -111,6 +116,7 @@ class DingTalkChannel:
         self.metrics = metrics
         self.progress_after = progress_after
         self.default_lang = default_lang
+        self.card = card
         self.turns = Turns(Admins(named=admin_staff_ids), timezone)
         self.guests = Turns(NOBODY, timezone)
         self._notices = Notices(log)
@@ -161,6 +167,8 @@ class DingTalkChannel:
             metrics=self.metrics,
             progress_after=self.progress_after,
             plan=lambda part: widgets.plan(self.trips.plan_view(part, PLATFORM)),
+            card=self.card,
+            lang=incoming.msg.lang if incoming.msg is not None else self.default_lang,
         )
 
     def show(self, incoming: Incoming, outcome: Outcome) -> None:

@@ -2,8 +2,9 @@
 
 `FeishuTurns` answers the core's questions during a turn, and knows who the bot is:
 
-- the writer's time zone: the contact API's `time_zone`, kept ten minutes per person
-  ("UTC" when Feishu will not say; the planner then uses `TRAVEL_TIMEZONE`);
+- the writer's time zone: `TRAVEL_TIMEZONE`. Feishu's contact API documents no time
+  zone of a person (its user has a work city and a country, neither of them a zone), so
+  no call is spent asking;
 - a topic thread's earlier messages, for a first mention partway through it: one call
   to the list API (people's text and post messages, tagged with who wrote them; the
   bot's own cards are left out); any failure means no earlier context;
@@ -28,9 +29,8 @@ from bot.planning.admins import Admins
 
 log = logging.getLogger(__name__)
 
-PEOPLE_TTL_SECONDS = 600.0
 BOT_RETRY_SECONDS = 60.0
-_REMEMBERED = 10_000  # people, and threads of recent messages, kept in memory
+_REMEMBERED = 10_000  # threads of recent messages kept in memory
 
 
 class FeishuTurns:
@@ -42,12 +42,13 @@ class FeishuTurns:
         api: FeishuAPI,
         admin_open_ids: frozenset[str] = frozenset(),
         bot_open_id: str | None = None,
+        timezone: str = "UTC",
     ) -> None:
         self.api = api
         self.admins = Admins(named=admin_open_ids)
         self._bot = bot_open_id
         self._bot_tried = 0.0
-        self._zones: OrderedDict[str, tuple[float, str]] = OrderedDict()
+        self._timezone = timezone
         self._threads: OrderedDict[str, str] = OrderedDict()
         self._lock = threading.Lock()
 
@@ -80,21 +81,7 @@ class FeishuTurns:
     # -- the core's questions -----------------------------------------------------------
 
     def timezone(self, msg: IncomingMessage) -> str:
-        key = msg.namespace
-        with self._lock:
-            known = self._zones.get(key)
-        if known is not None and known[0] > time.monotonic():
-            return known[1]
-        zone = "UTC"
-        try:
-            zone = self.api.person(msg.user).time_zone or "UTC"
-        except FeishuError as exc:  # a missing scope, Feishu down: the default
-            log.info("no time zone from Feishu (%s)", exc.code)
-        with self._lock:
-            self._zones[key] = (time.monotonic() + PEOPLE_TTL_SECONDS, zone)
-            while len(self._zones) > _REMEMBERED:
-                self._zones.popitem(last=False)
-        return zone
+        return self._timezone
 
     def remember_thread(self, msg: IncomingMessage, thread_id: str | None) -> None:
         """Note the topic thread a message is in, for `earlier_turns`."""

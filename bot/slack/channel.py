@@ -11,7 +11,8 @@ the Slack user group) and, in an assistant thread, the channel the writer has op
 (`viewing`, from `bot.slack.assistant`). It also holds the Web API client and the people
 cache the listeners use, and makes the reply sink of each message: streamed unless streaming
 is off, with the assistant thread's status instead of the progress reaction in an assistant
-thread.
+thread. An assistant thread is known from the event itself (a reply in a direct message's
+thread: the manifest offers the assistant view), never from a store.
 """
 
 from __future__ import annotations
@@ -116,10 +117,7 @@ class SlackChannel:
         return self.sink_for(incoming.msg)
 
     def sink_for(self, msg: IncomingMessage) -> SlackReplySink:
-        """The reply to `msg`, in its thread (one Redis read for a threaded DM)."""
-        in_assistant_thread = self._maybe_assistant(msg) and (
-            self.assistant.context(msg.tenant, msg.conversation, msg.thread) is not None
-        )
+        """The reply to `msg`, in its thread."""
         return SlackReplySink(
             client=self.client,
             msg=msg,
@@ -131,7 +129,7 @@ class SlackChannel:
             switch=self.streaming,
             flush_seconds=self.flush_seconds,
             assistant=self.assistant,
-            in_assistant_thread=in_assistant_thread,
+            in_assistant_thread=self._maybe_assistant(msg),
         )
 
     def _plan(self, part: PlanPart) -> SlackMessage:
@@ -139,7 +137,8 @@ class SlackChannel:
 
     @staticmethod
     def _maybe_assistant(msg: IncomingMessage) -> bool:
-        """Only a reply in a direct message's thread can be in an assistant thread."""
+        """A reply in a direct message's thread: an assistant thread, as the app offers
+        the assistant view (Bolt reads such messages the same way)."""
         return msg.kind == "dm" and not msg.starts_thread
 
 
