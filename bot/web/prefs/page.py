@@ -11,7 +11,9 @@
 - `GET /prefs/static/…` the stylesheet and the small optional script.
 
 Every POST needs the session's CSRF token (403 without it). A missing or invalid session
-or link gets 401 and a page that says only that the link cannot be used.
+or link gets 401 and a page that says only that the link cannot be used, and where a new
+one comes from on the chat platforms this deployment serves (`PrefsSite.new_link`): the
+same page for every refused link, so it never tells which way a link was wrong.
 """
 
 from __future__ import annotations
@@ -77,7 +79,7 @@ class PrefsPage:
             target = f"{self.site.page_url}?{CONTINUED}=1"
             return html(200, self.site.render.continue_page(lang, target))
         if session is None:
-            return self.notice(request, 401, "page_denied_title", "page_denied", "page_denied_new")
+            return self.denied(request)
         headers: list[tuple[str, str]] = []
         lang = self.site.lang(request, session.lang)
         if lang != session.lang:
@@ -103,7 +105,7 @@ class PrefsPage:
             current, link = site.session(request), site.sessions.bearer(token)
             if outcome == "replayed" and current and link and current.namespace == link.namespace:
                 return redirect(site.page_url)  # this browser already opened it: go on
-            return self.notice(request, 401, "page_denied_title", "page_denied", "page_denied_new")
+            return self.denied(request)
         session = site.sessions.open(outcome.namespace, site.lang(request, outcome.lang))
         return redirect(site.page_url, site.session_cookie(session, request))
 
@@ -131,6 +133,11 @@ class PrefsPage:
         text = site.render.page(state, csrf=csrf, result=result, errors=errors, note=note)
         return html(status, text)
 
+    def denied(self, request: Request) -> Reply:
+        """401: the link or session cannot be used, and where to get a new link."""
+        lines = ("page_denied", *self.site.new_link)
+        return self.notice(request, 401, "page_denied_title", *lines)
+
     def notice(self, request: Request, status: int, heading: str, *lines: str) -> Reply:
         session = self.site.session(request)
         lang = self.site.lang(request, session.lang if session else None)
@@ -142,7 +149,7 @@ class PrefsPage:
         """The session and the fields of a POST, or the page that refuses it."""
         session = self.site.session(request)
         if session is None:
-            return self.notice(request, 401, "page_denied_title", "page_denied", "page_denied_new")
+            return self.denied(request)
         try:
             body = await request.body(self.site.max_body)
         except PayloadTooLarge:
