@@ -142,8 +142,6 @@ _MESSAGES: dict[str, dict[str, str]] = {
         "en": "Nothing is remembered for {user} yet.",
         "zh": "还没有为 {user} 记住任何内容。",
     },
-    "console_profile": {"en": "Profile:", "zh": "偏好档案："},
-    "console_facts": {"en": "Remembered facts:", "zh": "记住的条目："},
     "console_forgot": {"en": "Forgot {count} item(s).", "zh": "已忘记 {count} 条。"},
     "console_forget_how": {
         "en": "Say /forget ID to forget one fact (/prefs lists the ids), or /forget all.",

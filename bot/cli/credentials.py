@@ -150,26 +150,28 @@ def http_channels(settings: Settings) -> HttpPlan:
         return HttpPlan(problems=exc.problems)
     plan = HttpPlan()
     for name, (label, needs) in HTTP_NEEDS.items():
-        missing = [variable for variable in needs if not is_set(settings, variable)]
-        if not missing:
+        gaps = [variable for variable in needs if not is_set(settings, variable)]
+        if not gaps:
             plan.channels.append(name)
-        elif len(missing) < len(needs):  # e.g. Slack in Socket Mode beside Feishu's callbacks
-            plan.notices.append(f"{label}'s HTTP mode needs {' and '.join(missing)}")
+        elif len(gaps) < len(needs):  # e.g. Slack in Socket Mode beside Feishu's callbacks
+            plan.notices.append(f"{label}'s HTTP mode needs {' and '.join(gaps)}")
+    page = page_problem(settings)
     if plan.channels:
         plan.notices = [f"{n}; serving {', '.join(plan.channels)} only" for n in plan.notices]
-    elif page_problem(settings) is None:
+    elif page is None:
         plan.notices.append(PAGE_ONLY)
     else:
-        plan.problems = [
-            "; ".join(plan.notices)
-            or (
-                "HTTP mode needs SLACK_BOT_TOKEN and SLACK_SIGNING_SECRET (or FEISHU_APP_ID, "
-                "FEISHU_APP_SECRET and FEISHU_VERIFICATION_TOKEN, or DINGTALK_CLIENT_ID and "
-                "DINGTALK_CLIENT_SECRET)"
-            )
-            + "; or set PREFS_LINK_SECRET to serve the preferences page alone"
-        ]
-        plan.notices = []
+        chat = "; ".join(plan.notices) or (
+            "HTTP mode needs SLACK_BOT_TOKEN and SLACK_SIGNING_SECRET (or FEISHU_APP_ID, "
+            "FEISHU_APP_SECRET and FEISHU_VERIFICATION_TOKEN, or DINGTALK_CLIENT_ID and "
+            "DINGTALK_CLIENT_SECRET)"
+        )
+        alone = (
+            "or set PREFS_LINK_SECRET to serve the preferences page alone"
+            if page.endswith("is not set")
+            else f"and the preferences page alone cannot be served: {page}"
+        )
+        plan.problems, plan.notices = [f"{chat}; {alone}"], []
     return plan
 
 

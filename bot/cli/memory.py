@@ -217,7 +217,8 @@ def _show(mem: Any, args: argparse.Namespace, lang: Lang) -> int:
 def _forget_one(mem: Any, args: argparse.Namespace) -> int:
     current = {item.id for item in mem.items(args.user)}
     kept = [item["id"] for item in mem.export(args.user).get("items", [])]
-    named = match_id(args.item_id, kept)
+    # A current fact first (show prints their short ids), else an earlier version.
+    named = match_id(args.item_id, sorted(current)) or match_id(args.item_id, kept)
     if len(named) > 1:
         print(
             f"error: {len(named)} facts of {args.user} have ids beginning {args.item_id}; "

@@ -161,10 +161,9 @@ def match_id(prefix: str, ids: Sequence[str]) -> list[str]:
 
 
 def _shared(a: str, b: str) -> int:
-    n = 0
-    while n < min(len(a), len(b)) and a[n] == b[n]:
-        n += 1
-    return n
+    """How many characters `a` and `b` begin with alike."""
+    pairs = enumerate(zip(a, b, strict=False))
+    return next((n for n, (x, y) in pairs if x != y), min(len(a), len(b)))
 
 
 _COLON = {"en": ": ", "zh": "："}

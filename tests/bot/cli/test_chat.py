@@ -31,6 +31,28 @@ def _settings(**values: Any) -> Settings:
     return Settings(_env_file=None, **values)  # type: ignore[call-arg]
 
 
+def _chat(tmp_path: Path, text: str, *args: str, **env: str) -> subprocess.CompletedProcess[str]:
+    """`python -m bot chat ARGS` reading `text`, on this test's SQLite file, without Redis
+    unless `env` says otherwise."""
+    environment = {
+        **os.environ,
+        "LLM_MODEL": "",
+        "MEMORY_DSN": f"sqlite:///{tmp_path}/cli.db",
+        "REDIS_URL": "",
+        **env,
+    }
+    return subprocess.run(
+        [sys.executable, "-m", "bot", "chat", *args],
+        input=text,
+        capture_output=True,
+        text=True,
+        env=environment,
+        cwd=tmp_path,
+        timeout=120,
+        check=False,
+    )
+
+
 def _session(settings: Settings, text: str, **kwargs: Any) -> str:
     out = io.StringIO()
     status = run_console(settings, user=USER, stdin=io.StringIO(text), stdout=out, **kwargs)
@@ -214,23 +236,8 @@ def test_model_failure_ends_in_a_kind_message(
 
 def test_an_unreachable_model_is_named_and_memory_commands_go_on(tmp_path: Path) -> None:
     url = f"http://127.0.0.1:{free_port()}/v1"  # nothing listens there
-    env = {
-        **os.environ,
-        "LLM_MODEL": "qwen2.5:7b-instruct",
-        "OPENAI_BASE_URL": url,
-        "MEMORY_DSN": f"sqlite:///{tmp_path}/cli.db",
-        "REDIS_URL": "",
-    }
-    result = subprocess.run(
-        [sys.executable, "-m", "bot", "chat"],
-        input=f"plan my trip\n/remember {RED_EYE}\n",
-        capture_output=True,
-        text=True,
-        env=env,
-        cwd=tmp_path,
-        timeout=120,
-        check=False,
-    )
+    text = f"plan my trip\n/remember {RED_EYE}\n"
+    result = _chat(tmp_path, text, LLM_MODEL="qwen2.5:7b-instruct", OPENAI_BASE_URL=url)
     assert result.returncode == 0, result.stderr
     reply, remembered = result.stdout.splitlines()[-2:]
     assert reply.startswith(f"I can't reach the language model at {url} (")
@@ -239,22 +246,7 @@ def test_an_unreachable_model_is_named_and_memory_commands_go_on(tmp_path: Path)
 
 
 def test_cli_verb_runs_piped(tmp_path: Path) -> None:
-    env = {
-        **os.environ,
-        "LLM_MODEL": "",
-        "MEMORY_DSN": f"sqlite:///{tmp_path}/cli.db",
-        "REDIS_URL": "",
-    }
-    result = subprocess.run(
-        [sys.executable, "-m", "bot", "chat", "--user", USER],
-        input=f"/remember {RED_EYE}\n/recall\n",
-        capture_output=True,
-        text=True,
-        env=env,
-        cwd=tmp_path,
-        timeout=60,
-        check=False,
-    )
+    result = _chat(tmp_path, f"/remember {RED_EYE}\n/recall\n", "--user", USER)
     assert result.returncode == 0, result.stderr
     assert "LLM_MODEL=" in result.stdout
     assert f"Remembered: {RED_EYE}" in result.stdout
@@ -272,23 +264,13 @@ def test_the_console_shows_only_the_conversation(
         "Noted: no red-eye flights.",
         "Hello again.",
     )
-    env = {
-        **os.environ,
-        "LLM_MODEL": "scripted",
-        "OPENAI_BASE_URL": scripted_model.base_url,
-        "OPENAI_API_KEY": "test",
-        "MEMORY_DSN": f"sqlite:///{tmp_path}/cli.db",
-        "REDIS_URL": f"redis://127.0.0.1:{free_port()}/0",  # nothing listens there
-    }
-    result = subprocess.run(
-        [sys.executable, "-m", "bot", "chat"],
-        input=f"{RED_EYE}\nhello\n/remember I prefer aisle seats\n/forget all\nyes\n",
-        capture_output=True,
-        text=True,
-        env=env,
-        cwd=tmp_path,
-        timeout=120,
-        check=False,
+    result = _chat(
+        tmp_path,
+        f"{RED_EYE}\nhello\n/remember I prefer aisle seats\n/forget all\nyes\n",
+        LLM_MODEL="scripted",
+        OPENAI_BASE_URL=scripted_model.base_url,
+        OPENAI_API_KEY="test",
+        REDIS_URL=f"redis://127.0.0.1:{free_port()}/0",  # nothing listens there
     )
     assert result.returncode == 0, result.stderr
     assert result.stderr == ""
