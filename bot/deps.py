@@ -2,8 +2,9 @@
 
 `Deps.open(settings)` builds the real parts: memory, the agent (None without an LLM),
 one Redis client (`memory.redis_client`; the claims get one of their own, with a
-shorter timeout), the trip store, the travel-admin resolver, thread history, claims,
-the worker pools, and the platform-neutral `Conversation` that every chat channel feeds.
+shorter timeout), the trip store and, on its database, the travel policies and
+approvals, the travel-admin resolver, thread history, claims, the worker pools, and the
+platform-neutral `Conversation` that every chat channel feeds.
 Tests build their own. Channels (`bot.slack`, later `bot.feishu` and `bot.dingtalk`) and
 the HTTP application take a `Deps`; nothing here knows a chat platform, and nothing
 imports the modules that wire the channels.
@@ -28,6 +29,8 @@ from bot.metrics import Metrics
 if TYPE_CHECKING:
     from bot.planning.admins import AdminResolver
     from bot.planning.trips import TripStore
+    from bot.policy.approvals import Approvals
+    from bot.policy.store import PolicyBook
     from bot.settings import Settings
     from memory.protocol import LongTermMemory
 
@@ -110,6 +113,8 @@ class Deps:
     redis: Any | None = None
     metrics: Metrics = field(default_factory=Metrics)
     trips: TripStore | None = None
+    policy: PolicyBook | None = None  # on the trips' database; closed with it
+    approvals: Approvals | None = None
     admins: AdminResolver | None = None
     pools: Pools = field(default_factory=Pools)
     threads: ThreadHistory = field(default_factory=lambda: ThreadHistory(client=None))
@@ -123,6 +128,7 @@ class Deps:
             claims=self.claims,
             admins=self.admins,
             trips=self.trips,
+            audit=self.policy.audit if self.policy is not None else None,
             metrics=self.metrics,
             pool=self.pools.turns,
             max_pending=self.settings.agent_max_pending,
@@ -141,15 +147,19 @@ class Deps:
         """The real dependencies: memory, agent (None without an LLM), Redis, trips."""
         from bot.agent.loop import build_agent
         from bot.planning.admins import AdminResolver
-        from bot.planning.planner import open_planner, planning_tools
+        from bot.planning.tools import travel_tools
         from bot.planning.trips import open_trip_store
+        from bot.policy.approvals import open_approvals
+        from bot.policy.store import open_policy_book
         from memory import open_memory
         from memory.redis_client import open_redis
 
         metrics = metrics or Metrics()
         memory = memory if memory is not None else open_memory(settings)
+        trips = open_trip_store(settings)
+        policy = open_policy_book(settings, trips.backend)
         if agent is None:
-            tools = planning_tools(open_planner(settings, memory))
+            tools = travel_tools(settings, memory, policy=policy)
             agent = build_agent(settings, memory, metrics=metrics, extra_tools=tools)
         client = open_redis(settings.redis_url)
         prefix = settings.redis_key_prefix
@@ -159,7 +169,9 @@ class Deps:
             agent=agent,
             redis=client,
             metrics=metrics,
-            trips=open_trip_store(settings),
+            trips=trips,
+            policy=policy,
+            approvals=open_approvals(settings, trips, trips.backend),
             admins=AdminResolver(settings, client),
             pools=Pools.open(settings),
             threads=ThreadHistory(

@@ -749,6 +749,74 @@ _MESSAGES: dict[str, dict[str, str]] = {
         "en": "Premium comfort; the traveller puts comfort first",
         "zh": "舒适度高，符合用户舒适优先",
     },
+    # The company's travel policy (bot/policy, bot/planning/compliance.py): each rule an
+    # option breaks, and why options were out of policy, grouped.
+    "policy_break_hotel_cap": {
+        "en": "over policy: {city} hotel cap {cap}/night ({grade}), this hotel {price}/night",
+        "zh": "超出差标：{city}酒店上限 {cap}/晚（{grade}），此酒店 {price}/晚",
+    },
+    "policy_break_flight_cabin": {
+        "en": "{cabin}: {grade} flies {allowed}",
+        "zh": "超出差标：{cabin}，{grade} 应乘{allowed}",
+    },
+    "policy_break_flight_cabin_long": {
+        "en": "{cabin}: {grade} flies {allowed} on flights under {hours} h",
+        "zh": "超出差标：{cabin}，{grade} 在 {hours} 小时以内的航班应乘{allowed}",
+    },
+    "policy_break_rail_class": {
+        "en": "{seat}: {grade} rides {allowed}",
+        "zh": "超出差标：{seat}，{grade} 应乘{allowed}",
+    },
+    "policy_break_advance_booking": {
+        "en": "booked {days} day(s) ahead: the policy asks for {required}",
+        "zh": "超出差标：提前 {days} 天预订，差标要求至少提前 {required} 天",
+    },
+    "policy_break_preferred_airlines": {
+        "en": "{airline}: the policy books {preferred} only",
+        "zh": "超出差标：{airline}，差标只订{preferred}",
+    },
+    "policy_break_stated": {"en": "{text}", "zh": "{text}"},
+    "policy_why_stated": {"en": "{n}: {text}", "zh": "{n} 个：{text}"},
+    "policy_why_hotel_cap": {
+        "en": "{n} over the {city} hotel cap of {cap}/night ({grade})",
+        "zh": "{n} 个超过{city}酒店上限 {cap}/晚（{grade}）",
+    },
+    "policy_why_flight_cabin": {
+        "en": "{n} above {allowed} ({grade} flies {allowed})",
+        "zh": "{n} 个高于{allowed}（{grade} 应乘{allowed}）",
+    },
+    "policy_why_flight_cabin_long": {
+        "en": "{n} above {allowed} ({grade} flies {allowed} on flights under {hours} h)",
+        "zh": "{n} 个高于{allowed}（{grade} 在 {hours} 小时以内的航班应乘{allowed}）",
+    },
+    "policy_why_rail_class": {
+        "en": "{n} above {allowed} ({grade} rides {allowed})",
+        "zh": "{n} 个高于{allowed}（{grade} 应乘{allowed}）",
+    },
+    "policy_why_advance_booking": {
+        "en": "{n} booked {days} day(s) ahead, the policy asks for {required}",
+        "zh": "{n} 个只提前 {days} 天预订，差标要求至少提前 {required} 天",
+    },
+    "policy_why_preferred_airlines": {
+        "en": "{n} on airlines other than {preferred}",
+        "zh": "{n} 个不是{preferred}的航班",
+    },
+    "policy_out_of_policy": {
+        "en": "{out} of {total} options are out of policy ({grade}): {why}.",
+        "zh": "{total} 个选项中有 {out} 个超出差标（{grade}）：{why}。",
+    },
+    "policy_all_in_policy": {
+        "en": "All {total} options are within the travel policy ({grade}).",
+        "zh": "全部 {total} 个选项都符合差标（{grade}）。",
+    },
+    "policy_shown_out_of_policy": {
+        "en": "Shown although out of policy: much better for the traveller; it needs approval.",
+        "zh": "虽超出差标仍列出：明显更符合出差人偏好，需要审批。",
+    },
+    "policy_none_in_policy": {
+        "en": "No option of this leg is within the policy; every one shown needs approval.",
+        "zh": "这一段没有符合差标的选项，列出的都需要审批。",
+    },
     # Trip planning tool errors and notes (bot/planning/planner.py).
     "plan_unknown_city": {
         "en": "I don't know the city {city!r}. Known cities include: {examples}.",
@@ -905,6 +973,10 @@ _MESSAGES: dict[str, dict[str, str]] = {
     "status_planning": {
         "en": "Looking up flights, trains and hotels…",
         "zh": "正在查询航班、火车和酒店…",
+    },
+    "status_policy": {
+        "en": "Reading the travel policy…",
+        "zh": "正在查看差标…",
     },
     "status_scoring": {"en": "Scoring {options}…", "zh": "正在为{options}打分…"},
     "status_count_flights": {"en": "{n} flights", "zh": "{n}个航班"},

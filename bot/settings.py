@@ -73,6 +73,10 @@ class Settings(MemorySettings):
     def _check_http_url(cls, value: str) -> str:
         return http_url(value)
 
+    # Travel policy and approvals (issue 25): in the trips' database (`trips_database`).
+    policy_cache_seconds: float = Field(default=60.0, ge=0, le=3600)
+    approval_ttl_days: float = Field(default=7.0, gt=0, le=90)
+
     # Bailian memory (issue 17): with MEMORY_DSN=bailian://..., saved trips need a database
     # of their own; empty means MEMORY_DSN when it is one, else a SQLite file.
     trips_dsn: str = ""

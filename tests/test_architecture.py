@@ -31,7 +31,15 @@ CHANNEL_SDKS = {
 }
 # What the platform-neutral core may never import: a channel, or the wiring around them.
 EDGES = ("bot.slack", "bot.dingtalk", "bot.feishu", "bot.web", "bot.cli")
-CORE = ("bot.agent", "bot.conversation", "bot.planning", "bot.prefs", "bot.warming", "memory")
+CORE = (
+    "bot.agent",
+    "bot.conversation",
+    "bot.planning",
+    "bot.policy",
+    "bot.prefs",
+    "bot.warming",
+    "memory",
+)
 
 
 def _modules() -> dict[str, Path]:
@@ -123,6 +131,19 @@ def test_the_core_knows_no_chat_platform() -> None:
         if any(_within(name, core) for core in CORE)
         for target in targets
         if any(_within(target, edge) for edge in EDGES)
+    ]
+    assert not wrong, "\n".join(wrong)
+
+
+def test_the_policy_core_is_below_the_planner_and_the_conversation() -> None:
+    """The planner and the conversation use the travel policy, never the other way round,
+    so no cycle between the subpackages can form."""
+    wrong = [
+        f"{name} imports {target}"
+        for name, targets in GRAPH.items()
+        if _within(name, "bot.policy")
+        for target in targets
+        if _within(target, "bot.planning") or _within(target, "bot.conversation")
     ]
     assert not wrong, "\n".join(wrong)
 

@@ -48,6 +48,12 @@ NO_MEMORY = (
     "error: this person's id cannot key a memory (it is not a valid namespace), so NOTHING "
     "was saved. A note under your answer tells the user so; never say that it was saved."
 )
+# Said to the model when an amount was refused: budgets are the company's, not memory's.
+POLICY_POINTER = (
+    "Amounts a trip may cost are the company's travel policy (差标), set per grade, never a "
+    "personal preference: point the user to their travel policy (the travel_policy tool, "
+    "when you have it) instead of the amount."
+)
 # Notes said under the answer (`ToolContext.note`, `bot.messages`).
 NOTE_UNREADABLE = "note_memory_unavailable"
 NOTE_UNREADABLE_COLLEAGUE = "note_memory_unavailable_colleague"
@@ -152,6 +158,8 @@ def describe_outcomes(outcomes: list[RecordOutcome], lang: Lang = "en") -> str:
         lines.append(
             "Rejected items were NOT saved: tell the user which and why, in their language."
         )
+    if any(o.code == "amount" for o in rejected):
+        lines.append(POLICY_POINTER)
     return "\n".join(lines)
 
 
@@ -233,6 +241,7 @@ __all__ = [
     "NOTE_UNREADABLE_COLLEAGUE",
     "NOTHING_SAVED",
     "NO_MEMORY",
+    "POLICY_POINTER",
     "RECORD",
     "RETRIEVE",
     "describe_outcomes",

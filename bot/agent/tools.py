@@ -67,11 +67,26 @@ class ToolContext:
     # `bot.messages` (memory could not be read, a preference was not saved). Tools add
     # them (`note`); the agent gives every turn a list of its own and says each once.
     notes: list[str] = field(default_factory=list, compare=False, repr=False)
+    # Whether the person is a travel admin of their organisation, asked only when a tool
+    # needs to know (the travel policy tool); None: not known to be one.
+    travel_admin: Callable[[], bool] | None = field(default=None, compare=False, repr=False)
 
     @property
     def subject_namespace(self) -> str:
         """The traveller whose preferences apply: the colleague when planning for one."""
         return self.on_behalf_of or self.namespace
+
+    def is_travel_admin(self) -> bool:
+        """Asks `travel_admin`; a failure to tell is "no"."""
+        if self.travel_admin is None:
+            return False
+        try:
+            return bool(self.travel_admin())
+        except Exception as exc:
+            log.warning(
+                "could not tell whether the person is a travel admin (%s)", type(exc).__name__
+            )
+            return False
 
     def note(self, key: str) -> None:
         """Have the `bot.messages` note `key` said under this turn's answer (once)."""

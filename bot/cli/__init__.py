@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from importlib.metadata import PackageNotFoundError, version
 from typing import TextIO
 
-from bot.cli import chat, logs, memory, prefs, run, trips, warm
+from bot.cli import chat, logs, memory, policy, prefs, run, trips, warm
 from bot.cli.config import ConfigError, load_settings
 from bot.cli.options import LOG_LEVELS, log_level
 
@@ -55,7 +55,7 @@ def build_parser() -> argparse.ArgumentParser:
         help=f"one of {', '.join(LOG_LEVELS)} (default INFO)",
     )
     subparsers = parser.add_subparsers(dest="verb", required=True, metavar="VERB")
-    for verb in (memory, chat, run, warm, trips, prefs):
+    for verb in (memory, chat, run, warm, trips, policy, prefs):
         verb.register(subparsers)
     return parser
 

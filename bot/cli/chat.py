@@ -37,6 +37,7 @@ from memory.lang import Lang
 
 if TYPE_CHECKING:
     from bot.agent.loop import Agent
+    from bot.policy.store import PolicyBook
     from memory.protocol import LongTermMemory
 
 log = logging.getLogger(__name__)
@@ -107,12 +108,15 @@ def run_console(
         from memory import open_memory
 
         memory = open_memory(settings)
+    policy: PolicyBook | None = None
     try:
         if agent is None:
             from bot.agent.loop import build_agent
-            from bot.planning.planner import open_planner, planning_tools
+            from bot.planning.tools import travel_tools
+            from bot.policy.store import open_policy_book
 
-            tools = planning_tools(open_planner(settings, memory))
+            policy = open_policy_book(settings)
+            tools = travel_tools(settings, memory, policy=policy)
             agent = build_agent(settings, memory, extra_tools=tools)
         session = _Session(
             settings=settings,
@@ -127,6 +131,8 @@ def run_console(
         )
         return session.loop(stdin)
     finally:
+        if policy is not None:
+            policy.close()
         if owned:
             memory.close()
 

@@ -24,6 +24,18 @@ def namespace(value: str) -> str:
     return value.strip()
 
 
+def org(value: str) -> str:
+    """`--org`: an organisation, i.e. a namespace without its person: a Slack workspace
+    (T024BE7LD), feishu:TENANT, dingtalk:CORP, or local (the console's)."""
+    name = value.strip()
+    if namespace_problem(f"{name}:U0") is not None:  # U0: a person id of every shape
+        raise argparse.ArgumentTypeError(
+            f"{value!r} is not an organisation; expected one like T024BE7LD (a Slack "
+            "workspace), feishu:TENANT, dingtalk:CORP or local (the terminal console)"
+        )
+    return name
+
+
 def limit(value: str) -> int:
     """`--limit`: a whole number from 1 to 50."""
     try:
@@ -111,6 +123,7 @@ __all__ = [
     "limit",
     "log_level",
     "namespace",
+    "org",
     "port",
     "text",
     "zone",

@@ -1,9 +1,11 @@
 """`travel-bot trips ...`: add, list and remove the trips the scheduler warms the cache for.
 
 A trip is one traveller's destination and start date (catalogue city names: "成都" and
-"Chengdu" are one trip). Exit statuses: 0 done, 1 failed (the trip store unavailable,
-no such trip to remove), 2 wrong usage (an empty destination, a malformed date, a trip
-that is over without `--allow-past`) or the database not answering.
+"Chengdu" are one trip). `list` shows a trip's approval state when it needed one
+(pending, approved, rejected, expired), after expiring the approval requests whose time
+is up. Exit statuses: 0 done, 1 failed (the trip store unavailable, no such trip to
+remove), 2 wrong usage (an empty destination, a malformed date, a trip that is over
+without `--allow-past`) or the database not answering.
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ from bot.planning.trips import (
     open_trip_store,
     parse_date,
 )
+from bot.policy.approvals import open_approvals
 from bot.settings import Settings
 from memory.errors import StoreUnavailable
 
@@ -109,7 +112,7 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
             return _add(store, args, start, end)
         if args.trips_verb == "remove":
             return _remove(store, args, start)
-        return _list(store, args)
+        return _list(store, args, settings)
     except (InvalidTrip, StoreUnavailable) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 1
@@ -144,7 +147,8 @@ def _remove(store: TripStore, args: argparse.Namespace, start: date) -> int:
     return 0
 
 
-def _list(store: TripStore, args: argparse.Namespace) -> int:
+def _list(store: TripStore, args: argparse.Namespace, settings: Settings) -> int:
+    open_approvals(settings, store, store.backend).expire_due()
     trips = store.list(args.user)
     if args.json:
         print(json.dumps([trip.to_json() for trip in trips], ensure_ascii=False))
@@ -161,4 +165,5 @@ def _line(trip: Trip) -> str:
     if trip.end_date and trip.end_date != trip.start_date:
         dates += f"..{trip.end_date.isoformat()}"
     route = f"{trip.origin} -> {trip.destination}" if trip.origin else trip.destination
-    return f"{dates}  {trip.namespace}  {route}  (by {trip.created_by})"
+    state = f"  [approval {trip.state}]" if trip.state else ""
+    return f"{dates}  {trip.namespace}  {route}  (by {trip.created_by}){state}"

@@ -46,7 +46,7 @@ from bot.conversation.reply import PlanPart, ReplyPart, ShowsActivity
 from bot.conversation.threads import Turn
 from bot.errors import LLMNotConfigured, LLMUnavailable
 from bot.messages import t
-from bot.planning.delegation import Delegation, auto_save, delegate
+from bot.planning.delegation import Delegation, asked_once, auto_save, delegate, record_read
 from bot.planning.plan import ToolCallLike, planned_trip
 from memory.errors import MemoryEngineError
 from memory.intake import repaired
@@ -58,6 +58,7 @@ if TYPE_CHECKING:
     from bot.conversation.threads import ThreadHistory
     from bot.metrics import Metrics
     from bot.planning.admins import AdminGroup, AdminResolver
+    from bot.planning.delegation import ReadLog
     from bot.planning.trips import TripStore
 
 log = logging.getLogger(__name__)
@@ -155,12 +156,14 @@ class Conversation:
         pool: ThreadPoolExecutor,
         max_pending: int = 500,
         max_chars: int = 4000,
+        audit: ReadLog | None = None,
     ) -> None:
         self.agent = agent
         self.threads = threads
         self.claims = claims
         self.admins = admins
         self.trips = trips
+        self.audit = audit
         self.metrics = metrics
         self.pool = pool
         self.max_pending = max_pending
@@ -277,7 +280,8 @@ class Conversation:
         if len(msg.text) > self.max_chars:
             text = t("message_too_long", lang, length=len(msg.text), limit=self.max_chars)
             return Answer(text, "too_long")
-        delegation = self._delegation(msg, channel)
+        is_admin = self._is_admin(msg, channel)
+        delegation = self._delegation(msg, is_admin)
         if delegation is not None and not delegation.allowed:
             refusal = t("plan_for_not_admin", lang, traveller=f"<@{delegation.traveller}>")
             return Answer(refusal, "refused")
@@ -293,8 +297,10 @@ class Conversation:
             tz=channel.timezone(msg),
             viewing=channel.viewing(msg) if isinstance(channel, ViewingChannel) else None,
             progress=on_status,
+            travel_admin=is_admin,
         )
         if delegation is not None:
+            record_read(self.audit, delegation, reader=msg.namespace, turn=msg.turn_id)
             ctx = dataclasses.replace(
                 ctx,
                 on_behalf_of=delegation.namespace,
@@ -320,15 +326,16 @@ class Conversation:
             return Answer(t("internal_error", lang), "empty_answer")
         return Answer(text, "ok", self._plan_parts(msg, reply, delegation))
 
-    def _delegation(self, msg: IncomingMessage, channel: Channel) -> Delegation | None:
-        admins = self.admins
+    def _is_admin(self, msg: IncomingMessage, channel: Channel) -> Callable[[], bool]:
+        """Whether the writer is a travel admin, asked once, only when something needs it."""
+        admins, group = self.admins, channel.admin_group
+        if admins is None:
+            return lambda: False
+        return asked_once(
+            lambda: admins.is_admin(msg.tenant, msg.user, group, platform=msg.platform)
+        )
 
-        def is_admin() -> bool:
-            if admins is None:
-                return False
-            group = channel.admin_group
-            return admins.is_admin(msg.tenant, msg.user, group, platform=msg.platform)
-
+    def _delegation(self, msg: IncomingMessage, is_admin: Callable[[], bool]) -> Delegation | None:
         return delegate(
             msg.text,
             user_id=msg.user,

@@ -5,8 +5,9 @@ colleague (`parse_plan_for`: the mention must be the object of a plan/book/arran
 in English or Chinese) and whether the writer may: only a travel admin
 (`bot.planning.admins`) may, and the run then reads the traveller's memory and cannot
 write it. An admin's follow-up in the same thread keeps planning for that colleague
-unless it clearly speaks of the admin's own trip (`about_self`). After a run that
-planned a trip, `auto_save` saves an admin-requested trip at once.
+unless it clearly speaks of the admin's own trip (`about_self`). Every such run is
+audited (`record_read`: the admin's plan reads the colleague's memory). After a run
+that planned a trip, `auto_save` saves an admin-requested trip at once.
 
 Mentions are read in the core's neutral markup `<@USER_ID>`, so this works for every
 chat platform whose channel writes mentions that way.
@@ -16,8 +17,10 @@ from __future__ import annotations
 
 import logging
 import re
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Protocol
 
 from bot.planning.plan import PlannedTrip
 from bot.planning.trips import InvalidTrip, TripStore, save_planned
@@ -196,6 +199,36 @@ def delegate(
     return Delegation(traveller=traveller, namespace=namespace_of(traveller), allowed=admin)
 
 
+class ReadLog(Protocol):
+    """Where reads of a colleague's memory are audited (`bot.policy.audit.AuditLog`)."""
+
+    def memory_read(self, *, reader: str, traveller: str, turn: str = "") -> bool: ...
+
+
+def record_read(
+    audit: ReadLog | None, delegation: Delegation, *, reader: str, turn: str = ""
+) -> None:
+    """Audit that the travel admin `reader`'s plan reads the colleague's memory (once per
+    turn, before it runs); a failure to log is logged and never stops the turn."""
+    if audit is not None and delegation.allowed:
+        audit.memory_read(reader=reader, traveller=delegation.namespace, turn=turn)
+
+
+def asked_once(question: Callable[[], bool]) -> Callable[[], bool]:
+    """`question`, asked at most once (the answer is kept): an admin check that may call
+    the chat platform is made only when something needs it, and only once a turn."""
+    answers: list[bool] = []
+    lock = threading.Lock()
+
+    def ask() -> bool:
+        with lock:
+            if not answers:
+                answers.append(bool(question()))
+            return answers[0]
+
+    return ask
+
+
 def auto_save(
     trips: TripStore | None, trip: PlannedTrip, *, traveller_ns: str, requester_ns: str
 ) -> bool:
@@ -210,4 +243,13 @@ def auto_save(
     return True
 
 
-__all__ = ["Delegation", "about_self", "auto_save", "delegate", "parse_plan_for"]
+__all__ = [
+    "Delegation",
+    "ReadLog",
+    "about_self",
+    "asked_once",
+    "auto_save",
+    "delegate",
+    "parse_plan_for",
+    "record_read",
+]

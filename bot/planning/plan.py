@@ -36,6 +36,10 @@ class Candidate:
     option: str  # one line describing it, in the traveller's language
     score: int  # 0-100
     basis: str  # why it scored so, e.g. "red-eye, the traveller avoids red-eyes"
+    # With a travel policy: whether it is in policy, and the rules it breaks in words
+    # (None and () without one).
+    in_policy: bool | None = None
+    breaks: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,9 +102,19 @@ def _candidates(legs: object) -> tuple[Candidate, ...]:
                     option=str(row.get("option") or ""),
                     score=int(score),
                     basis=str(row.get("basis") or ""),
+                    in_policy=_flag(row.get("in_policy")),
+                    breaks=_texts(row.get("policy_breaks")),
                 )
             )
     return tuple(found)
+
+
+def _flag(value: object) -> bool | None:
+    return value if isinstance(value, bool) else None
+
+
+def _texts(value: object) -> tuple[str, ...]:
+    return tuple(str(v) for v in value if isinstance(v, str)) if isinstance(value, list) else ()
 
 
 __all__ = ["LEGS", "TOOL_NAME", "Candidate", "PlannedTrip", "ToolCallLike", "planned_trip"]

@@ -4,7 +4,11 @@
 
 The tool reads the traveller's preferences (`ctx.subject_namespace`: the colleague when
 an admin plans for one), never writes memory, and answers compact JSON with the best
-options per leg first, each with a score and a one-line basis.
+options per leg first, each with a score and a one-line basis. When the traveller's
+organisation has a travel policy (`policy`, `bot.policy`), every option also says
+whether it is in policy and which rules it breaks, in-policy options come first
+(`bot.planning.compliance`), and the plan says how many were out of policy and why;
+the traveller's grade decides, the colleague's when an admin plans for one.
 """
 
 from __future__ import annotations
@@ -21,6 +25,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 from bot.agent.memory_tools import BLOCK, note_unreadable
 from bot.agent.tools import Tool, ToolContext
 from bot.messages import t
+from bot.planning.compliance import Compliance
 from bot.planning.inventory import (
     Catalogue,
     InventoryError,
@@ -28,9 +33,10 @@ from bot.planning.inventory import (
     Option,
     load_catalogue,
 )
-from bot.planning.inventory.base import describe
+from bot.planning.listing import TOP_PER_LEG, list_leg
 from bot.planning.plan import TOOL_NAME
-from bot.planning.scoring import HARD_CAP, Scored, Scorer, read_preferences
+from bot.planning.scoring import Scorer, read_preferences
+from bot.policy.rules import Allowance
 from memory.profile import ProfileSchema, load_schema
 from memory.types import Recall
 
@@ -39,8 +45,6 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-TOP_PER_LEG = 5
-EXCLUDED_PER_LEG = 2
 MAX_DAYS_AHEAD = 365  # the latest departure or return a plan may have, counted from today
 
 _ISO_DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
@@ -63,6 +67,10 @@ MEMORY_UNAVAILABLE = (
     "unavailable: the traveller's remembered preferences could not be read right now, so "
     "this plan does not use them; a note under your answer tells the traveller so"
 )
+POLICY_UNAVAILABLE = (
+    "unavailable: the company's travel policy could not be read right now, so no option is "
+    "marked in or out of policy; tell the traveller to check the policy before booking"
+)
 
 
 class ProfileSource(Protocol):
@@ -71,6 +79,12 @@ class ProfileSource(Protocol):
     def profile(self, namespace: str) -> dict[str, Any]: ...
 
     def recall(self, namespace: str, query: str = "") -> Recall: ...
+
+
+class AllowanceSource(Protocol):
+    """Where a traveller's travel policy comes from (a `bot.policy.store.PolicyBook`)."""
+
+    def allowance(self, namespace: str) -> Allowance | None: ...
 
 
 class PlanError(Exception):
@@ -88,6 +102,7 @@ class Planner:
     inventory: InventoryProvider
     scorer: Scorer
     memory: ProfileSource | None = None
+    policy: AllowanceSource | None = None
     catalogue: Catalogue = field(default_factory=load_catalogue)
     schema: ProfileSchema = field(default_factory=load_schema)
     timezone: str = "Asia/Shanghai"  # for "today" when the request has no time zone
@@ -180,7 +195,14 @@ class Planner:
         if self.inventory.demo:
             result["demo_data"] = True
             result["note"] = t("plan_demo_note", lang)
-        result["legs"] = {leg: self._leg(options, lang) for leg, options in scored.items()}
+        compliance = self._compliance(ctx, result, src, dst, today)
+        listed = {
+            leg: list_leg(options, self.catalogue, lang, top=self.top, compliance=compliance)
+            for leg, options in scored.items()
+        }
+        if compliance is not None:
+            result["policy"] = compliance.summary()
+        result["legs"] = listed
         if back is None and hotels:
             result["hotel_nights"] = "one night assumed: no return date was given"
         return result
@@ -231,41 +253,28 @@ class Planner:
         text = "\n".join(p for p in (summary, _new_facts(extra, summary)) if p)
         return profile, text, recalled.status != "unavailable"
 
+    def _compliance(
+        self, ctx: ToolContext, result: dict[str, Any], src: Any, dst: Any, today: date
+    ) -> Compliance | None:
+        """The traveller's policy for this plan; None without one (planning as before)."""
+        if self.policy is None:
+            return None
+        try:
+            allowance = self.policy.allowance(ctx.subject_namespace)
+        except Exception as exc:  # planning goes on without the policy, and says so
+            log.warning("planning: travel policy unavailable (%s)", type(exc).__name__)
+            result["policy"] = {"unavailable": POLICY_UNAVAILABLE}
+            return None
+        if allowance is None:
+            return None
+        return Compliance(allowance, self.catalogue, src, dst, today, lang=ctx.lang, top=self.top)
+
     @staticmethod
     def _whose(ctx: ToolContext) -> str:
         if ctx.on_behalf_of is None:
             return "the requester"
         name = ctx.traveller_name
         return name if name else f"<@{ctx.on_behalf_of.split(':')[-1]}>"
-
-    def _leg(self, scored: list[Scored], lang: str) -> dict[str, Any]:
-        """The best offer of each flight, train or hotel, best first; plus what was ruled out.
-
-        Cabins, seat classes and rates of one service are alternatives: only the
-        best-scored one of each is listed, so five options are five different choices.
-        """
-        seen: set[str] = set()
-        distinct = []
-        for item in scored:
-            if item.option.service not in seen:
-                seen.add(item.option.service)
-                distinct.append(item)
-        best = distinct[: self.top]
-        rest = distinct[self.top :]
-        excluded = [s for s in rest if s.score <= HARD_CAP][-EXCLUDED_PER_LEG:]
-        leg: dict[str, Any] = {"options": [self._row(s, lang) for s in best]}
-        if excluded:
-            leg["ruled_out"] = [self._row(s, lang) for s in reversed(excluded)]
-        leg["candidates"] = len(scored)
-        return leg
-
-    def _row(self, scored: Scored, lang: str) -> dict[str, Any]:
-        return {
-            "kind": scored.option.kind,
-            "option": describe(scored.option, self.catalogue, lang),
-            "score": scored.score,
-            "basis": scored.basis,
-        }
 
 
 def clean_preferences(text: str) -> str:
@@ -322,7 +331,10 @@ def planning_tools(planner: Planner) -> list[Tool]:
         are applied automatically. Every candidate has a score 0-100 and a one-line basis;
         options come best first per leg (outbound, return, hotel). Present a short plan
         from the top options, say why (the basis), and say plainly when the result is
-        demo data.
+        demo data. When the company has a travel policy, each option says whether it is
+        in policy (and which rule it breaks), in-policy options come first, and `policy`
+        says how many options were out of policy and why: tell the traveller that, and
+        that an out-of-policy option needs a reason and an approval.
 
         Args:
             origin: Departure city, in Chinese or English, e.g. "上海" or "Shanghai".
@@ -348,8 +360,10 @@ def open_planner(
     *,
     inventory: InventoryProvider | None = None,
     clock: Callable[[], datetime] | None = None,
+    policy: AllowanceSource | None = None,
 ) -> Planner:
-    """A planner with the configured inventory and, when configured, the fast model."""
+    """A planner with the configured inventory and, when configured, the fast model;
+    with `policy`, plans are checked against each traveller's travel policy."""
     from bot.planning.inventory import open_inventory
     from memory.llm import openai_client
 
@@ -363,6 +377,7 @@ def open_planner(
         inventory=inventory or open_inventory(settings),
         scorer=scorer,
         memory=memory,
+        policy=policy,
         catalogue=catalogue,
         schema=schema,
         timezone=settings.travel_timezone,
@@ -372,6 +387,7 @@ def open_planner(
 
 __all__ = [
     "TOOL_NAME",
+    "AllowanceSource",
     "PlanError",
     "Planner",
     "ProfileSource",

@@ -3,6 +3,11 @@
 The scheduler warms the preference cache of travellers whose trips start soon or are
 under way (`TripStore.due`); plans saved from chat (`save_planned`) and `travel-bot
 trips add` fill it.
+
+A trip outside the company's travel policy keeps its approval state with it (`state`:
+`pending`, `approved`, `rejected` or `expired`; None when nothing needed approval),
+set by `bot.policy.approvals` in the transaction that asks or decides. A rejected or
+expired trip is not warmed for.
 """
 
 from __future__ import annotations
@@ -14,7 +19,7 @@ from datetime import UTC, date, datetime, timedelta, tzinfo
 from typing import TYPE_CHECKING, Any
 
 from memory.migrations import Migration, migrate
-from memory.store import Backend, utcnow
+from memory.store import Backend, Cursor, utcnow
 
 if TYPE_CHECKING:
     from bot.planning.plan import PlannedTrip
@@ -57,9 +62,17 @@ TRIP_MIGRATIONS: tuple[Migration, ...] = (
             "CREATE INDEX IF NOT EXISTS trips_namespace ON trips (namespace, start_date)",
         ),
     ),
+    Migration(
+        version=2,
+        description="a trip's approval state (NULL: nothing to approve)",
+        sqlite=("ALTER TABLE trips ADD COLUMN state TEXT",),
+        postgres=("ALTER TABLE trips ADD COLUMN IF NOT EXISTS state TEXT",),
+    ),
 )
 
-_COLUMNS = "id, namespace, origin, destination, start_date, end_date, created_by, created_at"
+_COLUMNS = "id, namespace, origin, destination, start_date, end_date, created_by, created_at, state"
+# States whose trips are still going ahead (warmed for); NULL is one too.
+GOING = ("pending", "approved")
 
 
 class InvalidTrip(ValueError):
@@ -76,6 +89,7 @@ class Trip:
     origin: str | None
     created_by: str
     created_at: datetime
+    state: str | None = None  # the approval state, None when nothing needed approval
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -87,6 +101,7 @@ class Trip:
             "end_date": self.end_date.isoformat() if self.end_date else None,
             "created_by": self.created_by,
             "created_at": self.created_at.isoformat(),
+            "state": self.state,
         }
 
 
@@ -134,6 +149,10 @@ class TripStore:
             migrate(self.backend, COMPONENT, TRIP_MIGRATIONS)
             self._migrated = True
 
+    def prepare(self) -> None:
+        """Create or upgrade the trips table now (approvals need it before they write)."""
+        self._ready()
+
     def _date_param(self, value: date | None) -> Any:
         if value is None:
             return None
@@ -161,6 +180,7 @@ class TripStore:
             end_date=self._date_value(row[5]),
             created_by=str(row[6]),
             created_at=self.backend.from_db_time(row[7]),
+            state=row[8],
         )
 
     def add(
@@ -195,7 +215,7 @@ class TripStore:
         with self.backend.transaction(f"trips:{namespace}") as cur:
             cur.execute(
                 sql(
-                    f"INSERT INTO trips ({_COLUMNS}) VALUES (%s, %s, %s, %s, %s, %s, %s, %s) "
+                    f"INSERT INTO trips ({_COLUMNS}) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s) "
                     "ON CONFLICT (namespace, destination, start_date) DO NOTHING"
                 ),
                 (
@@ -207,6 +227,7 @@ class TripStore:
                     self._date_param(end),
                     created_by,
                     self.backend.to_db_time(utcnow()),
+                    None,
                 ),
             )
             created = cur.rowcount == 1
@@ -261,6 +282,19 @@ class TripStore:
             rows = cur.fetchall()
         return [self._trip(row) for row in rows]
 
+    def get(self, trip_id: str) -> Trip | None:
+        self._ready()
+        with self.backend.transaction() as cur:
+            cur.execute(self.backend.sql(f"SELECT {_COLUMNS} FROM trips WHERE id = %s"), (trip_id,))
+            row = cur.fetchone()
+        return self._trip(row) if row else None
+
+    def set_state(self, cur: Cursor, trip_id: str, state: str | None) -> bool:
+        """Set a trip's approval state inside the caller's transaction (`cur`, on this
+        store's database); False when there is no such trip."""
+        cur.execute(self.backend.sql("UPDATE trips SET state = %s WHERE id = %s"), (state, trip_id))
+        return bool(cur.rowcount == 1)
+
     def due(self, now: datetime, horizon_hours: float, *, batch_size: int = 500) -> Iterator[str]:
         """Namespaces with a trip starting within `horizon_hours` of `now`, or under way.
 
@@ -277,6 +311,7 @@ class TripStore:
         statement = self.backend.sql(
             "SELECT DISTINCT namespace FROM trips "
             "WHERE start_date <= %s AND (start_date >= %s OR end_date >= %s) "
+            "AND (state IS NULL OR state IN (%s, %s)) "
             "AND namespace > %s ORDER BY namespace LIMIT %s"
         )
         after = ""
@@ -288,6 +323,7 @@ class TripStore:
                         self._date_param(last_day),
                         self._date_param(today),
                         self._date_param(today),
+                        *GOING,
                         after,
                         batch_size,
                     ),

@@ -8,24 +8,15 @@ from __future__ import annotations
 
 import json
 import math
-import re
-import unicodedata
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
 from typing import Any
 
-_SUFFIXES = ("特别行政区", "市", " city")
-_IGNORED = re.compile(r"[\s'’`\-_.·]+")
+from bot.names import fold_name
 
-
-def _key(text: str) -> str:
-    text = unicodedata.normalize("NFKC", text).strip().lower()
-    for suffix in _SUFFIXES:
-        if text.endswith(suffix) and len(text) > len(suffix) + 1:
-            text = text.removesuffix(suffix)
-    return _IGNORED.sub("", text)
+_key = fold_name  # how names are compared (bot.names)
 
 
 @dataclass(frozen=True, slots=True)

@@ -35,6 +35,8 @@ VERBS: list[tuple[str, ...]] = [
     ("trips", "list"),
     ("trips", "remove", "--user", USER, "--destination", "Chengdu", "--start", "2099-01-01"),
     ("prefs", "link", "--user", USER),
+    ("policy", "show", "--org", "local"),
+    ("policy", "audit", "--org", "local"),
     ("warm", "--once"),
     ("chat",),
     ("run",),

@@ -27,6 +27,8 @@ ONE_SHOT = [
     ("trips", "list"),
     ("trips", "add", "--user", "local:you", "--destination", "成都", "--start", "2099-01-01"),
     ("trips", "remove", "--user", "local:you", "--destination", "成都", "--start", "2099-01-01"),
+    ("policy", "show", "--org", "local"),
+    ("policy", "audit", "--org", "local"),
     ("chat",),
     ("run",),
 ]

@@ -1,0 +1,316 @@
+"""Approval requests for out-of-policy trips: asked once, decided exactly once.
+
+    approvals = Approvals(backend, trips=trip_store, audit=audit, ttl_days=7)
+    request, created = approvals.request(trip_id=..., trip="Shanghai -> Chengdu, ...",
+        traveller=ns, requester=ns, choice="Atour Hotel, CNY 580/night", breaks=[...],
+        reason="client site next door", approvers=book.approvers(ns), policy_version=3)
+    decision = approvals.decide(request.id, decider=ns, approve=True, is_admin=False)
+
+A request is `pending` until decided (`approved` / `rejected`) or until it expires
+(`expired`, after `APPROVAL_TTL_DAYS`). Who may decide: a named approver (the policy's
+approvers for the traveller's department or grade, as they were when asked) or a travel
+admin of the same organisation; never the traveller or whoever asked, and never anyone
+of another organisation. A refused attempt is logged in the audit.
+
+One decision only: the decision is a conditional UPDATE (`... WHERE state = 'pending'
+AND expires_at > now`), so of two approvers at once, a double click or a replayed
+request exactly one changes the row; the others get `already_decided` with the outcome
+that stands. The trip's state (`bot.planning.trips`) and the audit row change in the
+same transaction. Nothing here knows a chat platform: the flows that show the request
+and its buttons call `request` and `decide`.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import TYPE_CHECKING, Any, Literal, Protocol
+
+from bot.policy.audit import APPROVED, EXPIRED, REFUSED, REJECTED, REQUESTED, AuditLog
+from bot.policy.orgs import org_of
+from bot.policy.requests import (
+    MAX_REASON_CHARS,
+    PENDING,
+    ApprovalRequest,
+    InvalidRequest,
+    check_reason,
+    insert,
+    select,
+)
+from bot.policy.rules import Break
+from bot.policy.schema import Tables
+from memory.store import Backend, Cursor, utcnow
+
+if TYPE_CHECKING:
+    from bot.settings import Settings
+
+STATES = (PENDING, APPROVED, REJECTED, EXPIRED)
+SYSTEM = "system"
+
+Outcome = Literal["approved", "rejected", "already_decided", "expired", "refused", "unknown"]
+Refusal = Literal["other_organisation", "own_request", "not_an_approver"]
+
+
+class TripStates(Protocol):
+    """Where a trip's state is kept (`bot.planning.trips.TripStore` is one)."""
+
+    def prepare(self) -> None:
+        """Make sure the trips table (with its state) exists."""
+        ...
+
+    def set_state(self, cur: Cursor, trip_id: str, state: str | None) -> bool:
+        """Set the trip's state inside the caller's transaction; False: no such trip."""
+        ...
+
+
+@dataclass(frozen=True, slots=True)
+class Decision:
+    """What one attempt to decide did: `approved`/`rejected` (this attempt decided),
+    `already_decided` or `expired` (it changed nothing, `request` says what stands),
+    `refused` (not theirs to decide: `why`), `unknown` (no such request)."""
+
+    outcome: Outcome
+    request: ApprovalRequest | None
+    why: Refusal | None = None
+
+    @property
+    def decided(self) -> bool:
+        return self.outcome in ("approved", "rejected")
+
+
+class Approvals:
+    """Approval requests on a memory `Backend`, beside the trips they are for."""
+
+    def __init__(
+        self,
+        backend: Backend,
+        *,
+        trips: TripStates,
+        audit: AuditLog | None = None,
+        ttl_days: float = 7,
+        clock: Callable[[], datetime] = utcnow,
+    ) -> None:
+        self.backend = backend
+        self.trips = trips
+        self.audit = audit if audit is not None else AuditLog(backend, clock=clock)
+        self.ttl = timedelta(days=ttl_days)
+        self.clock = clock
+        self._tables = Tables(backend)
+
+    def _ready(self) -> None:
+        self.trips.prepare()
+        self._tables.ready()
+
+    # -- asking ------------------------------------------------------------------------
+
+    def request(
+        self,
+        *,
+        trip_id: str,
+        trip: str,
+        traveller: str,
+        requester: str,
+        choice: str,
+        breaks: Sequence[Break],
+        reason: str,
+        approvers: Sequence[str],
+        policy_version: int,
+    ) -> tuple[ApprovalRequest, bool]:
+        """Ask for approval; `(request, created)`. While one is pending for the trip, asking
+        again (a double click, a replay) returns it and creates nothing."""
+        reason = check_reason(reason)
+        org = org_of(traveller)
+        if not org or org_of(requester) != org:
+            raise InvalidRequest(
+                "other_organisation", "the requester is not of the traveller's organisation"
+            )
+        self._ready()
+        now = self.clock()
+        request = ApprovalRequest(
+            id=uuid.uuid4().hex,
+            org=org,
+            trip_id=trip_id,
+            trip=trip,
+            traveller=traveller,
+            requester=requester,
+            choice=choice,
+            breaks=tuple(breaks),
+            reason=reason,
+            approvers=tuple(dict.fromkeys(approvers)),
+            policy_version=policy_version,
+            state=PENDING,
+            created_at=now,
+            expires_at=now + self.ttl,
+        )
+        with self.backend.transaction(f"approval-trip:{trip_id}") as cur:
+            existing = select(self.backend, cur, "trip_id = %s AND state = %s", (trip_id, PENDING))
+            if existing:
+                return existing[0], False
+            if not self.trips.set_state(cur, trip_id, PENDING):
+                raise InvalidRequest("unknown_trip", f"no saved trip {trip_id}")
+            insert(self.backend, cur, request)
+            self.audit.record(org, REQUESTED, actor=requester, cur=cur, **self._about(request))
+        return request, True
+
+    # -- deciding ----------------------------------------------------------------------
+
+    def refusal(self, request: ApprovalRequest, decider: str, *, is_admin: bool) -> Refusal | None:
+        """Why `decider` may not decide `request`, or None when they may. `is_admin`:
+        the decider is a travel admin (the channel asks its admin resolver)."""
+        if org_of(decider) != request.org:
+            return "other_organisation"
+        if decider in (request.traveller, request.requester):
+            return "own_request"
+        if decider in request.approvers or is_admin:
+            return None
+        return "not_an_approver"
+
+    def decide(
+        self, request_id: str, *, decider: str, approve: bool, is_admin: bool, note: str = ""
+    ) -> Decision:
+        """Approve or reject, once; see the module docstring."""
+        found = self.get(request_id)
+        if found is None:
+            return Decision("unknown", None)
+        why = self.refusal(found, decider, is_admin=is_admin)
+        if why is not None:
+            detail = {"why": why, "wanted": APPROVED if approve else REJECTED}
+            self.audit.record(
+                found.org,
+                REFUSED,
+                actor=decider,
+                subject=found.traveller,
+                trip_id=found.trip_id,
+                request_id=found.id,
+                detail=detail,
+            )
+            return Decision("refused", found, why)
+        state = APPROVED if approve else REJECTED
+        now = self.clock()
+        # No lock of our own: the conditional UPDATE, the transaction's first statement,
+        # is what lets exactly one of several deciders through.
+        with self.backend.transaction() as cur:
+            cur.execute(
+                self.backend.sql(
+                    "UPDATE approval_requests SET state = %s, decided_by = %s, decided_at = %s, "
+                    "note = %s WHERE id = %s AND state = %s AND expires_at > %s"
+                ),
+                (
+                    state,
+                    decider,
+                    self._t(now),
+                    note.strip()[:MAX_REASON_CHARS],
+                    request_id,
+                    PENDING,
+                    self._t(now),
+                ),
+            )
+            decided = cur.rowcount == 1
+            if decided:
+                self._settle(cur, found, state, actor=decider, note=note)
+            elif self._expire(cur, request_id, now):
+                self._settle(cur, found, EXPIRED, actor=SYSTEM)
+            [current] = select(self.backend, cur, "id = %s", (request_id,))
+        if decided:
+            return Decision("approved" if approve else "rejected", current)
+        return Decision("expired" if current.state == EXPIRED else "already_decided", current)
+
+    def expire_due(self, *, limit: int = 500) -> list[ApprovalRequest]:
+        """Expire the pending requests whose time is up; the ones this call expired."""
+        self._ready()
+        now = self.clock()
+        with self.backend.transaction() as cur:
+            due = select(
+                self.backend,
+                cur,
+                "state = %s AND expires_at <= %s ORDER BY expires_at LIMIT %s",
+                (PENDING, self._t(now), limit),
+            )
+        expired = []
+        for request in due:
+            with self.backend.transaction() as cur:
+                if self._expire(cur, request.id, now):
+                    self._settle(cur, request, EXPIRED, actor=SYSTEM)
+                    expired.append(select(self.backend, cur, "id = %s", (request.id,))[0])
+        return expired
+
+    def _expire(self, cur: Cursor, request_id: str, now: datetime) -> bool:
+        cur.execute(
+            self.backend.sql(
+                "UPDATE approval_requests SET state = %s, decided_by = %s, decided_at = %s "
+                "WHERE id = %s AND state = %s AND expires_at <= %s"
+            ),
+            (EXPIRED, SYSTEM, self._t(now), request_id, PENDING, self._t(now)),
+        )
+        return bool(cur.rowcount == 1)
+
+    def _settle(
+        self, cur: Cursor, request: ApprovalRequest, state: str, *, actor: str, note: str = ""
+    ) -> None:
+        """The decision's trip state and audit row, in the deciding transaction."""
+        self.trips.set_state(cur, request.trip_id, state)
+        about = self._about(request)
+        if note.strip():
+            about["detail"]["note"] = note.strip()[:MAX_REASON_CHARS]
+        self.audit.record(request.org, state, actor=actor, cur=cur, **about)
+
+    # -- reading -----------------------------------------------------------------------
+
+    def get(self, request_id: str) -> ApprovalRequest | None:
+        self._ready()
+        with self.backend.transaction() as cur:
+            found = select(self.backend, cur, "id = %s", (request_id,))
+        return found[0] if found else None
+
+    def for_trip(self, trip_id: str) -> list[ApprovalRequest]:
+        """Every request for the trip, oldest first."""
+        self._ready()
+        with self.backend.transaction() as cur:
+            return select(self.backend, cur, "trip_id = %s ORDER BY created_at", (trip_id,))
+
+    def pending(self, org: str) -> list[ApprovalRequest]:
+        self._ready()
+        with self.backend.transaction() as cur:
+            return select(
+                self.backend, cur, "org = %s AND state = %s ORDER BY created_at", (org, PENDING)
+            )
+
+    # -- rows --------------------------------------------------------------------------
+
+    def _t(self, moment: datetime) -> Any:
+        return self.backend.to_db_time(moment)
+
+    @staticmethod
+    def _about(request: ApprovalRequest) -> dict[str, Any]:
+        return {
+            "subject": request.traveller,
+            "trip_id": request.trip_id,
+            "request_id": request.id,
+            "detail": {
+                "trip": request.trip,
+                "choice": request.choice,
+                "breaks": [b.to_json() for b in request.breaks],
+                "reason": request.reason,
+                "policy_version": request.policy_version,
+            },
+        }
+
+
+def open_approvals(settings: Settings, trips: TripStates, backend: Backend) -> Approvals:
+    """Approvals beside the trips (`backend`: the trip store's), expiring after
+    `APPROVAL_TTL_DAYS`."""
+    return Approvals(backend, trips=trips, ttl_days=settings.approval_ttl_days)
+
+
+__all__ = [
+    "PENDING",
+    "STATES",
+    "ApprovalRequest",
+    "Approvals",
+    "Decision",
+    "InvalidRequest",
+    "TripStates",
+    "open_approvals",
+]

@@ -1,0 +1,100 @@
+"""The policy component's tables, in the memory database (`memory.migrations`).
+
+- `travel_policies`: every version of every organisation's policy, as its YAML was
+  given, with who set it and when (never updated: a change is a new version);
+- `policy_people`: a person's grade and department, with who set them and when;
+- `policy_audit`: decisions, refused decisions, requests, policy and grade changes, and
+  travel admins' reads of a colleague's memory, per organisation;
+- `approval_requests`: an out-of-policy trip waiting for, or given, a decision; at most
+  one pending per trip.
+"""
+
+from __future__ import annotations
+
+from memory.migrations import Migration, migrate
+from memory.store import Backend
+
+COMPONENT = "policy"
+
+
+def _tables(time: str) -> tuple[str, ...]:
+    return (
+        f"""CREATE TABLE IF NOT EXISTS travel_policies (
+            org TEXT NOT NULL,
+            version INTEGER NOT NULL,
+            body TEXT NOT NULL,
+            set_by TEXT NOT NULL,
+            set_at {time} NOT NULL,
+            PRIMARY KEY (org, version)
+        )""",
+        f"""CREATE TABLE IF NOT EXISTS policy_people (
+            namespace TEXT PRIMARY KEY,
+            org TEXT NOT NULL,
+            grade TEXT NOT NULL,
+            department TEXT,
+            set_by TEXT NOT NULL,
+            set_at {time} NOT NULL
+        )""",
+        "CREATE INDEX IF NOT EXISTS policy_people_org ON policy_people (org)",
+        f"""CREATE TABLE IF NOT EXISTS policy_audit (
+            id TEXT PRIMARY KEY,
+            org TEXT NOT NULL,
+            at {time} NOT NULL,
+            kind TEXT NOT NULL,
+            actor TEXT NOT NULL,
+            subject TEXT,
+            trip_id TEXT,
+            request_id TEXT,
+            detail TEXT NOT NULL
+        )""",
+        "CREATE INDEX IF NOT EXISTS policy_audit_org ON policy_audit (org, at)",
+        f"""CREATE TABLE IF NOT EXISTS approval_requests (
+            id TEXT PRIMARY KEY,
+            org TEXT NOT NULL,
+            trip_id TEXT NOT NULL,
+            trip TEXT NOT NULL,
+            traveller TEXT NOT NULL,
+            requester TEXT NOT NULL,
+            choice TEXT NOT NULL,
+            breaks TEXT NOT NULL,
+            reason TEXT NOT NULL,
+            approvers TEXT NOT NULL,
+            policy_version INTEGER NOT NULL,
+            state TEXT NOT NULL,
+            created_at {time} NOT NULL,
+            expires_at {time} NOT NULL,
+            decided_by TEXT,
+            decided_at {time},
+            note TEXT NOT NULL DEFAULT ''
+        )""",
+        "CREATE INDEX IF NOT EXISTS approval_requests_org ON approval_requests (org, state)",
+        "CREATE INDEX IF NOT EXISTS approval_requests_due ON approval_requests (state, expires_at)",
+        "CREATE UNIQUE INDEX IF NOT EXISTS approval_requests_one_pending "
+        "ON approval_requests (trip_id) WHERE state = 'pending'",
+    )
+
+
+POLICY_MIGRATIONS: tuple[Migration, ...] = (
+    Migration(
+        version=1,
+        description="travel policies (versioned), grades, the audit log and approval requests",
+        sqlite=_tables("TEXT"),
+        postgres=_tables("TIMESTAMPTZ"),
+    ),
+)
+
+
+class Tables:
+    """Creates the component's tables on first use, once per object."""
+
+    def __init__(self, backend: Backend) -> None:
+        self.backend = backend
+        self._migrated = False
+
+    def ready(self) -> None:
+        if not self._migrated:
+            migrate(self.backend, COMPONENT, POLICY_MIGRATIONS)
+            self._migrated = True
+
+
+__all__ = ["COMPONENT", "POLICY_MIGRATIONS", "Tables"]

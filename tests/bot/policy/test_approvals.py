@@ -1,0 +1,203 @@
+"""The approval core on a real SQLite file and a real PostgreSQL schema: a request puts
+its trip in `pending`; exactly one decision stands whatever races it (approvers at once,
+double clicks, replays); only a named approver or a travel admin of the organisation
+decides; requests expire; every decision and refusal is in the audit log."""
+
+from __future__ import annotations
+
+import threading
+from datetime import UTC, datetime
+
+import pytest
+
+from bot.policy.approvals import ApprovalRequest, Decision, InvalidRequest
+from bot.policy.loading import load_policy
+from bot.policy.rules import Allowance, Named
+from tests.bot.policy.conftest import EXAMPLE, ORG, Clock, Desk, DeskFactory
+
+ALICE = f"{ORG}:U0ALICE"
+APPROVER = f"{ORG}:U0APPROVER"
+ADMIN = f"{ORG}:U0ADMIN"
+CHENGDU = Named("Chengdu", "成都", ("chengdu",))
+
+
+def ask(
+    desk: Desk, traveller: str = ALICE, reason: str = "the client's office is next door"
+) -> ApprovalRequest:
+    desk.book.set(ORG, EXAMPLE, by="cli:ana")
+    trip = desk.trip(traveller)
+    breaks = Allowance(load_policy(EXAMPLE), "L1").hotel(CHENGDU, 580)
+    request, created = desk.approvals.request(
+        trip_id=trip.id,
+        trip="Shanghai -> Chengdu, 2026-12-10..2026-12-12",
+        traveller=traveller,
+        requester=traveller,
+        choice="Atour Hotel Chengdu, breakfast included, CNY 580/night",
+        breaks=breaks,
+        reason=reason,
+        approvers=desk.book.approvers(traveller),
+        policy_version=1,
+    )
+    assert created
+    return request
+
+
+def test_a_request_keeps_the_rule_and_reason_and_puts_the_trip_in_pending(desk: Desk) -> None:
+    request = ask(desk)
+    assert request.state == "pending" and request.approvers == (APPROVER,)
+    assert (request.expires_at - request.created_at).days == 7
+    assert desk.trips.get(request.trip_id).state == "pending"  # type: ignore[union-attr]
+    assert desk.approvals.get(request.id) == request
+    [audited] = desk.book.audit.entries(ORG, kinds=["approval_requested"])
+    assert audited.detail["reason"] == "the client's office is next door"
+    assert audited.detail["breaks"][0]["rule"] == "hotel_cap"
+
+
+def test_asking_again_while_pending_creates_nothing(desk: Desk) -> None:
+    request = ask(desk)
+    again, created = desk.approvals.request(
+        trip_id=request.trip_id,
+        trip=request.trip,
+        traveller=ALICE,
+        requester=ALICE,
+        choice=request.choice,
+        breaks=request.breaks,
+        reason="replayed",
+        approvers=(),
+        policy_version=1,
+    )
+    assert not created and again == request
+    assert len(desk.approvals.for_trip(request.trip_id)) == 1
+
+
+@pytest.mark.parametrize(
+    ("reason", "code"),
+    [
+        ("  ", "reason_empty"),
+        ("x" * 501, "reason_too_long"),
+        ("call me on 13800138000 to confirm", "reason_private"),
+        ("my passport E12345678 is needed there", "reason_private"),
+    ],
+)
+def test_a_reason_must_say_something_and_nothing_private(
+    desk: Desk, reason: str, code: str
+) -> None:
+    with pytest.raises(InvalidRequest) as caught:
+        ask(desk, reason=reason)
+    assert caught.value.code == code
+    assert desk.book.audit.entries(ORG, kinds=["approval_requested"]) == []
+
+
+def test_an_amount_in_a_reason_is_the_companys_business(desk: Desk) -> None:
+    request = ask(desk, reason="the 400 hotels are 40 minutes away; this one is 580 and next door")
+    assert "580" in request.reason
+
+
+def test_the_named_approver_decides_once_and_the_trip_follows(desk: Desk) -> None:
+    request = ask(desk)
+    decision = desk.approvals.decide(
+        request.id, decider=APPROVER, approve=True, is_admin=False, note="ok"
+    )
+    assert decision.outcome == "approved" and decision.decided
+    assert decision.request is not None and decision.request.decided_by == APPROVER
+    assert desk.trips.get(request.trip_id).state == "approved"  # type: ignore[union-attr]
+    # A double click, and a replay of the other button: one outcome stands.
+    again = desk.approvals.decide(request.id, decider=APPROVER, approve=True, is_admin=False)
+    replay = desk.approvals.decide(request.id, decider=APPROVER, approve=False, is_admin=False)
+    assert again.outcome == replay.outcome == "already_decided"
+    assert replay.request is not None and replay.request.state == "approved"
+    assert desk.trips.get(request.trip_id).state == "approved"  # type: ignore[union-attr]
+    decisions = desk.book.audit.entries(ORG, kinds=["approved", "rejected"])
+    assert [(e.kind, e.actor, e.detail["note"]) for e in decisions] == [
+        ("approved", APPROVER, "ok")
+    ]
+
+
+def test_two_deciders_at_once_one_decision(make_desk: DeskFactory) -> None:
+    """Six deciders on six connections (approve and reject mixed) press at the same time."""
+    request = ask(make_desk())
+    desks = [make_desk() for _ in range(6)]
+    start = threading.Barrier(len(desks))
+    results: list[Decision] = []
+    lock = threading.Lock()
+
+    def press(i: int) -> None:
+        decider = APPROVER if i % 2 == 0 else ADMIN
+        start.wait()
+        found = desks[i].approvals.decide(
+            request.id, decider=decider, approve=i % 2 == 0, is_admin=i % 2 == 1
+        )
+        with lock:
+            results.append(found)
+
+    threads = [threading.Thread(target=press, args=(i,)) for i in range(len(desks))]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=60)
+    outcomes = sorted(r.outcome for r in results)
+    assert len(results) == 6
+    assert outcomes.count("already_decided") == 5
+    [winner] = [r for r in results if r.decided]
+    final = desks[0].approvals.get(request.id)
+    assert final is not None and final.state == winner.outcome
+    assert {r.request.state for r in results if r.request} == {winner.outcome}
+    assert desks[0].trips.get(request.trip_id).state == winner.outcome  # type: ignore[union-attr]
+    assert len(desks[0].book.audit.entries(ORG, kinds=["approved", "rejected"])) == 1
+
+
+def test_only_an_approver_or_a_travel_admin_of_the_organisation_decides(desk: Desk) -> None:
+    request = ask(desk)
+    tries = [
+        (f"{ORG}:U0COLLEAGUE", False, "not_an_approver"),
+        ("T0OTHER:U0APPROVER", False, "other_organisation"),
+        ("T0OTHER:U0ADMIN", True, "other_organisation"),  # an admin elsewhere
+        (ALICE, True, "own_request"),  # even a travel admin never approves their own trip
+    ]
+    for decider, admin, why in tries:
+        refused = desk.approvals.decide(request.id, decider=decider, approve=True, is_admin=admin)
+        assert (refused.outcome, refused.why) == ("refused", why)
+    assert desk.approvals.get(request.id).state == "pending"  # type: ignore[union-attr]
+    logged = desk.book.audit.entries(ORG, kinds=["decision_refused"])
+    assert [(e.actor, e.detail["why"]) for e in logged] == [(d, w) for d, _, w in tries]
+    rejected = desk.approvals.decide(request.id, decider=ADMIN, approve=False, is_admin=True)
+    assert rejected.outcome == "rejected"
+    assert desk.trips.get(request.trip_id).state == "rejected"  # type: ignore[union-attr]
+    assert (
+        desk.approvals.decide("no-such-request", decider=ADMIN, approve=True, is_admin=True).outcome
+        == "unknown"
+    )
+
+
+def test_a_request_expires_after_its_days(desk: Desk, clock: Clock) -> None:
+    request = ask(desk)
+    other = ask(desk, traveller=f"{ORG}:U0BOB")
+    clock.advance(days=6, hours=23)
+    assert desk.approvals.expire_due() == []
+    clock.advance(hours=2)
+    late = desk.approvals.decide(request.id, decider=APPROVER, approve=True, is_admin=False)
+    assert (
+        late.outcome == "expired"
+        and late.request is not None
+        and late.request.decided_by == "system"
+    )
+    assert desk.trips.get(request.trip_id).state == "expired"  # type: ignore[union-attr]
+    [swept] = desk.approvals.expire_due()  # the other one, which nobody clicked
+    assert swept.id == other.id and swept.state == "expired"
+    assert desk.approvals.expire_due() == []
+    assert desk.approvals.pending(ORG) == []
+    expired = desk.book.audit.entries(ORG, kinds=["expired"])
+    assert sorted(e.request_id or "" for e in expired) == sorted([request.id, other.id])
+
+
+def test_a_rejected_or_expired_trip_is_not_warmed_for(desk: Desk, clock: Clock) -> None:
+    request = ask(desk)
+    pending = ask(desk, traveller=f"{ORG}:U0BOB")
+    now = datetime(2026, 12, 8, 2, 0, tzinfo=UTC)  # the trips start in two days
+    assert sorted(desk.trips.due(now, 72)) == [ALICE, f"{ORG}:U0BOB"]
+    desk.approvals.decide(request.id, decider=APPROVER, approve=False, is_admin=False)
+    assert list(desk.trips.due(now, 72)) == [f"{ORG}:U0BOB"]  # pending still warms
+    clock.advance(days=8)
+    desk.approvals.expire_due()
+    assert desk.trips.get(pending.trip_id).state == "expired"  # type: ignore[union-attr]
+    assert list(desk.trips.due(now, 72)) == []
