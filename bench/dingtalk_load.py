@@ -45,8 +45,18 @@ SECRET = "bench-app-secret"
 CORP = "dingbenchcorp"
 
 
+_last_stamp = 0
+_stamps = threading.Lock()
+
+
 def _signed() -> dict[str, str]:
-    stamp = str(int(time.time() * 1000))
+    """Headers for one callback, each with a millisecond of its own: the bot accepts a
+    `(timestamp, sign)` pair once, so two callbacks signed in the same millisecond would
+    see the second refused (401), which is not what this benchmark measures."""
+    global _last_stamp
+    with _stamps:
+        _last_stamp = max(int(time.time() * 1000), _last_stamp + 1)
+        stamp = str(_last_stamp)
     return {"timestamp": stamp, "sign": compute_sign(SECRET, stamp)}
 
 

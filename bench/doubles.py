@@ -39,7 +39,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
-from urllib.parse import parse_qsl, urlsplit
+from urllib.parse import SplitResult, parse_qsl, urlsplit
 
 Answer = tuple[str, dict[str, Any] | None]  # (text, or a retrieve_from_memory call's arguments)
 
@@ -75,7 +75,9 @@ class _Handler(BaseHTTPRequestHandler):
         if body.get("stream") is True and hasattr(self.owner, "stream"):
             self.owner.stream(self, body)
             return
-        self.send_json(self.owner.answer(urlsplit(self.path).path, body))
+        url = urlsplit(self.path)
+        with_query = getattr(self.owner, "answer_url", None)  # a double that reads the query
+        self.send_json(with_query(url, body) if with_query else self.owner.answer(url.path, body))
 
     def send_events(self, events: list[dict[str, Any]], pause: float, first: float) -> list[float]:
         """Server-sent events, the first after `first` seconds and a word every `pause`
@@ -230,14 +232,20 @@ class DingTalkDouble(_Server):
         self._lock = threading.Condition()
 
     def webhook(self, session: str) -> str:
-        """A session webhook whose replies are written down with `session`."""
-        return f"{self.base}/robot/sendBySession/{session}"
+        """A session webhook whose replies are written down with `session` (DingTalk's
+        shape: the bot posts only to `/robot/sendBySession` on DingTalk's origins or
+        `DINGTALK_API_URL`'s)."""
+        return f"{self.base}/robot/sendBySession?session={session}"
 
     def answer(self, path: str, body: dict[str, Any]) -> dict[str, Any]:
+        return self.answer_url(urlsplit(path), body)
+
+    def answer_url(self, url: SplitResult, body: dict[str, Any]) -> dict[str, Any]:
+        path = url.path
         if path == "/v1.0/oauth2/accessToken":
             return {"accessToken": "bench-token", "expireIn": 7200}
-        if path.startswith("/robot/sendBySession/") or path.startswith("/v1.0/robot/"):
-            session = path.removeprefix("/robot/sendBySession/") if "Session/" in path else ""
+        if path == "/robot/sendBySession" or path.startswith("/v1.0/robot/"):
+            session = dict(parse_qsl(url.query)).get("session", "")
             with self._lock:
                 self._replies.append(Post({"session": session, **body}))
                 self._lock.notify_all()

@@ -2,8 +2,9 @@
 
 `Deps.open(settings)` builds the real parts: memory, the agent (None without an LLM),
 one Redis client (`memory.redis_client`; the claims get one of their own, with a
-shorter timeout), the trip store and, on its database, the travel policies and
-approvals, the travel-admin resolver, thread history, claims, the worker pools, and the
+shorter timeout, which the revocations of preference links share), the trip store and,
+on its database, the travel policies and approvals, the travel-admin resolver, thread
+history, claims, revocations, the worker pools, and the
 platform-neutral `Conversation` that every chat channel feeds.
 Tests build their own. Channels (`bot.slack`, later `bot.feishu` and `bot.dingtalk`) and
 the HTTP application take a `Deps`; nothing here knows a chat platform, and nothing
@@ -25,6 +26,7 @@ from bot.conversation.claims import CLAIM_TIMEOUT, Claims
 from bot.conversation.threads import ThreadHistory
 from bot.conversation.turn import AgentLike, Conversation
 from bot.metrics import Metrics
+from bot.prefs.revocations import Revocations
 
 if TYPE_CHECKING:
     from bot.planning.admins import AdminResolver
@@ -119,6 +121,7 @@ class Deps:
     pools: Pools = field(default_factory=Pools)
     threads: ThreadHistory = field(default_factory=lambda: ThreadHistory(client=None))
     claims: Claims = field(default_factory=lambda: Claims(client=None))
+    revocations: Revocations = field(default_factory=lambda: Revocations(client=None))
     conversation: Conversation = field(init=False)
 
     def __post_init__(self) -> None:
@@ -162,6 +165,7 @@ class Deps:
             tools = travel_tools(settings, memory, policy=policy)
             agent = build_agent(settings, memory, metrics=metrics, extra_tools=tools)
         client = open_redis(settings.redis_url)
+        quick = open_redis(settings.redis_url, timeout=CLAIM_TIMEOUT)
         prefix = settings.redis_key_prefix
         return cls(
             settings=settings,
@@ -184,11 +188,12 @@ class Deps:
             # Claims have a client of their own, with a shorter timeout: a frozen Redis
             # is given up on quickly, and a pile-up on the shared one never holds a claim.
             claims=Claims(
-                client=open_redis(settings.redis_url, timeout=CLAIM_TIMEOUT),
+                client=quick,
                 owns_client=True,
                 key_prefix=prefix,
                 ttl_seconds=settings.slack_dedupe_ttl_seconds,
             ),
+            revocations=Revocations(client=quick, key_prefix=prefix),
         )
 
     def close(self, *, drain: bool = True) -> None:

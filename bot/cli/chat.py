@@ -31,6 +31,7 @@ from bot.cli.services import memory_problem
 from bot.errors import LLMUnavailable
 from bot.messages import lang_of, rejection, t
 from bot.prefs.remembered import match_id, read_view, view_lines
+from bot.prefs.revocations import forget_everything, open_revocations
 from bot.settings import Settings
 from memory.errors import MemoryEngineError, StoreUnavailable
 from memory.lang import Lang
@@ -304,7 +305,11 @@ class _Session:
         if (answer or "").strip().lower() not in YES:
             self.say(t("console_forget_all_kept", self.lang))
             return
-        self.memory.forget(self.user)
+        revocations = open_revocations(self.settings)  # its links to the page end too
+        try:
+            forget_everything(self.memory, revocations, self.user)
+        finally:
+            revocations.close()
         self.say(t("console_forgot", self.lang, count=count))
 
 

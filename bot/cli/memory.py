@@ -6,9 +6,11 @@ closest known one when there is one), never shown as an empty person in silence.
 `show` prints the readable view the console's `/prefs` and the web page use
 (`bot.prefs.remembered`): summary, profile in words, facts with short ids. `forget`
 needs `--id ID` (an id, or its beginning as `show` prints it) or `--all`; `--all` asks on
-a terminal and needs `--yes` otherwise. Exit statuses: 0 done, 1 failed (memory
-unavailable, an unknown or ambiguous id, declined), 2 wrong usage or the database not
-answering, 3 some fact was refused by `add`.
+a terminal and needs `--yes` otherwise; erasing everything also ends the person's links
+to the preferences page and their page sessions (a warning says so when Redis could not
+record it). Exit statuses: 0 done, 1 failed (memory unavailable, an unknown or ambiguous
+id, declined), 2 wrong usage or the database not answering, 3 some fact was refused by
+`add`.
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from typing import Any
 from bot.cli.options import MAX_LIMIT, add_user, limit, text
 from bot.cli.services import memory_problem, quiet_libraries
 from bot.prefs.remembered import match_id, read_view, view_lines
+from bot.prefs.revocations import forget_everything, open_revocations
 from bot.settings import Settings
 from memory import MemoryEngineError, open_memory
 from memory.lang import Lang
@@ -143,7 +146,7 @@ def _dispatch(mem: Any, args: argparse.Namespace, settings: Settings) -> int:
     if verb == "show":
         return _show(mem, args, args.lang or settings.default_language)
     if verb == "forget":
-        return _forget_all(mem, args) if args.all else _forget_one(mem, args)
+        return _forget_all(mem, args, settings) if args.all else _forget_one(mem, args)
     if verb == "export":
         exported = mem.export(args.user)
         print(json.dumps(exported, ensure_ascii=False, indent=2))
@@ -240,7 +243,7 @@ def _forget_one(mem: Any, args: argparse.Namespace) -> int:
     return 0
 
 
-def _forget_all(mem: Any, args: argparse.Namespace) -> int:
+def _forget_all(mem: Any, args: argparse.Namespace, settings: Settings) -> int:
     count = len(mem.items(args.user))
     if not count and not _known(mem, args.user):
         _nothing_remembered(mem, args.user)
@@ -258,8 +261,19 @@ def _forget_all(mem: Any, args: argparse.Namespace) -> int:
         if sys.stdin.readline().strip().lower() not in ("y", "yes"):
             print("nothing was forgotten", file=sys.stderr)
             return 1
-    erased = mem.forget(args.user)
+    revocations = open_revocations(settings)
+    try:
+        erased = forget_everything(mem, revocations, args.user)
+        unrevoked = revocations.pending
+    finally:
+        revocations.close()
     print(f"forgot {count} fact(s){_earlier(erased - count)}")
+    if unrevoked:
+        print(
+            f"warning: Redis could not record it, so links to the preferences page of "
+            f"{args.user} and their page sessions stay usable until they expire",
+            file=sys.stderr,
+        )
     return 0
 
 

@@ -183,6 +183,25 @@ class Claims:
                 for key in keys:
                     self._pending[key] = False
 
+    def held(self, name: str) -> bool | None:
+        """Whether `name` is claimed now, by this process or (Redis) another; None when
+        only Redis could tell and it did not answer (or is being left alone)."""
+        key = self.key(name)
+        now = time.monotonic()
+        with self._lock:
+            held = self._local.get(key)
+            if held is not None and held.expires_at > now:
+                return True
+            if self._client is None:
+                return False
+            if now < self._retry_at:
+                return None
+        try:
+            return bool(self._client.exists(key))
+        except Exception as exc:
+            log.info("claims: could not tell whether a name is claimed (%s)", type(exc).__name__)
+            return None
+
     def claim_message(self, msg: IncomingMessage) -> bool:
         """True for the first delivery of both the event and the message it carries."""
         names = [f"bot:seen:msg:{msg.message_key}"]

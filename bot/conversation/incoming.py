@@ -9,8 +9,10 @@ core.
 Every per-person and per-thread key comes from one rule, `qualified`: Slack's parts are
 joined as they always were (namespace `TEAM:USER`, so memory kept before there was a
 second platform stays reachable); any other platform's are prefixed with its name, e.g.
-`feishu:TENANT:OPEN_ID` or `dingtalk:CORP:STAFF_ID`. Two platforms can therefore never
-share a namespace, a thread or a claim.
+`feishu:TENANT:OPEN_ID` or `dingtalk:CORP:STAFF_ID`. Each part is a platform's id made
+safe first (`bot.conversation.namespaces.platform_id`: NFC, a `:` in an id escaped), so
+two platforms, or two people of one platform, can never share a namespace, a thread or
+a claim.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ import hashlib
 from dataclasses import dataclass
 from typing import Literal
 
+from bot.conversation.namespaces import platform_id
 from memory.lang import Lang
 
 # Where the message was written: a direct message, a mention of the bot, or a
@@ -29,8 +32,18 @@ SLACK = "slack"  # the platform whose keys carry no prefix (they predate the oth
 
 
 def qualified(platform: str, *parts: str) -> str:
-    """`parts` joined with ":" into a key of `platform` (see the module docstring)."""
-    return ":".join(parts if platform == SLACK else (platform, *parts))
+    """`parts` (ids) joined with ":" into a key of `platform` (see the module docstring)."""
+    ids = [platform_id(part) for part in parts]
+    return ":".join(ids if platform == SLACK else (platform, *ids))
+
+
+def in_workspace(namespace: str, platform: str, tenant: str) -> bool:
+    """Whether `namespace` is a person's of `tenant` (workspace, tenant or corp) on
+    `platform`: what a button or form naming a namespace is checked against, so a click
+    on one platform can never reach a namespace of another, or of another workspace."""
+    prefix = qualified(platform, tenant, "")
+    person = namespace[len(prefix) :]
+    return namespace.startswith(prefix) and bool(person) and ":" not in person
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,4 +97,4 @@ class IncomingMessage:
         return self.thread == self.message_id
 
 
-__all__ = ["SLACK", "IncomingMessage", "Kind", "qualified"]
+__all__ = ["SLACK", "IncomingMessage", "Kind", "in_workspace", "qualified"]

@@ -10,7 +10,13 @@ they live here:
   sends; `msgParam` is a JSON *string*, as DingTalk wants it;
 - `OpenAPI.post_webhook(url, payload)`: a reply through a message's `sessionWebhook`,
   which needs no token and answers `{"errcode": 0}` when it took the message (an expired
-  one answers errcode 300001, "session 不存在").
+  one answers errcode 300001, "session 不存在"). Only a session webhook DingTalk could
+  have handed out is ever posted to (`webhook_allowed`): `/robot/sendBySession` on
+  DingTalk's documented origins (`https://oapi.dingtalk.com`, the session webhooks'
+  host, and `https://api.dingtalk.com`, the OpenAPI's) or on the origin of
+  `DINGTALK_API_URL` (scheme, host and port exactly; its path prefix too), no user
+  info, no redirect followed. Anything else a callback names (another host, an
+  internal address, a custom robot's `/robot/send`) is never requested.
 
 Every failure raises `DingTalkError` whose `reason` is fit for the log (DingTalk's error
 code or the HTTP status, never the message). A rate limit (HTTP 403 with a
@@ -34,6 +40,9 @@ from bot.retry import retry_after
 log = logging.getLogger(__name__)
 
 DEFAULT_API_URL = "https://api.dingtalk.com"
+# DingTalk's own origins: the session webhooks' host and the OpenAPI's.
+DINGTALK_ORIGINS = ("https://oapi.dingtalk.com", "https://api.dingtalk.com")
+WEBHOOK_PATH = "/robot/sendBySession"
 TOKEN_MARGIN_SECONDS = 300  # fetch a new token this long before the old one expires
 MAX_ATTEMPTS = 4
 RATE_LIMIT_WAIT = 1.0  # DingTalk's QPS limits are per second
@@ -132,10 +141,19 @@ class OpenAPI:
         }
         self._call("/v1.0/robot/groupMessages/send", body)
 
+    def webhook_allowed(self, url: str) -> bool:
+        """Whether `url` is a session webhook DingTalk could have handed out (see the
+        module docstring): only such a URL is ever posted to."""
+        return _webhook_url(url, self.base_url) is not None
+
     def post_webhook(self, url: str, payload: Mapping[str, Any]) -> None:
-        """A reply through a message's session webhook; `DingTalkError` unless it took it."""
+        """A reply through a message's session webhook; `DingTalkError` unless it took it
+        (or when `url` is not DingTalk's: nothing is sent then)."""
+        target = _webhook_url(url, self.base_url)
+        if target is None:
+            raise DingTalkError("webhook: not on a DingTalk origin")
         try:
-            response = self._http.post(url, json=dict(payload), timeout=WEBHOOK_TIMEOUT)
+            response = self._http.post(target, json=dict(payload), timeout=WEBHOOK_TIMEOUT)
         except httpx.HTTPError as exc:
             raise DingTalkError(f"webhook: {type(exc).__name__}") from exc
         data = _json(response)
@@ -204,6 +222,31 @@ class OpenAPI:
         raise DingTalkError(f"{path}: {reason}")
 
 
+def _webhook_url(url: str, api_url: str) -> httpx.URL | None:
+    """`url` parsed as httpx will send it, when it is a session webhook on DingTalk's
+    origins or `api_url`'s (path `[api_url's path]/robot/sendBySession`); else None."""
+    try:
+        target = httpx.URL(url)
+        api = httpx.URL(api_url)
+    except (httpx.InvalidURL, TypeError, ValueError):
+        return None
+    if target.userinfo or target.scheme not in ("https", "http"):
+        return None
+    origin = _origin(target)
+    if origin == _origin(api) and target.path == api.path.rstrip("/") + WEBHOOK_PATH:
+        return target
+    if target.path == WEBHOOK_PATH and any(
+        origin == _origin(httpx.URL(o)) for o in DINGTALK_ORIGINS
+    ):
+        return target
+    return None
+
+
+def _origin(url: httpx.URL) -> tuple[str, str, int]:
+    default = 443 if url.scheme == "https" else 80
+    return (url.scheme, url.host, url.port or default)
+
+
 def _json(response: httpx.Response) -> dict[str, Any]:
     try:
         data = response.json()
@@ -218,4 +261,4 @@ def _error_code(response: httpx.Response, data: Mapping[str, Any]) -> str:
     return str(code) if isinstance(code, str) and code else f"HTTP {response.status_code}"
 
 
-__all__ = ["DEFAULT_API_URL", "DingTalkError", "OpenAPI"]
+__all__ = ["DEFAULT_API_URL", "DINGTALK_ORIGINS", "WEBHOOK_PATH", "DingTalkError", "OpenAPI"]

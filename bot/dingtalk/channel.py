@@ -8,18 +8,26 @@ every DingTalk message handler shares.
 - A robot cannot read a chat's earlier messages, so a thread's history is only what the
   bot itself kept (`ThreadHistory`).
 
-It also makes each message's `Delivery` and reply sink.
+It also makes each message's `Delivery` and reply sink. A message whose
+`sessionWebhook` is not one DingTalk hands out (`OpenAPI.webhook_allowed`) is answered
+through the OpenAPI alone, to the writer's staff id or the group, whichever way the
+message came in (HTTP or Stream): the webhook is dropped, counted
+(`dingtalk_webhooks_refused_total`) and logged at WARNING without the message, once a
+minute with a count of the others.
 """
 
 from __future__ import annotations
 
 import copy
+import dataclasses
 import hashlib
+import logging
 from concurrent.futures import ThreadPoolExecutor
 from typing import TYPE_CHECKING
 
 from bot.dingtalk.delivery import Delivery, Destination
 from bot.dingtalk.sink import DingTalkReplySink
+from bot.web.notices import Notices
 
 if TYPE_CHECKING:
     from bot.conversation.incoming import IncomingMessage
@@ -28,6 +36,8 @@ if TYPE_CHECKING:
     from bot.dingtalk.timers import Timers
     from bot.dingtalk.trips import TripOffers
     from bot.metrics import Metrics
+
+log = logging.getLogger(__name__)
 
 
 class StaffAdmins:
@@ -69,6 +79,7 @@ class DingTalkChannel:
         self._admins = StaffAdmins(admin_staff_ids) if admin_staff_ids else None
         self._timezone = timezone
         self.progress_after = progress_after
+        self._notices = Notices(log)
 
     @property
     def admin_group(self) -> StaffAdmins | None:
@@ -88,6 +99,15 @@ class DingTalkChannel:
         return view
 
     def delivery(self, destination: Destination) -> Delivery:
+        """The replies to one message; never through a webhook that is not DingTalk's."""
+        if destination.webhook and not self.api.webhook_allowed(destination.webhook):
+            self.metrics.inc("dingtalk_webhooks_refused_total")
+            self._notices.warning(
+                "foreign webhook",
+                "a DingTalk message named a session webhook outside DingTalk's origins; "
+                "answering through the OpenAPI",
+            )
+            destination = dataclasses.replace(destination, webhook="", webhook_expires=0.0)
         return Delivery(self.api, destination)
 
     def sink(self, delivery: Delivery) -> DingTalkReplySink:

@@ -7,10 +7,18 @@ anything else, before a byte of the body is read (`sign_problem`: missing, wrong
 more than an hour away from now: 401, nothing touched, and a WARNING with the reason,
 never the body, once per reason a minute with a count of the others); a body over
 `HTTP_MAX_BODY_BYTES` gets 413; one that is not a robot message (`message_problem`)
-gets 400 with a short JSON error; then the robot takes it on the dispatch pool
+gets 400 with a short JSON error (so does one nested deeper than
+`bot.payloads.MAX_DEPTH`); then the robot takes it on the dispatch pool
 (`Robot.receive`: a claim and a queued turn, never a DingTalk call), and the answer is
-`{}` at once. The reply itself goes out later through the
-message's session webhook or the OpenAPI.
+`{}` at once. The reply itself goes out later through the message's session webhook
+(only one on DingTalk's own origin, `bot.dingtalk.delivery`) or the OpenAPI.
+
+The signature covers the timestamp alone, not the body, and stays valid for an hour
+either side of it: one captured header pair could sign any body. So each `(timestamp,
+sign)` pair is accepted once (`bot.conversation.replays.first_signature`, claimed in
+Redis and in-process for the two hours it can be valid): the same pair with another
+body gets 401 and a WARNING ("signature reused"), the same pair with the same body (a
+redelivery) 200 and nothing else.
 
 `mount(web, settings, deps)` builds the robot and registers the route on the one HTTP
 application (`bot.web.app`).
@@ -25,11 +33,14 @@ import hmac
 import json
 import logging
 import time
+from collections.abc import Mapping
 from concurrent.futures import ThreadPoolExecutor
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
-from bot.dingtalk.incoming import message_problem
+from bot.conversation.replays import Seen, first_signature
+from bot.dingtalk.incoming import PLATFORM, message_problem
 from bot.dingtalk.robot import Robot, build_robot
+from bot.payloads import parse_json
 from bot.prefs.links import LinkProvider
 from bot.web.asgi import (
     PayloadTooLarge,
@@ -53,6 +64,8 @@ log = logging.getLogger(__name__)
 
 EVENTS_PATH = "/dingtalk/events"
 TOLERANCE_MS = 3600 * 1000  # DingTalk's own rule: a timestamp older than an hour is refused
+# A signature's claim outlives the two hours (either side of now) its timestamp passes.
+SIGN_TTL_SECONDS = 2 * TOLERANCE_MS // 1000 + 600
 _MALFORMED = json.dumps({"ok": False, "error": "malformed_request"}).encode()
 _UNAVAILABLE = json.dumps({"ok": False, "error": "shutting_down"}).encode()
 
@@ -113,7 +126,7 @@ class DingTalkEvents:
             await respond(send, 413, b"payload too large")
             return
         try:
-            data = json.loads(raw.decode("utf-8"))
+            data = parse_json(raw.decode("utf-8"))
         except (UnicodeDecodeError, ValueError):
             problem: str | None = "unparsable JSON"
         else:
@@ -124,13 +137,32 @@ class DingTalkEvents:
             await respond(send, 400, _MALFORMED, "application/json")
             return
         loop = asyncio.get_running_loop()
+        # The pair as `sign_problem` read it (it ignores spaces around the sign).
+        stamp, sign = first(headers.get("timestamp")), first(headers.get("sign")) or ""
+        signature = f"{stamp}:{sign.strip()}"
         try:
-            await loop.run_in_executor(self.pool, self.robot.receive, data)
+            seen = await loop.run_in_executor(self.pool, self._receive, signature, raw, data)
         except RuntimeError:  # the dispatch pool is shut down
             await respond(send, 503, _UNAVAILABLE, "application/json")
             return
+        if seen == "reused":
+            self.metrics.inc("http_rejected_total", reason="signature")
+            self._notices.warning("reused", "DingTalk callback refused (401): signature reused")
+            await respond(send, 401, b"invalid signature")
+            return
         self.metrics.observe("dingtalk_ack_seconds", time.monotonic() - started)
         await respond(send, 200, b"{}", "application/json")
+
+    def _receive(self, signature: str, raw: bytes, data: Mapping[str, Any]) -> Seen:
+        """On the dispatch pool: the signature claimed once, then the robot takes it."""
+        seen = first_signature(
+            self.robot.deps.claims, PLATFORM, signature, raw, ttl_seconds=SIGN_TTL_SECONDS
+        )
+        if seen == "first":
+            self.robot.receive(data)
+        elif seen == "again":
+            self.metrics.inc("dingtalk_events_total", outcome="duplicate")
+        return seen
 
 
 def verify_sign(

@@ -31,6 +31,7 @@ if TYPE_CHECKING:
     from bot.dingtalk.actions import PendingActions
     from bot.dingtalk.delivery import Delivery, Reply
     from bot.metrics import Metrics
+    from bot.prefs.revocations import Revocations
     from memory.protocol import LongTermMemory
 
 log = logging.getLogger(__name__)
@@ -49,11 +50,13 @@ class Preferences:
         actions: PendingActions,
         metrics: Metrics,
         preferences_url: LinkProvider = no_link,
+        revocations: Revocations | None = None,
     ) -> None:
         self.memory = memory
         self.actions = actions
         self.metrics = metrics
         self.preferences_url = preferences_url
+        self.revocations = revocations
 
     def show(self, msg: IncomingMessage, delivery: Delivery) -> None:
         lang = msg.lang
@@ -101,7 +104,9 @@ class Preferences:
         if self.actions.take(code) is None:  # another delivery of the same "yes" was first
             delivery.send(text_reply(t("dingtalk_forget_expired", lang)))
             return
-        text = remembered.forget_all(self.memory, msg.namespace, lang, self.metrics)
+        text = remembered.forget_all(
+            self.memory, msg.namespace, lang, self.metrics, revocations=self.revocations
+        )
         delivery.send(text_reply(text))
 
     def cancel_forget(self, msg: IncomingMessage, delivery: Delivery) -> None:

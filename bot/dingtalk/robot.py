@@ -162,6 +162,7 @@ def build_robot(
         actions=actions,
         metrics=deps.metrics,
         preferences_url=preferences_url or page_links(settings),
+        revocations=deps.revocations,
     )
     return Robot(deps=deps, channel=channel, preferences=preferences, api=api)
 

@@ -22,6 +22,11 @@ The connection's state is logged on every change and every few minutes as a heal
 line, and is what `/healthz` shows when the process serves one (`StreamHealth`).
 Subscribed topic: the robot's messages (`/v1.0/im/bot/messages/get`) only; the bot sends
 no interactive cards, so it needs no card callbacks.
+
+Unlike HTTP mode, a frame carries no `timestamp`/`sign`: the connection itself was opened
+with the app's credentials, so there is no signature pair to claim (a redelivered `msgId`
+is still answered once). What a message names is checked all the same: its
+`sessionWebhook` is used only when it is DingTalk's (`DingTalkChannel.delivery`).
 """
 
 from __future__ import annotations

@@ -12,6 +12,10 @@ error, and the long connection's event loop is never held for long.
 - *Forget all*, then *Yes* or *Cancel* (`bot.feishu.prefs_card`): only the person the
   card belongs to; anyone else's click changes nothing and is told so.
 - A button this version no longer knows: a toast, nothing changed.
+
+Each callback is handled once (`bot.conversation.replays.first_request` on its event id
+and its action token): a captured click sent again, however much later, is answered
+with an empty response and changes nothing (`feishu_events_duplicate_total{type=card}`).
 """
 
 from __future__ import annotations
@@ -28,7 +32,8 @@ from lark_oapi.event.callback.model.p2_card_action_trigger import (
     P2CardActionTriggerResponse,
 )
 
-from bot.conversation.incoming import qualified
+from bot.conversation.incoming import in_workspace, qualified
+from bot.conversation.replays import first_request
 from bot.feishu.api import FeishuAPI, FeishuError
 from bot.feishu.incoming import PLATFORM, field, text_field
 from bot.feishu.markdown import mention
@@ -46,6 +51,8 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 ANSWER_WITHIN = 2.0  # seconds a callback over HTTP waits for its work (Feishu allows 3)
+# How long a click stays claimed: longer than a signed callback is accepted (an hour).
+CLICK_TTL_SECONDS = 2 * 3600
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,6 +110,10 @@ class CardActions:
         handler = self._handlers.get(str(value.get("a") or ""))
         if handler is None or not (click.tenant and click.user):
             return _response(Outcome(t("prefs_unknown_action", click.lang)))
+        ids = (text_field(data, "header", "event_id"), text_field(data, "event", "token"))
+        if not first_request(self.deps.claims, PLATFORM, *ids, ttl_seconds=CLICK_TTL_SECONDS):
+            self.deps.metrics.inc("feishu_events_duplicate_total", type="card")
+            return P2CardActionTriggerResponse({})
         try:
             work: Future[Outcome] = self.deps.pools.tasks.submit(handler, click)
         except RuntimeError:  # shutting down
@@ -135,7 +146,7 @@ class CardActions:
         if request is None:
             return Outcome(t("prefs_unknown_action", click.lang), "warning")
         lang = request.lang
-        own_tenant = request.traveller_ns.startswith(qualified(PLATFORM, click.tenant, ""))
+        own_tenant = in_workspace(request.traveller_ns, PLATFORM, click.tenant)
         allowed = click.namespace == request.traveller_ns or click.user == request.requester
         if not (own_tenant and allowed):
             return Outcome(t("trip_save_not_allowed", lang), "error")
@@ -170,7 +181,11 @@ class CardActions:
         if not self._owner(click):
             return Outcome(t("prefs_card_not_yours", click.lang), "error")
         text = remembered.forget_all(
-            self.deps.memory, click.namespace, click.lang, self.deps.metrics
+            self.deps.memory,
+            click.namespace,
+            click.lang,
+            self.deps.metrics,
+            revocations=self.deps.revocations,
         )
         return Outcome(text, "success", notice_card(text, lang=click.lang))
 
@@ -193,4 +208,4 @@ def _response(outcome: Outcome) -> P2CardActionTriggerResponse:
     return P2CardActionTriggerResponse(body)
 
 
-__all__ = ["ANSWER_WITHIN", "CardActions", "Click", "Outcome"]
+__all__ = ["ANSWER_WITHIN", "CLICK_TTL_SECONDS", "CardActions", "Click", "Outcome"]

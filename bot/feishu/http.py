@@ -10,9 +10,13 @@ Event subscriptions and card callbacks both arrive on `/feishu/events`. In order
    verification token matches (401 otherwise); Feishu sends it unsigned.
 4. With an encrypt key, the signature (`X-Lark-Signature` = sha256 of timestamp, nonce,
    key and the raw body) must match; always, the verification token in the body must be
-   `FEISHU_VERIFICATION_TOKEN`. Either wrong or missing: 401, nothing touched. Every 401
-   is logged at WARNING with its reason (never the body), once per reason a minute
-   with a count of the others.
+   `FEISHU_VERIFICATION_TOKEN`. Either wrong or missing: 401, nothing touched. A
+   callback whose `X-Lark-Request-Timestamp` (covered by the signature) is more than an
+   hour old or more than five minutes ahead: 401 too, as Slack refuses its stale
+   requests (without an encrypt key nothing is signed, so the header is checked when
+   present, and anyone holding one callback's body holds the verification token: set
+   `FEISHU_ENCRYPT_KEY`). Every 401 is logged at WARNING with its reason (never the
+   body), once per reason a minute with a count of the others.
 5. Event types the bot does not handle: 200 and ignored (Feishu would otherwise retry).
 6. Events are acknowledged (200) at once and handed to the SDK's dispatcher
    (`handler.do`) on the dispatch pool: it checks again, decodes the event into its
@@ -28,8 +32,10 @@ The headers go to the SDK under the exact names it looks up: it reads them
 case-sensitively, and the lower-case names ASGI gives would make it fail with a 500.
 
 Replays: every message and event is answered once (the conversation's claims on the
-event id and the message id), and messages older than a few minutes are not answered,
-so a replayed request is harmless.
+event id and the message id), messages older than a few minutes are not answered, card
+clicks are handled once (`bot.feishu.actions`), and nothing older than an hour is
+accepted at all, so a replayed request is harmless. A body nested deeper than
+`bot.payloads.MAX_DEPTH` is malformed (400) before it is parsed.
 """
 
 from __future__ import annotations
@@ -49,8 +55,18 @@ from lark_oapi.core.utils import AESCipher
 
 from bot.feishu.app import FeishuApp, build_feishu
 from bot.feishu.events import HANDLED, event_type
+from bot.payloads import parse_json, too_deep
 from bot.prefs.links import LinkProvider
-from bot.web.asgi import PayloadTooLarge, Receive, Scope, Send, headers_of, read_body, respond
+from bot.web.asgi import (
+    PayloadTooLarge,
+    Receive,
+    Scope,
+    Send,
+    first,
+    headers_of,
+    read_body,
+    respond,
+)
 from bot.web.notices import Notices
 
 if TYPE_CHECKING:
@@ -72,8 +88,11 @@ SIGNATURE_HEADERS = {
     "x-request-id": "X-Request-Id",
 }
 _JSON = "application/json; charset=utf-8"
+MAX_AGE_SECONDS = 3600  # a callback signed longer ago than this is refused
+MAX_AHEAD_SECONDS = 300  # ...and one signed this far in the future (clock skew allowed)
 _REASONS = {  # what a 401's reason means, for the log
     "undecryptable": "does not decrypt with FEISHU_ENCRYPT_KEY",
+    "stale": "stale timestamp (more than an hour old, or ahead of now)",
     "signature": "bad or missing signature",
     "token": "wrong or missing verification token",
 }
@@ -145,7 +164,11 @@ class FeishuEvents:
                 log.warning("an encrypted Feishu callback, but FEISHU_ENCRYPT_KEY is not set")
                 await self._reject(send, 400, "no_encrypt_key")
                 return
-            body = self._decrypt(body.get("encrypt"))
+            plain = self._decrypt(body.get("encrypt"))
+            if plain is not None and too_deep(plain):
+                await self._reject(send, 400, "malformed")
+                return
+            body = _object(plain.encode()) if plain is not None else None
             if body is None:
                 await self._reject(send, 401, "undecryptable")
                 return
@@ -154,6 +177,9 @@ class FeishuEvents:
             return
         if self._key and not self._signed(headers, raw):
             await self._reject(send, 401, "signature")
+            return
+        if not fresh(first(headers.get("x-lark-request-timestamp"))):
+            await self._reject(send, 401, "stale")
             return
         token = body.get("token") if "schema" not in body else _header(body, "token")
         if not self._token_ok(token):
@@ -223,14 +249,13 @@ class FeishuEvents:
         else:
             await respond(send, 200, json.dumps({"challenge": challenge}).encode(), _JSON)
 
-    def _decrypt(self, sealed: object) -> dict[str, Any] | None:
+    def _decrypt(self, sealed: object) -> str | None:
         if not isinstance(sealed, str):
             return None
         try:
-            plain = AESCipher(self._key).decrypt_str(sealed)
+            return str(AESCipher(self._key).decrypt_str(sealed))
         except Exception:  # bad base64, padding or UTF-8: not sealed with our key
             return None
-        return _object(plain.encode())
 
     def _signed(self, headers: Mapping[str, list[str]], raw: bytes) -> bool:
         def first(name: str) -> str:
@@ -255,6 +280,18 @@ class FeishuEvents:
         await respond(send, status, json.dumps({"msg": reason}).encode(), _JSON)
 
 
+def fresh(timestamp: str | None, *, now: float | None = None) -> bool:
+    """Whether a callback's `X-Lark-Request-Timestamp` (Unix seconds) is within the last
+    hour and not more than five minutes ahead; a callback without one passes (only an
+    unsigned one can lack it: a signed one needs it for its signature)."""
+    if timestamp is None:
+        return True
+    if not timestamp.strip().isdigit():
+        return False
+    age = (time.time() if now is None else now) - int(timestamp)
+    return -MAX_AHEAD_SECONDS <= age <= MAX_AGE_SECONDS
+
+
 def signature_of(body: bytes, *, timestamp: str, nonce: str, encrypt_key: str) -> str:
     """Feishu's `X-Lark-Signature` of a callback body."""
     return hashlib.sha256((timestamp + nonce + encrypt_key).encode() + body).hexdigest()
@@ -262,7 +299,7 @@ def signature_of(body: bytes, *, timestamp: str, nonce: str, encrypt_key: str) -
 
 def _object(raw: bytes) -> dict[str, Any] | None:
     try:
-        body = json.loads(raw)
+        body = parse_json(raw)
     except (ValueError, UnicodeDecodeError):
         return None
     return body if isinstance(body, dict) and body else None
@@ -273,4 +310,4 @@ def _header(body: Mapping[str, Any], name: str) -> object:
     return header.get(name) if isinstance(header, dict) else None
 
 
-__all__ = ["EVENTS_PATH", "FeishuEvents", "mount", "signature_of"]
+__all__ = ["EVENTS_PATH", "FeishuEvents", "fresh", "mount", "signature_of"]

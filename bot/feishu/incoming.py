@@ -19,13 +19,13 @@ messages that neither mention the bot nor answer in a thread, and messages older
 
 from __future__ import annotations
 
-import json
 import re
 import time
 from dataclasses import dataclass
 from typing import Any
 
 from bot.conversation.incoming import IncomingMessage, Kind
+from bot.payloads import parse_json
 from memory.lang import Lang, detect_lang
 
 PLATFORM = "feishu"
@@ -155,7 +155,7 @@ def _mentions(raw: Any) -> dict[str, str]:
 def _text(message_type: str, content: str) -> str:
     """The plain text of a text or post body."""
     try:
-        body = json.loads(content or "{}")
+        body = parse_json(content or "{}")
     except ValueError:
         return ""
     if not isinstance(body, dict):

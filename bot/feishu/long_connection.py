@@ -3,7 +3,9 @@
 `lark-oapi`'s `ws.Client` asks `/callback/ws/endpoint` for a WebSocket URL with the app id
 and secret, connects, pings, and hands each event frame to the same dispatcher as the
 HTTP route (unencrypted and unsigned: the connection itself is authenticated), then
-acknowledges the frame with the handler's answer. Three things in it need care:
+acknowledges the frame with the handler's answer. (So there is no
+`X-Lark-Request-Timestamp` to check here; card clicks are claimed once all the same, by
+the handler both transports share.) Three things in it need care:
 
 - Its event loop is a module-level global, created when the SDK is imported, and
   `start()` blocks forever on it. `LongConnection` runs the client on a thread of its

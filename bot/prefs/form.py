@@ -26,6 +26,7 @@ from typing import Literal
 
 from bot.conversation.incoming import SLACK, qualified
 from bot.messages import rejection, t
+from bot.payloads import parse_json
 from memory import privacy
 from memory.errors import InvalidSlotValue
 from memory.lang import Lang
@@ -77,7 +78,7 @@ class FormMeta:
     def loads(cls, text: object) -> FormMeta | None:
         """The metadata of a submitted form, or None when it is missing or malformed."""
         try:
-            data = json.loads(text) if isinstance(text, str) else None
+            data = parse_json(text) if isinstance(text, str) else None
         except ValueError:
             return None
         if not isinstance(data, dict):

@@ -2,8 +2,10 @@
 
 A link is `PUBLIC_URL/prefs?token=T`. The token `T` is `v1.<payload>.<signature>`: the
 payload a compact JSON object, base64url-encoded, with the namespace (`n`), the expiry in
-Unix seconds (`e`), a random id (`j`, which makes every link single-use on the page: the
-page records its exchange, see `bot.web.prefs.sessions`) and, when known, the person's
+Unix seconds (`e`), when it was issued in Unix milliseconds (`i`: erasing the person's
+memory revokes everything issued until then, `bot.prefs.revocations`), a random id (`j`,
+which makes every link single-use: the page records its exchange, and an exchanged link
+is spent for the API too, see `bot.web.prefs.sessions`) and, when known, the person's
 language (`l`); the signature HMAC-SHA256 over `v1.<payload>`.
 
 Each use of `PREFS_LINK_SECRET` signs with a key derived for that purpose alone
@@ -89,6 +91,7 @@ class LinkClaims:
     expires_at: int  # Unix seconds
     jti: str
     lang: Lang | None = None
+    issued_at: int = 0  # Unix milliseconds (0: a link from before they said)
 
     def seconds_left(self, now: float | None = None) -> int:
         return max(0, self.expires_at - int(time.time() if now is None else now))
@@ -107,8 +110,14 @@ def issue_token(
     check_namespace(namespace)
     if ttl_seconds < 1:
         raise ValueError("a link must be valid for at least a second")
-    expires = int(time.time() if now is None else now) + ttl_seconds
-    payload: dict[str, object] = {"n": namespace, "e": expires, "j": secrets.token_urlsafe(12)}
+    issued = time.time() if now is None else now
+    expires = int(issued) + ttl_seconds
+    payload: dict[str, object] = {
+        "n": namespace,
+        "e": expires,
+        "i": int(issued * 1000),
+        "j": secrets.token_urlsafe(12),
+    }
     if lang is not None:
         payload["l"] = lang
     return Signer(secret, purpose).sign(payload)
@@ -132,7 +141,10 @@ def read_token(
         return None
     if expires <= int(time.time() if now is None else now):
         return None
-    return LinkClaims(namespace, expires, jti, cast("Lang | None", lang))
+    issued = data.get("i", 0)
+    if isinstance(issued, bool) or not isinstance(issued, int) or issued < 0:
+        return None
+    return LinkClaims(namespace, expires, jti, cast("Lang | None", lang), issued)
 
 
 def namespace_problem(namespace: str) -> str | None:

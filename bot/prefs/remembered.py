@@ -1,8 +1,10 @@
 """What is remembered about a person, for them to see and erase, whatever the platform.
 
 `/travel-prefs show` and the Home tab's summary, `/travel-prefs forget` and the Home
-tab's "Forget everything", and forgetting one fact. The namespace is always the
-person's own: an item id from anyone else's memory matches nothing.
+tab's "Forget everything" (which also ends every link to the person's preferences page
+and every page session: `bot.prefs.revocations`), and forgetting one fact. The
+namespace is always the person's own: an item id from anyone else's memory matches
+nothing.
 
 `read_view` is the one readable view of a memory, in the person's language, in the
 page's words: the summary, the profile as phrases ("Takes first-class seats on trains"),
@@ -20,6 +22,7 @@ from typing import TYPE_CHECKING
 from bot.messages import t
 from bot.prefs.form import scoped_labels
 from bot.prefs.prefill import structured_profile
+from bot.prefs.revocations import Revocations, forget_everything
 from memory.errors import MemoryEngineError
 from memory.lang import Lang
 from memory.scope import scope_label
@@ -49,10 +52,18 @@ def show(
     return text or t("prefs_show_empty", lang)
 
 
-def forget_all(memory: LongTermMemory, namespace: str, lang: Lang, metrics: Metrics) -> str:
-    """Erase everything remembered about the person; what to tell them."""
+def forget_all(
+    memory: LongTermMemory,
+    namespace: str,
+    lang: Lang,
+    metrics: Metrics,
+    *,
+    revocations: Revocations | None,
+) -> str:
+    """Erase everything remembered about the person and end their links and page
+    sessions; what to tell them."""
     try:
-        count = memory.forget(namespace)
+        count = forget_everything(memory, revocations, namespace)
     except MemoryEngineError:
         return t("memory_unavailable", lang)
     metrics.inc("prefs_forgotten_total", count, scope="all")

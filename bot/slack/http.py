@@ -8,7 +8,8 @@ and a WARNING with the reason ("missing headers", "stale timestamp", "bad signat
 never the body, once per reason a minute with a count of the others (a wrong signing
 secret shows at once; a flood of unsigned requests does not fill the log). An unreadable
 body, or one not shaped like anything Slack sends (`request_problem`), gets 400 with a
-short JSON error; then Bolt dispatches it on the dispatch pool, so the event loop never
+short JSON error (so does JSON nested deeper than `bot.payloads.MAX_DEPTH`, checked
+before Bolt parses it); then Bolt dispatches it on the dispatch pool, so the event loop never
 blocks on a listener. Should Bolt still trip over a body, that is a 400 too, logged
 without it.
 An Events API event (`event_callback`) is answered 200 as soon as it is verified and
@@ -37,10 +38,12 @@ import traceback
 from collections.abc import Mapping
 from concurrent.futures import ThreadPoolExecutor
 from typing import TYPE_CHECKING, Any
+from urllib.parse import parse_qs
 
 from slack_bolt import App
 from slack_bolt.request import BoltRequest
 
+from bot.payloads import TooDeep, too_deep
 from bot.slack.app import build_app
 from bot.slack.handoff import Handoff
 from bot.slack.signing import header_problem, sign, signature_problem, verify_signature
@@ -128,6 +131,8 @@ class SlackEvents:
             await self._unsigned(send, unsigned)
             return
         try:
+            if too_deep(_json_of(raw)):  # before Bolt parses it (see `bot.payloads`)
+                raise TooDeep("nested too deeply")
             request = BoltRequest(
                 body=raw.decode("utf-8"),
                 query=scope.get("query_string", b"").decode("latin-1"),
@@ -179,6 +184,13 @@ class SlackEvents:
         self.metrics.inc("http_rejected_total", reason="signature")
         self._notices.warning(problem, "Slack request refused (401): %s", problem)
         await respond(send, 401, b"invalid signature")
+
+
+def _json_of(raw: bytes) -> bytes | str:
+    """The JSON a Slack body carries: the body itself, or a form's `payload` field."""
+    if raw.lstrip()[:1] in (b"{", b"["):
+        return raw
+    return (parse_qs(raw.decode("utf-8", "replace")).get("payload") or [""])[0]
 
 
 def _where(exc: BaseException) -> str:

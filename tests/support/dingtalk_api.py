@@ -15,11 +15,11 @@ A real HTTP server on 127.0.0.1 (random port, own thread). Point the bot at
   `{"errcode": 300001, "errmsg": "session 不存在"}`, as DingTalk does.
 
 Everything the robot sent lands in `sent` as a `Sent` (how, where, what), whatever way
-it took. Steering: `rate_limit(kind, times)` answers 403
-`Forbidden.AccessDenied.QpsLimitForApi`; `fail(kind, times, status)` answers an error;
-`flow_control(times)` answers batchSend with the user in `flowControlledStaffIdList`;
-`down(True)` answers every robot send and webhook with 503. `kind` is "otm" (one-to-one),
-"group", "webhook" or "token".
+it took; `requests` lists the path of every request the server received at all.
+Steering: `rate_limit(kind, times)` answers 403 `Forbidden.AccessDenied.QpsLimitForApi`;
+`fail(kind, times, status)` answers an error; `flow_control(times)` answers batchSend
+with the user in `flowControlledStaffIdList`; `down(True)` answers every robot send and
+webhook with 503. `kind` is "otm" (one-to-one), "group", "webhook" or "token".
 """
 
 from __future__ import annotations
@@ -80,6 +80,7 @@ class FakeDingTalkAPI(LocalServer):
         self.gateway = FakeGateway()
         self.subscriptions: list[list[dict[str, Any]]] = []
         self.tokens_issued: list[str] = []
+        self._requests: list[str] = []
         self._valid_tokens: set[str] = set()
         self._sessions: dict[str, _Session] = {}
         self._sent: list[Sent] = []
@@ -152,6 +153,12 @@ class FakeDingTalkAPI(LocalServer):
     def sent(self) -> list[Sent]:
         with self._lock:
             return list(self._sent)
+
+    @property
+    def requests(self) -> list[str]:
+        """The path of every request received, in order."""
+        with self._lock:
+            return list(self._requests)
 
     @property
     def rejected(self) -> list[tuple[str, int]]:
@@ -229,6 +236,8 @@ class _Handler(JSONHandler):
     def do_POST(self) -> None:
         fake = self.owner
         url = urlsplit(self.path)
+        with fake._lock:
+            fake._requests.append(url.path)
         size = int(self.headers.get("Content-Length") or 0)
         try:
             body = json.loads(self.rfile.read(size) or b"{}")
@@ -247,6 +256,11 @@ class _Handler(JSONHandler):
             self._robot_send("group", body)
         else:
             self.send_json(404, {"code": "NotFound", "message": fake.base_url + url.path})
+
+    def do_GET(self) -> None:
+        with self.owner._lock:
+            self.owner._requests.append(urlsplit(self.path).path)
+        self.send_json(404, {"code": "NotFound", "message": "not found"})
 
     def _token(self, body: dict[str, Any]) -> None:
         fake = self.owner

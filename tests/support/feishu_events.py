@@ -133,7 +133,11 @@ def url_verification(*, token: str, challenge: str) -> dict[str, Any]:
 
 def seal(body: dict[str, Any], key: str) -> dict[str, str]:
     """The body encrypted as Feishu does it."""
-    data = json.dumps(body, ensure_ascii=False).encode()
+    return seal_raw(json.dumps(body, ensure_ascii=False).encode(), key)
+
+
+def seal_raw(data: bytes, key: str) -> dict[str, str]:
+    """Any bytes encrypted as Feishu encrypts a body (for bodies Feishu would not send)."""
     pad = 16 - len(data) % 16
     iv = os.urandom(16)
     cipher = AES.new(hashlib.sha256(key.encode()).digest(), AES.MODE_CBC, iv)
@@ -153,4 +157,12 @@ def signed(raw: bytes, key: str, *, timestamp: str | None = None) -> dict[str, s
     }
 
 
-__all__ = ["card_action", "menu_event", "message_event", "seal", "signed", "url_verification"]
+__all__ = [
+    "card_action",
+    "menu_event",
+    "message_event",
+    "seal",
+    "seal_raw",
+    "signed",
+    "url_verification",
+]

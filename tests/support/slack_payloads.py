@@ -148,6 +148,14 @@ def submit(
 
 
 def click(
+    bot: BotHarness, user: str, action_id: str, value: str = "", **options: Any
+) -> httpx.Response:
+    """Click a button (a block_actions payload) on a view or an ephemeral message; the
+    options are `click_payload`'s."""
+    return post_payload(bot, click_payload(bot, user, action_id, value, **options))
+
+
+def click_payload(
     bot: BotHarness,
     user: str,
     action_id: str,
@@ -156,8 +164,8 @@ def click(
     view: Mapping[str, Any] | None = None,
     response_url: str | None = None,
     with_trigger: bool = True,
-) -> httpx.Response:
-    """Click a button (a block_actions payload) on a view or an ephemeral message."""
+) -> dict[str, Any]:
+    """The block_actions payload Slack sends for a click (see `click`)."""
     team = bot.team_id
     payload: dict[str, Any] = {
         "type": "block_actions",
@@ -191,7 +199,7 @@ def click(
             "is_ephemeral": True,
         }
         payload["channel"] = {"id": "C0TRAVEL", "name": "travel"}
-    return post_payload(bot, payload)
+    return payload
 
 
 def open_home(bot: BotHarness, user: str) -> httpx.Response:
@@ -302,6 +310,7 @@ __all__ = [
     "buttons",
     "check_limits",
     "click",
+    "click_payload",
     "initial",
     "is_form",
     "open_form",

@@ -3,7 +3,8 @@ forget one fact or forget everything, and to page through long lists.
 
 Listeners only acknowledge (`bot.slack.listeners.interaction`); reading memory and
 publishing the tab run on the task pool (`bot.slack.preferences`). The tab is built in
-`bot.slack.views.home`.
+`bot.slack.views.home`. Every button that acts (edit, forget one, forget everything) is
+handled once per click (`once`): the same signed bytes sent again do nothing.
 """
 
 from __future__ import annotations
@@ -36,7 +37,7 @@ _ITEM_ID = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
 
 def register(app: App, deps: Deps, prefs: Preferences) -> None:
     """The Home tab's event and buttons."""
-    memory, metrics = deps.memory, deps.metrics
+    memory, metrics, claims = deps.memory, deps.metrics, deps.claims
 
     @on("app_home_opened", metrics, acknowledge=False)
     def on_home_opened(it: Interaction) -> None:
@@ -49,11 +50,11 @@ def register(app: App, deps: Deps, prefs: Preferences) -> None:
         page = int(it.value) if it.value.isdigit() else 0
         prefs.run(prefs.publish_home, it.client, it.team, it.user, page)
 
-    @on("block_actions", metrics)
+    @on("block_actions", metrics, once=claims)
     def on_edit(it: Interaction) -> None:
         prefs.open_form(it.client, it.team, it.user, it.trigger_id, "", None)
 
-    @on("block_actions", metrics)
+    @on("block_actions", metrics, once=claims)
     def on_forget_item(it: Interaction) -> None:
         if not _ITEM_ID.match(it.value):  # never "forget" with no id: that erases everything
             prefs.run(prefs.publish_home, it.client, it.team, it.user)
@@ -69,14 +70,20 @@ def register(app: App, deps: Deps, prefs: Preferences) -> None:
             return
         prefs.publish_home(it.client, it.team, it.user)
 
-    @on("block_actions", metrics)
+    @on("block_actions", metrics, once=claims)
     def on_forget_all(it: Interaction) -> None:
         """The Home button, clicked after Slack's own confirm dialog."""
         prefs.run(forget_all, it)
 
     def forget_all(it: Interaction) -> None:
         lang = prefs.lang(it.client, it.team, it.user)
-        dm(it.client, it.user, remembered.forget_all(memory, it.namespace, lang, metrics))
+        dm(
+            it.client,
+            it.user,
+            remembered.forget_all(
+                memory, it.namespace, lang, metrics, revocations=deps.revocations
+            ),
+        )
         prefs.publish_home(it.client, it.team, it.user, lang=lang)
 
     @on("block_actions", metrics)

@@ -10,8 +10,10 @@ pool.
 With `once=claims`, a request is handled once per `trigger_id`: Slack's signature
 carries no nonce, so a captured slash command or button click could be replayed as is
 within the signature's five minutes, but Slack gives every real one a new, single-use
-`trigger_id`. A replay is acknowledged like any request (200, empty) and does nothing
-else (`slack_events_duplicate_total{type=kind}`).
+`trigger_id` (claimed by `bot.conversation.replays.first_request`, as every platform's
+single-use ids are). A replay is acknowledged like any request (200, empty) and does
+nothing else (`slack_events_duplicate_total{type=kind}`). Every listener that acts
+(commands, buttons of messages and of the Home tab) is registered with `once`.
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ from slack_sdk.web import WebClient
 
 from bot.conversation.claims import Claims
 from bot.conversation.incoming import SLACK, qualified
+from bot.conversation.replays import first_request
 from bot.metrics import Metrics
 from bot.slack.api import person_of
 
@@ -80,8 +83,8 @@ def on(
                 return
             trigger = args.body.get("trigger_id")
             if once is not None and isinstance(trigger, str) and trigger:
-                name = f"bot:seen:trigger:{qualified(SLACK, team, trigger)}"
-                if not once.claim(name, ttl_seconds=TRIGGER_TTL_SECONDS):
+                request = qualified(SLACK, team, trigger)
+                if not first_request(once, SLACK, request, ttl_seconds=TRIGGER_TTL_SECONDS):
                     metrics.inc("slack_events_duplicate_total", type=kind)
                     return
             handler(

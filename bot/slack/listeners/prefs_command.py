@@ -104,7 +104,9 @@ def register(app: App, deps: Deps, prefs: Preferences) -> None:
 
     def forget_all(it: Interaction) -> None:
         lang = prefs.lang(it.client, it.team, it.user)
-        text = remembered.forget_all(memory, it.namespace, lang, metrics)
+        text = remembered.forget_all(
+            memory, it.namespace, lang, metrics, revocations=deps.revocations
+        )
         prefs.answer(it.client, it.user, it.respond, text, replace_original=True)
         prefs.publish_home(it.client, it.team, it.user, lang=lang)
 

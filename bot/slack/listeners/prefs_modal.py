@@ -4,7 +4,8 @@ pool.
 A submission is validated before it is acknowledged, so mistakes come back as inline
 errors (`ack(response_action="errors")`) with nothing saved. Saving writes the same
 memory the chat writes (`bot.prefs.saving`), for the namespace of the person who
-submitted, and only after the form proved to be theirs; a double submission of one
+submitted, and only after the form proved to be theirs (opened on Slack, in this
+workspace, by this person: a form naming another platform is refused); a double submission of one
 view (same id and version) saves once. Then the person is told what was saved and their
 Home tab is refreshed.
 """
@@ -17,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 from slack_bolt import Ack
 from slack_sdk.web import WebClient
 
+from bot.conversation.incoming import SLACK
 from bot.messages import t
 from bot.prefs.form import FormInput, FormMeta
 from bot.prefs.saving import SUBMIT_TTL_SECONDS, save_form
@@ -47,7 +49,7 @@ def register(app: App, deps: Deps, prefs: Preferences) -> None:
         if meta is None:
             ack(response_action="update", view=notice_modal(lang, t("prefs_form_outdated", lang)))
             return
-        if (meta.user, meta.team) != (user, team):
+        if (meta.platform, meta.user, meta.team) != (SLACK, user, team):
             log.warning("a preferences form was submitted by someone other than its owner")
             ack(response_action="update", view=notice_modal(lang, t("prefs_not_yours", lang)))
             return

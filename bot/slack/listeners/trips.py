@@ -1,6 +1,7 @@
 """The "Save trip" button under a plan (`bot.slack.views.trip`).
 
-Only the traveller, or the admin who asked for the plan, may save it; the trip is saved
+Only the traveller, or the admin who asked for the plan, may save it, and only into a
+namespace of the clicker's own workspace on Slack; the trip is saved
 under catalogue city names (saving it twice saves once), and the message is replaced
 by who saved it. Anything that fails leaves the message as it was and tells the clicker
 in an ephemeral message.
@@ -14,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from slack_sdk.web import WebClient
 
+from bot.conversation.incoming import SLACK, in_workspace
 from bot.messages import t
 from bot.planning.trips import InvalidTrip, save_planned
 from bot.slack.listeners.interaction import Interaction, on
@@ -45,7 +47,8 @@ def register(app: App, deps: Deps) -> None:
         def tell(text: str) -> None:
             _ephemeral(it.client, channel, it.user, message, text)
 
-        if it.namespace != request.traveller_ns and it.user != request.requester:
+        allowed = it.namespace == request.traveller_ns or it.user == request.requester
+        if not (allowed and in_workspace(request.traveller_ns, SLACK, it.team)):
             tell(t("trip_save_not_allowed", lang))
             return
         if trips is None:

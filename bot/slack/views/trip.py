@@ -16,6 +16,7 @@ from typing import Any
 
 from bot.conversation.reply import PlanPart
 from bot.messages import t
+from bot.payloads import parse_json
 from bot.planning.plan import PlannedTrip
 
 SAVE_TRIP_ACTION = "save_trip"
@@ -78,7 +79,7 @@ def plan_message(part: PlanPart) -> tuple[str, list[dict[str, Any]]]:
 def read_save_request(value: object) -> SaveRequest | None:
     """The trip a "Save trip" button carries, or None when its value is unreadable."""
     try:
-        data = json.loads(value if isinstance(value, str) else "")
+        data = parse_json(value if isinstance(value, str) else "")
         trip = PlannedTrip(
             origin=str(data["o"]),
             destination=str(data["d"]),

@@ -13,7 +13,10 @@
   id that is not theirs).
 
 Authentication: `Authorization: Bearer T` with a link token, or the page's session cookie,
-which must then send the session's `X-CSRF-Token` on POST and DELETE. Errors are JSON
+which must then send the session's `X-CSRF-Token` on POST and DELETE. A link opened on
+the page is spent (401 as a bearer token from then on), and erasing all of a person's
+memory revokes every link and session they had (401); while Redis cannot tell, GET
+still answers and POST and DELETE get 503. Errors are JSON
 (`{"ok": false, "error": code, "message": …}`): 401 unauthorized, 403 csrf, 413
 too_large, 415 json_only, 400 malformed_json / not_object / invalid, 404 not_found,
 503 unavailable.
@@ -21,12 +24,12 @@ too_large, 415 json_only, 400 malformed_json / not_object / invalid, 404 not_fou
 
 from __future__ import annotations
 
-import json
 import logging
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from bot.messages import t
+from bot.payloads import parse_json
 from bot.prefs import remembered
 from bot.prefs.form import FREE_TEXT, validate_form
 from bot.web.asgi import PayloadTooLarge, Receive, Scope, Send
@@ -53,7 +56,7 @@ class PrefsAPI:
 
     async def preferences(self, scope: Scope, receive: Receive, send: Send) -> None:
         request = Request.of(scope, receive)
-        caller = self.site.caller(request)
+        caller = await self.site.caller(request)
         if caller is None:
             reply = self.unauthorized(request)
         elif request.method == "POST":
@@ -64,7 +67,7 @@ class PrefsAPI:
 
     async def fact(self, scope: Scope, receive: Receive, send: Send) -> None:
         request = Request.of(scope, receive)
-        caller = self.site.caller(request)
+        caller = await self.site.caller(request)
         reply = self.unauthorized(request) if caller is None else await self.delete(request, caller)
         await reply.send(send)
 
@@ -93,8 +96,8 @@ class PrefsAPI:
         except PayloadTooLarge:
             return error(413, "too_large", t("api_too_large", lang, limit=site.max_body))
         try:
-            data = json.loads(raw.decode("utf-8"))
-        except (UnicodeDecodeError, ValueError, RecursionError):
+            data = parse_json(raw.decode("utf-8"))
+        except (UnicodeDecodeError, ValueError):
             return error(400, "malformed_json", t("api_malformed_json", lang))
         parsed = self.read_request(data, lang)
         if isinstance(parsed, Reply):
@@ -155,7 +158,11 @@ class PrefsAPI:
     # -- checks ----------------------------------------------------------------------------
 
     def refuse_change(self, request: Request, caller: Caller, lang: Lang) -> Reply | None:
-        """403 for a change made with the session cookie but without its CSRF token."""
+        """503 for a change by a caller not known to be unrevoked (Redis could not say:
+        changes fail closed); 403 for one made with the session cookie but without its
+        CSRF token."""
+        if not caller.checked:
+            return self.unavailable(lang)
         if caller.session is None:
             return None
         if self.site.sessions.csrf_ok(caller.session, request.header(CSRF_HEADER)):

@@ -13,7 +13,9 @@
 Every POST needs the session's CSRF token (403 without it). A missing or invalid session
 or link gets 401 and a page that says only that the link cannot be used, and where a new
 one comes from on the chat platforms this deployment serves (`PrefsSite.new_link`): the
-same page for every refused link, so it never tells which way a link was wrong.
+same page for every refused link, so it never tells which way a link was wrong; so does
+one revoked by erasing the person's memory (`bot.prefs.revocations`). While Redis cannot
+say whether it was, the page is shown but every POST gets 503: changes fail closed.
 """
 
 from __future__ import annotations
@@ -78,7 +80,7 @@ class PrefsPage:
             lang = self.site.lang(request)
             target = f"{self.site.page_url}?{CONTINUED}=1"
             return html(200, self.site.render.continue_page(lang, target))
-        if session is None:
+        if session is None or await self.site.session_standing(session) == "revoked":
             return self.denied(request)
         headers: list[tuple[str, str]] = []
         lang = self.site.lang(request, session.lang)
@@ -102,11 +104,12 @@ class PrefsPage:
             return self.notice(request, 503, "page_unavailable_title", "home_unavailable")
         site.metrics.inc("prefs_web_links_total", result=_kind(outcome))
         if not isinstance(outcome, LinkClaims):
-            current, link = site.session(request), site.sessions.bearer(token)
+            current, link = site.session(request), site.sessions.link(token)
             if outcome == "replayed" and current and link and current.namespace == link.namespace:
                 return redirect(site.page_url)  # this browser already opened it: go on
             return self.denied(request)
-        session = site.sessions.open(outcome.namespace, site.lang(request, outcome.lang))
+        lang = site.lang(request, outcome.lang)
+        session = site.sessions.open(outcome.namespace, lang, outcome.issued_at)
         return redirect(site.page_url, site.session_cookie(session, request))
 
     async def show(
@@ -148,8 +151,11 @@ class PrefsPage:
     async def _posted(self, request: Request) -> tuple[Session, dict[str, list[str]]] | Reply:
         """The session and the fields of a POST, or the page that refuses it."""
         session = self.site.session(request)
-        if session is None:
+        standing = "revoked" if session is None else await self.site.session_standing(session)
+        if session is None or standing == "revoked":
             return self.denied(request)
+        if standing == "unknown":  # not known to be unrevoked: change nothing
+            return self.notice(request, 503, "page_unavailable_title", "home_unavailable")
         try:
             body = await request.body(self.site.max_body)
         except PayloadTooLarge:

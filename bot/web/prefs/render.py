@@ -19,6 +19,7 @@ from typing import Any
 from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescape
 
 from bot.messages import t
+from bot.payloads import parse_json
 from bot.prefs.remembered import fact_view
 from bot.web.prefs.state import State, slot_value
 from memory.lang import Lang
@@ -136,7 +137,7 @@ def base_json(base: Mapping[str, Value]) -> str:
 def read_base(text: str | None) -> dict[str, Value] | None:
     """The hidden `base` field back, or None when it is missing or malformed."""
     try:
-        data = json.loads(text) if text else None
+        data = parse_json(text) if text else None
     except ValueError:
         return None
     if not isinstance(data, dict) or len(data) > 100:

@@ -3,7 +3,12 @@
 - **Exchange.** `GET /prefs?token=T` trades a valid link token (`bot.prefs.links`) for a
   session, once: the token's id is claimed in Redis for as long as the token lives
   (`bot.conversation.claims`, which falls back to an in-process table when Redis is
-  down), so a link opened a second time, by anyone, is refused.
+  down), so a link opened a second time, by anyone, is refused; and so is the same link
+  as a bearer token afterwards (it is spent).
+- **Revocation.** Erasing all of a person's memory revokes every link and session issued
+  to them until then (`bot.prefs.revocations`); `standing` says whether a link or a
+  session is still good: "valid", "revoked" (refused like a tampered one), or "unknown"
+  (Redis did not answer: the person may still read, never change anything).
 - **Sessions** are signed cookies (HttpOnly, SameSite=Strict, Secure behind HTTPS) that
   name the person's namespace, the page's language, a random session id and an expiry
   (`PREFS_SESSION_MINUTES`); nothing is kept on the server, so any `serve` process
@@ -13,7 +18,8 @@
   header for the JSON API): an HMAC of the session id with a key of its own, which only
   the page itself shows. A bearer token is no ambient credential and needs none.
 
-Every failure answers the same (`None`): tampered, expired, another secret's, replayed.
+Every failure answers the same (`None`): tampered, expired, another secret's, replayed,
+spent, revoked.
 """
 
 from __future__ import annotations
@@ -26,10 +32,12 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Literal, cast
 
 from bot.prefs.links import LinkClaims, Signer, namespace_problem, read_token
+from bot.prefs.revocations import Standing, now_ms
 from memory.lang import Lang
 
 if TYPE_CHECKING:
     from bot.conversation.claims import Claims
+    from bot.prefs.revocations import Revocations
 
 COOKIE = "travel_prefs_session"
 SESSION_PURPOSE = "prefs-session"
@@ -44,6 +52,7 @@ class Session:
     lang: Lang
     sid: str
     expires_at: int  # Unix seconds
+    issued_at: int = 0  # Unix milliseconds: when the link it was opened with was issued
 
     def seconds_left(self, now: float | None = None) -> int:
         return max(0, self.expires_at - int(time.time() if now is None else now))
@@ -56,6 +65,7 @@ class Caller:
     namespace: str
     lang: Lang | None
     session: Session | None = None  # None: a bearer token
+    checked: bool = True  # False: not known to be unrevoked (Redis down): reading only
 
     @property
     def needs_csrf(self) -> bool:
@@ -68,41 +78,67 @@ Exchange = LinkClaims | Literal["invalid", "replayed"]
 class Sessions:
     """Link exchange, session cookies and CSRF tokens, all keyed on `PREFS_LINK_SECRET`."""
 
-    def __init__(self, *, secret: str, claims: Claims, minutes: int = 60) -> None:
+    def __init__(
+        self,
+        *,
+        secret: str,
+        claims: Claims,
+        minutes: int = 60,
+        revocations: Revocations | None = None,
+    ) -> None:
         self._secret = secret
         self._claims = claims
+        self._revocations = revocations
         self._signer = Signer(secret, SESSION_PURPOSE)
         self._csrf_key = hmac.new(secret.encode(), CSRF_PURPOSE.encode(), hashlib.sha256).digest()
         self.seconds = minutes * 60
 
     # -- link tokens --------------------------------------------------------------------
 
-    def bearer(self, token: str) -> LinkClaims | None:
-        """A valid link token used as a bearer token (not spent by use)."""
+    def link(self, token: str) -> LinkClaims | None:
+        """What a link token says, when it is signed and unexpired (nothing else checked)."""
         return read_token(self._secret, token)
 
     def exchange(self, token: str) -> Exchange:
-        """Spend a link token on a session: its claims, or why not."""
+        """Spend a link token on a session: its claims, or why not (blocking: Redis)."""
         link = read_token(self._secret, token)
-        if link is None:
+        if link is None or self.standing(link.namespace, link.issued_at) == "revoked":
             return "invalid"
         ttl = link.seconds_left() + 1
-        if not self._claims.claim(f"prefs:link:{link.jti}", ttl_seconds=ttl):
+        if not self._claims.claim(_spent(link), ttl_seconds=ttl):
             return "replayed"
         return link
 
+    def bearer_standing(self, link: LinkClaims) -> Standing:
+        """A link used as a bearer token: "revoked" once it was opened on the page (spent)
+        or the person's memory was erased since it was issued (blocking: Redis)."""
+        spent = self._claims.held(_spent(link))
+        if spent:
+            return "revoked"
+        standing = self.standing(link.namespace, link.issued_at)
+        return "unknown" if spent is None and standing == "valid" else standing
+
+    def standing(self, namespace: str, issued_at: int) -> Standing:
+        """Whether a link or session of `namespace` issued at `issued_at` (ms) is still
+        good (blocking: Redis)."""
+        if self._revocations is None:
+            return "valid"
+        return self._revocations.standing(namespace, issued_at)
+
     # -- sessions -----------------------------------------------------------------------
 
-    def open(self, namespace: str, lang: Lang) -> Session:
+    def open(self, namespace: str, lang: Lang, issued_at: int | None = None) -> Session:
+        """A new session; `issued_at` is the link's it is opened with (revoked with it)."""
         expires = int(time.time()) + self.seconds
-        return Session(namespace, lang, secrets.token_urlsafe(16), expires)
+        issued = now_ms() if issued_at is None else issued_at
+        return Session(namespace, lang, secrets.token_urlsafe(16), expires, issued)
 
     def with_lang(self, session: Session, lang: Lang) -> Session:
         return replace(session, lang=lang)
 
     def dumps(self, session: Session) -> str:
         payload = {"n": session.namespace, "l": session.lang, "s": session.sid}
-        return self._signer.sign({**payload, "e": session.expires_at})
+        return self._signer.sign({**payload, "e": session.expires_at, "i": session.issued_at})
 
     def read(self, cookie: str | None) -> Session | None:
         data = self._signer.unsign(cookie) if cookie else None
@@ -115,7 +151,10 @@ class Sessions:
             return None
         if isinstance(expires, bool) or not isinstance(expires, int) or expires <= time.time():
             return None
-        return Session(namespace, cast("Lang", lang), sid, expires)
+        issued = data.get("i", 0)
+        if isinstance(issued, bool) or not isinstance(issued, int) or issued < 0:
+            return None
+        return Session(namespace, cast("Lang", lang), sid, expires, issued)
 
     # -- CSRF -----------------------------------------------------------------------------
 
@@ -126,6 +165,11 @@ class Sessions:
         if not token:
             return False
         return hmac.compare_digest(self.csrf(session).encode(), token.encode("utf-8", "replace"))
+
+
+def _spent(link: LinkClaims) -> str:
+    """The claim that marks a link as opened on the page."""
+    return f"prefs:link:{link.jti}"
 
 
 def bearer_token(authorization: str) -> str | None:

@@ -18,6 +18,7 @@ from bot.messages import t
 from bot.prefs.form import FormInput
 from bot.prefs.links import public_base
 from bot.prefs.prefill import slot_mapper, structured_profile
+from bot.prefs.revocations import Standing
 from bot.prefs.saving import Saved, save_profile
 from bot.web.prefs.http import Request, cookie
 from bot.web.prefs.render import Renderer, load_assets
@@ -45,7 +46,10 @@ class PrefsSite:
         self.schema = deps.memory.schema
         self.metrics = deps.metrics
         self.sessions = Sessions(
-            secret=secret, claims=deps.claims, minutes=settings.prefs_session_minutes
+            secret=secret,
+            claims=deps.claims,
+            minutes=settings.prefs_session_minutes,
+            revocations=deps.revocations,
         )
         self.mapper = slot_mapper(settings)
         self.free_text_limit = settings.memory_max_fact_chars
@@ -69,19 +73,42 @@ class PrefsSite:
 
     # -- who, in which language ---------------------------------------------------------
 
-    def caller(self, request: Request) -> Caller | None:
+    async def caller(self, request: Request) -> Caller | None:
         """A bearer link token when the request sends `Authorization` (and then only it),
-        else the page's session; None when neither proves anyone."""
+        else the page's session; None when neither proves anyone, or what it proves was
+        revoked (a link opened on the page, a person whose memory was erased since).
+        `checked` is False when Redis could not say: such a caller may only read."""
         authorization = request.header("authorization")
         if authorization is not None:
             token = bearer_token(authorization)
-            link = self.sessions.bearer(token) if token else None
-            return Caller(link.namespace, link.lang) if link else None
+            link = self.sessions.link(token) if token else None
+            if link is None:
+                return None
+            standing = await self._standing(self.sessions.bearer_standing, link)
+            if standing == "revoked":
+                return None
+            return Caller(link.namespace, link.lang, checked=standing == "valid")
         session = self.session(request)
-        return Caller(session.namespace, session.lang, session) if session else None
+        if session is None:
+            return None
+        standing = await self.session_standing(session)
+        if standing == "revoked":
+            return None
+        return Caller(session.namespace, session.lang, session, checked=standing == "valid")
 
     def session(self, request: Request) -> Session | None:
+        """The session the cookie names, signed and unexpired (not checked for revocation:
+        `session_standing`, before it reads or changes anything)."""
         return self.sessions.read(request.cookies.get(COOKIE))
+
+    async def session_standing(self, session: Session) -> Standing:
+        return await self._standing(self.sessions.standing, session.namespace, session.issued_at)
+
+    async def _standing(self, check: Callable[..., Standing], *args: object) -> Standing:
+        try:
+            return await self.run(check, *args)
+        except RuntimeError:  # shutting down
+            return "unknown"
 
     def lang(self, request: Request, known: Lang | None = None) -> Lang:
         """`?lang=`, else what the link or session says, else the browser's, else the default."""

@@ -104,13 +104,21 @@ def test_serve_answers_the_link_the_command_line_prints(tmp_path: Path, bot_pref
         timeout=120,
     )
     with _serving(tmp_path, env, base) as logged:
-        link, page = _open(env, base, "T1:U1")
-        assert page.status_code == 200 and "I like quiet rooms" in page.text
+        done = _cli(env, "--user", "T1:U1", "--ttl-minutes", "5")
+        assert done.returncode == 0, done.stderr
+        link = done.stdout.strip()
+        assert link.startswith(f"{base}/prefs?token=v1.")
         token = link.split("token=", 1)[1]
-        api = httpx.get(f"{base}/api/preferences", headers={"Authorization": f"Bearer {token}"})
+        bearer = {"Authorization": f"Bearer {token}"}
+        api = httpx.get(f"{base}/api/preferences", headers=bearer)
         assert api.status_code == 200
         assert [f["text"] for f in api.json()["facts"]] == ["I like quiet rooms"]
-        used = httpx.get(link)  # a link works once; a Slack deployment says where to get one
+        with httpx.Client() as browser:
+            page = browser.get(link, follow_redirects=True)
+            assert page.status_code == 200 and "I like quiet rooms" in page.text
+        # Opened on the page, the link is spent: as a bearer token too.
+        assert httpx.get(f"{base}/api/preferences", headers=bearer).status_code == 401
+        used = httpx.get(link)  # a Slack deployment says where to get a new one
         assert used.status_code == 401 and "in Slack: /travel-prefs link" in used.text
     assert f"preferences page on {base}/prefs" in "\n".join(logged)
 

@@ -336,9 +336,28 @@ def test_another_persons_view_changes_nothing(bot: BotHarness, slack: FakeSlackA
     assert bot.deps.memory.items(bot.namespace(BOB)) == []
 
 
+def test_a_form_naming_another_platform_cannot_write_there(
+    bot: BotHarness, slack: FakeSlackAPI
+) -> None:
+    form = open_form(bot, ALICE)
+    meta = json.loads(form["private_metadata"])
+    for platform in ("feishu", "dingtalk", "web"):
+        forged = {**form, "private_metadata": json.dumps({**meta, "p": platform})}
+        answer = submit(bot, forged, ALICE, state_for(form, {"seat": "aisle"})).json()
+        assert answer["response_action"] == "update"
+        assert t("prefs_not_yours", "en") in texts(answer["view"])
+    settle(bot)
+    for namespace in (f"feishu:{bot.team_id}:{ALICE}", f"dingtalk:{bot.team_id}:{ALICE}"):
+        assert bot.deps.memory.items(namespace) == []
+    assert bot.deps.memory.items(bot.namespace(ALICE)) == []
+
+
 def test_a_form_without_its_metadata_changes_nothing(bot: BotHarness) -> None:
     form = open_form(bot, ALICE)
     answer = submit(bot, {**form, "private_metadata": "{}"}, ALICE, state_for(form)).json()
+    assert t("prefs_form_outdated", "en") in texts(answer["view"])
+    deep = "[" * 2000 + "]" * 2000  # within Slack's 3000 characters, deeper than any JSON
+    answer = submit(bot, {**form, "private_metadata": deep}, ALICE, state_for(form)).json()
     assert t("prefs_form_outdated", "en") in texts(answer["view"])
     settle(bot)
     assert bot.deps.memory.items(bot.namespace(ALICE)) == []

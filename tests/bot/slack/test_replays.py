@@ -4,13 +4,17 @@ the bot recognises a replay by its single-use `trigger_id` and does nothing twic
 from __future__ import annotations
 
 import json
+import logging
 import time
 import uuid
 from urllib.parse import urlencode
 
+import pytest
+
 from bot.slack.views import blocks as views
 from tests.support.slack_api import FakeSlackAPI
 from tests.support.slack_harness import API_APP_ID, CHANNEL, BotHarness, sign
+from tests.support.slack_payloads import buttons, click_payload, open_home, published_home
 
 ALICE = "U0ALICE"
 
@@ -114,3 +118,77 @@ def test_a_replayed_forget_confirmation_answers_once(bot: BotHarness, slack: Fak
     bot.drain()
     assert bot.deps.memory.items(ns) == []
     assert len(slack.response_calls) == 1
+
+
+def _replayed(bot: BotHarness, payload: dict[str, object], times: int = 2) -> None:
+    """Send one captured, signed click `times` times, byte for byte."""
+    body = urlencode({"payload": json.dumps(payload)}).encode()
+    headers = sign(body)
+    for _ in range(times):
+        response = bot.post(
+            body, "application/x-www-form-urlencoded", headers=headers, signed=False
+        )
+        assert response.status_code == 200 and response.content == b""
+
+
+def test_a_replayed_home_forget_all_erases_nothing_told_since(
+    bot: BotHarness, slack: FakeSlackAPI
+) -> None:
+    ns = bot.namespace(ALICE)
+    bot.deps.memory.record(ns, ["I never take red-eye flights"])
+    open_home(bot, ALICE)
+    home = published_home(slack, ALICE)
+    [forget_all] = buttons(home, views.FORGET_ALL_ACTION_ID)
+    payload = click_payload(bot, ALICE, views.FORGET_ALL_ACTION_ID, forget_all["value"], view=home)
+    _replayed(bot, payload, times=1)
+    published_home(slack, ALICE, count=2)
+    assert bot.deps.memory.items(ns) == []
+
+    bot.deps.memory.record(ns, ["I like quiet rooms"])  # told since
+    _replayed(bot, payload, times=1)  # the same bytes, within Slack's five minutes
+    assert _wait_replays(bot, "block_actions", 1) == 1
+    bot.drain()
+    assert [i.text for i in bot.deps.memory.items(ns)] == ["I like quiet rooms"]
+
+
+def test_a_replayed_home_forget_item_acts_once(bot: BotHarness, slack: FakeSlackAPI) -> None:
+    ns = bot.namespace(ALICE)
+    bot.deps.memory.record(ns, ["I never take red-eye flights", "I like quiet rooms"])
+    open_home(bot, ALICE)
+    home = published_home(slack, ALICE)
+    quiet = next(i for i in bot.deps.memory.items(ns) if i.text == "I like quiet rooms")
+    payload = click_payload(bot, ALICE, views.FORGET_ITEM_ACTION_ID, quiet.id, view=home)
+    _replayed(bot, payload, times=3)
+    assert _wait_replays(bot, "block_actions", 2) == 2
+    bot.drain()
+    assert [i.text for i in bot.deps.memory.items(ns)] == ["I never take red-eye flights"]
+    assert len(slack.calls_to("views.publish")) == 2  # opened, then refreshed once
+
+
+def test_a_replayed_home_edit_opens_one_form(bot: BotHarness, slack: FakeSlackAPI) -> None:
+    open_home(bot, ALICE)
+    home = published_home(slack, ALICE)
+    payload = click_payload(bot, ALICE, views.EDIT_ACTION_ID, "edit", view=home)
+    _replayed(bot, payload, times=2)
+    slack.wait_for("views.open")
+    assert _wait_replays(bot, "block_actions", 1) == 1
+    bot.drain()
+    assert len(slack.calls_to("views.open")) == 1
+
+
+@pytest.mark.parametrize(
+    "raw",
+    [b"[" * 1000 + b"]" * 1000, b'{"a":' * 5000 + b"1" + b"}" * 5000],
+    ids=["array-1000", "object-5000"],
+)
+def test_deeply_nested_json_is_a_400_without_a_traceback(
+    bot: BotHarness, raw: bytes, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.INFO)
+    for body, kind in (
+        (raw, "application/json"),
+        (urlencode({"payload": raw.decode()}).encode(), "application/x-www-form-urlencoded"),
+    ):
+        response = bot.post(body, kind)  # signed
+        assert response.status_code == 400
+    assert not [r for r in caplog.records if r.exc_info or r.levelno >= logging.ERROR]

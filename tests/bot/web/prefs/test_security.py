@@ -194,6 +194,8 @@ def test_oversized_malformed_and_non_json_bodies_get_clear_errors(prefs_bot: Pre
         ("[1, 2, 3]", json_type, 400, "not_object"),
         ("null", json_type, 400, "not_object"),
         ("[" * 100_00 + "]" * 100_00, json_type, 400, "malformed_json"),
+        ('{"a":' * 5000 + "1" + "}" * 5000, json_type, 400, "malformed_json"),
+        ("[" * 200 + "]" * 200, json_type, 400, "malformed_json"),  # deeper than any form
         ('{"slots": {"seat": "aisle"}}', {"Content-Type": "text/plain"}, 415, "json_only"),
     ]
     for body, headers, status, code in cases:
