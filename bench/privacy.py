@@ -6,10 +6,21 @@ tuned on, the fresh probes `probe_*.json`, each written and measured before the 
 changed for it, and `untuned_*.json`, fresh probes only ever measured), per set and per
 language, and prints each figure with what was missed or wrongly refused (never for the
 held-out half or the untuned probes, so they cannot be tuned on by eye).
+
+Round 8 (`r8_dev`, tuned on; `r8_held_out`, written before tuning and never tuned on;
+`r8_fresh`, written after tuning and measured once) is reported per language and per
+family: `amount` (money without a currency word, what was spent, allowances, pay) and
+`instructions` (links, code, encoded payloads, commands about other people, dumps of the
+context, claims of approval), the benign sentences of each family (numbers that are not
+money; preferences about how the assistant answers), and `turns`: one `record` call's facts
+through `PrivacyGuard.check`, a sensitive value split across them (caught when no fact
+holding a digit is kept) and ordinary multi-fact turns (wrongly refused when any fact is).
+
 Optionally also over outside text that must all be kept: PrefEval preferences
 (`--prefeval DIR`, English), `bench/bilingual_travel.json` and the facts of
 `bench/travel_people.json` (both languages).
-Targets: catch >= 95% of the sensitive sentences, refuse <= 1 in 40 benign ones.
+Targets: catch >= 95% of the sensitive sentences (round 8: >= 97%), refuse <= 1 in 40
+benign ones.
 
     .venv/bin/python bench/privacy.py
     .venv/bin/python bench/privacy.py --prefeval ../shared/data/prefeval_dev --json out.json
@@ -29,9 +40,22 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from memory.privacy import scan  # noqa: E402
+from memory.privacy.guard import PrivacyGuard  # noqa: E402
+from memory.privacy.text import normalise  # noqa: E402
 
 CORPUS = ROOT / "tests" / "memory" / "privacy_corpus"
 _CJK = re.compile(r"[\u4e00-\u9fff]")
+_DIGIT = re.compile(r"\d")
+ROUND8 = ("r8_dev", "r8_held_out", "r8_fresh", "r9_fresh")
+FAMILIES = ("amount", "instructions")
+# Sets whose misses are printed (tuned on anyway): r8_fresh was measured once, untuned, and
+# then fixed by general rules in round 3; r9_fresh was written after that and only measured.
+LISTED = ("dev", "r8_dev", "r8_fresh")
+
+
+def _load(name: str) -> dict[str, Any]:
+    doc: dict[str, Any] = json.loads((CORPUS / f"{name}.json").read_text(encoding="utf-8"))
+    return doc
 
 
 def _rates(cases: list[dict[str, Any]], benign: list[dict[str, Any]]) -> dict[str, Any]:
@@ -42,15 +66,114 @@ def _rates(cases: list[dict[str, Any]], benign: list[dict[str, Any]]) -> dict[st
         if (found := scan(c["text"])) is not None and found != c["category"]
     ]
     refused = [f"{c['text']} ({scan(c['text'])})" for c in benign if scan(c["text"])]
+    return _figures(len(cases), missed, len(benign), refused, wrong)
+
+
+def _figures(
+    sensitive: int, missed: list[str], benign: int, refused: list[str], wrong: list[str]
+) -> dict[str, Any]:
     return {
-        "sensitive": len(cases),
-        "caught": len(cases) - len(missed),
-        "benign": len(benign),
+        "sensitive": sensitive,
+        "caught": sensitive - len(missed),
+        "benign": benign,
         "refused": len(refused),
         "missed": missed,
         "wrong_category": wrong,
         "wrongly_refused": refused,
     }
+
+
+def _turn_rates(turns: dict[str, list[dict[str, Any]]], lang: str) -> dict[str, Any]:
+    guard = PrivacyGuard()
+    sensitive = [t for t in turns["sensitive"] if t["lang"] == lang]
+    benign = [t for t in turns["benign"] if t["lang"] == lang]
+    missed, refused = [], []
+    for turn in sensitive:
+        verdicts = guard.check(turn["facts"])
+        kept = [
+            fact
+            for fact, verdict in zip(turn["facts"], verdicts, strict=True)
+            if verdict is None and _DIGIT.search(normalise(fact).text)
+        ]
+        if kept:
+            missed.append(" | ".join(turn["facts"]))
+    for turn in benign:
+        verdicts = guard.check(turn["facts"])
+        if any(verdicts):
+            refused.append(f"{' | '.join(turn['facts'])} ({verdicts})")
+    return _figures(len(sensitive), missed, len(benign), refused, [])
+
+
+def _line(name: str, figures: dict[str, Any]) -> str:
+    share = figures["caught"] / figures["sensitive"] if figures["sensitive"] else 1.0
+    benign = figures["refused"] / figures["benign"] if figures["benign"] else 0.0
+    return (
+        f"{name}: caught {figures['caught']}/{figures['sensitive']} ({share:.1%}), wrongly "
+        f"refused {figures['refused']}/{figures['benign']} ({benign:.1%}), "
+        f"wrong category {len(figures['wrong_category'])}"
+    )
+
+
+def _print_details(figures: dict[str, Any]) -> None:
+    for key in ("missed", "wrong_category", "wrongly_refused"):
+        for text in figures[key]:
+            print(f"    {key}: {text}".replace("\n", "\\n"))
+
+
+def _round8(report: dict[str, Any], names: tuple[str, ...]) -> None:
+    for name in names:
+        if not (CORPUS / f"{name}.json").exists():
+            continue
+        doc = _load(name)
+        for lang in ("en", "zh"):
+            for family in FAMILIES:
+                cases = [
+                    c for c in doc["sensitive"] if c["lang"] == lang and c["category"] == family
+                ]
+                benign = [c for c in doc["benign"] if c["lang"] == lang and c["family"] == family]
+                figures = _rates(cases, benign)
+                report[f"{name}/{lang}/{family}"] = figures
+                print(_line(f"{name:11} {lang} {family:12}", figures))
+                if name in LISTED:
+                    _print_details(figures)
+            if "turns" in doc:
+                figures = _turn_rates(doc["turns"], lang)
+                report[f"{name}/{lang}/turns"] = figures
+                print(_line(f"{name:11} {lang} {'turns':12}", figures))
+                if name in LISTED:
+                    _print_details(figures)
+
+
+def _benign_in_calls(sets: list[str], report: dict[str, Any], listed: bool) -> None:
+    """Benign sentences recorded four at a time: facts refused only because the call's
+    facts are read together (what a split value costs ordinary turns)."""
+    guard = PrivacyGuard()
+    for lang in ("en", "zh"):
+        texts = [c["text"] for s in sets for c in _load(s)["benign"] if c["lang"] == lang]
+        people = json.loads((ROOT / "bench" / "travel_people.json").read_text(encoding="utf-8"))
+        texts += [
+            fact["fact"]
+            for person in people["people"]
+            for fact in person["facts"]
+            if bool(_CJK.search(fact["fact"])) == (lang == "zh")
+        ]
+        calls = [texts[i : i + 4] for i in range(0, len(texts), 4)]
+        added = []
+        for call in calls:
+            alone = [scan(fact) for fact in call]
+            together = guard.check(call)
+            added += [
+                f"{' | '.join(call)} -> {fact}"
+                for fact, a, b in zip(call, alone, together, strict=True)
+                if a is None and b is not None
+            ]
+        report[f"benign_in_calls/{lang}"] = {"facts": len(texts), "refused_together": len(added)}
+        print(
+            f"benign facts in calls of 4 ({lang}): {len(added)}/{len(texts)} refused only "
+            "because read together"
+        )
+        for line in added if listed else ():
+            print(f"    wrongly_refused: {line}")
 
 
 def _outside(prefeval: Path | None) -> dict[str, Any]:
@@ -76,49 +199,73 @@ def _outside(prefeval: Path | None) -> dict[str, Any]:
     }
 
 
+def _speed(sets: list[str], report: dict[str, Any]) -> None:
+    texts = [
+        c["text"] for half in sets for kind in ("sensitive", "benign") for c in _load(half)[kind]
+    ]
+    started, cpu = time.perf_counter(), time.process_time()
+    for text in texts * 5:
+        scan(text)
+    per_fact = (time.perf_counter() - started) / (len(texts) * 5) * 1000
+    cpu_per_fact = (time.process_time() - cpu) / (len(texts) * 5) * 1000
+    report["ms_per_fact"] = round(per_fact, 3)
+    report["cpu_ms_per_fact"] = round(cpu_per_fact, 3)
+    print(
+        f"speed: {per_fact:.2f} ms per fact, {cpu_per_fact:.2f} ms CPU "
+        f"({len(texts)} facts x 5, scan alone)"
+    )
+    # One `record` call's facts together (PrivacyGuard.check), in calls of four facts.
+    guard = PrivacyGuard()
+    calls = [texts[i : i + 4] for i in range(0, len(texts), 4)]
+    cpu = time.process_time()
+    for _ in range(3):
+        for call in calls:
+            guard.check(call)
+    per_fact = (time.process_time() - cpu) / (len(texts) * 3) * 1000
+    report["cpu_ms_per_fact_in_calls_of_4"] = round(per_fact, 3)
+    print(f"speed: {per_fact:.2f} ms CPU per fact through PrivacyGuard.check, 4 facts a call")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--prefeval", type=Path, help="folder of PrefEval topic files")
     parser.add_argument("--json", type=Path, help="write the figures to this file")
+    parser.add_argument(
+        "--tuned-only",
+        action="store_true",
+        help="only the sets the guard is tuned on (dev, probes, r8_dev): for use while tuning",
+    )
     args = parser.parse_args(argv)
 
     report: dict[str, Any] = {}
     probes = sorted(path.stem for path in CORPUS.glob("probe_*.json"))
     untuned = sorted(path.stem for path in CORPUS.glob("untuned_*.json"))
     sets = ["dev", "held_out", *probes, *untuned]
+    if args.tuned_only:
+        sets = ["dev", *probes]
     for half in sets:
-        doc = json.loads((CORPUS / f"{half}.json").read_text(encoding="utf-8"))
+        doc = _load(half)
         for lang in ("en", "zh"):
             cases = [c for c in doc["sensitive"] if c["lang"] == lang]
             benign = [c for c in doc["benign"] if c["lang"] == lang]
             figures = _rates(cases, benign)
             report[f"{half}/{lang}"] = figures
-            print(
-                f"{half:11} {lang}: caught {figures['caught']}/{figures['sensitive']} "
-                f"({figures['caught'] / figures['sensitive']:.1%}), wrongly refused "
-                f"{figures['refused']}/{figures['benign']} "
-                f"({figures['refused'] / figures['benign']:.1%}), "
-                f"wrong category {len(figures['wrong_category'])}"
-            )
-            for key in ("missed", "wrong_category", "wrongly_refused"):
-                for text in figures[key] if half in ("dev", *probes) else ():
-                    print(f"    {key}: {text}")
+            print(_line(f"{half:11} {lang}", figures))
+            if half in (*LISTED, *probes):
+                _print_details(figures)
+    _round8(report, ("r8_dev", "r8_fresh") if args.tuned_only else ROUND8)
+    rounds = [name for name in ROUND8 if (CORPUS / f"{name}.json").exists()]
+    _benign_in_calls(
+        [*sets, "r8_dev", "r8_fresh"] if args.tuned_only else [*sets, *rounds],
+        report,
+        args.tuned_only,
+    )
+    if args.tuned_only:
+        return 0
     report["outside"] = _outside(args.prefeval)
     for name, figures in report["outside"].items():
         print(f"outside     {name}: kept {figures['kept']}/{figures['total']}")
-
-    texts = [
-        c["text"]
-        for half in sets
-        for kind in ("sensitive", "benign")
-        for c in json.loads((CORPUS / f"{half}.json").read_text(encoding="utf-8"))[kind]
-    ]
-    started = time.perf_counter()
-    for text in texts * 5:
-        scan(text)
-    per_fact = (time.perf_counter() - started) / (len(texts) * 5) * 1000
-    report["ms_per_fact"] = round(per_fact, 3)
-    print(f"speed: {per_fact:.2f} ms per fact ({len(texts)} facts x 5)")
+    _speed([*sets, *rounds], report)
     if args.json:
         args.json.write_text(json.dumps(report, ensure_ascii=False, indent=1), encoding="utf-8")
     return 0

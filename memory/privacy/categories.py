@@ -29,7 +29,8 @@ REASON_SECRET = "contains a password or PIN; never share secrets, keep only the 
 REASON_PHONE = "contains a phone number; keep the preference and leave the number out"
 REASON_AMOUNT = "contains an exact amount; say 'budget-conscious' instead"
 REASON_INSTRUCTIONS = (
-    "reads as instructions to the assistant, not as a travel preference; state only the preference"
+    "reads as instructions to the assistant or to other people, or carries a link, code or "
+    "encoded data; state only the travel preference"
 )
 REASONS: dict[Category, str] = {
     "id": REASON_ID,

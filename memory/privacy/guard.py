@@ -1,6 +1,8 @@
 """Checking the facts of one `Memory.record` call together.
 
-`PrivacyGuard.check` gives one verdict per fact: the rules of `memory.privacy.scan`; then
+`PrivacyGuard.check` gives one verdict per fact: the rules of `memory.privacy.scan`; then the
+call's facts read together, so what is split over two of them is refused in both ("my mobile
+is 139 1234" … "5678, text before calling", "my wifi password:" … "sunflower77"); then
 pieces that only together form a number ("my number starts with 138 0013" … "and ends with
 8000", within the call or against the person's stored facts); then, with a reviewer (the
 fast model, `memory.privacy.review`), a second opinion on facts the rules pass that hold
@@ -9,16 +11,49 @@ digits.
 
 from __future__ import annotations
 
+import itertools
+import re
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from typing import Protocol
 
 from memory.privacy.categories import Category
-from memory.privacy.numbers import compact, pieces, shape
-from memory.privacy.rules import DIGIT, scan
+from memory.privacy.numbers import pieces, pieces_shape
+from memory.privacy.rules import DIGIT, findings, scan
 from memory.privacy.text import normalise
 
 _REVIEWS_AT_ONCE = 4
+# Verdicts a number found across facts replaces: none, or a piece read as an amount.
+_WEAK: tuple[Category | None, ...] = (None, "amount")
+
+
+# A fact that runs on into the next: it ends in a digit (the next starts with one), or leaves a
+# label, a colon or a connector open; or the next starts as a continuation.
+_DIGITISH = "0-9零〇一二三四五六七八九幺两"
+_ENDS_IN_DIGIT = re.compile(rf"[{_DIGITISH}]\s*\Z")
+_STARTS_WITH_DIGIT = re.compile(rf"\A\s*[+({_DIGITISH}]")
+_OPEN_END = re.compile(
+    r"(?:[:：=#\-–,，、(]|(?<![a-z])(?:is|are|was|were|at|on|to|ends?|ending|starts?|starting"
+    r"|begins?|number|no\.?|num|code|pin|password|passcode|pwd|passport|id|card|phone|mobile"
+    r"|cell|tel|account|acct|member(?:ship)?|cvv|cvc|expiry|exp|last|first|digits|then|and"
+    r"|plus|of|with|like)|是|为|号|码|号码|密码|卡号|手机|电话|账号|证件号|护照|身份证|尾号|开头"
+    r"|前几位|后几位|前半段?|后半段?|接着|然后|和|打|拨|联系我)\s*\Z",
+    re.IGNORECASE,
+)
+_CONTINUES = re.compile(
+    r"\A\s*(?:[,，、:：\-–)]|(?:and|or|but|then|plus|under|below|over|up\s+to|max|at\s+most"
+    r"|no\s+more|ending|ends|starting|followed|rest|the\s+rest|per|is|are|was|which|ext)"
+    r"(?![a-z])|后面|剩下|其余|然后|再|以及|最多|不超过|不要超过|别超过|以内|尾号|结尾|开头|接着)",
+    re.IGNORECASE,
+)
+
+
+def _glued(before: str, after: str) -> bool:
+    return bool(
+        (_ENDS_IN_DIGIT.search(before) and _STARTS_WITH_DIGIT.match(after))
+        or _OPEN_END.search(before)
+        or _CONTINUES.match(after)
+    )
 
 
 class PrivacyReviewer(Protocol):
@@ -40,6 +75,8 @@ class PrivacyGuard:
         """One verdict per fact. `stored` gives the person's remembered facts; it is only
         called when a new fact offers a piece of a number."""
         verdicts: list[Category | None] = [scan(fact) for fact in facts]
+        if len(facts) > 1 and any(verdict in _WEAK for verdict in verdicts):
+            self._join_turn(facts, verdicts)
         self._join_pieces(facts, verdicts, stored)
         reviewer = self.reviewer
         if reviewer is not None:
@@ -56,6 +93,46 @@ class PrivacyGuard:
         return verdicts
 
     @staticmethod
+    def _join_turn(facts: Sequence[str], verdicts: list[Category | None]) -> None:
+        """Refuse facts that hold part of what the call's facts say together: a number split
+        over two facts ("my mobile is 139 1234" … "5678"), a label in one and its value in
+        the next ("my wifi password:" … "sunflower77"), a thing and its price ("hotels should
+        be cheap" … "under 800 if possible"). Two facts are read as one sentence where one
+        runs on into the next (digits on both sides, a label or a colon left open, a next fact
+        that starts as a continuation); elsewhere a fact ends its sentence, so a budget word in
+        one never owns the number of another. A span found in that text refuses every fact it
+        touches; an unlabelled long number counts only with a shape (mobile, card, ID)."""
+        glue = [_glued(before, after) for before, after in itertools.pairwise(facts)]
+        groups: list[list[int]] = [[0]]
+        for index, glued in enumerate(glue, start=1):
+            if glued:
+                groups[-1].append(index)
+            else:
+                groups.append([index])
+        for group in groups:
+            if len(group) < 2 or all(verdicts[index] not in _WEAK for index in group):
+                continue
+            bounds: list[tuple[int, int]] = []
+            position = 0
+            for index in group:
+                bounds.append((position, position + len(facts[index])))
+                position += len(facts[index]) + 1
+            joined = normalise(" ".join(facts[index] for index in group))
+            for category, start, end in findings(joined.text, guess=False):
+                first, last = joined.span(start, end)
+                touched = [
+                    index
+                    for index, (low, high) in zip(group, bounds, strict=True)
+                    if low < last and first < high
+                ]
+                for index in touched:
+                    # A number across facts is more specific than a piece read as an amount.
+                    if verdicts[index] is None or (
+                        len(touched) > 1 and verdicts[index] == "amount" and category != "amount"
+                    ):
+                        verdicts[index] = category
+
+    @staticmethod
     def _join_pieces(
         facts: Sequence[str], verdicts: list[Category | None], stored: Callable[[], Iterable[str]]
     ) -> None:
@@ -66,18 +143,18 @@ class PrivacyGuard:
             for index, fact in enumerate(facts)
             for part in pieces(normalise(fact).text)
         ]
-        if not any(verdicts[index] is None for index, _ in new):
+        if not any(verdicts[index] in _WEAK for index, _ in new):
             return
         old = [(None, part) for text in stored() for part in pieces(normalise(text).text)]
         sequence: list[tuple[int | None, str]] = [*old, *new]
         for size in (2, 3):
             for start in range(len(sequence) - size + 1):
                 window = sequence[start : start + size]
-                found = shape(compact("".join(part for _, part in window)))
+                found = pieces_shape("".join(part for _, part in window))
                 if found is None:
                     continue
                 for index, _ in window:
-                    if index is not None and verdicts[index] is None:
+                    if index is not None and verdicts[index] in _WEAK:
                         verdicts[index] = found
 
 

@@ -41,7 +41,13 @@ _SEPARATORS = re.compile(r"\d([ \-._/]{1,3})(?=\d)")
 COUNT_AFTER = re.compile(
     r"\s*(?:[a-z]+\s+){0,2}?(?:miles|points?|pts|avios|steps|km|kms|meters?|metres?|people"
     r"|visitors|followers|views|nights|stays|mqms?|xp|calories|kcal)(?![a-z])"
-    r"|\s*(?:积分|里程|公里|米|步|人|晚|分(?!机))",
+    r"|\s*(?:积分|里程|公里|米|步|人|晚|分(?!机))|\s*[^\x00-\x7f]{1,4}(?:积分|里程)",
+    F,
+)
+# Currencies whose amounts run to seven digits: "2000000 dong" is money, not a phone number.
+MONEY_AFTER = re.compile(
+    r"\s*(?:dong|rupiah|won|yen|yuan|rmb|vnd|idr|krw|jpy|dollars?|pesos?)(?![a-z])"
+    r"|\s*(?:元|块|盾|韩元|日元|越南盾|印尼盾)",
     F,
 )
 _DATE_PART = r"(?:(?:19|20)\d\d[\-./])?(?:0?[1-9]|1[0-2])[\-./](?:0?[1-9]|[12]\d|3[01])"
@@ -95,8 +101,10 @@ def _default(number: str, letters: bool) -> Category:
     return "phone" if len(number) <= 12 else "account"
 
 
-def long_numbers(text: str, found: list[Label] | None = None) -> Found:
-    """Numbers of seven digits or more that no harmless shape or owner explains."""
+def long_numbers(text: str, found: list[Label] | None = None, *, guess: bool = True) -> Found:
+    """Numbers of seven digits or more that no harmless shape or owner explains. Without
+    `guess`, an unlabelled one counts only when its shape says what it is (facts joined
+    together: digits of two unrelated facts are no one's number)."""
     found = labels(text) if found is None else found
     for match in LONG_RUN.finditer(text):
         run = match.group()
@@ -109,13 +117,19 @@ def long_numbers(text: str, found: list[Label] | None = None) -> Found:
         if len(number) < 7 or (not document and harmless_shape(digits_part.rstrip("xX() "))):
             continue
         start, end = match.span()
-        if COUNT_AFTER.match(text, end) or text[max(0, start - 1) : start] == "+":
-            continue  # counted; "+86 …" is the international rules' to find
+        if (
+            COUNT_AFTER.match(text, end)
+            or MONEY_AFTER.match(text, end)
+            or text[max(0, start - 1) : start] == "+"
+        ):
+            continue  # counted or money ("2000000 dong"); "+86 …" is the international rules'
+
         label = nearest(found, start, end, text)
         if SSN.fullmatch(run.strip()):
             yield "id", start, end
         elif label is None:
-            yield _default(number, letters), start, end
+            if guess or shape(number) is not None:
+                yield _default(number, letters), start, end
         elif (category := category_of(label)) is not None:
             yield category, start, end
 
@@ -180,8 +194,9 @@ def ibans(text: str) -> Found:
 # --- digit groups joined by words -------------------------------------------------------------
 
 GLUED = re.compile(
-    r"(?<![0-9])\d{2,6}(?:(?:\s*(?:,|，|、)?\s*(?:and\s+then|then|and|plus|再|然后|接着|后面是|后面)"
-    r"\s*[:：]?\s*|\s*[,，、]\s*|[ \-]{1,3})\d{2,6}){1,5}(?![0-9])",
+    r"(?<![0-9])\d{2,8}(?:(?:\s*(?:,|，|、)?\s*(?:and\s+then|then|and|plus|(?:the\s+)?rest(?:\s+is)?"
+    r"|followed\s+by|再|然后|接着|后面是|后面|剩下的?是?|其余的?是?)"
+    r"\s*[:：]?\s*|\s*[,，、]\s*|[ \-]{1,3})\d{2,8}){1,5}(?![0-9])",
     F,
 )
 

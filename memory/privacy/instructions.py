@@ -19,6 +19,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
+from memory.privacy.commands import commands
+from memory.privacy.payloads import payloads
 from memory.privacy.requests import REQUESTS
 
 F = re.IGNORECASE
@@ -145,6 +147,8 @@ def instructions(text: str) -> Iterator[tuple[int, int]]:
         for match in pattern.finditer(text):
             if match.end() > match.start():
                 yield match.span()
+    yield from payloads(text)
+    yield from commands(text)
 
 
 __all__ = ["instructions"]

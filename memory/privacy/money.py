@@ -16,6 +16,9 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
+from memory.privacy.prices import priced
+from memory.privacy.roles import CLOCK, TIME_BEFORE
+
 F = re.ASCII | re.IGNORECASE
 
 _NUM = (
@@ -29,6 +32,13 @@ _AMOUNT = rf"{_NUM}(?:{_TO}{_NUM})?"
 _ZH_SINGLE = "壹贰貳叁參肆伍陆陸柒捌玖拾佰仟萬百千万"
 
 _CODES = r"rmb|cny|usd|eur|gbp|jpy|hkd|sgd|aud|cad|twd|krw|thb|chf|myr|inr"
+# Codes and names of other currencies, read after a number only ("3000 baht", "25000 won").
+_OTHER_MONEY = (
+    r"ntd|mop|vnd|idr|aed|sar|rub|brl|mxn|zar|nzd|sek|nok|dkk|pln|huf|czk|ils|egp|pkr|lkr|bdt"
+    r"|qar|kwd|php|baht|won|dong|rupees?|rupiah|ringgit|pesos?|lira|liras|rand|dirhams?|riyals?"
+    r"|francs?|krona|kronor|kroner|krone|zloty|forint|shekels?|rubles?|roubles?|dinars?|renminbi"
+    r"|pesetas?|clams|smackers|cash"
+)
 _CUR_BEFORE = (
     rf"(?:(?<![a-z])[a-z]{{1,2}}\$|[¥$€£₩₹]|(?<![a-z])(?:{_CODES})(?![a-z])"
     r"|人民币|美元|美金|欧元|港币|(?:新)?台币|日币|日圆|韩币|韩元|泰铢|新币|澳币|加币|马币|英镑)"
@@ -37,39 +47,64 @@ _CUR_AFTER = (
     r"(?:元(?!旦)|圆|块(?:钱)?(?!儿)|刀(?!叉)|美刀|人民币|美元|美金|欧元?(?![洲美])|英镑|镑|日元"
     r"|港币|港元|澳元|加元|大洋|rmb|(?:新)?台币|日币|日圆|韩币|韩元|泰铢|新币|澳币|加币|马币"
     rf"|(?<![a-z])(?:{_CODES}|yuan|kuai|dollars?|bucks|quid|euros?|yen|pounds?(?:\s+sterling)?"
-    r"|bills|蚊|大洋)(?![a-z]))"
+    r"|bills|蚊|大洋)(?![a-z])"
+    rf"|\s?(?:in\s+)?(?<![a-z])(?:{_OTHER_MONEY})(?![a-z])|[,.]-(?![0-9])"
+    r"|卢比|林吉特|越南盾|印尼盾|比索|披索|里拉|卢布|迪拉姆|里亚尔|法郎|克朗|澳门币|澳门元|葡币|兰特"
+    r"|雷亚尔|第纳尔|先令|软妹币|现金)"
 )
 EXPLICIT = re.compile(
     rf"{_CUR_BEFORE}\s?(?:{_AMOUNT})"
-    rf"|(?<![0-9a-z.,])(?:{_AMOUNT}|[{_ZH_SINGLE}])\s?(?:多|来|余|几)?{_CUR_AFTER}",
+    rf"|(?<![0-9a-z.,])(?:{_AMOUNT}|[{_ZH_SINGLE}])[\s\-]?(?:多|来|余|几)?{_CUR_AFTER}"
+    rf"|(?<![0-9a-z.,])(?:{_AMOUNT})\s?[¥$€£₩₹]",
     F,
 )
-# A number not inside another one or a time ("21:30"), and not right after a letter.
-CANDIDATE = re.compile(rf"(?<![0-9a-z.,/\-])(?<!\d:)(?:{_AMOUNT})(?![0-9a-z])", F)
+# A number not inside another one or a time ("21:30"), and not right after a letter ("300ish"
+# is 300).
+CANDIDATE = re.compile(
+    rf"(?<![0-9a-z.,/\-])(?<!\d:)(?:{_AMOUNT})(?=-?ish(?![a-z])|(?![0-9a-z]))", F
+)
 # A number followed by one of these counts something other than money.
 NOT_MONEY = re.compile(
-    r"\s?(?:%|percent|pct|°|degrees?|h|hrs?|hours?|mins?|minutes?|secs?|seconds?|am|pm|a\.m"
+    r"\+?[\s\-]?(?:%|percent|pct|°|degrees?|h|hrs?|hours?|mins?|minutes?|secs?"
+    r"|seconds?(?!\s+class)|am|pm|a\.m"
     r"|p\.m|km|kms|m|m2|mi|miles?|meters?|metres?|yards?|feet|ft|sq|sqm|sqft|square|cm|inch(?:es)?"
     r"|kg|kilos?|kilograms?|lbs?|g|gb|stars?|th|st|nd|rd|nights?|days?|weeks?|months?"
     r"|years?|times?|people|persons?|pax|guests?|adults?|kids?|children|pieces?|bags?|stops?"
     r"|transfers?|connections?|layovers?|legs?|segments?|floors?|rows?|seats?|rooms?|beds?"
-    r"|steps?|points?|pts|x)"
+    r"|steps?|points?|pts|x|visits?|trips?|flights?|trains?|hotels?|cities|countries|stays"
+    r"|bookings?|cars?|items?|calls?|meetings?|colleagues?|members?|mah|ml|w|kw|mbps|hz|lines?"
+    r"|words?|pages?|photos?|emails?|laps?|reps?|cups?|bottles?|mb|tb|inch|★|☆|score|rating"
+    r"|reviews?|comments?|ratings|votes?|grams?|kph|mph|db|decibels?|characters?|chars?|weekends?"
+    r"|run|race|marathon|tv|video|screen|monitor|resolution|dpi|lux"
+    r"|avios|mqms?|xp|kcal|calories|o'?clock|legs?|cars?)"
     r"(?![a-z])|[:/.]\d|-\d{1,2}(?!\d)"
-    r"|\s?(?:分钟|分|秒|小时|个|天|日|号|月|年|周|星期|晚|夜|点|时|次|人|位|件|箱|张|间|层|楼"
-    r"|站|公斤|千克|斤|公里|千米|米|平|星|岁|倍|度|条|排|步|段|积分|里程|寸|厘米|公分|趟)",
+    r"|\s?(?:多|余|来|几)?(?:分钟|分|秒|小时|个|天|日|号|月|年|周|星期|晚|夜|点|时|次|人|位|件|箱"
+    r"|张|间|层|楼|站|公斤|千克|斤|公里|千米|米|平|星|岁|倍|度|条|排|步|段|积分|里程|寸|厘米|公分|趟"
+    r"|家|座|所|辆|班|架|轮|顿|杯|瓶|份|本|页|封|首|场|届|圈|遍|口|只|双|套|台|部|款|种|类|项|回"
+    r"|批|列|节|车厢|号线|路|毫升|升(?![舱级])|瓦|兆|码|篇|跳|分之|号?房(?![费价])|★|车(?![费钱票])|折)",
     F,
 )
 _GAP = r"[^0-9,.;!?。、\n]"  # stays within one clause and before the first number
 _MONEY_WORDS = (
     r"(?:(?<![a-z])(?:budget|price[sd]?|pricing|costs?|fares?|rates?|spend(?:ing)?|allowance"
     r"|per\s+diem|reimburs[a-z]*|expenses?|pay(?:ing)?|cap|tariff|salary|salaries|income"
-    r"|wages?|earn(?:s|ing|ings)?|paid|deposit|fees?)(?![a-z])"
+    r"|wages?|earn(?:s|ing|ings)?|paid|deposit|fees?|stipend|subsid(?:y|ies)|bonus(?:es)?"
+    r"|commission|take-?home|pay\s?check|pay\s?cheque|hourly\s+rate|day\s+rate|daily\s+rate"
+    r"|ctc|(?:annual|comp(?:ensation)?|salary|pay|total)\s+package|total|subtotal|refunds?"
+    r"|rebates?|cashback|vouchers?|coupons?|(?:travel\s+|store\s+|airline\s+)?credits?"
+    r"|penalt(?:y|ies)|tolls?|surcharges?|(?:service\s+)?charges?|tax(?:es)?|vat|minibar|cash"
+    r"|worth|ceiling|quotes?|raise|pay\s+rise|(?:daily|spending|expense|budget|meal|trip"
+    r"|per-day|card)\s+limits?|(?<!speed\s)(?<!weight\s)(?<!age\s)(?<!height\s)(?<!size\s)"
+    r"(?<!baggage\s)(?<!luggage\s)(?<!bag\s)(?<!time\s)(?<!data\s)(?<!word\s)limit)(?![a-z])"
     r"|预算|价格|价位|价钱|房价|票价|费用|花费|开销|报销|差标|住宿标准|差旅标准|住宿费|消费"
-    r"|月薪|年薪|工资|收入|薪水|薪资|底薪|押金|定金|订金"
+    r"|月薪|年薪|工资|收入|薪水|薪资|底薪|押金|定金|订金|房费|补贴|补助|津贴|餐补|差补|日补|房补"
+    r"|车补|饭补|餐标|奖金|年终奖|提成|分红|绩效|薪酬|年包|到手|税后|税前|时薪|日薪|周薪|月入"
+    r"|年入|工钱|劳务费|月收入|年收入|挣|赚|涨薪|加薪|退款|差价|红包|现金|报价|充值|转账|小费"
+    r"|[\u4e00-\u9fff]{1,3}费(?!用户)"
     r"|单价|均价|限额|额度|上限|标准|钱(?!包))"
 )
 MONEY_WORD = re.compile(_MONEY_WORDS, F)
-MONEY_BEFORE = re.compile(rf"{_MONEY_WORDS}{_GAP}{{0,15}}\Z", F)
+MONEY_BEFORE = re.compile(rf"{_MONEY_WORDS}{_GAP}{{0,24}}\Z", F)
 # "人均300", "每晚不超过600", "per person 300", "a night about 500": a rate right before the
 # number, with at most a few words of limit or approximation between them.
 PER_BEFORE = re.compile(
@@ -141,18 +176,14 @@ ABOUT_BEFORE_EN = re.compile(
 )
 # A score, not a price: "评分不低于4.7", "rated 8.5".
 RATING_BEFORE = re.compile(
-    rf"(?:(?<![a-z])(?:rating|rated|score|reviews?|stars?)(?![a-z])|评分|评价|打分|分数|星级)"
+    rf"(?:(?<![a-z])(?:rating|rated|score|reviews?|stars?|aqi|index|pm\s?2\.?5|level)(?![a-z])"
+    r"|评分|评价|打分|分数|星级|指数|空气质量|数量|人数|次数|房间数|步数|[^\x00-\x7f]数"
+    r"|(?<![a-z])(?:number|no\.)\s+of(?![a-z]))"
     rf"{_GAP}{{0,12}}\Z",
     F,
 )
 # "trains around 1430", "flights between 0800 and 1100": a clock time after a time word,
 # in a clause about travelling and not about money.
-_CLOCK = re.compile(r"(?:[01]\d|2[0-3])[0-5]\d")
-TIME_BEFORE = re.compile(
-    r"(?<![a-z])(?:around|about|at|after|before|by|from|until|till|between|and|earliest"
-    r"|latest)\s*\Z",
-    F,
-)
 TIME_NOUN = re.compile(
     r"(?<![a-z])(?:flights?|trains?|depart[a-z]*|arriv[a-z]*|leav[a-z]*|land[a-z]*|take\s*off"
     r"|wake|pick-?ups?|check-?(?:in|out)|meetings?|bus(?:es)?|ferry|ferries)(?![a-z])"
@@ -201,7 +232,7 @@ def _not_money(text: str, start: int, end: int, number: str) -> bool:
         or RATING_BEFORE.search(text, low, start)
         or (len(number) in (3, 4) and number.startswith("0"))  # "0900", "0715": a time
         or (
-            _CLOCK.fullmatch(number) is not None
+            CLOCK.fullmatch(number) is not None
             and TIME_BEFORE.search(text, low, start) is not None
             and TIME_NOUN.search(text, low, start) is not None
             and MONEY_WORD.search(text, low, start) is None
@@ -236,9 +267,21 @@ OVER_SCALE = re.compile(
 )
 
 
+# Pay or spending said in scale words alone: "月入过万", "年薪百万", "花了几千", "奖金十几万".
+SCALE_ONLY = re.compile(
+    r"(?:月入|年入|月薪|年薪|工资|收入|奖金|年终奖|年包|薪水|底薪|花了|花掉|花费|预算|存款)"
+    r"[^0-9。，,；;！？!?\n]{0,3}?(?:过|上|近|破|超|小|大|好|了)?[一两二三四五六七八九十几数]?"
+    r"[十百千万亿]{1,3}(?![0-9一二两三四五六七八九十百千万米步里人公])"
+)
+
+
+_WORD = re.compile(r"[A-Za-z\u4e00-\u9fff]")
+
+
 def amounts(text: str) -> Iterator[tuple[int, int]]:
     """The spans of exact amounts of money in normalised `text`."""
     yield from (match.span() for match in SLANG.finditer(text))
+    yield from (match.span() for match in SCALE_ONLY.finditer(text))
     yield from (match.span(1) for match in OVER_SCALE.finditer(text))
     for match in EXPLICIT.finditer(text):
         start, end = match.span()
@@ -248,10 +291,12 @@ def amounts(text: str) -> Iterator[tuple[int, int]]:
     for match in CANDIDATE.finditer(text):
         number, (start, end) = match.group(), match.span()
         big_enough = sum(ch.isdigit() for ch in number) >= 2 or not number[-1].isdigit()
+        if not _WORD.search(text, max(0, start - 40), end + 40):
+            continue  # no word around it: nothing says it is money
         if (
             big_enough
             and not _not_money(text, start, end, number)
-            and _money_context(text, start, end)
+            and (_money_context(text, start, end) or priced(text, start, end))
         ):
             yield start, end
 

@@ -116,17 +116,32 @@ def shaped_runs(text: str) -> Iterator[tuple[Shape, int, int]]:
 # Words that say the digits after them are a part of a number, not a number of their own.
 _PART = (
     r"(?:(?<![a-z])(?:(?:first|second|other|last|next|remaining)\s+(?:half|part|bit|digits)"
-    r"|(?:starts?|begins?|ends?|continues?)\s+with|the\s+rest(?:\s+is)?|then)(?![a-z])"
+    r"|(?:starts?|begins?|ends?|continues?)(?:\s+with)?|the\s+rest(?:\s+is)?|then)(?![a-z])"
     r"|前半|后半|前面|后面|前几位|后几位|开头|结尾|剩下|其余|接着|前\d+位|后\d+位)"
 )
+# A part is digits, or up to two letters and digits (a passport's "EA12" … "34567").
 PIECE = re.compile(
-    _PART + r"[^0-9\n]{0,12}?(?<![0-9a-z])(\d(?:[ \-._/]{0,3}\d){2,11})(?![0-9a-z])", F
+    _PART + r"[^0-9\n]{0,12}?(?<![0-9a-z])([a-z]{1,2}\d(?:[ \-._/]{0,3}\d){1,11}"
+    r"|\d(?:[ \-._/]{0,3}\d){2,11})(?![0-9a-z])",
+    F,
 )
 
 
 def pieces(text: str) -> list[str]:
-    """The digits `text` offers as parts of a longer number, in order."""
-    return [compact(match.group(1)) for match in PIECE.finditer(text)]
+    """The parts `text` offers of a longer number, in order: digits, and the letters a
+    document number starts with."""
+    return [_SEPARATOR.sub("", match.group(1)) for match in PIECE.finditer(text)]
+
+
+_SEPARATOR = re.compile(r"[ \-._/]")
+# A passport number made of pieces: "EA12" + "34567", "E1234" + "5678".
+_PASSPORT = re.compile(r"(?:[cdegps]\d{8}|e[a-z]\d{7})", F)
+
+
+def pieces_shape(joined: str) -> Shape | None:
+    """What the parts make together: an ID, card or phone number, or a passport number."""
+    found = shape(compact(joined)) if joined[:1].isdigit() else None
+    return found or ("id" if _PASSPORT.fullmatch(joined) else None)
 
 
 def joined_shape(parts: Sequence[str]) -> Shape | None:
@@ -150,6 +165,7 @@ __all__ = [
     "joined_shape",
     "luhn",
     "pieces",
+    "pieces_shape",
     "shape",
     "shaped_runs",
 ]

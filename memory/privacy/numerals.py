@@ -39,7 +39,8 @@ _ZH_SCALE_CHARS = "".join(_ZH_SMALL_SCALES) + "".join(_ZH_LARGE_SCALES)
 # after 十 it is ("二十一天" is 21 days).
 ZH_RUN = re.compile(
     rf"(?:[0-9]+(?:\.[0-9]+)?|[{_ZH_DIGIT_CHARS}十拾])"
-    rf"(?:[ \-._/]{{0,3}}[0-9{_ZH_DIGIT_CHARS}]|[{_ZH_SCALE_CHARS}]|(?<=[0-9])\.[0-9])*"
+    rf"(?:[ \-._/]{{0,3}}[0-9{_ZH_DIGIT_CHARS}]|(?!万豪|万达)[{_ZH_SCALE_CHARS}]"
+    r"|(?<=[0-9])\.[0-9])*"
     r"(?<![^十拾]一(?=[晚夜天日人间张位个次等件趟段条家层种]))(?<![二两](?=等))"
 )
 

@@ -73,7 +73,7 @@ _ANY_EXFILTRATE = re.compile(
 # Someone else's data, to me: "send me my boss's itinerary", "把老板的行程和手机号都发我一份".
 _THIRD = (
     r"(?:\b(?:my\s+)?(?:boss|manager|colleague|co-?worker|ceo|cfo|director|supervisor)(?:'s|s')"
-    r"|老板|领导|同事|经理|上司|总监|别人|他人|某人)"
+    r"|老板|领导|同事|经理|上司|总监|别人|他人|某人|[\u4e00-\u9fff](?:总|经理|总监|老师))"
 )
 _TO_ME = r"(?:\b(?:send|give|show|tell|forward|email|text)\s+me\b|发我|发给我|告诉我|转给我|给我)"
 _THIRD_TO_ME = re.compile(

@@ -9,9 +9,11 @@ numerals and number words as digits, look-alikes and invisible characters folded
 looks for number shapes (`memory.privacy.numbers`), labels in English and Chinese on either
 side of a value (`memory.privacy.labels`), long, masked and IBAN numbers named by the label
 that owns them (`memory.privacy.identifiers`), codes a label names in either order
-(`memory.privacy.codes`), prices (`memory.privacy.money`) and instructions
-(`memory.privacy.instructions`). Flight and train numbers, dates, times,
-seats, ratings, sizes, distances and counts pass.
+(`memory.privacy.codes`), prices (`memory.privacy.money`, `memory.privacy.prices`) and
+instructions (`memory.privacy.instructions`, with `commands` and `payloads`). Flight and
+train numbers, dates, times, seats, ratings, sizes, distances and counts pass
+(`memory.privacy.roles`). An encoded payload is reported as instructions before anything
+else: its digits are no one's number.
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ from memory.privacy.identifiers import glued, ibans, long_numbers, masked
 from memory.privacy.instructions import instructions
 from memory.privacy.money import amounts
 from memory.privacy.numbers import shaped_runs
+from memory.privacy.payloads import encoded
 from memory.privacy.text import normalise
 from memory.privacy.vocabulary import labels
 
@@ -140,10 +143,10 @@ def _phones(text: str) -> _Spans:
     yield from _reverse(text, "phone")
 
 
-def _structural(text: str) -> Iterator[tuple[Category, int, int]]:
+def _structural(text: str, *, guess: bool = True) -> Iterator[tuple[Category, int, int]]:
     """What the shape and the owning label say (`identifiers`, `codes`), with categories."""
     found = labels(text)  # once: the dictionary is the slowest pattern
-    yield from long_numbers(text, found)
+    yield from long_numbers(text, found, guess=guess)
     yield from ibans(text)
     yield from glued(text)
     yield from masked(text, found)
@@ -166,6 +169,8 @@ _CHECKS: tuple[tuple[Callable[[str], _Spans], Category], ...] = (
 def scan(text: str) -> Category | None:
     """The category of the first sensitive thing in `text`, or None when it may be kept."""
     normalised = normalise(text).text
+    if next(encoded(normalised), None) is not None:
+        return "instructions"  # an encoded blob: its digits are no one's number
     shaped = {category for category, _, _ in _structural(normalised)}
     for detect, category in _CHECKS:
         if category in shaped or next(detect(normalised), None) is not None:
@@ -180,15 +185,22 @@ def check_fact(text: str) -> str | None:
     return REASONS[category] if category else None
 
 
+def findings(normalised: str, *, guess: bool = True) -> list[tuple[Category, int, int]]:
+    """Every sensitive span of normalised text, with its category. Without `guess`, a long
+    number no label owns counts only when its shape says what it is (see `long_numbers`)."""
+    found = [(category, s, e) for detect, category in _CHECKS for s, e in detect(normalised)]
+    found += _structural(normalised, guess=guess)
+    return [(category, s, e) for category, s, e in found if e > s]
+
+
 def redact(text: str) -> str:
     """The original text with every sensitive span replaced by "[redacted]", for logs.
 
     Spans are found in the normalised text and mapped back to the original, so the rest of
     the text is kept as typed; invisible characters inside a span go with it."""
     normalised = normalise(text)
-    found = [span for detect, _ in _CHECKS for span in detect(normalised.text)]
-    found += [(start, end) for _, start, end in _structural(normalised.text)]
-    spans = sorted(normalised.span(start, end) for start, end in found if end > start)
+    found = findings(normalised.text)
+    spans = sorted(normalised.span(start, end) for _, start, end in found)
     merged: list[list[int]] = []
     for start, end in spans:
         if merged and start <= merged[-1][1]:
@@ -215,6 +227,7 @@ def preview(text: str, limit: int = 60) -> str:
 __all__ = [
     "DIGIT",
     "check_fact",
+    "findings",
     "preview",
     "redact",
     "scan",

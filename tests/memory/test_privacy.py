@@ -588,6 +588,16 @@ ADVERSARIAL = [
     pytest.param("passport card phone " * 150 + "1234567", id="label-dictionary"),
     pytest.param("E-1234-" * 400, id="letter-led-groups"),
     pytest.param("GB12 ABCD " * 300, id="iban-groups"),
+    pytest.param("hotel " * 500 + "800", id="priced-things"),
+    pytest.param("spent under around " * 150 + "1", id="spending-and-caps"),
+    pytest.param("2 nights " * 350, id="counts-and-prices"),
+    pytest.param("a-b-" * 700 + ".com", id="host-without-dot"),
+    pytest.param("x." * 1400 + "com/", id="host-labels"),
+    pytest.param("aWdu" * 700 + "=", id="base64-run"),
+    pytest.param("AB" * 1400, id="base32-run"),
+    pytest.param("6f " * 900, id="hex-bytes"),
+    pytest.param("tell every approver " * 140, id="hand-over"),
+    pytest.param("如果有人问" * 500, id="zh-asker"),
 ]
 
 

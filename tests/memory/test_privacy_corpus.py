@@ -5,6 +5,14 @@ the rules were changed for it, then tuned on). Targets: catch at least 95% of th
 sentences and refuse at most one benign sentence in 40, in each set and each language. A
 failure lists what was missed.
 
+Round 8 (`r8_*.json`, issues 22 and 27) is read per language and per family (`amount`,
+`instructions`): on its development sets (`r8_dev`, and `r8_fresh` since it was measured
+once untuned and then tuned on), at least 97% of the sensitive sentences and of the values
+split over a call's facts are refused and at most one benign sentence in 40; the held-out
+set and the fresh probes written after round 3 (`r9_fresh`) are only measured
+(bench/privacy.py), never asserted on here, so they are never tuned on; every set must be
+well formed and masked cleanly.
+
 `bench/privacy.py` prints the same figures.
 """
 
@@ -17,6 +25,8 @@ from typing import Any
 import pytest
 
 from memory.privacy import CATEGORIES, redact, scan
+from memory.privacy.guard import PrivacyGuard
+from memory.privacy.text import normalise
 
 CORPUS = Path(__file__).parent / "privacy_corpus"
 HALVES = ("dev", "held_out")
@@ -25,6 +35,9 @@ SETS = HALVES + PROBES
 # Fresh probes only ever measured (bench/privacy.py), never tuned on: no targets here.
 UNTUNED = tuple(sorted(path.stem for path in CORPUS.glob("untuned_*.json")))
 LANGS = ("en", "zh")
+ROUND8 = tuple(sorted(path.stem for path in CORPUS.glob("r[89]_*.json")))
+ROUND8_TUNED = ("r8_dev", "r8_fresh")
+FAMILIES = ("amount", "instructions")
 
 
 def _load(half: str) -> dict[str, Any]:
@@ -46,7 +59,7 @@ def test_the_corpus_is_broad_enough() -> None:
             assert categories == set(CATEGORIES), (half, lang, set(CATEGORIES) - categories)
             assert len(_cases(half, "benign", lang)) >= 20
     assert PROBES, "the fresh probes are measured too"
-    every = SETS + UNTUNED
+    every = SETS + UNTUNED + ROUND8
     texts = [
         case["text"] for s in every for kind in ("sensitive", "benign") for case in _load(s)[kind]
     ]
@@ -95,3 +108,69 @@ def test_masking_a_refused_sentence_leaves_nothing_to_refuse(half: str) -> None:
 def test_benign_sentences_are_logged_as_written(half: str) -> None:
     changed = [c["text"] for c in _load(half)["benign"] if redact(c["text"]) != c["text"]]
     assert changed == []
+
+
+# --- round 8: amounts without a currency word, instruction-shaped text, split values -------------
+
+
+def test_round_8_sets_are_well_formed() -> None:
+    assert {"r8_dev", "r8_held_out"} <= set(ROUND8)
+    for name in ROUND8:
+        doc = _load(name)
+        for lang in LANGS:
+            for family in FAMILIES:
+                sensitive = [
+                    c for c in doc["sensitive"] if (c["lang"], c["category"]) == (lang, family)
+                ]
+                benign = [c for c in doc["benign"] if (c["lang"], c["family"]) == (lang, family)]
+                assert len(sensitive) >= 25 and len(benign) >= 40, (name, lang, family)
+            assert any(t["lang"] == lang for t in doc["turns"]["sensitive"]), (name, lang)
+
+
+def _r8(name: str, kind: str, lang: str, family: str) -> list[dict[str, str]]:
+    key = "category" if kind == "sensitive" else "family"
+    return [c for c in _load(name)[kind] if c["lang"] == lang and c[key] == family]
+
+
+@pytest.mark.parametrize("family", FAMILIES)
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("name", ROUND8_TUNED)
+def test_round_8_development_targets(name: str, lang: str, family: str) -> None:
+    cases = _r8(name, "sensitive", lang, family)
+    missed = [case["text"] for case in cases if scan(case["text"]) != family]
+    assert len(missed) <= len(cases) * 0.03, f"missed or miscategorised: {missed}"
+    benign = _r8(name, "benign", lang, family)
+    refused = [(case["text"], scan(case["text"])) for case in benign if scan(case["text"])]
+    assert len(refused) <= len(benign) / 40, f"refused: {refused}"
+
+
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("name", ROUND8_TUNED)
+def test_round_8_values_split_over_a_calls_facts_are_refused(name: str, lang: str) -> None:
+    guard = PrivacyGuard()
+    turns = _load(name)["turns"]
+    kept = [
+        fact
+        for turn in turns["sensitive"]
+        if turn["lang"] == lang
+        for fact, verdict in zip(turn["facts"], guard.check(turn["facts"]), strict=True)
+        if verdict is None and any(ch.isdigit() for ch in normalise(fact).text)
+    ]
+    assert kept == []
+    refused = [
+        turn["facts"]
+        for turn in turns["benign"]
+        if turn["lang"] == lang and any(guard.check(turn["facts"]))
+    ]
+    assert refused == []
+
+
+@pytest.mark.parametrize("name", ROUND8)
+def test_round_8_masking_leaves_nothing_to_refuse(name: str) -> None:
+    leftovers = [
+        (case["text"], masked)
+        for case in _load(name)["sensitive"]
+        if scan(case["text"]) is not None
+        and (scan(masked := redact(case["text"])) is not None or "[redacted]" not in masked)
+    ]
+    assert leftovers == []

@@ -12,6 +12,7 @@ from bot.prefs.links import read_token
 from tests.support.dingtalk_api import FakeDingTalkAPI, Sent
 from tests.support.dingtalk_harness import CORP, GROUP, HTTPRobot
 from tests.support.llm_server import ScriptedModel
+from tests.support.stored import store_unchecked
 
 ALICE, BOB = "staff-alice", "staff-bob"
 
@@ -33,9 +34,9 @@ def test_travel_prefs_shows_the_summary_inert_with_a_forget_button(
     robot: HTTPRobot, scripted_model: ScriptedModel
 ) -> None:
     namespace = robot.namespace(ALICE)
-    robot.deps.memory.record(
-        namespace, ["I never take red-eye flights", "Hotels: see [my list](http://evil.example)"]
-    )
+    robot.deps.memory.record(namespace, ["I never take red-eye flights"])
+    # The guard refuses links now; this one was kept by an earlier version.
+    store_unchecked(robot.deps.memory, namespace, ["Hotels: see [my list](http://evil.example)"])
     robot.send("/travel-prefs")
     [card] = robot.answers()
     assert card.kind == "actionCard"

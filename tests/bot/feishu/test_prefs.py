@@ -19,6 +19,7 @@ from tests.support.feishu_harness import (
     buttons_of,
     card_text,
 )
+from tests.support.stored import store_unchecked
 
 ALICE, BOB = "ou_alice", "ou_bob"
 
@@ -26,9 +27,12 @@ ALICE, BOB = "ou_alice", "ou_bob"
 def test_the_command_shows_what_is_remembered_inert_with_forget_and_no_edit_without_a_page(
     feishu: FeishuHarness, fake_feishu: FakeFeishuAPI
 ) -> None:
-    feishu.deps.memory.record(
+    feishu.deps.memory.record(feishu.namespace(ALICE), ["I prefer aisle seats"])
+    # The guard refuses links now; this one was kept by an earlier version.
+    store_unchecked(
+        feishu.deps.memory,
         feishu.namespace(ALICE),
-        ["I prefer aisle seats", "Hotels near <at id=all></at> [the venue](https://evil.test)"],
+        ["Hotels near <at id=all></at> [the venue](https://evil.test)"],
     )
     sent = feishu.dm(ALICE, "/travel-prefs")
     [reply] = feishu.replies(sent)

@@ -20,6 +20,7 @@ from tests.support.slack_payloads import (
     told,
     wait_view,
 )
+from tests.support.stored import store_unchecked
 
 ALICE, BOB = "U0ALICE", "U0BOB"
 
@@ -194,7 +195,8 @@ def test_remembered_slack_markup_is_shown_as_text_on_home(
 ) -> None:
     ns = bot.namespace(ALICE)
     said = "tell <!channel> and <@U0BOB> about <https://x.example|deals>"
-    assert bot.deps.memory.record(ns, [said])[0].status == "added"
+    # The guard refuses links and text addressed to others now; kept by an earlier version.
+    store_unchecked(bot.deps.memory, ns, [said])
     assert open_home(bot, ALICE).status_code == 200
     shown = texts(published_home(slack, ALICE))
     for markup in ("<!channel>", "<@U0BOB>", "<https://x.example"):

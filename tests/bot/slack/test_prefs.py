@@ -33,6 +33,7 @@ from tests.support.slack_payloads import (
     told,
     wait_view,
 )
+from tests.support.stored import store_unchecked
 
 ALICE, BOB = "U0ALICE", "U0BOB"
 LOOKS_OUTSIDE = "I get restless unless I can look outside during flights"
@@ -411,8 +412,11 @@ def test_show_help_and_unknown_subcommands(bot: BotHarness, slack: FakeSlackAPI)
 
 
 def test_show_renders_remembered_slack_markup_inert(bot: BotHarness, slack: FakeSlackAPI) -> None:
-    bot.deps.memory.record(
-        bot.namespace(ALICE), ["tell <!channel> and <@U0BOB> about <https://x.example|deals>"]
+    # The guard refuses links and text addressed to others now; kept by an earlier version.
+    store_unchecked(
+        bot.deps.memory,
+        bot.namespace(ALICE),
+        ["tell <!channel> and <@U0BOB> about <https://x.example|deals>"],
     )
     bot.command("/travel-prefs", "show", user=ALICE)
     (shown,) = _wait_response(slack)

@@ -18,6 +18,7 @@ from bot.prefs.links import issue_token
 from tests.bot.conftest import BotFactory
 from tests.bot.web.prefs.conftest import ALICE, BOB, PrefsBot, start_prefs_bot
 from tests.support.services import free_port
+from tests.support.stored import store_unchecked
 
 API = "/api/preferences"
 
@@ -222,7 +223,8 @@ INJECTIONS = [
 
 def test_html_in_stored_facts_is_inert_everywhere(prefs_bot: PrefsBot) -> None:
     ns = prefs_bot.namespace()
-    prefs_bot.memory.record(ns, INJECTIONS)
+    # The guard refuses code and templates now; these were kept by an earlier version.
+    store_unchecked(prefs_bot.memory, ns, INJECTIONS)
     prefs_bot.memory.record(ns, ["On trains <b>I like</b> a window seat"])
     browser = prefs_bot.signed_in()
     page = browser.get("/prefs").text

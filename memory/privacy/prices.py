@@ -1,0 +1,273 @@
+"""Bare numbers that are money by what stands around them, with no currency word.
+
+`memory.privacy.money` finds a number with a currency, a money word, a rate or a cap. These
+read the rest of what people say about money ("hotel 450", "900 for the hotel", "the cab was
+95", "spent 2300 on the trip", "日补80", "年终奖发了五万"), by structure rather than by
+sentence:
+
+- a priced thing, then the number in the same clause: "hotel 450", "airfare 1200 round
+  trip", "uber to the airport 45 usually", "酒店八百", "打车去机场大概八十";
+- the number, then what it is for: "900 for the hotel", "2k for flights", "250 on meals",
+  "400 toward a nicer room", "两千用来订机票", "留1500给机票";
+- what was spent or paid: "spent 2300", "set me back 4100", "came to 1340", "the Hilton
+  ran me 410", "花了两万三", "一共2400", "刷了四千多";
+- an amount given, kept or set aside: "I'll cover 120", "set aside 3000", "给酒店留八百";
+- a rate of pay or of allowance: "90 daily", "每天给报200", "95k a year", "a 5000 bonus".
+
+- a count and its price ("3 nights = 2400", "两晚800", "800 for 2 nights"), a cap or an
+  approximation on a number of hundreds ("keep it under 800", "大概一千二", "比500便宜");
+- and, when none of these says so, any number of two digits or more that nothing explains as
+  something else (`memory.privacy.roles`: years, ages, times, flights, balances, counts …):
+  people say prices in more ways than can be listed ("lounge pass: 45").
+
+Numbers that count, place or time something pass as before (`money.NOT_MONEY` after the
+number; a place word before it: "room 1208", "gate 45", "floor 15", "car 5"; a street
+address; a clock time after "at"), and a priced thing owns a number only within its clause,
+with no other number between them.
+"""
+
+from __future__ import annotations
+
+import re
+
+from memory.privacy.identifiers import COUNT_AFTER
+from memory.privacy.roles import CLOCK, TIME_BEFORE, explained
+
+F = re.ASCII | re.IGNORECASE
+
+# Priced things: what a bare number beside them is the price of. Rooms, flights and trains
+# are left out (room, flight and train numbers); fares and tickets for them are in.
+# Trips, rides, stays and transfers are counted more often than priced ("trips 12 a year"):
+# they are things a number is "for", never things a number follows.
+_THINGS_EN = (
+    r"hotels?|motels?|hostels?|inns?|lodging|lodgings|accommodations?|airbnbs?"
+    r"|air\s?fares?|fares?|(?:flight|plane|train|rail|bus|ferry|air)\s+tickets?|tickets?"
+    r"|taxis?|cabs?|ubers?|lyfts?|didi|car\s+rentals?|rental\s+cars?|parking"
+    r"|meals?|dinners?|lunch(?:es)?|breakfasts?|brunch|food|drinks|tips?|visa\s+fees?"
+    r"|baggage\s+fees?|upgrades?|limos?|shuttles?|car\s+hire|hire\s+cars?|minibar"
+    r"|room\s+service|laundry|tolls?|grabs?"
+)
+# Things with a clock time: "lunch 1230", "taxi 1530 from the hotel", "breakfast 730",
+# "晚饭1930" (a Chinese ride's time is said with 点: "打车1100" is a fare).
+TIMED_BEFORE = re.compile(
+    r"(?:(?<![a-z])(?:meals?|dinners?|lunch(?:es)?|breakfasts?|brunch|drinks|taxis?|cabs?"
+    r"|ubers?|lyfts?|didi|limos?|shuttles?|pick-?ups?|drop-?offs?)(?![a-z])[^0-9.,;!?\n]{0,20}"
+    r"|(?:早饭|午饭|晚饭|早餐|午餐|晚餐|夜宵|宵夜)[^0-9,.;!?，。；！？\n]{0,6})\Z",
+    F,
+)
+# Three digits read as a time in English only ("breakfast 730"; "吃饭150" is a price).
+_CLOCK_LIKE = re.compile(r"[1-9][0-5]\d\Z")
+_THINGS_ZH = (
+    "酒店|宾馆|民宿|住宿|旅馆|青旅|客栈|房费|机票|车票|高铁票|动车票|火车票|船票|门票|打车|车费"
+    "|出租车|网约车|的士|专车|接送机|接机|送机|餐费|晚饭|午饭|早饭|晚餐|午餐|早餐|夜宵|宵夜|吃饭"
+    "|饭钱|伙食|请客|签证费|行李费|升舱|租车|停车费|头等舱|商务舱|经济舱|一等座|二等座|商务座|卧铺"
+    "|住的话|住一晚|住|标间|标准间|大床房|双床房|套房|单人间|双人间|商务房|行政房|打的|出租|含税|不含税"
+)
+# Between a priced thing and its number: a few words of one clause, no digit, no other
+# sentence; English words only (a "for" makes the number a count: "dinner for 12").
+_GAP_EN = r"(?:[^0-9.,;!?\n]|\.(?=\d)){0,28}?"
+_GAP_ZH = r"[^0-9,.;!?，。；！？\n]{0,8}?"
+THING_BEFORE = re.compile(
+    rf"(?:(?<![a-z])(?:{_THINGS_EN})(?![a-z]){_GAP_EN}|(?:{_THINGS_ZH}){_GAP_ZH})\Z", F
+)
+_FOR_COUNT = re.compile(r"(?<![a-z])(?:for|with|at|of|x|by|in)\s*\Z|[×x]\s*\Z", F)
+
+# The number, then what it is for: "900 for the hotel", "250 on meals", "两千用来订机票".
+_FOR_EN = (
+    r"\s*(?:for|on|toward|towards|to\s+cover|into|per)\s+"
+    r"(?:(?:the|a|an|my|our|each|every|one|any|whole|entire|total|nicer|good|decent|cheap"
+    r"|business(?:\s+class)?|first(?:\s+class)?|economy|premium|direct|nice|last-minute"
+    r"|[A-Z][a-z]+)\s+){0,3}"
+)
+# Things a small number after "for" may count people of ("20 for the whole trip, people I
+# mean", "12 for dinner"): only a number of hundreds is a price for them.
+_PEOPLE_THINGS = r"trips?|offsites?|dinners?|lunch(?:es)?|meals?|breakfasts?|brunch|parties|party"
+FOR_THING = re.compile(
+    rf"{_FOR_EN}(?!(?:{_PEOPLE_THINGS})(?![a-z]))(?:{_THINGS_EN}|flights?|trains?|rooms?"
+    r"|seats?|cab\s+rides?|suites?|villas?|tours?|(?:rail\s+)?pass(?:es)?|packages?|excursions?"
+    r"|insurance|visas?|lounges?|wi-?fi|guides?|drivers?|cars?|vans?|boats?|ferries|sim\s+cards?"
+    r"|data\s+plans?)(?![a-z])"
+    rf"|\s*(?:用来|拿来|用于|花在|留给|给|来)(?:订|买|付|住|打|吃)?(?:{_THINGS_ZH}|打车|住宿|机票|吃饭)"
+    r"|\s*(?:住|睡)(?:一|每)?(?:晚|夜)",
+    F,
+)
+FOR_PEOPLE_THING = re.compile(rf"{_FOR_EN}(?:{_PEOPLE_THINGS}|nights?\s+out)(?![a-z])", F)
+# What was spent, paid, given or set aside, right before the number: "spent 2300",
+# "came to 1340", "ran me 410", "set aside 3000", "花了23000", "一共2400", "给酒店留800".
+SPENT_BEFORE = re.compile(
+    r"(?:(?<![a-z])(?:spent|spend(?:s|ing)?|paid|pay(?:s|ing)?|cost(?:s|ing)?|charged"
+    r"|blew|blown|dropped|forked\s+out|shelled\s+out|splurged|burned|wasted|owe[sd]?"
+    r"|set\s+(?:me|us|him|her|them)\s+back|came\s+(?:out\s+)?to|comes\s+to|ran\s+(?:me|us)"
+    r"|runs\s+(?:me|us)|totall?ed|totals?|grand\s+total|subtotal|billed|expensed|reimbursed"
+    r"|cover|covers|covered|set\s+aside|put\s+aside|budgeted|allot(?:ted)?|earmark(?:ed)?"
+    r"|all\s+in|all-in|in\s+total|altogether|saved|save|saving|refunded|quoted|split|brought"
+    r"|claimed|bill|bills|lost|tipped|topped\s+up|withdrew|exchanged|got\s+back|paid\s+back"
+    r"|(?:dropped|fell|went\s+(?:down|up)|came\s+down|rose|jumped|climbed|increased|decreased"
+    r"|reduced|discounted|marked\s+down|cut|raised)\s+to)(?![a-z])"
+    r"(?:\s+(?:me|us|about|around|roughly|nearly|almost|over|under|like|only|just|a\s+total\s+of"
+    r"|up\s+to|at\s+least|at\s+most|maybe|probably|close\s+to|~))*\s*:?\s*"
+    r"|(?:花了|花掉|花费|花|付了|付过|付|交了|掏了|掏|刷了|刷|消费了?|开销|开支|用了|报销了?|报了|报"
+    r"|结账|结了|共计|合计|总计|总共|一共|总额|总价|总花费|总费用|账单|跳到|跳表|打表|留了?|预留"
+    r"|准备了?|出了|给了|挣了?|赚了?|省了|省下|退了|多收了?我?|少收了?|充值了?|充了|转了我|转账|多花了?"
+    r"|少花了?|多付了?|补了|赔了|罚了|扣了|降到|涨到|跌到|降至|涨至|降了|涨了)"
+    r"(?:大概|大约|约|差不多|将近|快|才|就|只|了|个|共)*\s*[:：]?\s*)\Z",
+    F,
+)
+# Rates of allowance or pay: "每天给报200", "日均300", "每次出差最多2500", "90 daily".
+RATE_BEFORE_ZH = re.compile(
+    r"(?:每天|每日|一天|日均|每月|每个月|一个月|月均|每周|每年|一年|每次|每趟|单程|往返|来回)"
+    r"[^0-9,.;!?，。；！？\n]{0,6}?\Z"
+)
+# Pay said with "make" or "earn": "I make 8k", "clears 12000" (thousands only: "make 2 stops").
+EARN_BEFORE = re.compile(
+    r"(?<![a-z])(?:make|makes|made|making|earn|earns|earned|earning|clear|clears|net|nets|gross"
+    r"|take\s+home|takes\s+home|bring\s+home|brings\s+home|get\s+paid|(?:i'?m|i\s+am)\s+on)"
+    r"(?![a-z])\s*"
+    r"(?:about\s+|around\s+|roughly\s+|like\s+|over\s+|nearly\s+)?\Z",
+    F,
+)
+# A booking and what it went for: "booked it for 900", "got a room for 380".
+BOOKED_FOR = re.compile(
+    r"(?<![a-z])(?:booked|book|got|get|found|find|bought|buy|snagged|grabbed|scored|reserved"
+    r"|picked\s+up|sold)(?![a-z])[^.!?\n,;]{0,30}?(?<![a-z])for\s+(?:only\s+|just\s+|about\s+"
+    r"|around\s+|under\s+)?\Z",
+    F,
+)
+# A count and its price: "3 nights = 2400", "两晚800", "两个人1500"; "800 for 2 nights".
+COUNT_BEFORE = re.compile(
+    r"(?<![0-9a-z])\d+\s*(?:nights?|days?|people|persons?|pax|adults?|rooms?|tickets?|seats?"
+    r"|guests?)(?![a-z])\s*(?:=|:|for|total|in\s+total|at|is|are|costs?|came\s+to)?\s*\Z"
+    r"|(?:\d+|[一两二三四五六七八九十几])\s*个?(?:晚|夜|天|人|位|间|张|份)"
+    r"(?:一共|共|总共|合计|才|要|大概|约|就)?\s*\Z",
+    F,
+)
+FOR_COUNT_AFTER = re.compile(
+    r"\s*for\s+(?:the\s+|all\s+|both\s+)?(?:\d+|both|us|all)\s*(?:of\s+us|nights?|days?|people"
+    r"|persons?|adults?|rooms?|tickets?|seats?|guests?|pax|us)(?![a-z])",
+    F,
+)
+# A cap or an approximation with no unit: "keep it under 800", "nothing above 1500",
+# "around 600", "~1200", "控制在800", "大概1200", "比500便宜", "1500以内"; a number of hundreds
+# only (small ones are hours, people, stops).
+CAP_BEFORE = re.compile(
+    r"(?:(?<![a-z])(?:under|below|less\s+than|no\s+more\s+than|not\s+more\s+than|max(?:imum)?"
+    r"|at\s+most|up\s+to|not\s+over|above|over|more\s+than|cheaper\s+than|pricier\s+than"
+    r"|more\s+expensive\s+than|around|about|approx(?:imately)?|roughly|circa|some|ballpark"
+    r"|in\s+the\s+region\s+of)(?![a-z])|[~≈<>≤≥]|=)\s*\Z"
+    r"|(?:不超过|不要超过|别超过|不能超过|控制在|最多|至多|顶多|不高于|低于|少于|不到|大概|大约|约|差不多"
+    r"|比)\s*\Z",
+    F,
+)
+CAP_AFTER = re.compile(
+    r"\s*(?:or\s+(?:less|under|cheaper|below|lower)|max(?:imum)?|tops|at\s+most|or\s+so|extra"
+    r"|on\s+top|additional|for\s+(?:everything|all\s+of\s+it|the\s+lot|both|the\s+pair)"
+    r"|and\s+(?:under|below)|is\s+the\s+(?:sweet\s+spot|limit|max|ceiling))(?![a-z])"
+    r"|\s*(?:以内|以下|之内|左右|上下|封顶|便宜|贵|档|的(?:房间|房|机票|票|酒店|车票))",
+    F,
+)
+_TIME_WORD = re.compile(
+    r"(?<![a-z])(?:leave|leaving|depart[a-z]*|arriv[a-z]*|land[a-z]*|wake|start|flights?|trains?"
+    r"|pick-?up|check-?(?:in|out)|meet[a-z]*)(?![a-z])",
+    F,
+)
+RATE_AFTER = re.compile(
+    r"\s*(?:(?:-?ish|or\s+so)\s*)?(?:daily|a\s+day|per\s+day|/\s?day|each\s+day|every\s+day"
+    r"|/\s?d(?![a-z])|pp|p\.p\.?|pppn|pn|p/n|pnpp)(?![a-z])|\s*(?:一天|每天|/天|每日)",
+    F,
+)
+# Pay: a number and "a month", "a year", "an hour" is a wage when it is large or scaled.
+WAGE_AFTER = re.compile(
+    r"\s*(?:(?:a|an|per|each|every|/)\s*(?:month|year|yr|hour|hr|week|annum)|monthly|yearly"
+    r"|annually|hourly|weekly|p\.?a\.?)(?![a-z])|\s*(?:一个月|每月|每年|一年|每小时|一小时)",
+    F,
+)
+PAY_AFTER = re.compile(
+    r"\s*(?:[a-z\-]+\s+){0,2}?(?:bonus(?:es)?|salary|salaries|commission|stipend|allowance"
+    r"|per\s+diem|raise|pay\s+rise|pay\s?check|pay\s?cheque|wage)(?![a-z])"
+    r"|\s*的?(?:年终奖|奖金|工资|月薪|年薪|提成|补贴|补助|津贴|餐补|日补|差补)",
+    F,
+)
+# A place, a line or a position before the number: "room 1208", "gate 45", "T2", "第12排".
+PLACE_BEFORE = re.compile(
+    r"(?:(?<![a-z])(?:room|rm|suite|floor|level|storey|row|seat|gate|terminal|platform|track"
+    r"|car|coach|carriage|bus|line|route|exit|zone|tier|group|size|no|number|version|model"
+    r"|boeing|airbus|aisle|block|building|tower|pier|berth|cabin|deck|hall|door|apt|unit|bay"
+    r"|stand|counter|desk|belt|carousel|page|step|phase|stage|week|day|top|chapter|area"
+    r"|district|avenue|street|road|highway|interstate|flight|train|lounge|wing|concourse"
+    r"|pavilion|stall|booth|ward|zip|postcode|since|after|before|in|from|until|till|by|during"
+    r"|circa|year|ref|reference|booking|order|confirmation|conf|pnr|code|id|locator|voucher"
+    r"|invoice|receipt|ext|extension)\.?\s*(?:no\.?|number|#)?\s*[:#]?\s*|#\s*)\Z"
+    r"|(?:第|房间|房|楼|层|排|(?<![等务硬软卧])座|号线|路|航站楼|站台|登机口|车厢|月台|出口)\s*\Z",
+    F,
+)
+# A street address: "200 Park Avenue", "45 Main St".
+ADDRESS_AFTER = re.compile(
+    r"\s+(?:[A-Z][a-z]+\s+){1,3}(?:Street|St|Avenue|Ave|Road|Rd|Boulevard|Blvd|Lane|Ln|Drive"
+    r"|Dr|Way|Place|Pl|Square|Sq|Plaza)\b"
+)
+_WORD = re.compile(r"[A-Za-z\u4e00-\u9fff]")
+_SCALED = re.compile(r"[kw千万]\Z", re.IGNORECASE)
+
+
+def _digits(number: str) -> int:
+    return sum(ch.isdigit() for ch in number)
+
+
+def _capped(text: str, start: int, end: int, number: str) -> bool:
+    """A number of hundreds under a cap or an approximation, unless it is a clock time in a
+    sentence about leaving or arriving ("around 730 I leave")."""
+    if not (CAP_BEFORE.search(text, max(0, start - 30), start) or CAP_AFTER.match(text, end)):
+        return False
+    clock = CLOCK.fullmatch(number) or _CLOCK_LIKE.match(number)
+    return not (clock and _TIME_WORD.search(text, max(0, start - 40), end + 40))
+
+
+def priced(text: str, start: int, end: int) -> bool:
+    """Whether the bare number text[start:end] (no unit after it) reads as money by what
+    stands around it (see the module docstring)."""
+    number = text[start:end].strip()
+    low = max(0, start - 40)
+    if not _WORD.search(text, low, end + 40):
+        return False  # no word around it: nothing says what it is
+    if (
+        _digits(number) > 7  # no price: a reference, an account, a phone number
+        or PLACE_BEFORE.search(text, low, start)
+        or ADDRESS_AFTER.match(text, end)
+    ):
+        return False
+    if CLOCK.fullmatch(number) and TIME_BEFORE.search(text, low, start):
+        return False  # "resets at 1200 daily", "around 1430 for the train"
+    if number == "12306" or COUNT_AFTER.match(text, end):
+        return False  # the railway's booking site; "spent 40000 Hilton points"
+    scaled = _SCALED.search(number) is not None
+    large = _digits(number) >= 3 or scaled
+    if SPENT_BEFORE.search(text, low, start):
+        return True
+    if (_digits(number) >= 4 or scaled) and EARN_BEFORE.search(text, low, start):
+        return True
+    if large and (BOOKED_FOR.search(text, low, start) or _capped(text, start, end, number)):
+        return True
+    if COUNT_BEFORE.search(text, low, start) or FOR_COUNT_AFTER.match(text, end):
+        return True
+    timed = TIMED_BEFORE.search(text, low, start)
+    if timed is not None and (
+        CLOCK.fullmatch(number) or (_CLOCK_LIKE.match(number) and timed.group().isascii())
+    ):
+        return False  # "lunch 1230", "breakfast 730", "晚饭1930": when, not how much
+    if THING_BEFORE.search(text, low, start) and not _FOR_COUNT.search(text, low, start):
+        return True
+    if (
+        FOR_THING.match(text, end)
+        or (large and FOR_PEOPLE_THING.match(text, end))
+        or PAY_AFTER.match(text, end)
+        or RATE_AFTER.match(text, end)
+        or RATE_BEFORE_ZH.search(text, low, start)
+        or (WAGE_AFTER.match(text, end) and (_digits(number) >= 4 or scaled))
+    ):
+        return True
+    # Nothing says it is money, and nothing says what else it is: in a travel preference an
+    # unexplained number is a price ("lounge pass: 45", "商务座一千七太贵了").
+    return not explained(text, start, end, number)
+
+
+__all__ = ["priced"]

@@ -1,0 +1,223 @@
+"""What a bare number in a preference is when it is not money.
+
+`memory.privacy.prices` reads a number of two digits or more that no unit, place or time
+explains as an amount: people say prices in too many ways to list them ("ryokan - 38000 incl
+dinner", "lounge pass: 45", "商务座一千七太贵了"), and the numbers a travel preference holds for
+other reasons can be listed instead. `explained` says whether one of them is what the number
+is, from the words around it (normalised text, `memory.privacy.text`):
+
+- a year ("hotels renovated after 2018", a bare 1950-2039), an age ("my kids are 3, 6 and 11",
+  "孩子12"), a height ("身高185", "1米93"), the second half of a time or a size written with a
+  unit inside ("7点05", "1米85");
+- a clock time: a small number after "at", "by", "between 9 and …", or a time of three or
+  four digits in a sentence about leaving, arriving or a flight ("trains around 730");
+- an aircraft ("坐787不坐737"), a flight or train number written apart ("United 857", "MU 5101",
+  "D 2285"), a road or a line ("the 405 freeway", "405国道"), a postcode, an index ("Fortune
+  500", "top 100");
+- a balance or a status ("积分有12万", "里程5万", "1K status"), a speed ("限速120"), a weight
+  of luggage ("baggage limit 23"), a temperature ("空调26"), a rating with a decimal ("4.5"),
+  a discount ("八五折" is a unit after);
+- part of an identifier ("starts with 88", "开头4403"), a group of a longer number ("138 00"),
+  the next item of a list a place word opened ("seat 31A or 31K", "rooms 1204 and 1206"), a
+  place word earlier in the clause ("rooms in the 30 range");
+- a count whose noun follows later in the clause ("about 20 for the whole trip, people I
+  mean"), or a frequency ("trips 12 a year").
+"""
+
+from __future__ import annotations
+
+import re
+
+F = re.ASCII | re.IGNORECASE
+_YEAR = re.compile(r"(?:19[5-9]\d|20[0-3]\d)")
+_CLAUSE_BEFORE = r"[^0-9.!?;。！？；\n]"
+AGE = re.compile(
+    r"(?:(?<![a-z])(?:i'?m|i\s+am|he'?s|she'?s|they'?re|aged?|ages|kids?|sons?|daughters?"
+    r"|children|child|boy|girl|baby|toddler|teens?|turns?|turning)(?![a-z])[^0-9.!?;\n]{0,16}"
+    r"|(?:孩子|儿子|女儿|宝宝|小孩|年龄|今年)[^0-9。！？；\n]{0,4})"
+    r"(?:\d+\s*(?:,|and|&|、|和|或)\s*)*\Z",
+    F,
+)
+HEIGHT = re.compile(r"(?:身高|个子|height|tall|高)\s*[^0-9]{0,4}\Z", F)
+# A unit right before the digits: the second half of "7点05", "1米85", "3月12".
+UNIT_BEFORE = re.compile(r"(?:点|时|分|号|月|年|米|公里|岁|楼|层|排)\s*\Z")
+SMALL_TIME_BEFORE = re.compile(
+    r"(?<![a-z])(?:at|by|until|till|before|after|around|from|past|between)\s+(?:\d{1,2}\s*"
+    r"(?:and|to|-|till|until)\s*)?\Z",
+    F,
+)
+_ANY_CLOCK = re.compile(r"(?:[01]?\d|2[0-3])[0-5]\d")
+# A clock time written as four digits, and the words before one: "trains around 1430",
+# "resets at 1200 daily".
+CLOCK = re.compile(r"(?:[01]\d|2[0-3])[0-5]\d")
+TIME_BEFORE = re.compile(
+    r"(?<![a-z])(?:around|about|at|after|before|by|from|until|till|between|and|earliest"
+    r"|latest|resets?)\s*\Z",
+    F,
+)
+TIME_WORDS = re.compile(
+    r"(?<![a-z])(?:leave|leaving|depart[a-z]*|arriv[a-z]*|land[a-z]*|wake|flights?|trains?"
+    r"|pick-?ups?|check-?(?:in|out)|meet[a-z]*|o'?clock|a\.?m|p\.?m|morning|evening|tonight"
+    r"|noon|return|returning|back|outbound|inbound|departure)(?![a-z])"
+    r"|起飞|出发|到达|落地|航班|高铁|火车|动车|早上|晚上|下午|上午|中午|回程|返程|去程",
+    F,
+)
+_AIRCRAFT = frozenset(
+    (
+        "707",
+        "717",
+        "727",
+        "737",
+        "747",
+        "757",
+        "767",
+        "777",
+        "787",
+        "319",
+        "320",
+        "321",
+        "330",
+        "340",
+        "350",
+        "380",
+        "220",
+        "190",
+        "195",
+    )
+)
+AIRCRAFT_WORDS = re.compile(
+    r"(?<![a-z])(?:boeing|airbus|plane|aircraft|jet|max|neo|dreamliner|the|a|an|on|fly|flying)"
+    r"(?![a-z])|坐|飞|机型|飞机|客机",
+    F,
+)
+# An airline's code or name, or a train's letter, written apart from the number.
+FLIGHT_BEFORE = re.compile(
+    r"(?-i:(?<![A-Za-z])(?:[A-Z][A-Z0-9]|[A-Z0-9][A-Z])\s|(?<![A-Za-z])[GDCZTKYL]\s)\Z"
+    r"|(?<![a-z])(?:united|delta|american|lufthansa|cathay|emirates|qatar|ana|jal|klm|eva"
+    r"|air\s+(?:france|china|canada|india)|british\s+airways|singapore|china\s+(?:eastern"
+    r"|southern)|hainan|qantas|flight|flights|train|trains)\s*\Z",
+    F,
+)
+ROAD_AFTER = re.compile(
+    r"\s*(?:freeway|highway|expressway|motorway|interstate|road|line)(?![a-z])"
+    r"|\s*(?:国道|省道|高速|公路|号公路|号线|路|环)",
+    F,
+)
+SOFT_PLACE_BEFORE = re.compile(
+    r"(?:(?<![a-z])(?:zip|postcode|postal\s+code|fortune|s&p|ftse|dow|nasdaq|nikkei|top|channel"
+    r"|apartment|apt|iphone|pixel|galaxy|windows|ios|android|ipad|gen|generation|series|mark"
+    r"|interstate|highway|route|road|line|bus|tram|city|town|village|island|destination|location"
+    r"|place|spot|stop|station|site|venue|office|campus|region|province|state|county|sector"
+    r"|section|option|choice|item|case|leg|segment|round|episode|season|edition|volume|issue"
+    r"|part|plan|trip|tour|visit|meeting|event|conference|batch|team|group|class|grade|type"
+    r"|category|rank|ranked)(?![a-z])|邮编|第|号线)\s*#?\s*\Z",
+    F,
+)
+BALANCE_BEFORE = re.compile(
+    r"(?:(?<![a-z])(?:points?|miles|avios|balance|status|tier|elite|level|credits?\s+left)"
+    r"(?![a-z])|积分|里程|会员等级)[^0-9。.!?]{0,12}\Z",
+    F,
+)
+STATUS_AFTER = re.compile(
+    r"\s*(?:status|tier|elite|member|level)(?![a-z])|\s*(?:会员|级)"
+    r"|\s*[^\x00-\x7f]{0,4}(?:积分|里程|点数)",  # "12万万豪积分"
+    F,
+)
+SPEED_BEFORE = re.compile(
+    r"(?:时速|限速|速度|(?<![a-z])(?:speed|velocity)(?![a-z]))[^0-9]{0,10}\Z", F
+)
+WEIGHT_BEFORE = re.compile(
+    r"(?:(?<![a-z])(?:baggage|luggage|bags?|suitcases?|carry-?ons?|checked|weight)(?![a-z])"
+    r"|行李|箱子|托运)[^0-9.!?;。！？\n]{0,20}\Z",
+    F,
+)
+TEMPERATURE_BEFORE = re.compile(
+    r"(?:(?<![a-z])(?:temperature|thermostat|a/?c|aircon|heating)(?![a-z])|空调|温度|室温)"
+    r"[^0-9]{0,8}\Z",
+    F,
+)
+PART_BEFORE = re.compile(
+    r"(?:(?<![a-z])(?:starts?|begins?|ends?|starting|ending|beginning)(?:\s+(?:with|in))?"
+    r"(?![a-z])|开头|结尾|尾号|前几位|后几位)[^0-9]{0,6}\Z",
+    F,
+)
+PART_AFTER = re.compile(r"\s*(?:开头|结尾|打头)")
+# The next item of a list a place word opened: "seat 31A or 31K", "rooms 1204 and 1206".
+PLACE_LIST = re.compile(
+    r"(?<![a-z])(?:rooms?|seats?|rows?|gates?|floors?|terminals?|platforms?|cars?|coaches?"
+    r"|flights?|trains?|buses|lines?)(?![a-z])\s*#?\s*[0-9a-z]{1,6}(?:\s*(?:,|/|or|and|、|或|和"
+    r"|to|到|-)\s*[0-9a-z]{1,6}){0,4}\s*(?:,|/|or|and|、|或|和|to|到|-)\s*\Z",
+    F,
+)
+# A place word earlier in the clause: "rooms in the 30 range", "the room was 1208"; an
+# airline's code and its list: "CX 300 or 302".
+PLACE_NEAR = re.compile(
+    r"(?:(?<![a-z])(?:rooms?|seats?|rows?|floors?|gates?|platforms?|terminals?|carriages?"
+    r"|coaches?)(?![a-z])|房间|座位|楼层|登机口|站台)[^0-9.!?;。！？；\n]{0,20}\Z"
+    r"|(?-i:(?<![A-Za-z])[A-Z][A-Z0-9]\s?\d{1,4})\s*(?:,|/|or|and|、|或|和)\s*\Z",
+    F,
+)
+COUNT_LATER = re.compile(
+    r"[^0-9.!?;。！？；\n]{0,30}?(?:(?<![a-z])(?:people|persons?|guests?|pax|of\s+us|adults?"
+    r"|kids|children|visits?|times)(?![a-z])|人|位)",
+    F,
+)
+FREQUENCY_AFTER = re.compile(
+    r"\s*(?:times?\s+)?(?:a|per|each|every|/)\s*(?:year|month|week|yr|mo)(?![a-z])"
+    r"|\s*(?:次)?(?:一年|每年|一个月|每月|每周)",
+    F,
+)
+
+
+# A label of an identifier before it: "my mobile is 139", "卡号6222": the identifier rules
+# judge it (a lone piece is no one's number; pieces together are, in `memory.privacy.guard`).
+IDENTIFIER_BEFORE = re.compile(
+    r"(?:(?<![a-z])(?:phone|mobile|cell|tel|number|no\.|card|passport|id|account|member(?:ship)?"
+    r"|pin|code|ext|extension)(?![a-z])|手机|电话|号码|卡号|身份证|护照|证件|账号|会员)"
+    r"[^0-9.!?;。！？\n]{0,16}\Z",
+    F,
+)
+_GROUP_BEFORE = re.compile(r"\d[ \-_/]{1,3}\Z")
+_GROUP_AFTER = re.compile(r"[ \-_/]{1,3}\d")
+_BEFORE = (
+    AGE,
+    HEIGHT,
+    UNIT_BEFORE,
+    FLIGHT_BEFORE,
+    SOFT_PLACE_BEFORE,
+    BALANCE_BEFORE,
+    SPEED_BEFORE,
+    TEMPERATURE_BEFORE,
+    PART_BEFORE,
+    PLACE_LIST,
+    PLACE_NEAR,
+    IDENTIFIER_BEFORE,
+)
+_AFTER = (ROAD_AFTER, STATUS_AFTER, PART_AFTER, COUNT_LATER, FREQUENCY_AFTER)
+
+
+def explained(text: str, start: int, end: int, number: str) -> bool:
+    """Whether what stands around the bare number text[start:end] says what it is, other
+    than money (see the module docstring)."""
+    low = max(0, start - 40)
+    digits = number.replace(",", "")
+    value = float(digits) if digits.replace(".", "", 1).isdigit() else None
+    if (_YEAR.fullmatch(digits) and not text[end : end + 1].isdigit()) or (
+        value is not None and "." in digits and value < 10
+    ):
+        return True  # a year; a rating such as 4.5
+    if value is not None and value <= 24 and SMALL_TIME_BEFORE.search(text, low, start):
+        return True
+    if _ANY_CLOCK.fullmatch(digits) and TIME_WORDS.search(text, low, min(len(text), end + 30)):
+        return True
+    if digits in _AIRCRAFT and AIRCRAFT_WORDS.search(text, max(0, start - 12), start):
+        return True
+    if _GROUP_BEFORE.search(text, max(0, start - 4), start) or _GROUP_AFTER.match(text, end):
+        return True  # a group of a longer number ("138 00", "4111 11"): the identifier rules'
+    if value is not None and value < 100 and WEIGHT_BEFORE.search(text, low, start):
+        return True  # kilograms of luggage
+    before = any(pattern.search(text, low, start) for pattern in _BEFORE)
+    return before or any(pattern.match(text, end) for pattern in _AFTER)
+
+
+__all__ = ["CLOCK", "TIME_BEFORE", "explained"]
