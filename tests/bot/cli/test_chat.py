@@ -18,6 +18,7 @@ from bot.messages import t
 from bot.settings import Settings
 from memory import open_memory
 from memory.engine import Memory
+from tests.bot.cli.conftest import QUIET_ROOMS
 from tests.support.llm_server import Fail, ScriptedModel
 from tests.support.services import free_port
 
@@ -152,8 +153,8 @@ def test_forget_takes_an_id_as_the_list_shows_it(sqlite_memory: Memory) -> None:
 
 
 def test_an_ambiguous_id_prefix_forgets_nothing(sqlite_memory: Memory) -> None:
-    # Ids are random hex: among 40 facts, two share a first character for sure.
-    sqlite_memory.record(USER, [f"I like hotel number {n} quiet rooms" for n in range(40)])
+    # Ids are random hex: among 17 facts, two share a first character for sure.
+    assert {o.status for o in sqlite_memory.record(USER, list(QUIET_ROOMS))} == {"added"}
     ids = [i.id for i in sqlite_memory.items(USER)]
     first = next(c for c in "0123456789abcdef" if sum(i.startswith(c) for i in ids) > 1)
     output = _session(_settings(), f"/forget {first}\n", memory=sqlite_memory)

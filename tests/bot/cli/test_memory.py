@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.bot.cli.conftest import Ran, TravelBot
+from tests.bot.cli.conftest import QUIET_ROOMS, Ran, TravelBot
 
 
 def _env(tmp_path: Path) -> dict[str, str]:
@@ -198,8 +198,7 @@ def test_forget_takes_the_id_as_show_prints_it(memory_cli: MemoryCLI) -> None:
 
 
 def test_an_ambiguous_id_prefix_forgets_nothing(memory_cli: MemoryCLI) -> None:
-    facts = [f"I like quiet rooms in hotel {n}" for n in range(17)]  # 17 ids, 16 first digits
-    assert memory_cli("add", "--user", "T1:U1", *facts).status == 0
+    assert memory_cli("add", "--user", "T1:U1", *QUIET_ROOMS).status == 0  # 17 ids, 16 digits
     ids = [i["id"] for i in json.loads(memory_cli("export", "--user", "T1:U1").out)["items"]]
     first = next(c for c in "0123456789abcdef" if sum(i.startswith(c) for i in ids) > 1)
     done = memory_cli("forget", "--user", "T1:U1", "--id", first)

@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 
 from bot.cli import PIPE_CLOSED, build_parser
+from tests.bot.cli.conftest import QUIET_ROOMS
 from tests.bot.cli.test_options import _parsers
 
 TRAVEL_BOT = str(Path(sys.executable).parent / "travel-bot")
@@ -83,7 +84,7 @@ def _quiet(err: str) -> bool:
 @pytest.fixture
 def remembered(tmp_path: Path) -> dict[str, str]:
     env = _env(tmp_path)
-    facts = [f"I like quiet rooms in hotel {n}" for n in range(15)]
+    facts = list(QUIET_ROOMS)
     for user, added in ((USER, facts), ("local:other", ["I like aisle seats"])):
         subprocess.run(
             [TRAVEL_BOT, "memory", "add", "--user", user, *added],
