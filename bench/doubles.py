@@ -299,9 +299,6 @@ class FeishuDouble(_Server):
             return {"code": 0, "msg": "success", "data": {"message_id": f"om_b{number}"}}
         if path.endswith("/reactions"):
             return {"code": 0, "msg": "success", "data": {"reaction_id": f"r_{number}"}}
-        if "/contact/v3/users/" in path:
-            user = {"open_id": path.rsplit("/", 1)[-1], "time_zone": "Asia/Shanghai"}
-            return {"code": 0, "msg": "success", "data": {"user": user}}
         if path.endswith("/cardkit/v1/cards"):
             return {"code": 0, "msg": "success", "data": {"card_id": f"card_{number}"}}
         return {"code": 0, "msg": "success", "data": {"message_id": f"om_b{number}"}}

@@ -5,10 +5,12 @@ in English or Chinese with the expected outcome, "supersedes" (a true change of 
 the same scope) or "both" (a scoped fact beside a general one, or two different scopes).
 The held-out half was written before the scope reader existed and is never tuned on.
 
-Each pair is decided exactly as `Memory.record` decides it offline: both facts go through
-the schema's slot and scope recognition (`ProfileSchema.detect`), then the same relation
-the engine applies (`memory.decision.relation`). A pair whose older fact has no slot can
-only come out "both" (free text is never replaced without the fast model).
+Each pair is decided by the slot rule `Memory.record` applies: both facts go through the
+schema's slot and scope recognition (`ProfileSchema.detect`), then the same relation the
+engine applies (`memory.decision.relation`). A pair with a fact that is no slot comes out
+"both" here; the engine then reads it as a change of mind said in free words
+(`memory.changes`), which `bench/changes.py --pairs scope` measures on these same pairs
+through the whole `Memory.record`.
 
     .venv/bin/python bench/scopes.py              # accuracy per half and language
     .venv/bin/python bench/scopes.py --errors     # and every pair decided wrongly

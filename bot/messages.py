@@ -956,6 +956,10 @@ _MESSAGES: dict[str, dict[str, str]] = {
         "en": "To save this trip, @mention me with: {command}",
         "zh": "要保存此行程，请 @我 并发送：{command}",
     },
+    "dingtalk_card_answer_below": {
+        "en": "The answer could not be shown here; it follows below.",
+        "zh": "这里无法显示回答，请看下方的消息。",
+    },
     "dingtalk_save_unknown": {
         "en": "I can't find that plan any more, so nothing was saved. Ask me to plan it again.",
         "zh": "找不到这个行程方案了，没有保存任何内容。请让我重新规划。",

@@ -58,6 +58,9 @@ class Settings(MemorySettings):
     dingtalk_progress_seconds: float = Field(default=8.0, ge=0)
     # Stream mode: ping the gateway this often; no pong within as long again: reconnect.
     dingtalk_stream_ping_seconds: float = Field(default=20.0, gt=0)
+    # An AI card template: answers stream into it (empty: Markdown messages, posted whole).
+    dingtalk_card_template_id: str = ""
+    dingtalk_card_content_key: str = "content"  # the template's Markdown field
 
     # First hour (issue 12): values whose shape can be checked are checked at start.
     @field_validator("travel_timezone")

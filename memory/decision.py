@@ -3,8 +3,11 @@
 A near-duplicate is reported, not stored twice; a fact that fills a typed slot
 supersedes the slot's previous value *of the same scope* (and, for a preferred/avoided
 pair, only the options it contradicts): "On trains I like a window seat" leaves "I prefer
-aisle seats" current, and the reverse; a free-text fact the fast model judged an update
-supersedes what it names; anything else is added, within the namespace's cap.
+aisle seats" current, and the reverse. Beyond the slots, a change of mind said in free
+words ("no more budget airlines", "以后酒店订在机场附近") supersedes the fact it changes,
+as the fast model judges it or, without one (or when it fails), as `memory.changes`
+reads it; a change it is unsure of keeps both and marks the older as contested by the
+newer. Anything else is added, within the namespace's cap.
 """
 
 from __future__ import annotations
@@ -16,6 +19,7 @@ from typing import Any, Literal
 
 import numpy as np
 
+from memory.changes import MIN_SIMILARITY, ChangeReader, Verdict, load_changes
 from memory.conflicts import ConflictJudge, Decision
 from memory.dedupe import SIMILAR, is_near_duplicate
 from memory.embedding import Embedder
@@ -52,6 +56,23 @@ def relation(schema: ProfileSchema, old: MemoryItem, new: SlotMatch) -> Relation
     return "unrelated"
 
 
+def comparable(schema: ProfileSchema, old: MemoryItem, new: SlotMatch | None) -> bool:
+    """Whether a change of mind said in free words can relate two facts the slots leave
+    unrelated: any pair with a free-text fact (a scoped slot fact excepted: only its own
+    scope changes it), and two preferred choices of one multi-choice slot in the same
+    scope ("I stay at Marriott" -> "I stay at Hilton")."""
+    if old.slot is None and new is None:
+        return True
+    if old.slot is None or new is None:
+        return (old.scope if new is None else new.scope) is None
+    if relation(schema, old, new) != "unrelated" or old.slot != new.slot:
+        return False
+    if schema.slot(new.slot).kind != "multi" or not same_scope(old.scope, new.scope):
+        return False
+    held = set(old.value or ())
+    return "avoid" not in (old.polarity, new.polarity) and not set(new.value) & held
+
+
 @dataclasses.dataclass(slots=True)
 class Candidate:
     """A fact that passed validation, with what is known about it before the write."""
@@ -65,9 +86,12 @@ class Candidate:
 
 
 class FactDecider:
-    def __init__(self, *, schema: ProfileSchema, embedder: Embedder) -> None:
+    def __init__(
+        self, *, schema: ProfileSchema, embedder: Embedder, changes: ChangeReader | None = None
+    ) -> None:
         self.schema = schema
         self.embedder = embedder
+        self.changes = changes or load_changes()
 
     def decide(
         self, tx: Tx, current: list[StoredItem], cand: Candidate, source: str, limit: int
@@ -92,14 +116,15 @@ class FactDecider:
                 if found == "duplicate":
                     return _duplicate(cand, s.item)
             replaced = [s for s, found in relations if found == "replaces"]
-        elif cand.decision is not None:
-            known = {s.item.id: s for s in current}
-            if cand.decision.action == "duplicate" and cand.decision.replaces:
-                if cand.decision.replaces[0] in known:
-                    return _duplicate(cand, known[cand.decision.replaces[0]].item)
-            elif cand.decision.action == "update":
-                replaced = [known[i] for i in cand.decision.replaces if i in known]
-        if len(current) - len(replaced) >= limit:
+        known = {s.item.id: s for s in current}
+        said = cand.decision
+        if said is not None and said.action == "duplicate" and said.replaces[0] in known:
+            return _duplicate(cand, known[said.replaces[0]].item)
+        # A change of mind is about one thing: one a slot rule found is the whole change.
+        changed = [] if replaced else self._changes(current, sims, cand)
+        outdated = [s for s, verdict in changed if verdict == "replaces"]
+        contested = [s for s, verdict in changed if verdict == "unsure"]
+        if len(current) - len(replaced) - len(outdated) >= limit:
             return RecordOutcome(
                 cand.text,
                 "rejected",
@@ -118,25 +143,60 @@ class FactDecider:
             scope=match.scope if match else None,
         )
         tx.insert(item, cand.embedding, self.embedder.name)
-        for old in replaced:
+        for old in replaced + outdated:
             tx.supersede(
                 old.item.id, by=item.id, reason=f"replaced by: {cand.text}", at=item.created_at
             )
             current.remove(old)
+        for old in contested:
+            tx.contest(old.item.id, by=item.id)
+            current[current.index(old)] = dataclasses.replace(
+                old, item=dataclasses.replace(old.item, contested_by=item.id)
+            )
         current.append(StoredItem(item, cand.embedding, self.embedder.name))
         if match is not None and self.schema.slot(match.slot).kind == "multi":
             for old in replaced:
                 self._keep_remainder(tx, current, old, set(match.value))
-        if replaced:
-            olds = "; ".join(old.item.text for old in replaced)
+        if replaced or outdated:
+            olds = "; ".join(old.item.text for old in replaced + outdated)
             return RecordOutcome(
                 cand.text,
                 "updated",
                 f"replaces: {olds}",
                 item.id,
-                tuple(o.item.id for o in replaced),
+                tuple(o.item.id for o in replaced + outdated),
             )
         return RecordOutcome(cand.text, "added", "", item.id)
+
+    def _changes(
+        self, current: Sequence[StoredItem], sims: Any, cand: Candidate
+    ) -> list[tuple[StoredItem, Verdict]]:
+        """The current facts the candidate changes (or may change), in pairs the slots
+        leave unrelated: those the fast model named among the facts it was shown or,
+        without a usable answer, the one fact the offline reader finds it changes most
+        surely, then most closely (a change of mind is about one thing, and a namespace
+        holds many facts on one subject)."""
+        said = cand.decision
+        if said is not None:
+            verdict: Verdict = "replaces" if said.action == "update" else "unsure"
+            named = set(said.replaces) if said.action in ("update", "unsure") else set()
+            return [
+                (s, verdict)
+                for s in current
+                if s.item.id in named and comparable(self.schema, s.item, cand.match)
+            ]
+        best: tuple[int, float, StoredItem, Verdict] | None = None
+        for index in np.flatnonzero(sims >= MIN_SIMILARITY).tolist():
+            stored, sim = current[index], sims[index]
+            if not comparable(self.schema, stored.item, cand.match):
+                continue
+            one_choice = stored.item.slot is not None and cand.match is not None
+            weighed = self.changes.weigh(
+                stored.item.text, cand.text, float(sim), one_choice=one_choice
+            )
+            if weighed is not None and (best is None or (weighed[1], sim) > best[:2]):
+                best = (weighed[1], float(sim), stored, weighed[0])
+        return [best[2:]] if best is not None else []
 
     def _keep_remainder(
         self, tx: Tx, current: list[StoredItem], old: StoredItem, contradicted: set[str]
@@ -166,27 +226,31 @@ def _duplicate(cand: Candidate, existing: MemoryItem) -> RecordOutcome:
     )
 
 
-_JUDGE_MIN_SIMILARITY = 0.85
-_JUDGE_CANDIDATES = 3
+_JUDGE_MIN_SIMILARITY = 0.84
+_JUDGE_CANDIDATES = 6
 
 
 def consult_judge(
-    judge: ConflictJudge, current: Sequence[StoredItem], candidates: Sequence[Candidate]
+    judge: ConflictJudge,
+    schema: ProfileSchema,
+    current: Sequence[StoredItem],
+    candidates: Sequence[Candidate],
 ) -> None:
-    """Ask the fast model whether each free-text candidate updates one of the `current`
-    free-text facts it closely resembles (not a near duplicate); its answer goes into
-    `candidate.decision` for the write to follow."""
+    """Ask the fast model whether each candidate changes one of the `current` facts it
+    closely resembles (not a near duplicate, and a pair the slots leave unrelated); its
+    answer goes into `candidate.decision` for the write to follow (None: no usable answer,
+    the offline rule decides)."""
     if not current:
         return
     matrix = np.stack([s.embedding for s in current])
     for cand in candidates:
-        if cand.match is not None:
-            continue
         sims = matrix @ cand.embedding
-        order = [int(i) for i in np.argsort(-sims)[:_JUDGE_CANDIDATES]]
-        similar = [current[i].item for i in order if sims[i] >= _JUDGE_MIN_SIMILARITY]
-        if similar and not any(
-            is_near_duplicate(cand.text, item.text, float(sims[i]))
-            for i, item in zip(order, similar, strict=False)
+        order = [
+            int(i)
+            for i in np.argsort(-sims)
+            if sims[i] >= _JUDGE_MIN_SIMILARITY and comparable(schema, current[i].item, cand.match)
+        ][:_JUDGE_CANDIDATES]
+        if order and not any(
+            is_near_duplicate(cand.text, current[i].item.text, float(sims[i])) for i in order
         ):
-            cand.decision = judge.judge(cand.text, similar)
+            cand.decision = judge.judge(cand.text, [current[i].item for i in order])

@@ -150,10 +150,9 @@ class Memory:
         return results
 
     def _consult_judge(self, namespace: str, candidates: Sequence[Candidate]) -> None:
-        """Ask the fast model about free-text facts, outside the write lock."""
+        """Ask the fast model about changes of mind, outside the write lock."""
         assert self.judge is not None
-        current = [s for s in self._current(namespace) if s.item.slot is None]
-        consult_judge(self.judge, current, candidates)
+        consult_judge(self.judge, self.schema, self._current(namespace), candidates)
 
     def update_profile(
         self,

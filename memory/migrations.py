@@ -75,6 +75,12 @@ MEMORY_MIGRATIONS: tuple[Migration, ...] = (
         sqlite=("ALTER TABLE memory_items ADD COLUMN scope TEXT",),
         postgres=("ALTER TABLE memory_items ADD COLUMN IF NOT EXISTS scope TEXT",),
     ),
+    Migration(
+        version=3,
+        description="a newer fact that may replace this one (an unsure change of mind)",
+        sqlite=("ALTER TABLE memory_items ADD COLUMN contested_by TEXT",),
+        postgres=("ALTER TABLE memory_items ADD COLUMN IF NOT EXISTS contested_by TEXT",),
+    ),
 )
 
 _BOOKKEEPING = (

@@ -200,12 +200,25 @@ class ProfileSchema:
         slot = self._by_id[slot_id]
         scope = self.scopes.read(
             text,
-            ignore=[(h.start, h.end) for h in hits],
+            ignore=[(h.start, h.end) for h in found],  # a dropped option too ("from X")
             implied=slot.applies_to,
             cues=self._any_cue,
         )
         value = min(values) if slot.kind == "single" else tuple(sorted(values))
         return SlotMatch(slot_id, value, polarity, scope)
+
+    @property
+    def cue_pattern(self) -> re.Pattern[str]:
+        """Every stance cue of the schema as one pattern."""
+        return self._any_cue
+
+    def phrases(self, text: str) -> list[tuple[int, int]]:
+        """Where the slots' own phrases (topics and options) are in `text` (NFKC-normalised)."""
+        return [m.span() for _, _, pattern in self._matchers for m in pattern.finditer(text)]
+
+    def stance(self, text: str) -> Stance | None:
+        """The stance `text` takes as a whole (None: no stance cue)."""
+        return self._stance(text, text)[0]
 
     def scope_label(self, scope: str | None, lang: str) -> str:
         """A stored scope key in words ("trains", "日本、温泉"); "" for general values."""
@@ -229,7 +242,7 @@ class ProfileSchema:
             for b in hits:
                 if a.start >= b.start or a.slot != b.slot or None in (a.option, b.option):
                     continue
-                if a.option == b.option or self._by_id[a.slot].kind != "single":
+                if a.option == b.option:
                     continue
                 between = text[a.end : b.start]
                 changed = _CHANGED_TO.match(between)

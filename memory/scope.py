@@ -284,6 +284,11 @@ class ScopeReader:
         ]
         return " ".join([*english, *(w for run in chinese for w in run)])
 
+    def known(self, kind: str, ident: str) -> bool:
+        """Whether a facet is a term of the vocabulary or a place of the gazetteer (not a
+        name read from a shape such as "to <Name>")."""
+        return (kind, ident) in self._labels
+
     def label(self, key: str | None, lang: str) -> str:
         """The scope in words ("trains", "日本、温泉"); "" for the general value."""
         lang = "zh" if lang.lower().startswith("zh") else "en"

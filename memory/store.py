@@ -22,7 +22,7 @@ T = TypeVar("T")
 
 _COLUMNS = (
     "id, namespace, text, lang, source, slot, value, polarity, created_at, invalid_at, "
-    "superseded_by, invalid_reason, embedding, embedding_model, scope"
+    "superseded_by, invalid_reason, embedding, embedding_model, scope, contested_by"
 )
 
 
@@ -95,7 +95,7 @@ class Tx:
         self._cur.execute(
             b.sql(
                 f"INSERT INTO memory_items ({_COLUMNS}) "
-                "VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)"
+                "VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)"
             ),
             (
                 item.id,
@@ -113,6 +113,7 @@ class Tx:
                 b.blob(np.asarray(embedding, dtype=np.float32).tobytes()),
                 embedding_model,
                 item.scope,
+                item.contested_by,
             ),
         )
 
@@ -124,6 +125,16 @@ class Tx:
                 "WHERE id = %s AND namespace = %s AND invalid_at IS NULL"
             ),
             (b.to_db_time(at), by, reason, item_id, self.namespace),
+        )
+
+    def contest(self, item_id: str, *, by: str) -> None:
+        """Mark a current fact as possibly replaced by the newer fact `by`; both stay current."""
+        self._cur.execute(
+            self._store.backend.sql(
+                "UPDATE memory_items SET contested_by = %s "
+                "WHERE id = %s AND namespace = %s AND invalid_at IS NULL"
+            ),
+            (by, item_id, self.namespace),
         )
 
     def set_embedding(self, item_id: str, embedding: Vector, embedding_model: str) -> None:
@@ -167,6 +178,7 @@ class Store:
             superseded_by=row[10],
             invalid_reason=row[11] or "",
             scope=row[14] or None,
+            contested_by=row[15] or None,
         )
         embedding = np.frombuffer(bytes(row[12]), dtype=np.float32)
         return StoredItem(item=item, embedding=embedding, embedding_model=row[13])

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 
 from memory.lang import Lang, detect_lang, dominant_lang
 from memory.types import MemoryItem
+from memory.views import change_notes, newer_first
 
 if TYPE_CHECKING:
     from memory.facts import Facts
@@ -33,11 +34,14 @@ def summarize(items: Sequence[MemoryItem], *, lang: Lang, max_facts: int, max_ch
     """Hard constraints first, then the rest in the given (relevance) order, within budget.
 
     Facts keep the words and language they were stated in; only the joining
-    punctuation follows `lang`.
+    punctuation follows `lang`. Of two facts where the newer may replace the older (an
+    unsure change of mind), the newer comes first and each says when it was said.
     """
     ordered = [item for item in items if is_hard(item)] + [
         item for item in items if not is_hard(item)
     ]
+    ordered = newer_first(ordered)
+    notes = change_notes(ordered)
     sep, end = ("；", "。") if lang == "zh" else ("; ", ".")
     parts: list[str] = []
     used = len(end)
@@ -47,6 +51,7 @@ def summarize(items: Sequence[MemoryItem], *, lang: Lang, max_facts: int, max_ch
         text = _TRAILING.sub("", " ".join(item.text.split()))
         if not text:
             continue
+        text += notes.get(item.id, "")
         cost = len(text) + (len(sep) if parts else 0)
         if used + cost > max_chars:
             if parts:

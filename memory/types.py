@@ -62,6 +62,9 @@ class MemoryItem:
     invalid_reason: str = ""
     score: float = 0.0
     scope: str | None = None  # a `memory.scope` key ("mode:train"); None: general
+    # A newer current fact that may replace this one (a change of mind the engine was not
+    # sure of): both stay current, and recall says which is newer.
+    contested_by: str | None = None
 
     @property
     def current(self) -> bool:

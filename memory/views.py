@@ -1,6 +1,7 @@
 """What one namespace's stored facts add up to, read without the store: the general
-profile, the values limited to a scope, and the export document (everything kept,
-superseded history included). `Memory` reads the store and hands the items here."""
+profile, the values limited to a scope, the export document (everything kept,
+superseded history included), and which of two facts is newer when a change of mind was
+not sure enough to replace one. `Memory` reads the store and hands the items here."""
 
 from __future__ import annotations
 
@@ -99,7 +100,62 @@ def _exported(schema: ProfileSchema, item: MemoryItem) -> dict[str, Any]:
         "invalid_at": item.invalid_at.isoformat() if item.invalid_at else None,
         "superseded_by": item.superseded_by,
         "invalid_reason": item.invalid_reason,
+        "contested_by": item.contested_by,
     }
 
 
-__all__ = ["export_document", "profile_of", "scoped_of"]
+_NOTES = {
+    "en": {"newer": " (newer, said {day})", "older": " (older, said {day})"},
+    "zh": {"newer": "（较新，{day}说的）", "older": "（较早，{day}说的）"},
+}
+
+
+def change_notes(items: Sequence[MemoryItem]) -> dict[str, str]:
+    """Notes for the facts among `items` that a newer one among them may replace (a change
+    of mind the engine was not sure of): the newer is marked newer, the older older, each
+    with the day it was said, in the fact's own language. Item id -> note."""
+    present = {item.id: item for item in items}
+    notes: dict[str, str] = {}
+    for item in items:
+        newer = present.get(item.contested_by) if item.contested_by else None
+        if newer is not None:
+            notes[newer.id] = _note(newer, "newer")
+            notes[item.id] = _note(item, "older")
+    return notes
+
+
+def newer_first(items: Sequence[MemoryItem]) -> list[MemoryItem]:
+    """`items` in order, except that a newer fact that may replace an older one comes
+    right before it (every item exactly once)."""
+    position = {item.id: n for n, item in enumerate(items)}
+    before: dict[str, list[MemoryItem]] = {}
+    for item in items:
+        newer = item.contested_by
+        if newer is not None and position.get(newer, -1) > position[item.id]:
+            before.setdefault(item.id, []).append(items[position[newer]])
+    moved = {newer.id for group in before.values() for newer in group}
+    out: list[MemoryItem] = []
+    seen: set[str] = set()
+
+    def place(item: MemoryItem) -> None:
+        if item.id in seen:
+            return
+        seen.add(item.id)
+        for newer in before.get(item.id, ()):
+            place(newer)
+        out.append(item)
+
+    for item in items:
+        if item.id not in moved:
+            place(item)
+    for item in items:  # a newer fact whose older one was placed after it already
+        place(item)
+    return out
+
+
+def _note(item: MemoryItem, which: str) -> str:
+    lang = "zh" if item.lang.startswith("zh") else "en"
+    return _NOTES[lang][which].format(day=item.created_at.date().isoformat())
+
+
+__all__ = ["change_notes", "export_document", "newer_first", "profile_of", "scoped_of"]

@@ -16,7 +16,12 @@ they live here:
   host, and `https://api.dingtalk.com`, the OpenAPI's) or on the origin of
   `DINGTALK_API_URL` (scheme, host and port exactly; its path prefix too), no user
   info, no redirect followed. Anything else a callback names (another host, an
-  internal address, a custom robot's `/robot/send`) is never requested.
+  internal address, a custom robot's `/robot/send`) is never requested;
+- AI cards (`bot.dingtalk.ai_card`): `create_and_deliver_card(body)` (a card instance
+  from a template, delivered to a chat: `POST /v1.0/card/instances/createAndDeliver`;
+  a delivery DingTalk reports as failed raises too), `stream_card(...)` (a card field's
+  text as it is written: `PUT /v1.0/card/streaming`) and `update_card(...)` (the
+  instance's data, e.g. its `flowStatus`: `PUT /v1.0/card/instances`).
 
 Every failure raises `DingTalkError` whose `reason` is fit for the log (DingTalk's error
 code or the HTTP status, never the message). A rate limit (HTTP 403 with a
@@ -164,10 +169,56 @@ class OpenAPI:
             )
             raise DingTalkError(f"webhook: {reason}", status=response.status_code)
 
+    # -- AI cards -------------------------------------------------------------------------------
+
+    def create_and_deliver_card(self, body: Mapping[str, Any]) -> dict[str, Any]:
+        """Create a card instance and deliver it; DingTalk's `result`."""
+        data = self._call("/v1.0/card/instances/createAndDeliver", body)
+        result = data.get("result") if isinstance(data.get("result"), dict) else {}
+        delivered = result.get("deliverResults") if isinstance(result, dict) else None
+        for outcome in delivered or []:
+            if isinstance(outcome, dict) and outcome.get("success") is False:
+                raise DingTalkError(f"card delivery: {outcome.get('errorMsg') or 'failed'}")
+        return result if isinstance(result, dict) else {}
+
+    def stream_card(
+        self,
+        out_track_id: str,
+        key: str,
+        content: str,
+        *,
+        guid: str,
+        full: bool = True,
+        finalize: bool = False,
+        error: bool = False,
+    ) -> None:
+        """Show `content` in the card field `key` (the whole text when `full`); `finalize`
+        ends the field's streaming (the AI card turns from "typing" to done)."""
+        body = {
+            "outTrackId": out_track_id,
+            "guid": guid,
+            "key": key,
+            "content": content,
+            "isFull": full,
+            "isFinalize": finalize,
+            "isError": error,
+        }
+        self._call("/v1.0/card/streaming", body, method="PUT")
+
+    def update_card(self, out_track_id: str, params: Mapping[str, str]) -> None:
+        """Change a card instance's data (`cardParamMap`: strings only)."""
+        body = {"outTrackId": out_track_id, "cardData": {"cardParamMap": dict(params)}}
+        self._call("/v1.0/card/instances", body, method="PUT")
+
     # -- one call, with its retries -----------------------------------------------------------
 
     def _call(
-        self, path: str, body: Mapping[str, Any], *, recipients: Sequence[str] = ()
+        self,
+        path: str,
+        body: Mapping[str, Any],
+        *,
+        recipients: Sequence[str] = (),
+        method: str = "POST",
     ) -> dict[str, Any]:
         waited = 0.0
         refreshed = False
@@ -178,8 +229,8 @@ class OpenAPI:
             try:
                 token = self.token()
                 headers = {"x-acs-dingtalk-access-token": token}
-                response = self._http.post(
-                    f"{self.base_url}{path}", json=dict(body), headers=headers
+                response = self._http.request(
+                    method, f"{self.base_url}{path}", json=dict(body), headers=headers
                 )
             except DingTalkError as exc:  # no token: DingTalk's token service failed
                 if exc.status is not None and 400 <= exc.status < 500:

@@ -7,6 +7,8 @@ every DingTalk message handler shares.
 - The writer's time zone is `TRAVEL_TIMEZONE`: a robot cannot read a person's.
 - A robot cannot read a chat's earlier messages, so a thread's history is only what the
   bot itself kept (`ThreadHistory`).
+- With an AI card template (`DINGTALK_CARD_TEMPLATE_ID`), answers stream into AI cards
+  (`bot.dingtalk.ai_card`).
 
 It also makes each message's `Delivery` and reply sink. A message whose
 `sessionWebhook` is not one DingTalk hands out (`OpenAPI.webhook_allowed`) is answered
@@ -25,6 +27,7 @@ import logging
 from concurrent.futures import ThreadPoolExecutor
 from typing import TYPE_CHECKING
 
+from bot.dingtalk.ai_card import AICardTemplate
 from bot.dingtalk.delivery import Delivery, Destination
 from bot.dingtalk.sink import DingTalkReplySink
 from bot.web.notices import Notices
@@ -36,6 +39,7 @@ if TYPE_CHECKING:
     from bot.dingtalk.timers import Timers
     from bot.dingtalk.trips import TripOffers
     from bot.metrics import Metrics
+    from memory.lang import Lang
 
 log = logging.getLogger(__name__)
 
@@ -70,6 +74,7 @@ class DingTalkChannel:
         admin_staff_ids: frozenset[str] = frozenset(),
         timezone: str = "UTC",
         progress_after: float = 0.0,
+        card: AICardTemplate | None = None,
     ) -> None:
         self.api = api
         self.timers = timers
@@ -79,6 +84,7 @@ class DingTalkChannel:
         self._admins = StaffAdmins(admin_staff_ids) if admin_staff_ids else None
         self._timezone = timezone
         self.progress_after = progress_after
+        self.card = card
         self._notices = Notices(log)
 
     @property
@@ -110,8 +116,8 @@ class DingTalkChannel:
             destination = dataclasses.replace(destination, webhook="", webhook_expires=0.0)
         return Delivery(self.api, destination)
 
-    def sink(self, delivery: Delivery) -> DingTalkReplySink:
-        """The reply to one message, through `delivery`."""
+    def sink(self, delivery: Delivery, *, lang: Lang = "en") -> DingTalkReplySink:
+        """The reply to one message (written in `lang`), through `delivery`."""
         return DingTalkReplySink(
             delivery=delivery,
             notices=self.notices,
@@ -119,6 +125,8 @@ class DingTalkChannel:
             metrics=self.metrics,
             progress_after=self.progress_after,
             offer_save=self.offers.offer,
+            card=self.card,
+            lang=lang,
         )
 
 

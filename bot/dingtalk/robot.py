@@ -23,6 +23,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from bot.dingtalk.actions import PendingActions
+from bot.dingtalk.ai_card import AICardTemplate
 from bot.dingtalk.api import DingTalkError, OpenAPI
 from bot.dingtalk.cards import text_reply
 from bot.dingtalk.channel import DingTalkChannel
@@ -85,7 +86,7 @@ class Robot:
             deps.pools.run_task(self._command, command, msg, delivery)
             return f"command_{command.name}"
         channel = self.channel if received.own_corp else self.channel.guest()
-        sink = channel.sink(delivery)
+        sink = channel.sink(delivery, lang=msg.lang)
         return "accepted" if deps.conversation.accept(msg, sink, channel) else "duplicate"
 
     def _command(self, command: Command, msg: IncomingMessage, delivery: Delivery) -> None:
@@ -156,6 +157,9 @@ def build_robot(
         admin_staff_ids=settings.dingtalk_admin_ids,
         timezone=settings.travel_timezone,
         progress_after=settings.dingtalk_progress_seconds,
+        card=AICardTemplate(settings.dingtalk_card_template_id, settings.dingtalk_card_content_key)
+        if settings.dingtalk_card_template_id
+        else None,
     )
     preferences = Preferences(
         memory=deps.memory,

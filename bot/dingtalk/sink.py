@@ -1,15 +1,21 @@
 """The DingTalk `ReplySink`: one reply, in the chat of the message it answers.
 
 Markdown arrives through `append`, once with the whole answer (today's core) or as many
-deltas (a streaming core); the sink keeps it and posts it when the turn finishes, split
-within DingTalk's limits, through the message's session webhook or, once that has
-expired or failed, the OpenAPI (`bot.dingtalk.delivery`). A plan follows as a card of
-its own with its scores and a way to save it (best effort: the answer is already there).
+deltas (a streaming core). With an AI card template configured (`bot.dingtalk.ai_card`)
+the answer streams into an AI card as the model writes it: the card appears with its
+first words and grows, paced like Slack's streams. Otherwise, or when the card cannot be
+created or cannot show the final text, the sink posts the answer when the turn finishes,
+in the Markdown DingTalk renders (`bot.dingtalk.markdown`), split within DingTalk's
+limits, through the message's session webhook or, once that has expired or failed, the
+OpenAPI (`bot.dingtalk.delivery`); an answer longer than a card holds goes on in such
+messages. Either way the answer arrives once, whole. The model's reasoning
+(`<think>…</think>`) is never shown. A plan follows as a card of its own with its scores
+and a way to save it (best effort: the answer is already there).
 
 Progress: DingTalk robots cannot react to a message, so when a turn is still running
 `DINGTALK_PROGRESS_SECONDS` after it was accepted the writer gets one short "Working on
 it…" reply (`bot.dingtalk.timers` schedules it; the notice pool sends it). A quick turn
-sends none.
+sends none, nor does one whose AI card is already showing the answer.
 
 `status` and `busy` run on the listener thread and only schedule or queue work. A
 refusal (planning for a colleague without being a travel admin) reaches only the
@@ -25,12 +31,15 @@ from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 
 from bot.conversation.reply import PlanPart, ReplyPart
+from bot.dingtalk.ai_card import CARD_TEXT_LIMIT, AICard, AICardTemplate
 from bot.dingtalk.api import DingTalkError
 from bot.dingtalk.cards import plan_card, text_reply
 from bot.dingtalk.delivery import Delivery, Reply
-from bot.dingtalk.markdown import answer_markdown, split
+from bot.dingtalk.markdown import answer_markdown, split, without_reasoning
 from bot.dingtalk.timers import Timer, Timers
+from bot.messages import t
 from bot.metrics import Metrics
+from memory.lang import Lang
 
 log = logging.getLogger(__name__)
 
@@ -47,6 +56,9 @@ class DingTalkReplySink:
         metrics: Metrics,
         progress_after: float = 0.0,
         offer_save: Callable[[PlanPart], str | None] = lambda part: None,
+        card: AICardTemplate | None = None,
+        flush_seconds: float = 0.6,
+        lang: Lang = "en",
     ) -> None:
         self.delivery = delivery
         self._notices = notices
@@ -54,10 +66,16 @@ class DingTalkReplySink:
         self._metrics = metrics
         self._progress_after = progress_after
         self._offer_save = offer_save
+        self._lang = lang
         self._buffer: list[str] = []
         self._lock = threading.Lock()
         self._done = False
         self._timer: Timer | None = None
+        self.card = (
+            AICard(delivery.api, delivery.destination, card, flush_seconds=flush_seconds)
+            if card is not None and card.template_id
+            else None
+        )
 
     # -- on the listener thread: schedule or queue, never wait --------------------------------
 
@@ -73,12 +91,24 @@ class DingTalkReplySink:
 
     def append(self, markdown: str) -> None:
         self._buffer.append(markdown)
+        card = self.card
+        if card is None or not card.due:  # the answer so far is rendered only when sent
+            return
+        shown, _ = answer_markdown(without_reasoning("".join(self._buffer), final=False))
+        card.show(_card_part(shown))
+        if card.live:
+            self._stop_progress()  # the card shows the answer coming
 
     def finish(self, parts: Sequence[ReplyPart] = ()) -> None:
         self._stop_progress()
-        text, at_users = answer_markdown("".join(self._buffer))
+        text, at_users = answer_markdown(without_reasoning("".join(self._buffer)))
         self._buffer.clear()
-        for chunk in split(text):
+        chunks = split(text)
+        if self.card is not None and self.card.live and chunks:
+            head, *rest = split(text, CARD_TEXT_LIMIT)
+            if self._finish_card(head):
+                chunks = split("\n\n".join(rest))  # what a card does not hold follows
+        for chunk in chunks:
             self._send(text_reply(chunk, tuple(u for u in at_users if f"@{u}" in chunk)), "answer")
         for part in parts:
             if isinstance(part, PlanPart):
@@ -88,6 +118,10 @@ class DingTalkReplySink:
 
     def fail(self, text: str) -> None:
         self._stop_progress()
+        if self.card is not None and self.card.live:  # the card shows part of an answer
+            self.append("\n\n" + text)
+            self.finish()
+            return
         self._send(text_reply(text), "failure")
 
     def refuse(self, text: str) -> None:
@@ -104,8 +138,19 @@ class DingTalkReplySink:
 
     def close(self) -> None:
         self._stop_progress()
+        if self.card is not None and self.card.live:  # the turn ended without `finish`
+            shown, _ = answer_markdown(without_reasoning("".join(self._buffer)))
+            self._finish_card(_card_part(shown))
 
     # -- sending --------------------------------------------------------------------------------
+
+    def _finish_card(self, text: str) -> bool:
+        assert self.card is not None
+        if self.card.finish(text, note=t("dingtalk_card_answer_below", self._lang)):
+            self._metrics.inc("dingtalk_replies_sent_total", kind="answer", via="card")
+            return True
+        self._metrics.inc("dingtalk_send_failures_total", kind="card")
+        return False
 
     def _send(self, reply: Reply, kind: str) -> None:
         try:
@@ -140,6 +185,12 @@ class DingTalkReplySink:
             self._notices.submit(fn, *args)
         except RuntimeError:
             log.info("not sending a DingTalk notice: shutting down")
+
+
+def _card_part(text: str) -> str:
+    """What of the answer a card shows: all of it, or its first paragraphs (the rest
+    follows as messages)."""
+    return text if len(text) <= CARD_TEXT_LIMIT else split(text, CARD_TEXT_LIMIT)[0]
 
 
 __all__ = ["DingTalkReplySink"]

@@ -2,8 +2,10 @@
 
 `FeishuAPI` holds the SDK's `lark.Client` for `FEISHU_API_URL` (Feishu's own, Lark's
 international domain or a test server) and offers the few calls the bot makes: reply
-and send messages, update a card, reactions, a person's profile, a thread's messages,
-the bot's own identity, and CardKit streaming cards. Every call goes through `call`:
+and send messages, update a card, reactions, a thread's messages, the bot's own
+identity, and CardKit streaming cards. A reply goes in the message's thread, else as a
+plain reply, else as a new message in the chat, as far as the chat allows
+(`bot.feishu.reply_modes`). Every call goes through `call`:
 
 - The tenant access token is the SDK's: fetched with the app id and secret and cached
   until ten minutes before it expires. The SDK never refreshes it when Feishu answers
@@ -28,19 +30,9 @@ import logging
 import threading
 import time
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
 from typing import Any
 
 import lark_oapi as lark
-from lark_oapi.api.cardkit.v1 import (
-    ContentCardElementRequest,
-    ContentCardElementRequestBody,
-    CreateCardRequest,
-    CreateCardRequestBody,
-    SettingsCardRequest,
-    SettingsCardRequestBody,
-)
-from lark_oapi.api.contact.v3 import GetUserRequest
 from lark_oapi.api.im.v1 import (
     CreateMessageReactionRequest,
     CreateMessageReactionRequestBody,
@@ -57,6 +49,8 @@ from lark_oapi.api.im.v1 import (
 from lark_oapi.core.exception import ObtainAccessTokenException
 from lark_oapi.core.token.manager import TokenManager
 
+from bot.feishu.cardkit import CardKitCalls, compact_json
+from bot.feishu.reply_modes import Mode, ReplyModes
 from bot.retry import retry_after
 
 log = logging.getLogger(__name__)
@@ -87,16 +81,9 @@ class FeishuUnavailable(FeishuError):
     """Feishu could not be reached, or answered with something that is not JSON."""
 
 
-@dataclass(frozen=True, slots=True)
-class Person:
-    """What the contact API says of someone (empty when it would not say)."""
-
-    name: str = ""
-    time_zone: str = ""
-
-
-class FeishuAPI:
-    """The bot's calls to Feishu's open API (see the module docstring). Thread-safe."""
+class FeishuAPI(CardKitCalls):
+    """The bot's calls to Feishu's open API (see the module docstring); CardKit's are
+    in `bot.feishu.cardkit`. Thread-safe."""
 
     def __init__(
         self,
@@ -106,8 +93,10 @@ class FeishuAPI:
         base_url: str = "https://open.feishu.cn",
         timeout: float = 10.0,
         sleep: Callable[[float], None] = time.sleep,
+        reply_modes: ReplyModes | None = None,
     ) -> None:
         self.app_id = app_id
+        self.reply_modes = reply_modes or ReplyModes()
         self.base_url = base_url.rstrip("/")
         self.client = (
             lark.Client.builder()
@@ -182,16 +171,54 @@ class FeishuAPI:
         *,
         msg_type: str,
         content: Mapping[str, Any],
+        chat_id: str | None = None,
         in_thread: bool = True,
         uuid: str | None = None,
         patience: float = PATIENCE,
     ) -> str:
-        """Reply to a message (in its thread); the reply's message id. `uuid` makes a
-        retried reply the same message (Feishu keeps one per uuid for an hour)."""
+        """Reply to a message; the reply's message id. `uuid` makes a retried reply the
+        same message (Feishu keeps one per uuid for an hour).
+
+        In the message's thread unless the chat or message refuses it, then as a plain
+        reply, then (with `chat_id`) as a new message in the chat; what a chat took is
+        remembered a while (`bot.feishu.reply_modes`).
+        """
+
+        def attempt(mode: Mode) -> str:
+            if mode == "chat" and chat_id:
+                return self.send(
+                    chat_id,
+                    id_type="chat_id",
+                    msg_type=msg_type,
+                    content=content,
+                    uuid=uuid,
+                    patience=patience,
+                )
+            return self._reply(message_id, msg_type, content, mode == "thread", uuid, patience)
+
+        mode = self.reply_modes.first(chat_id, message_id, in_thread=in_thread)
+        while True:
+            try:
+                return attempt(mode)
+            except FeishuError as exc:
+                following = self.reply_modes.after(chat_id, message_id, mode, exc.code)
+                if following is None:
+                    raise
+                mode = following
+
+    def _reply(
+        self,
+        message_id: str,
+        msg_type: str,
+        content: Mapping[str, Any],
+        in_thread: bool,
+        uuid: str | None,
+        patience: float,
+    ) -> str:
         body = (
             ReplyMessageRequestBody.builder()
             .msg_type(msg_type)
-            .content(_json(content))
+            .content(compact_json(content))
             .reply_in_thread(in_thread)
         )
         if uuid:
@@ -217,7 +244,7 @@ class FeishuAPI:
             CreateMessageRequestBody.builder()
             .receive_id(receive_id)
             .msg_type(msg_type)
-            .content(_json(content))
+            .content(compact_json(content))
         )
         if uuid:
             body = body.uuid(uuid[:50])
@@ -229,7 +256,7 @@ class FeishuAPI:
 
     def update_card(self, message_id: str, card: Mapping[str, Any]) -> None:
         """Replace a card the bot sent (a shared card: everyone sees the new one)."""
-        body = PatchMessageRequestBody.builder().content(_json(card)).build()
+        body = PatchMessageRequestBody.builder().content(compact_json(card)).build()
         request = PatchMessageRequest.builder().message_id(message_id).request_body(body).build()
         self.call("update_card", lambda: self.client.im.v1.message.patch(request))
 
@@ -277,17 +304,7 @@ class FeishuAPI:
         )
         self.call("unreact", lambda: self.client.im.v1.message_reaction.delete(request))
 
-    # -- people and the bot ---------------------------------------------------------------
-
-    def person(self, open_id: str) -> Person:
-        """A person's name and time zone (contact API)."""
-        request = GetUserRequest.builder().user_id(open_id).user_id_type("open_id").build()
-        data = self.call("person", lambda: self.client.contact.v3.user.get(request), patience=2.0)
-        user = getattr(data, "user", None)
-        return Person(
-            name=str(getattr(user, "name", "") or ""),
-            time_zone=str(getattr(user, "time_zone", "") or ""),
-        )
+    # -- the bot itself --------------------------------------------------------------------
 
     def bot_open_id(self) -> str:
         """The bot's own open_id (`/open-apis/bot/v3/info`, not a typed SDK resource)."""
@@ -308,64 +325,6 @@ class FeishuAPI:
 
         data = self.call("bot_info", send, patience=2.0)
         return str(data.get("open_id") or "")
-
-    # -- CardKit: cards that stream -------------------------------------------------------
-
-    def create_card(self, card: Mapping[str, Any]) -> str:
-        """A CardKit card entity from card JSON 2.0; its card id."""
-        body = CreateCardRequestBody.builder().type("card_json").data(_json(card)).build()
-        request = CreateCardRequest.builder().request_body(body).build()
-        data = self.call("create_card", lambda: self.client.cardkit.v1.card.create(request))
-        return str(getattr(data, "card_id", "") or "")
-
-    def set_card_text(
-        self,
-        card_id: str,
-        element_id: str,
-        text: str,
-        *,
-        sequence: int,
-        uuid: str,
-        patience: float = PATIENCE,
-    ) -> None:
-        """Show `text` (the whole text so far) in a streaming card's markdown element."""
-        body = (
-            ContentCardElementRequestBody.builder()
-            .content(text)
-            .sequence(sequence)
-            .uuid(uuid[:64])
-            .build()
-        )
-        request = (
-            ContentCardElementRequest.builder()
-            .card_id(card_id)
-            .element_id(element_id)
-            .request_body(body)
-            .build()
-        )
-        self.call(
-            "card_text",
-            lambda: self.client.cardkit.v1.card_element.content(request),
-            patience=patience,
-        )
-
-    def card_settings(
-        self, card_id: str, settings: Mapping[str, Any], *, sequence: int, uuid: str
-    ) -> None:
-        """Change a card's settings (e.g. end its streaming mode)."""
-        body = (
-            SettingsCardRequestBody.builder()
-            .settings(_json(settings))
-            .sequence(sequence)
-            .uuid(uuid[:64])
-            .build()
-        )
-        request = SettingsCardRequest.builder().card_id(card_id).request_body(body).build()
-        self.call("card_settings", lambda: self.client.cardkit.v1.card.settings(request))
-
-
-def _json(value: Mapping[str, Any]) -> str:
-    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
 
 
 def _reset_seconds(headers: Mapping[str, Any]) -> float | None:
@@ -390,5 +349,4 @@ __all__ = [
     "FeishuError",
     "FeishuRateLimited",
     "FeishuUnavailable",
-    "Person",
 ]

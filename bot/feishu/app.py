@@ -68,6 +68,7 @@ def build_feishu(
         api=api,
         admin_open_ids=settings.feishu_admins,
         reaction=settings.feishu_progress_reaction,
+        timezone=settings.travel_timezone,
     )
     channel.resolve_bot()  # once now; on failure again when messages come
     prefs = FeishuPreferences(api=api, memory=deps.memory, link=prefs_link or page_links(settings))

@@ -3,8 +3,9 @@
 `FeishuChannel` answers the core's questions during a turn and holds what every Feishu
 handler shares:
 
-- the writer's time zone: the contact API's `time_zone`, kept ten minutes per person
-  ("UTC" when Feishu will not say; the planner then uses `TRAVEL_TIMEZONE`);
+- the writer's time zone: `TRAVEL_TIMEZONE`. Feishu's contact API documents no time
+  zone of a person (its user has a work city and a country, neither of them a zone), so
+  no call is spent asking;
 - a topic thread's earlier messages, for a first mention partway through it: one call
   to the list API (people's text and post messages, tagged with who wrote them; the
   bot's own cards are left out); any failure means no earlier context;
@@ -32,9 +33,8 @@ from bot.feishu.sink import FeishuReplySink
 
 log = logging.getLogger(__name__)
 
-PEOPLE_TTL_SECONDS = 600.0
 BOT_RETRY_SECONDS = 60.0
-_REMEMBERED = 10_000  # people, and threads of recent messages, kept in memory
+_REMEMBERED = 10_000  # threads of recent messages kept in memory
 
 
 class FeishuAdmins:
@@ -59,13 +59,14 @@ class FeishuChannel:
         admin_open_ids: frozenset[str] = frozenset(),
         reaction: str = "OnIt",
         bot_open_id: str | None = None,
+        timezone: str = "UTC",
     ) -> None:
         self.api = api
         self.admin_group = FeishuAdmins(admin_open_ids) if admin_open_ids else None
         self.reaction = reaction
         self._bot = bot_open_id
         self._bot_tried = 0.0
-        self._zones: OrderedDict[str, tuple[float, str]] = OrderedDict()
+        self._timezone = timezone
         self._threads: OrderedDict[str, str] = OrderedDict()
         self._lock = threading.Lock()
 
@@ -98,21 +99,7 @@ class FeishuChannel:
     # -- the core's questions -----------------------------------------------------------
 
     def timezone(self, msg: IncomingMessage) -> str:
-        key = msg.namespace
-        with self._lock:
-            known = self._zones.get(key)
-        if known is not None and known[0] > time.monotonic():
-            return known[1]
-        zone = "UTC"
-        try:
-            zone = self.api.person(msg.user).time_zone or "UTC"
-        except FeishuError as exc:  # a missing scope, Feishu down: the default
-            log.info("no time zone from Feishu (%s)", exc.code)
-        with self._lock:
-            self._zones[key] = (time.monotonic() + PEOPLE_TTL_SECONDS, zone)
-            while len(self._zones) > _REMEMBERED:
-                self._zones.popitem(last=False)
-        return zone
+        return self._timezone
 
     def remember_thread(self, msg: IncomingMessage, thread_id: str | None) -> None:
         """Note the topic thread a message is in, for `earlier_turns`."""

@@ -3,11 +3,14 @@
 - While the agent runs: a reaction on the message (`FEISHU_PROGRESS_REACTION`, "OnIt" by
   default), taken away once the answer is there; with the reaction set empty, a card
   saying "working on it" instead, which the answer then replaces.
-- The answer is card Markdown (`bot.feishu.markdown`), replied with `reply_in_thread`.
+- The answer is card Markdown (`bot.feishu.markdown`), replied with `reply_in_thread`;
+  in a chat that refuses thread replies, as a plain reply, else as a new message in the
+  chat (`bot.feishu.reply_modes`): the answer, the streaming card and the notices alike.
   The core may hand it over in one `append` (today's core) or in many pieces (a core
   that streams tokens): from the second piece on, the answer streams into a CardKit card
   (`bot.feishu.streaming`); a one-piece answer is a single reply. A long answer is
-  split over several cards.
+  split over several cards. The final text always arrives: shown in the card, or (when
+  the card cannot show it) the whole answer replied again.
 - A plan follows as a card of its own with its scores and *Save trip*
   (`bot.feishu.plan_card`).
 - A refusal is for the writer only: in a group it goes to them in a direct message.
@@ -74,6 +77,7 @@ class FeishuReplySink:
             reply_to=msg.message_id,
             uuid=reply_uuid(msg.message_id, "stream"),
             placeholder="…",
+            chat_id=msg.conversation,
             interval=stream_interval,
         )
 
@@ -104,10 +108,10 @@ class FeishuReplySink:
     def finish(self, parts: Sequence[ReplyPart] = ()) -> None:
         chunks = split(self._text) or [""]
         rest = chunks
-        # A card that shows part of the answer keeps it: replying it again would show it
-        # twice. One that shows nothing of it yet is answered below.
+        # The card ends showing the answer's first part; one that cannot (its final
+        # update and its replacement failed) leaves the whole answer to the replies below.
         card = self._waiting_card() or self._stream.opened
-        if card and (self._stream.close(chunks[0]) or self._stream.shown):
+        if card and self._stream.close(chunks[0]):
             rest = chunks[1:]
         for index, chunk in enumerate(rest):
             if chunk:
@@ -170,6 +174,7 @@ class FeishuReplySink:
             self.msg.message_id,
             msg_type="interactive",
             content=card,
+            chat_id=self.msg.conversation,
             uuid=reply_uuid(self.msg.message_id, part),
             patience=patience,
         )

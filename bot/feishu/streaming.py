@@ -1,9 +1,9 @@
 """One answer written into a CardKit card as it comes (Feishu's typewriter cards).
 
 `CardStream.open` creates a card entity in streaming mode and replies with it in the
-message's thread; `update(text)` shows the whole text so far in its markdown element;
-`close(text)` shows the final text and ends streaming mode. Two rules hold whatever
-fails:
+message's thread (or as the chat allows, `bot.feishu.reply_modes`); `update(text)` shows
+the whole text so far in its markdown element; `close(text)` shows the final text and
+ends streaming mode. Three rules hold whatever fails:
 
 - Sequence numbers strictly increase per card: each update takes the next one, and a
   number is never reused for different content (an update that failed is skipped; the
@@ -12,6 +12,13 @@ fails:
   piece to append, with a uuid of its own, so an update Feishu applied but whose answer
   was lost is applied once however often it is retried; the reply that shows the card
   has a uuid too, so a retried reply is the same message.
+- The final text is shown, or `close` says it is not: its update is acknowledged, or
+  the whole card is replaced by one showing the final text (CardKit's full update);
+  when both fail `close` returns False and the caller sends the answer again.
+
+Feishu ends a card's streaming mode ten minutes after it was turned on (`window`): a
+turn that runs longer turns it on again before the window closes, and again whenever
+Feishu answers that streaming timed out or is closed (200850, 300309), then retries.
 
 Updates are throttled (`interval`): a model writing a token at a time costs a few calls
 a second, and the final text is always shown.
@@ -23,14 +30,19 @@ import logging
 import threading
 import time
 from collections.abc import Callable
+from typing import Any
 
 from bot.feishu.api import FeishuAPI, FeishuError
-from bot.feishu.cards import ANSWER_ELEMENT, card_reference, streaming_card
+from bot.feishu.cardkit import STREAMING_OFF
+from bot.feishu.cards import ANSWER_ELEMENT, answer_card, card_reference, streaming_card
 from bot.feishu.markdown import CARD_TEXT_LIMIT, to_card_markdown
 
 log = logging.getLogger(__name__)
 
-END_STREAMING = {"config": {"streaming_mode": False}}
+END_STREAMING: dict[str, Any] = {"config": {"streaming_mode": False}}
+RENEW_STREAMING: dict[str, Any] = {"config": {"streaming_mode": True}}
+STREAMING_WINDOW = 600.0  # Feishu closes streaming mode ten minutes after it was turned on
+RENEW_AT = 0.9  # of the window: turn streaming on again this far into it
 
 
 class CardStream:
@@ -43,11 +55,15 @@ class CardStream:
         reply_to: str,
         uuid: str,
         placeholder: str,
+        chat_id: str | None = None,
         interval: float = 0.3,
+        window: float = STREAMING_WINDOW,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self.api = api
         self.reply_to = reply_to
+        self.chat_id = chat_id
+        self.window = window
         self.uuid = uuid
         self.placeholder = placeholder
         self.interval = interval
@@ -59,6 +75,7 @@ class CardStream:
         self._sequence = 0
         self._shown = ""
         self._last = 0.0
+        self._since = 0.0  # when streaming mode was last turned on
         self._lock = threading.Lock()
 
     @property
@@ -84,10 +101,12 @@ class CardStream:
                 self.card_id = self.api.create_card(
                     streaming_card(text[:CARD_TEXT_LIMIT], placeholder=self.placeholder)
                 )
+                self._since = self._clock()
                 self.message_id = self.api.reply(
                     self.reply_to,
                     msg_type="interactive",
                     content=card_reference(self.card_id),
+                    chat_id=self.chat_id,
                     uuid=self.uuid,
                 )
             except FeishuError as exc:
@@ -111,42 +130,80 @@ class CardStream:
             return self._show(text, patience=30.0 if force else 2.0)
 
     def close(self, text: str) -> bool:
-        """Show the final `text` and end streaming; True when the card shows it."""
+        """Show the final `text` and end streaming; True when the card shows it (its
+        update acknowledged, or the card replaced by one that shows it)."""
         shown = self.update(text, force=True)
         with self._lock:
             if not self.opened or self.closed:
                 return shown
             self.closed = True
-            self._sequence += 1
-            try:
-                self.api.card_settings(
-                    str(self.card_id),
-                    END_STREAMING,
-                    sequence=self._sequence,
-                    uuid=f"{self.uuid}-{self._sequence}",
-                )
-            except FeishuError as exc:  # the text is shown; the card keeps its cursor
-                log.info("could not end a card's streaming mode (%s)", exc.code)
-            return shown
+            if not shown:  # the final update failed: a card showing it takes its place
+                return self._replace(text)
+            self._settings(END_STREAMING)  # failing, the card only keeps its cursor
+            return True
 
     def _show(self, text: str, *, patience: float) -> bool:
-        self._sequence += 1  # taken even if the call fails: never reused
+        if self._clock() - self._since > self.window * RENEW_AT:
+            self._renew()  # before Feishu closes streaming mode by itself
         content = to_card_markdown(text[:CARD_TEXT_LIMIT]) or self.placeholder
+        for attempt in (1, 2):
+            self._sequence += 1  # taken even if the call fails: never reused
+            try:
+                self.api.set_card_text(
+                    str(self.card_id),
+                    ANSWER_ELEMENT,
+                    content,
+                    sequence=self._sequence,
+                    uuid=f"{self.uuid}-{self._sequence}",
+                    patience=patience,
+                )
+            except FeishuError as exc:
+                if exc.code in STREAMING_OFF and attempt == 1 and self._renew():
+                    continue  # Feishu closed streaming (ten minutes): on again, once more
+                log.info("a streaming card update failed (%s); the next one catches up", exc.code)
+                return False
+            self._shown = text
+            self._last = self._clock()
+            return True
+        return False  # pragma: no cover (the loop always returns)
+
+    def _renew(self) -> bool:
+        """Turn streaming mode on again: the card streams another ten minutes."""
+        if not self._settings(RENEW_STREAMING):
+            return False
+        self._since = self._clock()
+        return True
+
+    def _settings(self, settings: dict[str, Any]) -> bool:
+        """Change the card's settings (streaming mode off, or on again)."""
+        self._sequence += 1
         try:
-            self.api.set_card_text(
+            self.api.card_settings(
                 str(self.card_id),
-                ANSWER_ELEMENT,
-                content,
+                settings,
                 sequence=self._sequence,
                 uuid=f"{self.uuid}-{self._sequence}",
-                patience=patience,
             )
         except FeishuError as exc:
-            log.info("a streaming card update failed (%s); the next one catches up", exc.code)
+            log.info("could not change a card's settings %s (%s)", settings, exc.code)
+            return False
+        return True
+
+    def _replace(self, text: str) -> bool:
+        """The whole card replaced by one that shows `text` (streaming ended with it)."""
+        self._sequence += 1
+        try:
+            self.api.replace_card(
+                str(self.card_id),
+                answer_card(text[:CARD_TEXT_LIMIT]),
+                sequence=self._sequence,
+                uuid=f"{self.uuid}-{self._sequence}",
+            )
+        except FeishuError as exc:
+            log.warning("could not show the final text in a streaming card (%s)", exc.code)
             return False
         self._shown = text
-        self._last = self._clock()
         return True
 
 
-__all__ = ["END_STREAMING", "CardStream"]
+__all__ = ["END_STREAMING", "RENEW_STREAMING", "STREAMING_WINDOW", "CardStream"]

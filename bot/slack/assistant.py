@@ -1,13 +1,18 @@
-"""Slack's assistant threads (the "Agents & AI Apps" pane), as the bot remembers them.
+"""Slack's assistant threads (the "Agents & AI Apps" pane): their context and titles.
+
+Which threads are assistant threads the event itself says: the bot's manifest offers the
+assistant view, so a reply in a thread of a direct message with the bot is one (as Bolt
+reads it too); Slack's answer to the first status of a turn confirms it
+(`bot.slack.sink`). No store is asked.
 
 When a person opens the pane, Slack sends `assistant_thread_started` with the thread and
-its context: the channel the person had open beside it. `AssistantThreads` keeps that in
-Redis, one key per thread (`{prefix}slack:assistant:{team}:{channel}:{thread_ts}`, with
-the thread history's TTL), and updates it on `assistant_thread_context_changed`. A thread
-with a key is an assistant thread: its reply shows the agent's status
-(`assistant.threads.setStatus`) instead of the progress reaction, and gets a title once
-(`claim_title`). Redis trouble only costs these extras: the thread is then answered like
-any direct message.
+its context: the channel the person had open beside it. `AssistantThreads` keeps that,
+and updates it on `assistant_thread_context_changed`, in the process (bounded) and, when
+Redis is there, in Redis too, one key per thread
+(`{prefix}slack:assistant:{team}:{channel}:{thread_ts}`, with the thread history's TTL),
+so every process knows it. A thread gets a title once (`claim_title`: Redis's `SET NX`
+across processes, else this process's memory). Redis trouble only costs what another
+process learnt: the process's own memory still answers.
 
 `ChannelNames` turns the context's channel id into `<#C123|name>` for the agent
 (`conversations.info`, kept ten minutes; the bare `<#C123>` when Slack won't say).
@@ -19,6 +24,7 @@ import json
 import logging
 import threading
 import time
+from collections import OrderedDict
 from collections.abc import Mapping
 from typing import Any
 
@@ -30,10 +36,11 @@ log = logging.getLogger(__name__)
 
 NAME_TTL_SECONDS = 600.0
 _NAMES_KEPT = 5_000
+_THREADS_KEPT = 10_000  # threads whose context or title this process remembers
 
 
 class AssistantThreads:
-    """Assistant threads and their context, in Redis; see the module docstring."""
+    """Assistant threads' context and titles (see the module docstring); thread-safe."""
 
     def __init__(
         self, *, client: Any | None, key_prefix: str = "", ttl_seconds: int = 3 * 86400
@@ -41,6 +48,9 @@ class AssistantThreads:
         self._client = client
         self._prefix = key_prefix
         self.ttl_seconds = ttl_seconds
+        self._contexts: OrderedDict[str, dict[str, str]] = OrderedDict()
+        self._titled: OrderedDict[str, None] = OrderedDict()
+        self._lock = threading.Lock()
 
     def key(self, team: str, channel: str, thread_ts: str) -> str:
         return f"{self._prefix}slack:assistant:{team}:{channel}:{thread_ts}"
@@ -48,49 +58,68 @@ class AssistantThreads:
     def remember(
         self, team: str, channel: str, thread_ts: str, context: Mapping[str, Any] | None
     ) -> None:
-        """Mark the thread as an assistant thread and keep its context (errors are logged)."""
+        """Keep the thread's context, here and in Redis (Redis errors are logged)."""
+        kept = {k: v for k, v in (context or {}).items() if isinstance(v, str) and v}
+        key = self.key(team, channel, thread_ts)
+        with self._lock:
+            _keep(self._contexts, key, kept)
         if self._client is None:
             return
-        kept = {k: v for k, v in (context or {}).items() if isinstance(v, str) and v}
         try:
-            self._client.set(
-                self.key(team, channel, thread_ts),
-                json.dumps({"context": kept}),
-                ex=self.ttl_seconds,
-            )
+            self._client.set(key, json.dumps({"context": kept}), ex=self.ttl_seconds)
         except Exception as exc:
             log.warning("could not keep an assistant thread (%s)", type(exc).__name__)
 
     def context(self, team: str, channel: str, thread_ts: str) -> dict[str, str] | None:
-        """The thread's context ({} when none was given); None for any other thread."""
-        if self._client is None or not thread_ts:
+        """The thread's context ({} when none was given); None when it is not known."""
+        if not thread_ts:
             return None
-        try:
-            raw = self._client.get(self.key(team, channel, thread_ts))
-        except Exception as exc:
-            log.warning("assistant threads unavailable (%s)", type(exc).__name__)
-            return None
-        if raw is None:
-            return None
-        try:
-            data = json.loads(raw)
-            context = data.get("context") if isinstance(data, dict) else None
-        except ValueError:
-            return {}
-        if not isinstance(context, dict):
-            return {}
-        return {str(k): str(v) for k, v in context.items()}
+        key = self.key(team, channel, thread_ts)
+        if self._client is not None:
+            try:
+                raw = self._client.get(key)
+            except Exception as exc:
+                log.warning("assistant threads unavailable (%s)", type(exc).__name__)
+                raw = None
+            if raw is not None:
+                return _context(raw)
+        with self._lock:
+            known = self._contexts.get(key)
+        return dict(known) if known is not None else None
 
     def claim_title(self, team: str, channel: str, thread_ts: str) -> bool:
         """True the first time only: the thread gets its title from its first question."""
+        key = self.key(team, channel, thread_ts) + ":titled"
+        with self._lock:
+            first = key not in self._titled
+            _keep(self._titled, key, None)
         if self._client is None:
-            return False
+            return first
         try:
-            key = self.key(team, channel, thread_ts) + ":titled"
             return bool(self._client.set(key, "1", nx=True, ex=self.ttl_seconds))
         except Exception as exc:
             log.warning("assistant threads unavailable (%s)", type(exc).__name__)
-            return False
+            return first
+
+
+def _context(raw: Any) -> dict[str, str]:
+    """A context kept in Redis ({} when unreadable)."""
+    try:
+        data = json.loads(raw)
+    except ValueError:
+        return {}
+    context = data.get("context") if isinstance(data, dict) else None
+    if not isinstance(context, dict):
+        return {}
+    return {str(k): str(v) for k, v in context.items()}
+
+
+def _keep(known: OrderedDict[str, Any], key: str, value: Any) -> None:
+    """`known[key] = value`, the oldest entries dropped past `_THREADS_KEPT` (lock held)."""
+    known[key] = value
+    known.move_to_end(key)
+    while len(known) > _THREADS_KEPT:
+        known.popitem(last=False)
 
 
 class ChannelNames:

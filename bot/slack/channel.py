@@ -7,7 +7,9 @@ the Slack user group of travel admins, and, in an assistant thread, the channel 
 writer has open beside it (`viewing`, from `bot.slack.assistant`). It also holds the Web
 API client and the people cache the listeners use, and makes the reply sink of each
 message: streamed unless streaming is off, with the assistant thread's status instead of
-the progress reaction in an assistant thread.
+the progress reaction in an assistant thread. An assistant thread is known from the
+event itself (a reply in a direct message's thread: the manifest offers the assistant
+view), never from a store.
 """
 
 from __future__ import annotations
@@ -73,10 +75,7 @@ class SlackChannel:
         return self.names.mention(self.client, channel) if channel else None
 
     def sink(self, msg: IncomingMessage, *, notices: ThreadPoolExecutor) -> SlackReplySink:
-        """The reply to `msg`, in its thread (one Redis read for a threaded DM)."""
-        in_assistant_thread = self._maybe_assistant(msg) and (
-            self.assistant.context(msg.tenant, msg.conversation, msg.thread) is not None
-        )
+        """The reply to `msg`, in its thread."""
         return SlackReplySink(
             client=self.client,
             msg=msg,
@@ -85,12 +84,13 @@ class SlackChannel:
             switch=self.streaming,
             flush_seconds=self.flush_seconds,
             assistant=self.assistant,
-            in_assistant_thread=in_assistant_thread,
+            in_assistant_thread=self._maybe_assistant(msg),
         )
 
     @staticmethod
     def _maybe_assistant(msg: IncomingMessage) -> bool:
-        """Only a reply in a direct message's thread can be in an assistant thread."""
+        """A reply in a direct message's thread: an assistant thread, as the app offers
+        the assistant view (Bolt reads such messages the same way)."""
         return msg.kind == "dm" and not msg.starts_thread
 
 

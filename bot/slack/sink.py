@@ -10,10 +10,12 @@ message of its own with the "Save trip" button (best effort: the answer is shown
 already). Kind replies (`fail`, `busy`) are posted, never streamed, and carry no buttons.
 
 While the agent works the person sees that it does: in an assistant thread (Slack's AI
-app pane) the thread's status says what it is doing ("Recalling your travel
-preferences…", `activity`), and the thread is titled after its first question, or after
-the plan's route; elsewhere a progress reaction stays on the message until the reply is
-out.
+app pane: a reply in a direct message's thread, `bot.slack.channel`) the thread's status
+says what it is doing ("Recalling your travel preferences…", `activity`), and the thread
+is titled after its first question, or after the plan's route; elsewhere, or when Slack
+refuses the turn's first status, a progress reaction stays on the message until the
+reply is out. A status is set only when it changes, and cleared at the end only if no
+message followed it: Slack removes a thread's status when the app replies in it.
 
 What runs on Bolt's listener thread (`status`, `busy`) only queues work on the notice
 pool: the progress reaction, the first status and the "busy" reply use a few threads of
@@ -30,6 +32,7 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from concurrent.futures import TimeoutError as FutureTimeout
 from typing import Any, TypeVar
 
+from slack_sdk.errors import SlackApiError
 from slack_sdk.web import WebClient
 
 from bot.conversation.incoming import IncomingMessage
@@ -80,6 +83,12 @@ class SlackReplySink:
         self._reaction: Future[bool] | None = None
         self._status: Future[None] | None = None  # the first status, queued
         self._status_shown = False
+        self._status_refused = False  # Slack refused a status here: the reaction instead
+        self._reacted = False  # ... and it was added
+        self._last_status = ""  # the status shown now ("" none)
+        self._statuses = 0  # statuses set in this turn
+        self._replied_at = 0  # `_statuses` when the thread last got a new message
+        self._messages_seen = 0  # messages the stream had started then
         self.stream = AnswerStream(
             client,
             channel=msg.conversation,
@@ -96,7 +105,7 @@ class SlackReplySink:
         """Show that the bot works on it: the thread's status, or the progress reaction."""
         if self.in_assistant_thread:
             self._status_shown = True
-            self._status = self._notify(self._set_status, text)
+            self._status = self._notify(self._first_status, text)
         elif self._progress.name:
             self._reaction = self._notify(self._progress.add, self.client, self.channel, self.ts)
 
@@ -109,18 +118,22 @@ class SlackReplySink:
     def activity(self, text: str) -> None:
         """What the agent does now: sent text goes out first, then the status (if shown)."""
         self.stream.flush()
+        self._note_stream()
         if self.in_assistant_thread:
             self._settle_status()
-            self._status_shown = True
-            self._set_status(text)
+            if not self._status_refused:
+                self._status_shown = True
+                self._set_status(text)
 
     def append(self, markdown: str) -> None:
         self.stream.append(markdown)
+        self._note_stream()
 
     def finish(self, parts: Sequence[ReplyPart] = ()) -> None:
         buttons = [feedback_block(self.msg.turn_id, self.msg.lang)]
         if not self.stream.stop(buttons):
             self._post_answer(self.stream.unshown(), buttons)
+        self._note_stream()
         if self.stream.stopped_by_user:
             return
         for part in parts:
@@ -145,13 +158,16 @@ class SlackReplySink:
 
     def close(self) -> None:
         """Drop a reaction not yet added, else take it away (see `ProgressReaction`);
-        in an assistant thread, clear the status."""
+        in an assistant thread, clear a status no message has cleared."""
         reaction, self._reaction = self._reaction, None
         self._progress.withdraw(self.client, self.channel, self.ts, reaction)
         if self._status_shown:
             self._settle_status()
             self._status_shown = False
-            self._set_status("")
+            if self._reacted:
+                self._progress.remove(self.client, self.channel, self.ts)
+            elif self._last_status and self._replied_at < self._statuses:
+                self._set_status("")
 
     # -- Slack calls ----------------------------------------------------------------------
 
@@ -164,6 +180,7 @@ class SlackReplySink:
                 text=part,
                 patience=patience,
             )
+            self._replied()
 
     def _post_answer(self, markdown: str, blocks: list[dict[str, Any]]) -> None:
         """The answer posted at once: its last part carries `blocks` under its text."""
@@ -178,6 +195,7 @@ class SlackReplySink:
                 text=part,
                 blocks=[section, *blocks] if last else None,
             )
+            self._replied()
 
     def _post_busy(self, text: str) -> None:
         """Tell the writer to come back later (notice pool; a short wait for rate limits)."""
@@ -192,17 +210,45 @@ class SlackReplySink:
             self.client.chat_postMessage(
                 channel=self.channel, thread_ts=self.thread_ts, text=text, blocks=blocks
             )
+            self._replied()
         except Exception as exc:
             log.warning("could not post the save-trip message (%s)", type(exc).__name__)
 
-    def _set_status(self, text: str) -> None:
-        """The assistant thread's status ("" clears it); best effort and quick."""
+    def _first_status(self, text: str) -> None:
+        """The turn's first status (notice pool); where Slack refuses one, the progress
+        reaction instead, for the whole turn."""
+        if self._set_status(text) or not self._status_refused or not self._progress.name:
+            return
+        self._reacted = self._progress.add(self.client, self.channel, self.ts)
+
+    def _set_status(self, text: str) -> bool:
+        """The assistant thread's status ("" clears it), unless it shows it already; best
+        effort and quick. False when it could not be set."""
+        if text == self._last_status and (text or self._statuses):
+            return True
         try:
             self._progress.quick(self.client).assistant_threads_setStatus(
                 channel_id=self.channel, thread_ts=self.thread_ts, status=text
             )
         except SLACK_ERRORS as exc:
+            if isinstance(exc, SlackApiError) and self._statuses == 0:
+                self._status_refused = True  # Slack answered: no status in this thread
             log.info("could not set the assistant status (%s)", slack_error(exc))
+            return False
+        self._last_status = text
+        self._statuses += 1 if text else 0
+        return True
+
+    def _note_stream(self) -> None:
+        """A message the stream started in the thread removed its status."""
+        if self.stream.started > self._messages_seen:
+            self._messages_seen = self.stream.started
+            self._replied()
+
+    def _replied(self) -> None:
+        """A new message in the thread: Slack removed the thread's status."""
+        self._replied_at = self._statuses
+        self._last_status = ""
 
     def _settle_status(self) -> None:
         """Let the first status (queued on the notice pool) land before the next one."""

@@ -146,8 +146,14 @@ class AnswerStream:
         self._raw = ""  # the whole answer so far, as appended
         self._sent = 0  # how much of it Slack has (or, after a failed delete, had shown)
         self._messages: list[str] = []  # the streamed messages' ts, oldest first
+        self._started = 0  # messages started, whatever became of them
         self._chars = 0  # characters in the current streamed message
         self._next = 0.0  # no send before this (the flush interval, or a rate limit)
+
+    @property
+    def started(self) -> int:
+        """How many messages this answer has started in the thread so far."""
+        return self._started
 
     @property
     def stopped_by_user(self) -> bool:
@@ -254,6 +260,7 @@ class AnswerStream:
             self._state = "off"
             return
         self._messages.append(str(answer.get("ts") or ""))
+        self._started += 1
         self._state = "live"
         self._chars = len(safe_markdown(pending[:cut]))
         self._sent = cut
@@ -267,19 +274,30 @@ class AnswerStream:
             self._chars += len(text)
 
     def _fit(self, text: str) -> str:
-        """End full messages with what fits and start new ones; returns what is left."""
+        """End a full message with what fits and go on in new ones; returns what is left
+        for the current message (not sent yet).
+
+        A new message starts with its first text: Slack refuses a `chat.startStream` with
+        neither `markdown_text` nor `chunks`. Only blank lines past the limit start none.
+        """
         while self._chars + len(text) > MESSAGE_LIMIT:
             cut = _break(text, MESSAGE_LIMIT - self._chars)
-            self._call("chat_stopStream", markdown_text=text[:cut] or None)
-            text = text[cut:].lstrip("\n")
+            head, text = text[:cut], text[cut:].lstrip("\n")
+            if not text.strip():
+                return head
+            self._call("chat_stopStream", markdown_text=head or None)
+            cut = _break(text, MESSAGE_LIMIT)
             answer = self.client.chat_startStream(
                 channel=self.channel,
                 thread_ts=self.thread_ts or "",
                 recipient_team_id=self.team,
                 recipient_user_id=self.user,
+                markdown_text=text[:cut],
             )
             self._messages.append(str(answer.get("ts") or ""))
-            self._chars = 0
+            self._started += 1
+            self._chars = cut
+            text = text[cut:]
         return text
 
     def _call(self, method: str, **args: Any) -> None:

@@ -62,17 +62,40 @@ def test_the_fast_model_can_call_a_rephrasing_a_duplicate(
 
 @pytest.mark.parametrize(
     "answer",
-    [Fail(500), "not json at all", json.dumps({"action": "update", "replaces": ["made-up"]})],
-    ids=["server-error", "malformed", "unknown-id"],
+    [
+        Fail(500),
+        "not json at all",
+        json.dumps({"action": "update", "replaces": ["made-up"]}),
+        json.dumps({"action": "overwrite everything"}),
+    ],
+    ids=["server-error", "malformed", "unknown-id", "unknown-action"],
 )
 def test_a_failing_or_confused_model_never_loses_a_fact(
     judged: Memory, fast_model: ScriptedModel, namespace: str, answer: object
 ) -> None:
-    judged.record(namespace, [SPICY])
+    """Without a usable answer the offline rule decides: here it reads a change of mind,
+    so the old fact is superseded, and kept in history."""
+    [old] = judged.record(namespace, [SPICY])
     fast_model.script(answer, answer, answer)  # the client may retry a 500
     outcome = judged.record(namespace, [NOT_SPICY])[0]
+    assert fast_model.requests, "the model was asked"
+    assert outcome.status == "updated"
+    assert outcome.replaced_ids == (old.item_id,)
+    assert [i.text for i in judged.items(namespace)] == [NOT_SPICY]
+    history = {row["text"]: row for row in judged.export(namespace)["items"]}
+    assert history[SPICY]["superseded_by"] == outcome.item_id
+
+
+def test_a_failing_model_keeps_both_when_the_offline_rule_reads_no_change(
+    judged: Memory, fast_model: ScriptedModel, namespace: str
+) -> None:
+    judged.record(namespace, ["I like hotels with a gym"])
+    fast_model.script(Fail(500), Fail(500), Fail(500))
+    outcome = judged.record(namespace, ["A pool would be nice as well"])[0]
+    assert fast_model.requests, "the model was asked"
     assert outcome.status == "added"
-    assert {i.text for i in judged.items(namespace)} == {SPICY, NOT_SPICY}
+    texts = {i.text for i in judged.items(namespace)}
+    assert texts == {"I like hotels with a gym", "A pool would be nice as well"}
 
 
 def test_unrelated_facts_do_not_ask_the_model(

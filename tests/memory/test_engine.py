@@ -91,11 +91,19 @@ def test_slot_fact_supersedes_the_previous_value_and_history_is_exported(
     assert old["superseded_by"] == second.item_id
 
 
-def test_conflicting_free_text_without_llm_keeps_both(memory: Memory, namespace: str) -> None:
-    memory.record(namespace, ["我喜欢吃辣"])
+def test_conflicting_free_text_without_llm_supersedes_and_keeps_history(
+    memory: Memory, namespace: str
+) -> None:
+    """Issue 22: a change of mind no slot knows replaces the old fact offline too (it
+    used to keep both); the old one stays in history."""
+    [first] = memory.record(namespace, ["我喜欢吃辣"])
     outcome = memory.record(namespace, ["我不吃辣"])[0]
-    assert outcome.status == "added"
-    assert {i.text for i in memory.items(namespace)} == {"我喜欢吃辣", "我不吃辣"}
+    assert outcome.status == "updated"
+    assert outcome.replaced_ids == (first.item_id,)
+    assert [i.text for i in memory.items(namespace)] == ["我不吃辣"]
+    history = {row["text"]: row for row in memory.export(namespace)["items"]}
+    assert history["我喜欢吃辣"]["current"] is False
+    assert history["我喜欢吃辣"]["superseded_by"] == outcome.item_id
 
 
 def test_similar_but_different_facts_are_not_duplicates(memory: Memory, namespace: str) -> None:

@@ -270,10 +270,14 @@ def test_scope_labels(schema: ProfileSchema, scope: str | None, lang: str, expec
         pytest.param("高铁一等座改成二等座", "second_class", id="zh-changed-to"),
         pytest.param("以后经济舱换成超级经济舱", "premium_economy", id="zh-swapped-for"),
         pytest.param("I switched from a window seat to an aisle seat", "aisle", id="en-from-to"),
+        # a multi-choice slot too: the chain left is not preferred (it read as both)
+        pytest.param("I've switched from Marriott to Hilton", ("hilton",), id="en-chain"),
+        pytest.param("从万豪换成希尔顿了", ("hilton",), id="zh-chain"),
+        pytest.param("Hilton instead of Marriott", ("hilton",), id="en-instead-of"),
     ],
 )
 def test_a_fact_that_moves_from_one_option_to_another_sets_the_new_one(
-    schema: ProfileSchema, text: str, value: str
+    schema: ProfileSchema, text: str, value: str | tuple[str, ...]
 ) -> None:
     match = schema.detect(text)
     assert match is not None and match.value == value and match.scope is None, match

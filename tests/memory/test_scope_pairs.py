@@ -18,10 +18,11 @@ PAIRS = Path(__file__).with_name("scope_pairs")
 
 
 def decided(schema: ProfileSchema, old_text: str, new_text: str) -> str:
-    """What `Memory.record` does offline with the newer fact, given the older one."""
+    """What the slot rule of `Memory.record` does with the newer fact, given the older one
+    (free text is read by `memory.changes`: `test_change_pairs.py`, `test_changes.py`)."""
     old, new = schema.detect(old_text), schema.detect(new_text)
     if old is None or new is None:
-        return "both"  # free text is never replaced without the fast model
+        return "both"
     stored = MemoryItem(
         id="old",
         namespace="t",

@@ -12,14 +12,17 @@ A real HTTP server on 127.0.0.1 (random port, own thread). Point the bot at
   checked, `msgParam` must be a JSON *string*; answered with a `processQueryKey`;
 - `POST /robot/sendBySession?session=ID`: a message's session webhook
   (`new_session(...)` hands one out); an unknown or expired session answers
-  `{"errcode": 300001, "errmsg": "session 不存在"}`, as DingTalk does.
+  `{"errcode": 300001, "errmsg": "session 不存在"}`, as DingTalk does;
+- AI cards: `POST /v1.0/card/instances/createAndDeliver`, `PUT /v1.0/card/streaming`
+  and `PUT /v1.0/card/instances` (`tests.support.dingtalk_cards`: templates, `cards`).
 
 Everything the robot sent lands in `sent` as a `Sent` (how, where, what), whatever way
 it took; `requests` lists the path of every request the server received at all.
 Steering: `rate_limit(kind, times)` answers 403 `Forbidden.AccessDenied.QpsLimitForApi`;
 `fail(kind, times, status)` answers an error; `flow_control(times)` answers batchSend
 with the user in `flowControlledStaffIdList`; `down(True)` answers every robot send and
-webhook with 503. `kind` is "otm" (one-to-one), "group", "webhook" or "token".
+webhook with 503. `kind` is "otm" (one-to-one), "group", "webhook", "token",
+"card_create", "card_stream" or "card_update".
 """
 
 from __future__ import annotations
@@ -35,6 +38,7 @@ from dataclasses import dataclass, field
 from typing import Any, Self
 from urllib.parse import parse_qs, urlsplit
 
+from tests.support.dingtalk_cards import CardMethods
 from tests.support.dingtalk_gateway import FakeGateway
 from tests.support.http import JSONHandler, LocalServer
 
@@ -68,7 +72,7 @@ class _Session:
     expires_ms: int
 
 
-class FakeDingTalkAPI(LocalServer):
+class FakeDingTalkAPI(CardMethods, LocalServer):
     """The fake OpenAPI server; use as a context manager (or `start`/`close`)."""
 
     def __init__(self, *, client_id: str = CLIENT_ID, client_secret: str = CLIENT_SECRET) -> None:
@@ -89,6 +93,7 @@ class FakeDingTalkAPI(LocalServer):
         self._down = False
         self._lock = threading.Condition()
         self._ids = itertools.count(1)
+        self._init_cards()
 
     def start(self) -> Self:
         self.gateway.start()
@@ -233,16 +238,22 @@ class _Handler(JSONHandler):
     def log_message(self, format: str, *args: Any) -> None:
         pass
 
-    def do_POST(self) -> None:
-        fake = self.owner
+    def _read(self) -> tuple[Any, dict[str, Any] | None]:
+        """The request's URL (recorded) and JSON body; None (answered 400) if not JSON."""
         url = urlsplit(self.path)
-        with fake._lock:
-            fake._requests.append(url.path)
+        with self.owner._lock:
+            self.owner._requests.append(url.path)
         size = int(self.headers.get("Content-Length") or 0)
         try:
-            body = json.loads(self.rfile.read(size) or b"{}")
+            return url, json.loads(self.rfile.read(size) or b"{}")
         except ValueError:
             self.send_json(400, {"code": "InvalidParameter", "message": "not JSON"})
+            return url, None
+
+    def do_POST(self) -> None:
+        fake = self.owner
+        url, body = self._read()
+        if body is None:
             return
         if url.path == "/v1.0/oauth2/accessToken":
             self._token(body)
@@ -254,6 +265,8 @@ class _Handler(JSONHandler):
             self._robot_send("otm", body)
         elif url.path == "/v1.0/robot/groupMessages/send":
             self._robot_send("group", body)
+        elif url.path == "/v1.0/card/instances/createAndDeliver":
+            self._card("card_create", body)
         else:
             self.send_json(404, {"code": "NotFound", "message": fake.base_url + url.path})
 
@@ -261,6 +274,36 @@ class _Handler(JSONHandler):
         with self.owner._lock:
             self.owner._requests.append(urlsplit(self.path).path)
         self.send_json(404, {"code": "NotFound", "message": "not found"})
+
+    def do_PUT(self) -> None:
+        url, body = self._read()
+        if body is None:
+            return
+        kinds = {"/v1.0/card/streaming": "card_stream", "/v1.0/card/instances": "card_update"}
+        if url.path not in kinds:
+            self.send_json(404, {"code": "NotFound", "message": url.path})
+            return
+        self._card(kinds[url.path], body)
+
+    def _authorized(self, kind: str) -> bool:
+        """Whether the call carries a valid access token (else it is answered 401)."""
+        fake = self.owner
+        token = self.headers.get("x-acs-dingtalk-access-token", "")
+        with fake._lock:
+            valid = token in fake._valid_tokens
+        if not valid:
+            fake._reject(kind, 401)
+            self.send_json(401, {"code": "InvalidAuthentication", "message": "token expired"})
+        return valid
+
+    def _card(self, kind: str, body: dict[str, Any]) -> None:
+        fake = self.owner
+        if not self._authorized(kind):
+            return
+        status, answer = fake.card_call(kind, body)
+        if status != 200:
+            fake._reject(kind, status)
+        self.send_json(status, answer)
 
     def _token(self, body: dict[str, Any]) -> None:
         fake = self.owner
@@ -309,12 +352,7 @@ class _Handler(JSONHandler):
 
     def _robot_send(self, kind: str, body: dict[str, Any]) -> None:
         fake = self.owner
-        token = self.headers.get("x-acs-dingtalk-access-token", "")
-        with fake._lock:
-            valid = token in fake._valid_tokens
-        if not valid:
-            fake._reject(kind, 401)
-            self.send_json(401, {"code": "InvalidAuthentication", "message": "token expired"})
+        if not self._authorized(kind):
             return
         steered = fake._steered(kind)
         users = tuple(body.get("userIds") or ())

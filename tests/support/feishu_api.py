@@ -10,15 +10,23 @@ Answered: the tenant access token (`/auth/v3/tenant_access_token/internal`, chec
 app id and secret), the long connection's endpoint (`/callback/ws/endpoint`, pointing at
 `ws`, a `FeishuLongConnectionServer`, when one is attached), `/bot/v3/info`; messages:
 send, reply (with `reply_in_thread` and `uuid`: one message per uuid), patch, list a
-thread; reactions add and delete; contact user get; CardKit card create, element
-content (sequence numbers must increase; a repeated uuid is applied once) and settings.
-Every call but the token's needs a valid `Authorization: Bearer` token (else code
-99991663, or 99991661 without one).
+thread; reactions add and delete; contact user get; CardKit card create, full update,
+element content (sequence numbers must increase; a repeated uuid is applied once) and
+settings. Every call but the token's needs a valid `Authorization: Bearer` token (else
+code 99991663, or 99991661 without one).
+
+As Feishu does: a reply in a thread to a message of a chat that does not allow thread
+replies (`refuse_threads(chat_id)`) answers 230071, to an aggregated (merged) message
+(`add_message(..., aggregated=True)`) 230072; a card's streaming mode closes itself
+`streaming_window` seconds (600, Feishu's ten minutes) after it was last turned on, and
+a content update then answers 200850 ("Card streaming timeout"), or 300309 once the bot
+ended streaming.
 
 Recording: `calls`, `calls_to(kind)`, `wait_for(kind, count=1, timeout=5, where=None,
 ok=False)`, `replies_to(message_id)` (the bot's replies to a message, as shown now),
-`card(card_id)`, `reactions(message_id)`, `token_requests`. Kinds: token, ws_endpoint,
-bot_info, send, reply, patch, list, react, unreact, user, card_create, card_text,
+`card(card_id)`, `reactions(message_id)`, `in_chat(chat_id)` (the bot's messages in a
+chat, replies or not), `token_requests`. Kinds: token, ws_endpoint, bot_info, send,
+reply, patch, list, react, unreact, user, card_create, card_update, card_text,
 card_settings.
 
 Steering: `expire_tokens()` (issued tokens become invalid: the next call gets 99991663),
@@ -26,7 +34,7 @@ Steering: `expire_tokens()` (issued tokens become invalid: the next call gets 99
 HTTP 400 and `x-ogw-ratelimit-reset`), `fail(kind, code, msg, times=1)`, `delay(kind,
 seconds, times=None)`, `broken(kind, times=1)` (an HTML error page, as a proxy sends),
 `lose(kind, times=1)` (the call is done, then its answer lost to an error page);
-`add_user(open_id, name, time_zone)`, `add_message(...)` seed state.
+`add_user(open_id, name, city, country)`, `add_message(...)` seed state.
 """
 
 from __future__ import annotations
@@ -89,6 +97,7 @@ _ROUTES: list[tuple[str, re.Pattern[str], str]] = [
     ),
     ("GET", re.compile(r"/open-apis/contact/v3/users/(?P<id>[^/]+)"), "user"),
     ("POST", re.compile(r"/open-apis/cardkit/v1/cards"), "card_create"),
+    ("PUT", re.compile(r"/open-apis/cardkit/v1/cards/(?P<id>[^/]+)"), "card_update"),
     (
         "PUT",
         re.compile(r"/open-apis/cardkit/v1/cards/(?P<id>[^/]+)/elements/(?P<eid>[^/]+)/content"),
@@ -97,6 +106,10 @@ _ROUTES: list[tuple[str, re.Pattern[str], str]] = [
     ("PATCH", re.compile(r"/open-apis/cardkit/v1/cards/(?P<id>[^/]+)/settings"), "card_settings"),
 ]
 SEQUENCE_ERROR = 300317
+STREAMING_TIMEOUT = 200850
+STREAMING_CLOSED = 300309
+CHAT_REFUSES_THREADS = 230071
+AGGREGATED_REFUSES_THREADS = 230072
 
 
 class FakeFeishuAPI(LocalServer):
@@ -129,6 +142,8 @@ class FakeFeishuAPI(LocalServer):
         self._steer: dict[str, list[Callable[[FeishuCall], tuple[int, dict[str, Any]] | None]]]
         self._steer = defaultdict(list)
         self._delays: dict[str, tuple[float, int | None]] = {}
+        self._threadless: set[str] = set()  # chats that refuse replies in threads
+        self.streaming_window = 600.0  # seconds a card streams after streaming was turned on
 
     @property
     def base_url(self) -> str:
@@ -187,6 +202,15 @@ class FakeFeishuAPI(LocalServer):
         with self._lock:
             return [dict(m) for m in self.messages.values() if m.get("receive_id") == open_id]
 
+    def in_chat(self, chat_id: str) -> list[dict[str, Any]]:
+        """The bot's messages in a chat (replies and new messages), oldest first."""
+        with self._lock:
+            return [
+                dict(m)
+                for m in self.messages.values()
+                if m.get("chat_id") == chat_id and m["sender"].get("sender_type") == "app"
+            ]
+
     def card(self, card_id: str) -> dict[str, Any]:
         with self._lock:
             return json.loads(json.dumps(self._cards[card_id]))
@@ -239,12 +263,19 @@ class FakeFeishuAPI(LocalServer):
         with self._lock:
             self._steer[kind].extend([answer] * times)
 
-    def add_user(self, open_id: str, *, name: str = "", time_zone: str = "Asia/Shanghai") -> None:
+    def refuse_threads(self, chat_id: str) -> None:
+        """The chat does not allow replies in threads (Feishu's 230071)."""
+        with self._lock:
+            self._threadless.add(chat_id)
+
+    def add_user(self, open_id: str, *, name: str = "", city: str = "", country: str = "") -> None:
+        """A person as the contact API documents them (no time zone: it has none)."""
         with self._lock:
             self._users[open_id] = {
                 "open_id": open_id,
                 "name": name or open_id,
-                "time_zone": time_zone,
+                "city": city,
+                "country": country,
             }
 
     def add_message(
@@ -259,8 +290,10 @@ class FakeFeishuAPI(LocalServer):
         root_id: str = "",
         thread_id: str = "",
         mentions: list[dict[str, Any]] | None = None,
+        aggregated: bool = False,
     ) -> None:
-        """A person's message (the bot replies to it; a thread's list shows it)."""
+        """A person's message (the bot replies to it; a thread's list shows it);
+        `aggregated`: a merged message, which refuses replies in its thread."""
         with self._lock:
             self.messages[message_id] = {
                 "message_id": message_id,
@@ -273,6 +306,7 @@ class FakeFeishuAPI(LocalServer):
                 "sender": {"id": sender, "id_type": "open_id", "sender_type": "user"},
                 "mentions": mentions or [],
                 "create_time": str(int(time.time() * 1000) + next(self._ids)),
+                "aggregated": aggregated,
             }
 
     # -- serving ----------------------------------------------------------------------------
@@ -388,8 +422,20 @@ class FakeFeishuAPI(LocalServer):
             parent = self.messages.get(parent_id)
             if parent is None:
                 return 400, {"code": 230011, "msg": "the message was withdrawn or not found"}
+            in_thread = bool(call.body.get("reply_in_thread"))
+            if in_thread and parent.get("chat_id") in self._threadless:
+                return 400, {
+                    "code": CHAT_REFUSES_THREADS,
+                    "msg": "The group to which the message belongs does not support reply "
+                    "in thread.",
+                }
+            if in_thread and parent.get("aggregated"):
+                return 400, {
+                    "code": AGGREGATED_REFUSES_THREADS,
+                    "msg": "Aggregated messages do not support reply in thread.",
+                }
             thread = parent.get("thread_id") or ""
-            if not thread and call.body.get("reply_in_thread"):
+            if not thread and in_thread:
                 thread = parent["thread_id"] = f"omt_{uuidlib.uuid4().hex[:12]}"
         return self._new_message(
             call,
@@ -462,6 +508,7 @@ class FakeFeishuAPI(LocalServer):
                 "card": card,
                 "elements": elements,
                 "streaming": bool((card.get("config") or {}).get("streaming_mode")),
+                "streaming_since": time.monotonic(),
                 "sequence": 0,
                 "uuids": [],
                 "updates": [],
@@ -490,10 +537,37 @@ class FakeFeishuAPI(LocalServer):
 
         with self._lock:
             card = self._cards.get(call.params["id"])
-            if card is not None and not card["streaming"]:
-                return 400, {"code": 300309, "msg": "streaming mode is closed"}
+            if card is not None and card["streaming"]:
+                if time.monotonic() - card["streaming_since"] > self.streaming_window:
+                    card["streaming"] = False  # Feishu closed it: ten minutes are up
+                    return 400, {"code": STREAMING_TIMEOUT, "msg": "Card streaming timeout"}
+            elif card is not None:
+                return 400, {"code": STREAMING_CLOSED, "msg": "Card streaming closed"}
             if card is not None and call.params["eid"] not in card["elements"]:
                 return 400, {"code": 300301, "msg": "element not found"}
+        result: tuple[int, dict[str, Any]] = self._card_sequenced(call, apply)
+        return result
+
+    def _card_update(self, call: FeishuCall) -> tuple[int, dict[str, Any]]:
+        """A full update: the card entity becomes the card JSON sent (`card.data`)."""
+        try:
+            card_json = json.loads(str((call.body.get("card") or {}).get("data")))
+        except ValueError:
+            return 400, {"code": 200220, "msg": "Failed to generate card content"}
+
+        def apply(card: dict[str, Any]) -> None:
+            card["card"] = card_json
+            card["elements"] = {
+                e["element_id"]: e.get("content", "")
+                for e in (card_json.get("body") or {}).get("elements", [])
+                if e.get("element_id")
+            }
+            streaming = bool((card_json.get("config") or {}).get("streaming_mode"))
+            if streaming and not card["streaming"]:
+                card["streaming_since"] = time.monotonic()
+            card["streaming"] = streaming
+            card["updates"].append((call.body.get("sequence"), card["elements"]))
+
         result: tuple[int, dict[str, Any]] = self._card_sequenced(call, apply)
         return result
 
@@ -504,6 +578,8 @@ class FakeFeishuAPI(LocalServer):
             mode = (settings.get("config") or {}).get("streaming_mode")
             if mode is not None:
                 card["streaming"] = bool(mode)
+                if mode:  # turned on (again): another ten minutes
+                    card["streaming_since"] = time.monotonic()
 
         result: tuple[int, dict[str, Any]] = self._card_sequenced(call, apply)
         return result
@@ -520,7 +596,8 @@ def _route(method: str, path: str) -> tuple[str, dict[str, str]] | None:
 
 def _api(message: dict[str, Any]) -> dict[str, Any]:
     """A stored message as the API shows it: the content a JSON string in `body`."""
-    shown = {k: v for k, v in message.items() if k not in ("content", "receive_id")}
+    hidden = ("content", "receive_id", "aggregated")
+    shown = {k: v for k, v in message.items() if k not in hidden}
     shown["body"] = {"content": json.dumps(message["content"], ensure_ascii=False)}
     return shown
 
@@ -585,4 +662,13 @@ class _Handler(JSONHandler):
         self.send_json(status, answer, headers)
 
 
-__all__ = ["BOT_OPEN_ID", "SEQUENCE_ERROR", "FakeFeishuAPI", "FeishuCall"]
+__all__ = [
+    "AGGREGATED_REFUSES_THREADS",
+    "BOT_OPEN_ID",
+    "CHAT_REFUSES_THREADS",
+    "SEQUENCE_ERROR",
+    "STREAMING_CLOSED",
+    "STREAMING_TIMEOUT",
+    "FakeFeishuAPI",
+    "FeishuCall",
+]

@@ -40,7 +40,8 @@ Streaming (`chat.startStream` / `appendStream` / `stopStream`) keeps a message i
 thread whose text grows with each call (`markdown_text`, or the text of `markdown_text`
 chunks) and whose `streaming` is "in_progress" until it is stopped ("completed"; the
 blocks passed to `stopStream` are kept). Like Slack, it refuses a stream without
-`thread_ts` (`invalid_arguments`), one in a channel without `recipient_team_id` and
+`thread_ts`, a start or an append with neither `markdown_text` nor `chunks`
+(`invalid_arguments`), one in a channel without `recipient_team_id` and
 `recipient_user_id` (`missing_recipient_team_id` / `missing_recipient_user_id`), more
 than 12,000 characters in one call (`msg_too_long`), and appending to or stopping a
 stream that is not streaming (`message_not_in_streaming_state`, e.g. stopping twice).
@@ -49,7 +50,9 @@ stream that is not streaming (`message_not_in_streaming_state`, e.g. stopping tw
 about five minutes (the message keeps what it had; later calls are refused).
 `shown(channel, thread_ts)` lists what a person sees in a thread from the bot: posted
 messages and finished streams; `wait_shown(...)` waits for them. The assistant methods
-record their arguments: `statuses(channel, thread_ts)` lists the statuses set, in order.
+record their arguments: `statuses(channel, thread_ts)` lists the statuses set, in order;
+`status_of(channel, thread_ts)` is the status a person sees now: as Slack does, a message
+the bot posts or starts streaming in the thread removes it.
 
 Socket Mode: `apps.connections.open` (called with an app-level `xapp-` token, checked
 against `app_token` when set) answers `ws://127.0.0.1:PORT/socket-mode`, a websocket
@@ -157,6 +160,7 @@ class FakeSlackAPI(StreamingMethods, LocalServer):
         self._reactions: dict[tuple[str, str], dict[str, set[str]]] = defaultdict(dict)
         self._views: dict[str, dict[str, Any]] = {}
         self._streams: dict[str, str] = {}  # stream ts -> "in_progress" | "completed" | "stopped"
+        self._status: dict[tuple[str, str], str] = {}  # (channel, thread_ts) -> status shown
         self._made: set[str] = set()  # ts of the messages the bot posted or streamed
         self._stream_started: dict[str, float] = {}
         self._stream_ttl: float | None = None
@@ -246,6 +250,16 @@ class FakeSlackAPI(StreamingMethods, LocalServer):
             if c.ok and c.args.get("channel_id") == channel and c.args.get("thread_ts") == thread_ts
         ]
 
+    def status_of(self, channel: str, thread_ts: str) -> str:
+        """The assistant thread's status a person sees now ("": none)."""
+        with self._lock:
+            return self._status.get((channel, thread_ts), "")
+
+    def _replied_in(self, channel: str, thread_ts: str | None) -> None:
+        """The bot posted in a thread: its status goes (call with the lock held)."""
+        if thread_ts:
+            self._status.pop((channel, str(thread_ts)), None)
+
     def reactions(self, channel: str, ts: str) -> set[str]:
         """Names of the reactions currently on a message."""
         with self._lock:
@@ -296,6 +310,7 @@ class FakeSlackAPI(StreamingMethods, LocalServer):
             self._streams.clear()
             self._made.clear()
             self._stream_started.clear()
+            self._status.clear()
             self._stream_ttl = None
 
     # -- workspace state --------------------------------------------------------------------
@@ -453,6 +468,7 @@ class FakeSlackAPI(StreamingMethods, LocalServer):
         with self._lock:
             self._messages[channel].append(message)
             self._made.add(message["ts"])
+            self._replied_in(channel, message.get("thread_ts"))
         return {"ok": True, "channel": channel, "ts": message["ts"], "message": message}
 
     def _m_chat_postEphemeral(self, args: dict[str, Any]) -> dict[str, Any]:
@@ -630,6 +646,9 @@ class FakeSlackAPI(StreamingMethods, LocalServer):
     def _m_assistant_threads_setStatus(self, args: dict[str, Any]) -> dict[str, Any]:
         if not args.get("channel_id") or not args.get("thread_ts") or "status" not in args:
             return {"ok": False, "error": "invalid_arguments"}
+        with self._lock:
+            where = (str(args["channel_id"]), str(args["thread_ts"]))
+            self._status[where] = str(args.get("status") or "")
         return {"ok": True}
 
     def _m_assistant_threads_setSuggestedPrompts(self, args: dict[str, Any]) -> dict[str, Any]:

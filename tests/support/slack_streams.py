@@ -26,6 +26,7 @@ class StreamingMethods:
     _stream_ttl: float | None
     _made: set[str]
     _calls: list[Any]
+    _status: dict[tuple[str, str], str]
     bot_user_id: str
     bot_id: str
     team_id: str
@@ -93,6 +94,8 @@ class StreamingMethods:
             return {"ok": False, "error": "channel_not_found"}
         if not thread_ts:
             return {"ok": False, "error": "invalid_arguments"}
+        if not _has_content(args):  # one of them is required to start a stream
+            return {"ok": False, "error": "invalid_arguments"}
         if not channel.startswith("D"):
             for needed in ("recipient_team_id", "recipient_user_id"):
                 if not args.get(needed):
@@ -115,6 +118,7 @@ class StreamingMethods:
             self._streams[message["ts"]] = "in_progress"
             self._stream_started[message["ts"]] = time.monotonic()
             self._made.add(message["ts"])
+            self._status.pop((channel, thread_ts), None)  # a reply ends the thread's status
         return {"ok": True, "channel": channel, "ts": message["ts"]}
 
     def _stream_call(self, args: dict[str, Any], *, stop: bool) -> dict[str, Any]:
@@ -147,10 +151,17 @@ class StreamingMethods:
         return {"ok": True, "channel": args.get("channel"), "ts": ts}
 
     def _m_chat_appendStream(self, args: dict[str, Any]) -> dict[str, Any]:
+        if not _has_content(args):  # an append needs something to append
+            return {"ok": False, "error": "invalid_arguments"}
         return self._stream_call(args, stop=False)
 
     def _m_chat_stopStream(self, args: dict[str, Any]) -> dict[str, Any]:
         return self._stream_call(args, stop=True)
+
+
+def _has_content(args: Mapping[str, Any]) -> bool:
+    """Whether a call carries `markdown_text` or `chunks` (Slack wants one of them)."""
+    return bool(args.get("markdown_text")) or bool(args.get("chunks"))
 
 
 def _stream_text(args: Mapping[str, Any]) -> str:

@@ -1,17 +1,24 @@
 """Fixtures for the DingTalk robot's tests: the fake OpenAPI (with its stream gateway),
-settings wired to it, and running robots in HTTP and Stream mode."""
+settings wired to it, and running robots in HTTP and Stream mode; `parts` and
+`make_sink(...)` for the tests that drive a reply sink on its own."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from bot.dingtalk.api import OpenAPI
+from bot.dingtalk.delivery import Delivery, Destination
+from bot.dingtalk.sink import DingTalkReplySink
+from bot.dingtalk.timers import Timers
+from bot.metrics import Metrics
 from bot.settings import Settings
 from tests.support.dingtalk_api import CLIENT_ID, CLIENT_SECRET, FakeDingTalkAPI
-from tests.support.dingtalk_harness import HTTPRobot, StreamRobot
+from tests.support.dingtalk_harness import GROUP, HTTPRobot, StreamRobot
 from tests.support.llm_server import ScriptedModel
 from tests.support.services import REDIS_URL
 
@@ -21,6 +28,43 @@ def dingtalk() -> Iterator[FakeDingTalkAPI]:
     """DingTalk's OpenAPI, session webhooks and stream gateway, played locally."""
     with FakeDingTalkAPI() as fake:
         yield fake
+
+
+CONVERSATION = "cidDM-staff-alice=="
+
+
+@pytest.fixture
+def parts(dingtalk: FakeDingTalkAPI) -> Iterator[tuple[OpenAPI, ThreadPoolExecutor, Timers]]:
+    api = OpenAPI(client_id=CLIENT_ID, client_secret=CLIENT_SECRET, base_url=dingtalk.base_url)
+    pool = ThreadPoolExecutor(max_workers=2)
+    timers = Timers(pool)
+    yield api, pool, timers
+    timers.close()
+    pool.shutdown(wait=True)
+    api.close()
+
+
+def make_sink(
+    dingtalk: FakeDingTalkAPI,
+    parts: tuple[OpenAPI, ThreadPoolExecutor, Timers],
+    *,
+    group: bool = False,
+    **options: Any,
+) -> DingTalkReplySink:
+    """A sink answering alice one-to-one (or in `GROUP`); `options`: the sink's own."""
+    api, pool, timers = parts
+    conversation = GROUP if group else CONVERSATION
+    webhook, expires_ms = dingtalk.new_session(conversation)
+    destination = Destination(
+        "2" if group else "1", conversation, "staff-alice", webhook, expires_ms / 1000
+    )
+    return DingTalkReplySink(
+        delivery=Delivery(api, destination),
+        notices=pool,
+        timers=timers,
+        metrics=Metrics(),
+        **options,
+    )
 
 
 SettingsFactory = Callable[..., Settings]

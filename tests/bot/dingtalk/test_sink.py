@@ -5,47 +5,13 @@ are split in order, and the "working on it" reply never follows the answer."""
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 
-import pytest
-
 from bot.dingtalk.api import OpenAPI
-from bot.dingtalk.delivery import Delivery, Destination
 from bot.dingtalk.markdown import MESSAGE_LIMIT
-from bot.dingtalk.sink import DingTalkReplySink
 from bot.dingtalk.timers import Timers
-from bot.metrics import Metrics
-from tests.support.dingtalk_api import CLIENT_ID, CLIENT_SECRET, FakeDingTalkAPI
-
-CONVERSATION = "cidDM-staff-alice=="
-
-
-@pytest.fixture
-def parts(dingtalk: FakeDingTalkAPI) -> Iterator[tuple[OpenAPI, ThreadPoolExecutor, Timers]]:
-    api = OpenAPI(client_id=CLIENT_ID, client_secret=CLIENT_SECRET, base_url=dingtalk.base_url)
-    pool = ThreadPoolExecutor(max_workers=2)
-    timers = Timers(pool)
-    yield api, pool, timers
-    timers.close()
-    pool.shutdown(wait=True)
-    api.close()
-
-
-def make_sink(
-    dingtalk: FakeDingTalkAPI, parts: tuple[OpenAPI, ThreadPoolExecutor, Timers], **options: float
-) -> DingTalkReplySink:
-    api, pool, timers = parts
-    webhook, expires_ms = dingtalk.new_session(CONVERSATION)
-    destination = Destination("1", CONVERSATION, "staff-alice", webhook, expires_ms / 1000)
-    return DingTalkReplySink(
-        delivery=Delivery(api, destination),
-        notices=pool,
-        timers=timers,
-        metrics=Metrics(),
-        progress_after=options.get("progress_after", 0.0),
-    )
-
+from tests.bot.dingtalk.conftest import make_sink
+from tests.support.dingtalk_api import FakeDingTalkAPI
 
 ANSWER = "Here is your **Chengdu** plan:\n\n- morning train, first class\n- hotel near the station"
 

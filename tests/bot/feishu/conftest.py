@@ -1,5 +1,10 @@
 """Fixtures for the Feishu channel's tests: the fake open API and a running bot.
 
+`feishu_api` is the bot's client for the fake (it never sleeps: a rate limit's wait
+only counts against the call's patience), `notices` a notice pool, and
+`incoming(fake, ...)` / `reply_sink(api, msg, notices, ...)` one person's message and
+the sink that answers it, for the tests that drive a sink directly.
+
 `make_feishu(**settings)` starts the real Feishu route (lark-oapi's dispatcher behind the
 real HTTP server) with real Redis (a key prefix of its own), the real memory engine on
 a SQLite file and the scripted model. Each test has an app id of its own, so the SDK's
@@ -10,11 +15,15 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from bot.conversation.incoming import IncomingMessage
+from bot.feishu.api import FeishuAPI
+from bot.feishu.sink import FeishuReplySink
 from bot.settings import Settings
 from tests.support.feishu_api import FakeFeishuAPI
 from tests.support.feishu_harness import ENCRYPT_KEY, VERIFICATION_TOKEN, FeishuHarness
@@ -26,8 +35,53 @@ from tests.support.slack_harness import METRICS_TOKEN
 @pytest.fixture
 def fake_feishu() -> Iterator[FakeFeishuAPI]:
     with FakeFeishuAPI(app_id=f"cli_{uuid.uuid4().hex[:12]}") as fake:
-        fake.add_user("ou_alice", name="Alice", time_zone="Asia/Shanghai")
+        fake.add_user("ou_alice", name="Alice")
         yield fake
+
+
+@pytest.fixture
+def feishu_api(fake_feishu: FakeFeishuAPI) -> FeishuAPI:
+    return FeishuAPI(
+        app_id=fake_feishu.app_id,
+        app_secret=fake_feishu.app_secret,
+        base_url=fake_feishu.base_url,
+        timeout=5,
+        sleep=lambda seconds: None,
+    )
+
+
+@pytest.fixture
+def notices() -> Iterator[ThreadPoolExecutor]:
+    pool = ThreadPoolExecutor(max_workers=2)
+    yield pool
+    pool.shutdown(wait=True)
+
+
+def incoming(
+    fake: FakeFeishuAPI, *, chat_id: str = "oc_1", chat_type: str = "p2p", **extra: Any
+) -> IncomingMessage:
+    """A person's message in `chat_id`, known to the fake (`extra`: `add_message`'s)."""
+    message_id = f"om_{uuid.uuid4().hex[:10]}"
+    fake.add_message(message_id, chat_id=chat_id, sender="ou_alice", text="plan my trip", **extra)
+    return IncomingMessage(
+        platform="feishu",
+        tenant="tk_1",
+        user="ou_alice",
+        conversation=chat_id,
+        thread=message_id,
+        message_id=message_id,
+        text="plan my trip",
+        kind="dm" if chat_type == "p2p" else "mention",
+    )
+
+
+def reply_sink(
+    api: FeishuAPI, msg: IncomingMessage, notices: ThreadPoolExecutor, **extra: Any
+) -> FeishuReplySink:
+    """The sink answering `msg`: no reaction, no throttle, unless `extra` says otherwise."""
+    values: dict[str, Any] = {"chat_type": "p2p", "reaction": "", "stream_interval": 0.0}
+    values.update(extra)
+    return FeishuReplySink(api=api, msg=msg, notices=notices, **values)
 
 
 FeishuSettings = Callable[..., Settings]

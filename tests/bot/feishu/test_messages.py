@@ -149,15 +149,17 @@ def test_two_people_and_two_platforms_never_share_memory(
     assert "red-eye" not in result
 
 
-def test_the_time_zone_comes_from_the_contact_api_once(
-    feishu: FeishuHarness, scripted_model: ScriptedModel, fake_feishu: FakeFeishuAPI
+def test_a_feishu_persons_dates_are_in_travel_timezone_without_a_contact_call(
+    make_feishu: FeishuFactory, scripted_model: ScriptedModel, fake_feishu: FakeFeishuAPI
 ) -> None:
-    fake_feishu.add_user(BOB, name="Bob", time_zone="Europe/Paris")
+    feishu = make_feishu(travel_timezone="Europe/Paris")
+    fake_feishu.add_user(BOB, name="Bob", city="Shanghai", country="CN")
     scripted_model.script("One.", "Two.")
     for text in ("what time is it?", "and now?"):
         feishu.reply_text(feishu.dm(BOB, text))
-    assert "Europe/Paris" in str(scripted_model.requests[0]["messages"][0]["content"])
-    assert len(fake_feishu.calls_to("user")) == 1
+    for request in scripted_model.requests:
+        assert "Europe/Paris" in str(request["messages"][0]["content"])
+    assert fake_feishu.calls_to("user") == []  # Feishu documents no time zone of a person
 
 
 def test_an_expired_token_is_refreshed_and_the_answer_still_arrives(

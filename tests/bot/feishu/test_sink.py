@@ -8,60 +8,32 @@ sequence numbers strictly increasing whatever fails along the way.
 from __future__ import annotations
 
 import itertools
-import uuid
-from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
 from bot.conversation.incoming import IncomingMessage
 from bot.feishu.api import FeishuAPI
-from bot.feishu.sink import FeishuReplySink
+from tests.bot.feishu.conftest import incoming, reply_sink
 from tests.support.feishu_api import SEQUENCE_ERROR, FakeFeishuAPI
 from tests.support.feishu_harness import card_text
 
 
 @pytest.fixture
-def fake() -> Iterator[FakeFeishuAPI]:
-    with FakeFeishuAPI(app_id=f"cli_{uuid.uuid4().hex[:12]}") as server:
-        yield server
+def fake(fake_feishu: FakeFeishuAPI) -> FakeFeishuAPI:
+    return fake_feishu
 
 
 @pytest.fixture
-def api(fake: FakeFeishuAPI) -> FeishuAPI:
-    return FeishuAPI(
-        app_id=fake.app_id, app_secret=fake.app_secret, base_url=fake.base_url, timeout=5
-    )
-
-
-@pytest.fixture
-def notices() -> Iterator[ThreadPoolExecutor]:
-    pool = ThreadPoolExecutor(max_workers=2)
-    yield pool
-    pool.shutdown(wait=True)
+def api(feishu_api: FeishuAPI) -> FeishuAPI:
+    return feishu_api
 
 
 def _message(fake: FakeFeishuAPI, chat_type: str = "p2p") -> IncomingMessage:
-    message_id = f"om_{uuid.uuid4().hex[:10]}"
-    fake.add_message(message_id, chat_id="oc_1", sender="ou_alice", text="plan my trip")
-    return IncomingMessage(
-        platform="feishu",
-        tenant="tk_1",
-        user="ou_alice",
-        conversation="oc_1",
-        thread=message_id,
-        message_id=message_id,
-        text="plan my trip",
-        kind="dm" if chat_type == "p2p" else "mention",
-    )
+    return incoming(fake, chat_type=chat_type)
 
 
-def _sink(
-    api: FeishuAPI, msg: IncomingMessage, notices: ThreadPoolExecutor, **extra: object
-) -> FeishuReplySink:
-    values: dict[str, object] = {"chat_type": "p2p", "reaction": "", "stream_interval": 0.0}
-    values.update(extra)
-    return FeishuReplySink(api=api, msg=msg, notices=notices, **values)  # type: ignore[arg-type]
+_sink = reply_sink
 
 
 def _streamed_card(fake: FakeFeishuAPI, msg: IncomingMessage) -> dict[str, object]:

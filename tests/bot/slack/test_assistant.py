@@ -1,5 +1,6 @@
 """Slack's assistant pane end to end: the greeting, the status while the agent works, the
-thread's title and the channel open beside it."""
+thread's title and the channel open beside it; with Redis and without it (Redis only
+remembers, the event says which threads are the pane's), one status call per step."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from typing import Any
 
 from bot.messages import t
 from bot.slack.assistant import AssistantThreads
+from tests.bot.conftest import BotFactory
 from tests.support.llm_server import ScriptedModel
 from tests.support.slack_api import FakeSlackAPI
 from tests.support.slack_harness import BotHarness, Sent
@@ -81,8 +83,9 @@ def test_the_status_says_what_the_agent_does_and_the_thread_gets_a_title(
     bot.answers(follow_up, count=3)
     bot.drain()
     statuses = slack.statuses(thread.channel, thread.ts)
-    assert statuses[:2] == [t("working", "en"), t("status_recalling", "en")]
-    assert statuses.count("") == 2 and statuses[-1] == ""  # cleared after each answer
+    # One call per step; none to clear: the answer's message removes the status.
+    assert statuses == [t("working", "en"), t("status_recalling", "en"), t("working", "en")]
+    assert slack.status_of(thread.channel, thread.ts) == ""
     assert slack.calls_to("reactions.add") == []  # the status replaces the reaction here
     [title] = slack.calls_to("assistant.threads.setTitle")  # once, after the first question
     assert title.args["title"] == "What do you remember about me?"
@@ -137,3 +140,63 @@ def test_a_plan_titles_the_thread_with_its_route(
     bot.drain()
     [title] = slack.calls_to("assistant.threads.setTitle")
     assert title.args["title"] == f"Trip: Shanghai → Chengdu, {DEPART}"
+
+
+def test_a_planning_turn_sets_each_status_once_and_never_clears_one_a_reply_cleared(
+    bot: BotHarness, scripted_model: ScriptedModel, slack: FakeSlackAPI
+) -> None:
+    thread = bot.assistant_thread(ALICE)
+    bot.answers(thread)
+    args = {"origin": "Shanghai", "destination": "Chengdu", "depart_date": DEPART}
+    scripted_model.script(_retrieve(), [("plan_itinerary", args)], "Your Chengdu plan.")
+    sent = bot.dm(ALICE, "Plan my next trip", thread_ts=thread.ts)
+    bot.answers(sent, count=3)
+    bot.drain()
+    statuses = slack.statuses(thread.channel, thread.ts)
+    assert statuses[:3] == [
+        t("working", "en"),
+        t("status_recalling", "en"),
+        t("status_planning", "en"),
+    ]
+    assert len(statuses) == 4 and statuses[3].startswith("Scoring ")  # was 5, with a clear
+    assert "" not in statuses and len(set(statuses)) == len(statuses)
+    assert slack.status_of(thread.channel, thread.ts) == ""  # the answer removed it
+    assert slack.calls_to("reactions.add") == []
+
+
+def test_without_redis_an_assistant_thread_gets_its_status_title_and_context(
+    make_bot: BotFactory, scripted_model: ScriptedModel, slack: FakeSlackAPI
+) -> None:
+    bot = make_bot(redis_url="")
+    assert bot.deps.redis is None
+    thread = bot.assistant_thread(ALICE, viewing="C0OFFSITE")
+    bot.answers(thread)
+    scripted_model.script(_retrieve(), "Let's plan the offsite.")
+    sent = bot.dm(ALICE, "plan a trip for this channel's offsite", thread_ts=thread.ts)
+    bot.answers(sent, count=2)
+    bot.drain()
+    statuses = slack.statuses(thread.channel, thread.ts)
+    assert statuses == [t("working", "en"), t("status_recalling", "en")]
+    assert slack.status_of(thread.channel, thread.ts) == ""
+    assert slack.calls_to("reactions.add") == []  # the status, not the reaction
+    [title] = slack.calls_to("assistant.threads.setTitle")
+    assert title.args["title"] == "plan a trip for this channel's offsite"
+    system = scripted_model.last_request["messages"][0]["content"]
+    assert "<#C0OFFSITE|c0offsite>" in system  # the channel beside the pane, kept in-process
+
+
+def test_where_slack_refuses_a_status_the_reaction_shows_progress_instead(
+    bot: BotHarness, scripted_model: ScriptedModel, slack: FakeSlackAPI
+) -> None:
+    sent = bot.dm(ALICE, "hello")  # a direct message outside the pane
+    scripted_model.script("Hi!", "Sure.")
+    bot.answers(sent)
+    slack.fail("assistant.threads.setStatus", "not_allowed", times=10)  # no pane in this app
+    follow_up = bot.dm(ALICE, "and a follow-up in the thread", thread_ts=sent.ts)
+    bot.answers(follow_up, count=2)
+    bot.drain()
+    [refused] = slack.calls_to("assistant.threads.setStatus")  # tried once, never again
+    assert not refused.ok
+    slack.wait_for("reactions.add", ok=True)
+    slack.wait_for("reactions.remove", ok=True)
+    assert slack.reactions(follow_up.channel, follow_up.ts) == set()

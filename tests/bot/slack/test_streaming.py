@@ -11,7 +11,7 @@ import time
 from typing import Any
 
 from bot.messages import t
-from bot.slack.stream import ready, safe_markdown
+from bot.slack.stream import MESSAGE_LIMIT, ready, safe_markdown
 from tests.bot.conftest import BotFactory
 from tests.support.llm_server import Reply, ScriptedModel, tokens
 from tests.support.slack_api import Call, FakeSlackAPI
@@ -205,3 +205,28 @@ def test_streamed_text_can_ping_nobody_even_when_markup_arrives_in_pieces() -> N
         assert text[: ready(text)] == sendable, text
     long_open = "x <" + "y" * 400
     assert ready(long_open) == len(long_open)  # never held back for ever
+
+
+def test_an_answer_longer_than_a_message_goes_on_in_new_streamed_messages_in_order(
+    bot: BotHarness, scripted_model: ScriptedModel, slack: FakeSlackAPI
+) -> None:
+    days = [
+        f"**Day {day}**: "
+        + " ".join(f"meeting {day}.{n} near the hotel, then a walk;" for n in range(20))
+        for day in range(1, 31)
+    ]
+    answer = "\n\n".join(days)
+    assert len(answer) > 2 * MESSAGE_LIMIT
+    scripted_model.script(answer)
+    sent = bot.dm(ALICE, "a month of meetings in Chengdu, day by day")
+    bot.answers(sent, count=3)
+    bot.drain()
+    shown = slack.shown(sent.channel, sent.thread_ts)
+    assert len(shown) >= 3 and all(len(m["text"]) <= MESSAGE_LIMIT for m in shown)
+    words = " ".join(m["text"] for m in shown).split()
+    assert words == answer.split()  # the whole answer, once, in order (cut between words)
+    starts = slack.calls_to("chat.startStream")
+    assert len(starts) == len(shown) and all(c.ok for c in starts)
+    assert all(c.args.get("markdown_text") for c in starts)  # every message starts with text
+    assert slack.calls_to("chat.postMessage") == [] and slack.calls_to("chat.delete") == []
+    assert shown[-1]["blocks"][0]["type"] == "context_actions"  # feedback under the end

@@ -1,0 +1,293 @@
+"""Changes of mind said in free words: does a newer fact replace an older one?
+
+A typed slot knows its own changes (`memory.decision.relation`); most of what travellers
+say fits no slot ("no more budget airlines", "these days I'd rather fly in the
+afternoon", "以后酒店订在机场附近吧"). This module reads such a pair offline and answers
+"replaces" (supersede the older fact), "unsure" (keep both; recall says which is newer)
+or None (unrelated, or both hold).
+
+Two facts can only change one another when they are about the same thing, in the same
+scope:
+
+- *about the same thing*: they share a content word or a specific subject (`subjects.json`:
+  "fitness", "location", "luggage", ... rather than "hotels" or "flights", which nearly
+  every fact shares), or one is the other with one part replaced ("I stay at Marriott" /
+  "I stay at Hilton", "常用机场是首都机场" / "常用机场是大兴机场"); and their meanings are
+  close (embedding similarity);
+- *in the same scope*: a place, a trip kind or a situation said in one and not the other
+  keeps both ("In Beijing I stay near the airport" beside "I like the city centre"), read
+  by the scope reader of `memory.scope`, with modes left out (in free text "hotels" or
+  "flights" is what a fact is about, not a limit on it).
+
+Then what the newer fact says decides. Words that add ("too", "as well", "也"), facts
+of a kind that adds up (allergies; things avoided, when one replaces a part of the
+other) and a newer fact that says nothing the older does not, in the same stance, keep
+both. Words of change ("now", "no longer", "switched to", "以后", "改成", "不再", "不…了")
+or a reversed stance on a shared word ("I like hotels with a gym" / "I don't care about
+a gym") replace; so does a habitual choice with one part replaced ("I usually fly out of
+X" / "... Y"), while a liking with one part replaced ("I like Marriott hotels" / "I like
+Hyatt hotels") is *unsure*. Cue words alone never decide: "now I also want a pool" adds,
+and a change word on a fact about something else changes nothing. The vocabulary is
+`change_terms.json`; `bench/changes.py` measures the rule (bench/README.md).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import unicodedata
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import Any, Literal
+
+from memory.errors import MemoryEngineError
+from memory.lang import detect_lang
+from memory.profile import ProfileSchema, load_schema
+from memory.scope import facets_of
+from memory.subjects import Subjects, load_subjects
+
+Verdict = Literal["replaces", "unsure"]
+LANGS = ("en", "zh")
+_DEFAULT_PATH = Path(__file__).with_name("change_terms.json")
+# Subjects nearly every fact of a kind has, or that lump things apart (airlines and hotel
+# chains are both "brand"): sharing one says little about what two facts are about.
+_BROAD = frozenset(("flight", "rail", "lodging", "brand"))
+_EN_WORD = re.compile(r"[a-z0-9][a-z0-9'-]*")
+_CJK_RUN = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]+")
+_UNIT = re.compile(r"[a-z0-9][a-z0-9'-]*|[\u3400-\u9fff\uf900-\ufaff]")
+
+
+class ChangeTermsError(MemoryEngineError, ValueError):
+    """The change vocabulary file is malformed; the message names the file and the entry."""
+
+
+@dataclass(frozen=True, slots=True)
+class Reading:
+    """What one fact's words say, read once."""
+
+    lang: str
+    units: tuple[str, ...]  # words or Chinese characters, change words out, likes as one
+    content: frozenset[str]  # the units that are neither stop words nor generic ones
+    tokens: frozenset[str]  # content words (English) or character pairs (Chinese)
+    aspects: frozenset[str]  # specific subjects and aspect groups it has words of
+    facets: frozenset[str]  # its scope, modes and aspects left out
+    stance: str  # "negative", "accept" or "positive" (also when no cue says it)
+    change: bool  # says that something changed ("now", "no longer", "以后", "改成")
+    additive: bool  # adds to what was said ("too", "也")
+    listed: bool  # of a kind that adds up (allergies)
+
+
+class ChangeReader:
+    """The loaded vocabulary; `verdict(old, new, similarity)` decides one pair."""
+
+    def __init__(
+        self,
+        data: Mapping[str, Any],
+        *,
+        schema: ProfileSchema,
+        subjects: Subjects,
+        source: str = "<change terms>",
+    ) -> None:
+        self.schema = schema
+        self.subjects = subjects
+        self._change = _patterns(data, "change", source)
+        self._additive = _patterns(data, "additive", source)
+        self._accept = _patterns(data, "accept", source)
+        self._not_scopes = _patterns(data, "not_scopes", source)
+        self._lists = _patterns(data, "lists", source)
+        self._likes = _patterns(data, "likes", source)
+        self._habitual = _patterns(data, "habitual", source)
+        groups: Any = data.get("aspects")
+        _need(isinstance(groups, dict) and groups, source, "aspects")
+        self._groups = {name: _patterns(groups, name, source) for name in groups}
+        facets: Any = data.get("aspect_facets")
+        _need(isinstance(facets, list), source, "aspect_facets")
+        self._aspect_facets = frozenset(str(f).casefold() for f in facets)
+        self._generic = frozenset(w.casefold() for w in _words(data, "generic", source))
+        self._stop = frozenset(w.casefold() for w in _words(data, "stop", source))
+        self._generic_words = re.compile(
+            "|".join(
+                re.escape(w) if _CJK_RUN.fullmatch(w) else rf"\b{re.escape(w)}s?\b"
+                for w in sorted(self._generic, key=len, reverse=True)
+            )
+        )
+
+    @lru_cache(maxsize=4096)  # noqa: B019 - one reader per vocabulary file, kept for the process
+    def read(self, text: str) -> Reading:
+        text = unicodedata.normalize("NFKC", text).replace("\u2019", "'")
+        norm = text.casefold()
+        lang = detect_lang(norm)
+        stop, generic = self._stop, self._generic
+        if lang == "zh":
+            runs = _CJK_RUN.findall(self._accept.sub(" ", norm))
+            tokens = {
+                run[i : i + 2]
+                for run in runs
+                for i in range(len(run) - 1)
+                if run[i] not in stop and run[i + 1] not in stop
+            }
+            tokens = {t for t in tokens if not any(t in word for word in generic)}
+            tokens |= {w for w in _EN_WORD.findall(norm) if w not in stop | generic}
+        else:
+            words = {_stem(w) for w in _EN_WORD.findall(norm) if w not in stop}
+            tokens = {w for w in words if w not in generic}
+        about = {name for name, pattern in self._groups.items() if pattern.search(norm)}
+        plain = self._likes.sub(" like ", self._change.sub(" ", norm))
+        units = tuple(_UNIT.findall(plain))
+        bare = self._generic_words.sub(" ", plain)
+        return Reading(
+            lang=lang,
+            units=units,
+            content=frozenset(u for u in _UNIT.findall(bare) if u not in stop),
+            tokens=frozenset(tokens),
+            aspects=frozenset(about | (self.subjects.of(text) - _BROAD)),
+            facets=self._facets(text),
+            stance=self.schema.stance(text) or "positive",
+            change=self._change.search(norm) is not None,
+            additive=self._additive.search(self._accept.sub(" ", norm)) is not None,
+            listed=self._lists.search(norm) is not None,
+        )
+
+    def _facets(self, text: str) -> frozenset[str]:
+        """The scope of a free-text fact: places of the gazetteer, trip kinds and situations
+        (modes are what free text is about, and a name read from a shape may be a brand)."""
+        scopes = self.schema.scopes
+        ignore = self.schema.phrases(text) + [m.span() for m in self._not_scopes.finditer(text)]
+        key = scopes.read(text, ignore=ignore, cues=self.schema.cue_pattern)
+        kept = set()
+        for kind, ident in facets_of(key):
+            facet = f"{kind}:{ident}".casefold()
+            if kind == "mode" or facet in self._aspect_facets:
+                continue
+            if kind == "place" and not scopes.known(kind, ident):
+                continue
+            kept.add(facet)
+        return frozenset(kept)
+
+    def verdict(
+        self, old: str, new: str, similarity: float, *, one_choice: bool = False
+    ) -> Verdict | None:
+        """Whether the newer fact `new` replaces the older `old` (None: both hold);
+        `one_choice`: both choose options of one slot (two hotel chains, say)."""
+        found = self.weigh(old, new, similarity, one_choice=one_choice)
+        return found[0] if found else None
+
+    def weigh(
+        self, old: str, new: str, similarity: float, *, one_choice: bool = False
+    ) -> tuple[Verdict, int] | None:
+        """The verdict and how strong its evidence is: 2 a shared word or a replaced part,
+        1 a shared specific subject. Among several older facts a newer one may change,
+        the strongest (then the closest) is the one it changes."""
+        lang = detect_lang(new)
+        if similarity < _SIMILAR[lang] or detect_lang(old) != lang:
+            return None  # words of two languages cannot be compared; the model can
+        a, b = self.read(old), self.read(new)
+        shared = a.tokens & b.tokens
+        specific = a.aspects & b.aspects
+        framed = one_choice or _frame(a.units, b.units, self._stop | self._generic)
+        if not (shared or specific or framed):
+            return None
+        # A scope said in one fact only keeps both, unless it is the part one fact
+        # replaces in the other ("常用机场是首都机场" -> "...大兴机场").
+        if (a.facets != b.facets and not framed) or b.additive or (a.listed and b.listed):
+            return None
+        flipped = (a.stance == "negative") != (b.stance == "negative")
+        if framed:
+            if a.stance == b.stance == "negative":
+                return None  # things avoided add up: "I never take X" / "I never take Y"
+            if b.change or flipped or self._habitual.search(new):
+                return "replaces", 2
+            return "unsure", 2
+        if a.stance == b.stance and b.content and b.content <= a.content:
+            return None  # nothing new, in the same stance: said again, or agreed with
+        if shared and flipped:
+            return "replaces", 2
+        if b.change:
+            return "replaces", 2 if shared else 1
+        return None
+
+
+# Below this, two facts are not about the same thing (Chinese pairs sit higher in e5's
+# space than English ones).
+_SIMILAR = {"en": 0.84, "zh": 0.86}
+MIN_SIMILARITY = min(_SIMILAR.values())
+
+
+def _frame(old: Sequence[str], new: Sequence[str], stop: frozenset[str]) -> bool:
+    """`new` is `old` with one part replaced: a shared start and end at least two thirds
+    as long as the longer differing part, more than a stance, and differing middles
+    that are more than stop words."""
+    shortest = min(len(old), len(new))
+    start = 0
+    while start < shortest and old[start] == new[start]:
+        start += 1
+    end = 0
+    while end < shortest - start and old[-1 - end] == new[-1 - end]:
+        end += 1
+    kept = start + end
+    middles = (old[start : len(old) - end], new[start : len(new) - end])
+    if kept * 3 < 2 * max(len(m) for m in middles):
+        return False
+    frame = [*old[:start], *old[len(old) - end :]]
+    if len(frame) < 3 and all(unit in stop for unit in frame):
+        return False  # "I prefer X" / "I prefer Y": nothing but the stance is shared
+    return all(any(unit not in stop for unit in middle) for middle in middles)
+
+
+def _stem(word: str) -> str:
+    if len(word) > 3 and word.endswith("s") and not word.endswith("ss"):
+        return word[:-1]
+    return word
+
+
+def _words(data: Mapping[str, Any], name: str, source: str) -> list[str]:
+    raw: Any = data.get(name)
+    _need(isinstance(raw, dict) and set(raw) == set(LANGS), source, name)
+    words = [w for lang in LANGS for w in raw[lang]]
+    _need(all(isinstance(w, str) and w for w in words), source, name)
+    return words
+
+
+def _need(ok: object, source: str, where: str) -> None:
+    if not ok:
+        raise ChangeTermsError(f"{source}: {where} is malformed")
+
+
+def _patterns(data: Mapping[str, Any], name: str, source: str) -> re.Pattern[str]:
+    raw: Any = data.get(name)
+    _need(isinstance(raw, dict) and set(raw) == set(LANGS), source, name)
+    listed = [p for lang in LANGS for p in raw[lang]]
+    _need(listed and all(isinstance(p, str) and p for p in listed), source, name)
+    try:
+        return re.compile("|".join(f"(?:{p})" for p in listed), re.IGNORECASE)
+    except re.error as exc:
+        raise ChangeTermsError(f"{source}: {name}: {exc}") from exc
+
+
+def load_changes(path: str | Path | None = None) -> ChangeReader:
+    """The vocabulary in `path` (default: the bundled `change_terms.json`), read with the
+    bundled profile schema and subjects; loaded once per file."""
+    return _load(Path(path) if path is not None else _DEFAULT_PATH)
+
+
+@lru_cache(maxsize=4)
+def _load(path: Path) -> ChangeReader:
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        raise ChangeTermsError(f"{path}: cannot read the change terms: {exc}") from exc
+    if not isinstance(data, dict):
+        raise ChangeTermsError(f"{path}: the change terms must be a JSON object")
+    return ChangeReader(data, schema=load_schema(), subjects=load_subjects(), source=str(path))
+
+
+__all__ = [
+    "MIN_SIMILARITY",
+    "ChangeReader",
+    "ChangeTermsError",
+    "Reading",
+    "Verdict",
+    "load_changes",
+]

@@ -1,0 +1,88 @@
+"""A newer fact supersedes an older one said in free words only when it is a change of
+mind: the offline decision on the change pairs (dev: tuned on; held-out and fresh: never
+tuned on), per language. `bench/changes.py` measures the same through `Memory.record`,
+alone and among a traveller's other facts, and with a scripted fast model."""
+
+from __future__ import annotations
+
+import json
+from datetime import UTC, datetime
+from functools import cache
+from pathlib import Path
+
+import pytest
+
+from memory.changes import ChangeTermsError, load_changes
+from memory.decision import comparable, relation
+from memory.embedding import shared_local_embedder
+from memory.profile import load_schema
+from memory.types import MemoryItem
+
+PAIRS = Path(__file__).with_name("change_pairs")
+
+
+def decided(old_text: str, new_text: str) -> str:
+    """What `Memory.record` does offline with the newer fact, given only the older one."""
+    schema = load_schema()
+    old, new = schema.detect(old_text), schema.detect(new_text)
+    read = {name: getattr(old, name) for name in ("slot", "value", "polarity", "scope") if old}
+    stored = MemoryItem("old", "t", old_text, "chat", datetime.now(UTC), **read)
+    if new is not None and relation(schema, stored, new) == "replaces":
+        return "supersedes"
+    if not comparable(schema, stored, new):
+        return "both"
+    a, b = shared_local_embedder().embed_passages([old_text, new_text])
+    one_choice = old is not None and new is not None
+    verdict = load_changes().verdict(old_text, new_text, float(a @ b), one_choice=one_choice)
+    return "supersedes" if verdict == "replaces" else "both"
+
+
+@cache
+def rates(half: str, lang: str) -> tuple[float, float, tuple[str, ...]]:
+    """(share of changes superseded, share of the others kept, the misses)."""
+    pairs = json.loads((PAIRS / f"{half}.json").read_text(encoding="utf-8"))["pairs"]
+    mine = [p for p in pairs if p["lang"] == lang]
+    got = {(p["old"], p["new"]): decided(p["old"], p["new"]) for p in mine}
+    changes = [p for p in mine if p["expect"] == "supersedes"]
+    others = [p for p in mine if p["expect"] == "both"]
+    misses = tuple(
+        f"{p['old']} -> {p['new']} (expected {p['expect']})"
+        for p in mine
+        if got[(p["old"], p["new"])] != p["expect"]
+    )
+    superseded = sum(got[(p["old"], p["new"])] == "supersedes" for p in changes) / len(changes)
+    kept = sum(got[(p["old"], p["new"])] == "both" for p in others) / len(others)
+    return superseded, kept, misses
+
+
+# Measured (bench/README.md): dev 0.905 / 1.000 in both languages, held-out 0.850 / 1.000
+# in both, fresh 0.667 (en) and 0.750 (zh) / 1.000. A little room for vocabulary changes,
+# none for keeping fewer complementary pairs.
+FLOORS = {"dev": 0.85, "heldout": 0.8, "fresh": 0.6}
+
+
+@pytest.mark.parametrize("half", sorted(FLOORS))
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_changes_are_superseded_and_the_others_kept(half: str, lang: str) -> None:
+    superseded, kept, misses = rates(half, lang)
+    assert kept == 1.0, misses
+    assert superseded >= FLOORS[half], misses
+
+
+def test_every_half_covers_each_language_and_kind() -> None:
+    for half in FLOORS:
+        pairs = json.loads((PAIRS / f"{half}.json").read_text(encoding="utf-8"))["pairs"]
+        for lang in ("en", "zh"):
+            mine = [p for p in pairs if p["lang"] == lang]
+            assert {p["kind"] for p in mine} == {"change", "scoped", "complement", "unrelated"}
+            assert sum(p["kind"] == "change" for p in mine) >= 12
+
+
+def test_a_malformed_vocabulary_is_named(tmp_path: Path) -> None:
+    bad = tmp_path / "terms.json"
+    bad.write_text(json.dumps({"change": {"en": ["now"]}}), encoding="utf-8")
+    with pytest.raises(ChangeTermsError, match=r"terms\.json"):
+        load_changes(bad)
+    bad.write_text("{not json", encoding="utf-8")
+    with pytest.raises(ChangeTermsError, match="cannot read"):
+        load_changes(bad)

@@ -1,0 +1,207 @@
+"""A change of mind said in free words (issue 22): it replaces the old preference, kept in
+history, whether or not a slot knows it; offline, and with the fast model when one is
+configured; where the engine is unsure it keeps both, and what the agent receives says
+which is newer. Through the real `Memory` on SQLite and PostgreSQL, with the Redis cache."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from memory.engine import Memory
+from tests.conftest import MemoryFactory
+from tests.support.llm_server import Delay, ScriptedModel
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        pytest.param(
+            "I'm fine with budget airlines", "I don't fly budget airlines anymore", id="en-no-more"
+        ),
+        pytest.param("I like evening flights", "I prefer morning flights now", id="en-time-of-day"),
+        pytest.param("酒店订在公司附近", "酒店订在火车站附近", id="zh-no-cue-word"),
+        pytest.param("喜欢有行政酒廊的酒店", "行政酒廊现在无所谓", id="zh-no-longer-matters"),
+        pytest.param("我住万豪", "我住希尔顿", id="zh-hotel-chain-slot"),
+    ],
+)
+def test_a_change_said_in_free_words_supersedes_offline_and_keeps_history(
+    memory: Memory, namespace: str, old: str, new: str
+) -> None:
+    [first] = memory.record(namespace, [old])
+    assert memory.retrieve(namespace, "")  # cached before the change
+    [outcome] = memory.record(namespace, [new])
+    assert outcome.status == "updated", outcome
+    assert outcome.replaced_ids == (first.item_id,)
+    assert outcome.reason == f"replaces: {old}"
+    assert [i.text for i in memory.items(namespace)] == [new]
+    summary = memory.retrieve(namespace, "")
+    assert new.rstrip("。.") in summary and old not in summary
+    history = {row["text"]: row for row in memory.export(namespace)["items"]}
+    assert history[old]["current"] is False
+    assert history[old]["superseded_by"] == outcome.item_id
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        pytest.param("I stay near the office", "In Shanghai I stay near the Bund", id="en-place"),
+        pytest.param("I stay at Marriott", "I also stay at Hyatt", id="en-also"),
+        pytest.param("不坐廉航", "海航也不坐", id="zh-also-avoid"),
+        pytest.param("喜欢大型商务酒店", "度假的时候喜欢住民宿", id="zh-holidays"),
+        pytest.param("I'm allergic to shellfish", "I'm allergic to peanuts", id="en-adds-up"),
+    ],
+)
+def test_a_scoped_or_complementary_fact_keeps_both(
+    memory: Memory, namespace: str, old: str, new: str
+) -> None:
+    memory.record(namespace, [old])
+    [outcome] = memory.record(namespace, [new])
+    assert outcome.status == "added", outcome
+    assert {i.text for i in memory.items(namespace)} == {old, new}
+    assert all(i.contested_by is None for i in memory.items(namespace))
+    summary = memory.retrieve(namespace, "")
+    assert "newer" not in summary and "较新" not in summary
+
+
+TRAVELLER = [
+    "I run every morning, so a hotel near a park is ideal",
+    "Nothing before 8am, I hate early flights",
+    "I need strong wifi for video calls in hotels",
+    "I prefer Lyft to taxis",
+    "I like evening flights",
+    "I'm allergic to shellfish",
+    "Marriott Bonvoy member, I stay Marriott whenever possible",
+]
+
+
+def test_among_many_facts_only_the_one_changed_is_superseded(
+    memory: Memory, namespace: str
+) -> None:
+    outcomes = memory.record(namespace, TRAVELLER)
+    assert [o.status for o in outcomes] == ["added"] * len(TRAVELLER)  # none replaces another
+    evening = outcomes[TRAVELLER.index("I like evening flights")].item_id
+    [outcome] = memory.record(namespace, ["I prefer morning flights now"])
+    assert outcome.replaced_ids == (evening,)
+    current = {i.text for i in memory.items(namespace)}
+    assert current == (set(TRAVELLER) - {"I like evening flights"}) | {
+        "I prefer morning flights now"
+    }
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "newer_note", "older_note"),
+    [
+        pytest.param(
+            "I like Marriott hotels",
+            "I like Hyatt hotels",
+            " (newer, said ",
+            " (older, said ",
+            id="en",
+        ),
+        pytest.param("喜欢晚上的航班", "喜欢早上的航班", "（较新，", "（较早，", id="zh"),
+    ],
+)
+def test_an_unsure_change_keeps_both_and_the_agent_is_told_which_is_newer(
+    memory: Memory, namespace: str, old: str, new: str, newer_note: str, older_note: str
+) -> None:
+    [first] = memory.record(namespace, [old])
+    [outcome] = memory.record(namespace, [new])
+    assert outcome.status == "added", outcome
+    items = {i.text: i for i in memory.items(namespace)}
+    assert items[old].contested_by == outcome.item_id
+    day = items[new].created_at.date().isoformat()
+    for _ in range(2):  # from the store, then from the cached summary
+        summary = memory.retrieve(namespace, "")
+        assert summary.index(new) < summary.index(old), summary
+        assert f"{new}{newer_note}{day}" in summary
+        assert older_note in summary
+    # a request-specific recall from the cached facts (not the cached summary) says it too
+    summary = memory.retrieve(namespace, old)
+    assert summary.index(new) < summary.index(old) and newer_note in summary
+    exported = {row["text"]: row for row in memory.export(namespace)["items"]}
+    assert exported[old]["current"] is True
+    assert exported[old]["contested_by"] == outcome.item_id
+    # forgetting the newer fact leaves the older one as it was, without a note
+    assert memory.forget(namespace, outcome.item_id) == 1
+    assert memory.retrieve(namespace, "").rstrip("。.") == old
+    assert [i.id for i in memory.items(namespace)] == [first.item_id]
+
+
+# -- with the fast model ---------------------------------------------------------------
+
+
+@pytest.fixture
+def fast_model() -> Iterator[ScriptedModel]:
+    with ScriptedModel() as model:
+        yield model
+
+
+def _judged(make_memory: MemoryFactory, model: ScriptedModel, **overrides: Any) -> Memory:
+    return make_memory(llm_fast_model="fast", openai_base_url=model.base_url, **overrides)
+
+
+def _shown(request: dict[str, Any]) -> dict[str, str]:
+    """The existing facts the model was shown: text -> id."""
+    prompt = request["messages"][-1]["content"]
+    lines = prompt.split("Existing facts (id: text):\n")[1].split("\n\nNew fact:")[0]
+    return {line[34:]: line[:32] for line in lines.splitlines()}
+
+
+def test_the_fast_model_decides_a_change_the_offline_rule_misses(
+    make_memory: MemoryFactory, fast_model: ScriptedModel, namespace: str
+) -> None:
+    memory = _judged(make_memory, fast_model)
+    [old] = memory.record(namespace, ["I stay at hotels"])
+    fast_model.script(
+        lambda req: json.dumps({"action": "update", "replaces": [_shown(req)["I stay at hotels"]]})
+    )
+    [outcome] = memory.record(namespace, ["I prefer serviced apartments now"])
+    assert outcome.status == "updated" and outcome.replaced_ids == (old.item_id,)
+    assert [i.text for i in memory.items(namespace)] == ["I prefer serviced apartments now"]
+
+
+def test_the_fast_model_overrules_the_offline_rule(
+    make_memory: MemoryFactory, fast_model: ScriptedModel, namespace: str
+) -> None:
+    memory = _judged(make_memory, fast_model)
+    memory.record(namespace, ["I like evening flights"])
+    fast_model.script(json.dumps({"action": "add", "replaces": []}))
+    [outcome] = memory.record(namespace, ["I prefer morning flights now"])
+    assert outcome.status == "added"
+    assert len(memory.items(namespace)) == 2
+
+
+def test_the_fast_model_judges_two_hotel_chains_and_can_be_unsure(
+    make_memory: MemoryFactory, fast_model: ScriptedModel, namespace: str
+) -> None:
+    """Two preferred options of one slot reach the model (the slot rules keep both); its
+    "unsure" keeps both and marks the newer, where the offline rule would replace."""
+    memory = _judged(make_memory, fast_model)
+    memory.record(namespace, ["I always stay at Marriott"])
+    fast_model.script(
+        lambda req: json.dumps(
+            {"action": "unsure", "replaces": [_shown(req)["I always stay at Marriott"]]}
+        )
+    )
+    [outcome] = memory.record(namespace, ["I stay at Hilton these days"])
+    assert outcome.status == "added"
+    summary = memory.retrieve(namespace, "")
+    assert summary.index("I stay at Hilton these days (newer, said ") < summary.index("Marriott")
+    assert memory.profile(namespace) == {"preferred_hotel_brands": ["hilton", "marriott"]}
+
+
+def test_a_model_slower_than_its_timeout_leaves_the_decision_to_the_offline_rule(
+    make_memory: MemoryFactory, fast_model: ScriptedModel, namespace: str
+) -> None:
+    memory = _judged(make_memory, fast_model, llm_timeout_seconds=0.5)
+    [old] = memory.record(namespace, ["廉航也可以坐"])
+    answer = Delay(3.0, then=json.dumps({"action": "add", "replaces": []}))
+    fast_model.script(answer, answer, answer)  # the client may retry a timeout
+    [outcome] = memory.record(namespace, ["现在不坐廉航了"])
+    assert fast_model.requests, "the model was asked"
+    assert outcome.status == "updated" and outcome.replaced_ids == (old.item_id,)
+    assert [i.text for i in memory.items(namespace)] == ["现在不坐廉航了"]
