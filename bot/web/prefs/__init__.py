@@ -17,7 +17,7 @@ from __future__ import annotations
 import logging
 from typing import TYPE_CHECKING
 
-from bot.prefs.links import link_secret, page_problem, public_base
+from bot.prefs.links import link_secret, page_problem, public_base, public_url_problem
 from bot.web.prefs.api import FACTS_PREFIX, PrefsAPI
 from bot.web.prefs.page import PrefsPage
 from bot.web.prefs.site import PrefsSite
@@ -49,7 +49,8 @@ def mount(web: WebApp, settings: Settings, deps: Deps) -> bool:
     if public:
         log.info("preferences page on %s/prefs", public)
     else:
-        log.warning("preferences page on /prefs, but PUBLIC_URL is not set: no links can be made")
+        problem = public_url_problem(settings.public_url)
+        log.warning("preferences page on /prefs, but %s: no links can be made", problem)
     return True
 
 

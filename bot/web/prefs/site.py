@@ -30,6 +30,7 @@ from memory.profile import Clash, Value
 
 if TYPE_CHECKING:
     from bot.deps import Deps
+    from bot.settings import Settings
 
 T = TypeVar("T")
 
@@ -59,6 +60,7 @@ class PrefsSite:
         self.assets = load_assets()
         self.render = Renderer(base_path=self.base_path, assets=self.assets)
         self.max_body = min(MAX_BODY_BYTES, settings.http_max_body_bytes)
+        self.new_link = new_link_lines(settings)
 
     @property
     def page_url(self) -> str:
@@ -183,6 +185,20 @@ class PrefsSite:
         return t("prefs_free_text_label", lang)
 
 
+def new_link_lines(settings: Settings) -> tuple[str, ...]:
+    """Where a person gets a new link (message keys): for each chat platform this
+    deployment serves, or the command line when it serves none. The same for every
+    refused link, so the page never tells which way a link was wrong."""
+    lines = []
+    if settings.slack_bot_token:
+        lines.append("page_denied_new")
+    if settings.feishu_configured:
+        lines.append("page_denied_new_feishu")
+    if settings.dingtalk_configured:
+        lines.append("page_denied_new_dingtalk")
+    return tuple(lines) or ("page_denied_new_local",)
+
+
 def browser_lang(header: str | None) -> Lang | None:
     """The first of zh/en in an `Accept-Language` header, by preference weight."""
     ranked: list[tuple[float, int, Lang]] = []
@@ -204,4 +220,4 @@ def browser_lang(header: str | None) -> Lang | None:
     return min(ranked)[2] if ranked else None
 
 
-__all__ = ["MAX_BODY_BYTES", "PrefsSite", "browser_lang"]
+__all__ = ["MAX_BODY_BYTES", "PrefsSite", "browser_lang", "new_link_lines"]
