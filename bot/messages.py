@@ -107,7 +107,7 @@ _MESSAGES: dict[str, dict[str, str]] = {
             "  /remember TEXT   remember a travel preference\n"
             "  /recall [QUERY]  show what I remember (optionally about QUERY)\n"
             "  /prefs           your profile and every remembered fact, with ids\n"
-            "  /forget ID|all   forget one fact by id, or everything\n"
+            "  /forget ID|all   forget one fact by id (as /prefs shows it), or everything\n"
             "  /help            this help\n"
             "  /quit            leave\n"
             "Anything else is a message to the assistant."
@@ -117,7 +117,7 @@ _MESSAGES: dict[str, dict[str, str]] = {
             "  /remember 内容   记住一条出行偏好\n"
             "  /recall [关键词]  查看我记住的内容（可按关键词）\n"
             "  /prefs           你的偏好档案和所有记住的条目（含编号）\n"
-            "  /forget 编号|all  按编号忘记一条，或全部忘记\n"
+            "  /forget 编号|all  按编号（/prefs 所示）忘记一条，或全部忘记\n"
             "  /help            显示帮助\n"
             "  /quit            退出\n"
             "其他内容都会作为消息发给助手。"
@@ -142,12 +142,30 @@ _MESSAGES: dict[str, dict[str, str]] = {
         "en": "Nothing is remembered for {user} yet.",
         "zh": "还没有为 {user} 记住任何内容。",
     },
-    "console_profile": {"en": "Profile:", "zh": "偏好档案："},
-    "console_facts": {"en": "Remembered facts:", "zh": "记住的条目："},
     "console_forgot": {"en": "Forgot {count} item(s).", "zh": "已忘记 {count} 条。"},
     "console_forget_how": {
         "en": "Say /forget ID to forget one fact (/prefs lists the ids), or /forget all.",
         "zh": "用 /forget 编号 忘记一条（/prefs 可查看编号），或用 /forget all 全部忘记。",
+    },
+    "console_forget_ambiguous": {
+        "en": "{count} facts have ids beginning {item_id}; type more of the id (see /prefs).",
+        "zh": "有 {count} 条的编号以 {item_id} 开头，请多输入几位（/prefs 可查看编号）。",
+    },
+    "console_forget_all_ask": {
+        "en": "Forget all {count} fact(s) remembered for {user}, history included?",
+        "zh": "确定忘记为 {user} 记住的全部 {count} 条内容（包括历史版本）吗？",
+    },
+    "console_forget_all_kept": {
+        "en": "Nothing was forgotten.",
+        "zh": "没有忘记任何内容。",
+    },
+    # First hour, round 2 (issue 26): a model that does not answer, named by its URL.
+    "console_llm_unavailable": {
+        "en": (
+            "I can't reach the language model at {url} ({reason}). /remember, /recall, "
+            "/prefs and /forget still work."
+        ),
+        "zh": "连不上 {url} 的语言模型（{reason}）。/remember、/recall、/prefs、/forget 仍然可用。",
     },
     "console_forget_missing": {
         "en": "No remembered fact has the id {item_id}; /prefs lists the ids.",
@@ -439,6 +457,7 @@ _MESSAGES: dict[str, dict[str, str]] = {
     "home_scope": {"en": "only for: {scope}", "zh": "仅限：{scope}"},
     "home_source_form": {"en": "from the form", "zh": "来自表单"},
     "home_source_admin": {"en": "added by a travel admin", "zh": "由差旅管理员添加"},
+    "home_source_console": {"en": "from the terminal console", "zh": "来自终端控制台"},
     "home_source_other": {"en": "from {source}", "zh": "来自 {source}"},
     "home_newer": {"en": "Newer", "zh": "较新"},
     "home_older": {"en": "Older", "zh": "较早"},
@@ -529,6 +548,25 @@ _MESSAGES: dict[str, dict[str, str]] = {
     "page_denied_new": {
         "en": "Ask the travel assistant for a new link (in Slack: /travel-prefs link).",
         "zh": "请向差旅助手索取新链接（在 Slack 中输入 /travel-prefs link）。",
+    },
+    # Where else a new link comes from: one line per chat platform the deployment serves.
+    "page_denied_new_feishu": {
+        "en": (
+            "Ask the travel assistant for a new link (in Feishu: send /travel-prefs, "
+            "then Edit preferences)."
+        ),
+        "zh": "请向差旅助手索取新链接（在飞书中发送“我的偏好”，然后点“编辑偏好”）。",
+    },
+    "page_denied_new_dingtalk": {
+        "en": (
+            "Ask the travel assistant for a new link (in DingTalk: send /travel-prefs, "
+            "then Edit on the web)."
+        ),
+        "zh": "请向差旅助手索取新链接（在钉钉中发送“我的偏好”，然后点“在网页上编辑”）。",
+    },
+    "page_denied_new_local": {
+        "en": "Make a new link on the command line: travel-bot prefs link --user NS.",
+        "zh": "请在命令行生成新链接：travel-bot prefs link --user NS。",
     },
     "page_forbidden_title": {"en": "Nothing was changed", "zh": "没有做任何更改"},
     "page_forbidden": {

@@ -124,6 +124,9 @@ class Settings(MemorySettings):
     metrics_port: int | None = Field(default=None, ge=1, le=65535)
     metrics_host: str = "127.0.0.1"
     metrics_token: SecretStr | None = None
+    # Proxies whose X-Forwarded-Proto/-For are believed (uvicorn's own variable and default):
+    # comma-separated addresses or networks, "*" for any.
+    forwarded_allow_ips: str = "127.0.0.1,::1"
 
     @field_validator("metrics_port", mode="before")
     @classmethod

@@ -81,8 +81,11 @@ def open_memory(
         )
     if embedder is None:
         if settings.embedding_provider == "openai":
+            key = settings.openai_api_key
             embedder = OpenAIEmbedder(
-                client=openai_client(settings), model=settings.embedding_model
+                client=openai_client(settings),
+                model=settings.embedding_model,
+                key_set=bool(key and key.get_secret_value().strip()),
             )
         else:
             embedder = shared_local_embedder()

@@ -109,9 +109,10 @@ class LocalEmbedder:
 class OpenAIEmbedder:
     """Embeddings from an OpenAI-compatible `/embeddings` endpoint."""
 
-    def __init__(self, *, client: Any, model: str) -> None:
+    def __init__(self, *, client: Any, model: str, key_set: bool = True) -> None:
         self._client = client
         self._model = model
+        self._key_set = key_set  # False: OPENAI_API_KEY is unset, said when a call fails
         self.name = f"openai:{model}"
         self.dim = 0
         self._queries = _QueryCache()
@@ -120,7 +121,7 @@ class OpenAIEmbedder:
         try:
             response = self._client.embeddings.create(model=self._model, input=list(texts))
         except Exception as exc:  # the openai client raises many types; all mean "no vector"
-            raise MemoryEngineError(f"embedding endpoint failed: {type(exc).__name__}") from exc
+            raise MemoryEngineError(self._failure(exc)) from exc
         rows = sorted(response.data, key=lambda row: row.index)
         matrix = _normalise(np.asarray([row.embedding for row in rows], dtype=np.float32))
         self.dim = int(matrix.shape[1])
@@ -130,6 +131,16 @@ class OpenAIEmbedder:
         if not texts:
             return np.zeros((0, self.dim), dtype=np.float32)
         return self._embed(texts)
+
+    def _failure(self, exc: Exception) -> str:
+        """E.g. "embedding endpoint https://api.openai.com/v1/embeddings failed:
+        APIConnectionError (EMBEDDING_PROVIDER=openai; OPENAI_API_KEY is not set)"."""
+        base = str(getattr(self._client, "base_url", "") or "").rstrip("/")
+        where = f" {base}/embeddings" if base else ""
+        notes = ["EMBEDDING_PROVIDER=openai"]
+        if not self._key_set:
+            notes.append("OPENAI_API_KEY is not set")
+        return f"embedding endpoint{where} failed: {type(exc).__name__} ({'; '.join(notes)})"
 
     def embed_query(self, text: str) -> Vector:
         cached = self._queries.get(text)

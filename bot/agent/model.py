@@ -98,6 +98,7 @@ class Model:
         stream: bool = True,
     ) -> None:
         self._completions: Any = llm.with_options(max_retries=0).chat.completions
+        self.base_url = str(getattr(llm, "base_url", "")).rstrip("/")  # to name it when down
         self.model = model
         self.request_timeout_seconds = request_timeout_seconds
         self.max_retries = max_retries

@@ -1,8 +1,15 @@
 """`travel-bot chat [--user NS]`: the agent and memory in a terminal, for people without Slack.
 
 Reads one message per line from standard input (piped input works; the prompt is shown
-only on a terminal). Memory commands work with or without a language model:
-`/remember TEXT`, `/recall [QUERY]`, `/prefs`, `/forget ID|all`, `/help`, `/quit`.
+only on a terminal, where lines can be edited and this session's earlier lines come back
+with the arrow keys, through the standard library's `readline`; nothing typed is written
+to a history file, as it may hold what the privacy guard refused). Ctrl-D ends the
+session (status 0), Ctrl-C too (status 130), without a traceback. Memory commands work
+with or without a language model: `/remember TEXT`, `/recall [QUERY]`, `/prefs` (the
+readable view `travel-bot memory show` and the web page share, `bot.prefs.remembered`),
+`/forget ID|all` (an id as `/prefs` shows it, or its unambiguous beginning; `all` asks
+first), `/help`, `/quit`. A model that does not answer is named by its URL, and the
+memory commands go on working.
 
 The terminal shows only the conversation: logs go to a file (`--log-file`, by default
 `data/travel-bot.log`), and a Redis that does not answer is said once at the start
@@ -21,8 +28,10 @@ from bot.agent.tools import ToolContext
 from bot.channels import CONSOLE
 from bot.cli import logs
 from bot.cli.options import add_console
+from bot.cli.services import memory_problem
 from bot.errors import LLMUnavailable
 from bot.messages import lang_of, rejection, t
+from bot.prefs.remembered import match_id, read_view, view_lines
 from bot.prefs.revocations import forget_everything, open_revocations
 from bot.settings import Settings
 from memory.errors import MemoryEngineError, StoreUnavailable
@@ -37,6 +46,8 @@ log = logging.getLogger(__name__)
 
 PROMPT = "> "
 MAX_HISTORY_MESSAGES = 20
+INTERRUPTED = 130  # Ctrl-C: 128 + SIGINT, as a shell reports it
+YES = ("y", "yes", "是", "是的", "确定", "确认")
 
 
 def register(subparsers: Any) -> None:
@@ -54,8 +65,15 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
     return start_console(args, settings)
 
 
-def start_console(args: argparse.Namespace, settings: Settings) -> int:
-    """The console on this terminal, its logs sent to `--log-file` (`chat` and `run`)."""
+def start_console(args: argparse.Namespace, settings: Settings, *, notice: str = "") -> int:
+    """The console on this terminal, its logs sent to `--log-file` (`chat` and `run`);
+    `notice` goes to standard error first, once the memory database answers."""
+    problem = memory_problem(settings)  # one line and exit 2, never a console that cannot work
+    if problem:
+        print(f"error: {problem}", file=sys.stderr)
+        return 2
+    if notice:
+        print(notice, file=sys.stderr)
     log_file = logs.to_file(args.log_file, args.log_level)
     return run_console(
         settings,
@@ -157,21 +175,23 @@ class _Session:
             self.say(t("console_no_llm", self.lang))
 
     def loop(self, stdin: TextIO) -> int:
-        interactive = _isatty(stdin)
-        while True:
-            if interactive:
-                print(PROMPT, end="", file=self.out, flush=True)
-            line = stdin.readline()
-            if not line:
-                return 0
-            line = line.strip()
-            if not line:
-                continue
-            if line.startswith("/"):
-                if not self.command(line):
+        self.reader = _Reader(stdin, self.out)
+        try:
+            while True:
+                line = self.reader.line(PROMPT)
+                if line is None:
                     return 0
-            else:
-                self.chat(line)
+                line = line.strip()
+                if not line:
+                    continue
+                if line.startswith("/"):
+                    if not self.command(line):
+                        return 0
+                else:
+                    self.chat(line)
+        except KeyboardInterrupt:  # Ctrl-C at the prompt or during a turn
+            self.reader.end_line()
+            return INTERRUPTED
 
     # -- chat ---------------------------------------------------------------------------
 
@@ -192,7 +212,8 @@ class _Session:
             reply = self.agent.run(ctx, text, history=self.history)
         except LLMUnavailable as exc:
             log.warning("console turn failed: %s", exc)
-            self.say(t("llm_unavailable", self.lang))
+            url = self.agent.model.base_url
+            self.say(t("console_llm_unavailable", self.lang, url=url, reason=exc))
             return
         except Exception as exc:
             log.warning("console turn failed: %s", type(exc).__name__)
@@ -252,40 +273,98 @@ class _Session:
         self.say(recalled.summary or t("console_nothing_remembered", self.lang, user=self.user))
 
     def prefs(self, _: str) -> None:
-        items = self.memory.items(self.user)
-        if not items:
+        view = read_view(self.memory, self.user, self.lang)
+        if not view.facts:
             self.say(t("console_nothing_remembered", self.lang, user=self.user))
             return
-        profile = self.memory.profile(self.user)
-        if profile:
-            self.say(t("console_profile", self.lang))
-            for slot, value in sorted(profile.items()):
-                shown = ", ".join(value) if isinstance(value, list | tuple) else str(value)
-                self.say(f"  {slot}: {shown}")
-        for v in self.memory.scoped_profile(self.user):
-            shown = ", ".join(v.value) if isinstance(v.value, tuple) else str(v.value)
-            self.say(f"  {v.slot} ({v.label}): {shown}")
-        self.say(t("console_facts", self.lang))
-        for item in items:
-            self.say(f"  - {item.text}  [{item.id}]")
+        self.say("\n".join(view_lines(view, self.lang)))
 
     def forget(self, item_id: str) -> None:
         if not item_id:  # erasing everything takes an explicit word, as in Slack
             self.say(t("console_forget_how", self.lang))
             return
-        if item_id == "all":  # the count is of current facts, not the history they replaced
-            count = len(self.memory.items(self.user))
-            revocations = open_revocations(self.settings)  # its links to the page end too
-            try:
-                forget_everything(self.memory, revocations, self.user)
-            finally:
-                revocations.close()
-        else:
-            count = min(self.memory.forget(self.user, item_id), 1)
-        if item_id != "all" and count == 0:
+        if item_id.lower() == "all":
+            self.forget_all()
+            return
+        named = match_id(item_id, [item.id for item in self.memory.items(self.user)])
+        if len(named) > 1:
+            self.say(t("console_forget_ambiguous", self.lang, item_id=item_id, count=len(named)))
+            return
+        count = min(self.memory.forget(self.user, named[0] if named else item_id), 1)
+        if count == 0:
             self.say(t("console_forget_missing", self.lang, item_id=item_id))
         else:
             self.say(t("console_forgot", self.lang, count=count))
+
+    def forget_all(self) -> None:
+        """Ask first, as the CLI and Slack do; the next line answers (also when piped)."""
+        count = len(self.memory.items(self.user))  # current facts, not the history they replaced
+        if not count:
+            self.say(t("console_nothing_remembered", self.lang, user=self.user))
+            return
+        question = t("console_forget_all_ask", self.lang, count=count, user=self.user)
+        answer = self.reader.ask(question)
+        if (answer or "").strip().lower() not in YES:
+            self.say(t("console_forget_all_kept", self.lang))
+            return
+        revocations = open_revocations(self.settings)  # its links to the page end too
+        try:
+            forget_everything(self.memory, revocations, self.user)
+        finally:
+            revocations.close()
+        self.say(t("console_forgot", self.lang, count=count))
+
+
+class _Reader:
+    """Lines of standard input. On a terminal: the prompt, line editing and this session's
+    history (`readline`, through `input`); piped: plain lines, no prompt."""
+
+    def __init__(self, stdin: TextIO, out: TextIO) -> None:
+        self.stdin, self.out = stdin, out
+        self.terminal = _isatty(stdin)
+        # `input` edits lines only on the process's own terminal.
+        self.editing = self.terminal and stdin is sys.stdin and out is sys.stdout and _readline()
+
+    def line(self, prompt: str) -> str | None:
+        """The next line, or None at the end of input (Ctrl-D on a terminal)."""
+        if self.editing:
+            try:
+                return input(prompt)
+            except EOFError:
+                self.end_line()
+                return None
+        if self.terminal:
+            print(prompt, end="", file=self.out, flush=True)
+        text = self.stdin.readline()
+        if not text:
+            self.end_line()
+            return None
+        return text
+
+    def ask(self, question: str) -> str | None:
+        """A question answered by the next line, which is kept out of the history."""
+        prompt = f"{question} [y/N] "
+        if not self.terminal:  # piped: the question stays in the transcript
+            print(prompt.rstrip(), file=self.out, flush=True)
+        answer = self.line(prompt)
+        if self.editing and answer:
+            import readline
+
+            readline.remove_history_item(readline.get_current_history_length() - 1)
+        return answer
+
+    def end_line(self) -> None:
+        """Finish the prompt's line on a terminal, so what follows starts on its own."""
+        if self.terminal:
+            print(file=self.out, flush=True)
+
+
+def _readline() -> bool:
+    try:
+        import readline  # noqa: F401  (makes `input` edit lines and keep a history)
+    except ImportError:  # a Python built without it: plain lines
+        return False
+    return True
 
 
 def _isatty(stream: TextIO) -> bool:

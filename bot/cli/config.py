@@ -5,8 +5,8 @@ and what is accepted, e.g.
 
     error: PORT=abc is not accepted: expected a whole number from 1 to 65535 (default 3000)
 
-followed by one line on where settings live. `main` prints them and exits 2: no
-traceback, whichever verb was asked for.
+(one line for each wrong value). `main` prints them and exits 2: no traceback, whichever
+verb was asked for.
 """
 
 from __future__ import annotations
@@ -22,8 +22,6 @@ from pydantic_settings import SettingsError
 
 from bot.settings import Settings
 
-WHERE = "Settings come from the environment or .env (see .env.example and README.md, Settings)."
-
 
 class ConfigError(Exception):
     """The settings cannot be loaded; `lines` say why, for the person at the terminal."""
@@ -38,9 +36,9 @@ def load_settings(**values: Any) -> Settings:
     try:
         return Settings(**values)
     except ValidationError as exc:
-        raise ConfigError([*describe(exc), WHERE]) from None
+        raise ConfigError(describe(exc)) from None
     except SettingsError as exc:  # e.g. a value pydantic-settings could not decode
-        raise ConfigError([f"error: {exc}", WHERE]) from None
+        raise ConfigError([f"error: {' '.join(str(exc).split())}"]) from None
 
 
 def describe(error: ValidationError) -> list[str]:
@@ -51,11 +49,12 @@ def describe(error: ValidationError) -> list[str]:
         name = str(loc[0]) if loc else ""
         field = Settings.model_fields.get(name)
         if field is None:
-            lines.append(f"error: the settings are not consistent: {_reason(problem)}")
+            reason = " ".join(_reason(problem).split())
+            lines.append(f"error: the settings are not consistent: {reason}")
             continue
         shown = _shown(problem.get("input"), field)
         custom = problem["type"] == "value_error"
-        accepted = _reason(problem) if custom else f"expected {_accepted(field)}"
+        accepted = " ".join(_reason(problem).split()) if custom else f"expected {_accepted(field)}"
         default = render_default(field)
         suffix = f" (default {default})" if default else ""
         lines.append(f"error: {name.upper()}={shown} is not accepted: {accepted}{suffix}")
@@ -131,4 +130,4 @@ def _bounds(field: FieldInfo) -> str:
     return f" of {words}" if words.startswith(("at ", "less")) else f" {words}"
 
 
-__all__ = ["WHERE", "ConfigError", "describe", "load_settings", "render_default"]
+__all__ = ["ConfigError", "describe", "load_settings", "render_default"]

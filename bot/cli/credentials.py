@@ -1,18 +1,21 @@
-"""Which chat platform `travel-bot run` starts, from the credentials that are set.
+"""Which chat platform `travel-bot run` starts, and which HTTP callbacks `travel-bot serve`
+mounts, from the credentials that are set.
 
 Each platform lists its modes, preferred first, with the variables each needs. A
 platform none of whose variables is set is simply not configured; one whose variables
-are all set for a mode runs in that mode; one set in part is an error naming what is
-missing, never a silent fall-back to the console. Adding a platform is one more
-`Platform(...)` in `PLATFORMS`.
+are all set for a mode runs in that mode; one set in part (no mode complete) is an
+error naming what is missing, never a silent fall-back to the console nor to another
+platform: every platform set in part is named, whichever else is complete, for `run`
+and `serve` alike. Adding a platform is one more `Platform(...)` in `PLATFORMS`.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from pydantic import SecretStr
 
+from bot.prefs.links import page_problem
 from bot.settings import Settings
 
 
@@ -65,20 +68,37 @@ def is_set(settings: Settings, variable: str) -> bool:
     return bool(value and str(value).strip())
 
 
+class PartlyConfigured(ValueError):
+    """Platforms configured in part; `problems` names each one's missing variables."""
+
+    def __init__(self, problems: list[str]) -> None:
+        super().__init__("; ".join(problems))
+        self.problems = problems
+
+
 def choose(settings: Settings, platforms: tuple[Platform, ...] = PLATFORMS) -> Chosen | None:
     """The first configured platform's mode; None when no platform has any variable set.
 
-    `ValueError` names what is missing when a platform is configured in part.
+    `PartlyConfigured` names what is missing when any platform is configured in part.
     """
+    check_complete(settings, platforms)
     for platform in platforms:
         present = {name for name in platform.variables if is_set(settings, name)}
-        if not present:
-            continue
         for mode in platform.modes:
-            if present >= set(mode.needs):
+            if present and present >= set(mode.needs):
                 return Chosen(platform.name, mode.verb)
-        raise ValueError(missing(platform, present))
     return None
+
+
+def check_complete(settings: Settings, platforms: tuple[Platform, ...] = PLATFORMS) -> None:
+    """`PartlyConfigured` naming every platform whose variables are set in part."""
+    problems = []
+    for platform in platforms:
+        present = {name for name in platform.variables if is_set(settings, name)}
+        if present and not any(present >= set(mode.needs) for mode in platform.modes):
+            problems.append(missing(platform, present))
+    if problems:
+        raise PartlyConfigured(problems)
 
 
 def missing(platform: Platform, present: set[str]) -> str:
@@ -96,15 +116,79 @@ def missing(platform: Platform, present: set[str]) -> str:
     return f"{platform.name} is configured in part: {have} {verb} set; also set {wanted}"
 
 
+# The variables each platform's HTTP callbacks need, by the channel `serve` mounts.
+HTTP_NEEDS: dict[str, tuple[str, tuple[str, ...]]] = {
+    "slack": ("Slack", ("SLACK_BOT_TOKEN", "SLACK_SIGNING_SECRET")),
+    "feishu": ("Feishu", ("FEISHU_APP_ID", "FEISHU_APP_SECRET", "FEISHU_VERIFICATION_TOKEN")),
+    "dingtalk": ("DingTalk", ("DINGTALK_CLIENT_ID", "DINGTALK_CLIENT_SECRET")),
+}
+PAGE_ONLY = (
+    "no chat platform's HTTP callbacks are configured: serving only the preferences page "
+    "and the health checks"
+)
+
+
+@dataclass
+class HttpPlan:
+    """What `serve` mounts, what stops it (`problems`) and what it says once at start."""
+
+    channels: list[str] = field(default_factory=list)
+    problems: list[str] = field(default_factory=list)
+    notices: list[str] = field(default_factory=list)
+
+
+def http_channels(settings: Settings) -> HttpPlan:
+    """The chat platforms whose HTTP callbacks `serve` mounts.
+
+    Every platform configured in part stops it, each one named. A platform set up for
+    another mode only (Slack's Socket Mode, Feishu's long connection) is a notice. With
+    no platform to serve, the preferences page alone when `PREFS_LINK_SECRET` is set.
+    """
+    try:
+        check_complete(settings)
+    except PartlyConfigured as exc:
+        return HttpPlan(problems=exc.problems)
+    plan = HttpPlan()
+    for name, (label, needs) in HTTP_NEEDS.items():
+        gaps = [variable for variable in needs if not is_set(settings, variable)]
+        if not gaps:
+            plan.channels.append(name)
+        elif len(gaps) < len(needs):  # e.g. Slack in Socket Mode beside Feishu's callbacks
+            plan.notices.append(f"{label}'s HTTP mode needs {' and '.join(gaps)}")
+    page = page_problem(settings)
+    if plan.channels:
+        plan.notices = [f"{n}; serving {', '.join(plan.channels)} only" for n in plan.notices]
+    elif page is None:
+        plan.notices.append(PAGE_ONLY)
+    else:
+        chat = "; ".join(plan.notices) or (
+            "HTTP mode needs SLACK_BOT_TOKEN and SLACK_SIGNING_SECRET (or FEISHU_APP_ID, "
+            "FEISHU_APP_SECRET and FEISHU_VERIFICATION_TOKEN, or DINGTALK_CLIENT_ID and "
+            "DINGTALK_CLIENT_SECRET)"
+        )
+        alone = (
+            "or set PREFS_LINK_SECRET to serve the preferences page alone"
+            if page.endswith("is not set")
+            else f"and the preferences page alone cannot be served: {page}"
+        )
+        plan.problems, plan.notices = [f"{chat}; {alone}"], []
+    return plan
+
+
 __all__ = [
     "DINGTALK",
     "FEISHU",
+    "HTTP_NEEDS",
     "PLATFORMS",
     "SLACK",
     "Chosen",
+    "HttpPlan",
     "Mode",
+    "PartlyConfigured",
     "Platform",
+    "check_complete",
     "choose",
+    "http_channels",
     "is_set",
     "missing",
 ]

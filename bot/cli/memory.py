@@ -3,11 +3,14 @@
 `--user` must have a namespace's shape (`bot.conversation.namespaces`); a namespace
 nothing was ever remembered for is said so ("nothing remembered for ...", with the
 closest known one when there is one), never shown as an empty person in silence.
-`forget` needs `--id ID` or `--all`; `--all` asks on a terminal and needs `--yes`
-otherwise; erasing everything also ends the person's links to the preferences page and
-their page sessions (a warning says so when Redis could not record it). Exit statuses:
-0 done, 1 failed (memory unavailable, an unknown id, declined), 2 wrong usage, 3 some
-fact was refused by `add`.
+`show` prints the readable view the console's `/prefs` and the web page use
+(`bot.prefs.remembered`): summary, profile in words, facts with short ids. `forget`
+needs `--id ID` (an id, or its beginning as `show` prints it) or `--all`; `--all` asks on
+a terminal and needs `--yes` otherwise; erasing everything also ends the person's links
+to the preferences page and their page sessions (a warning says so when Redis could not
+record it). Exit statuses: 0 done, 1 failed (memory unavailable, an unknown or ambiguous
+id, declined), 2 wrong usage or the database not answering, 3 some fact was refused by
+`add`.
 """
 
 from __future__ import annotations
@@ -19,9 +22,12 @@ import sys
 from typing import Any
 
 from bot.cli.options import MAX_LIMIT, add_user, limit, text
+from bot.cli.services import memory_problem, quiet_libraries
+from bot.prefs.remembered import match_id, read_view, view_lines
 from bot.prefs.revocations import forget_everything, open_revocations
 from bot.settings import Settings
 from memory import MemoryEngineError, open_memory
+from memory.lang import Lang
 
 USER_HELP = "whose memory: a namespace such as local:you (the console) or T024BE7LD:U01ABC"
 
@@ -60,10 +66,17 @@ def register(subparsers: Any) -> None:
     show = verbs.add_parser(
         "show",
         help="the summary, profile and current facts",
-        description="The summary, the profile and every current fact.",
+        description="The summary, the profile in words and every current fact with its "
+        "short id, as the console's /prefs and the preferences page show them.",
     )
     add_user(show, help=USER_HELP)
     show.add_argument("--json", action="store_true", help="print one JSON object")
+    show.add_argument(
+        "--lang",
+        choices=("en", "zh"),
+        default=None,
+        help="the language of the words around the facts (default DEFAULT_LANGUAGE)",
+    )
 
     forget = verbs.add_parser(
         "forget",
@@ -73,7 +86,10 @@ def register(subparsers: Any) -> None:
     add_user(forget, help=USER_HELP)
     which = forget.add_mutually_exclusive_group(required=True)
     which.add_argument(
-        "--id", dest="item_id", metavar="ID", help="the fact to erase (ids: memory show)"
+        "--id",
+        dest="item_id",
+        metavar="ID",
+        help="the fact to erase: its id, or the beginning of it that memory show prints",
     )
     which.add_argument(
         "--all", action="store_true", help="erase everything remembered for NS, history included"
@@ -95,14 +111,22 @@ def register(subparsers: Any) -> None:
     verbs.add_parser(
         "bailian-init",
         help="create the travel profile schema in Bailian when missing (MEMORY_DSN=bailian://...)",
+        description="Find the travel profile schema in the Bailian memory library of "
+        "MEMORY_DSN=bailian://..., create it when it is missing, and print the "
+        "BAILIAN_PROFILE_SCHEMA_ID to set. Running it again changes nothing.",
     )
 
     parser.set_defaults(handler=run)
 
 
 def run(args: argparse.Namespace, settings: Settings) -> int:
+    quiet_libraries(args.log_level)
     if args.memory_verb == "bailian-init":
         return bailian_init(settings)
+    problem = memory_problem(settings)
+    if problem:
+        print(f"error: {problem}", file=sys.stderr)
+        return 2
     mem = open_memory(settings)
     try:
         return _dispatch(mem, args, settings)
@@ -120,7 +144,7 @@ def _dispatch(mem: Any, args: argparse.Namespace, settings: Settings) -> int:
     if verb == "search":
         return _search(mem, args)
     if verb == "show":
-        return _show(mem, args)
+        return _show(mem, args, args.lang or settings.default_language)
     if verb == "forget":
         return _forget_all(mem, args, settings) if args.all else _forget_one(mem, args)
     if verb == "export":
@@ -167,7 +191,7 @@ def _search(mem: Any, args: argparse.Namespace) -> int:
     return 0
 
 
-def _show(mem: Any, args: argparse.Namespace) -> int:
+def _show(mem: Any, args: argparse.Namespace, lang: Lang) -> int:
     items = mem.items(args.user)
     if args.json:
         data = {
@@ -187,9 +211,7 @@ def _show(mem: Any, args: argparse.Namespace) -> int:
         }
         print(json.dumps(data, ensure_ascii=False))
     elif items:
-        print(mem.retrieve(args.user))
-        for i in items:
-            print(f"- {i.text}  [{i.source}, {i.created_at:%Y-%m-%d}, {i.id}]")
+        print("\n".join(view_lines(read_view(mem, args.user, lang), lang)))
     if not items:
         _nothing_remembered(mem, args.user, stream=sys.stderr if args.json else sys.stdout)
     return 0
@@ -197,14 +219,24 @@ def _show(mem: Any, args: argparse.Namespace) -> int:
 
 def _forget_one(mem: Any, args: argparse.Namespace) -> int:
     current = {item.id for item in mem.items(args.user)}
-    kept = {item["id"] for item in mem.export(args.user).get("items", [])}
-    if args.item_id not in kept:
+    kept = [item["id"] for item in mem.export(args.user).get("items", [])]
+    # A current fact first (show prints their short ids), else an earlier version.
+    named = match_id(args.item_id, sorted(current)) or match_id(args.item_id, kept)
+    if len(named) > 1:
+        print(
+            f"error: {len(named)} facts of {args.user} have ids beginning {args.item_id}; "
+            "give more of the id (memory export lists them whole); nothing was forgotten",
+            file=sys.stderr,
+        )
+        return 1
+    if not named:
         print(f"error: no fact {args.item_id} in the memory of {args.user}", file=sys.stderr)
         if not kept:
             _nothing_remembered(mem, args.user, stream=sys.stderr)
         return 1
-    erased = mem.forget(args.user, args.item_id)
-    if args.item_id in current:
+    [item_id] = named
+    erased = mem.forget(args.user, item_id)
+    if item_id in current:
         print(f"forgot 1 fact{_earlier(erased - 1)}")
     else:
         print(f"forgot 1 earlier version{_earlier(erased - 1)}")

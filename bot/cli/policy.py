@@ -22,6 +22,7 @@ from typing import Any
 
 from bot.cli import policy_people
 from bot.cli.options import org
+from bot.cli.services import quiet_libraries, trips_problem
 from bot.planning.compliance import airline_code, city_named
 from bot.planning.inventory.catalogue import load_catalogue
 from bot.policy.loading import PolicyError, load_policy
@@ -88,6 +89,11 @@ def who(args: argparse.Namespace) -> str:
 def run(args: argparse.Namespace, settings: Settings) -> int:
     if args.policy_verb == "check":
         return _check(args)
+    quiet_libraries(args.log_level)
+    problem = trips_problem(settings)  # the policy lives in the trips' database
+    if problem:
+        print(f"error: {problem}", file=sys.stderr)
+        return 2
     if args.policy_verb in ("grade", "audit"):
         return policy_people.run(args, settings, who(args) if args.policy_verb == "grade" else "")
     book = open_policy_book(settings)

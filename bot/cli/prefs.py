@@ -1,9 +1,9 @@
 """`travel-bot prefs link`: print a link to a person's preferences page.
 
 The link (`PUBLIC_URL/prefs?token=…`) is signed with `PREFS_LINK_SECRET`, bound to the
-one namespace given, works once and expires after `--ttl-minutes` (default
-`PREFS_LINK_TTL_MINUTES`); see `bot.prefs.links`. Exits 2, saying what to set, when the
-page is not configured.
+one namespace given (`--user NS`, checked like every other `--user`), works once and
+expires after `--ttl-minutes` (default `PREFS_LINK_TTL_MINUTES`); see `bot.prefs.links`.
+Exits 2, saying what to set, when the page is not configured.
 """
 
 from __future__ import annotations
@@ -12,21 +12,37 @@ import argparse
 import sys
 from typing import Any
 
-from bot.prefs.links import links_problem, namespace_problem, preferences_url
+from bot.cli.options import add_user
+from bot.prefs.links import links_problem, preferences_url
 from bot.settings import Settings
 
 MAX_TTL_MINUTES = 1440
 
 
 def register(subparsers: Any) -> None:
-    parser = subparsers.add_parser("prefs", help="links to the web preferences page")
+    parser = subparsers.add_parser(
+        "prefs",
+        help="links to the web preferences page",
+        description="Links to the web preferences page, where a person sees and edits "
+        "what is remembered about them (needs PREFS_LINK_SECRET and PUBLIC_URL, and "
+        "`travel-bot serve` answering there).",
+    )
     verbs = parser.add_subparsers(dest="prefs_verb", required=True, metavar="ACTION")
-    link = verbs.add_parser("link", help="print a one-time link to a person's preferences page")
-    link.add_argument("--user", required=True, help="the person's namespace, e.g. T024BE7LD:U01ABC")
+    link = verbs.add_parser(
+        "link",
+        help="print a one-time link to a person's preferences page",
+        description="Print a link to NS's preferences page. It opens once, for "
+        "--ttl-minutes, and shows that person's memory: send it to them alone.",
+    )
+    add_user(
+        link,
+        help="whose page: a namespace such as local:you (the console) or T024BE7LD:U01ABC",
+    )
     link.add_argument(
         "--ttl-minutes",
         type=int,
         default=None,
+        metavar="N",
         help="minutes the link stays valid (default PREFS_LINK_TTL_MINUTES, 15)",
     )
     link.add_argument("--lang", choices=("en", "zh"), default=None, help="the page's language")
@@ -42,12 +58,7 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
     if minutes is not None and not 1 <= minutes <= MAX_TTL_MINUTES:
         print(f"error: --ttl-minutes must be between 1 and {MAX_TTL_MINUTES}", file=sys.stderr)
         return 2
-    user = str(args.user).strip()
-    bad = namespace_problem(user)
-    if bad:
-        print(f"error: --user: {bad}", file=sys.stderr)
-        return 2
-    print(preferences_url(settings, user, lang=args.lang, ttl_minutes=minutes))
+    print(preferences_url(settings, args.user, lang=args.lang, ttl_minutes=minutes))
     return 0
 
 

@@ -3,8 +3,9 @@
 - `serve`: HTTP mode on `$PORT` (uvicorn): one application (`bot.http.app`) on which each
   configured channel mounts its routes (Slack: `/slack/events`), plus `/healthz`,
   `/metrics` (with `METRICS_TOKEN`, or on `METRICS_PORT`) and the preferences page
-  (`/prefs`, `/api/preferences`) when configured. This is where channels are wired;
-  only the command line imports it.
+  (`/prefs`, `/api/preferences`) when configured. With no chat platform's callbacks
+  configured but `PREFS_LINK_SECRET` set, it serves the page and the health checks alone
+  (one notice says so). This is where channels are wired; only the command line imports it.
 - `socket`: Slack's Socket Mode with `SLACK_APP_TOKEN` (no public URL needed); each
   platform's long-connection mode is a verb of its own.
 - `dingtalk`: DingTalk's Stream mode with `DINGTALK_CLIENT_ID`/`DINGTALK_CLIENT_SECRET`
@@ -17,9 +18,9 @@
   `SLACK_BOT_TOKEN` and `SLACK_SIGNING_SECRET` are, Feishu's long connection or DingTalk's
   Stream mode when only their credentials are, the terminal console when no chat
   platform's credential is set at all. A platform configured in part (a bot token without
-  its signing secret or app token) is an error naming what is missing: it never falls
-  back to the console
-  (`bot.cli.credentials`).
+  its signing secret or app token) is an error naming what is missing, for `run` and
+  `serve` alike and whatever else is configured: it never falls back to the console or
+  to another platform (`bot.cli.credentials`).
 """
 
 from __future__ import annotations
@@ -33,7 +34,7 @@ import threading
 from typing import TYPE_CHECKING, Any
 
 from bot.channels import CONSOLE_USER
-from bot.cli.credentials import PLATFORMS, choose
+from bot.cli.credentials import PLATFORMS, PartlyConfigured, choose, http_channels
 from bot.cli.options import add_console, port
 from bot.settings import Settings
 
@@ -52,7 +53,7 @@ def register(subparsers: Any) -> None:
         "SLACK_BOT_TOKEN and SLACK_SIGNING_SECRET; Feishu with FEISHU_APP_ID, "
         "FEISHU_APP_SECRET and FEISHU_VERIFICATION_TOKEN; DingTalk with DINGTALK_CLIENT_ID "
         "and DINGTALK_CLIENT_SECRET) and the preferences page, with /healthz, /readyz and "
-        "/metrics.",
+        "/metrics. With PREFS_LINK_SECRET and no chat platform, the page alone.",
     )
     serve.add_argument("--host", default=None, help="address to bind (default WEB_HOST, 0.0.0.0)")
     serve.add_argument("--port", type=port, default=None, help="port (default PORT, 3000)")
@@ -105,8 +106,9 @@ def pick_mode(settings: Settings) -> str:
 def run_command(args: argparse.Namespace, settings: Settings) -> int:
     try:
         mode = pick_mode(settings)
-    except ValueError as exc:
-        print(f"error: {exc}", file=sys.stderr)
+    except PartlyConfigured as exc:
+        for problem in exc.problems:
+            print(f"error: {problem}", file=sys.stderr)
         return 2
     if mode == "socket":
         return socket_command(args, settings)
@@ -118,15 +120,17 @@ def run_command(args: argparse.Namespace, settings: Settings) -> int:
         return feishu_command(args, settings)
     from bot.cli.chat import start_console
 
-    print(f"No chat platform configured: the terminal console, as {args.user}.", file=sys.stderr)
-    return start_console(args, settings)
+    notice = f"No chat platform configured: the terminal console, as {args.user}."
+    return start_console(args, settings, notice=notice)
 
 
 def serve_command(args: argparse.Namespace, settings: Settings) -> int:
-    channels, problem = http_channels(settings)
-    if problem:
-        print(f"error: {problem}", file=sys.stderr)
+    plan = http_channels(settings)
+    for refusal in plan.problems:
+        print(f"error: {refusal}", file=sys.stderr)
+    if plan.problems:
         return 2
+    channels = plan.channels
     from bot import compose
     from bot.http.server import Server
 
@@ -141,6 +145,8 @@ def serve_command(args: argparse.Namespace, settings: Settings) -> int:
     if problem:
         print(f"error: {problem}", file=sys.stderr)
         return 2
+    for notice in plan.notices:
+        log.warning("%s", notice)
     core = compose.open_core(settings)
     web = compose.web_app(settings, core)
     closers: list[Any] = []
@@ -161,7 +167,7 @@ def serve_command(args: argparse.Namespace, settings: Settings) -> int:
         except OSError as exc:
             print(f"error: {_bind_problem(exc, host, port)}", file=sys.stderr)
             return 2
-        _announce(core, f"HTTP mode on {host}:{server.port}")
+        _announce(core, f"HTTP mode on {host}:{server.port}", chat=bool(channels))
         server.serve_forever()
         return 0
     finally:
@@ -171,45 +177,6 @@ def serve_command(args: argparse.Namespace, settings: Settings) -> int:
         core.close()
         for closer in closers:
             closer.close()
-
-
-def http_channels(settings: Settings) -> tuple[list[str], str | None]:
-    """The chat platforms whose HTTP callbacks `serve` mounts, and why it cannot start
-    (a platform's HTTP variables set in part, or none configured), or None."""
-    wanted = {
-        "slack": (
-            ("SLACK_BOT_TOKEN", settings.slack_bot_token),
-            ("SLACK_SIGNING_SECRET", settings.slack_signing_secret),
-        ),
-        "feishu": (
-            ("FEISHU_APP_ID", settings.feishu_app_id),
-            ("FEISHU_APP_SECRET", settings.feishu_app_secret),
-            ("FEISHU_VERIFICATION_TOKEN", settings.feishu_verification_token),
-        ),
-        "dingtalk": (
-            ("DINGTALK_CLIENT_ID", settings.dingtalk_client_id),
-            ("DINGTALK_CLIENT_SECRET", settings.dingtalk_client_secret),
-        ),
-    }
-    channels: list[str] = []
-    partial: list[str] = []
-    for name, needs in wanted.items():
-        missing = [variable for variable, value in needs if not value]
-        if not missing:
-            channels.append(name)
-        elif len(missing) < len(needs):
-            partial.append(f"HTTP mode needs {' and '.join(missing)}")
-    if channels:
-        for problem in partial:  # e.g. Slack in Socket Mode beside Feishu's callbacks
-            log.warning("%s; serving %s only", problem, ", ".join(channels))
-        return channels, None
-    if partial:
-        return [], partial[0]
-    return [], (
-        "HTTP mode needs SLACK_BOT_TOKEN and SLACK_SIGNING_SECRET (or FEISHU_APP_ID, "
-        "FEISHU_APP_SECRET and FEISHU_VERIFICATION_TOKEN, or DINGTALK_CLIENT_ID and "
-        "DINGTALK_CLIENT_SECRET)"
-    )
 
 
 def socket_command(
@@ -372,8 +339,8 @@ def _bind_problem(exc: OSError, host: str, port: int) -> str:
     return f"cannot listen on {where}: {exc.strerror or exc}"
 
 
-def _announce(core: Core, mode: str) -> None:
-    if core.agent is None:
+def _announce(core: Core, mode: str, *, chat: bool = True) -> None:
+    if core.agent is None and chat:
         log.warning("no LLM configured (LLM_MODEL): the bot will say it is not set up")
     log.info("travel-bot: %s", mode)
 

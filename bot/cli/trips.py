@@ -1,7 +1,11 @@
-"""`travel-bot trips ...`: add and list the trips the scheduler warms the cache for.
+"""`travel-bot trips ...`: add, list and remove the trips the scheduler warms the cache for.
 
-`list` shows a trip's approval state when it needed one (pending, approved, rejected,
-expired), after expiring the approval requests whose time is up.
+A trip is one traveller's destination and start date (catalogue city names: "成都" and
+"Chengdu" are one trip). `list` shows a trip's approval state when it needed one
+(pending, approved, rejected, expired), after expiring the approval requests whose time
+is up. Exit statuses: 0 done, 1 failed (the trip store unavailable, no such trip to
+remove), 2 wrong usage (an empty destination, a malformed date, a trip that is over
+without `--allow-past`) or the database not answering.
 """
 
 from __future__ import annotations
@@ -13,7 +17,8 @@ from datetime import date, datetime
 from typing import Any
 from zoneinfo import ZoneInfo
 
-from bot.cli.options import add_user
+from bot.cli.options import add_user, text
+from bot.cli.services import quiet_libraries, trips_problem
 from bot.planning.trips import (
     InvalidTrip,
     Trip,
@@ -26,9 +31,17 @@ from bot.policy.approvals import open_approvals
 from bot.settings import Settings
 from memory.errors import StoreUnavailable
 
+USER_HELP = "the traveller's namespace, e.g. T024BE7LD:U01ABC or local:you"
+
 
 def register(subparsers: Any) -> None:
-    parser = subparsers.add_parser("trips", help="add and list travellers' trips")
+    parser = subparsers.add_parser(
+        "trips",
+        help="add, list and remove travellers' trips",
+        description="Travellers' trips: the scheduler (`travel-bot clock`) warms each "
+        "traveller's preference cache before their trip starts. Plans saved in chat are "
+        "trips too.",
+    )
     verbs = parser.add_subparsers(dest="trips_verb", required=True, metavar="ACTION")
 
     add = verbs.add_parser(
@@ -36,8 +49,10 @@ def register(subparsers: Any) -> None:
         help="save a trip (saving the same trip twice saves once)",
         description="Save a trip; the scheduler warms the traveller's cache before it starts.",
     )
-    add_user(add, help="the traveller's namespace, e.g. T024BE7LD:U01ABC or local:you")
-    add.add_argument("--destination", required=True, help='city, e.g. "成都" or "Chengdu"')
+    add_user(add, help=USER_HELP)
+    add.add_argument(
+        "--destination", required=True, type=text, help='city, e.g. "成都" or "Chengdu"'
+    )
     add.add_argument("--start", required=True, help="first day, YYYY-MM-DD")
     add.add_argument("--end", default=None, help="last day, YYYY-MM-DD")
     add.add_argument("--origin", default=None, help="departure city")
@@ -54,13 +69,27 @@ def register(subparsers: Any) -> None:
     add_user(listing, help="only this traveller's trips (default: everyone's)", required=False)
     listing.add_argument("--json", action="store_true", help="one JSON array")
 
+    remove = verbs.add_parser(
+        "remove",
+        help="delete a trip (a cancelled one need not be warmed for)",
+        description="Delete the trip saved for NS to DESTINATION starting on START.",
+    )
+    add_user(remove, help=USER_HELP)
+    remove.add_argument(
+        "--destination", required=True, type=text, help="the trip's city, as it was added"
+    )
+    remove.add_argument("--start", required=True, help="the trip's first day, YYYY-MM-DD")
+
     parser.set_defaults(handler=run)
 
 
 def run(args: argparse.Namespace, settings: Settings) -> int:
+    quiet_libraries(args.log_level)
+    end: date | None = None
     try:
-        if args.trips_verb == "add":
+        if args.trips_verb in ("add", "remove"):
             start = parse_date(args.start, field="--start")
+        if args.trips_verb == "add":
             end = parse_date(args.end, field="--end") if args.end else None
             if end is not None and end < start:
                 raise InvalidTrip(f"--end {end.isoformat()} is before --start {start.isoformat()}")
@@ -73,10 +102,16 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
     except InvalidTrip as exc:  # refused input, like argparse's own refusals
         print(f"error: {exc}", file=sys.stderr)
         return 2
+    problem = trips_problem(settings)
+    if problem:
+        print(f"error: {problem}", file=sys.stderr)
+        return 2
     store = open_trip_store(settings)
     try:
         if args.trips_verb == "add":
             return _add(store, args, start, end)
+        if args.trips_verb == "remove":
+            return _remove(store, args, start)
         return _list(store, args, settings)
     except (InvalidTrip, StoreUnavailable) as exc:
         print(f"error: {exc}", file=sys.stderr)
@@ -95,6 +130,20 @@ def _add(store: TripStore, args: argparse.Namespace, start: date, end: date | No
     print(f"{status}: {_line(trip)}")
     if not known:
         print(f"note: {args.destination!r} is not in the city catalogue; saved as typed")
+    return 0
+
+
+def _remove(store: TripStore, args: argparse.Namespace, start: date) -> int:
+    destination = canonical_city(args.destination)[0]
+    trip = store.remove(args.user, destination, start)
+    if trip is None:
+        print(
+            f"error: no trip of {args.user} to {destination} starting {start.isoformat()} "
+            "(trips list --user NS shows them); nothing was removed",
+            file=sys.stderr,
+        )
+        return 1
+    print(f"removed: {_line(trip)}")
     return 0
 
 

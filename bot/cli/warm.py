@@ -1,9 +1,15 @@
-"""`travel-bot warm --once` and `travel-bot clock`: warm the preference cache before trips."""
+"""`travel-bot warm --once` and `travel-bot clock`: warm the preference cache before trips.
+
+`warm --once` with its database not answering says so in one line naming the host and
+port, prints the pass's JSON line with `"aborted": "database-unavailable"` and exits 1, as
+it always has; `clock` keeps running and tries again at the next interval.
+"""
 
 from __future__ import annotations
 
 import argparse
 import json
+import sys
 from typing import Any
 
 from bot.settings import Settings
@@ -11,7 +17,11 @@ from bot.settings import Settings
 
 def register(subparsers: Any) -> None:
     warm = subparsers.add_parser(
-        "warm", help="warm the preference cache of travellers whose trips start soon"
+        "warm",
+        help="warm the preference cache of travellers whose trips start soon",
+        description="Cache the preferences of every traveller whose trip starts within "
+        "WARM_HORIZON_HOURS (or is under way), so their first question is answered without "
+        "the database. Several instances at once are safe (a Redis lock).",
     )
     warm.add_argument(
         "--once",
@@ -22,7 +32,11 @@ def register(subparsers: Any) -> None:
     warm.set_defaults(handler=run_warm)
 
     clock = subparsers.add_parser(
-        "clock", help="the scheduler process: warm the cache every WARM_INTERVAL_MINUTES"
+        "clock",
+        help="the scheduler process: warm the cache every WARM_INTERVAL_MINUTES",
+        description="The scheduler process (the Procfile's `clock`): a warming pass every "
+        "WARM_INTERVAL_MINUTES until SIGTERM. Instead of it, SCHEDULER_IN_WEB=true runs the "
+        "same schedule inside the bot's process.",
     )
     clock.set_defaults(handler=run_clock)
 
@@ -38,10 +52,17 @@ def run_warm(args: argparse.Namespace, settings: Settings) -> int:
     if not args.once:
         return run_clock(args, settings)
 
+    from bot.cli.services import memory_problem, quiet_libraries, trips_problem
     from bot.planning.trips import open_trip_store
-    from bot.warming.warmer import Warmer, open_redis
+    from bot.warming.warmer import Warmer, WarmReport, open_redis
     from memory import open_memory
 
+    quiet_libraries(args.log_level)
+    problem = trips_problem(settings) or memory_problem(settings)
+    if problem:
+        print(f"error: {problem}", file=sys.stderr)
+        print(json.dumps(WarmReport(aborted="database-unavailable").to_json()), flush=True)
+        return 1
     memory = open_memory(settings)
     trips = open_trip_store(settings)
     client = open_redis(settings)

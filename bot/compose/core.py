@@ -184,7 +184,20 @@ def mount_prefs_site(web: WebApp, settings: Settings, core: Core) -> bool:
         claims=core.claims,
         revocations=core.revocations,
         tasks=core.pools.tasks,
+        new_link=new_link_lines(settings),
     )
 
 
-__all__ = ["Core", "mount_prefs_site", "open_core", "pipeline", "web_app"]
+def new_link_lines(settings: Settings) -> tuple[str, ...]:
+    """Where a person gets a new link to the page (message keys): for each chat platform
+    this deployment serves, or the command line when it serves none. The same for every
+    refused link, so the page never tells which way a link was wrong."""
+    served = (
+        ("page_denied_new", bool(settings.slack_bot_token)),
+        ("page_denied_new_feishu", settings.feishu_configured),
+        ("page_denied_new_dingtalk", settings.dingtalk_configured),
+    )
+    return tuple(key for key, on in served if on) or ("page_denied_new_local",)
+
+
+__all__ = ["Core", "mount_prefs_site", "new_link_lines", "open_core", "pipeline", "web_app"]

@@ -119,6 +119,7 @@ class Server:
             timeout_keep_alive=keep_alive,  # an idle kept-alive connection is closed
             timeout_graceful_shutdown=30,
             backlog=_ACCEPT_BATCH,  # asyncio accepts this many at a time (see startup)
+            forwarded_allow_ips=settings.forwarded_allow_ips,  # from .env too, not only os.environ
         )
         uvicorn_log = logging.getLogger("uvicorn.error")
         if _uvicorn_throttle not in uvicorn_log.filters:

@@ -250,6 +250,19 @@ class TripStore:
             row = cur.fetchone()
         return self._trip(row), created
 
+    def remove(self, namespace: str, destination: str, start: date) -> Trip | None:
+        """Delete the trip `add` would save under these; the trip deleted, or None."""
+        self._ready()
+        key = (namespace.strip(), " ".join(destination.split()), self._date_param(start))
+        where = "WHERE namespace = %s AND destination = %s AND start_date = %s"
+        with self.backend.transaction(f"trips:{key[0]}") as cur:
+            cur.execute(self.backend.sql(f"SELECT {_COLUMNS} FROM trips {where}"), key)
+            row = cur.fetchone()
+            if row is None:
+                return None
+            cur.execute(self.backend.sql(f"DELETE FROM trips {where}"), key)
+        return self._trip(row)
+
     def list(self, namespace: str | None = None, *, limit: int | None = None) -> list[Trip]:
         """Trips by start date (one traveller's, or everyone's)."""
         self._ready()

@@ -168,14 +168,14 @@ def build_form(
             choices=tuple(Choice(o.id, o.label(lang)) for o in slot.options),
             value=values.get(slot.id),
             suggested=slot.id in suggested,
-            scoped=_scoped_labels(schema, [v for v in scoped if v.slot == slot.id], lang),
+            scoped=scoped_labels(schema, [v for v in scoped if v.slot == slot.id], lang),
         )
         for slot in schema.slots
     )
     return Form(meta, fields, tuple(readonly), free_text_limit)
 
 
-def _scoped_labels(
+def scoped_labels(
     schema: ProfileSchema, scoped: Sequence[ScopedValue], lang: Lang
 ) -> tuple[str, ...]:
     """ "trains: Window" for each value; one the schema no longer knows is left out."""
@@ -267,5 +267,6 @@ __all__ = [
     "build_form",
     "free_text_problem",
     "privacy_message",
+    "scoped_labels",
     "validate_form",
 ]

@@ -187,8 +187,18 @@ def links_problem(settings: Settings) -> str | None:
     """Why no link can be made (None: links can be made): the page is off or no PUBLIC_URL."""
     problem = page_problem(settings)
     if problem is None and not public_base(settings):
-        problem = "PUBLIC_URL is not set"
+        problem = public_url_problem(settings.public_url)
     return problem
+
+
+def public_url_problem(url: str) -> str:
+    """What is wrong with a `PUBLIC_URL` that `public_base` cannot use."""
+    url = url.strip()
+    if not url:
+        return "PUBLIC_URL is not set"
+    if "://" not in url:
+        return f"PUBLIC_URL={url} has no scheme: write https://{url} or http://{url}"
+    return f"PUBLIC_URL={url} is not an http:// or https:// URL"
 
 
 def public_base(settings: Settings) -> str:
@@ -266,5 +276,6 @@ __all__ = [
     "page_problem",
     "preferences_url",
     "public_base",
+    "public_url_problem",
     "read_token",
 ]

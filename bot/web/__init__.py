@@ -17,7 +17,7 @@ from __future__ import annotations
 import logging
 from typing import TYPE_CHECKING
 
-from bot.prefs.links import link_secret, page_problem, public_base
+from bot.prefs.links import link_secret, page_problem, public_base, public_url_problem
 from bot.web.api import FACTS_PREFIX, PrefsAPI
 from bot.web.page import PrefsPage
 from bot.web.site import PrefsSite
@@ -44,6 +44,7 @@ def mount(
     claims: Claims,
     revocations: Revocations,
     tasks: ThreadPoolExecutor,
+    new_link: tuple[str, ...],
 ) -> bool:
     """Serve the page and its API on `web`; False (and one log line) when it is off."""
     problem = page_problem(settings)
@@ -59,6 +60,7 @@ def mount(
         revocations=revocations,
         tasks=tasks,
         secret=secret,
+        new_link=new_link,
     )
     page, api = PrefsPage(site), PrefsAPI(site)
     web.mount("/prefs", page, methods=("GET", "POST"))
@@ -71,7 +73,8 @@ def mount(
     if public:
         log.info("preferences page on %s/prefs", public)
     else:
-        log.warning("preferences page on /prefs, but PUBLIC_URL is not set: no links can be made")
+        problem = public_url_problem(settings.public_url)
+        log.warning("preferences page on /prefs, but %s: no links can be made", problem)
     return True
 
 

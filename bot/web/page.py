@@ -11,9 +11,11 @@
 - `GET /prefs/static/…` the stylesheet and the small optional script.
 
 Every POST needs the session's CSRF token (403 without it). A missing or invalid session
-or link gets 401 and a page that says only that the link cannot be used; so does one
-revoked by erasing the person's memory (`bot.prefs.revocations`). While Redis cannot say
-whether it was, the page is shown but every POST gets 503: changes fail closed.
+or link gets 401 and a page that says only that the link cannot be used, and where a new
+one comes from on the chat platforms this deployment serves (`PrefsSite.new_link`): the
+same page for every refused link, so it never tells which way a link was wrong; so does
+one revoked by erasing the person's memory (`bot.prefs.revocations`). While Redis cannot
+say whether it was, the page is shown but every POST gets 503: changes fail closed.
 """
 
 from __future__ import annotations
@@ -79,7 +81,7 @@ class PrefsPage:
             target = f"{self.site.page_url}?{CONTINUED}=1"
             return html(200, self.site.render.continue_page(lang, target))
         if session is None or await self.site.session_standing(session) == "revoked":
-            return self.notice(request, 401, "page_denied_title", "page_denied", "page_denied_new")
+            return self.denied(request)
         headers: list[tuple[str, str]] = []
         lang = self.site.lang(request, session.lang)
         if lang != session.lang:
@@ -105,7 +107,7 @@ class PrefsPage:
             current, link = site.session(request), site.sessions.link(token)
             if outcome == "replayed" and current and link and current.namespace == link.namespace:
                 return redirect(site.page_url)  # this browser already opened it: go on
-            return self.notice(request, 401, "page_denied_title", "page_denied", "page_denied_new")
+            return self.denied(request)
         lang = site.lang(request, outcome.lang)
         session = site.sessions.open(outcome.namespace, lang, outcome.issued_at)
         return redirect(site.page_url, site.session_cookie(session, request))
@@ -134,6 +136,11 @@ class PrefsPage:
         text = site.render.page(state, csrf=csrf, result=result, errors=errors, note=note)
         return html(status, text)
 
+    def denied(self, request: Request) -> Reply:
+        """401: the link or session cannot be used, and where to get a new link."""
+        lines = ("page_denied", *self.site.new_link)
+        return self.notice(request, 401, "page_denied_title", *lines)
+
     def notice(self, request: Request, status: int, heading: str, *lines: str) -> Reply:
         session = self.site.session(request)
         lang = self.site.lang(request, session.lang if session else None)
@@ -146,7 +153,7 @@ class PrefsPage:
         session = self.site.session(request)
         standing = "revoked" if session is None else await self.site.session_standing(session)
         if session is None or standing == "revoked":
-            return self.notice(request, 401, "page_denied_title", "page_denied", "page_denied_new")
+            return self.denied(request)
         if standing == "unknown":  # not known to be unrevoked: change nothing
             return self.notice(request, 503, "page_unavailable_title", "home_unavailable")
         try:

@@ -20,11 +20,10 @@ from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescap
 
 from bot.messages import t
 from bot.payloads import parse_json
-from bot.prefs.remembered import source_label
+from bot.prefs.remembered import fact_view
 from bot.web.state import State, slot_value
 from memory.lang import Lang
 from memory.profile import Value
-from memory.scope import scope_label
 
 LANGUAGES = (("en", "English", "en"), ("zh", "中文", "zh-CN"))
 HTML_LANG = {"en": "en", "zh": "zh-CN"}
@@ -155,16 +154,18 @@ def read_base(text: str | None) -> dict[str, Value] | None:
 
 
 def _fact(item: Any, lang: Lang) -> dict[str, str]:
-    text = " ".join(str(item.text).split())
+    """A fact in the words every view uses (`bot.prefs.remembered.fact_view`)."""
+    fact = fact_view(item, lang)
+    text = " ".join(fact.text.split())
     return {
-        "id": item.id,
-        "text": item.text,
+        "id": fact.id,
+        "text": fact.text,
         "short": text if len(text) <= 80 else text[:79] + "…",
-        "lang": HTML_LANG["zh" if item.lang == "zh" else "en"],
-        "source": source_label(item.source, lang),
-        "iso": item.created_at.isoformat(),
-        "date": item.created_at.date().isoformat(),
-        "scope": t("home_scope", lang, scope=scope_label(item.scope, lang)) if item.scope else "",
+        "lang": HTML_LANG[fact.lang],
+        "source": fact.source,
+        "iso": fact.iso,
+        "date": fact.date,
+        "scope": fact.scope,
     }
 
 

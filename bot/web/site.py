@@ -53,6 +53,7 @@ class PrefsSite:
         revocations: Revocations,
         tasks: ThreadPoolExecutor,
         secret: str,
+        new_link: tuple[str, ...],
     ) -> None:
         self.memory = memory
         self.schema = memory.schema
@@ -73,6 +74,8 @@ class PrefsSite:
         self.assets = load_assets()
         self.render = Renderer(base_path=self.base_path, assets=self.assets)
         self.max_body = min(MAX_BODY_BYTES, settings.http_max_body_bytes)
+        # Where a refused link's page says a new one comes from (message keys).
+        self.new_link = new_link
 
     @property
     def page_url(self) -> str:

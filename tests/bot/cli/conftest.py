@@ -18,6 +18,16 @@ import pytest
 from bot.cli import logs, main
 from bot.settings import Settings
 
+# Seventeen facts with no number in them (a privacy guard's business): more facts than
+# hex digits, so two of their ids share a first character.
+QUIET_ROOMS = tuple(
+    f"I like quiet rooms in {city}"
+    for city in (
+        "Paris", "Rome", "Tokyo", "Lima", "Oslo", "Cairo", "Seoul", "Dublin", "Vienna",
+        "Prague", "Lisbon", "Madrid", "Berlin", "Sydney", "Toronto", "Bangkok", "Nairobi",
+    )
+)  # fmt: skip
+
 
 @dataclass
 class Ran:

@@ -18,6 +18,7 @@ from bot.messages import t
 from bot.settings import Settings
 from memory import open_memory
 from memory.engine import Memory
+from tests.bot.cli.conftest import QUIET_ROOMS
 from tests.support.llm_server import Fail, ScriptedModel
 from tests.support.services import free_port
 
@@ -29,6 +30,28 @@ def _settings(**values: Any) -> Settings:
     values.setdefault("llm_model", "")
     values.setdefault("redis_url", "")
     return Settings(_env_file=None, **values)  # type: ignore[call-arg]
+
+
+def _chat(tmp_path: Path, text: str, *args: str, **env: str) -> subprocess.CompletedProcess[str]:
+    """`python -m bot chat ARGS` reading `text`, on this test's SQLite file, without Redis
+    unless `env` says otherwise."""
+    environment = {
+        **os.environ,
+        "LLM_MODEL": "",
+        "MEMORY_DSN": f"sqlite:///{tmp_path}/cli.db",
+        "REDIS_URL": "",
+        **env,
+    }
+    return subprocess.run(
+        [sys.executable, "-m", "bot", "chat", *args],
+        input=text,
+        capture_output=True,
+        text=True,
+        env=environment,
+        cwd=tmp_path,
+        timeout=120,
+        check=False,
+    )
 
 
 def _session(settings: Settings, text: str, **kwargs: Any) -> str:
@@ -60,8 +83,11 @@ def test_without_llm_it_says_what_to_set_and_memory_commands_work(
     assert f"{RED_EYE}." in output  # the recall summary
     (item,) = sqlite_memory.items(USER)
     assert item.text == RED_EYE and item.source == "console"
-    assert f"- {RED_EYE}  [{item.id}]" in output
-    assert "red_eye: avoid" in output
+    day = item.created_at.date().isoformat()
+    assert f"- {RED_EYE}  (from the terminal console · {day})  [{item.id[:8]}]" in output
+    # The profile in the page's words, not slot ids.
+    assert "Your preferences now: Avoids red-eye flights." in output
+    assert "red_eye" not in output
     assert "> " not in output  # no prompt when stdin is not a terminal
 
 
@@ -95,17 +121,59 @@ def test_forget_one_or_everything(sqlite_memory: Memory) -> None:
     aisle = next(i for i in sqlite_memory.items(USER) if "aisle" in i.text)
     output = _session(
         _settings(),
-        f"/forget {aisle.id}\n/forget nope\n/prefs\n/forget\n/prefs\n/forget all\n/recall\n",
+        f"/forget {aisle.id}\n/forget nope\n/prefs\n/forget\n/prefs\n"
+        "/forget all\nno\n/prefs\n/forget all\ny\n/recall\n",
         memory=sqlite_memory,
     )
     assert "Forgot 1 item(s)." in output
     # a bare /forget erases nothing and says how
     assert t("console_forget_how", "en") in output
-    assert output.count(f"- {RED_EYE}") == 2
     assert "No remembered fact has the id nope" in output
-    assert f"- {RED_EYE}" in output and "aisle" not in output.split("Forgot 1 item(s).")[1]
+    assert "aisle" not in output.split("Forgot 1 item(s).")[1]
+    # /forget all asks first; "no" keeps everything, "y" erases it.
+    question = t("console_forget_all_ask", "en", count=1, user=USER) + " [y/N]"
+    assert output.count(question) == 2
+    assert t("console_forget_all_kept", "en") in output
+    assert output.count(f"- {RED_EYE}") == 3  # /prefs twice before, once after the "no"
     assert sqlite_memory.items(USER) == []
     assert output.rstrip().endswith(t("console_nothing_remembered", "en", user=USER))
+
+
+def test_forget_takes_an_id_as_the_list_shows_it(sqlite_memory: Memory) -> None:
+    sqlite_memory.record(USER, [RED_EYE, "I prefer aisle seats"])
+    red_eye = next(i for i in sqlite_memory.items(USER) if i.text == RED_EYE)
+    shown = _session(_settings(), "/prefs\n", memory=sqlite_memory)
+    [line] = [line for line in shown.splitlines() if RED_EYE in line and line.startswith("  - ")]
+    short = line.rpartition("[")[2].rstrip("]")
+    assert red_eye.id.startswith(short) and len(short) < len(red_eye.id)
+
+    output = _session(_settings(), f"/forget {short}\n/prefs\n", memory=sqlite_memory)
+    assert "Forgot 1 item(s)." in output
+    assert [i.text for i in sqlite_memory.items(USER)] == ["I prefer aisle seats"]
+
+
+def test_an_ambiguous_id_prefix_forgets_nothing(sqlite_memory: Memory) -> None:
+    # Ids are random hex: among 17 facts, two share a first character for sure.
+    assert {o.status for o in sqlite_memory.record(USER, list(QUIET_ROOMS))} == {"added"}
+    ids = [i.id for i in sqlite_memory.items(USER)]
+    first = next(c for c in "0123456789abcdef" if sum(i.startswith(c) for i in ids) > 1)
+    output = _session(_settings(), f"/forget {first}\n", memory=sqlite_memory)
+    count = sum(i.startswith(first) for i in ids)
+    assert t("console_forget_ambiguous", "en", item_id=first, count=count) in output
+    assert len(sqlite_memory.items(USER)) == len(ids)
+
+
+def test_prefs_reads_like_the_page_in_both_languages(sqlite_memory: Memory) -> None:
+    sqlite_memory.record(USER, ["出差只坐高铁一等座", "In Japan I prefer window seats"])
+    english = _session(_settings(), "/prefs\n", memory=sqlite_memory)
+    assert "Your preferences now: Takes first-class seats on trains." in english
+    assert "Only for some trips (say so in chat to change them): Japan: Window" in english
+    assert "What I remember (2):" in english and "only for: Japan" in english
+    chinese = _session(_settings(), "/remember\n/prefs 中文\n", memory=sqlite_memory)
+    assert "你现在的偏好：高铁坐一等座。" in chinese
+    assert "仅限部分行程（在聊天中告诉我即可修改）：日本：靠窗" in chinese
+    assert "我记住的内容（2 条）：" in chinese
+    assert "rail_class" not in english + chinese and "first_class" not in english + chinese
 
 
 def test_help_unknown_commands_chinese_and_quit(sqlite_memory: Memory) -> None:
@@ -160,27 +228,26 @@ def test_model_failure_ends_in_a_kind_message(
         clock=lambda: datetime(2026, 3, 2, tzinfo=UTC),
     )
     output = _session(_settings(), "hi\nhi again\n", memory=sqlite_memory, agent=agent)
-    assert t("llm_unavailable", "en") in output
+    # Which model did not answer, and what still works without it.
+    said = next(line for line in output.splitlines() if "can't reach" in line)
+    assert said.startswith(f"I can't reach the language model at {scripted_model.base_url}")
+    assert said.endswith("/remember, /recall, /prefs and /forget still work.")
     assert "Back again." in output
 
 
+def test_an_unreachable_model_is_named_and_memory_commands_go_on(tmp_path: Path) -> None:
+    url = f"http://127.0.0.1:{free_port()}/v1"  # nothing listens there
+    text = f"plan my trip\n/remember {RED_EYE}\n"
+    result = _chat(tmp_path, text, LLM_MODEL="qwen2.5:7b-instruct", OPENAI_BASE_URL=url)
+    assert result.returncode == 0, result.stderr
+    reply, remembered = result.stdout.splitlines()[-2:]
+    assert reply.startswith(f"I can't reach the language model at {url} (")
+    assert reply.endswith("/remember, /recall, /prefs and /forget still work.")
+    assert remembered == f"Remembered: {RED_EYE}"
+
+
 def test_cli_verb_runs_piped(tmp_path: Path) -> None:
-    env = {
-        **os.environ,
-        "LLM_MODEL": "",
-        "MEMORY_DSN": f"sqlite:///{tmp_path}/cli.db",
-        "REDIS_URL": "",
-    }
-    result = subprocess.run(
-        [sys.executable, "-m", "bot", "chat", "--user", USER],
-        input=f"/remember {RED_EYE}\n/recall\n",
-        capture_output=True,
-        text=True,
-        env=env,
-        cwd=tmp_path,
-        timeout=60,
-        check=False,
-    )
+    result = _chat(tmp_path, f"/remember {RED_EYE}\n/recall\n", "--user", USER)
     assert result.returncode == 0, result.stderr
     assert "LLM_MODEL=" in result.stdout
     assert f"Remembered: {RED_EYE}" in result.stdout
@@ -198,23 +265,13 @@ def test_the_console_shows_only_the_conversation(
         "Noted: no red-eye flights.",
         "Hello again.",
     )
-    env = {
-        **os.environ,
-        "LLM_MODEL": "scripted",
-        "OPENAI_BASE_URL": scripted_model.base_url,
-        "OPENAI_API_KEY": "test",
-        "MEMORY_DSN": f"sqlite:///{tmp_path}/cli.db",
-        "REDIS_URL": f"redis://127.0.0.1:{free_port()}/0",  # nothing listens there
-    }
-    result = subprocess.run(
-        [sys.executable, "-m", "bot", "chat"],
-        input=f"{RED_EYE}\nhello\n/remember I prefer aisle seats\n/forget all\n",
-        capture_output=True,
-        text=True,
-        env=env,
-        cwd=tmp_path,
-        timeout=120,
-        check=False,
+    result = _chat(
+        tmp_path,
+        f"{RED_EYE}\nhello\n/remember I prefer aisle seats\n/forget all\nyes\n",
+        LLM_MODEL="scripted",
+        OPENAI_BASE_URL=scripted_model.base_url,
+        OPENAI_API_KEY="test",
+        REDIS_URL=f"redis://127.0.0.1:{free_port()}/0",  # nothing listens there
     )
     assert result.returncode == 0, result.stderr
     assert result.stderr == ""
@@ -226,6 +283,7 @@ def test_the_console_shows_only_the_conversation(
         "Noted: no red-eye flights.",
         "Hello again.",
         "Remembered: I prefer aisle seats",
+        t("console_forget_all_ask", "en", count=2, user="local:you") + " [y/N]",
         "Forgot 2 item(s).",
     ]
     logged = (tmp_path / log_file).read_text(encoding="utf-8")

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.bot.cli.conftest import Ran, TravelBot
+from tests.bot.cli.conftest import QUIET_ROOMS, Ran, TravelBot
 
 
 def _env(tmp_path: Path) -> dict[str, str]:
@@ -152,3 +152,56 @@ def test_search_refuses_an_empty_query_and_a_limit_out_of_range(memory_cli: Memo
         out = memory_cli("search", "--user", "T1:U1", *args)
         assert out.status == 2, args
         assert said in out.err and "Traceback" not in out.err, args
+
+
+def test_show_reads_as_the_page_does_profile_included(travel_bot: TravelBot) -> None:
+    facts = ("I never take red-eye flights", "出差只坐高铁一等座", "In Japan I prefer window seats")
+    assert travel_bot("memory", "add", "--user", "T1:U1", *facts).status == 0
+    shown = travel_bot("memory", "show", "--user", "T1:U1")
+    assert shown.status == 0
+    lines = shown.out.splitlines()
+    assert lines[0].startswith("How I sum up your preferences: ")
+    assert (
+        lines[1]
+        == "Your preferences now: Takes first-class seats on trains; avoids red-eye flights."
+    )
+    assert lines[2] == "Only for some trips (say so in chat to change them): Japan: Window"
+    assert lines[3] == "What I remember (3):"
+    assert len(lines) == 7 and all(line.startswith("  - ") for line in lines[4:])
+    assert "(from import · " in lines[4] and "only for: Japan" in shown.out
+    # In Chinese: by --lang, or by DEFAULT_LANGUAGE; the facts keep their own words.
+    for chinese in (
+        travel_bot("memory", "show", "--user", "T1:U1", "--lang", "zh"),
+        travel_bot("memory", "show", "--user", "T1:U1", DEFAULT_LANGUAGE="zh"),
+    ):
+        assert "你现在的偏好：高铁坐一等座；避开红眼航班。" in chinese.out
+        assert "我记住的内容（3 条）：" in chinese.out and "仅限：日本" in chinese.out
+        assert "I never take red-eye flights" in chinese.out
+    assert "rail_class" not in shown.out and "first_class" not in shown.out
+
+
+def test_forget_takes_the_id_as_show_prints_it(memory_cli: MemoryCLI) -> None:
+    assert memory_cli("add", "--user", "T1:U1", "I never take red-eye flights").status == 0
+    assert memory_cli("add", "--user", "T1:U1", "I like quiet rooms").status == 0
+    lines = memory_cli("show", "--user", "T1:U1").out.splitlines()
+    line = next(x for x in lines if x.startswith("  - I like quiet rooms"))
+    short = line.rpartition("[")[2].rstrip("]")
+    [full] = [
+        i["id"]
+        for i in json.loads(memory_cli("export", "--user", "T1:U1").out)["items"]
+        if i["text"] == "I like quiet rooms"
+    ]
+    assert full.startswith(short) and len(short) == 8
+    done = memory_cli("forget", "--user", "T1:U1", "--id", short)
+    assert done.status == 0 and done.out.strip() == "forgot 1 fact"
+    assert "quiet" not in memory_cli("show", "--user", "T1:U1").out
+
+
+def test_an_ambiguous_id_prefix_forgets_nothing(memory_cli: MemoryCLI) -> None:
+    assert memory_cli("add", "--user", "T1:U1", *QUIET_ROOMS).status == 0  # 17 ids, 16 digits
+    ids = [i["id"] for i in json.loads(memory_cli("export", "--user", "T1:U1").out)["items"]]
+    first = next(c for c in "0123456789abcdef" if sum(i.startswith(c) for i in ids) > 1)
+    done = memory_cli("forget", "--user", "T1:U1", "--id", first)
+    assert done.status == 1
+    assert "have ids beginning" in done.err and "nothing was forgotten" in done.err
+    assert len(json.loads(memory_cli("export", "--user", "T1:U1").out)["items"]) == 17

@@ -32,6 +32,32 @@ def test_every_option_of_every_verb_has_help() -> None:
             assert action.help, f"{parser.prog} {'/'.join(action.option_strings) or action.dest}"
 
 
+def test_every_verb_says_what_it_is_for() -> None:
+    """`--help` of every verb and action starts with a description, not just its usage."""
+    missing = [p.prog for p in _parsers(build_parser()) if not (p.description or "").strip()]
+    assert missing == []
+
+
+@pytest.mark.parametrize(
+    "verb",
+    [
+        ("warm",),
+        ("clock",),
+        ("trips",),
+        ("prefs",),
+        ("prefs", "link"),
+        ("memory", "bailian-init"),
+        ("trips", "remove"),
+    ],
+)
+def test_help_describes_the_verb(travel_bot: TravelBot, verb: tuple[str, ...]) -> None:
+    ran = travel_bot(*verb, "--help")
+    assert ran.status == 0
+    usage, description, *_ = ran.out.split("\n\n")
+    assert usage.startswith(f"usage: travel-bot {' '.join(verb)}")
+    assert len(description.split()) >= 8  # a sentence, not a word
+
+
 @pytest.mark.parametrize("action", ["search", "show", "forget", "export", "add"])
 def test_memory_help_describes_every_option(travel_bot: TravelBot, action: str) -> None:
     ran = travel_bot("memory", action, "--help")

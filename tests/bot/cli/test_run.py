@@ -74,3 +74,66 @@ def test_a_busy_port_is_one_line_naming_it(travel_bot: TravelBot) -> None:
     assert ran.err.strip() == (
         f"error: cannot listen on 127.0.0.1:{port}: the port is already in use (set PORT or --port)"
     )
+
+
+FEISHU_PART = {"FEISHU_APP_ID": "cli_a1"}  # its secret missing
+DINGTALK_PART = {"DINGTALK_CLIENT_SECRET": "s"}  # its client id missing
+SLACK_HTTP = {BOT: "xoxb-1", SECRET: "s"}
+FEISHU_SAID = (
+    "error: Feishu is configured in part: FEISHU_APP_ID is set; "
+    "also set FEISHU_APP_SECRET (long connection)"
+)
+DINGTALK_SAID = (
+    "error: DingTalk is configured in part: DINGTALK_CLIENT_SECRET is set; "
+    "also set DINGTALK_CLIENT_ID (Stream mode)"
+)
+
+
+@pytest.mark.parametrize("verb", ["run", "serve"])
+@pytest.mark.parametrize(
+    ("configured", "said"),
+    [
+        (FEISHU_PART, [FEISHU_SAID]),  # alone
+        ({**SLACK_HTTP, **FEISHU_PART}, [FEISHU_SAID]),  # beside a complete Slack
+        ({**SLACK_HTTP, **FEISHU_PART, **DINGTALK_PART}, [FEISHU_SAID, DINGTALK_SAID]),
+        ({BOT: "xoxb-1", **DINGTALK_PART}, [None, DINGTALK_SAID]),  # two in part: both
+    ],
+    ids=["alone", "beside-complete", "two-beside-complete", "two-in-part"],
+)
+def test_every_partial_set_stops_run_and_serve_and_is_named(
+    travel_bot: TravelBot, verb: str, configured: dict[str, str], said: list[str | None]
+) -> None:
+    ran = travel_bot(verb, **configured)
+    assert ran.status == 2
+    assert ran.out == ""
+    lines = ran.err.strip().splitlines()
+    assert len(lines) == len(said)
+    for line, expected in zip(lines, said, strict=True):
+        if expected is None:
+            assert line.startswith("error: Slack is configured in part: SLACK_BOT_TOKEN is set")
+        else:
+            assert line == expected
+
+
+def test_a_platform_set_up_for_another_mode_is_a_notice_for_serve() -> None:
+    from bot.cli.credentials import http_channels
+
+    # Slack in Socket Mode (its own `socket` process) beside DingTalk's callbacks.
+    settings = Settings(
+        _env_file=None,  # type: ignore[call-arg]
+        slack_bot_token="xoxb-1",
+        slack_app_token="xapp-1",
+        dingtalk_client_id="ding1",
+        dingtalk_client_secret="s",
+    )
+    plan = http_channels(settings)
+    assert plan.channels == ["dingtalk"] and plan.problems == []
+    assert plan.notices == ["Slack's HTTP mode needs SLACK_SIGNING_SECRET; serving dingtalk only"]
+
+
+def test_serve_with_nothing_to_serve_says_what_to_set(travel_bot: TravelBot) -> None:
+    ran = travel_bot("serve")
+    assert ran.status == 2
+    [line] = ran.err.strip().splitlines()
+    assert line.startswith("error: HTTP mode needs SLACK_BOT_TOKEN and SLACK_SIGNING_SECRET")
+    assert line.endswith("or set PREFS_LINK_SECRET to serve the preferences page alone")

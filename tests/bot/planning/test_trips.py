@@ -173,6 +173,47 @@ def test_cli_refuses_a_trip_that_is_over_unless_told(
     assert len(capsys.readouterr().out.splitlines()) == 2
 
 
+def test_cli_removes_a_trip_by_what_it_was_added_with(
+    dsn: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    for user in ("T1:U1", "T1:U2"):
+        added = ("--user", user, "--destination", "成都", "--start", "2099-03-01")
+        assert cli(dsn, "add", *added) == 0
+    capsys.readouterr()
+    # Named in the other language, it is the same trip; only that traveller's goes.
+    gone = ("--user", "T1:U1", "--destination", "Chengdu", "--start", "2099-03-01")
+    assert cli(dsn, "remove", *gone) == 0
+    assert capsys.readouterr().out.startswith("removed: 2099-03-01  T1:U1  Chengdu")
+    assert cli(dsn, "list", "--json") == 0
+    assert [t["namespace"] for t in json.loads(capsys.readouterr().out)] == ["T1:U2"]
+    # Removing it again: nothing to remove, said, exit 1.
+    assert cli(dsn, "remove", *gone) == 1
+    err = capsys.readouterr().err
+    assert "no trip of T1:U1 to Chengdu starting 2099-03-01" in err and "nothing was removed" in err
+    assert cli(dsn, "remove", "--user", "T1:U2", "--destination", "成都", "--start", "soon") == 2
+    assert "--start must be a date written YYYY-MM-DD" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("verb", ["add", "remove"])
+@pytest.mark.parametrize("destination", ["", "   "])
+def test_an_empty_destination_is_a_usage_error(
+    dsn: str, capsys: pytest.CaptureFixture[str], verb: str, destination: str
+) -> None:
+    with pytest.raises(SystemExit) as refused:
+        cli(dsn, verb, "--user", "T1:U1", "--destination", destination, "--start", "2099-01-01")
+    assert refused.value.code == 2
+    assert "argument --destination: empty text" in capsys.readouterr().err
+
+
+def test_the_store_removes_one_trip(trips: TripStore) -> None:
+    trips.add("T1:U1", "Chengdu", date(2099, 1, 1), created_by="test")
+    trips.add("T1:U1", "Chengdu", date(2099, 2, 1), created_by="test")
+    removed = trips.remove("T1:U1", "Chengdu", date(2099, 1, 1))
+    assert removed is not None and removed.start_date == date(2099, 1, 1)
+    assert trips.remove("T1:U1", "Chengdu", date(2099, 1, 1)) is None
+    assert [t.start_date for t in trips.list("T1:U1")] == [date(2099, 2, 1)]
+
+
 def test_trips_stay_in_a_database_when_memory_is_in_bailian(tmp_path: Path) -> None:
     """Bailian memory (issue 17): saved trips need SQL of their own (`TRIPS_DSN`)."""
     sql = f"sqlite:///{tmp_path}/m.db"

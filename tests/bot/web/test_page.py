@@ -229,3 +229,27 @@ def test_suggestions_from_chat_are_shown_saved_with_the_form_and_asked_for_once(
         assert len(scripted_model.requests) == 1  # the answer did not wait for the model
     finally:
         bot.close()
+
+
+def test_a_used_link_says_where_this_deployment_gives_a_new_one(make_bot: BotFactory) -> None:
+    """Slack alone: "in Slack"; Feishu beside it: both; never a platform it does not serve."""
+    feishu = {"feishu_app_id": "cli_a1", "feishu_app_secret": "feishu-secret"}
+    for extra, wanted, unwanted in (
+        ({}, ["in Slack: /travel-prefs link"], ["Feishu", "DingTalk"]),
+        (feishu, ["in Slack: /travel-prefs link", "in Feishu: send /travel-prefs"], ["DingTalk"]),
+    ):
+        bot = start_prefs_bot(make_bot, **extra)
+        try:
+            link = bot.link()
+            assert bot.client().get(link, follow_redirects=True).status_code == 200
+            used = bot.client().get(link)
+            assert used.status_code == 401
+            for words in wanted:
+                assert words in used.text
+            for words in unwanted:
+                assert words not in used.text
+            # In Chinese too, for a browser that asks for it.
+            zh = bot.client(headers={"Accept-Language": "zh-CN"}).get(link)
+            assert "在 Slack 中输入 /travel-prefs link" in zh.text
+        finally:
+            bot.close()

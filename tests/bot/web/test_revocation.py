@@ -86,7 +86,7 @@ def _console(bot: PrefsBot) -> None:
     status = run_console(
         bot.harness.settings,
         user=bot.namespace(),
-        stdin=io.StringIO("/forget all\n"),
+        stdin=io.StringIO("/forget all\ny\n"),  # the console asks first
         stdout=out,
         memory=bot.memory,
     )

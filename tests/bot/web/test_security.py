@@ -120,6 +120,20 @@ def test_a_trusted_proxys_forwarded_https_makes_the_cookie_secure(prefs_bot: Pre
     assert "Secure" in response.headers["set-cookie"]
 
 
+def test_forwarded_allow_ips_comes_from_the_settings(make_bot: BotFactory) -> None:
+    """FORWARDED_ALLOW_IPS is a setting (so `.env` sets it too): a proxy it does not name
+    cannot claim HTTPS."""
+    bot = start_prefs_bot(make_bot, forwarded_allow_ips="10.9.9.9")
+    try:
+        response = bot.client().get(
+            "/prefs", params={"token": bot.token()}, headers={"X-Forwarded-Proto": "https"}
+        )
+        assert response.status_code == 303
+        assert "Secure" not in response.headers["set-cookie"]
+    finally:
+        bot.close()
+
+
 def test_every_page_and_answer_keeps_to_itself(prefs_bot: PrefsBot) -> None:
     browser = prefs_bot.signed_in()
     for response in (browser.get("/prefs"), browser.get(API), prefs_bot.client().get("/prefs")):
