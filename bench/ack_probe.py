@@ -19,8 +19,9 @@ clock start (`at`) so a benchmark can keep those of its burst:
 - `back_to_loop`: from Bolt's return to the route's end (the event loop picking the
   result up, and sending the response);
 - `listener_wait`: Bolt's return to our listener starting on the listener pool; then
-  `accept` (`Conversation.accept`), of which `claim` (`Claims.claim_message`, Redis) and
-  `sink` (`SlackChannel.sink`: the reply sink, one Redis read for a threaded DM).
+  `accept` (`Pipeline.message`: count, parse, claim, start the turn), of which `claim`
+  (`Claims.claim_message`, Redis) and `sink` (`SlackChannel.sink_for`: the reply sink,
+  one Redis read for a threaded DM).
 
 Per request also `connected_at` (uvicorn's `connection_made`), `route_at` and `route_end`
 on `time.monotonic`, the clock of the sender's timings, and its `event_id`: a benchmark
@@ -70,7 +71,7 @@ def install() -> None:
     from slack_bolt import App
 
     from bot.conversation.claims import Claims
-    from bot.conversation.turn import Conversation
+    from bot.flows.pipeline import Pipeline
     from bot.slack import http
     from bot.slack.channel import SlackChannel
 
@@ -151,18 +152,20 @@ def install() -> None:
 
     App.dispatch = timed_dispatch  # type: ignore[method-assign]
 
-    accept = Conversation.accept
+    accept = Pipeline.message
 
-    def timed_accept(self: Any, msg: Any, sink: Any, channel: Any) -> bool:
+    def timed_accept(self: Any, edge: Any, event: Any, **kwargs: Any) -> str:
         started = time.perf_counter()
-        record = _by_event.pop(msg.delivery_id, None) if msg.delivery_id else None
+        body = event[0] if isinstance(event, tuple) and event else {}
+        event_id = body.get("event_id") if isinstance(body, dict) else None
         try:
-            return accept(self, msg, sink, channel)
+            return accept(self, edge, event, **kwargs)
         finally:
+            record = _by_event.pop(event_id, None) if isinstance(event_id, str) else None
             if record is not None:
                 record["accept"] = time.perf_counter() - started
 
-    Conversation.accept = timed_accept  # type: ignore[method-assign]
+    Pipeline.message = timed_accept  # type: ignore[method-assign]
 
     claim_message = Claims.claim_message
 
@@ -176,7 +179,7 @@ def install() -> None:
 
     Claims.claim_message = timed_claim  # type: ignore[method-assign]
 
-    sink = SlackChannel.sink
+    sink = SlackChannel.sink_for
 
     def timed_sink(self: Any, msg: Any, **kwargs: Any) -> Any:
         started = time.perf_counter()
@@ -188,7 +191,7 @@ def install() -> None:
         finally:
             _span(record, "sink", started)
 
-    SlackChannel.sink = timed_sink  # type: ignore[method-assign]
+    SlackChannel.sink_for = timed_sink  # type: ignore[method-assign]
 
     # `shape` ends right before the route hands the request to the dispatch pool.
     problem = http.request_problem

@@ -475,7 +475,7 @@ _MESSAGES: dict[str, dict[str, str]] = {
         "en": "I can't read your preferences right now. Please try again in a minute.",
         "zh": "暂时无法读取你的偏好，请稍后再试。",
     },
-    # The preferences page and its API (issue 14: bot/prefs/links.py, bot/web/prefs/).
+    # The preferences page and its API (issue 14: bot/prefs/links.py, bot/web/).
     "home_open_browser": {"en": "Open in browser", "zh": "在浏览器中打开"},
     "prefs_link": {
         "en": (
@@ -890,15 +890,15 @@ _MESSAGES: dict[str, dict[str, str]] = {
         "zh": "此行程之前已经保存过了。",
     },
     "trip_save_not_allowed": {
-        "en": "Only the traveller or the admin who asked for this plan can save the trip.",
-        "zh": "只有出行人本人或发起规划的管理员可以保存此行程。",
+        "en": "Only the traveller or a travel admin of the same organisation can save this trip.",
+        "zh": "只有出行人本人或同一组织的差旅管理员可以保存此行程。",
     },
     "trip_save_failed": {
         "en": "Sorry, I couldn't save the trip right now. Please try again.",
         "zh": "抱歉，现在无法保存行程，请稍后再试。",
     },
-    # DingTalk (issue 16): bot/dingtalk/. Markdown, not Slack mrkdwn.
-    "dingtalk_external": {
+    # A writer the platform names no person for (an external contact): nothing is kept.
+    "outsider": {
         "en": (
             "Hi! I keep travel preferences only for members of this organisation, so I can't "
             "help from an external account. Please ask a colleague inside the company."
@@ -907,6 +907,20 @@ _MESSAGES: dict[str, dict[str, str]] = {
             "你好！我只为本企业成员记住出行偏好，暂时无法为外部联系人提供服务，请联系企业内的同事。"
         ),
     },
+    "feishu_prefs_help": {
+        "en": (
+            "**/travel-prefs** (or 偏好设置) shows what I remember about you, with buttons to "
+            "edit it on the web or forget it all.\n\n"
+            "**/travel-prefs forget** erases everything I remember about you (I ask first).\n\n"
+            "You can also just tell me, e.g. “I prefer aisle seats”."
+        ),
+        "zh": (
+            "**偏好设置**（或 我的偏好）：查看我记住的关于你的偏好，可在网页上修改或全部删除。\n\n"
+            "**删除我的偏好**：删除我记住的关于你的全部内容（会先确认）。\n\n"
+            "也可以直接告诉我，比如“我喜欢靠过道的座位”。"
+        ),
+    },
+    # DingTalk (issue 16): bot/dingtalk/. Markdown, not Slack mrkdwn.
     "dingtalk_prefs_show": {
         "en": "**What I remember about you** ({count} items):\n\n{summary}",
         "zh": "**我记住的关于你的偏好**（共 {count} 条）：\n\n{summary}",
@@ -921,7 +935,7 @@ _MESSAGES: dict[str, dict[str, str]] = {
         "zh": "无法通过单聊联系你，请在与我的单聊中发送“我的偏好”。",
     },
     "dingtalk_or_send": {"en": "Or send: {command}", "zh": "也可以发送：{command}"},
-    "dingtalk_forget_expired": {
+    "prefs_forget_expired": {
         "en": (
             "That confirmation has expired or was already used, so nothing changed. "
             "Send /travel-prefs forget to start again."
@@ -960,7 +974,7 @@ _MESSAGES: dict[str, dict[str, str]] = {
         "en": "The answer could not be shown here; it follows below.",
         "zh": "这里无法显示回答，请看下方的消息。",
     },
-    "dingtalk_save_unknown": {
+    "trip_save_unknown": {
         "en": "I can't find that plan any more, so nothing was saved. Ask me to plan it again.",
         "zh": "找不到这个行程方案了，没有保存任何内容。请让我重新规划。",
     },

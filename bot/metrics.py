@@ -1,4 +1,7 @@
-"""Process metrics in the Prometheus text format (no client library needed)."""
+"""Process metrics in the Prometheus text format (no client library needed).
+
+A metric's help text is said once, by the part that counts it (`describe`); a channel
+describes its own (`<platform>_events_total`, ...)."""
 
 from __future__ import annotations
 
@@ -8,17 +11,13 @@ from collections import defaultdict
 _Labels = tuple[tuple[str, str], ...]
 
 _HELP = {
-    "slack_events_total": ("counter", "Slack events, commands and actions received"),
     "agent_turns_total": ("counter", "Agent turns run"),
     "tool_calls_total": ("counter", "Tool calls made by the agent"),
     "memory_cache_hits_total": ("counter", "Preference cache hits"),
     "memory_cache_misses_total": ("counter", "Preference cache misses"),
     "llm_request_seconds": ("summary", "LLM request latency"),
     "llm_tokens_total": ("counter", "LLM tokens used"),
-    # Slack as an AI app (issue 18).
     "llm_first_token_seconds": ("summary", "Time from a model request to its first token"),
-    "slack_feedback_total": ("counter", "Feedback buttons clicked under answers, by verdict"),
-    "slack_feedback_reasons_total": ("counter", "Reasons given after a thumbs-down"),
 }
 
 
@@ -31,6 +30,12 @@ class Metrics:
         self._sums: dict[str, dict[_Labels, list[float]]] = defaultdict(
             lambda: defaultdict(lambda: [0.0, 0.0])
         )
+        self._help = dict(_HELP)
+
+    def describe(self, name: str, text: str, kind: str = "counter") -> None:
+        """The help text (and kind) `/metrics` shows for `name`."""
+        with self._lock:
+            self._help[name] = (kind, text)
 
     def inc(self, name: str, amount: float = 1.0, **labels: str) -> None:
         key = tuple(sorted(labels.items()))
@@ -52,11 +57,11 @@ class Metrics:
         lines: list[str] = []
         with self._lock:
             for name, series in sorted(self._counters.items()):
-                kind, text = _HELP.get(name, ("counter", name))
+                kind, text = self._help.get(name, ("counter", name))
                 lines += [f"# HELP {name} {text}", f"# TYPE {name} {kind}"]
                 lines += [f"{name}{_fmt(labels)} {value:g}" for labels, value in series.items()]
             for name, sums in sorted(self._sums.items()):
-                _, text = _HELP.get(name, ("summary", name))
+                _, text = self._help.get(name, ("summary", name))
                 lines += [f"# HELP {name} {text}", f"# TYPE {name} summary"]
                 for labels, (count, total) in sums.items():
                     lines.append(f"{name}_count{_fmt(labels)} {count:g}")

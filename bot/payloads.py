@@ -4,7 +4,7 @@ it nests deeper than any platform's payload.
 `json.loads` recurses once per `[` or `{`: `[` x 1000 raises `RecursionError` (not a
 `ValueError`, so it escaped the routes' checks as a 500 and a traceback), and a body just
 shallow enough to parse can still exhaust the stack of whatever walks it next (an SDK
-decoding it into objects). No payload of Slack, Feishu, DingTalk or the preferences API
+decoding it into objects). No payload of a chat platform or of the preferences API
 nests beyond a dozen levels, so `parse_json` refuses anything deeper than `MAX_DEPTH`
 before parsing (`too_deep`: strings skipped, brackets counted, at C speed for ordinary
 bodies) and turns a `RecursionError` into the `ValueError` every route already answers

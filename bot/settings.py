@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Literal
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from pydantic import Field, SecretStr, field_validator
+from pydantic import AliasChoices, Field, SecretStr, field_validator
 
 from memory.settings import MemorySettings, http_url
 
@@ -25,9 +25,18 @@ class Settings(MemorySettings):
     agent_max_pending: int = Field(default=500, ge=1)
     http_dispatch_workers: int = Field(default=32, ge=1)
     http_max_body_bytes: int = Field(default=1_048_576, ge=4096)
-    slack_max_message_chars: int = Field(default=4000, ge=100)
+    # Every platform's (the SLACK_ names they had when Slack was the only one still work).
+    max_message_chars: int = Field(
+        default=4000,
+        ge=100,
+        validation_alias=AliasChoices("max_message_chars", "slack_max_message_chars"),
+    )
+    dedupe_ttl_seconds: int = Field(
+        default=86400,
+        ge=60,
+        validation_alias=AliasChoices("dedupe_ttl_seconds", "slack_dedupe_ttl_seconds"),
+    )
     slack_progress_reaction: str = "hourglass_flowing_sand"
-    slack_dedupe_ttl_seconds: int = Field(default=86400, ge=60)
     thread_history_turns: int = Field(default=20, ge=2)
     thread_history_ttl_seconds: int = Field(default=3 * 86400, ge=60)
 

@@ -60,12 +60,9 @@ def main() -> int:
         return 2
     from playwright.sync_api import sync_playwright
 
-    from bot.deps import Deps
+    from bot import compose
+    from bot.http.server import Server
     from bot.settings import Settings
-    from bot.web import prefs as prefs_page
-    from bot.web.app import WebApp
-    from bot.web.server import Server
-    from memory import open_memory
 
     out = Path(args.out)
     with tempfile.TemporaryDirectory() as tmp:
@@ -78,14 +75,14 @@ def main() -> int:
             prefs_link_secret="screenshots-only-secret-000",
             public_url="http://placeholder",
         )
-        deps = Deps(settings=settings, memory=open_memory(settings))
-        web = WebApp(deps)
-        prefs_page.mount(web, settings, deps)
-        server = Server(web).start()
+        core = compose.open_core(settings)
+        web = compose.web_app(settings, core)
+        compose.mount_prefs_site(web, settings, core)
+        server = Server(web, settings=settings).start()
         settings.public_url = server.url
         try:
             for namespace, facts in PEOPLE.values():
-                deps.memory.record(namespace, facts)
+                core.memory.record(namespace, facts)
             with sync_playwright() as p:
                 for lang, (namespace, _) in PEOPLE.items():
                     for name, width in (
@@ -97,7 +94,7 @@ def main() -> int:
                         print(path)
         finally:
             server.stop()
-            deps.close()
+            core.close()
     return 0
 
 

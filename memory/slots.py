@@ -16,7 +16,7 @@ from memory.errors import InvalidSlotValue, MemoryEngineError
 from memory.types import Polarity
 
 LANGS = ("en", "zh")
-MAX_LABEL_CHARS = 75  # Slack's limit on the text of a select option
+MAX_LABEL_CHARS = 75  # a chat select option's limit on its text (the strictest one)
 POLARITIES = ("must", "prefer", "avoid")
 _STANCES = frozenset(("negative", "accept", "positive"))
 

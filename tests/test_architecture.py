@@ -1,5 +1,7 @@
-"""The shape of the code, checked: no import cycles, chat SDKs only in their channel,
-a core that knows no platform, and modules small enough to read.
+"""The shape of the code, checked: no import cycles (between modules, and between the
+parts of a package), chat SDKs only in their channel, a core that knows no platform
+(neither imports one nor names one, its namespace shapes or its mention markup), and
+modules small enough to read.
 
 Imports are read with `ast` from the source of `bot/`, `memory/` and `prompts/`, every
 one of them: at module level, inside functions (lazy imports) and under
@@ -9,6 +11,7 @@ one of them: at module level, inside functions (lazy imports) and under
 from __future__ import annotations
 
 import ast
+import re
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -29,8 +32,19 @@ CHANNEL_SDKS = {
     "dingtalk_stream": "bot.dingtalk",
     "lark_oapi": "bot.feishu",
 }
-# What the platform-neutral core may never import: a channel, or the wiring around them.
-EDGES = ("bot.slack", "bot.dingtalk", "bot.feishu", "bot.web", "bot.cli")
+# What the platform-neutral core may never import: a channel, what only channels share,
+# or the wiring around them.
+EDGES = (
+    "bot.slack",
+    "bot.dingtalk",
+    "bot.feishu",
+    "bot.chat",
+    "bot.channels",
+    "bot.compose",
+    "bot.http",
+    "bot.web",
+    "bot.cli",
+)
 CORE = (
     "bot.agent",
     "bot.conversation",
@@ -38,8 +52,14 @@ CORE = (
     "bot.policy",
     "bot.prefs",
     "bot.warming",
+    "bot.flows",
+    "bot.platform",
     "memory",
 )
+# What the core's text (code, comments and prompts) may never hold: a platform's name, or
+# a platform's markup (a mention, a channel link, a broadcast).
+PLATFORM_WORDS = re.compile(r"\b(?:slack|feishu|lark|dingtalk|bolt)\b|飞书|钉钉", re.IGNORECASE)
+MARKUP = re.compile(r"<[@#]|<!(?:channel|here|everyone|group|subteam)")
 
 
 def _modules() -> dict[str, Path]:
@@ -114,6 +134,98 @@ def test_there_are_no_import_cycles() -> None:
     assert not cycles, "import cycles:\n" + "\n".join(" -> ".join(c) for c in cycles)
 
 
+def _part(name: str) -> str:
+    """The part of its package a module belongs to: `bot.planning.admins` is in
+    `bot.planning`, `bot.messages` is a part of its own, and so is `memory.engine`."""
+    parts = name.split(".")
+    if len(parts) >= 2 and (ROOT / parts[0] / parts[1] / "__init__.py").exists():
+        return ".".join(parts[:2])
+    return name
+
+
+PART_GRAPH: dict[str, set[str]] = {}
+for _name, _targets in GRAPH.items():
+    PART_GRAPH.setdefault(_part(_name), set()).update(
+        part for target in _targets if (part := _part(target)) != _part(_name)
+    )
+
+
+def _reachable(part: str) -> set[str]:
+    seen: set[str] = set()
+    todo = list(PART_GRAPH.get(part, ()))
+    while todo:
+        target = todo.pop()
+        if target not in seen:
+            seen.add(target)
+            todo.extend(PART_GRAPH.get(target, ()))
+    return seen
+
+
+def test_there_are_no_cycles_between_the_parts_of_the_bot() -> None:
+    """`bot.agent` → `bot.conversation` → `bot.planning` → `bot.agent` is a cycle even when
+    no three modules make one: the parts can no longer be read (or moved) one at a time.
+    (`memory`'s parts are its owners' to untangle: `memory.settings` names a Bailian
+    target lazily.)"""
+    cycles = sorted(
+        f"{part} -> {target} -> ... -> {part}"
+        for part in PART_GRAPH
+        if _within(part, "bot")
+        for target in PART_GRAPH[part]
+        if part in _reachable(target)
+    )
+    assert not cycles, "cycles between parts:\n" + "\n".join(cycles)
+
+
+def _core_texts() -> Iterator[tuple[str, str]]:
+    for name, path in MODULES.items():
+        if any(_within(name, core) for core in CORE):
+            yield name, path.read_text("utf-8")
+    for path in sorted((ROOT / "prompts").glob("*.md")):
+        yield f"prompts/{path.name}", path.read_text("utf-8")
+
+
+def test_the_core_names_no_platform_and_writes_no_platform_markup() -> None:
+    """Platform names, their constants, namespace shapes and mention markup belong to the
+    channels (each registers its `bot.platform.Platform`); the prompts name the platform
+    the person is on through `$place` and `$commands`, never one of their own."""
+    wrong = [
+        f"{name}:{number}: {line.strip()}"
+        for name, text in _core_texts()
+        for number, line in enumerate(text.splitlines(), start=1)
+        if PLATFORM_WORDS.search(line) or MARKUP.search(line)
+    ]
+    assert not wrong, "\n".join(wrong)
+
+
+def test_the_neutrality_check_sees_names_and_markup() -> None:
+    assert PLATFORM_WORDS.search("a company Slack workspace")
+    assert PLATFORM_WORDS.search("FEISHU_APP_ID") is None  # an env var is code of its own
+    assert PLATFORM_WORDS.search("platform == feishu") and PLATFORM_WORDS.search("公司钉钉")
+    assert MARKUP.search('f"<@{user}>"') and MARKUP.search("<!channel>")
+    assert not MARKUP.search(r"(?<!\w)")  # a regular expression's look-behind is no markup
+
+
+# A channel folder's roles, each under one file name everywhere (STYLE.md, "Chat platforms").
+ROLES = {
+    "transport": ("http.py", "long_connection.py"),
+    "parser": ("incoming.py",),
+    "reply sink": ("sink.py",),
+    "widgets": ("widgets.py", "views"),
+    "the pipeline's edge": ("channel.py",),
+}
+# Names that meant one role in one folder and another elsewhere; none is left.
+RETIRED = ("stream.py", "socket_mode.py", "mrkdwn.py", "actions.py", "prefs.py", "robot.py")
+
+
+@pytest.mark.parametrize("package", sorted(set(CHANNEL_SDKS.values())))
+def test_every_channel_folder_has_the_same_roles_under_the_same_names(package: str) -> None:
+    folder = ROOT / package.replace(".", "/")
+    names = {path.name for path in folder.iterdir()}
+    missing = [role for role, files in ROLES.items() if not names & set(files)]
+    assert not missing, f"{package} has no {', '.join(missing)}"
+    assert not names & set(RETIRED), f"{package} has {sorted(names & set(RETIRED))}"
+
+
 def test_only_a_channel_imports_its_platforms_sdk() -> None:
     wrong = [
         f"{name} imports {target}"
@@ -159,9 +271,40 @@ def test_memory_never_imports_the_bot() -> None:
     assert not wrong, "\n".join(wrong)
 
 
-def test_nothing_but_the_command_line_imports_the_module_that_wires_channels() -> None:
+def test_nothing_but_the_command_line_imports_the_modules_that_wire_channels() -> None:
+    """One composition root (`bot.compose`), used by the process verbs alone: no channel
+    and no core part reaches for it (or for a locator of shared parts)."""
     importers = sorted(name for name, targets in GRAPH.items() if "bot.cli.run" in targets)
     assert importers == ["bot.cli"]
+    importers = sorted(
+        name
+        for name, targets in GRAPH.items()
+        if not _within(name, "bot.compose") and any(_within(t, "bot.compose") for t in targets)
+    )
+    assert importers == ["bot.cli.run"]
+
+
+def test_core_services_and_channels_take_no_settings() -> None:
+    """Explicit wiring: a core part or a channel takes what it uses as arguments; only the
+    composition root, the command line and a part's own `open_*` factory read `Settings`."""
+    allowed = ("bot.compose", "bot.cli", "bot.settings", "bot.http.server", "bot.web")
+    wrong = []
+    for name, path in MODULES.items():
+        if not _within(name, "bot") or any(_within(name, a) for a in allowed):
+            continue
+        tree = ast.parse(path.read_text("utf-8"))
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ClassDef):
+                for item in node.body:
+                    if isinstance(item, ast.FunctionDef) and item.name == "__init__":
+                        names = [
+                            ast.unparse(a.annotation)
+                            for a in item.args.kwonlyargs + item.args.args
+                            if a.annotation
+                        ]
+                        if any("Settings" in n for n in names):
+                            wrong.append(f"{name}.{node.name}")
+    assert not wrong, "constructors taking Settings: " + ", ".join(wrong)
 
 
 @pytest.mark.parametrize("name", sorted(MODULES))
@@ -174,8 +317,8 @@ def test_modules_stay_small(name: str) -> None:
 
 def test_the_check_sees_every_kind_of_import() -> None:
     """Guards the checks above: lazy, TYPE_CHECKING and relative imports all count."""
-    assert "bot.deps" in GRAPH["bot.slack.app"]  # under TYPE_CHECKING
-    assert "bot.slack.socket_mode" in GRAPH["bot.cli.run"]  # inside a function
+    assert "bot.flows.pipeline" in GRAPH["bot.slack.listeners.messages"]  # under TYPE_CHECKING
+    assert "bot.slack.long_connection" in GRAPH["bot.cli.run"]  # inside a function
     assert "memory.engine" in GRAPH["memory"]  # lazy, in open_memory
     sdk = [t for t in _imports("bot.slack.api", MODULES["bot.slack.api"]) if "slack_sdk" in t]
     assert "slack_sdk.web.WebClient" in sdk  # imports of other packages are seen too

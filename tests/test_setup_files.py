@@ -317,7 +317,7 @@ def test_the_dockerfile_sets_real_settings_and_runs_a_real_verb() -> None:
     assert command.startswith("[")  # exec form: the process gets SIGTERM itself
     program, verb = yaml.safe_load(command)
     assert program == "travel-bot" and verb in _verbs()
-    assert "/healthz" in _one("HEALTHCHECK")  # liveness, served by bot.web.app
+    assert "/healthz" in _one("HEALTHCHECK")  # liveness, served by bot.http.app
 
 
 def test_the_readme_set_up_commands_exist() -> None:

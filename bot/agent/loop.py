@@ -211,6 +211,7 @@ class Agent:
                 note_unreadable(ctx)
             block = preferences_block(
                 recalled.summary,
+                plain=ctx.plain,
                 colleague=ctx.on_behalf_of is not None,
                 unavailable=recalled.status == "unavailable",
             )
@@ -305,7 +306,7 @@ def build_agent(
     metrics: Metrics | None = None,
     extra_tools: Iterable[Tool | Callable[..., Any]] = (),
 ) -> Agent | None:
-    """The agent the console and the Slack app run; None when no LLM is configured."""
+    """The agent the console and the chat channels run; None when no LLM is configured."""
     if not settings.llm_configured:
         return None
     from memory.llm import openai_client

@@ -10,10 +10,10 @@ import functools
 import logging
 import re
 import unicodedata
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from bot.agent.tools import Tool, ToolContext
-from bot.conversation.markup import special_mention
 from bot.messages import rejection
 from memory.errors import InvalidNamespace, StoreUnavailable
 from memory.lang import Lang
@@ -29,11 +29,6 @@ RETRIEVE = "retrieve_from_memory"
 BLOCK = "remembered_preferences"
 MAX_LIMIT = 20
 
-# Slack markup in stored text, made plain: "<https://x|label>" -> "label (https://x)",
-# "<@U123>" -> "@U123", "<!channel>" -> "@channel"; none of it pings or links once echoed.
-_SLACK_LINK = re.compile(r"<((?:https?|mailto):[^<>|\s]+)(?:\|([^<>]*))?>", re.IGNORECASE)
-_SLACK_ID = re.compile(r"<([@#])([A-Z0-9]+)(?:\|([^<>]*))?>")
-_SLACK_SPECIAL = re.compile(r"<!([^<>|]*)(?:\|([^<>]*))?>")
 _ANGLE_NAME = re.compile(
     r"\b(?:ANGLE|LESS-THAN|GREATER-THAN|ARROWHEAD|CHEVRON|PRECEDES|SUCCEEDS)\b"
 )
@@ -124,6 +119,7 @@ def memory_tools(memory: LongTermMemory) -> list[Tool]:
             note_unreadable(ctx)
         return preferences_block(
             recalled.summary,
+            plain=ctx.plain,
             limit=limit,
             colleague=ctx.on_behalf_of is not None,
             unavailable=recalled.status == "unavailable",
@@ -164,12 +160,18 @@ def describe_outcomes(outcomes: list[RecordOutcome], lang: Lang = "en") -> str:
 
 
 def preferences_block(
-    summary: str, *, limit: int = 5, colleague: bool = False, unavailable: bool = False
+    summary: str,
+    *,
+    plain: Callable[[str], str] = str,
+    limit: int = 5,
+    colleague: bool = False,
+    unavailable: bool = False,
 ) -> str:
     """The recalled summary, delimited as data; or a note that nothing is remembered, or
-    (`unavailable`) that memory could not be read, which is not the same thing."""
+    (`unavailable`) that memory could not be read, which is not the same thing. `plain`
+    makes the platform's markup plain text first (`bot.platform.Markup.plain`)."""
     whose = "the traveller you are planning for" if colleague else "this person"
-    summary = inert(summary).strip()
+    summary = inert(summary, plain=plain).strip()
     if unavailable and not summary:
         return (
             f"Memory is unavailable right now: the travel preferences of {whose} could not "
@@ -189,23 +191,13 @@ def preferences_block(
     )
 
 
-def inert(text: str) -> str:
-    """Remembered text that can never be markup: Slack links and mentions as plain text, and
-    every angle bracket or look-alike of one (full-width "＜", "‹", "〈", "《", "˂", "ᐸ" …)
-    escaped as "&lt;"/"&gt;" (and "&" as "&amp;"), so no fact can open or close the
-    <remembered_preferences> block, whatever it nests or hides inside."""
-
-    def link(match: re.Match[str]) -> str:
-        url, label = match.group(1), (match.group(2) or "").strip()
-        return f"{label} ({url})" if label and label != url else url
-
-    def mention(match: re.Match[str]) -> str:
-        return match.group(1) + ((match.group(3) or "").lstrip("@#") or match.group(2))
-
-    text = _SLACK_LINK.sub(link, text)
-    text = _SLACK_ID.sub(mention, text)
-    text = _SLACK_SPECIAL.sub(lambda m: special_mention(m.group(1), m.group(2)), text)
-    return "".join(_escaped(ch) for ch in text)
+def inert(text: str, *, plain: Callable[[str], str] = str) -> str:
+    """Remembered text that can never be markup: the platform's markup made plain text
+    (`plain`: links and mentions as plain text), then every angle bracket or look-alike of
+    one (full-width "＜", "‹", "〈", "《", "˂", "ᐸ" …) escaped as "&lt;"/"&gt;" (and "&" as
+    "&amp;"), so no fact can open or close the <remembered_preferences> block, whatever it
+    nests or hides inside."""
+    return "".join(_escaped(ch) for ch in plain(text))
 
 
 @functools.lru_cache(maxsize=4096)

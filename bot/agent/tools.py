@@ -28,7 +28,7 @@ import json
 import logging
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
-from typing import Any, overload
+from typing import TYPE_CHECKING, Any, overload
 
 from bot.agent.tool_schema import (
     ArgumentError,
@@ -39,6 +39,9 @@ from bot.agent.tool_schema import (
     parse_docstring,
 )
 from memory.lang import Lang
+
+if TYPE_CHECKING:
+    from bot.platform import Platform
 
 log = logging.getLogger(__name__)
 
@@ -51,14 +54,14 @@ class ToolContext:
 
     namespace: str
     user_id: str = ""
-    tenant: str = ""  # the Slack workspace, Feishu tenant or DingTalk corp
+    tenant: str = ""  # the workspace, tenant or organisation on the chat platform
     lang: Lang = "en"
     tz: str = "UTC"
     on_behalf_of: str | None = None  # the colleague's namespace when an admin plans for one
-    traveller_name: str | None = None  # how replies name that colleague, e.g. "<@U123>"
+    traveller_name: str | None = None  # how replies name that colleague (a mention)
     can_record: bool = True
-    # Where the person is looking, when the platform says (Slack's assistant pane: the
-    # channel open beside it), written as the model may repeat it, e.g. "<#C123|offsite>".
+    # Where the person is looking, when the platform says (an assistant pane beside a
+    # channel: that channel), written as the model may repeat it.
     viewing: str | None = None
     # Hears what the agent is doing, in the person's language ("Scoring 25 options…"), for
     # channels that can show it; never sent to the model.
@@ -67,6 +70,14 @@ class ToolContext:
     # `bot.messages` (memory could not be read, a preference was not saved). Tools add
     # them (`note`); the agent gives every turn a list of its own and says each once.
     notes: list[str] = field(default_factory=list, compare=False, repr=False)
+    # The chat platform the person is on (None: none, e.g. a test): how the prompt names
+    # it and its commands, and how its text writes a mention.
+    platform: Platform | None = field(default=None, compare=False, repr=False)
+
+    def plain(self, text: str) -> str:
+        """`text` with the platform's markup made plain (`bot.platform.Markup.plain`)."""
+        return self.platform.markup.plain(text) if self.platform is not None else text
+
     # Whether the person is a travel admin of their organisation, asked only when a tool
     # needs to know (the travel policy tool); None: not known to be one.
     travel_admin: Callable[[], bool] | None = field(default=None, compare=False, repr=False)

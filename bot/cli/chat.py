@@ -25,6 +25,7 @@ import sys
 from typing import TYPE_CHECKING, Any, TextIO
 
 from bot.agent.tools import ToolContext
+from bot.channels import CONSOLE
 from bot.cli import logs
 from bot.cli.options import add_console
 from bot.cli.services import memory_problem
@@ -200,6 +201,7 @@ class _Session:
             self.say(t("console_no_llm_reminder", self.lang))
             return
         ctx = ToolContext(
+            platform=CONSOLE,
             namespace=self.user,
             user_id=self.user_id,
             tenant=self.team_id,

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import argparse
 
-from bot.conversation.namespaces import CONSOLE_USER, namespace_problem
+from bot.channels import CONSOLE_USER, PLATFORMS
+from bot.conversation.namespaces import namespace_problem
 from bot.settings import timezone_problem
 
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
@@ -18,7 +19,7 @@ DEFAULT_LOG_FILE = "data/travel-bot.log"
 
 def namespace(value: str) -> str:
     """`--user`: a namespace of one of the platforms, or the console's."""
-    problem = namespace_problem(value.strip())
+    problem = namespace_problem(value.strip(), PLATFORMS)
     if problem:
         raise argparse.ArgumentTypeError(problem)
     return value.strip()
@@ -28,7 +29,7 @@ def org(value: str) -> str:
     """`--org`: an organisation, i.e. a namespace without its person: a Slack workspace
     (T024BE7LD), feishu:TENANT, dingtalk:CORP, or local (the console's)."""
     name = value.strip()
-    if namespace_problem(f"{name}:U0") is not None:  # U0: a person id of every shape
+    if namespace_problem(f"{name}:U0", PLATFORMS) is not None:  # U0: a person id of every shape
         raise argparse.ArgumentTypeError(
             f"{value!r} is not an organisation; expected one like T024BE7LD (a Slack "
             "workspace), feishu:TENANT, dingtalk:CORP or local (the terminal console)"

@@ -1,6 +1,6 @@
 """`travel-bot serve | socket | run`: the chat processes.
 
-- `serve`: HTTP mode on `$PORT` (uvicorn): one application (`bot.web.app`) on which each
+- `serve`: HTTP mode on `$PORT` (uvicorn): one application (`bot.http.app`) on which each
   configured channel mounts its routes (Slack: `/slack/events`), plus `/healthz`,
   `/metrics` (with `METRICS_TOKEN`, or on `METRICS_PORT`) and the preferences page
   (`/prefs`, `/api/preferences`) when configured. With no chat platform's callbacks
@@ -33,13 +33,13 @@ import sys
 import threading
 from typing import TYPE_CHECKING, Any
 
+from bot.channels import CONSOLE_USER
 from bot.cli.credentials import PLATFORMS, PartlyConfigured, choose, http_channels
 from bot.cli.options import add_console, port
-from bot.conversation.namespaces import CONSOLE_USER
 from bot.settings import Settings
 
 if TYPE_CHECKING:
-    from bot.deps import Deps
+    from bot.compose import Core
     from bot.warming.scheduler import WarmClock
 
 log = logging.getLogger(__name__)
@@ -131,9 +131,8 @@ def serve_command(args: argparse.Namespace, settings: Settings) -> int:
     if plan.problems:
         return 2
     channels = plan.channels
-    from bot.deps import Deps
-    from bot.web.app import WebApp
-    from bot.web.server import Server
+    from bot import compose
+    from bot.http.server import Server
 
     host = getattr(args, "host", None) or settings.web_host
     port = getattr(args, "port", None) or settings.port
@@ -148,40 +147,34 @@ def serve_command(args: argparse.Namespace, settings: Settings) -> int:
         return 2
     for notice in plan.notices:
         log.warning("%s", notice)
-    deps = Deps.open(settings)
-    web = WebApp(deps)
+    core = compose.open_core(settings)
+    web = compose.web_app(settings, core)
     closers: list[Any] = []
-    clock = _clock_in_process(settings, deps)
+    clock = _clock_in_process(settings, core)
     try:
         # Each configured channel mounts its routes.
-        if "slack" in channels:
-            from bot.slack import http as slack_http
-
-            slack_http.mount(web, settings, deps)
+        if "slack" in channels:  # POST /slack/events
+            compose.mount_slack(web, settings, core, compose.slack(settings, core))
         if "feishu" in channels:  # POST /feishu/events
-            from bot.feishu import http as feishu_http
-
-            feishu_http.mount(web, settings, deps)
+            compose.mount_feishu(web, settings, core, compose.feishu(settings, core))
         if "dingtalk" in channels:  # POST /dingtalk/events
-            from bot.dingtalk import http as dingtalk_http
-
-            closers.append(dingtalk_http.mount(web, settings, deps))
-        from bot.web import prefs as prefs_page
-
-        prefs_page.mount(web, settings, deps)  # the preferences page, when configured
+            dingtalk = compose.dingtalk(settings, core)
+            compose.mount_dingtalk(web, settings, core, dingtalk)
+            closers.append(dingtalk)
+        compose.mount_prefs_site(web, settings, core)  # the preferences page, when configured
         try:
-            server = Server(web, host=host, port=port)
+            server = Server(web, settings=settings, host=host, port=port)
         except OSError as exc:
             print(f"error: {_bind_problem(exc, host, port)}", file=sys.stderr)
             return 2
-        _announce(deps, f"HTTP mode on {host}:{server.port}", chat=bool(channels))
+        _announce(core, f"HTTP mode on {host}:{server.port}", chat=bool(channels))
         server.serve_forever()
         return 0
     finally:
         web.close()
         if clock is not None:
             clock.stop()
-        deps.close()
+        core.close()
         for closer in closers:
             closer.close()
 
@@ -193,21 +186,22 @@ def socket_command(
     if not settings.slack_app_token or not settings.slack_bot_token:
         print("error: Socket Mode needs SLACK_APP_TOKEN and SLACK_BOT_TOKEN", file=sys.stderr)
         return 2
-    from bot.deps import Deps
-    from bot.slack.socket_mode import serve_socket_mode
+    from bot import compose
+    from bot.slack.long_connection import serve_socket_mode
 
-    deps = Deps.open(settings)
-    clock = _clock_in_process(settings, deps)
+    core = compose.open_core(settings)
+    clock = _clock_in_process(settings, core)
     try:
-        _announce(deps, "Socket Mode")
-        serve_socket_mode(settings, deps, stop=stop or threading.Event())
+        _announce(core, "Socket Mode")
+        bolt = compose.slack(settings, core, socket_mode=True)
+        serve_socket_mode(bolt, settings, stop=stop or threading.Event())
         return 0
     except KeyboardInterrupt:
         return 0
     finally:
         if clock is not None:
             clock.stop()
-        deps.close()
+        core.close()
 
 
 def dingtalk_command(
@@ -220,29 +214,44 @@ def dingtalk_command(
             file=sys.stderr,
         )
         return 2
-    from bot.deps import Deps
-    from bot.dingtalk.robot import build_robot
-    from bot.dingtalk.stream import serve_stream
+    from bot import compose
+    from bot.dingtalk.long_connection import stream_for
+    from bot.http.server import Server
 
-    deps = Deps.open(settings)
-    clock = _clock_in_process(settings, deps)
+    core = compose.open_core(settings)
+    clock = _clock_in_process(settings, core)
     robot = None
+    servers: list[Server] = []
     try:
-        robot = build_robot(settings, deps)
-        _announce(deps, "DingTalk Stream mode")
-        serve_stream(
+        robot = compose.dingtalk(settings, core)
+        _announce(core, "DingTalk Stream mode")
+        secret = settings.dingtalk_client_secret
+        stream = stream_for(
             robot,
-            settings,
-            stop=stop or _stop_on_signals(),
-            health_port=getattr(args, "health_port", None),
+            client_id=settings.dingtalk_client_id,
+            client_secret=secret.get_secret_value() if secret is not None else "",
+            api_url=settings.dingtalk_api_url,
+            listeners=core.pools.listeners,
+            metrics=core.metrics,
+            ping_seconds=settings.dingtalk_stream_ping_seconds,
         )
+        health_port = getattr(args, "health_port", None)
+        if health_port is not None:  # /healthz (with the stream's state) and /metrics
+            web = compose.web_app(settings, core)
+            web.add_health("dingtalk_stream", stream.health.snapshot)
+            server = Server(web, settings=settings, host=settings.web_host, port=health_port)
+            servers.append(server.start())
+            log.info("health and metrics on port %d", server.port)
+        stream.run(stop or _stop_on_signals())
         return 0
     except KeyboardInterrupt:
         return 0
     finally:
         if clock is not None:
             clock.stop()
-        deps.close()  # queued turns are still answered, so the robot closes after
+        for server in servers:
+            server.stop()
+        core.close()  # queued turns are still answered, so the robot closes after
         if robot is not None:
             robot.close()
 
@@ -260,7 +269,7 @@ def feishu_command(
         return 2
     import signal
 
-    from bot.deps import Deps
+    from bot import compose
     from bot.feishu.long_connection import serve_long_connection
 
     event = stop or threading.Event()
@@ -268,11 +277,11 @@ def feishu_command(
     if threading.current_thread() is threading.main_thread():
         for sig in (signal.SIGINT, signal.SIGTERM):
             previous[sig] = signal.signal(sig, lambda signum, frame: event.set())
-    deps = Deps.open(settings)
-    clock = _clock_in_process(settings, deps)
+    core = compose.open_core(settings)
+    clock = _clock_in_process(settings, core)
     try:
-        _announce(deps, "Feishu long connection")
-        serve_long_connection(settings, deps, stop=event)
+        _announce(core, "Feishu long connection")
+        serve_long_connection(compose.feishu(settings, core), settings, stop=event)
         return 0
     except Exception as exc:  # Feishu refused the app id or secret
         print(f"error: the Feishu long connection failed: {exc}", file=sys.stderr)
@@ -282,17 +291,17 @@ def feishu_command(
             signal.signal(sig, handler)
         if clock is not None:
             clock.stop()
-        deps.close()
+        core.close()
 
 
-def _clock_in_process(settings: Settings, deps: Deps) -> WarmClock | None:
+def _clock_in_process(settings: Settings, core: Core) -> WarmClock | None:
     """With `SCHEDULER_IN_WEB=true`, the cache-warming clock on a thread of this process
-    (instead of a `clock` process); the caller stops it before closing `deps`."""
+    (instead of a `clock` process); the caller stops it before closing the core."""
     if not settings.scheduler_in_web:
         return None
     from bot.warming.scheduler import start_in_process
 
-    return start_in_process(settings, deps.memory)
+    return start_in_process(settings, core.memory)
 
 
 def _stop_on_signals() -> threading.Event:
@@ -330,8 +339,8 @@ def _bind_problem(exc: OSError, host: str, port: int) -> str:
     return f"cannot listen on {where}: {exc.strerror or exc}"
 
 
-def _announce(deps: Deps, mode: str, *, chat: bool = True) -> None:
-    if deps.agent is None and chat:
+def _announce(core: Core, mode: str, *, chat: bool = True) -> None:
+    if core.agent is None and chat:
         log.warning("no LLM configured (LLM_MODEL): the bot will say it is not set up")
     log.info("travel-bot: %s", mode)
 

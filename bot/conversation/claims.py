@@ -1,7 +1,7 @@
 """Claim once: the first caller to claim a name wins, across retries, processes and threads.
 
 Three things use it. Every message is answered exactly once: platforms redeliver an
-event they think we missed (Slack's `X-Slack-Retry-Num`, same event id), and one message
+event they think we missed (a retry header, same event id), and one message
 can arrive twice under different event ids (a DM `message` and an `app_mention`, or a
 channel `message` in a thread and the mention in it), so the conversation claims both
 the event and the message (`claim_message`). A slash command is handled once per
@@ -45,7 +45,7 @@ What is guaranteed:
   successful Redis call after the outage); a retry that another process claims before
   that may be answered twice. A Redis that restarts empty loses the claims of other
   processes until they write them through, and those older than `replay_seconds` for
-  good (Slack retries within about 5 minutes; the default is 10).
+  good (platforms retry within about 5 minutes; the default is 10).
 """
 
 from __future__ import annotations
@@ -65,7 +65,7 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 DEFAULT_TTL_SECONDS = 24 * 3600
-# The socket timeout of the Redis client made for claims (`bot.deps`): a claim is a few
+# The socket timeout of the Redis client made for claims (`bot.compose`): a claim is a few
 # `SET NX` in one round trip, so half a second is already a Redis that is not answering.
 CLAIM_TIMEOUT = 0.5
 RETRY_AFTER_SECONDS = 1.0

@@ -1,17 +1,18 @@
 """Signed requests acted on once: a signature proves who sent a request, not that it is new.
 
 Every platform signs its callbacks, but a captured request stays valid for a while
-(Slack's five minutes, Feishu's hour, DingTalk's hour either side), and sent again as it
+(minutes on one platform, an hour or more on others), and sent again as it
 was it would act again: erase what was told since, save a trip twice. So whatever acts
 on a callback first claims it once, through the claims every message uses
 (`bot.conversation.claims`: Redis and an in-process table, so it holds while Redis is
 down):
 
-- `first_request(claims, platform, *ids)`: the request's own single-use ids (Slack's
-  `trigger_id`, a Feishu card callback's event id and action token). True the first
-  time; a replay gets False and does nothing.
+- `first_request(claims, platform, *ids)`: the request's own single-use ids (a trigger
+  id, a card callback's event id and action token). True the first time; a replay gets
+  False and does nothing. The core's pipeline claims a `Request`'s `once` names the same
+  way (`request_name`).
 - `first_signature(claims, platform, signature, body)`: for a signature that does not
-  cover the body (DingTalk's `sign` covers only its timestamp), the signature itself
+  cover the body (one that covers only its timestamp), the signature itself
   is claimed, with a digest of the body: "first" for a new signature, "again" for the
   same signature with the same body (a redelivery, harmless: acknowledge and drop),
   "reused" for the same signature with another body (a forgery: refuse it, 401).
@@ -25,27 +26,26 @@ from __future__ import annotations
 import hashlib
 from typing import TYPE_CHECKING, Literal
 
-from bot.conversation.incoming import qualified
-
 if TYPE_CHECKING:
     from bot.conversation.claims import Claims
+    from bot.platform import Platform
 
 Seen = Literal["first", "again", "reused"]
 
 
-def request_name(platform: str, request_id: str) -> str:
+def request_name(platform: Platform, request_id: str) -> str:
     """The claim's name of one request id of `platform`."""
-    return f"bot:seen:request:{qualified(platform, request_id)}"
+    return f"bot:seen:request:{platform.key(request_id)}"
 
 
-def first_request(claims: Claims, platform: str, *ids: str, ttl_seconds: int) -> bool:
+def first_request(claims: Claims, platform: Platform, *ids: str, ttl_seconds: int) -> bool:
     """True the first time a request carrying any of `ids` comes (each is claimed)."""
     names = [request_name(platform, request_id) for request_id in ids if request_id]
     return claims.claim(*names, ttl_seconds=ttl_seconds) if names else True
 
 
 def first_signature(
-    claims: Claims, platform: str, signature: str, body: bytes, *, ttl_seconds: int
+    claims: Claims, platform: Platform, signature: str, body: bytes, *, ttl_seconds: int
 ) -> Seen:
     """Whether `signature` comes for the first time, again with the same body, or reused
     with another body (see the module docstring)."""

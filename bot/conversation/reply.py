@@ -3,9 +3,9 @@
 Each channel implements `ReplySink` for one incoming message and renders it with its own
 widgets. The core calls, in order:
 
-1. `status(text)` once the message is accepted: show that the bot is working on it
-   (Slack: a reaction). Called on the platform's listener thread, so it must return at
-   once: a channel queues any platform call.
+1. `status(text)` once the message is accepted: show that the bot is working on it (a
+   reaction, a "working on it" card). Called on the platform's listener thread, so it
+   must return at once: a channel queues any platform call.
    `busy(text)` instead when the bot cannot take the message now (the queue is full or
    the process is stopping); it must return at once as well.
 2. On the agent pool, exactly one of:
@@ -21,10 +21,10 @@ widgets. The core calls, in order:
    While the agent works, a sink that also has `activity(text)` (`ShowsActivity`) hears
    what it is doing, in the writer's language ("Recalling your travel preferences…",
    "Scoring 25 flights…"), before each tool runs; other sinks are never asked.
-3. `close()`, always, last: clean up (Slack: take the reaction away).
+3. `close()`, always, last: clean up (take the reaction away).
 
-Slack renders the deltas with its chat streaming (`bot.slack.sink`); Feishu's card
-streaming and DingTalk's AI cards implement the same protocol.
+A channel renders the deltas as its platform can: streamed into one message or card as
+they come, or posted once the answer is complete.
 """
 
 from __future__ import annotations
@@ -48,7 +48,7 @@ class PlanPart:
 
     trip: PlannedTrip
     traveller: str  # the traveller's namespace: whose trip it is
-    traveller_user: str  # the traveller's user id, for `<@USER_ID>`
+    traveller_user: str  # the traveller's user id (a mention: `Platform.mention`)
     requester: str  # the writer's user id
     lang: Lang
     saved: bool = False

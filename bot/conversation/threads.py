@@ -1,8 +1,8 @@
 """Short-term memory: the recent turns of each thread the bot takes part in.
 
 One Redis list per thread, `{prefix}bot:thread:{thread}`, holding JSON turns oldest
-first (`thread` is `IncomingMessage.thread_key`: `{team}:{channel}:{thread_ts}` on
-Slack, platform-prefixed elsewhere); every append trims it to the last `max_turns` turns
+first (`thread` is `IncomingMessage.thread_key`: the platform's key of
+`{tenant}:{conversation}:{thread}`); every append trims it to the last `max_turns` turns
 and renews its TTL. Redis trouble never breaks a conversation: reads fall back to no
 history.
 

@@ -23,10 +23,10 @@ The answer streams: the agent hands its text to `sink.append` as the model write
 (`reply.ShowsActivity`). A turn that fails after part of its answer was shown cannot
 take that part back: the kind reply follows it (`append`, then `finish` with no parts)
 instead of `fail`. A channel that knows where the writer is looking (`ViewingChannel`:
-Slack's assistant pane) has it told to the agent.
+an assistant pane open beside a channel) has it told to the agent.
 
-Metric names start with the platform (`slack_replies_total`, ...), as they did when
-Slack was the only one.
+Metric names start with the platform's name (`<name>_replies_total`, ...); mentions are
+written in the platform's markup (`Platform.mention`).
 """
 
 from __future__ import annotations
@@ -35,19 +35,20 @@ import dataclasses
 import logging
 import threading
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Protocol, runtime_checkable
+from typing import TYPE_CHECKING
 
 from bot.agent.tools import ToolContext
 from bot.conversation.lanes import Lanes
+from bot.conversation.protocols import AgentLike, AgentReplyLike, Channel, ViewingChannel
 from bot.conversation.reply import PlanPart, ReplyPart, ShowsActivity
 from bot.conversation.threads import Turn
 from bot.errors import LLMNotConfigured, LLMUnavailable
 from bot.messages import t
 from bot.planning.delegation import Delegation, asked_once, auto_save, delegate, record_read
-from bot.planning.plan import ToolCallLike, planned_trip
+from bot.planning.plan import planned_trip
 from memory.errors import MemoryEngineError
 from memory.intake import repaired
 
@@ -57,7 +58,7 @@ if TYPE_CHECKING:
     from bot.conversation.reply import ReplySink
     from bot.conversation.threads import ThreadHistory
     from bot.metrics import Metrics
-    from bot.planning.admins import AdminGroup, AdminResolver
+    from bot.planning.admins import AdminResolver
     from bot.planning.delegation import ReadLog
     from bot.planning.trips import TripStore
 
@@ -66,57 +67,6 @@ log = logging.getLogger(__name__)
 # Room left in `ThreadHistory` for the turn being answered (the message and the reply),
 # so saving them does not push the thread's opening message out.
 _ROOM_FOR_THIS_TURN = 2
-
-
-class AgentReplyLike(Protocol):
-    @property
-    def text(self) -> str: ...
-
-    @property
-    def tool_calls(self) -> Sequence[ToolCallLike]: ...
-
-
-class AgentLike(Protocol):
-    """What the conversation needs of the agent (`bot.agent.loop.Agent`).
-
-    `on_text` hears the answer as it is written; an agent that cannot stream may ignore
-    it (the whole text is then appended once the turn is over).
-    """
-
-    def run(
-        self,
-        ctx: ToolContext,
-        user_message: str,
-        history: Sequence[Mapping[str, str]] = (),
-        *,
-        on_text: Callable[[str], None] | None = None,
-    ) -> AgentReplyLike: ...
-
-
-class Channel(Protocol):
-    """What the conversation asks of the platform a message came from, during its turn."""
-
-    @property
-    def admin_group(self) -> AdminGroup | None:
-        """The platform's group of travel admins, if one is configured."""
-        ...
-
-    def timezone(self, msg: IncomingMessage) -> str:
-        """The writer's time zone (IANA name; "UTC" when unknown)."""
-        ...
-
-    def earlier_turns(self, msg: IncomingMessage, *, max_turns: int, max_chars: int) -> list[Turn]:
-        """The thread's messages before `msg`, oldest first ([] when unavailable)."""
-        ...
-
-
-@runtime_checkable
-class ViewingChannel(Protocol):
-    """A channel that can tell where the writer is looking (optional for channels)."""
-
-    def viewing(self, msg: IncomingMessage) -> str | None:
-        """The conversation open beside the chat, as the model may name it, or None."""
-        ...
 
 
 class _Streamed:
@@ -181,12 +131,25 @@ class Conversation:
     # -- accepting (the platform's listener thread: quick work only) ------------------------
 
     def accept(self, msg: IncomingMessage, sink: ReplySink, channel: Channel) -> bool:
-        """Claim the message and queue its turn; False when it is not ours to answer."""
-        if msg.kind == "thread" and not self.threads.knows(msg.thread_key):
+        """Claim the message and start its turn; False when it is not ours to answer.
+
+        The pipeline (`bot.flows.pipeline`) does the same in its steps: `takes`, the
+        claim, `start`.
+        """
+        if not self.takes(msg):
             return False
         if not self.claims.claim_message(msg):
-            self.metrics.inc(f"{msg.platform}_events_duplicate_total", type=msg.kind)
+            self.metrics.inc(f"{msg.platform.name}_events_duplicate_total", type=msg.kind)
             return False
+        self.start(msg, sink, channel)
+        return True
+
+    def takes(self, msg: IncomingMessage) -> bool:
+        """Whether `msg` is for the bot: a thread follow-up only in a thread it is part of."""
+        return msg.kind != "thread" or self.threads.knows(msg.thread_key)
+
+    def start(self, msg: IncomingMessage, sink: ReplySink, channel: Channel) -> None:
+        """Queue the turn of a claimed message (or say the bot is busy)."""
         if msg.kind == "mention":
             self.threads.mark(msg.thread_key)
         with self._lock:
@@ -194,9 +157,9 @@ class Conversation:
             if not busy:
                 self._pending += 1
         if busy:
-            self.metrics.inc(f"{msg.platform}_replies_total", outcome="busy")
+            self.metrics.inc(f"{msg.platform.name}_replies_total", outcome="busy")
             sink.busy(t("busy", msg.lang))
-            return True
+            return
         sink.status(t("working", msg.lang))
         queued_at = time.monotonic()
         try:
@@ -207,7 +170,6 @@ class Conversation:
             with self._lock:
                 self._pending -= 1
             sink.busy(t("busy", msg.lang))
-        return True
 
     # -- the turn (the agent pool) ------------------------------------------------------------
 
@@ -218,7 +180,7 @@ class Conversation:
         if not msg.text.isascii():  # a lone surrogate reaches neither Redis nor the model
             msg = dataclasses.replace(msg, text=repaired(msg.text))
         started = time.monotonic()
-        platform = msg.platform
+        platform = msg.platform.name
         self.metrics.observe(f"{platform}_turn_queue_seconds", started - queued_at)
         outcome = "ok"
         streamed = _Streamed(sink)
@@ -283,7 +245,8 @@ class Conversation:
         is_admin = self._is_admin(msg, channel)
         delegation = self._delegation(msg, is_admin)
         if delegation is not None and not delegation.allowed:
-            refusal = t("plan_for_not_admin", lang, traveller=f"<@{delegation.traveller}>")
+            traveller = msg.platform.mention(delegation.traveller)
+            refusal = t("plan_for_not_admin", lang, traveller=traveller)
             return Answer(refusal, "refused")
         if delegation is not None:
             self.threads.set_subject(msg.thread_key, delegation.traveller)
@@ -297,6 +260,7 @@ class Conversation:
             tz=channel.timezone(msg),
             viewing=channel.viewing(msg) if isinstance(channel, ViewingChannel) else None,
             progress=on_status,
+            platform=msg.platform,
             travel_admin=is_admin,
         )
         if delegation is not None:
@@ -305,9 +269,9 @@ class Conversation:
                 ctx,
                 on_behalf_of=delegation.namespace,
                 can_record=False,
-                traveller_name=f"<@{delegation.traveller}>",
+                traveller_name=msg.platform.mention(delegation.traveller),
             )
-        history = [_history_message(turn, msg.user) for turn in self._recent(msg, channel)]
+        history = [_history_message(turn, msg) for turn in self._recent(msg, channel)]
         try:
             reply = self.agent.run(ctx, msg.text, history=history, on_text=on_text)
         except LLMNotConfigured:
@@ -328,12 +292,11 @@ class Conversation:
 
     def _is_admin(self, msg: IncomingMessage, channel: Channel) -> Callable[[], bool]:
         """Whether the writer is a travel admin, asked once, only when something needs it."""
-        admins, group = self.admins, channel.admin_group
+        admins = self.admins
         if admins is None:
             return lambda: False
-        return asked_once(
-            lambda: admins.is_admin(msg.tenant, msg.user, group, platform=msg.platform)
-        )
+        scope = msg.platform.key(msg.tenant)
+        return asked_once(lambda: admins.is_admin(scope, msg.user, channel.admins))
 
     def _delegation(self, msg: IncomingMessage, is_admin: Callable[[], bool]) -> Delegation | None:
         return delegate(
@@ -341,6 +304,7 @@ class Conversation:
             user_id=msg.user,
             namespace_of=msg.namespace_of,
             is_admin=is_admin,
+            mention=msg.platform.markup.mention_pattern,
             bot_user_id=msg.bot_user,  # mentioning the bot is never planning for it
             thread_subject=self.threads.subject(msg.thread_key),
         )
@@ -382,10 +346,10 @@ class Conversation:
         return (part,)
 
 
-def _history_message(turn: Turn, writer: str) -> dict[str, str]:
+def _history_message(turn: Turn, msg: IncomingMessage) -> dict[str, str]:
     message = turn.as_message()
-    if turn.role == "user" and turn.user and turn.user != writer:
-        message["content"] = f"<@{turn.user}>: {turn.text}"
+    if turn.role == "user" and turn.user and turn.user != msg.user:
+        message["content"] = f"{msg.platform.mention(turn.user)}: {turn.text}"
     return message
 
 

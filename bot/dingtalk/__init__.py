@@ -1,5 +1,5 @@
-"""DingTalk, one chat channel among several: the robot (`robot`) fed by Stream mode
-(`stream`) or HTTP mode (`http`), messages parsed (`incoming`) and answered through the
-reply sink (`sink`) over the session webhook or the OpenAPI (`delivery`, `api`), commands
-and buttons (`commands`, `actions`, `preferences`, `trips`, `cards`). Only this package
-imports `dingtalk_stream`."""
+"""DingTalk, one chat channel among several: its transport (HTTP mode, `http`; Stream mode,
+`long_connection`), its parser (`incoming`), its reply sink (`sink`, over the session webhook or
+the OpenAPI: `delivery`, `api`) and its widgets (`widgets`, buttons kept as short codes:
+`codes`), fed to the core's pipeline by `channel`. Only this package imports
+`dingtalk_stream`."""

@@ -1,108 +1,145 @@
-"""DingTalk as the conversation core sees it (`bot.conversation.turn.Channel`), and what
-every DingTalk message handler shares.
+"""DingTalk as the core sees it: the edge the pipeline feeds (`bot.flows.pipeline.Edge`)
+and the answers to the conversation's questions (`bot.conversation.turn.Channel`).
 
-- Travel admins are the staff ids of `DINGTALK_ADMIN_STAFF_IDS` (`StaffAdmins`, an
-  `AdminGroup`; `TRAVEL_ADMIN_USER_IDS` still counts, as everywhere), and only for
-  writers of the robot's own organisation (`guest()` for the others).
-- The writer's time zone is `TRAVEL_TIMEZONE`: a robot cannot read a person's.
-- A robot cannot read a chat's earlier messages, so a thread's history is only what the
-  bot itself kept (`ThreadHistory`).
-- With an AI card template (`DINGTALK_CARD_TEMPLATE_ID`), answers stream into AI cards
-  (`bot.dingtalk.ai_card`).
+Stream mode (`bot.dingtalk.long_connection`) and HTTP mode (`bot.dingtalk.http`) hand each
+robot message's JSON to `DingTalkChannel.receive`, which gives it to the core's pipeline
+(count → parse → claim once → command or conversation). What only DingTalk knows:
 
-It also makes each message's `Delivery` and reply sink. A message whose
-`sessionWebhook` is not one DingTalk hands out (`OpenAPI.webhook_allowed`) is answered
-through the OpenAPI alone, to the writer's staff id or the group, whichever way the
-message came in (HTTP or Stream): the webhook is dropped, counted
-(`dingtalk_webhooks_refused_total`) and logged at WARNING without the message, once a
-minute with a count of the others.
+- **parse**: `bot.dingtalk.incoming` reads the message and where to answer it (its session
+  webhook, else the OpenAPI: `bot.dingtalk.delivery`); a command that carries a code (a
+  tapped button: `保存行程 K7P2M9QX`) is read back into its action (`bot.dingtalk.widgets`).
+  A `sessionWebhook` that is not one DingTalk hands out (`OpenAPI.webhook_allowed`) is
+  dropped, whichever way the message came in (HTTP or Stream): the message is answered
+  through the OpenAPI alone, to the writer's staff id or the group, and the webhook is
+  counted (`dingtalk_webhooks_refused_total`) and logged at WARNING without the message,
+  once a minute with a count of the others;
+- **sink**: the answer, and the plan under it drawn by the widgets
+  (`bot.dingtalk.sink`);
+- **show**: a command's outcome, drawn by the widgets; in a group, what is the person's
+  own (their preferences, a confirmation) goes to them one-to-one and the group hears that
+  it did;
+- **the turn's questions**: travel admins are the staff ids of `DINGTALK_ADMIN_STAFF_IDS`,
+  and only for writers of the robot's own organisation (staff ids are only unique within
+  one); the time zone is `TRAVEL_TIMEZONE` (a robot cannot read a person's); a robot
+  cannot read a chat's earlier messages, so a thread's history is only what the bot kept.
+
+With an AI card template (`DINGTALK_CARD_TEMPLATE_ID`), answers stream into AI cards
+(`bot.dingtalk.ai_card`).
 """
 
 from __future__ import annotations
 
-import copy
 import dataclasses
-import hashlib
 import logging
 from concurrent.futures import ThreadPoolExecutor
-from typing import TYPE_CHECKING
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
 from bot.dingtalk.ai_card import AICardTemplate
-from bot.dingtalk.delivery import Delivery, Destination
+from bot.dingtalk.api import DingTalkError, OpenAPI
+from bot.dingtalk.codes import PendingActions
+from bot.dingtalk.delivery import Delivery, Destination, Reply
+from bot.dingtalk.incoming import PLATFORM, parse_message
 from bot.dingtalk.sink import DingTalkReplySink
-from bot.web.notices import Notices
+from bot.dingtalk.widgets import DingTalkWidgets, code_action, markdown_reply, text_reply
+from bot.flows.commands import tidy
+from bot.flows.pipeline import Incoming
+from bot.flows.views import Outcome, PlanView, render
+from bot.http.notices import Notices
+from bot.messages import t
+from bot.planning.admins import NOBODY, Admins
 
 if TYPE_CHECKING:
-    from bot.conversation.incoming import IncomingMessage
+    from collections.abc import Mapping
+
     from bot.conversation.threads import Turn
-    from bot.dingtalk.api import OpenAPI
     from bot.dingtalk.timers import Timers
-    from bot.dingtalk.trips import TripOffers
+    from bot.flows.pipeline import Pipeline
+    from bot.flows.trips import TripFlows
     from bot.metrics import Metrics
+    from bot.platform import Platform
     from memory.lang import Lang
 
 log = logging.getLogger(__name__)
 
 
-class StaffAdmins:
-    """The travel admins named by `DINGTALK_ADMIN_STAFF_IDS` (an `AdminGroup`).
+@dataclass(frozen=True)
+class Where:
+    """Where the answers to one message go, and whether its writer is one of the robot's
+    own organisation."""
 
-    Its id changes with the list, so a list changed at a restart is never answered
-    from the admin cache of the old one.
-    """
+    delivery: Delivery
+    own_corp: bool = True
 
-    def __init__(self, staff_ids: frozenset[str]) -> None:
-        self._members = staff_ids
-        digest = hashlib.sha256(",".join(sorted(staff_ids)).encode()).hexdigest()[:12]
-        self.id = f"dingtalk-staff-{digest}"
 
-    def members(self) -> frozenset[str] | None:
-        return self._members
+@dataclass(frozen=True)
+class Turns:
+    """The conversation's questions, answered for DingTalk (see the module docstring)."""
+
+    admins: Admins
+    zone: str = "UTC"
+
+    def timezone(self, msg: Any) -> str:
+        return self.zone
+
+    def earlier_turns(self, msg: Any, *, max_turns: int, max_chars: int) -> list[Turn]:
+        return []
 
 
 class DingTalkChannel:
-    """The DingTalk side of every turn (see the module docstring)."""
+    """The DingTalk edge of the pipeline (see the module docstring)."""
+
+    platform: Platform = PLATFORM
 
     def __init__(
         self,
         *,
         api: OpenAPI,
+        codes: PendingActions,
+        pipeline: Pipeline,
+        trips: TripFlows,
         timers: Timers,
         notices: ThreadPoolExecutor,
         metrics: Metrics,
-        offers: TripOffers,
         admin_staff_ids: frozenset[str] = frozenset(),
         timezone: str = "UTC",
         progress_after: float = 0.0,
+        default_lang: Lang = "en",
         card: AICardTemplate | None = None,
     ) -> None:
         self.api = api
+        self.codes = codes
+        self.pipeline = pipeline
+        self.trips = trips
         self.timers = timers
         self.notices = notices
         self.metrics = metrics
-        self.offers = offers
-        self._admins = StaffAdmins(admin_staff_ids) if admin_staff_ids else None
-        self._timezone = timezone
         self.progress_after = progress_after
+        self.default_lang = default_lang
         self.card = card
+        self.turns = Turns(Admins(named=admin_staff_ids), timezone)
+        self.guests = Turns(NOBODY, timezone)
         self._notices = Notices(log)
 
-    @property
-    def admin_group(self) -> StaffAdmins | None:
-        return self._admins
+    def receive(self, data: Mapping[str, Any]) -> str:
+        """One robot message (checked by `message_problem`); what became of it."""
+        return self.pipeline.message(self, data)
 
-    def timezone(self, msg: IncomingMessage) -> str:
-        return self._timezone
+    # -- the pipeline's edge ------------------------------------------------------------------
 
-    def earlier_turns(self, msg: IncomingMessage, *, max_turns: int, max_chars: int) -> list[Turn]:
-        return []
-
-    def guest(self) -> DingTalkChannel:
-        """This channel for a writer from another organisation (a cross-organisation
-        group): staff ids are only unique within one, so nobody there is a travel admin."""
-        view = copy.copy(self)
-        view._admins = None
-        return view
+    def parse(self, event: Any) -> Incoming | None:
+        received = parse_message(event, default_lang=self.default_lang)
+        if received is None:
+            return None
+        where = Where(self.delivery(received.destination), received.own_corp)
+        msg = received.msg
+        if msg is None:
+            return Incoming(None, where, key=received.key, lang=received.lang)
+        found = code_action(tidy(msg.text), self.codes)
+        if found is None:
+            return Incoming(msg, where)
+        action, lang = found
+        return Incoming(msg, where, lang=lang, action=action)
 
     def delivery(self, destination: Destination) -> Delivery:
         """The replies to one message; never through a webhook that is not DingTalk's."""
@@ -116,18 +153,56 @@ class DingTalkChannel:
             destination = dataclasses.replace(destination, webhook="", webhook_expires=0.0)
         return Delivery(self.api, destination)
 
-    def sink(self, delivery: Delivery, *, lang: Lang = "en") -> DingTalkReplySink:
-        """The reply to one message (written in `lang`), through `delivery`."""
+    def channel(self, incoming: Incoming) -> Turns:
+        where: Where = incoming.where
+        return self.turns if where.own_corp else self.guests
+
+    def sink(self, incoming: Incoming) -> DingTalkReplySink:
+        where: Where = incoming.where
+        widgets = DingTalkWidgets(self.codes, in_group=where.delivery.destination.is_group)
         return DingTalkReplySink(
-            delivery=delivery,
+            delivery=where.delivery,
             notices=self.notices,
             timers=self.timers,
             metrics=self.metrics,
             progress_after=self.progress_after,
-            offer_save=self.offers.offer,
+            plan=lambda part: widgets.plan(self.trips.plan_view(part, PLATFORM)),
             card=self.card,
-            lang=lang,
+            lang=incoming.msg.lang if incoming.msg is not None else self.default_lang,
         )
 
+    def show(self, incoming: Incoming, outcome: Outcome) -> None:
+        where: Where = incoming.where
+        delivery = where.delivery
+        widgets = DingTalkWidgets(self.codes, in_group=delivery.destination.is_group)
+        view = outcome.view
+        # A card cannot be redrawn once sent: a saved plan is said in a line.
+        reply = (
+            markdown_reply(outcome.text) if isinstance(view, PlanView) else render(widgets, view)
+        )
+        lang = incoming.lang or (incoming.msg.lang if incoming.msg else self.default_lang)
+        try:
+            if outcome.private and delivery.destination.is_group:
+                self._private(delivery, reply, lang)
+            else:
+                delivery.send(reply)
+        except DingTalkError as exc:
+            self.metrics.inc("dingtalk_send_failures_total", kind="command")
+            log.warning("could not answer a DingTalk command (%s)", exc.reason)
 
-__all__ = ["DingTalkChannel", "StaffAdmins"]
+    def _private(self, delivery: Delivery, reply: Reply, lang: Lang) -> None:
+        """From a group: one-to-one to the writer, and a note in the group."""
+        try:
+            delivery.send_private(reply)
+        except DingTalkError as exc:
+            log.warning("could not answer privately (%s)", exc.reason)
+            delivery.send(text_reply(t("dingtalk_prefs_private_failed", lang)))
+            return
+        delivery.send(text_reply(t("dingtalk_prefs_private", lang)))
+
+    def close(self) -> None:
+        self.timers.close()
+        self.api.close()
+
+
+__all__ = ["DingTalkChannel", "Turns", "Where"]

@@ -15,7 +15,7 @@ import threading
 import time
 from typing import Any
 
-log = logging.getLogger("bot.dingtalk.stream")
+log = logging.getLogger("bot.dingtalk.long_connection")
 
 
 class StreamHealth:

@@ -8,57 +8,40 @@ more than an hour away from now: 401, nothing touched, and a WARNING with the re
 never the body, once per reason a minute with a count of the others); a body over
 `HTTP_MAX_BODY_BYTES` gets 413; one that is not a robot message (`message_problem`)
 gets 400 with a short JSON error (so does one nested deeper than
-`bot.payloads.MAX_DEPTH`); then the robot takes it on the dispatch pool
-(`Robot.receive`: a claim and a queued turn, never a DingTalk call), and the answer is
-`{}` at once. The reply itself goes out later through the message's session webhook
-(only one on DingTalk's own origin, `bot.dingtalk.delivery`) or the OpenAPI.
+`bot.payloads.MAX_DEPTH`); then the channel takes it on the dispatch pool
+(`DingTalkChannel.receive`: the core's pipeline, never a DingTalk call), and the answer
+is `{}` at once. The reply itself goes out later through the message's session webhook
+(only one on DingTalk's own origin, `bot.dingtalk.channel`) or the OpenAPI.
 
 The signature covers the timestamp alone, not the body, and stays valid for an hour
 either side of it: one captured header pair could sign any body. So each `(timestamp,
-sign)` pair is accepted once (`bot.conversation.replays.first_signature`, claimed in
-Redis and in-process for the two hours it can be valid): the same pair with another
-body gets 401 and a WARNING ("signature reused"), the same pair with the same body (a
-redelivery) 200 and nothing else.
+sign)` pair is accepted once, the first of the pipeline's claims
+(`Pipeline.first_signature`, claimed in Redis and in-process for the two hours it can
+be valid): the same pair with another body gets 401 and a WARNING ("signature
+reused"), the same pair with the same body (a redelivery) 200 and nothing else.
 
-`mount(web, settings, deps)` builds the robot and registers the route on the one HTTP
-application (`bot.web.app`).
+The composition root (`bot.compose.mount_dingtalk`) registers the route on the one HTTP
+application (`bot.http.app`).
 """
 
 from __future__ import annotations
 
-import asyncio
 import base64
 import hashlib
 import hmac
-import json
 import logging
 import time
 from collections.abc import Mapping
-from concurrent.futures import ThreadPoolExecutor
 from typing import TYPE_CHECKING, Any
 
-from bot.conversation.replays import Seen, first_signature
+from bot.dingtalk.channel import DingTalkChannel
 from bot.dingtalk.incoming import PLATFORM, message_problem
-from bot.dingtalk.robot import Robot, build_robot
+from bot.http.asgi import Receive, Scope, Send, first, headers_of, respond
+from bot.http.routes import JSON, CallbackRoute, Intake, ShuttingDown
 from bot.payloads import parse_json
-from bot.prefs.links import LinkProvider
-from bot.web.asgi import (
-    PayloadTooLarge,
-    Receive,
-    Scope,
-    Send,
-    first,
-    headers_of,
-    read_body,
-    respond,
-)
-from bot.web.notices import Notices
 
 if TYPE_CHECKING:
-    from bot.deps import Deps
-    from bot.metrics import Metrics
-    from bot.settings import Settings
-    from bot.web.app import WebApp
+    from bot.conversation.replays import Seen
 
 log = logging.getLogger(__name__)
 
@@ -66,47 +49,17 @@ EVENTS_PATH = "/dingtalk/events"
 TOLERANCE_MS = 3600 * 1000  # DingTalk's own rule: a timestamp older than an hour is refused
 # A signature's claim outlives the two hours (either side of now) its timestamp passes.
 SIGN_TTL_SECONDS = 2 * TOLERANCE_MS // 1000 + 600
-_MALFORMED = json.dumps({"ok": False, "error": "malformed_request"}).encode()
-_UNAVAILABLE = json.dumps({"ok": False, "error": "shutting_down"}).encode()
 
 
-def mount(
-    web: WebApp, settings: Settings, deps: Deps, *, preferences_url: LinkProvider | None = None
-) -> Robot:
-    """Build the robot and serve it on `POST /dingtalk/events`; returns the robot."""
-    robot = build_robot(settings, deps, preferences_url=preferences_url)
-    secret = settings.dingtalk_client_secret
-    events = DingTalkEvents(
-        robot=robot,
-        metrics=deps.metrics,
-        pool=deps.pools.dispatch,
-        app_secret=secret.get_secret_value() if secret is not None else "",
-        max_body_bytes=settings.http_max_body_bytes,
-    )
-    web.mount(EVENTS_PATH, events, methods=("POST",))
-    return robot
-
-
-class DingTalkEvents:
+class DingTalkEvents(CallbackRoute):
     """The ASGI route of `POST /dingtalk/events` (see the module docstring)."""
 
-    def __init__(
-        self,
-        *,
-        robot: Robot,
-        metrics: Metrics,
-        pool: ThreadPoolExecutor,
-        app_secret: str,
-        max_body_bytes: int = 1_048_576,
-    ) -> None:
-        if not app_secret:
-            raise ValueError("the AppSecret is required: every callback is verified")
-        self.robot = robot
-        self.metrics = metrics
-        self.pool = pool
-        self.max_body_bytes = max_body_bytes
+    what = "DingTalk callback"
+
+    def __init__(self, channel: DingTalkChannel, intake: Intake, *, app_secret: str) -> None:
+        super().__init__(intake, secret=app_secret, log=log)
+        self.channel = channel
         self._secret = app_secret
-        self._notices = Notices(log)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         started = time.monotonic()
@@ -115,15 +68,10 @@ class DingTalkEvents:
             self._secret, timestamp=first(headers.get("timestamp")), sign=first(headers.get("sign"))
         )
         if unsigned is not None:
-            self.metrics.inc("http_rejected_total", reason="signature")
-            self._notices.warning(unsigned, "DingTalk callback refused (401): %s", unsigned)
-            await respond(send, 401, b"invalid signature")
+            await self.unsigned(send, unsigned)
             return
-        try:
-            raw = await read_body(receive, headers, self.max_body_bytes)
-        except PayloadTooLarge:
-            self.metrics.inc("http_rejected_total", reason="too_large")
-            await respond(send, 413, b"payload too large")
+        raw = await self.read(receive, headers, send)
+        if raw is None:
             return
         try:
             data = parse_json(raw.decode("utf-8"))
@@ -132,36 +80,27 @@ class DingTalkEvents:
         else:
             problem = message_problem(data)
         if problem is not None:
-            self.metrics.inc("http_rejected_total", reason="malformed")
-            log.info("malformed DingTalk callback: %s", problem)
-            await respond(send, 400, _MALFORMED, "application/json")
+            await self.malformed(send, problem)
             return
-        loop = asyncio.get_running_loop()
         # The pair as `sign_problem` read it (it ignores spaces around the sign).
         stamp, sign = first(headers.get("timestamp")), first(headers.get("sign")) or ""
         signature = f"{stamp}:{sign.strip()}"
         try:
-            seen = await loop.run_in_executor(self.pool, self._receive, signature, raw, data)
-        except RuntimeError:  # the dispatch pool is shut down
-            await respond(send, 503, _UNAVAILABLE, "application/json")
+            seen = await self.hand_off(send, self._receive, signature, raw, data)
+        except ShuttingDown:
             return
         if seen == "reused":
-            self.metrics.inc("http_rejected_total", reason="signature")
-            self._notices.warning("reused", "DingTalk callback refused (401): signature reused")
-            await respond(send, 401, b"invalid signature")
+            await self.unsigned(send, "signature reused")
             return
         self.metrics.observe("dingtalk_ack_seconds", time.monotonic() - started)
-        await respond(send, 200, b"{}", "application/json")
+        await respond(send, 200, b"{}", JSON)
 
     def _receive(self, signature: str, raw: bytes, data: Mapping[str, Any]) -> Seen:
-        """On the dispatch pool: the signature claimed once, then the robot takes it."""
-        seen = first_signature(
-            self.robot.deps.claims, PLATFORM, signature, raw, ttl_seconds=SIGN_TTL_SECONDS
-        )
+        """On the dispatch pool: the signature claimed once, then the channel takes it."""
+        pipeline = self.channel.pipeline
+        seen = pipeline.first_signature(PLATFORM, signature, raw, ttl_seconds=SIGN_TTL_SECONDS)
         if seen == "first":
-            self.robot.receive(data)
-        elif seen == "again":
-            self.metrics.inc("dingtalk_events_total", outcome="duplicate")
+            self.channel.receive(data)
         return seen
 
 
@@ -212,4 +151,4 @@ def compute_sign(secret: str, timestamp: str) -> str:
     return base64.b64encode(digest).decode()
 
 
-__all__ = ["EVENTS_PATH", "DingTalkEvents", "compute_sign", "mount", "sign_problem", "verify_sign"]
+__all__ = ["EVENTS_PATH", "DingTalkEvents", "compute_sign", "sign_problem", "verify_sign"]

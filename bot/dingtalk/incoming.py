@@ -27,11 +27,24 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from bot.chat.markup import ANGLE
 from bot.conversation.incoming import IncomingMessage, Kind
 from bot.dingtalk.delivery import GROUP, ONE_TO_ONE, Destination
+from bot.platform import Platform
 from memory.lang import Lang, detect_lang
 
-PLATFORM = "dingtalk"
+PLATFORM = Platform(
+    name="dingtalk",
+    prefix="dingtalk",
+    shape=r"[^\s:]{1,128}:[^\s:]{1,128}",
+    example="dingtalk:CORP:STAFF_ID",
+    markup=ANGLE,  # mentions are parsed into `<@STAFF_ID>` and sent back as `@STAFF_ID`
+    place={"en": "a company's DingTalk organisation", "zh": "公司钉钉组织里"},
+    commands={
+        "en": "`/travel-prefs` and `/travel-prefs forget` in DingTalk",
+        "zh": "钉钉里的“我的偏好”和“删除我的偏好”",
+    },
+)
 
 # `@Name` as DingTalk writes a mention in the text (not an e-mail address).
 _AT_NAME = re.compile(r"(?<![\w.@])@([^\s@,，。:：;；!！?？、()（）]{1,64})")
@@ -68,7 +81,7 @@ class RobotMessage:
     @property
     def key(self) -> str:
         """The message, unique across corps and chats (for answering it once)."""
-        return f"{PLATFORM}:{self.corp_id}:{self.destination.conversation_id}:{self.message_id}"
+        return PLATFORM.key(self.corp_id, self.destination.conversation_id, self.message_id)
 
 
 def message_problem(data: object) -> str | None:

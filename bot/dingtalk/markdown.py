@@ -30,7 +30,8 @@ import itertools
 import re
 from urllib.parse import quote
 
-from bot.conversation.markup import special_mention
+from bot.chat.markup import special_mention
+from bot.chat.text import pack
 
 MESSAGE_LIMIT = 3500  # characters per message (the OpenAPI takes 15,000 bytes of msgParam)
 TITLE_LIMIT = 30
@@ -222,19 +223,7 @@ def split(text: str, limit: int = MESSAGE_LIMIT) -> list[str]:
     text = text.strip()
     if len(text) <= limit:
         return [text] if text else []
-    parts: list[str] = []
-    current = ""
-    for piece in _pieces(text, limit):
-        joined = f"{current}\n\n{piece}" if current else piece
-        if len(joined) <= limit:
-            current = joined
-            continue
-        if current:
-            parts.append(current)
-        current = piece
-    if current:
-        parts.append(current)
-    return parts
+    return pack(_pieces(text, limit), limit, "\n\n")
 
 
 def _pieces(text: str, limit: int) -> list[str]:
@@ -243,22 +232,13 @@ def _pieces(text: str, limit: int) -> list[str]:
         if len(paragraph) <= limit:
             pieces.append(paragraph)
             continue
-        line_buffer = ""
-        for line in paragraph.split("\n"):
-            while len(line) > limit:
-                if line_buffer:
-                    pieces.append(line_buffer)
-                    line_buffer = ""
-                pieces.append(line[:limit])
-                line = line[limit:]
-            joined = f"{line_buffer}\n{line}" if line_buffer else line
-            if len(joined) <= limit:
-                line_buffer = joined
-            else:
-                pieces.append(line_buffer)
-                line_buffer = line
-        if line_buffer:
-            pieces.append(line_buffer)
+        lines = paragraph.split("\n")
+        cut = (
+            line[start : start + limit]
+            for line in lines
+            for start in range(0, len(line) or 1, limit)
+        )
+        pieces += pack(cut, limit, "\n")
     return pieces
 
 

@@ -9,8 +9,9 @@ in the Markdown DingTalk renders (`bot.dingtalk.markdown`), split within DingTal
 limits, through the message's session webhook or, once that has expired or failed, the
 OpenAPI (`bot.dingtalk.delivery`); an answer longer than a card holds goes on in such
 messages. Either way the answer arrives once, whole. The model's reasoning
-(`<think>…</think>`) is never shown. A plan follows as a card of its own with its scores
-and a way to save it (best effort: the answer is already there).
+(`<think>…</think>`) is never shown. A plan follows as a card of its own, drawn by the
+channel's widgets with its scores and a way to save it (best effort: the answer is
+already there).
 
 Progress: DingTalk robots cannot react to a message, so when a turn is still running
 `DINGTALK_PROGRESS_SECONDS` after it was accepted the writer gets one short "Working on
@@ -33,10 +34,10 @@ from concurrent.futures import ThreadPoolExecutor
 from bot.conversation.reply import PlanPart, ReplyPart
 from bot.dingtalk.ai_card import CARD_TEXT_LIMIT, AICard, AICardTemplate
 from bot.dingtalk.api import DingTalkError
-from bot.dingtalk.cards import plan_card, text_reply
 from bot.dingtalk.delivery import Delivery, Reply
 from bot.dingtalk.markdown import answer_markdown, split, without_reasoning
 from bot.dingtalk.timers import Timer, Timers
+from bot.dingtalk.widgets import text_reply
 from bot.messages import t
 from bot.metrics import Metrics
 from memory.lang import Lang
@@ -55,7 +56,7 @@ class DingTalkReplySink:
         timers: Timers,
         metrics: Metrics,
         progress_after: float = 0.0,
-        offer_save: Callable[[PlanPart], str | None] = lambda part: None,
+        plan: Callable[[PlanPart], Reply] | None = None,
         card: AICardTemplate | None = None,
         flush_seconds: float = 0.6,
         lang: Lang = "en",
@@ -65,7 +66,7 @@ class DingTalkReplySink:
         self._timers = timers
         self._metrics = metrics
         self._progress_after = progress_after
-        self._offer_save = offer_save
+        self._plan = plan
         self._lang = lang
         self._buffer: list[str] = []
         self._lock = threading.Lock()
@@ -111,10 +112,8 @@ class DingTalkReplySink:
         for chunk in chunks:
             self._send(text_reply(chunk, tuple(u for u in at_users if f"@{u}" in chunk)), "answer")
         for part in parts:
-            if isinstance(part, PlanPart):
-                code = None if part.saved else self._offer_save(part)
-                card = plan_card(part, save_code=code, in_group=self.delivery.destination.is_group)
-                self._send_quietly(card, "plan")
+            if isinstance(part, PlanPart) and self._plan is not None:
+                self._send_quietly(self._plan(part), "plan")
 
     def fail(self, text: str) -> None:
         self._stop_progress()

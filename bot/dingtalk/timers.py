@@ -1,7 +1,7 @@
 """Work to do later, unless cancelled first: the "working on it" reply of a slow turn.
 
 One daemon thread keeps a heap of due times for the whole channel, however many
-messages are waiting, and hands what falls due to a worker pool (`deps.pools.notices`),
+messages are waiting, and hands what falls due to a worker pool (the notice pool),
 so it never runs a platform call itself and never holds a thread per message.
 """
 

@@ -1,151 +1,278 @@
-"""Feishu as the conversation core sees it (`bot.conversation.turn.Channel`).
+"""Feishu as the core sees it: the edge the pipeline feeds (`bot.flows.pipeline.Edge`).
 
-`FeishuChannel` answers the core's questions during a turn and holds what every Feishu
-handler shares:
+The SDK's dispatcher (`bot.feishu.events`; fed by the HTTP route and the long connection)
+calls the handlers here on the thread that received the event, so they only do quick
+work and Feishu gets its acknowledgement at once:
 
-- the writer's time zone: `TRAVEL_TIMEZONE`. Feishu's contact API documents no time
-  zone of a person (its user has a work city and a country, neither of them a zone), so
-  no call is spent asking;
-- a topic thread's earlier messages, for a first mention partway through it: one call
-  to the list API (people's text and post messages, tagged with who wrote them; the
-  bot's own cards are left out); any failure means no earlier context;
-- the travel admins: `FEISHU_ADMIN_OPEN_IDS`, as the core's `AdminGroup`;
-- the bot's own open_id (`/bot/v3/info`), asked once and again a minute after a
-  failure, so its mention can be told from a colleague's;
-- the reply sink of each message.
+- `on_message` (`im.message.receive_v1`): the core's pipeline (count → parse → claim once
+  → command or conversation); the parser (`bot.feishu.incoming`) notes the topic thread
+  for the turn's questions (`bot.feishu.turns`);
+- `on_menu` (`application.bot.menu_v6`, key `travel_prefs`): the preferences card, sent
+  to the person directly, once per event;
+- `on_card` (`card.action.trigger`): a card button, read back into its action and answered
+  by the core's flows within Feishu's three seconds (each callback once: its event id and
+  action token are claimed, so a captured click sent again is answered with an empty
+  response and changes nothing); the work runs on the task pool and
+  the callback waits for it at most `answer_within` seconds; done in time, the answer is
+  the new card and a toast; otherwise a "working on it" toast at once, and the card is
+  updated when the work is done (a slow database never shows the person an error).
+
+A command's outcome (`show`) is drawn by the widgets (`bot.feishu.widgets`): in a direct
+chat it is the reply; in a group, what is the person's own goes to them directly and the
+group thread only hears that it was sent.
 """
 
 from __future__ import annotations
 
-import hashlib
 import logging
-import threading
-import time
-from collections import OrderedDict
-from concurrent.futures import ThreadPoolExecutor
-from typing import Any
+from collections.abc import Callable, Mapping
+from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import TimeoutError as FutureTimeout
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
-from bot.conversation.incoming import IncomingMessage
-from bot.conversation.threads import Turn
+from lark_oapi.event.callback.model.p2_card_action_trigger import (
+    P2CardActionTrigger,
+    P2CardActionTriggerResponse,
+)
+
+from bot.conversation.replays import request_name
 from bot.feishu.api import FeishuAPI, FeishuError
-from bot.feishu.incoming import body_text, text_field
-from bot.feishu.sink import FeishuReplySink
+from bot.feishu.cards import answer_card
+from bot.feishu.incoming import PLATFORM, field, parse_message, text_field
+from bot.feishu.sink import FeishuReplySink, reply_uuid
+from bot.feishu.turns import FeishuTurns
+from bot.feishu.widgets import FeishuWidgets
+from bot.flows.actions import SHOW_PREFS, Action, Request
+from bot.flows.pipeline import Incoming
+from bot.flows.views import Outcome, render
+from bot.messages import t
+
+if TYPE_CHECKING:
+    from bot.flows.pipeline import Pipeline
+    from bot.flows.trips import TripFlows
+    from bot.platform import Platform
+    from memory.lang import Lang
 
 log = logging.getLogger(__name__)
 
-BOT_RETRY_SECONDS = 60.0
-_REMEMBERED = 10_000  # threads of recent messages kept in memory
+MENU_KEY = "travel_prefs"  # the event key of the bot menu's preferences item
+ANSWER_WITHIN = 2.0  # seconds a card callback waits for its work (Feishu allows 3)
+# How long a click stays claimed: longer than a signed callback is accepted (an hour).
+CLICK_TTL_SECONDS = 2 * 3600
 
 
-class FeishuAdmins:
-    """The core's `AdminGroup` for `FEISHU_ADMIN_OPEN_IDS`."""
+@dataclass(frozen=True)
+class Where:
+    """Where a command's outcome goes: a reply to `reply_to`, or the person directly."""
 
-    def __init__(self, open_ids: frozenset[str]) -> None:
-        digest = hashlib.sha1(",".join(sorted(open_ids)).encode()).hexdigest()[:12]
-        self.id = f"feishu-admins-{digest}"  # a new list is a new cache entry
-        self._members = open_ids
+    open_id: str
+    lang: Lang
+    reply_to: str | None = None  # the message that asked (None: the bot menu)
+    in_group: bool = True
 
-    def members(self) -> frozenset[str] | None:
-        return self._members
+
+@dataclass(frozen=True, slots=True)
+class Toast:
+    """What a card callback answers: a toast, and the card that replaces the clicked one."""
+
+    text: str
+    kind: str = "info"  # "info", "success", "warning", "error"
+    card: dict[str, Any] | None = None
 
 
 class FeishuChannel:
-    """The Feishu side of every turn and handler; see the module docstring."""
+    """The Feishu edge of the pipeline (see the module docstring)."""
+
+    platform: Platform = PLATFORM
 
     def __init__(
         self,
         *,
         api: FeishuAPI,
-        admin_open_ids: frozenset[str] = frozenset(),
+        turns: FeishuTurns,
+        pipeline: Pipeline,
+        trips: TripFlows,
+        tasks: ThreadPoolExecutor,
+        notices: ThreadPoolExecutor,
+        run_task: Callable[..., None],
         reaction: str = "OnIt",
-        bot_open_id: str | None = None,
-        timezone: str = "UTC",
+        default_lang: Lang = "en",
+        max_age: float | None = None,
+        answer_within: float = ANSWER_WITHIN,
     ) -> None:
         self.api = api
-        self.admin_group = FeishuAdmins(admin_open_ids) if admin_open_ids else None
+        self.turns = turns
+        self.pipeline = pipeline
+        self.trips = trips
+        self.tasks = tasks
+        self.notices = notices
+        self.run_task = run_task
         self.reaction = reaction
-        self._bot = bot_open_id
-        self._bot_tried = 0.0
-        self._timezone = timezone
-        self._threads: OrderedDict[str, str] = OrderedDict()
-        self._lock = threading.Lock()
+        self.default_lang = default_lang
+        self.max_age = max_age
+        self.answer_within = answer_within
+        self.widgets = FeishuWidgets()
+        self.metrics = pipeline.metrics
 
-    # -- the bot itself -----------------------------------------------------------------
+    # -- the SDK's handlers -------------------------------------------------------------------
 
-    @property
-    def bot_open_id(self) -> str | None:
-        """The bot's open_id once known (never asks Feishu: listener threads read it)."""
-        return self._bot
+    def on_message(self, data: Any) -> None:
+        self.pipeline.message(self, data, kind="im.message.receive_v1")
 
-    def resolve_bot(self) -> str | None:
-        """Ask Feishu for the bot's open_id unless known or asked within the last minute."""
-        with self._lock:
-            if self._bot or time.monotonic() - self._bot_tried < BOT_RETRY_SECONDS:
-                return self._bot
-            self._bot_tried = time.monotonic()
+    def on_menu(self, data: Any) -> None:
+        tenant = text_field(data, "header", "tenant_key")
+        user = text_field(data, "event", "operator", "operator_id", "open_id")
+        event_id = text_field(data, "header", "event_id")
+        request = None
+        if text_field(data, "event", "event_key") == MENU_KEY and tenant and user:
+            once = (f"bot:seen:event:{PLATFORM.key(event_id)}",) if event_id else ()
+            request = Request(
+                PLATFORM, tenant, user, Action(SHOW_PREFS), self.default_lang, once=once
+            )
+        if self.pipeline.admit(PLATFORM, request, kind="application.bot.menu_v6") and request:
+            where = Where(user, self.default_lang)
+            self.run_task(lambda: self.deliver(where, self.pipeline.flows.handle(request)))
+
+    def on_card(self, data: P2CardActionTrigger) -> P2CardActionTriggerResponse:
+        request = self._click(data)
+        lang: Lang = request.lang if request is not None else "en"
+        if not self.pipeline.admit(PLATFORM, request, kind="card"):
+            if request is None:
+                return _response(Toast(t("prefs_unknown_action", lang)))
+            return P2CardActionTriggerResponse({})  # the same click again: nothing to say
+        assert request is not None
+        message_id = text_field(data, "event", "context", "open_message_id")
         try:
-            found = self.api.bot_open_id()
-        except FeishuError as exc:
-            log.warning("could not read the bot's own identity (%s); retrying later", exc.code)
-            return None
-        with self._lock:
-            self._bot = found or None
-        return self._bot
-
-    def refresh_bot(self) -> None:
-        """`resolve_bot` for the task pool."""
-        self.resolve_bot()
-
-    # -- the core's questions -----------------------------------------------------------
-
-    def timezone(self, msg: IncomingMessage) -> str:
-        return self._timezone
-
-    def remember_thread(self, msg: IncomingMessage, thread_id: str | None) -> None:
-        """Note the topic thread a message is in, for `earlier_turns`."""
-        if not thread_id:
-            return
-        with self._lock:
-            self._threads[msg.message_key] = thread_id
-            while len(self._threads) > _REMEMBERED:
-                self._threads.popitem(last=False)
-
-    def earlier_turns(self, msg: IncomingMessage, *, max_turns: int, max_chars: int) -> list[Turn]:
-        with self._lock:
-            thread_id = self._threads.get(msg.message_key)
-        if not thread_id or max_turns <= 0:
-            return []
+            work: Future[Outcome] = self.tasks.submit(self.pipeline.flows.handle, request)
+        except RuntimeError:  # shutting down
+            return _response(Toast(t("busy", lang), "warning"))
         try:
-            items = self.api.thread_messages(thread_id)
-        except FeishuError as exc:
-            log.info("no earlier thread context (%s)", exc.code)
-            return []
-        turns: list[Turn] = []
-        for item in items:
-            if text_field(item, "message_id") == msg.message_id:
-                break  # the message being answered: what follows came later
-            turn = self._turn(item)
-            if turn is not None:
-                turns.append(turn)
-        if len(turns) > max_turns:
-            turns = turns[:1] + turns[len(turns) - max_turns + 1 :]
-        return [Turn(turn.role, turn.text[:max_chars], turn.user) for turn in turns]
+            return _response(self._toast(work.result(timeout=self.answer_within)))
+        except FutureTimeout:
+            work.add_done_callback(lambda done: self._late(done, message_id))
+            return _response(Toast(t("working", lang)))
+        except Exception:
+            log.exception("a card action failed")
+            return _response(Toast(t("internal_error", lang), "error"))
 
-    def _turn(self, item: dict[str, Any]) -> Turn | None:
-        if item.get("deleted") or text_field(item, "sender", "sender_type") != "user":
+    def on_ignored(self, data: Any) -> None:
+        kind = text_field(data, "header", "event_type") or "unknown"
+        self.metrics.inc("feishu_events_ignored_total", type=kind)
+
+    # -- the pipeline's edge ------------------------------------------------------------------
+
+    def parse(self, event: Any) -> Incoming | None:
+        turns = self.turns
+        if turns.bot_open_id is None:  # unknown at start-up: ask again (once a minute)
+            self.run_task(turns.refresh_bot)
+        parsed = parse_message(
+            event,
+            bot_open_id=turns.bot_open_id,
+            default_lang=self.default_lang,
+            max_age=self.max_age,
+        )
+        if parsed is None:
             return None
-        content = text_field(item, "body", "content")
-        text = body_text(text_field(item, "msg_type"), content, item.get("mentions"), self._bot)
-        user = text_field(item, "sender", "id")
-        return Turn("user", text, user) if text and user else None
+        turns.remember_thread(parsed.msg, parsed.thread_id)
+        return Incoming(parsed.msg, parsed.chat_type)
 
-    def sink(
-        self, msg: IncomingMessage, *, chat_type: str, notices: ThreadPoolExecutor
-    ) -> FeishuReplySink:
-        """The reply to `msg`, in its thread."""
+    def channel(self, incoming: Incoming) -> FeishuTurns:
+        return self.turns
+
+    def sink(self, incoming: Incoming) -> FeishuReplySink:
+        assert incoming.msg is not None
         return FeishuReplySink(
-            api=self.api, msg=msg, chat_type=chat_type, notices=notices, reaction=self.reaction
+            api=self.api,
+            msg=incoming.msg,
+            chat_type=str(incoming.where),
+            notices=self.notices,
+            reaction=self.reaction,
+            plan=lambda part: self.widgets.plan(self.trips.plan_view(part, PLATFORM)),
         )
 
+    def show(self, incoming: Incoming, outcome: Outcome) -> None:
+        msg = incoming.msg
+        assert msg is not None
+        lang = incoming.lang or msg.lang
+        where = Where(msg.user, lang, reply_to=msg.message_id, in_group=incoming.where != "p2p")
+        self.deliver(where, outcome)
 
-__all__ = ["FeishuAdmins", "FeishuChannel"]
+    def deliver(self, where: Where, outcome: Outcome) -> None:
+        """A command's outcome: the reply in a direct chat; in a group (or from the menu),
+        the person's own to them directly, and a note in the group thread."""
+        card = render(self.widgets, outcome.view)
+        key = where.reply_to or f"menu:{where.open_id}"
+        try:
+            if where.reply_to and not (outcome.private and where.in_group):
+                self._reply(where.reply_to, card, reply_uuid(key, "prefs"))
+                return
+            self.api.send(
+                where.open_id,
+                id_type="open_id",
+                msg_type="interactive",
+                content=card,
+                uuid=reply_uuid(key, "prefs") if where.reply_to else None,
+            )
+            if where.reply_to:
+                note = answer_card(t("prefs_sent_privately", where.lang))
+                self._reply(where.reply_to, note, reply_uuid(key, "prefs-note"))
+        except FeishuError as exc:
+            log.warning("could not send the preferences card (%s)", exc.code)
+
+    # -- card buttons -------------------------------------------------------------------------
+
+    def _click(self, data: Any) -> Request | None:
+        value = field(data, "event", "action", "value")
+        value = value if isinstance(value, Mapping) else {}
+        tenant = text_field(data, "header", "tenant_key") or text_field(
+            data, "event", "operator", "tenant_key"
+        )
+        user = text_field(data, "event", "operator", "open_id")
+        if not (tenant and user):
+            return None
+        lang: Lang = "zh" if value.get("l") == "zh" else "en"
+        data_ = {k: v for k, v in value.items() if k not in ("a", "l")}
+        action = Action(str(value.get("a") or ""), data_)
+        ids = (text_field(data, "header", "event_id"), text_field(data, "event", "token"))
+        once = tuple(request_name(PLATFORM, i) for i in ids if i)
+        return Request(
+            PLATFORM,
+            tenant,
+            user,
+            action,
+            lang,
+            admins=self.turns.admins,
+            once=once,
+            once_ttl=CLICK_TTL_SECONDS,
+        )
+
+    def _toast(self, outcome: Outcome) -> Toast:
+        card = render(self.widgets, outcome.view) if outcome.replace else None
+        return Toast(outcome.short, outcome.tone, card)
+
+    def _late(self, done: Future[Outcome], message_id: str) -> None:
+        """The work finished after the callback was answered: update the card now."""
+        if done.cancelled() or done.exception() is not None:
+            return
+        toast = self._toast(done.result())
+        if toast.card is None or not message_id:
+            return
+        try:
+            self.api.update_card(message_id, toast.card)
+        except FeishuError as exc:
+            log.warning("could not update a card after a slow action (%s)", exc.code)
+
+    def _reply(self, message_id: str, card: dict[str, Any], uuid: str) -> None:
+        self.api.reply(message_id, msg_type="interactive", content=card, uuid=uuid)
+
+
+def _response(toast: Toast) -> P2CardActionTriggerResponse:
+    """The callback's answer; never None (the SDK would answer 500)."""
+    body: dict[str, Any] = {"toast": {"type": toast.kind, "content": toast.text[:200]}}
+    if toast.card is not None:
+        body["card"] = {"type": "raw", "data": toast.card}
+    return P2CardActionTriggerResponse(body)
+
+
+__all__ = ["ANSWER_WITHIN", "MENU_KEY", "FeishuChannel", "Toast", "Where"]

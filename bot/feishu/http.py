@@ -47,34 +47,19 @@ import json
 import logging
 import time
 from collections.abc import Mapping
-from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import Future
 from typing import TYPE_CHECKING, Any
 
 import lark_oapi as lark
 from lark_oapi.core.utils import AESCipher
 
-from bot.feishu.app import FeishuApp, build_feishu
 from bot.feishu.events import HANDLED, event_type
+from bot.http.asgi import Receive, Scope, Send, first, headers_of, respond
+from bot.http.routes import CallbackRoute, Intake
 from bot.payloads import parse_json, too_deep
-from bot.prefs.links import LinkProvider
-from bot.web.asgi import (
-    PayloadTooLarge,
-    Receive,
-    Scope,
-    Send,
-    first,
-    headers_of,
-    read_body,
-    respond,
-)
-from bot.web.notices import Notices
 
 if TYPE_CHECKING:
-    from bot.deps import Deps
-    from bot.feishu.api import FeishuAPI
-    from bot.metrics import Metrics
-    from bot.settings import Settings
-    from bot.web.app import WebApp
+    pass
 
 log = logging.getLogger(__name__)
 
@@ -98,62 +83,24 @@ _REASONS = {  # what a 401's reason means, for the log
 }
 
 
-def mount(
-    web: WebApp,
-    settings: Settings,
-    deps: Deps,
-    *,
-    api: FeishuAPI | None = None,
-    prefs_link: LinkProvider | None = None,
-) -> FeishuApp:
-    """Build the Feishu channel and serve it on `POST /feishu/events`."""
-    token = settings.feishu_verification_token
-    if token is None or not token.get_secret_value():
-        raise ValueError("FEISHU_VERIFICATION_TOKEN is not set; every callback is verified")
-    feishu = build_feishu(settings, deps, api=api, prefs_link=prefs_link)
-    key = settings.feishu_encrypt_key
-    route = FeishuEvents(
-        handler=feishu.dispatcher,
-        metrics=deps.metrics,
-        pool=deps.pools.dispatch,
-        verification_token=token.get_secret_value(),
-        encrypt_key=key.get_secret_value() if key is not None else "",
-        max_body_bytes=settings.http_max_body_bytes,
-    )
-    web.mount(EVENTS_PATH, route, methods=("POST",))
-    return feishu
-
-
-class FeishuEvents:
+class FeishuEvents(CallbackRoute):
     """The ASGI route of `POST /feishu/events` (see the module docstring)."""
 
+    what = "Feishu callback"
+
     def __init__(
-        self,
-        *,
-        handler: Any,
-        metrics: Metrics,
-        pool: ThreadPoolExecutor,
-        verification_token: str,
-        encrypt_key: str = "",
-        max_body_bytes: int = 1_048_576,
+        self, handler: Any, intake: Intake, *, verification_token: str, encrypt_key: str = ""
     ) -> None:
-        if not verification_token:
-            raise ValueError("a verification token is required: every callback is verified")
+        super().__init__(intake, secret=verification_token, log=log)
         self.handler = handler
-        self.metrics = metrics
-        self.pool = pool
-        self.max_body_bytes = max_body_bytes
         self._token = verification_token.encode()
         self._key = encrypt_key
-        self._notices = Notices(log)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         started = time.monotonic()
         headers = headers_of(scope)
-        try:
-            raw = await read_body(receive, headers, self.max_body_bytes)
-        except PayloadTooLarge:
-            await self._reject(send, 413, "too_large")
+        raw = await self.read(receive, headers, send)
+        if raw is None:
             return
         body = _object(raw)
         if body is None:
@@ -272,11 +219,14 @@ class FeishuEvents:
     def _token_ok(self, token: object) -> bool:
         return isinstance(token, str) and hmac.compare_digest(token.encode(), self._token)
 
+    async def too_large(self, send: Send) -> None:
+        await respond(send, 413, json.dumps({"msg": "too_large"}).encode(), _JSON)
+
     async def _reject(self, send: Send, status: int, reason: str) -> None:
         self.metrics.inc("http_rejected_total", reason=reason)
         if status == 401:
             what = _REASONS.get(reason, reason)
-            self._notices.warning(reason, "Feishu callback refused (401): %s", what)
+            self._notices.warning(reason, "%s refused (401): %s", self.what, what)
         await respond(send, status, json.dumps({"msg": reason}).encode(), _JSON)
 
 
@@ -310,4 +260,4 @@ def _header(body: Mapping[str, Any], name: str) -> object:
     return header.get(name) if isinstance(header, dict) else None
 
 
-__all__ = ["EVENTS_PATH", "FeishuEvents", "fresh", "mount", "signature_of"]
+__all__ = ["EVENTS_PATH", "FeishuEvents", "fresh", "signature_of"]

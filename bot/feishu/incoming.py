@@ -14,7 +14,7 @@ messages that neither mention the bot nor answer in a thread, and messages older
   continues its history; `thread_id` (`omt_…`) names it for the list API.
 - The language is the message's (Chinese characters, or an English word), else
   `DEFAULT_LANGUAGE`.
-- The namespace is `feishu:TENANT_KEY:OPEN_ID` (`IncomingMessage.qualified`).
+- The namespace is `feishu:TENANT_KEY:OPEN_ID` (`PLATFORM.key`).
 """
 
 from __future__ import annotations
@@ -24,11 +24,24 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
+from bot.chat.markup import ANGLE
 from bot.conversation.incoming import IncomingMessage, Kind
 from bot.payloads import parse_json
+from bot.platform import Platform
 from memory.lang import Lang, detect_lang
 
-PLATFORM = "feishu"
+PLATFORM = Platform(
+    name="feishu",
+    prefix="feishu",
+    shape=r"[^\s:]{1,128}:[^\s:]{1,128}",
+    example="feishu:TENANT:OPEN_ID",
+    markup=ANGLE,  # mentions are parsed into `<@OPEN_ID>` and drawn back as `<at id=…>`
+    place={"en": "a company's Feishu (Lark)", "zh": "公司飞书里"},
+    commands={
+        "en": "`/travel-prefs` (or 偏好设置) and the bot's menu in Feishu",
+        "zh": "飞书里的“偏好设置”（或 `/travel-prefs`）和机器人菜单",
+    },
+)
 TEXT_KINDS = frozenset({"text", "post"})
 
 

@@ -33,12 +33,10 @@ from typing import TYPE_CHECKING, Any, ClassVar
 import lark_oapi as lark
 import lark_oapi.ws.client as ws_client
 
-from bot.feishu.app import FeishuApp, build_feishu
-from bot.prefs.links import LinkProvider
+from bot.feishu.events import dispatcher
 
 if TYPE_CHECKING:
-    from bot.deps import Deps
-    from bot.feishu.api import FeishuAPI
+    from bot.feishu.channel import FeishuChannel
     from bot.settings import Settings
 
 log = logging.getLogger(__name__)
@@ -169,24 +167,28 @@ def _closed_quietly(loop: asyncio.AbstractEventLoop, context: dict[str, Any]) ->
 
 
 def serve_long_connection(
+    channel: FeishuChannel,
     settings: Settings,
-    deps: Deps,
     *,
     stop: threading.Event,
-    api: FeishuAPI | None = None,
-    prefs_link: LinkProvider | None = None,
     connect_timeout: float = 30.0,
-) -> FeishuApp:
-    """Answer Feishu over the long connection until `stop` is set; then disconnect."""
+) -> None:
+    """Answer Feishu over the long connection until `stop` is set; then disconnect.
+
+    Card buttons hold the connection's loop only `ANSWER_WITHIN` for their work."""
     if settings.feishu_app_secret is None or not settings.feishu_app_id:
         raise ValueError("FEISHU_APP_ID and FEISHU_APP_SECRET are not set")
-    feishu = build_feishu(
-        settings, deps, api=api, prefs_link=prefs_link, answer_within=ANSWER_WITHIN
+    channel.answer_within = ANSWER_WITHIN
+    key, token = settings.feishu_encrypt_key, settings.feishu_verification_token
+    handler = dispatcher(
+        channel,
+        encrypt_key=key.get_secret_value() if key is not None else "",
+        verification_token=token.get_secret_value() if token is not None else "",
     )
     connection = LongConnection(
         app_id=settings.feishu_app_id,
         app_secret=settings.feishu_app_secret.get_secret_value(),
-        handler=feishu.dispatcher,
+        handler=handler,
         domain=settings.feishu_api_url,
     )
     try:
@@ -197,7 +199,6 @@ def serve_long_connection(
         stop.wait()
     finally:
         connection.stop()
-    return feishu
 
 
 __all__ = ["ANSWER_WITHIN", "LongConnection", "serve_long_connection"]

@@ -19,7 +19,8 @@ from __future__ import annotations
 
 import re
 
-from bot.conversation.markup import special_mention
+from bot.chat.markup import special_mention
+from bot.chat.text import pack
 
 # A card's JSON may not pass 30 KB; a Chinese character takes three bytes.
 CARD_TEXT_LIMIT = 6000
@@ -82,19 +83,7 @@ def split(markdown: str, limit: int = CARD_TEXT_LIMIT) -> list[str]:
     text = markdown.strip()
     if len(text) <= limit:
         return [text] if text else []
-    parts: list[str] = []
-    current = ""
-    for paragraph in _paragraphs(text, limit):
-        candidate = f"{current}\n\n{paragraph}" if current else paragraph
-        if len(candidate) <= limit:
-            current = candidate
-            continue
-        if current:
-            parts.append(current)
-        current = paragraph
-    if current:
-        parts.append(current)
-    return _balance_fences(parts)
+    return _balance_fences(pack(_paragraphs(text, limit), limit, "\n\n"))
 
 
 def _paragraphs(text: str, limit: int) -> list[str]:

@@ -11,8 +11,8 @@
   (`bot.feishu.streaming`); a one-piece answer is a single reply. A long answer is
   split over several cards. The final text always arrives: shown in the card, or (when
   the card cannot show it) the whole answer replied again.
-- A plan follows as a card of its own with its scores and *Save trip*
-  (`bot.feishu.plan_card`).
+- A plan follows as a card of its own with its scores and *Save trip*, drawn by the
+  channel's widgets (`bot.feishu.widgets`).
 - A refusal is for the writer only: in a group it goes to them in a direct message.
 
 Every reply has a uuid derived from the message and its place in the answer, so Feishu
@@ -33,7 +33,6 @@ from bot.conversation.reply import PlanPart, ReplyPart
 from bot.feishu.api import FeishuAPI, FeishuError
 from bot.feishu.cards import answer_card
 from bot.feishu.markdown import split
-from bot.feishu.plan_card import plan_card
 from bot.feishu.streaming import CardStream
 from bot.messages import t
 
@@ -62,12 +61,14 @@ class FeishuReplySink:
         notices: ThreadPoolExecutor,
         reaction: str = "OnIt",
         stream_interval: float = 0.3,
+        plan: Callable[[PlanPart], dict[str, Any]] | None = None,
     ) -> None:
         self.api = api
         self.msg = msg
         self.chat_type = chat_type
         self._notices = notices
         self._emoji = reaction
+        self._plan = plan
         self._text = ""
         self._pieces = 0
         self._reaction: Future[str] | None = None
@@ -117,8 +118,8 @@ class FeishuReplySink:
             if chunk:
                 self._reply(answer_card(chunk), f"answer-{index}")
         for part in parts:
-            if isinstance(part, PlanPart):
-                self._reply_best_effort(plan_card(part), "plan")
+            if isinstance(part, PlanPart) and self._plan is not None:
+                self._reply_best_effort(self._plan(part), "plan")
 
     def fail(self, text: str) -> None:
         if self._waiting_card() or self._stream.opened:

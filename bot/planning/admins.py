@@ -1,37 +1,33 @@
-"""Travel admins: who may plan a trip for a colleague.
+"""Travel admins: who may plan a trip for a colleague, or save a colleague's trip.
 
-Admin status comes only from configuration: `TRAVEL_ADMIN_USER_IDS` (comma-separated
-Slack user ids) and/or an admin group of the chat platform (on Slack the user group
-`TRAVEL_ADMIN_USERGROUP_ID`, see `bot.slack.admins`; on Feishu and DingTalk their own
-id lists), whose members are cached in Redis for `TRAVEL_ADMIN_CACHE_SECONDS`. Ids are
-only ever compared within their platform: a Feishu open_id or DingTalk staff id that
-happens to equal a Slack admin's id makes nobody an admin. Where the group is
-unavailable (a plan without user groups, a missing scope, the platform down) the id list
-alone decides. Nothing a user
-writes and nothing in memory ever makes someone an admin. Which colleague a message
-plans for is `bot.planning.delegation`.
+Admin status comes only from configuration. Each channel says who its platform's admins
+are (`Admins`): ids named in its settings, and/or a group the platform keeps (a user
+group: `AdminGroup`), whose members are cached in Redis for `cache_seconds`. Ids are
+only ever compared within their platform and workspace: each channel has `Admins` of
+its own, and the cache is keyed by the workspace's scope (`Platform.key(tenant)`), so the
+same id on another platform makes nobody an admin. Where the group is unavailable (a
+plan without user groups, a missing scope, the platform down) the named ids alone
+decide. Nothing a user writes and nothing in memory ever makes someone an admin. Which
+colleague a message plans for is `bot.planning.delegation`.
 """
 
 from __future__ import annotations
 
 import json
 import logging
-from typing import TYPE_CHECKING, Any, Protocol
-
-from bot.conversation.incoming import SLACK, qualified
-
-if TYPE_CHECKING:
-    from bot.settings import Settings
+from dataclasses import dataclass
+from typing import Any, Protocol
 
 log = logging.getLogger(__name__)
 
 UNAVAILABLE = "!unavailable"
-UNAVAILABLE_TTL_SECONDS = 60  # how long to trust the id list alone before asking again
+UNAVAILABLE_TTL_SECONDS = 60  # how long to trust the named ids alone before asking again
+CACHE_SECONDS = 300
 
 
 class AdminGroup(Protocol):
-    """A group of the chat platform whose members are travel admins (e.g. a Slack user
-    group named by `TRAVEL_ADMIN_USERGROUP_ID`); its channel provides it."""
+    """A group of the chat platform whose members are travel admins; its channel
+    provides it."""
 
     @property
     def id(self) -> str: ...
@@ -41,39 +37,44 @@ class AdminGroup(Protocol):
         ...
 
 
+@dataclass(frozen=True)
+class Admins:
+    """The travel admins of one channel: ids named in configuration, and a group."""
+
+    named: frozenset[str] = frozenset()
+    group: AdminGroup | None = None
+
+    def __bool__(self) -> bool:
+        return bool(self.named) or self.group is not None
+
+
+NOBODY = Admins()
+
+
 class AdminResolver:
     """Answers "is this person a travel admin?" from configuration only."""
 
-    def __init__(self, settings: Settings, redis: Any | None) -> None:
-        self._ids = settings.admin_user_ids
-        self._ttl = settings.travel_admin_cache_seconds
-        self._prefix = settings.redis_key_prefix
+    def __init__(
+        self, *, redis: Any | None, key_prefix: str = "", cache_seconds: int = CACHE_SECONDS
+    ) -> None:
+        self._ttl = cache_seconds
+        self._prefix = key_prefix
         self._redis = redis
 
-    def is_admin(
-        self,
-        team_id: str,
-        user_id: str,
-        group: AdminGroup | None = None,
-        *,
-        platform: str = SLACK,
-    ) -> bool:
-        """On Slack, in `TRAVEL_ADMIN_USER_IDS`; on any platform, a member of the channel's
-        admin `group`."""
+    def is_admin(self, scope: str, user_id: str, admins: Admins = NOBODY) -> bool:
+        """Whether `user_id` of the workspace `scope` is one of `admins`."""
         if not user_id:
             return False
-        if platform == SLACK and user_id in self._ids:
+        if user_id in admins.named:
             return True
-        if group is None:
+        if admins.group is None:
             return False
-        members = self.group_members(team_id, group, platform=platform)
+        members = self.group_members(scope, admins.group)
         return members is not None and user_id in members
 
-    def group_members(
-        self, team_id: str, group: AdminGroup, *, platform: str = SLACK
-    ) -> frozenset[str] | None:
+    def group_members(self, scope: str, group: AdminGroup) -> frozenset[str] | None:
         """The admin group's members (cached), or None when the platform cannot say."""
-        key = self._key(qualified(platform, team_id), group.id)
+        key = self._key(scope, group.id)
         cached = self._cache_get(key)
         if cached == UNAVAILABLE:
             return None
@@ -89,17 +90,17 @@ class AdminResolver:
         self._cache_set(key, json.dumps(sorted(members)), self._ttl)
         return members
 
-    def forget(self, team_id: str, group_id: str) -> None:
+    def forget(self, scope: str, group_id: str) -> None:
         """Drop the cached membership (e.g. after the group changed)."""
         if self._redis is None:
             return
         try:
-            self._redis.delete(self._key(team_id, group_id))
+            self._redis.delete(self._key(scope, group_id))
         except Exception as exc:
             log.warning("admin cache unavailable (%s)", type(exc).__name__)
 
-    def _key(self, team_id: str, group_id: str) -> str:
-        return f"{self._prefix}travel-admins:{team_id}:{group_id}"
+    def _key(self, scope: str, group_id: str) -> str:
+        return f"{self._prefix}travel-admins:{scope}:{group_id}"
 
     def _cache_get(self, key: str) -> str | None:
         if self._redis is None:
@@ -122,4 +123,4 @@ class AdminResolver:
             log.warning("admin cache unavailable (%s)", type(exc).__name__)
 
 
-__all__ = ["AdminGroup", "AdminResolver"]
+__all__ = ["NOBODY", "AdminGroup", "AdminResolver", "Admins"]

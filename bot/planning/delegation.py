@@ -9,12 +9,14 @@ unless it clearly speaks of the admin's own trip (`about_self`). Every such run 
 audited (`record_read`: the admin's plan reads the colleague's memory). After a run
 that planned a trip, `auto_save` saves an admin-requested trip at once.
 
-Mentions are read in the core's neutral markup `<@USER_ID>`, so this works for every
-chat platform whose channel writes mentions that way.
+Mentions are read in the platform's own markup: the caller gives its pattern
+(`Platform.markup.mention_pattern`, a regular expression whose first group is the user
+id), and the patterns below are built around it, once per markup.
 """
 
 from __future__ import annotations
 
+import functools
 import logging
 import re
 import threading
@@ -28,9 +30,8 @@ from memory.errors import StoreUnavailable
 
 log = logging.getLogger(__name__)
 
-# A mention in the core's neutral markup, `<@USER_ID>` (Slack's own; other channels write
-# theirs so), optionally with a display name: `<@U123|alice>`.
-_MENTION = r"<@([^\s<>|@]+)(?:\|[^<>]*)?>"
+# Where the platform's mention pattern goes in the patterns below.
+_MENTION = "\x00MENTION\x00"
 _NOT_POSSESSIVE = r"(?!\s*['’]s\b)"
 
 # English: a plan/book/arrange verb whose object is the mention.
@@ -45,11 +46,11 @@ _EN_TRIP = (
 _EN_FILLER = r"(?:(?!(?:my|me|our|us|myself)\b)[\w-]+\s+){0,3}?"  # "a", "the next business"
 _EN_ROUTE = r"(?:\s+(?:to|from|in)\s+[^\s,.;:!?]+){0,2}"  # " to Chengdu", " from X to Y"
 _EN_STRONG_PATTERNS = [
-    # "book <@U> a flight", "plan <@U> a trip"
+    # "book @U a flight", "plan @U a trip"
     _EN_VERB + r"\s+" + _MENTION + _NOT_POSSESSIVE + r"\s+" + _EN_FILLER + _EN_TRIP,
-    # "plan <@U>'s trip", "book <@U>'s flights", "plan for <@U>'s trip"
+    # "plan @U's trip", "book @U's flights", "plan for @U's trip"
     _EN_VERB + r"\s+(?:for\s+)?" + _MENTION + r"\s*['’]s\s+" + _EN_FILLER + _EN_TRIP,
-    # "plan a trip for <@U>", "book a flight to Chengdu for <@U>", "plan for <@U>"
+    # "plan a trip for @U", "book a flight to Chengdu for @U", "plan for @U"
     _EN_VERB
     + r"\s+(?:(?:it|something|everything)\s+|"
     + _EN_FILLER
@@ -59,29 +60,30 @@ _EN_STRONG_PATTERNS = [
     + _MENTION
     + _NOT_POSSESSIVE,
 ]
-_EN_STRONG = [re.compile(p, re.IGNORECASE) for p in _EN_STRONG_PATTERNS]
-# "plan ... for <@U>" with a longer phrase in between (no clause break): the mention is
+_EN_STRONG = [(p, re.IGNORECASE) for p in _EN_STRONG_PATTERNS]
+# "plan ... for @U" with a longer phrase in between (no clause break): the mention is
 # probably the traveller, unless the writer also speaks of their own trip.
-_EN_WEAK = re.compile(
+_EN_WEAK = (
     _EN_VERB + r"(?:\s+[^\s,.;:!?]+){0,8}?\s+for\s+" + _MENTION + _NOT_POSSESSIVE,
     re.IGNORECASE,
 )
 
-# Chinese: 给/帮/为/替 <@U> + a planning verb, a verb + <@U>的行程, 把<@U>的行程….
+# Chinese: 给/帮/为/替 @U + a planning verb, a verb + @U的行程, 把@U的行程….
 _ZH_TRIP = r"(?:行程|出差|旅行|旅程|差旅|机票|酒店|住宿|高铁|火车|航班|车票|票)"
 _ZH_VERB = r"(?:规划|安排|预订|预定|订|计划|准备|买)"
 _ZH_LOOK = r"(?:查|找|做|定|看看|看一下|弄|搞)"
 _ZH_STRONG = [
-    re.compile(r"(?:给|帮|为|替)\s*" + _MENTION + r"\s*" + _ZH_VERB),
-    re.compile(
+    (r"(?:给|帮|为|替)\s*" + _MENTION + r"\s*" + _ZH_VERB, 0),
+    (
         r"(?:给|帮|为|替)\s*"
         + _MENTION
         + r"\s*"
         + _ZH_LOOK
         + r"[^，。,.;；!?！？]{0,8}?"
-        + _ZH_TRIP
+        + _ZH_TRIP,
+        0,
     ),
-    re.compile(
+    (
         r"(?:"
         + _ZH_VERB
         + r"|"
@@ -89,12 +91,13 @@ _ZH_STRONG = [
         + r"|查一下|查查)(?:一下|下)?\s*"
         + _MENTION
         + r"\s*的\s*[^，。,.;；!?！？]{0,6}?"
-        + _ZH_TRIP
+        + _ZH_TRIP,
+        0,
     ),
-    re.compile(r"把\s*" + _MENTION + r"\s*的\s*[^，。,.;；!?！？]{0,6}?" + _ZH_TRIP),
+    (r"把\s*" + _MENTION + r"\s*的\s*[^，。,.;；!?！？]{0,6}?" + _ZH_TRIP, 0),
 ]
-# "<@U> 的行程规划一下": the mention opens a clause that then asks for a plan.
-_ZH_WEAK = re.compile(
+# "@U 的行程规划一下": the mention opens a clause that then asks for a plan.
+_ZH_WEAK = (
     r"(?:^|[\s，。,.;；:：!?！？>])"
     + _MENTION
     + r"\s*的\s*[^，。,.;；!?！？]{0,6}?"
@@ -103,7 +106,8 @@ _ZH_WEAK = re.compile(
     + _ZH_VERB
     + r"|"
     + _ZH_LOOK
-    + r")"
+    + r")",
+    0,
 )
 
 # The writer speaks of their own trip.
@@ -124,6 +128,16 @@ _FIRST_PERSON = re.compile(
 )
 
 
+@functools.cache
+def _compiled(mention: str) -> tuple[list[re.Pattern[str]], list[re.Pattern[str]]]:
+    """(strong, weak) patterns with `mention`, a platform's mention pattern, in place."""
+
+    def build(patterns: list[tuple[str, int]]) -> list[re.Pattern[str]]:
+        return [re.compile(p.replace(_MENTION, f"(?:{mention})"), flags) for p, flags in patterns]
+
+    return build([*_EN_STRONG, *_ZH_STRONG]), build([_EN_WEAK, _ZH_WEAK])
+
+
 def _mentions(patterns: list[re.Pattern[str]], text: str) -> list[tuple[int, str]]:
     found: list[tuple[int, str]] = []
     for pattern in patterns:
@@ -138,23 +152,25 @@ def about_self(text: str) -> bool:
     return bool(text) and _FIRST_PERSON.search(text) is not None
 
 
-def parse_plan_for(text: str, *, bot_user_id: str | None = None) -> str | None:
+def parse_plan_for(text: str, *, mention: str, bot_user_id: str | None = None) -> str | None:
     """The user id of the colleague a trip is to be planned for, or None.
 
-    The mention must be the traveller: the object of a plan/book/arrange verb ("plan a
-    trip for <@U123>", "plan <@U123>'s trip", "book <@U123> a flight", "给<@U123>规划…",
-    "帮 <@U123> 订…", "为<@U123>安排…", "看看<@U123>的行程"; mentions may carry a name:
-    `<@U123|alice>`). A mention that is merely nearby ("same flight as <@U>'s", "for
-    <@U>'s offsite", "我和<@U>的行程一样") never counts, and a looser "plan ... for <@U>"
+    `mention` is the platform's mention pattern (`Platform.markup.mention_pattern`); below,
+    a mention of U123 is written @U123. The mention must be the traveller: the object of
+    a plan/book/arrange verb ("plan a trip for @U123", "plan @U123's trip", "book @U123 a
+    flight", "给@U123规划…", "帮 @U123 订…", "为@U123安排…", "看看@U123的行程"; mentions may
+    carry a name).  A mention that is merely nearby ("same flight as @U's", "for
+    @U's offsite", "我和@U的行程一样") never counts, and a looser "plan ... for @U"
     does not count when the writer speaks of their own trip ("my trip", "for me", "我的行程",
     "帮我订"). The bot's own mention never counts. Comparing the result with the requester
     is the caller's business.
     """
     if not text:
         return None
-    found = _mentions([*_EN_STRONG, *_ZH_STRONG], text)
+    strong, weak = _compiled(mention)
+    found = _mentions(strong, text)
     if not about_self(text):
-        found += _mentions([_EN_WEAK, _ZH_WEAK], text)
+        found += _mentions(weak, text)
     for _, user in found:
         if user != bot_user_id:
             return user
@@ -176,19 +192,21 @@ def delegate(
     user_id: str,
     namespace_of: Callable[[str], str],
     is_admin: Callable[[], bool],
+    mention: str,
     bot_user_id: str | None = None,
     thread_subject: str | None = None,
 ) -> Delegation | None:
     """None when the message is about the writer's own travel.
 
     `namespace_of` names a user's namespace in the writer's workspace; `is_admin` says
-    whether the writer is a travel admin (asked only when it matters).
+    whether the writer is a travel admin (asked only when it matters); `mention` is the
+    platform's mention pattern.
     `thread_subject` is the traveller an admin's earlier message in the same thread
     planned for: an admin's follow-up without a new mention keeps planning for them,
     unless it clearly speaks of the admin's own trip ("now plan my trip", "帮我订票");
     anyone else writing in that thread speaks for themselves.
     """
-    traveller = parse_plan_for(text, bot_user_id=bot_user_id)
+    traveller = parse_plan_for(text, mention=mention, bot_user_id=bot_user_id)
     if traveller is None and (thread_subject is None or about_self(text)):
         return None
     admin = is_admin()

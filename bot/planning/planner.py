@@ -273,8 +273,7 @@ class Planner:
     def _whose(ctx: ToolContext) -> str:
         if ctx.on_behalf_of is None:
             return "the requester"
-        name = ctx.traveller_name
-        return name if name else f"<@{ctx.on_behalf_of.split(':')[-1]}>"
+        return ctx.traveller_name or ctx.on_behalf_of
 
 
 def clean_preferences(text: str) -> str:

@@ -103,7 +103,8 @@ def policy_tools(
             answer["grade_set_for_them"] = person is not None and person.grade == own
         answer.update(_rules(policy, shown, named, lang))
         approvers = policy.approvers_of(shown, department if not wanted else None)
-        answer["approvers"] = [f"<@{user_of(a)}>" for a in approvers] or "a travel admin"
+        mention = ctx.platform.mention if ctx.platform is not None else str
+        answer["approvers"] = [mention(user_of(a)) for a in approvers] or "a travel admin"
         answer["note"] = AMOUNTS
         return json.dumps(answer, ensure_ascii=False)
 

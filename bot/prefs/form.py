@@ -4,7 +4,7 @@
 one `Field` per slot (kind, label, help, choices and the value it shows, flagged when the
 value was suggested from chat facts, with the slot's scoped values beside it), the chat
 facts listed read-only beneath, and the free-text "Anything else?" limit. A renderer
-(Slack's modal in `bot.slack.views.prefs_modal`; the web page later) only draws it.
+(a chat platform's modal, the web page) only draws it.
 
 `validate_form` checks what came back, the same for every renderer: each choice against
 the schema, no option both preferred and avoided (the schema's `clashes`, the check the
@@ -14,6 +14,10 @@ text), in the person's language.
 
 `FormMeta` is what a form carries from opening to saving: whose it is, in which
 language, where it was opened, and the profile it was opened on (see `bot.prefs.saving`).
+The channel a form comes back through makes the namespace with its own platform's rule,
+and refuses a form that names another platform (`platform`, the name of the one it was
+opened on; "" in forms made before it was kept), so a form can never write to another
+platform's memory.
 """
 
 from __future__ import annotations
@@ -24,7 +28,6 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
-from bot.conversation.incoming import SLACK, qualified
 from bot.messages import rejection, t
 from bot.payloads import parse_json
 from memory import privacy
@@ -34,7 +37,7 @@ from memory.profile import ProfileSchema, Value
 from memory.types import ScopedValue
 
 FREE_TEXT = "free_text"  # the field id of "Anything else?"
-MAX_META_CHARS = 3000  # what a form may carry (Slack's private_metadata holds 3000)
+MAX_META_CHARS = 3000  # what a form may carry (a modal's metadata field holds 3000)
 # A choice a renderer could not read from what the platform sent: an invalid option.
 UNREADABLE: object = object()
 
@@ -46,7 +49,7 @@ _LIST_SEP = {"en": ", ", "zh": "、"}
 
 @dataclass(frozen=True)
 class FormMeta:
-    """What a form carries between opening and saving (Slack's `private_metadata`).
+    """What a form carries between opening and saving (a modal's metadata).
 
     `base` is the structured profile when the form was opened: on save, only the slots
     the person changed relative to it are written, so a change made elsewhere in the
@@ -58,20 +61,16 @@ class FormMeta:
     lang: Lang = "en"
     channel: str = ""
     base: Mapping[str, Value] = field(default_factory=dict)
-    platform: str = SLACK
-
-    @property
-    def namespace(self) -> str:
-        return qualified(self.platform, self.team, self.user)
+    platform: str = ""  # the name of the platform it was opened on ("": not said)
 
     def dumps(self) -> str:
         base = {k: list(v) if isinstance(v, tuple) else v for k, v in self.base.items()}
         data = {"u": self.user, "t": self.team, "l": self.lang, "c": self.channel, "b": base}
-        if self.platform != SLACK:
+        if self.platform:
             data["p"] = self.platform
         text = json.dumps(data, ensure_ascii=False, separators=(",", ":"), sort_keys=True)
         if len(text) > MAX_META_CHARS:
-            raise ValueError("the form's metadata does not fit Slack's private_metadata")
+            raise ValueError(f"the form's metadata is over {MAX_META_CHARS} characters")
         return text
 
     @classmethod
@@ -85,7 +84,7 @@ class FormMeta:
             return None
         user, team, lang = data.get("u"), data.get("t"), data.get("l")
         channel, raw_base = data.get("c") or "", data.get("b") or {}
-        platform = data.get("p") or SLACK
+        platform = data.get("p") or ""
         if not (isinstance(user, str) and user and isinstance(team, str) and team):
             return None
         if lang not in ("en", "zh") or not isinstance(channel, str):

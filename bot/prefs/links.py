@@ -5,7 +5,7 @@ payload a compact JSON object, base64url-encoded, with the namespace (`n`), the 
 Unix seconds (`e`), when it was issued in Unix milliseconds (`i`: erasing the person's
 memory revokes everything issued until then, `bot.prefs.revocations`), a random id (`j`,
 which makes every link single-use: the page records its exchange, and an exchanged link
-is spent for the API too, see `bot.web.prefs.sessions`) and, when known, the person's
+is spent for the API too, see `bot.web.sessions`) and, when known, the person's
 language (`l`); the signature HMAC-SHA256 over `v1.<payload>`.
 
 Each use of `PREFS_LINK_SECRET` signs with a key derived for that purpose alone
@@ -14,9 +14,9 @@ link as a session. Checking a token compares signatures in constant time and ans
 None for anything wrong (tampered, expired, malformed, signed with another secret)
 without saying which.
 
-`preferences_url(settings, namespace)` is what a channel calls to offer the page (Slack's
-App Home button and `/travel-prefs link`, Feishu's and DingTalk's "Edit" buttons, the
-`travel-bot prefs link` command); it answers None while the page is not configured.
+`preferences_url(settings, namespace)` is what a channel calls to offer the page (an
+"Edit" button, a command answering with the link, the `travel-bot prefs link` command);
+it answers None while the page is not configured.
 """
 
 from __future__ import annotations

@@ -1,10 +1,9 @@
-"""What is remembered about a person, for them to see and erase, whatever the platform.
+"""The readable view of a memory, forgetting one fact, and where a fact came from.
 
-`/travel-prefs show` and the Home tab's summary, `/travel-prefs forget` and the Home
-tab's "Forget everything" (which also ends every link to the person's preferences page
-and every page session: `bot.prefs.revocations`), and forgetting one fact. The
-namespace is always the person's own: an item id from anyone else's memory matches
-nothing.
+Showing what is remembered and forgetting everything are the core's flows
+(`bot.flows.preferences`); a page or tab that lists the facts one by one forgets one
+here. The namespace is always the person's own: an item id from anyone else's memory
+matches nothing.
 
 `read_view` is the one readable view of a memory, in the person's language, in the
 page's words: the summary, the profile as phrases ("Takes first-class seats on trains"),
@@ -15,15 +14,13 @@ and a short id. The web page draws its facts from `fact_view`; the terminal cons
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from bot.messages import t
 from bot.prefs.form import scoped_labels
 from bot.prefs.prefill import structured_profile
-from bot.prefs.revocations import Revocations, forget_everything
-from memory.errors import MemoryEngineError
 from memory.lang import Lang
 from memory.scope import scope_label
 
@@ -33,41 +30,6 @@ if TYPE_CHECKING:
     from memory.types import MemoryItem
 
 SHORT_ID_CHARS = 8  # ids are shown this long, or longer where two would look alike
-
-
-def show(
-    memory: LongTermMemory, namespace: str, lang: Lang, *, escape: Callable[[str], str] = str
-) -> str:
-    """The summary of what is remembered, and how many facts, in the person's language.
-
-    `escape` makes the remembered text inert in the platform's markup (Slack's `<!channel>`
-    in a stored fact must never ping anyone).
-    """
-    try:
-        count = len(memory.items(namespace))
-        summary = memory.retrieve(namespace) if count else ""
-    except MemoryEngineError:
-        return t("home_unavailable", lang)
-    text = t("prefs_show", lang, count=count, summary=escape(summary)) if count else ""
-    return text or t("prefs_show_empty", lang)
-
-
-def forget_all(
-    memory: LongTermMemory,
-    namespace: str,
-    lang: Lang,
-    metrics: Metrics,
-    *,
-    revocations: Revocations | None,
-) -> str:
-    """Erase everything remembered about the person and end their links and page
-    sessions; what to tell them."""
-    try:
-        count = forget_everything(memory, revocations, namespace)
-    except MemoryEngineError:
-        return t("memory_unavailable", lang)
-    metrics.inc("prefs_forgotten_total", count, scope="all")
-    return t("prefs_forgot_all", lang, count=count) if count else t("prefs_forget_nothing", lang)
 
 
 def forget_one(memory: LongTermMemory, namespace: str, item_id: str, metrics: Metrics) -> int:
@@ -185,12 +147,10 @@ __all__ = [
     "FactView",
     "MemoryView",
     "fact_view",
-    "forget_all",
     "forget_one",
     "match_id",
     "read_view",
     "short_ids",
-    "show",
     "source_label",
     "view_lines",
 ]

@@ -2,7 +2,7 @@
 page session opened with one.
 
 Links and sessions are signed and kept nowhere (`bot.prefs.links`,
-`bot.web.prefs.sessions`), so they cannot be deleted; instead each carries when it was
+`bot.web.sessions`), so they cannot be deleted; instead each carries when it was
 issued (`i`, Unix milliseconds) and a person's revocation is the time their memory was
 erased: Redis key `prefs:revoked:{namespace}`, kept as long as the longest link or
 session can live (`TTL_SECONDS`), after which everything issued before has expired

@@ -5,7 +5,7 @@ elsewhere while the form was open is kept), never an option both preferred and a
 (the schema's `clashes`, the check the memory engine itself applies), the free text
 recorded like a chat fact (`record_note`), and what to tell the person afterwards
 (`save_form`). A double submission is kept from saving twice by the caller's claim
-(`bot.conversation.claims`); the Slack listeners are `bot.slack.listeners.prefs_modal`.
+(`bot.conversation.claims`).
 """
 
 from __future__ import annotations
@@ -51,9 +51,9 @@ class Saved:
         return self.outcome in ("saved", "same")
 
 
-def save_form(memory: LongTermMemory, meta: FormMeta, form: FormInput) -> Saved:
-    """Write the form's changes for `meta`'s person (and only theirs); never raises."""
-    return save_profile(memory, meta.namespace, form, lang=meta.lang, base=meta.base)
+def save_form(memory: LongTermMemory, namespace: str, meta: FormMeta, form: FormInput) -> Saved:
+    """Write the form's changes for its person (`namespace`, and only theirs); never raises."""
+    return save_profile(memory, namespace, form, lang=meta.lang, base=meta.base)
 
 
 def save_profile(

@@ -1,4 +1,4 @@
-"""Slack, one chat channel among several: the Bolt app (`app`), its HTTP route (`http`)
-and Socket Mode (`socket_mode`), events as incoming messages (`incoming`), the reply
-sink (`sink`), listeners and Block Kit views. Only this package imports `slack_bolt` or
-`slack_sdk`."""
+"""Slack, one chat channel among several: the Bolt app (`app`) with its transport (the HTTP
+route, `http`; Socket Mode, `long_connection`), its parser (`incoming`), its reply sink
+(`sink`) and its widgets (`views/`), fed to the core's pipeline by `channel` and the
+listeners (`listeners/`). Only this package imports `slack_bolt` or `slack_sdk`."""

@@ -1,11 +1,11 @@
-"""The Slack app factory: `build_app(settings, deps)` is the Bolt app with every listener.
+"""The Slack app: `build_app(...)` is the Bolt app with every listener.
 
-It builds what only Slack needs: the Web API client for `SLACK_API_URL`, the people
-cache (locale and time zone), the travel-admin user group, the progress reaction, chat
-streaming (`SLACK_STREAMING`) and the assistant threads kept in Redis, held by one
-`SlackChannel`, then registers the listeners (`bot.slack.listeners`) and
-one error handler. HTTP mode mounts the app on `/slack/events` (`bot.slack.http`);
-Socket Mode connects it (`bot.slack.socket_mode`).
+The composition root (`bot.compose.slack`) builds what only Slack needs (the Web API
+client for `SLACK_API_URL`, the people cache, the travel admins, the progress reaction,
+chat streaming and the assistant threads, held by one `SlackChannel`; the preferences
+form and Home tab, `Preferences`) and hands them here: this registers the listeners
+(`bot.slack.listeners`) and one error handler. HTTP mode serves the app on
+`/slack/events` (`bot.slack.http`); Socket Mode connects it (`bot.slack.long_connection`).
 """
 
 from __future__ import annotations
@@ -21,69 +21,51 @@ from slack_bolt.response import BoltResponse
 from slack_sdk.web import WebClient
 
 from bot.messages import lang_of, t
-from bot.slack import listeners
-from bot.slack.admins import admin_group
-from bot.slack.api import web_client
-from bot.slack.assistant import AssistantThreads
-from bot.slack.channel import SlackChannel
-from bot.slack.people import People
-from bot.slack.progress import ProgressReaction
-from bot.slack.stream import StreamSwitch
+from bot.slack import listeners as listeners_of_app
 
 if TYPE_CHECKING:
-    from bot.deps import Deps
-    from bot.settings import Settings
+    from concurrent.futures import ThreadPoolExecutor
+
+    from bot.metrics import Metrics
+    from bot.slack.channel import SlackChannel
+    from bot.slack.preferences import Preferences
 
 log = logging.getLogger(__name__)
 
 
 def build_app(
-    settings: Settings,
-    deps: Deps,
     *,
-    socket_mode: bool = False,
-    client: WebClient | None = None,
+    client: WebClient,
+    signing_secret: str,
+    channel: SlackChannel,
+    prefs: Preferences,
+    listeners: ThreadPoolExecutor,
+    link_minutes: int,
 ) -> App:
-    """The Bolt app with every listener registered.
+    """The Bolt app with every listener registered (built by `bot.compose.slack`).
 
-    HTTP mode requires `SLACK_SIGNING_SECRET`: requests are always verified. Listeners
-    run on `deps.pools.listeners` and must stay quick; slow work goes to the agent pool
-    (the conversation) or the task pool (preferences).
+    HTTP mode verifies every request with `signing_secret` (Socket Mode needs none).
+    Listeners run on the `listeners` pool and must stay quick; slow work goes to the
+    agent pool (the conversation) or the task pool (preferences).
     """
-    if settings.slack_bot_token is None:
-        raise ValueError("SLACK_BOT_TOKEN is not set")
-    secret = settings.slack_signing_secret
-    if secret is None and not socket_mode:
-        raise ValueError("SLACK_SIGNING_SECRET is not set; HTTP mode verifies every request")
-    client = client or web_client(settings)
     app = App(
         # The token comes with `client` (the one built for SLACK_API_URL).
-        signing_secret=secret.get_secret_value() if secret is not None else "",
+        signing_secret=signing_secret,
         client=client,
         process_before_response=False,
         token_verification_enabled=False,
         request_verification_enabled=True,
         ignoring_self_events_enabled=True,
         raise_error_for_unhandled_request=True,
-        listener_executor=deps.pools.listeners,
+        listener_executor=listeners,
         logger=_bolt_logger(),
     )
-    slack = SlackChannel(
-        client=client,
-        people=People(default=settings.default_language),
-        admin_group=admin_group(client, settings.travel_admin_usergroup_id),
-        progress=ProgressReaction(settings.slack_progress_reaction),
-        # Slack as an AI app (issue 18): streamed answers and the assistant pane.
-        streaming=StreamSwitch(enabled=settings.slack_streaming),
-        flush_seconds=settings.slack_stream_flush_seconds,
-        assistant=AssistantThreads(
-            client=deps.redis,
-            key_prefix=settings.redis_key_prefix,
-            ttl_seconds=settings.thread_history_ttl_seconds,
-        ),
-    )
-    listeners.register(app, deps, slack)
-    app.error(_error_handler(deps))
+    metrics = channel.pipeline.metrics
+    metrics.describe("slack_events_total", "Slack events, commands and actions received")
+    metrics.describe("slack_feedback_total", "Feedback buttons clicked under answers, by verdict")
+    metrics.describe("slack_feedback_reasons_total", "Reasons given after a thumbs-down")
+    listeners_of_app.register(app, channel, prefs, link_minutes)
+    app.error(_error_handler(metrics))
     return app
 
 
@@ -108,14 +90,14 @@ def _bolt_logger() -> logging.Logger:
     return logger
 
 
-def _error_handler(deps: Deps) -> Any:
+def _error_handler(metrics: Metrics) -> Any:
     """Log what no listener expected; a slash command still gets a kind, private answer."""
 
     def handle(error: Exception, body: dict[str, Any], response: BoltResponse | None) -> Any:
         if isinstance(error, BoltUnhandledRequestError):
-            deps.metrics.inc("slack_unhandled_total")
+            metrics.inc("slack_unhandled_total")
             return BoltResponse(status=404, body="")
-        deps.metrics.inc("slack_listener_errors_total", error=type(error).__name__)
+        metrics.inc("slack_listener_errors_total", error=type(error).__name__)
         log.error("listener failed (%s)", type(error).__name__, exc_info=error)
         if response is not None and isinstance(body.get("command"), str):
             text = t("internal_error", lang_of(str(body.get("text") or "")))

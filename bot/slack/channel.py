@@ -1,56 +1,94 @@
-"""Slack as the conversation core sees it, and what every Slack listener shares.
+"""Slack as the core sees it: the edge the pipeline feeds, and what every Slack listener
+shares.
 
-`SlackChannel` answers the core's questions during a turn (`bot.conversation.turn.Channel`):
-the writer's time zone (`users.info`, cached with their locale in `bot.slack.people`),
-the earlier messages of a thread the bot joins partway (`bot.slack.thread_context`) and
-the Slack user group of travel admins, and, in an assistant thread, the channel the
-writer has open beside it (`viewing`, from `bot.slack.assistant`). It also holds the Web
-API client and the people cache the listeners use, and makes the reply sink of each
-message: streamed unless streaming is off, with the assistant thread's status instead of
-the progress reaction in an assistant thread. An assistant thread is known from the
-event itself (a reply in a direct message's thread: the manifest offers the assistant
-view), never from a store.
+`SlackChannel` is the pipeline's edge (`bot.flows.pipeline.Edge`): it parses an event into
+the core's message (`bot.slack.incoming`; Slack's commands are slash commands, so a
+message's text is never one) and makes its reply sink. It answers the core's questions
+during a turn (`bot.conversation.turn.Channel`): the writer's time zone (`users.info`,
+cached with their locale in `bot.slack.people`), the earlier messages of a thread the bot
+joins partway (`bot.slack.thread_context`), the travel admins (`TRAVEL_ADMIN_USER_IDS` and
+the Slack user group) and, in an assistant thread, the channel the writer has open beside it
+(`viewing`, from `bot.slack.assistant`). It also holds the Web API client and the people
+cache the listeners use, and makes the reply sink of each message: streamed unless streaming
+is off, with the assistant thread's status instead of the progress reaction in an assistant
+thread. An assistant thread is known from the event itself (a reply in a direct message's
+thread: the manifest offers the assistant view), never from a store.
 """
 
 from __future__ import annotations
 
 from concurrent.futures import ThreadPoolExecutor
+from typing import TYPE_CHECKING, Any
 
 from slack_sdk.web import WebClient
 
 from bot.conversation.incoming import IncomingMessage
+from bot.conversation.reply import PlanPart
 from bot.conversation.threads import Turn
-from bot.slack.admins import SlackUserGroup
+from bot.flows.pipeline import Incoming
+from bot.flows.views import Outcome, render
+from bot.planning.admins import NOBODY, Admins
+from bot.slack.api import dm
 from bot.slack.assistant import AssistantThreads, ChannelNames
+from bot.slack.incoming import PLATFORM, bot_user_id, parse_event
 from bot.slack.people import People
 from bot.slack.progress import ProgressReaction
 from bot.slack.sink import SlackReplySink
-from bot.slack.stream import StreamSwitch
+from bot.slack.streaming import StreamSwitch
 from bot.slack.thread_context import earlier_turns
+from bot.slack.views.widgets import SlackMessage, SlackWidgets
+
+if TYPE_CHECKING:
+    from bot.flows.pipeline import Pipeline
+    from bot.platform import Platform
 
 
 class SlackChannel:
     """The Slack side of every turn and listener; see the module docstring."""
 
+    platform: Platform = PLATFORM
+
     def __init__(
         self,
         *,
         client: WebClient,
+        pipeline: Pipeline,
+        notices: ThreadPoolExecutor,
         people: People,
-        admin_group: SlackUserGroup | None = None,
+        admins: Admins = NOBODY,
         progress: ProgressReaction | None = None,
         streaming: StreamSwitch | None = None,
         flush_seconds: float = 0.6,
         assistant: AssistantThreads | None = None,
     ) -> None:
         self.client = client
+        self.pipeline = pipeline
+        self.notices = notices
+        self.widgets = SlackWidgets()
         self.people = people
-        self.admin_group = admin_group
+        self.admins = admins
         self.progress = progress or ProgressReaction("")
         self.streaming = streaming or StreamSwitch(enabled=False)
         self.flush_seconds = flush_seconds
         self.assistant = assistant or AssistantThreads(client=None)
         self.names = ChannelNames()
+
+    # -- the pipeline's edge ------------------------------------------------------------------
+
+    def parse(self, event: Any) -> Incoming | None:
+        body, event, context = event
+        msg = parse_event(body, event, bot_user_id=bot_user_id(body, context))
+        return Incoming(msg, commands=False) if msg is not None else None
+
+    def channel(self, incoming: Incoming) -> SlackChannel:
+        return self
+
+    def show(self, incoming: Incoming, outcome: Outcome) -> None:
+        """A command's outcome in a direct message (Slack's commands answer themselves)."""
+        if incoming.msg is not None:
+            dm(self.client, incoming.msg.user, render(self.widgets, outcome.view).text)
+
+    # -- the turn's questions -----------------------------------------------------------------
 
     def timezone(self, msg: IncomingMessage) -> str:
         return self.people.get(self.client, msg.tenant, msg.user).tz
@@ -74,18 +112,28 @@ class SlackChannel:
         channel = context.get("channel_id")
         return self.names.mention(self.client, channel) if channel else None
 
-    def sink(self, msg: IncomingMessage, *, notices: ThreadPoolExecutor) -> SlackReplySink:
+    def sink(self, incoming: Incoming) -> SlackReplySink:
+        assert incoming.msg is not None
+        return self.sink_for(incoming.msg)
+
+    def sink_for(self, msg: IncomingMessage) -> SlackReplySink:
         """The reply to `msg`, in its thread."""
         return SlackReplySink(
             client=self.client,
             msg=msg,
-            notices=notices,
+            notices=self.notices,
+            plan=lambda part: self.widgets.plan(
+                self.pipeline.flows.trips.plan_view(part, PLATFORM)
+            ),
             progress=self.progress,
             switch=self.streaming,
             flush_seconds=self.flush_seconds,
             assistant=self.assistant,
             in_assistant_thread=self._maybe_assistant(msg),
         )
+
+    def _plan(self, part: PlanPart) -> SlackMessage:
+        return self.widgets.plan(self.pipeline.flows.trips.plan_view(part, PLATFORM))
 
     @staticmethod
     def _maybe_assistant(msg: IncomingMessage) -> bool:

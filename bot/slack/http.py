@@ -18,8 +18,8 @@ of a burst): Bolt would answer it an empty 200 anyway, and under a burst its wor
 the turns it starts compete with the acks for the GIL (bench/README.md, "Slack acks
 under a burst"). A failure to dispatch it is logged the same way, without the body.
 
-`mount(web, settings, deps)` builds the Bolt app and registers the route on the one
-HTTP application (`bot.web.app`).
+The composition root (`bot.compose.mount_slack`) registers the route on the one HTTP
+application (`bot.http.app`).
 
 Why check shapes at all: a correctly signed body can still be malformed (a bug on
 Slack's side, a replayed test payload, a proxy mangling JSON); Bolt then raises deep
@@ -29,86 +29,41 @@ the content.
 
 from __future__ import annotations
 
-import asyncio
-import json
 import logging
 import os
 import time
 import traceback
 from collections.abc import Mapping
-from concurrent.futures import ThreadPoolExecutor
 from typing import TYPE_CHECKING, Any
 from urllib.parse import parse_qs
 
 from slack_bolt import App
 from slack_bolt.request import BoltRequest
 
+from bot.http.asgi import Receive, Scope, Send, first, headers_of, respond, send_response
+from bot.http.routes import JSON, MALFORMED, CallbackRoute, Intake, ShuttingDown
 from bot.payloads import TooDeep, too_deep
-from bot.slack.app import build_app
 from bot.slack.handoff import Handoff
 from bot.slack.signing import header_problem, sign, signature_problem, verify_signature
-from bot.web.asgi import (
-    PayloadTooLarge,
-    Receive,
-    Scope,
-    Send,
-    first,
-    headers_of,
-    read_body,
-    respond,
-    send_response,
-)
-from bot.web.notices import Notices
 
 if TYPE_CHECKING:
-    from bot.deps import Deps
-    from bot.metrics import Metrics
-    from bot.settings import Settings
-    from bot.web.app import WebApp
+    pass
 
 log = logging.getLogger(__name__)
 
 EVENTS_PATH = "/slack/events"
-_MALFORMED = json.dumps({"ok": False, "error": "malformed_request"}).encode()
-_UNAVAILABLE = json.dumps({"ok": False, "error": "shutting_down"}).encode()
 
 
-def mount(web: WebApp, settings: Settings, deps: Deps) -> App:
-    """Build the Bolt app and serve it on `POST /slack/events`; returns the app."""
-    bolt = build_app(settings, deps)
-    secret = settings.slack_signing_secret
-    events = SlackEvents(
-        bolt=bolt,
-        metrics=deps.metrics,
-        pool=deps.pools.dispatch,
-        signing_secret=secret.get_secret_value() if secret is not None else "",
-        max_body_bytes=settings.http_max_body_bytes,
-    )
-    web.mount(EVENTS_PATH, events, methods=("POST",))
-    return bolt
-
-
-class SlackEvents:
+class SlackEvents(CallbackRoute):
     """The ASGI route of `POST /slack/events` (see the module docstring)."""
 
-    def __init__(
-        self,
-        *,
-        bolt: App,
-        metrics: Metrics,
-        pool: ThreadPoolExecutor,
-        signing_secret: str,
-        max_body_bytes: int = 1_048_576,
-    ) -> None:
-        if not signing_secret:
-            raise ValueError("a signing secret is required: every request is verified")
+    what = "Slack request"
+
+    def __init__(self, bolt: App, intake: Intake, *, signing_secret: str) -> None:
+        super().__init__(intake, secret=signing_secret, log=log)
         self.bolt = bolt
-        self.metrics = metrics
-        self.pool = pool
-        self.max_body_bytes = max_body_bytes
         self._secret = signing_secret.encode("utf-8")
-        self._notices = Notices(log)
-        self.handoff = Handoff(bolt.dispatch, pool, metrics)
+        self.handoff = Handoff(bolt.dispatch, intake.pool, intake.metrics)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         started = time.monotonic()
@@ -118,17 +73,14 @@ class SlackEvents:
         signature = first(headers.get("x-slack-signature"))
         unsigned = header_problem(timestamp=timestamp, signature=signature)
         if unsigned is not None:  # before a byte of the body is read
-            await self._unsigned(send, unsigned)
+            await self.unsigned(send, unsigned)
             return
-        try:
-            raw = await read_body(receive, headers, self.max_body_bytes)
-        except PayloadTooLarge:
-            metrics.inc("http_rejected_total", reason="too_large")
-            await respond(send, 413, b"payload too large")
+        raw = await self.read(receive, headers, send)
+        if raw is None:
             return
         unsigned = signature_problem(self._secret, raw, timestamp=timestamp, signature=signature)
         if unsigned is not None:
-            await self._unsigned(send, unsigned)
+            await self.unsigned(send, unsigned)
             return
         try:
             if too_deep(_json_of(raw)):  # before Bolt parses it (see `bot.payloads`)
@@ -143,11 +95,8 @@ class SlackEvents:
         else:
             problem = request_problem(request.body)
         if problem is not None:
-            metrics.inc("http_rejected_total", reason="malformed")
-            log.info("malformed Slack request: %s", problem)
-            await respond(send, 400, _MALFORMED, "application/json")
+            await self.malformed(send, problem)
             return
-        loop = asyncio.get_running_loop()
         if request.body.get("type") == "event_callback":
             # Bolt acknowledges every event with an empty 200 before its listeners run:
             # answer that first, then hand it to Bolt (`bot.slack.handoff`).
@@ -156,18 +105,15 @@ class SlackEvents:
             self.handoff.add(request)
             return
         try:
-            dispatched = loop.run_in_executor(self.pool, self.bolt.dispatch, request)
-        except RuntimeError:  # the dispatch pool is shut down
-            await respond(send, 503, _UNAVAILABLE, "application/json")
+            response = await self.hand_off(send, self.bolt.dispatch, request)
+        except ShuttingDown:
             return
-        try:
-            response = await dispatched
         except Exception as exc:  # a shape Bolt trips over that `request_problem` let by
             metrics.inc("http_rejected_total", reason="dispatch_error")
             log.warning(
                 "Slack request could not be dispatched (%s at %s)", type(exc).__name__, _where(exc)
             )
-            await respond(send, 400, _MALFORMED, "application/json")
+            await respond(send, 400, MALFORMED, JSON)
             return
         metrics.observe("slack_ack_seconds", time.monotonic() - started)
         body = response.body.encode("utf-8") if isinstance(response.body, str) else b""
@@ -178,12 +124,6 @@ class SlackEvents:
             for value in values:
                 out_headers.append((name.encode("latin-1"), str(value).encode("latin-1")))
         await send_response(send, response.status, body, out_headers)
-
-    async def _unsigned(self, send: Send, problem: str) -> None:
-        """401 for a request Slack did not sign (now), logged with the reason only."""
-        self.metrics.inc("http_rejected_total", reason="signature")
-        self._notices.warning(problem, "Slack request refused (401): %s", problem)
-        await respond(send, 401, b"invalid signature")
 
 
 def _json_of(raw: bytes) -> bytes | str:
@@ -348,7 +288,6 @@ __all__ = [
     "EVENTS_PATH",
     "SlackEvents",
     "header_problem",
-    "mount",
     "request_problem",
     "sign",
     "signature_problem",

@@ -3,9 +3,14 @@
 `parse_event` keeps what a person wrote to the bot and drops everything else: other
 bots (and this one), edits, deletions, joins and other subtypes, and channel messages
 that are neither mentions nor replies in a thread (whether the bot takes part in that
-thread is the conversation's question: it needs Redis). Slack's mention markup
-`<@U123>` already is the core's neutral markup; the bot's own mention is removed and
-special mentions (`<!channel>`) become plain text (`bot.slack.mrkdwn.clean_text`).
+thread is the conversation's question: it needs Redis). Mentions stay in Slack's markup
+`<@U123>` (`PLATFORM.markup`, the angle markup of `bot.chat.markup`); the bot's own
+mention is removed and special mentions (`<!channel>`) become plain text
+(`bot.slack.markdown.clean_text`).
+
+`PLATFORM` is Slack as the core sees it: its keys carry no prefix (namespace
+`TEAM:USER`), as they did before there was a second platform, so memory kept then stays
+reachable.
 """
 
 from __future__ import annotations
@@ -13,9 +18,24 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from bot.conversation.incoming import SLACK, IncomingMessage, Kind
+from bot.chat.markup import ANGLE
+from bot.conversation.incoming import IncomingMessage, Kind
 from bot.messages import lang_of
-from bot.slack.mrkdwn import clean_text
+from bot.platform import Platform
+from bot.slack.markdown import clean_text
+
+PLATFORM = Platform(
+    name="slack",
+    prefix="",
+    shape=r"[TE][A-Z0-9]{1,30}:[UW][A-Z0-9]{1,30}",
+    example="T024BE7LD:U01ABC (Slack: TEAM:USER)",
+    markup=ANGLE,
+    place={"en": "a company Slack workspace", "zh": "公司 Slack 工作区里"},
+    commands={
+        "en": "`/travel-prefs` (`show`, `forget`, `link`) and the bot's Home tab in Slack",
+        "zh": "Slack 里的 `/travel-prefs`（`show`、`forget`、`link`）和机器人的主页",
+    },
+)
 
 # Message subtypes that are still a person writing; every other subtype (edits,
 # deletions, joins, bot messages, channel topic changes, ...) is not.
@@ -56,7 +76,7 @@ def parse_event(
     text = clean_text(raw_text if isinstance(raw_text, str) else "", bot_user_id)
     event_id = body.get("event_id")
     return IncomingMessage(
-        platform=SLACK,
+        platform=PLATFORM,
         tenant=team_id,
         user=user,
         conversation=channel,
@@ -85,4 +105,4 @@ def bot_user_id(body: Mapping[str, Any], context: Any) -> str | None:
     return None
 
 
-__all__ = ["PERSON_SUBTYPES", "bot_user_id", "parse_event"]
+__all__ = ["PERSON_SUBTYPES", "PLATFORM", "bot_user_id", "parse_event"]

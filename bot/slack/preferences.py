@@ -18,21 +18,29 @@ from typing import TYPE_CHECKING, Any
 from slack_bolt import Respond
 from slack_sdk.web import WebClient
 
-from bot.conversation.incoming import SLACK, qualified
+from bot.flows.actions import Action, Request
+from bot.flows.views import Outcome, render
 from bot.messages import t
 from bot.prefs.form import FormMeta, build_form
-from bot.prefs.links import preferences_url
-from bot.prefs.prefill import build_prefill, slot_mapper
+from bot.prefs.prefill import build_prefill
 from bot.slack.api import SLACK_ERRORS, dm, slack_error
+from bot.slack.incoming import PLATFORM
 from bot.slack.views.home import home_view
 from bot.slack.views.notices import loading_modal, notice_modal
 from bot.slack.views.prefs_modal import preferences_modal
+from bot.slack.views.widgets import SlackWidgets
 from memory.errors import MemoryEngineError
 from memory.lang import Lang
 
 if TYPE_CHECKING:
-    from bot.deps import Deps
+    from collections.abc import Callable
+
+    from bot.flows.pipeline import Flows
+    from bot.prefs.links import LinkProvider
+    from bot.prefs.prefill import LLMSlotMapper
     from bot.slack.channel import SlackChannel
+    from bot.slack.listeners.interaction import Interaction
+    from memory.protocol import LongTermMemory
 
 log = logging.getLogger(__name__)
 
@@ -40,18 +48,31 @@ log = logging.getLogger(__name__)
 class Preferences:
     """The Slack side of a person's preferences: the form, the Home tab, and replies."""
 
-    def __init__(self, deps: Deps, slack: SlackChannel) -> None:
-        self.memory = deps.memory
-        self.schema = deps.memory.schema
-        self.free_text_limit = deps.settings.memory_max_fact_chars
-        self.mapper = slot_mapper(deps.settings)
-        self.people = slack.people
-        self.run = deps.pools.run_task
-        self.settings = deps.settings
+    def __init__(
+        self,
+        *,
+        memory: LongTermMemory,
+        flows: Flows,
+        channel: SlackChannel,
+        run_task: Callable[..., None],
+        mapper: LLMSlotMapper | None,
+        free_text_limit: int,
+        link: LinkProvider,
+    ) -> None:
+        self.flows = flows
+        self.widgets = SlackWidgets()
+        self.admins = channel.admins
+        self.memory = memory
+        self.schema = memory.schema
+        self.free_text_limit = free_text_limit
+        self.mapper = mapper
+        self.people = channel.people
+        self.run = run_task
+        self.link = link
 
     def browser_link(self, team: str, user: str, lang: Lang) -> str | None:
         """A fresh link to the person's preferences page (None: the page is not set up)."""
-        return preferences_url(self.settings, qualified(SLACK, team, user), lang=lang)
+        return self.link(PLATFORM.key(team, user), lang)
 
     def lang(self, client: WebClient, team: str, user: str) -> Lang:
         return self.people.lang(client, team, user)
@@ -81,6 +102,23 @@ class Preferences:
         except Exception as exc:  # an expired or broken response_url
             log.info("respond failed (%s); sending a DM", type(exc).__name__)
             dm(client, user, text, **unfurl)
+
+    # -- the core's flows -------------------------------------------------------------------
+
+    def handle(self, it: Interaction, action: Action, lang: Lang | None = None) -> Outcome:
+        """What the core's flows make of `action`, asked by `it`'s person (task pool)."""
+        lang = lang or self.lang(it.client, it.team, it.user)
+        request = Request(PLATFORM, it.team, it.user, action, lang, admins=self.admins)
+        return self.flows.handle(request)
+
+    def show(self, it: Interaction, outcome: Outcome) -> None:
+        """An outcome where the request came from: replacing the clicked message when it
+        says so, else ephemeral (or a DM)."""
+        message = render(self.widgets, outcome.view)
+        extra: dict[str, Any] = {"blocks": message.blocks} if message.blocks else {}
+        if outcome.replace and it.action:
+            extra["replace_original"] = True
+        self.answer(it.client, it.user, it.respond, message.text, **extra)
 
     def tell(self, client: WebClient, user: str, channel: str, text: str) -> None:
         """Ephemeral in the channel of the command when there is one, else a DM."""
@@ -129,8 +167,15 @@ class Preferences:
     ) -> None:
         lang = self.lang(client, team, user)
         try:
-            prefill = build_prefill(self.memory, qualified(SLACK, team, user), self.mapper)
-            meta = FormMeta(user=user, team=team, lang=lang, channel=channel, base=prefill.base)
+            prefill = build_prefill(self.memory, PLATFORM.key(team, user), self.mapper)
+            meta = FormMeta(
+                user=user,
+                team=team,
+                lang=lang,
+                channel=channel,
+                base=prefill.base,
+                platform=PLATFORM.name,
+            )
             form = build_form(
                 self.schema,
                 meta,
@@ -156,7 +201,7 @@ class Preferences:
     ) -> None:
         """Publish the person's Home tab as memory holds it now."""
         lang = lang or self.lang(client, team, user)
-        namespace = qualified(SLACK, team, user)
+        namespace = PLATFORM.key(team, user)
         link = self.browser_link(team, user, lang)
         try:
             items = self.memory.items(namespace)

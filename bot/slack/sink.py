@@ -1,6 +1,6 @@
 """The Slack `ReplySink`: one reply, in the thread of the message it answers.
 
-The answer streams (`bot.slack.stream.AnswerStream`): it appears with the model's first
+The answer streams (`bot.slack.streaming.AnswerStream`): it appears with the model's first
 token and grows as the model writes, and it ends with the feedback buttons under it
 (`bot.slack.views.feedback`). Where it cannot stream (streaming off, no thread, the
 method unavailable in the workspace, a stream broken halfway), it is posted once, when the
@@ -30,7 +30,7 @@ import logging
 from collections.abc import Callable, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from concurrent.futures import TimeoutError as FutureTimeout
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from slack_sdk.errors import SlackApiError
 from slack_sdk.web import WebClient
@@ -40,11 +40,13 @@ from bot.conversation.reply import PlanPart, ReplyPart
 from bot.messages import t
 from bot.slack.api import POST_PATIENCE, SLACK_ERRORS, post, slack_error
 from bot.slack.assistant import AssistantThreads
-from bot.slack.mrkdwn import split_message, to_mrkdwn
+from bot.slack.markdown import split_message, to_mrkdwn
 from bot.slack.progress import ProgressReaction
-from bot.slack.stream import AnswerStream, StreamSwitch
+from bot.slack.streaming import AnswerStream, StreamSwitch
 from bot.slack.views.feedback import feedback_block
-from bot.slack.views.trip import plan_message
+
+if TYPE_CHECKING:
+    from bot.slack.views.widgets import SlackMessage
 
 log = logging.getLogger(__name__)
 
@@ -69,8 +71,10 @@ class SlackReplySink:
         flush_seconds: float = 0.6,
         assistant: AssistantThreads | None = None,
         in_assistant_thread: bool = False,
+        plan: Callable[[PlanPart], SlackMessage] | None = None,
     ) -> None:
         self.client = client
+        self._plan = plan
         self.msg = msg
         self.channel = msg.conversation
         self.thread_ts = msg.thread
@@ -137,8 +141,9 @@ class SlackReplySink:
         if self.stream.stopped_by_user:
             return
         for part in parts:
-            if isinstance(part, PlanPart):
-                self._post_blocks(*plan_message(part))
+            if isinstance(part, PlanPart) and self._plan is not None:
+                drawn = self._plan(part)
+                self._post_blocks(drawn.text, drawn.blocks or [])
         self._title(parts)
 
     def fail(self, text: str) -> None:

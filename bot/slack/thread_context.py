@@ -25,7 +25,7 @@ from slack_sdk.web import WebClient
 from bot.conversation.threads import Turn
 from bot.slack.api import slack_error
 from bot.slack.incoming import PERSON_SUBTYPES
-from bot.slack.mrkdwn import clean_text
+from bot.slack.markdown import clean_text
 
 log = logging.getLogger(__name__)
 

@@ -18,10 +18,11 @@ import pytest
 from bot.settings import Settings
 from memory import open_memory
 from memory.engine import Memory
+from tests.support.harness import settings_for, started
 from tests.support.llm_server import ScriptedModel
-from tests.support.services import REDIS_URL, delete_keys
+from tests.support.services import delete_keys
 from tests.support.slack_api import FakeSlackAPI
-from tests.support.slack_harness import BOT_TOKEN, METRICS_TOKEN, SIGNING_SECRET, BotHarness
+from tests.support.slack_harness import BOT_TOKEN, SIGNING_SECRET, BotHarness
 
 
 @pytest.fixture
@@ -65,24 +66,17 @@ def make_settings(
 
     def factory(**overrides: Any) -> Settings:
         values: dict[str, Any] = {
-            "memory_dsn": f"sqlite:///{tmp_path}/bot-memory.db",
-            "redis_url": REDIS_URL,
-            "redis_key_prefix": bot_prefix,
             "slack_bot_token": BOT_TOKEN,
             "slack_signing_secret": SIGNING_SECRET,
-            "slack_app_token": None,
             "slack_api_url": slack.base_url,
-            "openai_base_url": scripted_model.base_url,
-            "openai_api_key": "test-key",
-            "llm_model": "scripted-model",
-            "llm_fast_model": "",
-            "llm_timeout_seconds": 10.0,
-            "embedding_provider": "local",
-            "agent_workers": 4,
-            "metrics_token": METRICS_TOKEN,
         }
-        values.update(overrides)
-        return Settings(_env_file=None, **values)  # type: ignore[call-arg]
+        return settings_for(
+            tmp_path,
+            prefix=bot_prefix,
+            model_url=scripted_model.base_url,
+            database="bot-memory",
+            **(values | overrides),
+        )
 
     return factory
 
@@ -93,16 +87,12 @@ BotFactory = Callable[..., BotHarness]
 @pytest.fixture
 def make_bot(make_settings: SettingsFactory, slack: FakeSlackAPI) -> Iterator[BotFactory]:
     """Start bots (real app, real server) with settings overrides; closed afterwards."""
-    started: list[BotHarness] = []
 
     def factory(**overrides: Any) -> BotHarness:
-        harness = BotHarness(settings=make_settings(**overrides), slack=slack)
-        started.append(harness)
-        return harness
+        return BotHarness(settings=make_settings(**overrides), slack=slack)
 
-    yield factory
-    for harness in started:
-        harness.close()
+    with started(factory) as start:
+        yield start
 
 
 @pytest.fixture

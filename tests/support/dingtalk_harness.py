@@ -1,12 +1,12 @@
 """A running DingTalk robot for tests, in HTTP mode or in Stream mode.
 
-`HTTPRobot` starts `bot.web.server.Server` on 127.0.0.1 (random port) with the robot's
-route mounted (`bot.dingtalk.http.mount`), real Redis, the real memory engine on a
-SQLite file and the real agent talking to the scripted model; DingTalk's OpenAPI and
-session webhooks are played by `FakeDingTalkAPI`. Tests speak to it as DingTalk does:
-signed callbacks (`post`, `send`), and read what the robot answered from the fake.
+`HTTPRobot` (a `tests.support.harness.Running`) builds the DingTalk channel with the
+composition root and serves its route (`bot.dingtalk.http`) on the real server;
+DingTalk's OpenAPI and session webhooks are played by `FakeDingTalkAPI`. Tests speak to it
+as DingTalk does: signed callbacks (`post`, `send`), and read what the robot answered from
+the fake.
 
-`StreamRobot` runs the real Stream mode (`bot.dingtalk.stream.serve_stream`) on a thread
+`StreamRobot` runs the real Stream mode (`bot.dingtalk.long_connection`) on a thread
 against the fake's gateway; tests push frames with `fake.gateway.send_message(...)`.
 
 `robot_message(...)` builds the JSON DingTalk sends for a message, with a fresh session
@@ -25,15 +25,14 @@ from typing import Any
 
 import httpx
 
-from bot.deps import Deps
+from bot import compose
+from bot.dingtalk.channel import DingTalkChannel
 from bot.dingtalk.health import Backoff
-from bot.dingtalk.http import compute_sign, mount
-from bot.dingtalk.robot import Robot, build_robot
-from bot.dingtalk.stream import DingTalkStream, stream_for
+from bot.dingtalk.http import compute_sign
+from bot.dingtalk.long_connection import DingTalkStream, stream_for
 from bot.settings import Settings
-from bot.web.app import WebApp
-from bot.web.server import Server
 from tests.support.dingtalk_api import CLIENT_SECRET, FakeDingTalkAPI
+from tests.support.harness import Running
 
 CORP = "dingcorp0travel"
 BOT_ID = "$:LWCP_v1:$robot0travel"
@@ -98,10 +97,26 @@ def signed_headers(*, secret: str = CLIENT_SECRET, timestamp: int | None = None)
     return {"timestamp": stamp, "sign": compute_sign(secret, stamp)}
 
 
-class _Running:
-    deps: Deps
-    robot: Robot
-    fake: FakeDingTalkAPI
+class _Robot(Running):
+    """What both modes share: the channel built by the composition root, on the core."""
+
+    drain_on_close = True  # queued turns are still answered, then the robot closes
+
+    def __init__(
+        self,
+        *,
+        settings: Settings,
+        fake: FakeDingTalkAPI,
+        preferences_url: Callable[[str, str], str | None] | None = None,
+    ) -> None:
+        super().__init__(settings)
+        self.fake = fake
+        self.robot: DingTalkChannel = compose.dingtalk(settings, self.core, link=preferences_url)
+        self.on_close(self.robot.close)
+        self.start()
+
+    def start(self) -> None:
+        """Connect the robot to its platform (each mode its own way)."""
 
     def namespace(self, staff_id: str, corp: str = CORP) -> str:
         return f"dingtalk:{corp}:{staff_id}"
@@ -112,7 +127,7 @@ class _Running:
     def drain(self, timeout: float = 30.0) -> None:
         """Wait until no turn is queued or running."""
         deadline = time.monotonic() + timeout
-        while self.deps.conversation.pending:
+        while self.core.conversation.pending:
             if time.monotonic() > deadline:
                 raise AssertionError("turns still pending")
             time.sleep(0.02)
@@ -123,26 +138,12 @@ class _Running:
         return self.fake.wait_for(count, where=where, timeout=timeout)
 
 
-class HTTPRobot(_Running):
+class HTTPRobot(_Robot):
     """The robot's HTTP mode behind the real server (see the module docstring)."""
 
-    def __init__(
-        self,
-        *,
-        settings: Settings,
-        fake: FakeDingTalkAPI,
-        preferences_url: Callable[[str, str], str | None] | None = None,
-    ) -> None:
-        self.settings = settings
-        self.fake = fake
-        self.deps = Deps.open(settings)
-        self.web = WebApp(self.deps)
-        if preferences_url is None:
-            self.robot = mount(self.web, settings, self.deps)
-        else:
-            self.robot = mount(self.web, settings, self.deps, preferences_url=preferences_url)
-        self.server = Server(self.web).start()
-        self.http = httpx.Client(base_url=self.server.url, timeout=30)
+    def start(self) -> None:
+        compose.mount_dingtalk(self.web, self.settings, self.core, self.robot)
+        self.serve()
 
     def post(
         self,
@@ -162,33 +163,27 @@ class HTTPRobot(_Running):
         data = self.message(text, **options)
         return self.post(data), data
 
-    def close(self) -> None:
-        self.http.close()
-        self.server.stop()
-        self.web.close()
-        self.deps.close()
-        self.robot.close()
 
-
-class StreamRobot(_Running):
+class StreamRobot(_Robot):
     """The robot's Stream mode on a thread, connected to the fake's gateway; the
     connection's ping period and back-off are short, so reconnects are quick."""
 
     def __init__(
         self, *, settings: Settings, fake: FakeDingTalkAPI, ping_seconds: float = 0.5
     ) -> None:
-        self.settings = settings
-        self.fake = fake
-        self.deps = Deps.open(settings)
-        self.robot = build_robot(settings, self.deps)
+        self.ping_seconds = ping_seconds
+        super().__init__(settings=settings, fake=fake)
+
+    def start(self) -> None:
+        settings, ping_seconds = self.settings, self.ping_seconds
         secret = settings.dingtalk_client_secret
         self.stream: DingTalkStream = stream_for(
             self.robot,
             client_id=settings.dingtalk_client_id,
             client_secret=secret.get_secret_value() if secret else "",
             api_url=settings.dingtalk_api_url,
-            listeners=self.deps.pools.listeners,
-            metrics=self.deps.metrics,
+            listeners=self.core.pools.listeners,
+            metrics=self.core.metrics,
             ping_seconds=ping_seconds,
         )
         self.stream.backoff = Backoff(initial=0.2, maximum=2.0)
@@ -202,8 +197,7 @@ class StreamRobot(_Running):
         self.stop.set()
         self.thread.join(timeout=15)
         assert not self.thread.is_alive(), "the stream did not stop"
-        self.deps.close()
-        self.robot.close()
+        super().close()
 
 
 __all__ = [

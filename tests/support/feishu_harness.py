@@ -1,10 +1,9 @@
 """A running Feishu bot for tests: the real channel behind the real HTTP server.
 
-`FeishuHarness` starts `bot.web.server.Server` on 127.0.0.1 (random port) with the
-Feishu route mounted (`bot.feishu.http.mount`), real Redis, the real memory engine on a
-SQLite file, the real agent talking to the scripted model, and Feishu's open API played
-by `FakeFeishuAPI`. Tests speak to it as Feishu does: sealed and signed callbacks on
-`POST /feishu/events`; and read what the bot did from the fake.
+`FeishuHarness` (a `tests.support.harness.Running`) builds the Feishu channel with the
+composition root and serves its route (`bot.feishu.http`) on the real server, with
+Feishu's open API played by `FakeFeishuAPI`. Tests speak to it as Feishu does: sealed and
+signed callbacks on `POST /feishu/events`; and read what the bot did from the fake.
 """
 
 from __future__ import annotations
@@ -17,15 +16,13 @@ from typing import Any
 
 import httpx
 
-from bot.deps import Deps
-from bot.feishu.app import FeishuApp
-from bot.feishu.http import mount
+from bot import compose
+from bot.feishu.channel import FeishuChannel
 from bot.prefs.links import LinkProvider
 from bot.settings import Settings
-from bot.web.app import WebApp
-from bot.web.server import Server
 from tests.support import feishu_events as events
 from tests.support.feishu_api import FakeFeishuAPI
+from tests.support.harness import Running
 
 VERIFICATION_TOKEN = "vt-test-2b7c51"
 ENCRYPT_KEY = "ek-test-9d41f0"
@@ -93,18 +90,15 @@ def buttons_of(content: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
     return found
 
 
-class FeishuHarness:
+class FeishuHarness(Running):
     def __init__(
         self, *, settings: Settings, fake: FakeFeishuAPI, prefs_link: LinkProvider | None = None
     ) -> None:
-        self.settings = settings
+        super().__init__(settings)
         self.fake = fake
-        self.deps = Deps.open(settings)
-        self.web = WebApp(self.deps)
-        self.feishu: FeishuApp = mount(self.web, settings, self.deps, prefs_link=prefs_link)
-        self.server = Server(self.web).start()
-        self.http = httpx.Client(base_url=self.server.url, timeout=30)
-        self._closed = False
+        self.feishu: FeishuChannel = compose.feishu(settings, self.core, link=prefs_link)
+        compose.mount_feishu(self.web, settings, self.core, self.feishu)
+        self.serve()
 
     @property
     def key(self) -> str:
@@ -229,23 +223,6 @@ class FeishuHarness:
                 "card_settings", where=lambda c: c.params.get("id") == card_id, timeout=timeout
             )
         return card_text(first["content"], self.fake)
-
-    def drain(self) -> None:
-        """Wait until every acknowledged event has been fully handled (the pools stop, in
-        the order work flows through them: no request can be sent afterwards)."""
-        self.deps.pools.dispatch.shutdown(wait=True)
-        self.deps.pools.turns.shutdown(wait=True)
-        self.deps.pools.tasks.shutdown(wait=True)
-        self.deps.pools.notices.shutdown(wait=True)
-
-    def close(self) -> None:
-        if self._closed:
-            return
-        self._closed = True
-        self.http.close()
-        self.server.stop()
-        self.web.close()
-        self.deps.close(drain=False)
 
 
 __all__ = [

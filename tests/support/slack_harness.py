@@ -1,8 +1,8 @@
 """A running bot for tests: the real Bolt app behind the real HTTP server.
 
-`BotHarness` starts `bot.web.server.Server` on 127.0.0.1 (random port) with real Redis,
-the real memory engine on a SQLite file, the real agent talking to the scripted model,
-and the Slack Web API played by `FakeSlackAPI`. Tests speak to it as Slack does: signed
+`BotHarness` (a `tests.support.harness.Running`) builds the Slack channel with the
+composition root and serves it (and the preferences page, when configured) on the real
+server, with the Slack Web API played by `FakeSlackAPI`. Tests speak to it as Slack does: signed
 HTTP requests (events, slash commands, interactivity), and read what the bot did from
 the fake Slack server.
 """
@@ -22,20 +22,14 @@ from urllib.parse import urlencode
 
 import httpx
 
+from bot import compose
 from bot.conversation.turn import Conversation
-from bot.deps import Deps
 from bot.settings import Settings
-from bot.slack.http import mount
-from bot.web import prefs as prefs_page
-from bot.web.app import WebApp
-from bot.web.server import Server
+from tests.support.harness import METRICS_AUTH, METRICS_TOKEN, Running
 from tests.support.slack_api import Call, FakeSlackAPI
 
 SIGNING_SECRET = "test-signing-secret-8f3a"
 BOT_TOKEN = "xoxb-test-bot-token"
-# /metrics needs it (METRICS_TOKEN); the settings factories set it.
-METRICS_TOKEN = "test-metrics-token-5b1c"
-METRICS_AUTH = {"Authorization": f"Bearer {METRICS_TOKEN}"}
 API_APP_ID = "A0TRAVEL"
 CHANNEL = "C0TRAVEL"
 
@@ -72,17 +66,14 @@ class Sent:
     event_id: str
 
 
-class BotHarness:
+class BotHarness(Running):
     def __init__(self, *, settings: Settings, slack: FakeSlackAPI) -> None:
-        self.settings = settings
+        super().__init__(settings)
         self.slack = slack
-        self.deps = Deps.open(settings)
-        self.web = WebApp(self.deps)
-        self.app = mount(self.web, settings, self.deps)
-        self.prefs_page = prefs_page.mount(self.web, settings, self.deps)  # when configured
-        self.server = Server(self.web).start()
-        self.http = httpx.Client(base_url=self.server.url, timeout=30)
-        self._closed = False
+        self.app = compose.slack(settings, self.core)
+        compose.mount_slack(self.web, settings, self.core, self.app)
+        self.prefs_page = compose.mount_prefs_site(self.web, settings, self.core)
+        self.serve()
 
     @property
     def team_id(self) -> str:
@@ -90,7 +81,7 @@ class BotHarness:
 
     @property
     def conversation(self) -> Conversation:
-        return self.deps.conversation
+        return self.core.conversation
 
     def namespace(self, user: str) -> str:
         return f"{self.team_id}:{user}"
@@ -283,27 +274,12 @@ class BotHarness:
         """The text the bot shows in the thread of `sent` (once it shows something)."""
         return "\n".join(str(m.get("text")) for m in self.answers(sent, timeout=timeout))
 
-    def drain(self) -> None:
-        """Wait until every accepted event has been fully handled (the pools stop, in the
-        order work flows through them: an acknowledged event may still be on its way to
-        Bolt on the dispatch pool)."""
-        self.deps.pools.dispatch.shutdown(wait=True)
-        self.deps.pools.listeners.shutdown(wait=True)
-        self.deps.pools.turns.shutdown(wait=True)
-
-    def close(self) -> None:
-        if self._closed:
-            return
-        self._closed = True
-        self.http.close()
-        self.server.stop()
-        self.web.close()
-        self.deps.close(drain=False)
-
 
 __all__ = [
     "BOT_TOKEN",
     "CHANNEL",
+    "METRICS_AUTH",
+    "METRICS_TOKEN",
     "SIGNING_SECRET",
     "BotHarness",
     "Sent",

@@ -280,8 +280,8 @@ def check_limits(view: Mapping[str, Any]) -> None:
 
 def settle(bot: BotHarness) -> None:
     """Wait until every request sent so far is fully handled (the pools stop)."""
-    bot.deps.pools.listeners.shutdown(wait=True)  # listeners hand work to the task pool
-    bot.deps.pools.tasks.shutdown(wait=True)
+    bot.core.pools.listeners.shutdown(wait=True)  # listeners hand work to the task pool
+    bot.core.pools.tasks.shutdown(wait=True)
     bot.drain()
 
 

@@ -1,15 +1,16 @@
-"""Every Slack listener, registered by `register(app, deps, slack)`, one module per feature.
+"""Every Slack listener, registered by `register(app, slack, ...)`, one module per feature.
 
-- `messages`: DMs, @mentions and thread follow-ups, handed to the conversation core;
-- `prefs_command`: `/travel-prefs` and its "forget everything?" answers;
+- `messages`: DMs, @mentions and thread follow-ups, through the core's pipeline;
+- `prefs_command`: `/travel-prefs` and its "forget everything?" answers (the core's flows);
 - `prefs_modal`: submitting the preferences modal;
 - `home`: the App Home tab;
-- `trips`: the "Save trip" button under a plan;
+- `trips`: the "Save trip" button under a plan (the core's flow);
 - `assistant`: the assistant pane (a new thread's greeting, the channel beside it);
 - `feedback`: the feedback buttons under every answer.
 
-Buttons, commands and the Home event share one prelude (`interaction.on`): count,
-acknowledge, read who acted, drop what names nobody.
+Buttons, commands and the Home event share one prelude (`interaction.on`): acknowledge,
+read who acted, then the pipeline's first steps (count, drop what names nobody, claim
+once).
 """
 
 from __future__ import annotations
@@ -25,26 +26,26 @@ from bot.slack.listeners import (
     prefs_modal,
     trips,
 )
-from bot.slack.preferences import Preferences
 
 if TYPE_CHECKING:
     from slack_bolt import App
 
-    from bot.deps import Deps
     from bot.slack.channel import SlackChannel
+    from bot.slack.preferences import Preferences
 
 
-def register(app: App, deps: Deps, slack: SlackChannel) -> None:
+def register(app: App, slack: SlackChannel, prefs: Preferences, link_minutes: int) -> None:
     """Register every listener; the `travel_prefs.*` catch-alls go last."""
-    prefs = Preferences(deps, slack)
-    messages.register(app, deps, slack)
-    prefs_command.register(app, deps, prefs)
-    prefs_modal.register(app, deps, prefs)
-    home.register(app, deps, prefs)
-    trips.register(app, deps)
-    assistant.register(app, deps, slack)
-    feedback.register(app, deps)
-    prefs_command.register_fallbacks(app, deps, prefs)
+    pipeline = slack.pipeline
+    metrics, claims = pipeline.metrics, pipeline.claims
+    messages.register(app, pipeline, slack)
+    prefs_command.register(app, pipeline, prefs, link_minutes)
+    prefs_modal.register(app, prefs, claims, metrics)
+    home.register(app, pipeline, prefs, metrics)
+    trips.register(app, pipeline, prefs)
+    assistant.register(app, pipeline, slack)
+    feedback.register(app, pipeline, metrics, pipeline.run_task)
+    prefs_command.register_fallbacks(app, pipeline, prefs)
 
 
 __all__ = ["register"]

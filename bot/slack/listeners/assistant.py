@@ -18,13 +18,15 @@ from typing import TYPE_CHECKING, Any
 
 from slack_sdk.web import WebClient
 
+from bot.flows.actions import Action, Request
 from bot.messages import t
 from bot.slack.api import SLACK_ERRORS, post, slack_error
+from bot.slack.incoming import PLATFORM
 
 if TYPE_CHECKING:
     from slack_bolt import App
 
-    from bot.deps import Deps
+    from bot.flows.pipeline import Pipeline
     from bot.slack.channel import SlackChannel
 
 log = logging.getLogger(__name__)
@@ -62,30 +64,36 @@ def thread_of(body: Mapping[str, Any], event: Mapping[str, Any]) -> AssistantThr
     )
 
 
-def register(app: App, deps: Deps, slack: SlackChannel) -> None:
-    """Wire the assistant events into `app`."""
+def register(app: App, pipeline: Pipeline, slack: SlackChannel) -> None:
+    """Wire the assistant events into `app` (through the pipeline's first steps: counted,
+    what names no thread dropped, a redelivered start claimed once)."""
 
     def started(body: dict[str, Any], event: dict[str, Any], client: WebClient) -> None:
-        deps.metrics.inc("slack_events_total", type="assistant_thread_started")
+        kind = "assistant_thread_started"
         thread = thread_of(body, event)
-        if thread is None:
-            deps.metrics.inc("slack_events_ignored_total", type="assistant_thread_started")
-            return
         event_id = body.get("event_id")
-        if isinstance(event_id, str) and not deps.claims.claim(f"bot:seen:event:{event_id}"):
-            deps.metrics.inc("slack_events_duplicate_total", type="assistant_thread_started")
+        once = (f"bot:seen:event:{PLATFORM.key(event_id)}",) if isinstance(event_id, str) else ()
+        if not pipeline.admit(PLATFORM, _request(thread, kind, once), kind=kind) or not thread:
             return
         slack.assistant.remember(thread.team, thread.channel, thread.thread_ts, thread.context)
-        deps.pools.run_task(greet, slack, client, thread)
+        pipeline.run_task(greet, slack, client, thread)
 
     def context_changed(body: dict[str, Any], event: dict[str, Any]) -> None:
-        deps.metrics.inc("slack_events_total", type="assistant_thread_context_changed")
+        kind = "assistant_thread_context_changed"
         thread = thread_of(body, event)
-        if thread is not None:
+        if pipeline.admit(PLATFORM, _request(thread, kind), kind=kind) and thread is not None:
             slack.assistant.remember(thread.team, thread.channel, thread.thread_ts, thread.context)
 
     app.event("assistant_thread_started")(started)
     app.event("assistant_thread_context_changed")(context_changed)
+
+
+def _request(
+    thread: AssistantThread | None, kind: str, once: tuple[str, ...] = ()
+) -> Request | None:
+    if thread is None:
+        return None
+    return Request(PLATFORM, thread.team, thread.user, Action(kind), once=once)
 
 
 def greet(slack: SlackChannel, client: WebClient, thread: AssistantThread) -> None:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import logging
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from bot.messages import t
@@ -31,35 +31,36 @@ from bot.slack.views.feedback import (
 if TYPE_CHECKING:
     from slack_bolt import App
 
-    from bot.deps import Deps
+    from bot.flows.pipeline import Pipeline
+    from bot.metrics import Metrics
 
 log = logging.getLogger(__name__)
 
 
-def register(app: App, deps: Deps) -> None:
+def register(app: App, pipeline: Pipeline, metrics: Metrics, run_task: Callable[..., None]) -> None:
     """Wire the feedback buttons into `app`."""
 
-    @on("block_actions", deps.metrics, once=deps.claims)
+    @on("block_actions", pipeline, once=True)
     def on_verdict(it: Interaction) -> None:
         feedback = read_feedback(it.value, VERDICTS)
         if feedback is None:
             log.warning("feedback button with an unreadable value")
             return
-        deps.metrics.inc("slack_feedback_total", verdict=feedback.choice)
+        metrics.inc("slack_feedback_total", verdict=feedback.choice)
         log.info("feedback turn=%s verdict=%s", feedback.turn_id, feedback.choice)
         if feedback.choice == "bad":
-            deps.pools.run_task(ask_why, it, feedback)
+            run_task(ask_why, it, feedback)
 
-    @on("block_actions", deps.metrics, once=deps.claims)
+    @on("block_actions", pipeline, once=True)
     def on_reason(it: Interaction) -> None:
         feedback = read_feedback(it.value, REASONS)
         if feedback is None:
             log.warning("feedback reason with an unreadable value")
             return
-        deps.metrics.inc("slack_feedback_reasons_total", reason=feedback.choice)
+        metrics.inc("slack_feedback_reasons_total", reason=feedback.choice)
         log.info("feedback turn=%s reason=%s", feedback.turn_id, feedback.choice)
         if it.respond is not None:
-            deps.pools.run_task(thank, it, feedback)
+            run_task(thank, it, feedback)
 
     app.action(FEEDBACK_ACTION)(on_verdict)
     app.action(re.compile(f"^{FEEDBACK_REASON_ACTION}_"))(on_reason)

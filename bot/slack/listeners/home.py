@@ -2,9 +2,9 @@
 forget one fact or forget everything, and to page through long lists.
 
 Listeners only acknowledge (`bot.slack.listeners.interaction`); reading memory and
-publishing the tab run on the task pool (`bot.slack.preferences`). The tab is built in
-`bot.slack.views.home`. Every button that acts (edit, forget one, forget everything) is
-handled once per click (`once`): the same signed bytes sent again do nothing.
+publishing the tab run on the task pool (`bot.slack.preferences`). Buttons that change
+something are claimed once (a replayed click does nothing); forgetting everything is the
+core's flow (`bot.flows.preferences`). The tab is built in `bot.slack.views.home`.
 """
 
 from __future__ import annotations
@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
+from bot.flows.actions import FORGET_PREFS_YES, Action
 from bot.messages import t
 from bot.prefs import remembered
 from bot.slack.api import dm
@@ -29,32 +30,33 @@ from memory.errors import MemoryEngineError
 if TYPE_CHECKING:
     from slack_bolt import App
 
-    from bot.deps import Deps
+    from bot.flows.pipeline import Pipeline
+    from bot.metrics import Metrics
     from bot.slack.preferences import Preferences
 
 _ITEM_ID = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
 
 
-def register(app: App, deps: Deps, prefs: Preferences) -> None:
+def register(app: App, pipeline: Pipeline, prefs: Preferences, metrics: Metrics) -> None:
     """The Home tab's event and buttons."""
-    memory, metrics, claims = deps.memory, deps.metrics, deps.claims
+    memory = prefs.memory
 
-    @on("app_home_opened", metrics, acknowledge=False)
+    @on("app_home_opened", pipeline, acknowledge=False)
     def on_home_opened(it: Interaction) -> None:
         event = it.body.get("event") or {}
         if event.get("tab", "home") == "home":
             prefs.run(prefs.publish_home, it.client, it.team, it.user)
 
-    @on("block_actions", metrics)
+    @on("block_actions", pipeline)
     def on_page(it: Interaction) -> None:
         page = int(it.value) if it.value.isdigit() else 0
         prefs.run(prefs.publish_home, it.client, it.team, it.user, page)
 
-    @on("block_actions", metrics, once=claims)
+    @on("block_actions", pipeline, once=True)
     def on_edit(it: Interaction) -> None:
         prefs.open_form(it.client, it.team, it.user, it.trigger_id, "", None)
 
-    @on("block_actions", metrics, once=claims)
+    @on("block_actions", pipeline, once=True)
     def on_forget_item(it: Interaction) -> None:
         if not _ITEM_ID.match(it.value):  # never "forget" with no id: that erases everything
             prefs.run(prefs.publish_home, it.client, it.team, it.user)
@@ -70,23 +72,18 @@ def register(app: App, deps: Deps, prefs: Preferences) -> None:
             return
         prefs.publish_home(it.client, it.team, it.user)
 
-    @on("block_actions", metrics, once=claims)
+    @on("block_actions", pipeline, once=True)
     def on_forget_all(it: Interaction) -> None:
         """The Home button, clicked after Slack's own confirm dialog."""
         prefs.run(forget_all, it)
 
     def forget_all(it: Interaction) -> None:
         lang = prefs.lang(it.client, it.team, it.user)
-        dm(
-            it.client,
-            it.user,
-            remembered.forget_all(
-                memory, it.namespace, lang, metrics, revocations=deps.revocations
-            ),
-        )
+        outcome = prefs.handle(it, Action(FORGET_PREFS_YES, {"owner": it.namespace}), lang)
+        dm(it.client, it.user, outcome.text)
         prefs.publish_home(it.client, it.team, it.user, lang=lang)
 
-    @on("block_actions", metrics)
+    @on("block_actions", pipeline)
     def on_open_in_browser(it: Interaction) -> None:
         """Slack opens the button's link itself; the click only needs acknowledging."""
 

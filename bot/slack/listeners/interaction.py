@@ -1,39 +1,38 @@
-"""The prelude every button, command and Home listener shares, written once.
+"""The prelude every button, command and Home listener shares: the core's pipeline steps.
 
-`on(kind, metrics)` turns `handler(Interaction)` into a Bolt listener that counts the
-request (`slack_events_total{type=kind}`), acknowledges it at once, reads who acted
-(workspace and person, whatever the payload's shape) and drops a request that names
-neither; only then does the handler run, with everything read once in an `Interaction`.
-Handlers stay quick (they run on Bolt's listener pool) and hand slow work to the task
-pool.
+`on(kind, pipeline)` turns `handler(Interaction)` into a Bolt listener that acknowledges
+the request at once, reads who acted (workspace and person, whatever the payload's
+shape), and hands it to the pipeline's first steps (`Pipeline.admit`: counted
+`slack_events_total{type=kind}`, a request that names nobody dropped, and, with
+`once=True`, claimed once per `trigger_id`); only then does the handler run, with
+everything read once in an `Interaction`. Handlers stay quick (they run on Bolt's
+listener pool) and hand slow work to the task pool.
 
-With `once=claims`, a request is handled once per `trigger_id`: Slack's signature
-carries no nonce, so a captured slash command or button click could be replayed as is
-within the signature's five minutes, but Slack gives every real one a new, single-use
-`trigger_id` (claimed by `bot.conversation.replays.first_request`, as every platform's
-single-use ids are). A replay is acknowledged like any request (200, empty) and does
-nothing else (`slack_events_duplicate_total{type=kind}`). Every listener that acts
-(commands, buttons of messages and of the Home tab) is registered with `once`.
+Claimed once: Slack's signature carries no nonce, so a captured slash command or button
+click could be replayed as is within the signature's five minutes, but Slack gives every
+real one a new, single-use `trigger_id` (claimed by its name,
+`bot.conversation.replays.request_name`, as every platform's single-use ids are). A replay
+is acknowledged like any request (200, empty) and does nothing else
+(`slack_events_duplicate_total{type=kind}`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from slack_bolt import Respond
 from slack_bolt.kwargs_injection.args import Args
 from slack_sdk.web import WebClient
 
-from bot.conversation.claims import Claims
-from bot.conversation.incoming import SLACK, qualified
-from bot.conversation.replays import first_request
-from bot.metrics import Metrics
+from bot.conversation.replays import request_name
+from bot.flows.actions import Action, Request
 from bot.slack.api import person_of
+from bot.slack.incoming import PLATFORM
 
-# Longer than a signed request stays valid (five minutes), so a replay always finds it.
-TRIGGER_TTL_SECONDS = 3600
+if TYPE_CHECKING:
+    from bot.flows.pipeline import Pipeline
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,7 +48,7 @@ class Interaction:
 
     @property
     def namespace(self) -> str:
-        return qualified(SLACK, self.team, self.user)
+        return PLATFORM.key(self.team, self.user)
 
     @property
     def trigger_id(self) -> str:
@@ -65,7 +64,7 @@ Handler = Callable[[Interaction], None]
 
 
 def on(
-    kind: str, metrics: Metrics, *, acknowledge: bool = True, once: Claims | None = None
+    kind: str, pipeline: Pipeline, *, acknowledge: bool = True, once: bool = False
 ) -> Callable[[Handler], Any]:
     """Decorator: a Bolt listener running the prelude, then `handler` (module docstring).
 
@@ -75,18 +74,18 @@ def on(
 
     def wrap(handler: Handler) -> Callable[[Args], None]:
         def listener(args: Args) -> None:
-            metrics.inc("slack_events_total", type=kind)
             if acknowledge:
                 args.ack()
             team, user = person_of(args.body)
-            if not (team and user):
+            request = None
+            if team and user:
+                trigger = args.body.get("trigger_id")
+                claim: tuple[str, ...] = ()
+                if once and isinstance(trigger, str) and trigger:
+                    claim = (request_name(PLATFORM, PLATFORM.key(team, trigger)),)
+                request = Request(PLATFORM, team, user, Action(kind), once=claim)
+            if not pipeline.admit(PLATFORM, request, kind=kind):
                 return
-            trigger = args.body.get("trigger_id")
-            if once is not None and isinstance(trigger, str) and trigger:
-                request = qualified(SLACK, team, trigger)
-                if not first_request(once, SLACK, request, ttl_seconds=TRIGGER_TTL_SECONDS):
-                    metrics.inc("slack_events_duplicate_total", type=kind)
-                    return
             handler(
                 Interaction(
                     team=team,
@@ -104,4 +103,4 @@ def on(
     return wrap
 
 
-__all__ = ["TRIGGER_TTL_SECONDS", "Handler", "Interaction", "on"]
+__all__ = ["Handler", "Interaction", "on"]

@@ -2,10 +2,10 @@
 remembers about them.
 
 - `/travel-prefs` opens the preferences form (`bot.slack.preferences`);
-- `/travel-prefs show` says what is remembered; `forget` asks first, and only the
-  person who asked may answer (the buttons carry their id); `link` answers (only to
-  them) with a fresh link to their preferences page in a browser (`bot.prefs.links`);
-  `help` (and anything unknown) explains the command;
+- `/travel-prefs show` says what is remembered, `forget` asks first (the core's flows,
+  `bot.flows.preferences`: only the person who asked may answer, and a *yes* works once),
+  `help` (and anything unknown) explains the command; `link` answers (only to them) with
+  a fresh link to their preferences page in a browser (`bot.prefs.links`);
 - a `travel_prefs.*` button or view that no longer exists (an old message or modal)
   is answered kindly and changes nothing. Those catch-alls are registered last, by
   `register_fallbacks`, so they only take what no other listener took.
@@ -19,54 +19,56 @@ from typing import TYPE_CHECKING, Any
 
 from slack_bolt import Ack
 
+from bot.flows.actions import (
+    FORGET_PREFS,
+    FORGET_PREFS_NO,
+    FORGET_PREFS_YES,
+    PREFS_HELP,
+    SHOW_PREFS,
+    Action,
+)
+from bot.flows.views import Notice
 from bot.messages import t
-from bot.prefs import remembered
 from bot.slack.api import SLACK_ERRORS, person_of, slack_error
 from bot.slack.listeners.interaction import Interaction, on
-from bot.slack.mrkdwn import escape
 from bot.slack.views.blocks import (
     ACTION_PREFIX,
     FORGET_ALL_CANCEL_ACTION_ID,
     FORGET_ALL_CONFIRM_ACTION_ID,
 )
-from bot.slack.views.notices import forget_all_prompt, notice_modal
-from memory.errors import MemoryEngineError
+from bot.slack.views.notices import notice_modal
+from bot.slack.views.widgets import read_value
 
 if TYPE_CHECKING:
     from slack_bolt import App
 
-    from bot.deps import Deps
+    from bot.flows.pipeline import Pipeline
     from bot.slack.preferences import Preferences
 
 log = logging.getLogger(__name__)
 
 COMMAND = "/travel-prefs"
+# The words after `/travel-prefs` that the core's flows answer.
+SUBCOMMANDS = {"show": SHOW_PREFS, "forget": FORGET_PREFS}
 
 
-def register(app: App, deps: Deps, prefs: Preferences) -> None:
+def register(app: App, pipeline: Pipeline, prefs: Preferences, link_minutes: int) -> None:
     """`/travel-prefs` and the answers to `/travel-prefs forget`."""
-    memory, metrics, claims = deps.memory, deps.metrics, deps.claims
 
-    @on("command", metrics, once=claims)
+    @on("command", pipeline, once=True)
     def on_command(it: Interaction) -> None:
         words = str(it.body.get("text") or "").split()
         sub = words[0].lower() if words else ""
         if sub == "":
             channel = str(it.body.get("channel_id") or "")
             prefs.open_form(it.client, it.team, it.user, it.trigger_id, channel, it.respond)
-        elif sub == "show":
-            prefs.run(show, it)
-        elif sub == "forget":
-            prefs.run(ask_forget, it)
         elif sub == "link":
             prefs.run(send_link, it)
-        else:  # "help" and anything unknown
-            prefs.run(prefs.reply, it.client, it.team, it.user, it.respond, "prefs_help")
+        else:  # "help" and anything unknown: the help
+            prefs.run(answer, it, Action(SUBCOMMANDS.get(sub, PREFS_HELP)))
 
-    def show(it: Interaction) -> None:
-        lang = prefs.lang(it.client, it.team, it.user)
-        text = remembered.show(memory, it.namespace, lang, escape=escape)
-        prefs.answer(it.client, it.user, it.respond, text)
+    def answer(it: Interaction, action: Action) -> None:
+        prefs.show(it, prefs.handle(it, action))
 
     def send_link(it: Interaction) -> None:
         """The person's own link to the preferences page, only to them (ephemeral)."""
@@ -75,58 +77,35 @@ def register(app: App, deps: Deps, prefs: Preferences) -> None:
         if url is None:
             prefs.answer(it.client, it.user, it.respond, t("prefs_link_off", lang))
             return
-        minutes = deps.settings.prefs_link_ttl_minutes
-        text = t("prefs_link", lang, url=url, minutes=minutes)
+        text = t("prefs_link", lang, url=url, minutes=link_minutes)
         # Never unfurled: a preview fetch would spend the single-use link.
         prefs.answer(it.client, it.user, it.respond, text, unfurl_links=False, unfurl_media=False)
 
-    def ask_forget(it: Interaction) -> None:
-        lang = prefs.lang(it.client, it.team, it.user)
-        try:
-            count = len(memory.items(it.namespace))
-        except MemoryEngineError:
-            prefs.answer(it.client, it.user, it.respond, t("home_unavailable", lang))
-            return
-        if not count:
-            prefs.answer(it.client, it.user, it.respond, t("prefs_forget_nothing", lang))
-            return
-        blocks = forget_all_prompt(lang, count, owner=it.user)
-        text = t("prefs_forget_ask", lang, count=count)
-        prefs.answer(it.client, it.user, it.respond, text, blocks=[b.to_dict() for b in blocks])
-
-    @on("block_actions", metrics, once=claims)
+    @on("block_actions", pipeline, once=True)
     def on_forget_confirm(it: Interaction) -> None:
-        """The "yes" of `/travel-prefs forget`; only the person who asked may answer it."""
-        if it.value != it.user:
-            prefs.run(prefs.reply, it.client, it.team, it.user, it.respond, "prefs_not_yours")
-            return
-        prefs.run(forget_all, it)
+        """The "yes" of `/travel-prefs forget`: the flows check it is the asker's own."""
+        prefs.run(forget_all, it, Action(FORGET_PREFS_YES, read_value(it.value)))
 
-    def forget_all(it: Interaction) -> None:
+    def forget_all(it: Interaction, action: Action) -> None:
         lang = prefs.lang(it.client, it.team, it.user)
-        text = remembered.forget_all(
-            memory, it.namespace, lang, metrics, revocations=deps.revocations
-        )
-        prefs.answer(it.client, it.user, it.respond, text, replace_original=True)
-        prefs.publish_home(it.client, it.team, it.user, lang=lang)
+        outcome = prefs.handle(it, action, lang)
+        prefs.show(it, outcome)
+        if outcome.tone == "success":
+            prefs.publish_home(it.client, it.team, it.user, lang=lang)
 
-    @on("block_actions", metrics, once=claims)
+    @on("block_actions", pipeline, once=True)
     def on_forget_cancel(it: Interaction) -> None:
-        def cancelled() -> None:
-            text = t("prefs_forget_cancelled", prefs.lang(it.client, it.team, it.user))
-            prefs.answer(it.client, it.user, it.respond, text, replace_original=True)
-
-        prefs.run(cancelled)
+        prefs.run(answer, it, Action(FORGET_PREFS_NO, read_value(it.value)))
 
     app.command(COMMAND)(on_command)
     app.action(FORGET_ALL_CONFIRM_ACTION_ID)(on_forget_confirm)
     app.action(FORGET_ALL_CANCEL_ACTION_ID)(on_forget_cancel)
 
 
-def register_fallbacks(app: App, deps: Deps, prefs: Preferences) -> None:
+def register_fallbacks(app: App, pipeline: Pipeline, prefs: Preferences) -> None:
     """The catch-alls for `travel_prefs.*` buttons and views; register them last."""
 
-    @on("block_actions", deps.metrics)
+    @on("block_actions", pipeline)
     def on_unknown_action(it: Interaction) -> None:
         """A button of this feature that no longer exists: say so, change nothing."""
         view = it.body.get("view") or {}
@@ -144,7 +123,11 @@ def register_fallbacks(app: App, deps: Deps, prefs: Preferences) -> None:
 
             prefs.run(notice)
         else:
-            prefs.run(prefs.reply, it.client, it.team, it.user, it.respond, "prefs_unknown_action")
+            prefs.run(stale, it)
+
+    def stale(it: Interaction) -> None:
+        lang = prefs.lang(it.client, it.team, it.user)
+        prefs.answer(it.client, it.user, it.respond, Notice("prefs_unknown_action", lang).text())
 
     def on_unknown_view(ack: Ack, body: dict[str, Any]) -> None:
         team, user = person_of(body)

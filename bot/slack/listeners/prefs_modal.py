@@ -18,11 +18,11 @@ from typing import TYPE_CHECKING, Any
 from slack_bolt import Ack
 from slack_sdk.web import WebClient
 
-from bot.conversation.incoming import SLACK
 from bot.messages import t
 from bot.prefs.form import FormInput, FormMeta
 from bot.prefs.saving import SUBMIT_TTL_SECONDS, save_form
 from bot.slack.api import person_of
+from bot.slack.incoming import PLATFORM
 from bot.slack.views.blocks import FORM_CALLBACK_ID
 from bot.slack.views.notices import notice_modal
 from bot.slack.views.prefs_modal import read_form
@@ -30,15 +30,15 @@ from bot.slack.views.prefs_modal import read_form
 if TYPE_CHECKING:
     from slack_bolt import App
 
-    from bot.deps import Deps
+    from bot.conversation.claims import Claims
+    from bot.metrics import Metrics
     from bot.slack.preferences import Preferences
 
 log = logging.getLogger(__name__)
 
 
-def register(app: App, deps: Deps, prefs: Preferences) -> None:
+def register(app: App, prefs: Preferences, claims: Claims, metrics: Metrics) -> None:
     """The submission of the preferences modal."""
-    metrics, claims = deps.metrics, deps.claims
 
     def on_submit(ack: Ack, body: dict[str, Any], view: dict[str, Any], client: WebClient) -> None:
         """Validate inside the acknowledgement; save on the task pool."""
@@ -49,7 +49,7 @@ def register(app: App, deps: Deps, prefs: Preferences) -> None:
         if meta is None:
             ack(response_action="update", view=notice_modal(lang, t("prefs_form_outdated", lang)))
             return
-        if (meta.platform, meta.user, meta.team) != (SLACK, user, team):
+        if meta.platform not in ("", PLATFORM.name) or (meta.user, meta.team) != (user, team):
             log.warning("a preferences form was submitted by someone other than its owner")
             ack(response_action="update", view=notice_modal(lang, t("prefs_not_yours", lang)))
             return
@@ -66,7 +66,7 @@ def register(app: App, deps: Deps, prefs: Preferences) -> None:
         if not claims.claim(claim, ttl_seconds=SUBMIT_TTL_SECONDS):
             metrics.inc("prefs_saves_total", outcome="duplicate")
             return
-        saved = save_form(prefs.memory, meta, form)
+        saved = save_form(prefs.memory, PLATFORM.key(meta.team, meta.user), meta, form)
         metrics.inc("prefs_saves_total", outcome=saved.outcome)
         if not saved.done:
             claims.release(claim)

@@ -1,10 +1,9 @@
 """The "Save trip" button under a plan (`bot.slack.views.trip`).
 
-Only the traveller, or the admin who asked for the plan, may save it, and only into a
-namespace of the clicker's own workspace on Slack; the trip is saved
-under catalogue city names (saving it twice saves once), and the message is replaced
-by who saved it. Anything that fails leaves the message as it was and tells the clicker
-in an ephemeral message.
+The core's flows decide and save (`bot.flows.trips`: the traveller, or a travel admin of
+the same workspace; saved under catalogue city names, saving twice saves once); the
+message is then drawn again with who saved it. Anything that fails leaves the message as
+it was and tells the clicker in an ephemeral message.
 """
 
 from __future__ import annotations
@@ -15,64 +14,48 @@ from typing import TYPE_CHECKING, Any
 
 from slack_sdk.web import WebClient
 
-from bot.conversation.incoming import SLACK, in_workspace
-from bot.messages import t
-from bot.planning.trips import InvalidTrip, save_planned
+from bot.flows.actions import SAVE_TRIP, Action
+from bot.flows.views import render
 from bot.slack.listeners.interaction import Interaction, on
-from bot.slack.views.trip import SAVE_TRIP_ACTION, read_save_request, saved_blocks
-from memory.errors import StoreUnavailable
+from bot.slack.views.trip import SAVE_TRIP_ACTION
+from bot.slack.views.widgets import read_value
 
 if TYPE_CHECKING:
     from slack_bolt import App
 
-    from bot.deps import Deps
+    from bot.flows.pipeline import Pipeline
+    from bot.slack.preferences import Preferences
+    from memory.lang import Lang
 
 log = logging.getLogger(__name__)
 
 
-def register(app: App, deps: Deps) -> None:
+def register(app: App, pipeline: Pipeline, prefs: Preferences) -> None:
     """Wire the "Save trip" button into `app`."""
-    trips = deps.trips
 
-    @on("block_actions", deps.metrics, once=deps.claims)
+    @on("block_actions", pipeline, once=True)
     def on_save(it: Interaction) -> None:
+        prefs.run(save, it, Action(SAVE_TRIP, read_value(it.value)))
+
+    def save(it: Interaction, action: Action) -> None:
         channel = str((it.body.get("channel") or {}).get("id") or "")
         message: Mapping[str, Any] = it.body.get("message") or {}
-        request = read_save_request(it.value)
-        if request is None:
-            log.warning("save-trip button with an unreadable value")
+        lang: Lang = "zh" if action.data.get("l") == "zh" else "en"  # the plan's language
+        outcome = prefs.handle(it, action, lang)
+        drawn = render(prefs.widgets, outcome.view)
+        if not outcome.replace:
+            _ephemeral(it.client, channel, it.user, message, drawn.text)
             return
-        lang = request.lang
-
-        def tell(text: str) -> None:
-            _ephemeral(it.client, channel, it.user, message, text)
-
-        allowed = it.namespace == request.traveller_ns or it.user == request.requester
-        if not (allowed and in_workspace(request.traveller_ns, SLACK, it.team)):
-            tell(t("trip_save_not_allowed", lang))
-            return
-        if trips is None:
-            tell(t("trip_save_failed", lang))
-            return
-        try:
-            _, created = save_planned(
-                trips, request.trip, request.traveller_ns, created_by=it.namespace
-            )
-        except (InvalidTrip, StoreUnavailable) as exc:
-            log.warning("could not save a trip (%s)", type(exc).__name__)
-            tell(t("trip_save_failed", lang))
-            return
-        note = t("trip_saved" if created else "trip_already_saved", lang, user=f"<@{it.user}>")
         try:
             it.client.chat_update(
                 channel=channel,
                 ts=str(message.get("ts") or ""),
-                text=note,
-                blocks=saved_blocks(request, note),
+                text=outcome.text,
+                blocks=drawn.blocks,
             )
         except Exception as exc:
             log.info("could not update the save-trip message (%s)", type(exc).__name__)
-            tell(note)
+            _ephemeral(it.client, channel, it.user, message, outcome.text)
 
     app.action(SAVE_TRIP_ACTION)(on_save)
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 from slack_sdk.models.blocks import MarkdownTextObject, SectionBlock
 
 from bot.messages import t
-from bot.slack.mrkdwn import escape
+from bot.slack.markdown import escape
 from memory.lang import Lang
 
 LANGS: tuple[Lang, ...] = ("en", "zh")

@@ -397,7 +397,12 @@ def test_planning_for_a_colleague_reads_their_memory_and_never_writes(
         _record("My colleague hates window seats"),
         "A daytime flight for your colleague.",
     )
-    ctx = _ctx("T1:UADMIN", on_behalf_of="T1:UTRAVELLER", can_record=False)
+    ctx = _ctx(
+        "T1:UADMIN",
+        on_behalf_of="T1:UTRAVELLER",
+        traveller_name="<@UTRAVELLER>",  # the platform's mention, as the conversation writes it
+        can_record=False,
+    )
     reply = make_agent().run(ctx, "plan a trip to Chengdu for <@UTRAVELLER>")
 
     assert reply.text == "A daytime flight for your colleague."

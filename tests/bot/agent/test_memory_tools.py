@@ -9,6 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bot.agent.memory_tools import BLOCK, describe_outcomes, inert, preferences_block
+from bot.chat.markup import ANGLE
 from bot.messages import t
 from memory.types import RecordOutcome
 
@@ -73,7 +74,16 @@ def test_no_stored_text_ever_yields_an_angle_bracket(data: st.DataObject) -> Non
 
 
 def test_slack_links_and_mentions_become_plain_text() -> None:
-    shown = inert("ask <@U0BOB|bob> in <#C0TRAVEL> or <!channel>, see <https://x.example|deals>")
+    """The platform's markup is made plain first (Slack's, and the angle markup Feishu's and
+    DingTalk's channels write mentions in: `bot.chat.markup`); any angle left is escaped."""
+    shown = inert(
+        "ask <@U0BOB|bob> in <#C0TRAVEL> or <!channel>, see <https://x.example|deals>",
+        plain=ANGLE.plain,
+    )
     assert shown == "ask @bob in #C0TRAVEL or @channel, see deals (https://x.example)"
-    assert not re.search(r"[<>]", inert("<!subteam^S1|@team> <mailto:a@b.example> B&B"))
+    nasty = "<!subteam^S1|@team> <mailto:a@b.example> B&B"
+    assert not re.search(r"[<>]", inert(nasty, plain=ANGLE.plain))
+    assert not re.search(r"[<>]", inert(nasty))  # without a platform: escaped, all of it
     assert inert("B&B") == "B&amp;B"
+    block = preferences_block("ask <@U0BOB|bob>", plain=ANGLE.plain)
+    assert "ask @bob" in block

@@ -18,7 +18,10 @@ import prompts
 from bot.agent.memory_tools import memory_tools
 from bot.agent.prompt import system_prompt
 from bot.agent.tools import ToolContext
+from bot.channels import PLATFORMS, SLACK
+from bot.platform import Platform
 from memory.engine import Memory
+from memory.lang import Lang
 
 SNAPSHOTS = Path(__file__).parent / "snapshots"
 # Monday 2026-03-02 01:30 UTC is already 09:30 in Shanghai and still Sunday in Los Angeles.
@@ -109,8 +112,24 @@ def test_task_prompt_snapshot(name: str) -> None:
 
 def test_the_channel_beside_an_assistant_thread_is_named_in_the_prompt() -> None:
     viewing = "<#C0OFFSITE|chengdu-offsite>"
-    en = system_prompt(ToolContext(namespace="T1:U1", viewing=viewing), NOW)
-    zh = system_prompt(ToolContext(namespace="T1:U1", lang="zh", viewing=viewing), NOW)
-    assert f'the Slack channel {viewing}. When they say "this' in en.replace("\n", " ")
-    assert f"Slack 频道 {viewing}" in zh and "这个频道" in zh
-    assert "Slack channel" not in system_prompt(ToolContext(namespace="T1:U1"), NOW)
+    en = system_prompt(ToolContext(namespace="T1:U1", viewing=viewing, platform=SLACK), NOW)
+    zh = system_prompt(
+        ToolContext(namespace="T1:U1", lang="zh", viewing=viewing, platform=SLACK), NOW
+    )
+    assert f'the channel {viewing}. When they say "this' in en.replace("\n", " ")
+    assert f"频道 {viewing}" in zh and "这个频道" in zh
+    assert "the channel" not in system_prompt(ToolContext(namespace="T1:U1"), NOW)
+
+
+NAMES = {"slack": {"slack"}, "feishu": {"feishu", "lark", "飞书"}, "dingtalk": {"dingtalk", "钉钉"}}
+
+
+@pytest.mark.parametrize("platform", PLATFORMS, ids=lambda p: p.name)
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_prompt_names_the_platform_the_person_is_on_and_never_another(
+    platform: Platform, lang: Lang
+) -> None:
+    text = system_prompt(ToolContext(namespace="T1:U1", lang=lang, platform=platform), NOW)
+    assert platform.place[lang] in text and platform.commands[lang] in text
+    others = set().union(*(names for name, names in NAMES.items() if name != platform.name))
+    assert not {word for word in others if word in text.lower()}

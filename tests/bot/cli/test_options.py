@@ -8,8 +8,9 @@ from importlib.metadata import version
 
 import pytest
 
+from bot.channels import CONSOLE_USER, PLATFORMS
 from bot.cli import build_parser
-from bot.conversation.namespaces import CONSOLE_USER, namespace_problem
+from bot.conversation.namespaces import namespace_problem
 from tests.bot.cli.conftest import TravelBot
 
 
@@ -127,7 +128,7 @@ def test_log_level_takes_any_case(travel_bot: TravelBot) -> None:
     ],
 )
 def test_namespaces_of_every_platform_are_accepted(namespace: str) -> None:
-    assert namespace_problem(namespace) is None
+    assert namespace_problem(namespace, PLATFORMS) is None
 
 
 @pytest.mark.parametrize(
@@ -152,7 +153,7 @@ def test_namespaces_of_every_platform_are_accepted(namespace: str) -> None:
     ],
 )
 def test_other_strings_are_not_namespaces(namespace: str) -> None:
-    assert namespace_problem(namespace) is not None
+    assert namespace_problem(namespace, PLATFORMS) is not None
 
 
 def test_chat_and_run_take_the_console_user_alike() -> None:

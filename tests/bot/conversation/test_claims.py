@@ -10,6 +10,7 @@ import redis
 
 from bot.conversation.claims import Claims
 from bot.conversation.incoming import IncomingMessage
+from tests.support.platforms import BY_NAME
 from tests.support.services import REDIS_URL
 
 
@@ -24,7 +25,7 @@ def message(
     event_id: str | None, ts: str, *, team: str = "T1", channel: str = "D1", platform: str = "slack"
 ) -> IncomingMessage:
     return IncomingMessage(
-        platform=platform,
+        platform=BY_NAME[platform],
         tenant=team,
         user="U1",
         conversation=channel,

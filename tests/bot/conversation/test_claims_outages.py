@@ -17,6 +17,7 @@ import pytest
 from bot.conversation.claims import CLAIM_TIMEOUT, Claims
 from bot.conversation.incoming import IncomingMessage
 from memory.redis_client import open_redis
+from tests.support.platforms import SLACK
 from tests.support.redis_server import RedisServer
 
 ROUNDS = 20
@@ -48,7 +49,7 @@ def make_claims(server: RedisServer) -> Iterator[Any]:
 def message(n: int, event: str) -> IncomingMessage:
     ts = f"1700000000.{n:06d}"
     return IncomingMessage(
-        platform="slack",
+        platform=SLACK,
         tenant="T1",
         user="U1",
         conversation="D1",

@@ -20,6 +20,7 @@ from bot.warming.warmer import Warmer, WarmReport, open_redis
 from memory import open_memory
 from memory.backends import backend_from_dsn
 from memory.engine import Memory
+from tests.support.platforms import SLACK
 from tests.support.redis_cluster import LocalCluster
 
 NOW = datetime(2030, 3, 1, 10, 0, tzinfo=UTC)
@@ -93,7 +94,7 @@ def test_warming_passes_share_the_lock_and_the_claims_on_a_cluster(
 
 def _message(n: int, event: str) -> IncomingMessage:
     return IncomingMessage(
-        platform="slack",
+        platform=SLACK,
         tenant="T1",
         user="U1",
         conversation="C1",

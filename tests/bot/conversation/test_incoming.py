@@ -8,13 +8,15 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bot.conversation.incoming import IncomingMessage, qualified
+from bot.channels import PLATFORMS
+from bot.conversation.incoming import IncomingMessage
 from bot.conversation.namespaces import namespace_problem, platform_id
+from tests.support.platforms import BY_NAME
 
 
 def message(platform: str, tenant: str, user: str) -> IncomingMessage:
     return IncomingMessage(
-        platform=platform,
+        platform=BY_NAME[platform],
         tenant=tenant,
         user=user,
         conversation="C1",
@@ -39,7 +41,7 @@ def test_namespaces_follow_the_platform(
 ) -> None:
     msg = message(platform, tenant, user)
     assert msg.namespace == namespace
-    assert msg.namespace_of("colleague") == qualified(platform, tenant, "colleague")
+    assert msg.namespace_of("colleague") == BY_NAME[platform].key(tenant, "colleague")
 
 
 def test_threads_messages_and_deliveries_never_collide_across_platforms() -> None:
@@ -74,28 +76,28 @@ ORDINARY_IDS = [
 @pytest.mark.parametrize("raw", ORDINARY_IDS)
 def test_ordinary_ids_are_kept_as_they_are(raw: str) -> None:
     assert platform_id(raw) == raw
-    assert qualified("dingtalk", "corp", raw) == f"dingtalk:corp:{raw}"
+    assert BY_NAME["dingtalk"].key("corp", raw) == f"dingtalk:corp:{raw}"
 
 
 def test_a_colon_in_an_id_cannot_move_a_person_into_another_namespace() -> None:
-    one, other = qualified("dingtalk", "X", "a:b"), qualified("dingtalk", "X:a", "b")
+    one, other = BY_NAME["dingtalk"].key("X", "a:b"), BY_NAME["dingtalk"].key("X:a", "b")
     assert (one, other) == ("dingtalk:X:a%3Ab", "dingtalk:X%3Aa:b")
-    assert qualified("feishu", "t:k", "ou_1") == "feishu:t%3Ak:ou_1"
-    assert namespace_problem(qualified("feishu", "t:k", "ou_1")) is None
+    assert BY_NAME["feishu"].key("t:k", "ou_1") == "feishu:t%3Ak:ou_1"
+    assert namespace_problem(BY_NAME["feishu"].key("t:k", "ou_1"), PLATFORMS) is None
     # A `%` of the id itself is escaped too, so no id can spell another's escape.
-    assert qualified("dingtalk", "X", "a%3Ab") == "dingtalk:X:a%253Ab"
+    assert BY_NAME["dingtalk"].key("X", "a%3Ab") == "dingtalk:X:a%253Ab"
 
 
 def test_ids_are_normalised_to_nfc() -> None:
     composed, decomposed = "Jos\u00e9", "Jose\u0301"
-    assert qualified("feishu", "t", composed) == qualified("feishu", "t", decomposed)
+    assert BY_NAME["feishu"].key("t", composed) == BY_NAME["feishu"].key("t", decomposed)
 
 
 def test_a_very_long_id_is_shortened_and_stays_distinct() -> None:
     long_a, long_b = "a" * 300, "a" * 299 + "b"
-    ns_a, ns_b = qualified("dingtalk", "X", long_a), qualified("dingtalk", "X", long_b)
+    ns_a, ns_b = BY_NAME["dingtalk"].key("X", long_a), BY_NAME["dingtalk"].key("X", long_b)
     assert ns_a != ns_b
-    assert namespace_problem(ns_a) is None and namespace_problem(ns_b) is None
+    assert namespace_problem(ns_a, PLATFORMS) is None and namespace_problem(ns_b, PLATFORMS) is None
 
 
 _IDS = st.text(min_size=1, max_size=200)
@@ -106,13 +108,13 @@ _IDS = st.text(min_size=1, max_size=200)
 def test_every_namespace_the_bot_builds_is_one_the_cli_accepts_and_they_never_collide(
     platform: str, tenant: str, user: str, other_tenant: str, other_user: str
 ) -> None:
-    namespace = qualified(platform, tenant, user)
-    assert namespace_problem(namespace) is None
+    namespace = BY_NAME[platform].key(tenant, user)
+    assert namespace_problem(namespace, PLATFORMS) is None
     same = (unicodedata.normalize("NFC", tenant), unicodedata.normalize("NFC", user)) == (
         unicodedata.normalize("NFC", other_tenant),
         unicodedata.normalize("NFC", other_user),
     )
-    assert (qualified(platform, other_tenant, other_user) == namespace) == same
+    assert (BY_NAME[platform].key(other_tenant, other_user) == namespace) == same
 
 
 @given(
@@ -120,5 +122,5 @@ def test_every_namespace_the_bot_builds_is_one_the_cli_accepts_and_they_never_co
     st.from_regex(r"[UW][A-Z0-9]{1,12}", fullmatch=True),
 )
 def test_slack_namespaces_are_unchanged_and_accepted(team: str, user: str) -> None:
-    assert qualified("slack", team, user) == f"{team}:{user}"
-    assert namespace_problem(f"{team}:{user}") is None
+    assert BY_NAME["slack"].key(team, user) == f"{team}:{user}"
+    assert namespace_problem(f"{team}:{user}", PLATFORMS) is None

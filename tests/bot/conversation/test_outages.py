@@ -33,7 +33,7 @@ from bot.conversation.threads import ThreadHistory, Turn
 from bot.conversation.turn import Conversation
 from bot.messages import lang_of, t
 from bot.metrics import Metrics
-from bot.planning.admins import AdminGroup
+from bot.planning.admins import NOBODY, Admins
 from bot.planning.planner import open_planner, planning_tools
 from bot.settings import Settings
 from memory import open_memory
@@ -41,6 +41,7 @@ from memory.engine import Memory
 from tests.conftest import MemoryFactory
 from tests.support import private_pg
 from tests.support.llm_server import ScriptedModel
+from tests.support.platforms import FEISHU
 from tests.support.reply_sink import RecordingSink
 from tests.support.services import REDIS_URL
 
@@ -61,7 +62,7 @@ class Sink(RecordingSink):
 
 @dataclass
 class Channel:
-    admin_group: AdminGroup | None = None
+    admins: Admins = NOBODY
 
     def timezone(self, msg: IncomingMessage) -> str:
         return "Asia/Shanghai"
@@ -78,7 +79,7 @@ class Core:
     def send(self, text: str, *, user: str = "ou_alice", message_id: str = "om_1") -> Sink:
         sink = Sink()
         msg = IncomingMessage(
-            platform="feishu",
+            platform=FEISHU,
             tenant=TENANT,
             user=user,
             conversation="oc_chat",

@@ -24,10 +24,10 @@ from bot.conversation.threads import ThreadHistory, Turn
 from bot.conversation.turn import Conversation
 from bot.messages import lang_of, t
 from bot.metrics import Metrics
-from bot.planning.admins import AdminGroup, AdminResolver
-from bot.settings import Settings
+from bot.planning.admins import NOBODY, AdminResolver, Admins
 from memory.engine import Memory
 from tests.support.llm_server import Fail, Reply, ScriptedModel
+from tests.support.platforms import FEISHU
 from tests.support.reply_sink import RecordingSink
 from tests.support.services import REDIS_URL
 
@@ -44,23 +44,12 @@ class ActivitySink(RecordingSink):
 
 
 @dataclass
-class Admins:
-    """A platform's admin group, as each channel provides one."""
-
-    ids: frozenset[str]
-    id: str = "admins"
-
-    def members(self) -> frozenset[str] | None:
-        return self.ids
-
-
-@dataclass
 class QuietChannel:
     """A platform that knows the writer's time zone and, on request, a thread's past."""
 
     earlier: list[Turn] = field(default_factory=list)
     asked_for_earlier: int = 0
-    admin_group: AdminGroup | None = None
+    admins: Admins = NOBODY
 
     def timezone(self, msg: IncomingMessage) -> str:
         return "Asia/Shanghai"
@@ -101,7 +90,7 @@ def core(scripted_model: ScriptedModel, sqlite_memory: Memory, bot_prefix: str) 
         agent=agent,
         threads=ThreadHistory(client=client, key_prefix=bot_prefix),
         claims=Claims(client=client, key_prefix=bot_prefix),
-        admins=AdminResolver(Settings(_env_file=None), client),  # type: ignore[call-arg]
+        admins=AdminResolver(redis=client, key_prefix=bot_prefix),
         trips=None,
         metrics=Metrics(),
         pool=pool,
@@ -121,7 +110,7 @@ def message(
     thread: str | None = None,
 ) -> IncomingMessage:
     return IncomingMessage(
-        platform="feishu",
+        platform=FEISHU,
         tenant=TENANT,
         user=user,
         conversation="oc_chat",
@@ -194,7 +183,7 @@ def test_planning_for_a_colleague_takes_a_travel_admin(core: Core) -> None:
     assert core.model.requests == []  # nothing of Bob's memory was read
 
     core.model.script("Here is Bob's trip.")
-    admins = QuietChannel(admin_group=Admins(frozenset({"ou_admin"})))
+    admins = QuietChannel(admins=Admins(named=frozenset({"ou_admin"})))
     allowed = core.answer(
         message("plan a trip for <@ou_bob> to Chengdu", user="ou_admin", message_id="om_9"),
         admins,

@@ -19,8 +19,8 @@ from bot.metrics import Metrics
 from bot.settings import Settings
 from tests.support.dingtalk_api import CLIENT_ID, CLIENT_SECRET, FakeDingTalkAPI
 from tests.support.dingtalk_harness import GROUP, HTTPRobot, StreamRobot
+from tests.support.harness import settings_for, started
 from tests.support.llm_server import ScriptedModel
-from tests.support.services import REDIS_URL
 
 
 @pytest.fixture
@@ -78,26 +78,18 @@ def dingtalk_settings(
 
     def factory(**overrides: Any) -> Settings:
         values: dict[str, Any] = {
-            "memory_dsn": f"sqlite:///{tmp_path}/dingtalk-memory.db",
-            "redis_url": REDIS_URL,
-            "redis_key_prefix": bot_prefix,
-            "slack_bot_token": None,
-            "slack_signing_secret": None,
-            "slack_app_token": None,
             "dingtalk_client_id": CLIENT_ID,
             "dingtalk_client_secret": CLIENT_SECRET,
             "dingtalk_api_url": dingtalk.base_url,
             "dingtalk_progress_seconds": 0,
-            "openai_base_url": scripted_model.base_url,
-            "openai_api_key": "test-key",
-            "llm_model": "scripted-model",
-            "llm_fast_model": "",
-            "llm_timeout_seconds": 10.0,
-            "embedding_provider": "local",
-            "agent_workers": 4,
         }
-        values.update(overrides)
-        return Settings(_env_file=None, **values)  # type: ignore[call-arg]
+        return settings_for(
+            tmp_path,
+            prefix=bot_prefix,
+            model_url=scripted_model.base_url,
+            database="dingtalk-memory",
+            **(values | overrides),
+        )
 
     return factory
 
@@ -107,18 +99,13 @@ def make_robot(
     dingtalk_settings: SettingsFactory, dingtalk: FakeDingTalkAPI
 ) -> Iterator[Callable[..., HTTPRobot]]:
     """Start robots in HTTP mode behind the real server; closed afterwards."""
-    started: list[HTTPRobot] = []
 
     def factory(preferences_url: Any = None, **overrides: Any) -> HTTPRobot:
-        robot = HTTPRobot(
-            settings=dingtalk_settings(**overrides), fake=dingtalk, preferences_url=preferences_url
-        )
-        started.append(robot)
-        return robot
+        settings = dingtalk_settings(**overrides)
+        return HTTPRobot(settings=settings, fake=dingtalk, preferences_url=preferences_url)
 
-    yield factory
-    for robot in started:
-        robot.close()
+    with started(factory) as start:
+        yield start
 
 
 @pytest.fixture
@@ -131,15 +118,10 @@ def make_stream_robot(
     dingtalk_settings: SettingsFactory, dingtalk: FakeDingTalkAPI
 ) -> Iterator[Callable[..., StreamRobot]]:
     """Start robots in Stream mode on a thread; stopped afterwards."""
-    started: list[StreamRobot] = []
 
     def factory(ping_seconds: float = 0.5, **overrides: Any) -> StreamRobot:
-        running = StreamRobot(
-            settings=dingtalk_settings(**overrides), fake=dingtalk, ping_seconds=ping_seconds
-        )
-        started.append(running)
-        return running
+        settings = dingtalk_settings(**overrides)
+        return StreamRobot(settings=settings, fake=dingtalk, ping_seconds=ping_seconds)
 
-    yield factory
-    for running in started:
-        running.close()
+    with started(factory) as start:
+        yield start

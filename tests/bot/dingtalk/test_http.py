@@ -45,7 +45,7 @@ def test_a_preference_is_remembered_for_the_writer_and_recalled_later(
     [answer] = robot.answers()
     assert answer.via == "webhook" and answer.kind == "markdown"
     assert answer.text == "记住了：出差只坐**高铁一等座**。"
-    remembered = [i.text for i in robot.deps.memory.items(f"dingtalk:{CORP}:{ALICE}")]
+    remembered = [i.text for i in robot.core.memory.items(f"dingtalk:{CORP}:{ALICE}")]
     assert remembered == ["出差只坐高铁一等座"]
 
     scripted_model.script(retrieve("train", "Chengdu"), "Your Chengdu plan: first-class rail.")
@@ -72,7 +72,7 @@ def test_a_redelivered_callback_gets_one_answer(
     time.sleep(0.3)
     assert len(dingtalk.sent) == 1
     assert len(scripted_model.requests) == 1
-    assert robot.deps.metrics.value("dingtalk_events_total", outcome="duplicate") == 1
+    assert robot.core.metrics.value("dingtalk_events_duplicate_total", type="dm") == 1
 
 
 @pytest.mark.parametrize(
@@ -166,9 +166,9 @@ def test_an_external_contact_is_answered_politely_and_nothing_is_remembered(
 ) -> None:
     robot.send("我出差只坐靠窗的座位", staff_id=None)
     [answer] = robot.answers()
-    assert answer.text == t("dingtalk_external", "zh")
+    assert answer.text == t("outsider", "zh")
     assert scripted_model.requests == []
-    assert robot.deps.memory.items(f"dingtalk:{CORP}:") == []
+    assert robot.core.memory.items(f"dingtalk:{CORP}:") == []
 
 
 def test_an_expired_session_webhook_falls_back_to_the_openapi(
@@ -241,7 +241,7 @@ def test_with_dingtalk_down_nothing_breaks_and_the_next_message_is_answered(
     response, _ = robot.send("hello?")
     assert response.status_code == 200
     deadline = time.monotonic() + 30
-    while not robot.deps.metrics.value("dingtalk_send_failures_total", kind="answer"):
+    while not robot.core.metrics.value("dingtalk_send_failures_total", kind="answer"):
         assert time.monotonic() < deadline, "the failed send was never counted"
         time.sleep(0.05)
     dingtalk.down(False)

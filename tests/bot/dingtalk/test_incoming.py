@@ -6,9 +6,12 @@ from typing import Any
 
 import pytest
 
-from bot.dingtalk.commands import parse_command, phrase
+from bot.dingtalk.codes import PendingActions
 from bot.dingtalk.incoming import message_problem, parse_message
 from bot.dingtalk.markdown import answer_markdown, inert, send_link, split
+from bot.dingtalk.widgets import DingTalkWidgets, code_action
+from bot.flows.actions import FORGET_PREFS, FORGET_PREFS_YES, SAVE_TRIP, STALE, Action
+from bot.flows.commands import parse_command
 from tests.support.dingtalk_harness import BOT_ID, CORP, GROUP
 
 BASE: dict[str, Any] = {
@@ -140,35 +143,39 @@ def test_a_well_formed_message_has_no_problem() -> None:
 
 
 @pytest.mark.parametrize(
-    ("text", "name", "lang", "code"),
+    ("text", "action", "lang"),
     [
-        ("/travel-prefs", "show", "zh", ""),  # the default language
-        ("/travel-prefs show", "show", "en", ""),
-        ("我的偏好", "show", "zh", ""),
-        ("偏好设置。", "show", "zh", ""),
-        ("/travel-prefs forget", "forget", "en", ""),
-        ("删除我的偏好", "forget", "zh", ""),
-        ("/travel-prefs forget k7p2m9qx", "confirm", "en", "K7P2M9QX"),
-        ("确认删除偏好 K7P2M9QX", "confirm", "zh", "K7P2M9QX"),
-        ("取消删除偏好", "cancel", "zh", ""),
-        ("save trip ABCDEFGH", "save", "en", "ABCDEFGH"),
-        ("保存行程 ABCDEFGH", "save", "zh", "ABCDEFGH"),
-        ("/travel-prefs whatever", "help", "en", ""),
+        ("/travel-prefs forget k7p2m9qx", FORGET_PREFS_YES, "en"),
+        ("确认删除偏好 K7P2M9QX", FORGET_PREFS_YES, "zh"),
+        ("save trip K7P2M9QX", SAVE_TRIP, "en"),
+        ("/save-trip K7P2M9QX", SAVE_TRIP, "en"),
+        ("保存行程 K7P2M9QX", SAVE_TRIP, "zh"),
     ],
 )
-def test_commands(text: str, name: str, lang: str, code: str) -> None:
-    command = parse_command(text, default_lang="zh")
-    assert command is not None
-    assert (command.name, command.lang, command.code) == (name, lang, code)
+def test_commands_with_a_code_read_back_the_action_it_names(
+    text: str, action: str, lang: str
+) -> None:
+    codes = PendingActions(client=None)
+    code = codes.put({"a": action, "owner": "dingtalk:corp:alice"}, ttl_seconds=60)
+    found = code_action(text.replace("K7P2M9QX", code).replace("k7p2m9qx", code.lower()), codes)
+    assert found == (Action(action, {"owner": "dingtalk:corp:alice"}), lang)
+    # A code that is gone, or kept for another action, is a stale button.
+    stale = code_action(text, codes)
+    assert stale is not None and stale[0] == Action(STALE, {"was": action})
+    assert code_action("保存行程", codes) is None  # no code: a request for the assistant
+    assert code_action("what about trip K7P2M9QX?", codes) is None
 
 
-def test_requests_are_not_commands_and_buttons_send_commands() -> None:
-    assert parse_command("what are my preferences for hotels?") is None
-    assert parse_command("保存行程") is None  # no code: a request for the assistant
+def test_buttons_send_what_the_parser_reads_back() -> None:
+    codes = PendingActions(client=None)
+    widgets = DingTalkWidgets(codes)
     for lang in ("en", "zh"):
-        sent = phrase("confirm", lang, "K7P2M9QX")  # type: ignore[arg-type]
-        command = parse_command(sent)
-        assert command is not None and command.name == "confirm" and command.lang == lang
+        yes = Action(FORGET_PREFS_YES, {"owner": "dingtalk:corp:alice", "once": "n1"})
+        sent = widgets.command(yes, lang)  # type: ignore[arg-type]
+        assert code_action(sent, codes) == (yes, lang)
+        ask = widgets.command(Action(FORGET_PREFS), lang)  # type: ignore[arg-type]
+        command = parse_command(ask)
+        assert command is not None and command.action == FORGET_PREFS and command.lang == lang
 
 
 def test_stored_text_is_inert_in_markdown() -> None:

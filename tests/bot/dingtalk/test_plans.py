@@ -49,7 +49,7 @@ def is_card(sent: Sent) -> bool:
 def test_a_plan_card_shows_scores_and_its_save_button_saves_once_for_the_traveller(
     robot: HTTPRobot, scripted_model: ScriptedModel, dingtalk: FakeDingTalkAPI
 ) -> None:
-    robot.deps.memory.record(robot.namespace(ALICE), ["I never take red-eye flights"])
+    robot.core.memory.record(robot.namespace(ALICE), ["I never take red-eye flights"])
     scripted_model.script(
         retrieve_call(),
         plan_call("Shanghai", "Chengdu", return_date=RETURN),
@@ -71,17 +71,17 @@ def test_a_plan_card_shows_scores_and_its_save_button_saves_once_for_the_travell
     assert title == t("trip_save_button", "en")
     command = command_of(url)
     assert command.startswith("save trip ")
-    assert robot.deps.trips is not None
+    assert robot.core.trips is not None
 
     robot.send(command, staff_id=BOB)  # someone else's tap
     [*_, denied] = robot.answers(3)
     assert denied.text == t("trip_save_not_allowed", "en")
-    assert robot.deps.trips.list(robot.namespace(ALICE)) == []
+    assert robot.core.trips.list(robot.namespace(ALICE)) == []
 
     robot.send(command)
     [*_, saved] = robot.answers(4)
     assert saved.text == f"Trip saved by @{ALICE}." and saved.at == (ALICE,)
-    [trip] = robot.deps.trips.list(robot.namespace(ALICE))
+    [trip] = robot.core.trips.list(robot.namespace(ALICE))
     assert (trip.origin, trip.destination, trip.start_date.isoformat()) == (
         "Shanghai",
         "Chengdu",
@@ -91,7 +91,7 @@ def test_a_plan_card_shows_scores_and_its_save_button_saves_once_for_the_travell
     robot.send(command)
     [*_, again] = robot.answers(5)
     assert again.text == t("trip_already_saved", "en")
-    assert len(robot.deps.trips.list(robot.namespace(ALICE))) == 1
+    assert len(robot.core.trips.list(robot.namespace(ALICE))) == 1
 
 
 def test_in_a_group_the_plan_says_what_to_send_to_save_it(
@@ -106,7 +106,7 @@ def test_in_a_group_the_plan_says_what_to_send_to_save_it(
     robot.send(f"保存行程 {code}", group=True)
     [*_, saved] = robot.answers(3)
     assert saved.text == f"@{ALICE} 已保存此行程。"
-    assert robot.deps.trips is not None and len(robot.deps.trips.list(robot.namespace(ALICE))) == 1
+    assert robot.core.trips is not None and len(robot.core.trips.list(robot.namespace(ALICE))) == 1
 
 
 def test_an_admin_plans_for_a_colleague_with_her_memory_and_writes_nothing(
@@ -114,8 +114,8 @@ def test_an_admin_plans_for_a_colleague_with_her_memory_and_writes_nothing(
 ) -> None:
     robot = make_robot(dingtalk_admin_staff_ids=f"staff-other, {ADMIN}")
     alice = robot.namespace(ALICE)
-    robot.deps.memory.record(alice, ["I never take red-eye flights"])
-    before = robot.deps.memory.export(alice)["items"]
+    robot.core.memory.record(alice, ["I never take red-eye flights"])
+    before = robot.core.memory.export(alice)["items"]
     scripted_model.script(
         retrieve_call(),
         plan_call("上海", "成都", return_date=RETURN),
@@ -131,13 +131,13 @@ def test_an_admin_plans_for_a_colleague_with_her_memory_and_writes_nothing(
     assert first["messages"][-1]["content"].startswith(f"给 <@{ALICE}> 规划")
     assert "record_to_memory" not in offered_tools(first)
     assert "red-eye" in tool_results(scripted_model.last_request)[0]  # Alice's memory, read
-    assert robot.deps.memory.export(alice)["items"] == before  # and never written
-    assert robot.deps.memory.items(robot.namespace(ADMIN)) == []
+    assert robot.core.memory.export(alice)["items"] == before  # and never written
+    assert robot.core.memory.items(robot.namespace(ADMIN)) == []
 
     assert f"使用的偏好：@{ALICE} 的偏好。" in card.text
     assert f"已保存到 @{ALICE} 的行程。" in card.text and card.buttons == ()
-    assert robot.deps.trips is not None
-    [trip] = robot.deps.trips.list(alice)
+    assert robot.core.trips is not None
+    [trip] = robot.core.trips.list(alice)
     assert trip.created_by == robot.namespace(ADMIN)
 
 
@@ -145,7 +145,7 @@ def test_a_non_admin_asking_for_a_colleague_is_refused_privately(
     make_robot: Callable[..., HTTPRobot], scripted_model: ScriptedModel, dingtalk: FakeDingTalkAPI
 ) -> None:
     robot = make_robot(dingtalk_admin_staff_ids=ADMIN)
-    robot.deps.memory.record(robot.namespace(ALICE), ["I never take red-eye flights"])
+    robot.core.memory.record(robot.namespace(ALICE), ["I never take red-eye flights"])
     robot.send(
         f"plan a trip for @Alice from Shanghai to Chengdu on {DEPART}",
         staff_id=BOB,
@@ -167,7 +167,7 @@ def test_an_admins_staff_id_from_another_organisation_is_no_admin(
     """Staff ids are unique only within an organisation: in a group shared with another
     one, the same id there is somebody else."""
     robot = make_robot(dingtalk_admin_staff_ids=ADMIN)
-    robot.deps.memory.record(robot.namespace(ALICE), ["I never take red-eye flights"])
+    robot.core.memory.record(robot.namespace(ALICE), ["I never take red-eye flights"])
     robot.send(
         f"plan a trip for @Alice from Shanghai to Chengdu on {DEPART}",
         staff_id=ADMIN,
@@ -187,7 +187,7 @@ def test_a_slack_admins_id_makes_no_dingtalk_admin(
     """`TRAVEL_ADMIN_USER_IDS` lists Slack users: a DingTalk staff id that happens to be
     spelled the same is someone else."""
     robot = make_robot(travel_admin_user_ids=BOB)  # and no DINGTALK_ADMIN_STAFF_IDS
-    robot.deps.memory.record(robot.namespace(ALICE), ["I never take red-eye flights"])
+    robot.core.memory.record(robot.namespace(ALICE), ["I never take red-eye flights"])
     robot.send(
         f"plan a trip for @Alice from Shanghai to Chengdu on {DEPART}",
         staff_id=BOB,

@@ -34,9 +34,9 @@ def test_travel_prefs_shows_the_summary_inert_with_a_forget_button(
     robot: HTTPRobot, scripted_model: ScriptedModel
 ) -> None:
     namespace = robot.namespace(ALICE)
-    robot.deps.memory.record(namespace, ["I never take red-eye flights"])
+    robot.core.memory.record(namespace, ["I never take red-eye flights"])
     # The guard refuses links now; this one was kept by an earlier version.
-    store_unchecked(robot.deps.memory, namespace, ["Hotels: see [my list](http://evil.example)"])
+    store_unchecked(robot.core.memory, namespace, ["Hotels: see [my list](http://evil.example)"])
     robot.send("/travel-prefs")
     [card] = robot.answers()
     assert card.kind == "actionCard"
@@ -86,7 +86,7 @@ def test_with_the_web_page_configured_the_button_opens_the_persons_own_page(
 def test_forget_all_asks_first_and_only_the_owner_can_confirm_once(
     robot: HTTPRobot, dingtalk: FakeDingTalkAPI
 ) -> None:
-    memory = robot.deps.memory
+    memory = robot.core.memory
     memory.record(robot.namespace(ALICE), ["I never take red-eye flights", "Aisle seats"])
     memory.record(robot.namespace(BOB), ["Window seats"])
     robot.send("/travel-prefs")
@@ -111,18 +111,18 @@ def test_forget_all_asks_first_and_only_the_owner_can_confirm_once(
 
     tap(robot, yes)  # the same "yes" again
     [*_, again] = robot.answers(5)
-    assert again.text == t("dingtalk_forget_expired", "en")
+    assert again.text == t("prefs_forget_expired", "en")
 
 
 def test_cancel_forgets_nothing_and_answers_in_chinese(robot: HTTPRobot) -> None:
-    robot.deps.memory.record(robot.namespace(ALICE), ["出差只坐高铁一等座"])
+    robot.core.memory.record(robot.namespace(ALICE), ["出差只坐高铁一等座"])
     robot.send("删除我的偏好")
     [prompt] = robot.answers()
     assert t("prefs_forget_ask", "zh", count=1) in prompt.text
     tap(robot, button(prompt, t("prefs_cancel", "zh")))
     [_, cancelled] = robot.answers(2)
     assert cancelled.text == t("prefs_forget_cancelled", "zh")
-    assert len(robot.deps.memory.items(robot.namespace(ALICE))) == 1
+    assert len(robot.core.memory.items(robot.namespace(ALICE))) == 1
 
 
 def test_nothing_to_forget_is_said_so(robot: HTTPRobot) -> None:
@@ -134,7 +134,7 @@ def test_nothing_to_forget_is_said_so(robot: HTTPRobot) -> None:
 def test_in_a_group_preferences_go_to_the_person_privately(
     robot: HTTPRobot, dingtalk: FakeDingTalkAPI
 ) -> None:
-    robot.deps.memory.record(robot.namespace(ALICE), ["I never take red-eye flights"])
+    robot.core.memory.record(robot.namespace(ALICE), ["I never take red-eye flights"])
     robot.send("/travel-prefs show", group=True)
     sent = robot.answers(2)
     private = next(s for s in sent if s.users == (ALICE,))
@@ -153,5 +153,5 @@ def test_a_command_delivered_twice_is_answered_once(
     robot.post(data)
     [answer] = robot.answers()
     assert answer.text == t("dingtalk_prefs_help", "en")
-    robot.deps.pools.tasks.submit(lambda: None).result(5)
+    robot.core.pools.tasks.submit(lambda: None).result(5)
     assert len(dingtalk.sent) == 1

@@ -15,12 +15,13 @@ from urllib.parse import parse_qs, urlsplit
 
 import pytest
 
+from bot import compose
+from bot.channels import PLATFORMS
 from bot.cli import logs, main
 from bot.conversation.namespaces import namespace_problem
 from bot.dingtalk.api import OpenAPI
 from bot.messages import t
 from bot.prefs.links import issue_token
-from bot.web import prefs as prefs_page
 from tests.support.dingtalk_api import FakeDingTalkAPI
 from tests.support.dingtalk_harness import HTTPRobot, StreamRobot, signed_headers
 from tests.support.llm_server import ScriptedModel
@@ -56,7 +57,7 @@ def test_a_captured_sign_pair_acts_once_and_never_for_another_body(
     scripted_model: ScriptedModel,
     caplog: pytest.LogCaptureFixture,
 ) -> None:
-    memory = robot.deps.memory
+    memory = robot.core.memory
     memory.record(robot.namespace(ALICE), ["I never take red-eye flights"])
     headers = signed_headers()  # captured from Alice's real callback
     shown = robot.post(robot.message("/travel-prefs"), signed=False, headers=headers)
@@ -105,7 +106,7 @@ def test_a_pair_is_claimed_once_while_redis_is_down(
     try:
         robot = make_robot(redis_url=server.url)
         server.kill()  # gone: every claim is decided in-process
-        robot.deps.memory.record(robot.namespace(ALICE), ["Aisle seats"])
+        robot.core.memory.record(robot.namespace(ALICE), ["Aisle seats"])
         headers = signed_headers()
         first = robot.post(robot.message("/travel-prefs"), signed=False, headers=headers)
         assert first.status_code == 200
@@ -124,7 +125,7 @@ def test_answers_never_go_to_a_webhook_a_callback_names_outside_dingtalk(
     attacker: FakeDingTalkAPI,
     caplog: pytest.LogCaptureFixture,
 ) -> None:
-    memory = robot.deps.memory
+    memory = robot.core.memory
     memory.record(robot.namespace(ALICE), ["I never take red-eye flights"])
     caplog.set_level(logging.WARNING)
     webhooks = foreign_webhooks(attacker, dingtalk)
@@ -138,7 +139,7 @@ def test_answers_never_go_to_a_webhook_a_callback_names_outside_dingtalk(
     assert all("red-eye" in c.text for c in cards)
     assert attacker.requests == []
     assert all(path.startswith(("/v1.0/oauth2", "/v1.0/robot/oTo")) for path in dingtalk.requests)
-    assert robot.deps.metrics.value("dingtalk_webhooks_refused_total") == len(webhooks)
+    assert robot.core.metrics.value("dingtalk_webhooks_refused_total") == len(webhooks)
     warnings = [r.getMessage() for r in caplog.records if "session webhook" in r.getMessage()]
     assert len(warnings) == 1  # once a minute, however many
     assert "red-eye" not in caplog.text and "127.0.0.1" not in caplog.text
@@ -147,7 +148,7 @@ def test_answers_never_go_to_a_webhook_a_callback_names_outside_dingtalk(
 def test_the_forget_code_goes_only_to_the_person_not_to_a_named_webhook(
     robot: HTTPRobot, dingtalk: FakeDingTalkAPI, attacker: FakeDingTalkAPI
 ) -> None:
-    memory = robot.deps.memory
+    memory = robot.core.memory
     memory.record(robot.namespace(ALICE), ["Aisle seats"])
     data = robot.message("/travel-prefs forget")
     data["sessionWebhook"], _ = attacker.new_session(data["conversationId"])
@@ -216,7 +217,7 @@ def test_deeply_nested_json_is_a_400_without_a_traceback(
     assert response.status_code == 400
     assert response.json() == {"ok": False, "error": "malformed_request"}
     assert not [r for r in caplog.records if r.exc_info or r.levelno >= logging.ERROR]
-    assert robot.deps.metrics.value("http_rejected_total", reason="malformed") == 1
+    assert robot.core.metrics.value("http_rejected_total", reason="malformed") == 1
 
 
 def test_ids_with_a_colon_never_share_a_namespace_and_the_cli_can_erase_them(
@@ -239,9 +240,10 @@ def test_ids_with_a_colon_never_share_a_namespace_and_the_cli_can_erase_them(
     robot.drain()
     first, second = robot.namespace("a%3Ab", "X"), robot.namespace("b", "X%3Aa")
     assert first != second
-    assert [i.text for i in robot.deps.memory.items(first)] == ["Alice likes window seats"]
-    assert [i.text for i in robot.deps.memory.items(second)] == ["Mallory likes aisle seats"]
-    assert namespace_problem(first) is None and namespace_problem(second) is None
+    assert [i.text for i in robot.core.memory.items(first)] == ["Alice likes window seats"]
+    assert [i.text for i in robot.core.memory.items(second)] == ["Mallory likes aisle seats"]
+    assert namespace_problem(first, PLATFORMS) is None
+    assert namespace_problem(second, PLATFORMS) is None
 
     monkeypatch.chdir(tmp_path)  # no .env but these
     monkeypatch.setenv("MEMORY_DSN", robot.settings.memory_dsn)
@@ -250,8 +252,8 @@ def test_ids_with_a_colon_never_share_a_namespace_and_the_cli_can_erase_them(
     assert main(["memory", "export", "--user", first]) == 0
     assert "Alice likes window seats" in capsys.readouterr().out
     assert main(["memory", "forget", "--user", first, "--all", "--yes"]) == 0
-    assert robot.deps.memory.items(first) == []
-    assert len(robot.deps.memory.items(second)) == 1
+    assert robot.core.memory.items(first) == []
+    assert len(robot.core.memory.items(second)) == 1
     logs.reset()
 
 
@@ -259,9 +261,9 @@ def test_forget_everything_ends_the_persons_page_links(
     make_robot: Callable[..., HTTPRobot], dingtalk: FakeDingTalkAPI
 ) -> None:
     robot = make_robot(prefs_link_secret=PAGE_SECRET, public_url="http://travel.example")
-    assert prefs_page.mount(robot.web, robot.settings, robot.deps)
+    assert compose.mount_prefs_site(robot.web, robot.settings, robot.core)
     alice = robot.namespace(ALICE)
-    robot.deps.memory.record(alice, ["Aisle seats"])
+    robot.core.memory.record(alice, ["Aisle seats"])
     token = issue_token(PAGE_SECRET, alice, ttl_seconds=900)
     bearer = {"Authorization": f"Bearer {token}"}
     assert robot.http.get("/api/preferences", headers=bearer).status_code == 200

@@ -23,13 +23,13 @@ import pytest
 
 from bot.conversation.incoming import IncomingMessage
 from bot.feishu.api import FeishuAPI
+from bot.feishu.incoming import PLATFORM
 from bot.feishu.sink import FeishuReplySink
 from bot.settings import Settings
 from tests.support.feishu_api import FakeFeishuAPI
 from tests.support.feishu_harness import ENCRYPT_KEY, VERIFICATION_TOKEN, FeishuHarness
+from tests.support.harness import settings_for, started
 from tests.support.llm_server import ScriptedModel
-from tests.support.services import REDIS_URL
-from tests.support.slack_harness import METRICS_TOKEN
 
 
 @pytest.fixture
@@ -64,7 +64,7 @@ def incoming(
     message_id = f"om_{uuid.uuid4().hex[:10]}"
     fake.add_message(message_id, chat_id=chat_id, sender="ou_alice", text="plan my trip", **extra)
     return IncomingMessage(
-        platform="feishu",
+        platform=PLATFORM,
         tenant="tk_1",
         user="ou_alice",
         conversation=chat_id,
@@ -93,28 +93,19 @@ def make_feishu_settings(
 ) -> FeishuSettings:
     def factory(**overrides: Any) -> Settings:
         values: dict[str, Any] = {
-            "memory_dsn": f"sqlite:///{tmp_path}/feishu-memory.db",
-            "redis_url": REDIS_URL,
-            "redis_key_prefix": bot_prefix,
-            "slack_bot_token": None,
-            "slack_signing_secret": None,
-            "slack_app_token": None,
             "feishu_app_id": fake_feishu.app_id,
             "feishu_app_secret": fake_feishu.app_secret,
             "feishu_verification_token": VERIFICATION_TOKEN,
             "feishu_encrypt_key": ENCRYPT_KEY,
             "feishu_api_url": fake_feishu.base_url,
-            "openai_base_url": scripted_model.base_url,
-            "openai_api_key": "test-key",
-            "llm_model": "scripted-model",
-            "llm_fast_model": "",
-            "llm_timeout_seconds": 10.0,
-            "embedding_provider": "local",
-            "agent_workers": 4,
-            "metrics_token": METRICS_TOKEN,
         }
-        values.update(overrides)
-        return Settings(_env_file=None, **values)  # type: ignore[call-arg]
+        return settings_for(
+            tmp_path,
+            prefix=bot_prefix,
+            model_url=scripted_model.base_url,
+            database="feishu-memory",
+            **(values | overrides),
+        )
 
     return factory
 
@@ -126,19 +117,12 @@ FeishuFactory = Callable[..., FeishuHarness]
 def make_feishu(
     make_feishu_settings: FeishuSettings, fake_feishu: FakeFeishuAPI
 ) -> Iterator[FeishuFactory]:
-    started: list[FeishuHarness] = []
-
     def factory(*, prefs_link: Any = None, **overrides: Any) -> FeishuHarness:
-        kwargs = {"prefs_link": prefs_link} if prefs_link is not None else {}
-        harness = FeishuHarness(
-            settings=make_feishu_settings(**overrides), fake=fake_feishu, **kwargs
-        )
-        started.append(harness)
-        return harness
+        settings = make_feishu_settings(**overrides)
+        return FeishuHarness(settings=settings, fake=fake_feishu, prefs_link=prefs_link)
 
-    yield factory
-    for harness in started:
-        harness.close()
+    with started(factory) as start:
+        yield start
 
 
 @pytest.fixture

@@ -36,7 +36,12 @@ def test_a_direct_message_names_its_writer_tenant_thread_and_language() -> None:
     parsed = parse_message(event("出差只坐高铁一等座"), bot_open_id=BOT)
     assert parsed is not None
     msg = parsed.msg
-    assert (msg.platform, msg.tenant, msg.user, msg.kind) == ("feishu", TENANT, "ou_alice", "dm")
+    assert (msg.platform.name, msg.tenant, msg.user, msg.kind) == (
+        "feishu",
+        TENANT,
+        "ou_alice",
+        "dm",
+    )
     assert msg.namespace == f"feishu:{TENANT}:ou_alice"
     assert (msg.thread, msg.message_id, msg.starts_thread) == ("om_1", "om_1", True)
     assert msg.lang == "zh"

@@ -38,7 +38,7 @@ def test_a_preference_said_in_a_direct_chat_is_remembered_and_recalled_later(
     first = feishu.dm(ALICE, "出差只坐高铁一等座")
     assert first.response.status_code == 200
     assert "**高铁一等座**" in feishu.reply_text(first)  # card Markdown, as written
-    items = feishu.deps.memory.items(f"feishu:{TENANT}:{ALICE}")
+    items = feishu.core.memory.items(f"feishu:{TENANT}:{ALICE}")
     assert [i.text for i in items] == ["出差只坐高铁一等座"]
 
     scripted_model.script(_retrieve("成都", "行程"), "这是你的成都行程：高铁一等座。")
@@ -140,7 +140,7 @@ def test_bots_and_group_chatter_are_ignored_mentions_are_answered_in_the_thread(
 def test_two_people_and_two_platforms_never_share_memory(
     feishu: FeishuHarness, scripted_model: ScriptedModel
 ) -> None:
-    memory = feishu.deps.memory
+    memory = feishu.core.memory
     memory.record(f"{TENANT}:{ALICE}", ["Slack-side: I love red-eyes"])  # a Slack-shaped key
     scripted_model.script(_retrieve("flight"), "Nothing remembered yet.")
     sent = feishu.dm(BOB, "what do you know about my flights?")

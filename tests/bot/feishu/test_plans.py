@@ -39,7 +39,7 @@ def test_a_plan_card_shows_scores_and_whose_memory_and_saves_once_for_the_travel
     feishu: FeishuHarness, scripted_model: ScriptedModel, fake_feishu: FakeFeishuAPI
 ) -> None:
     alice = feishu.namespace(ALICE)
-    feishu.deps.memory.record(alice, ["I never take red-eye flights"])
+    feishu.core.memory.record(alice, ["I never take red-eye flights"])
     scripted_model.script(retrieve_call(), plan_call(return_date=LATER), "这是你的成都行程。")
     sent = feishu.dm(ALICE, "规划一下上海到成都的行程")
     assert "成都行程" in feishu.reply_text(sent)
@@ -50,14 +50,14 @@ def test_a_plan_card_shows_scores_and_whose_memory_and_saves_once_for_the_travel
     assert "**" in shown and "去程" in shown and "酒店" in shown  # scored, by leg
     assert "使用的偏好" not in shown  # the writer's own plan
     save = buttons_of(card["content"])["保存行程"]
-    assert feishu.deps.trips is not None
+    assert feishu.core.trips is not None
 
     # Someone else's click saves nothing, and says so at once.
     refused = feishu.click(BOB, save["value"], message_id=card["message_id"])
     assert refused.status_code == 200
     assert refused.json()["toast"]["type"] == "error"
     assert "只有出行人本人" in refused.json()["toast"]["content"]
-    assert feishu.deps.trips.list(alice) == []
+    assert feishu.core.trips.list(alice) == []
 
     saved = feishu.click(ALICE, save["value"], message_id=card["message_id"])
     answer = saved.json()
@@ -66,18 +66,18 @@ def test_a_plan_card_shows_scores_and_whose_memory_and_saves_once_for_the_travel
     assert f"<at id={ALICE}></at> 已保存此行程" in card_text(new_card)
     assert "保存行程" not in buttons_of(new_card)
     assert "去程" in card_text(new_card)  # the scores are still shown
-    [trip] = feishu.deps.trips.list(alice)
+    [trip] = feishu.core.trips.list(alice)
     assert (trip.origin, trip.destination, trip.start_date.isoformat()) == (
         "Shanghai",
         "Chengdu",
         SOON,
     )
     # A saved trip feeds cache warming, as on Slack.
-    assert alice in set(feishu.deps.trips.due(datetime.now(UTC), 72))
+    assert alice in set(feishu.core.trips.due(datetime.now(UTC), 72))
 
     again = feishu.click(ALICE, save["value"], message_id=card["message_id"]).json()
     assert "之前已经保存过了" in again["toast"]["content"]
-    assert len(feishu.deps.trips.list(alice)) == 1
+    assert len(feishu.core.trips.list(alice)) == 1
 
 
 def test_an_admin_plans_for_a_colleague_with_their_memory_and_writes_nothing(
@@ -85,8 +85,8 @@ def test_an_admin_plans_for_a_colleague_with_their_memory_and_writes_nothing(
 ) -> None:
     bot = make_feishu(feishu_admin_open_ids=f"ou_other, {ADMIN}")
     zhang = bot.namespace(ZHANG)
-    bot.deps.memory.record(zhang, ["出差从不坐红眼航班"])
-    before = bot.deps.memory.export(zhang)["items"]
+    bot.core.memory.record(zhang, ["出差从不坐红眼航班"])
+    before = bot.core.memory.export(zhang)["items"]
     scripted_model.script(retrieve_call(), plan_call(), "已为张三规划好成都行程，避开了红眼航班。")
     sent = bot.group(ADMIN, "给 {0} 规划 12月10日 上海到成都的行程", mentions=[(ZHANG, "张三")])
     assert "已为张三" in bot.reply_text(sent)
@@ -100,10 +100,10 @@ def test_an_admin_plans_for_a_colleague_with_their_memory_and_writes_nothing(
     card = card_text(plan_card(bot, sent)["content"])
     assert f"使用的偏好：<at id={ZHANG}></at> 的偏好。" in card
     assert f"已保存到 <at id={ZHANG}></at> 的行程" in card
-    assert bot.deps.memory.export(zhang)["items"] == before
-    assert bot.deps.memory.items(bot.namespace(ADMIN)) == []
-    assert bot.deps.trips is not None
-    [trip] = bot.deps.trips.list(zhang)
+    assert bot.core.memory.export(zhang)["items"] == before
+    assert bot.core.memory.items(bot.namespace(ADMIN)) == []
+    assert bot.core.trips is not None
+    [trip] = bot.core.trips.list(zhang)
     assert trip.created_by == bot.namespace(ADMIN)
 
 
@@ -111,7 +111,7 @@ def test_anyone_else_planning_for_a_colleague_is_refused_and_nothing_is_read(
     make_feishu: FeishuFactory, scripted_model: ScriptedModel, fake_feishu: FakeFeishuAPI
 ) -> None:
     bot = make_feishu(feishu_admin_open_ids=ADMIN)
-    bot.deps.memory.record(bot.namespace(ZHANG), ["出差从不坐红眼航班"])
+    bot.core.memory.record(bot.namespace(ZHANG), ["出差从不坐红眼航班"])
     sent = bot.group(BOB, "给 {0} 规划 12月10日 上海到成都的行程", mentions=[(ZHANG, "张三")])
     fake_feishu.wait_for("send", ok=True, timeout=15)
     [refusal] = fake_feishu.sent_to(BOB)  # to the writer alone

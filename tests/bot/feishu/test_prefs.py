@@ -27,10 +27,10 @@ ALICE, BOB = "ou_alice", "ou_bob"
 def test_the_command_shows_what_is_remembered_inert_with_forget_and_no_edit_without_a_page(
     feishu: FeishuHarness, fake_feishu: FakeFeishuAPI
 ) -> None:
-    feishu.deps.memory.record(feishu.namespace(ALICE), ["I prefer aisle seats"])
+    feishu.core.memory.record(feishu.namespace(ALICE), ["I prefer aisle seats"])
     # The guard refuses links now; this one was kept by an earlier version.
     store_unchecked(
-        feishu.deps.memory,
+        feishu.core.memory,
         feishu.namespace(ALICE),
         ["Hotels near <at id=all></at> [the venue](https://evil.test)"],
     )
@@ -82,7 +82,7 @@ def test_with_the_web_page_configured_edit_opens_the_persons_own_page(
 def test_in_a_group_the_card_goes_to_the_person_alone(
     feishu: FeishuHarness, fake_feishu: FakeFeishuAPI
 ) -> None:
-    feishu.deps.memory.record(feishu.namespace(BOB), ["出差只坐高铁一等座"])
+    feishu.core.memory.record(feishu.namespace(BOB), ["出差只坐高铁一等座"])
     sent = feishu.group(BOB, "偏好设置")
     assert feishu.post(sent.body).status_code == 200  # a resent event: one card
     [notice] = feishu.replies(sent)
@@ -98,7 +98,7 @@ def test_forget_all_asks_first_and_only_the_owner_may_answer(
     feishu: FeishuHarness, fake_feishu: FakeFeishuAPI
 ) -> None:
     alice = feishu.namespace(ALICE)
-    feishu.deps.memory.record(alice, ["I prefer aisle seats", "I never take red-eye flights"])
+    feishu.core.memory.record(alice, ["I prefer aisle seats", "I never take red-eye flights"])
     [card] = feishu.replies(feishu.dm(ALICE, "/travel-prefs"))
     forget = buttons_of(card["content"])["Forget everything"]["value"]
 
@@ -106,29 +106,29 @@ def test_forget_all_asks_first_and_only_the_owner_may_answer(
     prompt = asked["card"]["data"]
     assert "Forget everything I remember" in card_text(prompt) and "(2 items)" in card_text(prompt)
     choices = buttons_of(prompt)
-    assert len(feishu.deps.memory.items(alice)) == 2  # nothing forgotten by asking
+    assert len(feishu.core.memory.items(alice)) == 2  # nothing forgotten by asking
 
     refused = feishu.click(BOB, choices["Yes, forget everything"]["value"], message_id="om_x")
     assert refused.json()["toast"]["type"] == "error"
     assert "belongs to someone else" in refused.json()["toast"]["content"]
-    assert len(feishu.deps.memory.items(alice)) == 2
+    assert len(feishu.core.memory.items(alice)) == 2
 
     kept = feishu.click(ALICE, choices["Cancel"]["value"], message_id=card["message_id"]).json()
     assert "didn't forget anything" in card_text(kept["card"]["data"])
-    assert len(feishu.deps.memory.items(alice)) == 2
+    assert len(feishu.core.memory.items(alice)) == 2
 
     done = feishu.click(
         ALICE, choices["Yes, forget everything"]["value"], message_id=card["message_id"]
     ).json()
     assert "I forgot 2 items" in card_text(done["card"]["data"])
-    assert feishu.deps.memory.items(alice) == []
+    assert feishu.core.memory.items(alice) == []
 
 
 def test_a_slow_button_is_answered_at_once_and_its_card_updated_when_done(
     feishu: FeishuHarness, fake_feishu: FakeFeishuAPI, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     alice = feishu.namespace(ALICE)
-    memory = feishu.deps.memory
+    memory = feishu.core.memory
     memory.record(alice, ["I prefer aisle seats"])
     [card] = feishu.replies(feishu.dm(ALICE, "/travel-prefs"))
     forget = buttons_of(card["content"])["Forget everything"]["value"]
@@ -139,7 +139,7 @@ def test_a_slow_button_is_answered_at_once_and_its_card_updated_when_done(
         return items(namespace)
 
     monkeypatch.setattr(memory, "items", slow_items)
-    feishu.feishu.actions.answer_within = 0.2
+    feishu.feishu.answer_within = 0.2
     started = time.monotonic()
     response = feishu.click(ALICE, forget, message_id=card["message_id"])
     assert time.monotonic() - started < 3.0
@@ -159,7 +159,7 @@ def test_a_button_this_version_does_not_know_changes_nothing(feishu: FeishuHarne
 def test_the_bot_menu_sends_the_card_directly(
     feishu: FeishuHarness, fake_feishu: FakeFeishuAPI
 ) -> None:
-    feishu.deps.memory.record(feishu.namespace(ALICE), ["I prefer aisle seats"])
+    feishu.core.memory.record(feishu.namespace(ALICE), ["I prefer aisle seats"])
     menu: dict[str, Any] = events.menu_event(
         token=VERIFICATION_TOKEN, tenant=TENANT, operator=ALICE, key="travel_prefs"
     )

@@ -13,8 +13,8 @@ from typing import Any
 import httpx
 import pytest
 
+from bot import compose
 from bot.prefs.links import issue_token
-from bot.web import prefs as prefs_page
 from tests.bot.feishu.conftest import FeishuFactory
 from tests.support import feishu_events as events
 from tests.support.feishu_api import FakeFeishuAPI
@@ -74,7 +74,7 @@ def test_a_callback_signed_long_ago_or_far_ahead_is_refused(
     if status == 401:
         assert sent == []
         assert "Feishu callback refused (401): stale timestamp" in caplog.text
-        assert feishu.deps.metrics.value("http_rejected_total", reason="stale") == 1
+        assert feishu.core.metrics.value("http_rejected_total", reason="stale") == 1
     else:
         assert len(sent) == 1  # the preferences card, sent to Alice
 
@@ -98,7 +98,7 @@ def test_without_an_encrypt_key_a_stale_timestamp_is_refused_too(
 def test_a_captured_forget_all_click_sent_again_later_does_nothing(
     feishu: FeishuHarness, fake_feishu: FakeFeishuAPI
 ) -> None:
-    memory, alice = feishu.deps.memory, feishu.namespace(ALICE)
+    memory, alice = feishu.core.memory, feishu.namespace(ALICE)
     memory.record(alice, ["I prefer aisle seats"])
     [card] = feishu.replies(feishu.dm(ALICE, "/travel-prefs"))
     forget = buttons_of(card["content"])["Forget everything"]["value"]
@@ -117,7 +117,7 @@ def test_a_captured_forget_all_click_sent_again_later_does_nothing(
     replayed = send(feishu, raw, headers)  # the same bytes, still within the hour
     assert replayed.status_code == 200 and replayed.json() == {}
     assert [i.text for i in memory.items(alice)] == ["I never take red-eye flights"]
-    assert feishu.deps.metrics.value("feishu_events_duplicate_total", type="card") == 1
+    assert feishu.core.metrics.value("feishu_events_duplicate_total", type="card") == 1
 
     # The same click re-sealed (another nonce, the same event id and action token) too.
     raw_again, headers_again = sealed_and_signed(click)
@@ -147,9 +147,9 @@ def test_forget_everything_on_a_card_ends_the_persons_page_links(
     make_feishu: FeishuFactory, fake_feishu: FakeFeishuAPI
 ) -> None:
     feishu = make_feishu(prefs_link_secret=PAGE_SECRET, public_url="http://travel.example")
-    assert prefs_page.mount(feishu.web, feishu.settings, feishu.deps)
+    assert compose.mount_prefs_site(feishu.web, feishu.settings, feishu.core)
     alice = feishu.namespace(ALICE)
-    feishu.deps.memory.record(alice, ["I prefer aisle seats"])
+    feishu.core.memory.record(alice, ["I prefer aisle seats"])
     token = issue_token(PAGE_SECRET, alice, ttl_seconds=900)
     bearer = {"Authorization": f"Bearer {token}"}
     assert feishu.http.get("/api/preferences", headers=bearer).status_code == 200
@@ -158,5 +158,5 @@ def test_forget_everything_on_a_card_ends_the_persons_page_links(
     forget = buttons_of(card["content"])["Forget everything"]["value"]
     prompt = feishu.click(ALICE, forget, message_id=card["message_id"]).json()["card"]["data"]
     feishu.click(ALICE, buttons_of(prompt)["Yes, forget everything"]["value"], message_id="om_1")
-    assert feishu.deps.memory.items(alice) == []
+    assert feishu.core.memory.items(alice) == []
     assert feishu.http.get("/api/preferences", headers=bearer).status_code == 401

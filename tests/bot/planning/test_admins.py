@@ -1,4 +1,7 @@
-"""Travel admins from configuration and a Slack user group, cached in real Redis."""
+"""Travel admins from configuration and a Slack user group, cached in real Redis.
+
+Slack's admins are `TRAVEL_ADMIN_USER_IDS` and `TRAVEL_ADMIN_USERGROUP_ID` (the channel
+builds its `Admins` from them); the resolver knows no platform."""
 
 from __future__ import annotations
 
@@ -9,9 +12,10 @@ import pytest
 import redis
 from slack_sdk import WebClient
 
-from bot.planning.admins import AdminResolver
+from bot.planning.admins import AdminResolver, Admins
 from bot.settings import Settings
 from bot.slack.admins import SlackUserGroup, admin_group
+from tests.support.platforms import DINGTALK, FEISHU
 from tests.support.slack_api import FakeSlackAPI
 
 TEAM = "T0TEST"
@@ -32,9 +36,14 @@ def prefix(redis_client: redis.Redis) -> Iterator[str]:
         redis_client.delete(*keys)
 
 
-def resolver(client: redis.Redis | None, prefix: str = "", **settings: object) -> AdminResolver:
-    config = Settings(redis_key_prefix=prefix, **settings)  # type: ignore[arg-type]
-    return AdminResolver(config, client)
+def resolver(client: redis.Redis | None, prefix: str = "") -> AdminResolver:
+    return AdminResolver(redis=client, key_prefix=prefix)
+
+
+def named(ids: str, group: SlackUserGroup | None = None) -> Admins:
+    """Slack's admins as its channel builds them from `TRAVEL_ADMIN_USER_IDS`."""
+    config = Settings(_env_file=None, travel_admin_user_ids=ids)  # type: ignore[call-arg]
+    return Admins(named=config.admin_user_ids, group=group)
 
 
 def group(slack: FakeSlackAPI, group_id: str = "S0ADMINS") -> SlackUserGroup:
@@ -42,24 +51,23 @@ def group(slack: FakeSlackAPI, group_id: str = "S0ADMINS") -> SlackUserGroup:
 
 
 def test_admins_from_the_id_list(redis_client: redis.Redis, prefix: str) -> None:
-    admins = resolver(redis_client, prefix, travel_admin_user_ids=" UADMIN1, UADMIN2 ,")
-    assert admins.is_admin(TEAM, "UADMIN1") and admins.is_admin(TEAM, "UADMIN2")
-    assert not admins.is_admin(TEAM, "UALICE")
-    assert not admins.is_admin(TEAM, "")
+    admins, slack_admins = resolver(redis_client, prefix), named(" UADMIN1, UADMIN2 ,")
+    assert admins.is_admin(TEAM, "UADMIN1", slack_admins)
+    assert admins.is_admin(TEAM, "UADMIN2", slack_admins)
+    assert not admins.is_admin(TEAM, "UALICE", slack_admins)
+    assert not admins.is_admin(TEAM, "", slack_admins)
     assert not resolver(None).is_admin(TEAM, "UADMIN1")  # nobody configured
-    # The list names Slack users: the same id on another platform is someone else.
-    assert not admins.is_admin(TEAM, "UADMIN1", platform="dingtalk")
-    assert not admins.is_admin(TEAM, "UADMIN1", platform="feishu")
+    # The list names Slack users: the same id on another platform is someone else (each
+    # channel has admins of its own; Feishu's and DingTalk's name none here).
+    assert not admins.is_admin(DINGTALK.key(TEAM), "UADMIN1")
+    assert not admins.is_admin(FEISHU.key(TEAM), "UADMIN1")
 
 
 def test_admins_from_a_user_group_are_cached(
     slack: FakeSlackAPI, redis_client: redis.Redis, prefix: str
 ) -> None:
     slack.add_usergroup("S0ADMINS", ["UGROUP1", "UGROUP2"], handle="travel-admins")
-    admins, admin_group = (
-        resolver(redis_client, prefix, travel_admin_user_ids="UADMIN1"),
-        group(slack),
-    )
+    admins, admin_group = resolver(redis_client, prefix), named("UADMIN1", group(slack))
     assert admins.is_admin(TEAM, "UGROUP1", admin_group)
     assert admins.is_admin(TEAM, "UGROUP2", admin_group)
     assert admins.is_admin(TEAM, "UADMIN1", admin_group)  # the id list still counts
@@ -80,10 +88,7 @@ def test_without_user_groups_the_id_list_decides(
 ) -> None:
     slack.add_usergroup("S0ADMINS", ["UGROUP1"])
     slack.fail("usergroups.users.list", error, times=5)
-    admins, admin_group = (
-        resolver(redis_client, prefix, travel_admin_user_ids="UADMIN1"),
-        group(slack),
-    )
+    admins, admin_group = resolver(redis_client, prefix), named("UADMIN1", group(slack))
     assert admins.is_admin(TEAM, "UADMIN1", admin_group)
     assert not admins.is_admin(TEAM, "UGROUP1", admin_group)
     assert not admins.is_admin(TEAM, "UGROUP1", admin_group)
@@ -93,9 +98,9 @@ def test_without_user_groups_the_id_list_decides(
 
 def test_slack_unreachable_and_redis_down_fall_back_to_the_id_list() -> None:
     down = redis.Redis(host="127.0.0.1", port=1, socket_connect_timeout=0.2)
-    admins = AdminResolver(Settings(travel_admin_user_ids="UADMIN1"), down)
+    admins = AdminResolver(redis=down)
     unreachable = WebClient(token="xoxb-test", base_url="http://127.0.0.1:9/api/", timeout=1)
-    admin_group = SlackUserGroup(unreachable, "S0ADMINS")
+    admin_group = named("UADMIN1", SlackUserGroup(unreachable, "S0ADMINS"))
     assert admins.is_admin(TEAM, "UADMIN1", admin_group)
     assert not admins.is_admin(TEAM, "UGROUP1", admin_group)
 

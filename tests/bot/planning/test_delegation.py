@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from bot.chat.markup import MENTION
 from bot.planning.delegation import about_self, delegate, parse_plan_for
 
 TEAM = "T0TEST"
@@ -55,7 +56,7 @@ TEAM = "T0TEST"
     ],
 )
 def test_parse_plan_for(text: str, expected: str | None) -> None:
-    assert parse_plan_for(text, bot_user_id="UBOT") == expected
+    assert parse_plan_for(text, mention=MENTION, bot_user_id="UBOT") == expected
 
 
 @pytest.mark.parametrize(
@@ -84,6 +85,7 @@ def test_an_admin_speaking_of_their_own_trip_leaves_the_threads_colleague() -> N
             user_id=user,
             namespace_of=lambda u: f"{TEAM}:{u}",
             is_admin=lambda: user == "UADMIN",
+            mention=MENTION,
             thread_subject="UALICE",
         )
         return found.traveller if found is not None else None
@@ -108,6 +110,7 @@ def test_a_colleagues_namespace_and_the_admin_check_come_from_the_caller() -> No
         user_id="ou_1",
         namespace_of=lambda user: f"feishu:TENANT:{user}",
         is_admin=is_admin,
+        mention=MENTION,
     )
     assert found is not None
     assert (found.traveller, found.namespace, found.allowed) == (
@@ -116,5 +119,10 @@ def test_a_colleagues_namespace_and_the_admin_check_come_from_the_caller() -> No
         False,
     )
     # A message about the writer's own travel never asks whether they are an admin.
-    assert delegate("plan my trip", user_id="ou_1", namespace_of=str, is_admin=is_admin) is None
+    assert (
+        delegate(
+            "plan my trip", user_id="ou_1", namespace_of=str, is_admin=is_admin, mention=MENTION
+        )
+        is None
+    )
     assert asked == ["asked"]

@@ -12,6 +12,7 @@ from bot.policy.store import PolicyBook
 from bot.policy.tool import NO_POLICY
 from bot.settings import Settings
 from tests.bot.policy.conftest import EXAMPLE, ORG
+from tests.support.platforms import SLACK
 
 ALICE = f"{ORG}:U0ALICE"
 BOB = f"{ORG}:U0BOB"
@@ -37,7 +38,7 @@ def ready(book: PolicyBook) -> PolicyBook:
 
 
 def test_anyone_reads_their_own_grades_rules(book: PolicyBook) -> None:
-    answer = ask(ready(book), ToolContext(namespace=ALICE))
+    answer = ask(ready(book), ToolContext(namespace=ALICE, platform=SLACK))
     assert answer["grade"] == "L3" and answer["grade_set_for_them"] is True
     assert answer["hotel_cap_per_night"] == {
         "tier1 (北京, 上海, 广州, 深圳)": 900,

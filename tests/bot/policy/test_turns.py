@@ -60,7 +60,7 @@ def policed(core: Core, tmp_path: Path) -> Iterator[Policed]:
         llm=llm, model="scripted", memory=core.memory, tools=tools, max_retries=0
     )
     core.conversation.audit = book.audit
-    yield Policed(core, book, QuietChannel(admin_group=Admins(frozenset({"ou_admin"}))))
+    yield Policed(core, book, QuietChannel(admins=Admins(named=frozenset({"ou_admin"}))))
     llm.close()
     book.close()
 

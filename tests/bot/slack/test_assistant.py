@@ -30,7 +30,7 @@ def _prompts(slack: FakeSlackAPI) -> list[str]:
 
 def _context(bot: BotHarness, thread: Sent, channel: str) -> None:
     """Wait until the thread's context names `channel` (the event is handled on its own)."""
-    threads = AssistantThreads(client=bot.deps.redis, key_prefix=bot.settings.redis_key_prefix)
+    threads = AssistantThreads(client=bot.core.redis, key_prefix=bot.settings.redis_key_prefix)
     deadline = time.monotonic() + 10
     while (threads.context(bot.team_id, thread.channel, thread.ts) or {}).get(
         "channel_id"
@@ -168,7 +168,7 @@ def test_without_redis_an_assistant_thread_gets_its_status_title_and_context(
     make_bot: BotFactory, scripted_model: ScriptedModel, slack: FakeSlackAPI
 ) -> None:
     bot = make_bot(redis_url="")
-    assert bot.deps.redis is None
+    assert bot.core.redis is None
     thread = bot.assistant_thread(ALICE, viewing="C0OFFSITE")
     bot.answers(thread)
     scripted_model.script(_retrieve(), "Let's plan the offsite.")

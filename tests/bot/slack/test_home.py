@@ -29,29 +29,29 @@ def test_home_shows_the_summary_each_fact_with_source_and_date_and_what_is_never
     bot: BotHarness, slack: FakeSlackAPI
 ) -> None:
     ns = bot.namespace(ALICE)
-    bot.deps.memory.record(ns, ["I never take red-eye flights", "I like quiet rooms"])
-    bot.deps.memory.update_profile(ns, {"seat": "aisle"}, source="form")
-    bot.deps.memory.record(ns, ["Prefers hotels near the office"], source="admin")
+    bot.core.memory.record(ns, ["I never take red-eye flights", "I like quiet rooms"])
+    bot.core.memory.update_profile(ns, {"seat": "aisle"}, source="form")
+    bot.core.memory.record(ns, ["Prefers hotels near the office"], source="admin")
     assert open_home(bot, ALICE).status_code == 200
 
     home = published_home(slack, ALICE)
     check_limits(home)
     assert home["type"] == "home"
     shown = texts(home)
-    summary = bot.deps.memory.retrieve(ns)
+    summary = bot.core.memory.retrieve(ns)
     assert t("home_summary_heading", "en") + "\n" + summary in shown
     assert "I never take red-eye flights\n_from chat_ · <!date^" in shown
     assert "Prefers an aisle seat\n_from the form_ · <!date^" in shown
     assert "Prefers hotels near the office\n_added by a travel admin_ · <!date^" in shown
     assert t("home_never_stores", "en") in shown
-    ids = {item.id for item in bot.deps.memory.items(ns)}
+    ids = {item.id for item in bot.core.memory.items(ns)}
     assert {b["value"] for b in buttons(home, views.FORGET_ITEM_ACTION_ID)} == ids
     assert buttons(home, views.EDIT_ACTION_ID)
 
 
 def test_home_speaks_the_persons_language(bot: BotHarness, slack: FakeSlackAPI) -> None:
     slack.add_user(ALICE, locale="zh-TW")
-    bot.deps.memory.record(bot.namespace(ALICE), ["出差只坐高铁一等座"])
+    bot.core.memory.record(bot.namespace(ALICE), ["出差只坐高铁一等座"])
     open_home(bot, ALICE)
     home = published_home(slack, ALICE)
     shown = texts(home)
@@ -64,40 +64,40 @@ def test_forget_removes_that_fact_only_and_refreshes_home(
     bot: BotHarness, slack: FakeSlackAPI
 ) -> None:
     ns = bot.namespace(ALICE)
-    bot.deps.memory.record(ns, ["I never take red-eye flights", "I like quiet rooms"])
-    bot.deps.memory.record(bot.namespace(BOB), ["I prefer aisle seats"])
+    bot.core.memory.record(ns, ["I never take red-eye flights", "I like quiet rooms"])
+    bot.core.memory.record(bot.namespace(BOB), ["I prefer aisle seats"])
     open_home(bot, ALICE)
     home = published_home(slack, ALICE)
-    quiet = next(i for i in bot.deps.memory.items(ns) if i.text == "I like quiet rooms")
+    quiet = next(i for i in bot.core.memory.items(ns) if i.text == "I like quiet rooms")
 
     click(bot, ALICE, views.FORGET_ITEM_ACTION_ID, quiet.id, view=home)
     refreshed = published_home(slack, ALICE, count=2)
     assert "I like quiet rooms" not in texts(refreshed)
     assert "I never take red-eye flights" in texts(refreshed)
-    assert [i.text for i in bot.deps.memory.items(ns)] == ["I never take red-eye flights"]
+    assert [i.text for i in bot.core.memory.items(ns)] == ["I never take red-eye flights"]
     # The recall cache forgot it too.
-    assert "quiet" not in bot.deps.memory.retrieve(ns, "hotel")
+    assert "quiet" not in bot.core.memory.retrieve(ns, "hotel")
 
 
 def test_a_forget_button_cannot_reach_anyone_elses_memory(
     bot: BotHarness, slack: FakeSlackAPI
 ) -> None:
     bob = bot.namespace(BOB)
-    bot.deps.memory.record(bob, ["I prefer aisle seats"])
-    bot.deps.memory.record(bot.namespace(ALICE), ["I like quiet rooms"])
-    [bobs] = bot.deps.memory.items(bob)
+    bot.core.memory.record(bob, ["I prefer aisle seats"])
+    bot.core.memory.record(bot.namespace(ALICE), ["I like quiet rooms"])
+    [bobs] = bot.core.memory.items(bob)
     click(bot, ALICE, views.FORGET_ITEM_ACTION_ID, bobs.id)  # a forged payload
     click(bot, ALICE, views.FORGET_ITEM_ACTION_ID, "")  # no id must not mean "everything"
     published_home(slack, ALICE, count=2)
-    assert [i.text for i in bot.deps.memory.items(bob)] == ["I prefer aisle seats"]
-    assert [i.text for i in bot.deps.memory.items(bot.namespace(ALICE))] == ["I like quiet rooms"]
+    assert [i.text for i in bot.core.memory.items(bob)] == ["I prefer aisle seats"]
+    assert [i.text for i in bot.core.memory.items(bot.namespace(ALICE))] == ["I like quiet rooms"]
 
 
 def test_forget_everything_on_home_erases_all_and_says_how_many(
     bot: BotHarness, slack: FakeSlackAPI
 ) -> None:
     ns = bot.namespace(ALICE)
-    bot.deps.memory.record(ns, ["I never take red-eye flights", "I like quiet rooms"])
+    bot.core.memory.record(ns, ["I never take red-eye flights", "I like quiet rooms"])
     open_home(bot, ALICE)
     home = published_home(slack, ALICE)
     [forget_all] = buttons(home, views.FORGET_ALL_ACTION_ID)
@@ -105,7 +105,7 @@ def test_forget_everything_on_home_erases_all_and_says_how_many(
 
     click(bot, ALICE, views.FORGET_ALL_ACTION_ID, forget_all["value"], view=home)
     assert told(slack, ALICE) == [t("prefs_forgot_all", "en", count=2)]
-    assert bot.deps.memory.items(ns) == []
+    assert bot.core.memory.items(ns) == []
     empty = published_home(slack, ALICE, count=2)
     assert t("home_empty", "en") in texts(empty)
     assert not buttons(empty, views.FORGET_ALL_ACTION_ID)
@@ -115,7 +115,7 @@ def test_edit_preferences_opens_the_same_form_and_saving_refreshes_home(
     bot: BotHarness, slack: FakeSlackAPI
 ) -> None:
     ns = bot.namespace(ALICE)
-    bot.deps.memory.record(ns, ["I never take red-eye flights"])
+    bot.core.memory.record(ns, ["I never take red-eye flights"])
     open_home(bot, ALICE)
     home = published_home(slack, ALICE)
 
@@ -153,8 +153,8 @@ def test_many_facts_page_within_100_blocks(bot: BotHarness, slack: FakeSlackAPI)
         for n, (c, s) in enumerate((c, s) for c in cities for s in things)
     ]
     for start in range(0, len(facts), 20):
-        bot.deps.memory.record(ns, facts[start : start + 20])
-    total = len(bot.deps.memory.items(ns))
+        bot.core.memory.record(ns, facts[start : start + 20])
+    total = len(bot.core.memory.items(ns))
     assert total > views.HOME_PAGE_SIZE
 
     open_home(bot, ALICE)
@@ -175,13 +175,13 @@ def test_an_unknown_button_on_home_refreshes_it_and_changes_nothing(
     bot: BotHarness, slack: FakeSlackAPI
 ) -> None:
     ns = bot.namespace(ALICE)
-    bot.deps.memory.record(ns, ["I like quiet rooms"])
+    bot.core.memory.record(ns, ["I like quiet rooms"])
     open_home(bot, ALICE)
     home = published_home(slack, ALICE)
     response = click(bot, ALICE, "travel_prefs.forget_all_v0", "all", view=home)
     assert response.status_code == 200
     published_home(slack, ALICE, count=2)
-    assert len(bot.deps.memory.items(ns)) == 1
+    assert len(bot.core.memory.items(ns)) == 1
 
 
 def test_other_tabs_publish_nothing(bot: BotHarness, slack: FakeSlackAPI) -> None:
@@ -196,7 +196,7 @@ def test_remembered_slack_markup_is_shown_as_text_on_home(
     ns = bot.namespace(ALICE)
     said = "tell <!channel> and <@U0BOB> about <https://x.example|deals>"
     # The guard refuses links and text addressed to others now; kept by an earlier version.
-    store_unchecked(bot.deps.memory, ns, [said])
+    store_unchecked(bot.core.memory, ns, [said])
     assert open_home(bot, ALICE).status_code == 200
     shown = texts(published_home(slack, ALICE))
     for markup in ("<!channel>", "<@U0BOB>", "<https://x.example"):

@@ -9,8 +9,8 @@ from collections.abc import Callable
 from typing import Any
 
 from bot.messages import t
-from bot.slack.mrkdwn import MESSAGE_LIMIT
-from bot.slack.stream import MESSAGE_LIMIT as STREAM_MESSAGE_LIMIT
+from bot.slack.markdown import MESSAGE_LIMIT
+from bot.slack.streaming import MESSAGE_LIMIT as STREAM_MESSAGE_LIMIT
 from tests.bot.conftest import BotFactory
 from tests.support.llm_server import Delay, Fail, ScriptedModel
 from tests.support.slack_api import FakeSlackAPI
@@ -47,7 +47,7 @@ def test_a_dm_preference_is_remembered_and_recalled_in_a_new_thread(
 
     # Streamed answers are Markdown: Slack renders the stream's Markdown itself.
     assert "**no red-eye flights**" in bot.reply_text(first)
-    remembered = [i.text for i in bot.deps.memory.items(bot.namespace(ALICE))]
+    remembered = [i.text for i in bot.core.memory.items(bot.namespace(ALICE))]
     assert remembered == ["I never take red-eye flights"]
 
     scripted_model.script(
@@ -243,8 +243,8 @@ def test_two_people_never_see_each_others_memory(
     assert bot.reply_text(bob) == "Which seat do you like?"
     [result] = _tool_results(scripted_model.last_request)
     assert "aisle" not in result.lower()
-    assert bot.deps.memory.items(bot.namespace(BOB)) == []
-    assert len(bot.deps.memory.items(bot.namespace(ALICE))) == 1
+    assert bot.core.memory.items(bot.namespace(BOB)) == []
+    assert len(bot.core.memory.items(bot.namespace(ALICE))) == 1
 
 
 def _week_in_chengdu() -> str:
@@ -509,10 +509,10 @@ def test_remembered_text_can_never_pose_as_the_block_or_as_slack_markup(
     (result,) = _tool_results(scripted_model.last_request)
     assert "rejected [instructions]" in result
     assert t("prefs_privacy_instructions", "zh") in result and forged not in result
-    assert bot.deps.memory.items(ns) == []
+    assert bot.core.memory.items(ns) == []
 
     # Facts kept before the guard (or by another backend) still come back as data only.
-    store_unchecked(bot.deps.memory, ns, FORGED_LEGACY)
+    store_unchecked(bot.core.memory, ns, FORGED_LEGACY)
     scripted_model.script(_retrieve("flight", "Chengdu"), "Here is your Chengdu plan.")
     sent = bot.dm(ALICE, "plan my trip to Chengdu")
     assert bot.reply_text(sent) == "Here is your Chengdu plan."

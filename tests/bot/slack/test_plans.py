@@ -95,7 +95,7 @@ def save_message(bot: BotHarness, sent: Sent) -> dict[str, Any]:
 def test_a_traveller_who_avoids_red_eyes_sees_them_scored_lowest(
     bot: BotHarness, scripted_model: ScriptedModel
 ) -> None:
-    bot.deps.memory.record(bot.namespace(ALICE), ["I never take red-eye flights"])
+    bot.core.memory.record(bot.namespace(ALICE), ["I never take red-eye flights"])
     scripted_model.script(
         retrieve_call(),
         plan_call("Shanghai", "Chengdu", preferences="Avoids red-eye flights."),
@@ -135,8 +135,8 @@ def test_an_admin_plans_with_the_travellers_memory_and_writes_nothing(
 ) -> None:
     bot = make_bot(travel_admin_user_ids=ADMIN)
     alice = bot.namespace(ALICE)
-    bot.deps.memory.record(alice, ["I never take red-eye flights"])
-    before = bot.deps.memory.export(alice)["items"]
+    bot.core.memory.record(alice, ["I never take red-eye flights"])
+    before = bot.core.memory.export(alice)["items"]
     scripted_model.script(
         retrieve_call(),
         plan_call("Shanghai", "Chengdu", return_date=RETURN),
@@ -157,8 +157,8 @@ def test_an_admin_plans_with_the_travellers_memory_and_writes_nothing(
     assert plan["legs"]["outbound"]["ruled_out"][0]["basis"].startswith("Red-eye flight")
 
     # Nothing was written to anyone's memory; the trip was saved for Alice.
-    assert bot.deps.memory.export(alice)["items"] == before
-    assert bot.deps.memory.items(bot.namespace(ADMIN)) == []
+    assert bot.core.memory.export(alice)["items"] == before
+    assert bot.core.memory.items(bot.namespace(ADMIN)) == []
     message = save_message(bot, sent)
     assert f"Saved to <@{ALICE}>'s trips" in json.dumps(message["blocks"])
     notes = [
@@ -171,8 +171,8 @@ def test_an_admin_plans_with_the_travellers_memory_and_writes_nothing(
         "Demo data: these schedules and prices are made up, not bookable offers.",
         f"Preferences used: <@{ALICE}>'s.",
     ]
-    assert bot.deps.trips is not None
-    [trip] = bot.deps.trips.list(alice)
+    assert bot.core.trips is not None
+    [trip] = bot.core.trips.list(alice)
     assert (trip.origin, trip.destination, trip.start_date.isoformat()) == (
         "Shanghai",
         "Chengdu",
@@ -201,7 +201,7 @@ def test_a_non_admin_asking_for_someone_else_is_refused_privately(
     make_bot: BotFactory, scripted_model: ScriptedModel, slack: FakeSlackAPI
 ) -> None:
     bot = make_bot(travel_admin_user_ids=ADMIN)
-    bot.deps.memory.record(bot.namespace(ALICE), ["I never take red-eye flights"])
+    bot.core.memory.record(bot.namespace(ALICE), ["I never take red-eye flights"])
     sent = bot.mention(BOB, f"plan a trip for <@{ALICE}> from Shanghai to Chengdu on {DEPART}")
     [refusal] = slack.wait_for("chat.postEphemeral", timeout=10)
     assert refusal.args["user"] == BOB and refusal.args["channel"] == CHANNEL
@@ -219,24 +219,24 @@ def test_save_trip_button_saves_once_and_only_for_the_traveller(
     sent = bot.dm(ALICE, "规划一下上海到成都的行程")
     message = save_message(bot, sent)
     assert "保存行程" in json.dumps(message["blocks"], ensure_ascii=False)
-    assert bot.deps.trips is not None
+    assert bot.core.trips is not None
 
     assert click(bot, BOB, message, sent.channel).status_code == 200
     [denied] = slack.wait_for("chat.postEphemeral")
     assert denied.args["user"] == BOB and "只有出行人本人" in denied.args["text"]
-    assert bot.deps.trips.list(bot.namespace(ALICE)) == []
+    assert bot.core.trips.list(bot.namespace(ALICE)) == []
 
     assert click(bot, ALICE, message, sent.channel).status_code == 200
     [update] = slack.wait_for("chat.update")
     assert update.args["ts"] == message["ts"] and "已保存此行程" in update.args["text"]
     assert "演示数据" in json.dumps(update.args["blocks"], ensure_ascii=False)  # still said
-    [trip] = bot.deps.trips.list(bot.namespace(ALICE))
+    [trip] = bot.core.trips.list(bot.namespace(ALICE))
     assert (trip.destination, trip.origin) == ("Chengdu", "Shanghai")
 
     assert click(bot, ALICE, message, sent.channel).status_code == 200
     slack.wait_for("chat.update", count=2)
     assert "之前已经保存过了" in slack.calls_to("chat.update")[-1].args["text"]
-    assert len(bot.deps.trips.list(bot.namespace(ALICE))) == 1
+    assert len(bot.core.trips.list(bot.namespace(ALICE))) == 1
 
 
 def test_an_admins_follow_up_in_the_thread_still_plans_for_the_colleague(
@@ -244,12 +244,12 @@ def test_an_admins_follow_up_in_the_thread_still_plans_for_the_colleague(
 ) -> None:
     bot = make_bot(travel_admin_user_ids=ADMIN)
     alice = bot.namespace(ALICE)
-    bot.deps.memory.record(alice, ["I never take red-eye flights"])
+    bot.core.memory.record(alice, ["I never take red-eye flights"])
     scripted_model.script(plan_call(), "Plan for <@U0ALICE> ready.")
     sent = bot.mention(ADMIN, f"plan a trip for <@{ALICE}> from Shanghai to Chengdu on {DEPART}")
     bot.answers(sent, count=2)
     deadline = time.monotonic() + 10  # the turn is kept in the thread right after posting
-    while not bot.deps.threads.knows(f"{bot.team_id}:{sent.channel}:{sent.thread_ts}"):
+    while not bot.core.threads.knows(f"{bot.team_id}:{sent.channel}:{sent.thread_ts}"):
         assert time.monotonic() < deadline
         time.sleep(0.02)
     asked = len(scripted_model.requests)
@@ -269,7 +269,7 @@ def test_an_admins_follow_up_in_the_thread_still_plans_for_the_colleague(
     bot.answers(sent, count=4)
     assert "record_to_memory" in offered_tools(scripted_model.requests[asked])
     assert "red-eye" not in tool_results(scripted_model.last_request)[-1]
-    assert bot.deps.memory.items(bot.namespace(ADMIN)) == []
+    assert bot.core.memory.items(bot.namespace(ADMIN)) == []
 
 
 def test_an_admin_asking_for_their_own_trip_in_the_thread_plans_for_themselves(
@@ -277,12 +277,12 @@ def test_an_admin_asking_for_their_own_trip_in_the_thread_plans_for_themselves(
 ) -> None:
     bot = make_bot(travel_admin_user_ids=ADMIN)
     alice = bot.namespace(ALICE)
-    bot.deps.memory.record(alice, ["I never take red-eye flights"])
+    bot.core.memory.record(alice, ["I never take red-eye flights"])
     scripted_model.script(plan_call(), "Plan for <@U0ALICE> ready.")
     sent = bot.mention(ADMIN, f"plan a trip for <@{ALICE}> from Shanghai to Chengdu on {DEPART}")
     bot.answers(sent, count=2)
     deadline = time.monotonic() + 10
-    while not bot.deps.threads.knows(f"{bot.team_id}:{sent.channel}:{sent.thread_ts}"):
+    while not bot.core.threads.knows(f"{bot.team_id}:{sent.channel}:{sent.thread_ts}"):
         assert time.monotonic() < deadline
         time.sleep(0.02)
     asked = len(scripted_model.requests)
@@ -299,5 +299,5 @@ def test_an_admin_asking_for_their_own_trip_in_the_thread_plans_for_themselves(
     assert the_plan(scripted_model)["preferences_of"] == "the requester"
     own = json.dumps(plan_messages(bot, sent)[-1]["blocks"])
     assert "Beijing" in own and "Preferences used" not in own
-    assert bot.deps.trips is not None and len(bot.deps.trips.list(alice)) == 1
-    assert bot.deps.memory.items(bot.namespace(ADMIN)) == []
+    assert bot.core.trips is not None and len(bot.core.trips.list(alice)) == 1
+    assert bot.core.memory.items(bot.namespace(ADMIN)) == []

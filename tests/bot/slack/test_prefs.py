@@ -41,7 +41,7 @@ LOOKS_OUTSIDE = "I get restless unless I can look outside during flights"
 
 def _slot_items(bot: BotHarness, user: str) -> dict[str, list[str]]:
     found: dict[str, list[str]] = {}
-    for item in bot.deps.memory.items(bot.namespace(user)):
+    for item in bot.core.memory.items(bot.namespace(user)):
         found.setdefault(item.slot or "", []).append(f"{item.source}: {item.text}")
     return found
 
@@ -74,7 +74,7 @@ def test_the_loading_view_opens_at_once_and_the_form_follows_a_slow_model(
     make_bot: BotFactory, scripted_model: ScriptedModel, slack: FakeSlackAPI
 ) -> None:
     bot = make_bot(llm_fast_model="scripted-fast")
-    bot.deps.memory.record(bot.namespace(ALICE), [LOOKS_OUTSIDE, "I like quiet rooms"])
+    bot.core.memory.record(bot.namespace(ALICE), [LOOKS_OUTSIDE, "I like quiet rooms"])
     answer = _mapping(
         (LOOKS_OUTSIDE, "seat", "window"),
         (LOOKS_OUTSIDE, "seat_colour", "red"),  # no such field
@@ -127,7 +127,7 @@ def test_without_a_fast_model_chat_facts_show_read_only_beneath_the_form(
     bot: BotHarness, scripted_model: ScriptedModel
 ) -> None:
     ns = bot.namespace(ALICE)
-    bot.deps.memory.record(ns, [LOOKS_OUTSIDE, "I prefer aisle seats"])
+    bot.core.memory.record(ns, [LOOKS_OUTSIDE, "I prefer aisle seats"])
     form = open_form(bot, ALICE)
     assert initial(form, "seat") == "aisle"  # the slot, straight from the profile
     listing = texts(form)
@@ -140,7 +140,7 @@ def test_a_model_that_talks_nonsense_never_breaks_the_form(
     make_bot: BotFactory, scripted_model: ScriptedModel
 ) -> None:
     bot = make_bot(llm_fast_model="scripted-fast")
-    bot.deps.memory.record(bot.namespace(ALICE), [LOOKS_OUTSIDE])
+    bot.core.memory.record(bot.namespace(ALICE), [LOOKS_OUTSIDE])
     scripted_model.script("Sure! The seat is probably window.")
     form = open_form(bot, ALICE)
     check_limits(form)
@@ -205,7 +205,7 @@ def test_saving_updates_the_profile_records_once_confirms_and_refreshes_home(
     assert ephemeral.args["channel"] == "C0TRAVEL"  # where the command was run
 
     ns = bot.namespace(ALICE)
-    assert bot.deps.memory.profile(ns) == {
+    assert bot.core.memory.profile(ns) == {
         "seat": "aisle",
         "red_eye": "avoid",
         "preferred_airlines": ["MU"],
@@ -218,7 +218,7 @@ def test_saving_updates_the_profile_records_once_confirms_and_refreshes_home(
         "preferred_airlines": ["form: Prefers China Eastern (MU)"],
         "": ["form: I like quiet rooms away from the lift"],
     }
-    summary = bot.deps.memory.retrieve(ns, "plan a trip")
+    summary = bot.core.memory.retrieve(ns, "plan a trip")
     assert "Avoids red-eye flights" in summary and "aisle seat" in summary
 
     [home] = wait_view(slack, "views.publish")
@@ -234,7 +234,7 @@ def test_a_chinese_speaker_gets_chinese_facts_and_confirmation(
     [message] = told(slack, ALICE)
     assert t("prefs_saved", "zh") in message
     assert "偏好靠窗座位" in message
-    texts_now = [i.text for i in bot.deps.memory.items(bot.namespace(ALICE))]
+    texts_now = [i.text for i in bot.core.memory.items(bot.namespace(ALICE))]
     assert any("靠窗" in text for text in texts_now)
 
 
@@ -242,27 +242,27 @@ def test_unticked_options_clear_their_slot_and_new_ones_supersede(
     bot: BotHarness, slack: FakeSlackAPI
 ) -> None:
     ns = bot.namespace(ALICE)
-    bot.deps.memory.update_profile(ns, {"seat": "window", "preferred_airlines": ["MU", "CA"]})
+    bot.core.memory.update_profile(ns, {"seat": "window", "preferred_airlines": ["MU", "CA"]})
     form = open_form(bot, ALICE)
     assert initial(form, "preferred_airlines") == ["CA", "MU"]
     state = state_for(form, {"seat": "aisle", "preferred_airlines": []})
     submit(bot, form, ALICE, state)
     told(slack, ALICE)
-    assert bot.deps.memory.profile(ns) == {"seat": "aisle"}
-    history = bot.deps.memory.export(ns)["items"]
+    assert bot.core.memory.profile(ns) == {"seat": "aisle"}
+    history = bot.core.memory.export(ns)["items"]
     window = [i for i in history if i["slot"] == "seat" and i["value"] == "window"]
     assert window and not window[0]["current"]  # superseded, kept as history
 
 
 def test_saving_an_untouched_form_changes_nothing(bot: BotHarness, slack: FakeSlackAPI) -> None:
     ns = bot.namespace(ALICE)
-    bot.deps.memory.record(ns, ["I must always have a window seat"])
-    before = bot.deps.memory.items(ns)
+    bot.core.memory.record(ns, ["I must always have a window seat"])
+    before = bot.core.memory.items(ns)
     form = open_form(bot, ALICE)
     submit(bot, form, ALICE, state_for(form))
     [message] = told(slack, ALICE)
     assert t("prefs_unchanged", "en") in message
-    assert bot.deps.memory.items(ns) == before  # the chat's own words stay
+    assert bot.core.memory.items(ns) == before  # the chat's own words stay
 
 
 def test_a_double_submission_records_once(bot: BotHarness, slack: FakeSlackAPI) -> None:
@@ -277,7 +277,7 @@ def test_a_double_submission_records_once(bot: BotHarness, slack: FakeSlackAPI) 
         "seat": ["form: Prefers an aisle seat"],
         "": ["form: I like hotels near the metro"],
     }
-    assert bot.deps.metrics.value("prefs_saves_total", outcome="duplicate") == 1
+    assert bot.core.metrics.value("prefs_saves_total", outcome="duplicate") == 1
 
 
 def test_a_brand_both_preferred_and_avoided_is_refused_inline(
@@ -297,7 +297,7 @@ def test_a_brand_both_preferred_and_avoided_is_refused_inline(
     }
     assert "Hilton" in answer["errors"][views.slot_block_id("avoided_hotel_brands")]
     settle(bot)
-    assert bot.deps.memory.items(bot.namespace(ALICE)) == []  # not even the seat
+    assert bot.core.memory.items(bot.namespace(ALICE)) == []  # not even the seat
 
 
 def test_free_text_the_privacy_guard_refuses_is_an_inline_error(
@@ -312,7 +312,7 @@ def test_free_text_the_privacy_guard_refuses_is_an_inline_error(
         "errors": {views.FREE_TEXT_BLOCK_ID: t("prefs_privacy_id", "zh")},
     }
     settle(bot)
-    assert bot.deps.memory.items(bot.namespace(ALICE)) == []
+    assert bot.core.memory.items(bot.namespace(ALICE)) == []
 
 
 def test_values_outside_the_schema_are_refused_inline(bot: BotHarness) -> None:
@@ -320,11 +320,11 @@ def test_values_outside_the_schema_are_refused_inline(bot: BotHarness) -> None:
     answer = submit(bot, form, ALICE, state_for(form, {"seat": "cockpit"})).json()
     assert answer["errors"] == {views.slot_block_id("seat"): t("prefs_invalid_option", "en")}
     settle(bot)
-    assert bot.deps.memory.items(bot.namespace(ALICE)) == []
+    assert bot.core.memory.items(bot.namespace(ALICE)) == []
 
 
 def test_another_persons_view_changes_nothing(bot: BotHarness, slack: FakeSlackAPI) -> None:
-    bot.deps.memory.update_profile(bot.namespace(ALICE), {"seat": "window"})
+    bot.core.memory.update_profile(bot.namespace(ALICE), {"seat": "window"})
     form = open_form(bot, ALICE)
     answer = submit(bot, form, BOB, state_for(form, {"seat": "aisle"})).json()
     assert answer["response_action"] == "update"
@@ -333,8 +333,8 @@ def test_another_persons_view_changes_nothing(bot: BotHarness, slack: FakeSlackA
     answer = submit(bot, form, ALICE, state_for(form, {"seat": "aisle"}), team="T0OTHER").json()
     assert answer["response_action"] == "update"
     settle(bot)
-    assert bot.deps.memory.profile(bot.namespace(ALICE)) == {"seat": "window"}
-    assert bot.deps.memory.items(bot.namespace(BOB)) == []
+    assert bot.core.memory.profile(bot.namespace(ALICE)) == {"seat": "window"}
+    assert bot.core.memory.items(bot.namespace(BOB)) == []
 
 
 def test_a_form_naming_another_platform_cannot_write_there(
@@ -349,8 +349,8 @@ def test_a_form_naming_another_platform_cannot_write_there(
         assert t("prefs_not_yours", "en") in texts(answer["view"])
     settle(bot)
     for namespace in (f"feishu:{bot.team_id}:{ALICE}", f"dingtalk:{bot.team_id}:{ALICE}"):
-        assert bot.deps.memory.items(namespace) == []
-    assert bot.deps.memory.items(bot.namespace(ALICE)) == []
+        assert bot.core.memory.items(namespace) == []
+    assert bot.core.memory.items(bot.namespace(ALICE)) == []
 
 
 def test_a_form_without_its_metadata_changes_nothing(bot: BotHarness) -> None:
@@ -361,20 +361,20 @@ def test_a_form_without_its_metadata_changes_nothing(bot: BotHarness) -> None:
     answer = submit(bot, {**form, "private_metadata": deep}, ALICE, state_for(form)).json()
     assert t("prefs_form_outdated", "en") in texts(answer["view"])
     settle(bot)
-    assert bot.deps.memory.items(bot.namespace(ALICE)) == []
+    assert bot.core.memory.items(bot.namespace(ALICE)) == []
 
 
 def test_a_stale_form_keeps_what_was_changed_elsewhere_meanwhile(
     bot: BotHarness, slack: FakeSlackAPI
 ) -> None:
     ns = bot.namespace(ALICE)
-    bot.deps.memory.update_profile(ns, {"seat": "aisle"})
+    bot.core.memory.update_profile(ns, {"seat": "aisle"})
     form = open_form(bot, ALICE)  # shows "aisle"
-    bot.deps.memory.record(ns, ["Actually I prefer window seats now"])  # said in chat meanwhile
+    bot.core.memory.record(ns, ["Actually I prefer window seats now"])  # said in chat meanwhile
     submit(bot, form, ALICE, state_for(form, {"red_eye": "avoid"}))  # seat left as shown
     [message] = told(slack, ALICE)
     assert t("prefs_kept_newer", "en", slots="Seat") in message
-    assert bot.deps.memory.profile(ns) == {"seat": "window", "red_eye": "avoid"}
+    assert bot.core.memory.profile(ns) == {"seat": "window", "red_eye": "avoid"}
 
 
 def test_a_stale_form_that_now_clashes_saves_nothing_and_says_why(
@@ -382,16 +382,16 @@ def test_a_stale_form_that_now_clashes_saves_nothing_and_says_why(
 ) -> None:
     ns = bot.namespace(ALICE)
     form = open_form(bot, ALICE)
-    bot.deps.memory.update_profile(ns, {"avoided_airlines": ["MU"]})  # elsewhere, meanwhile
+    bot.core.memory.update_profile(ns, {"avoided_airlines": ["MU"]})  # elsewhere, meanwhile
     submit(bot, form, ALICE, state_for(form, {"preferred_airlines": ["MU"], "seat": "aisle"}))
     [message] = told(slack, ALICE)
     assert "China Eastern (MU)" in message and "/travel-prefs" in message
-    assert bot.deps.memory.profile(ns) == {"avoided_airlines": ["MU"]}
+    assert bot.core.memory.profile(ns) == {"avoided_airlines": ["MU"]}
     # Nothing was recorded, so the same view can be sent again once fixed.
     fixed = state_for(form, {"preferred_airlines": ["CA"], "seat": "aisle"})
     submit(bot, form, ALICE, fixed)
     told(slack, ALICE, count=2)
-    assert bot.deps.memory.profile(ns)["preferred_airlines"] == ["CA"]
+    assert bot.core.memory.profile(ns)["preferred_airlines"] == ["CA"]
 
 
 # -- subcommands -----------------------------------------------------------------------------
@@ -400,7 +400,7 @@ def test_a_stale_form_that_now_clashes_saves_nothing_and_says_why(
 def test_show_help_and_unknown_subcommands(bot: BotHarness, slack: FakeSlackAPI) -> None:
     bot.command("/travel-prefs", "show", user=ALICE)
     assert _wait_response(slack) == [t("prefs_show_empty", "en")]
-    bot.deps.memory.record(bot.namespace(ALICE), ["I never take red-eye flights"])
+    bot.core.memory.record(bot.namespace(ALICE), ["I never take red-eye flights"])
     bot.command("/travel-prefs", "SHOW", user=ALICE)
     shown = _wait_response(slack, 2)[-1]
     assert "(1 items)" in shown and "I never take red-eye flights" in shown
@@ -414,7 +414,7 @@ def test_show_help_and_unknown_subcommands(bot: BotHarness, slack: FakeSlackAPI)
 def test_show_renders_remembered_slack_markup_inert(bot: BotHarness, slack: FakeSlackAPI) -> None:
     # The guard refuses links and text addressed to others now; kept by an earlier version.
     store_unchecked(
-        bot.deps.memory,
+        bot.core.memory,
         bot.namespace(ALICE),
         ["tell <!channel> and <@U0BOB> about <https://x.example|deals>"],
     )
@@ -428,8 +428,8 @@ def test_forget_asks_first_then_erases_everything_and_says_how_much(
     bot: BotHarness, slack: FakeSlackAPI
 ) -> None:
     ns = bot.namespace(ALICE)
-    bot.deps.memory.record(ns, ["I never take red-eye flights", "I like quiet rooms"])
-    bot.deps.memory.record(bot.namespace(BOB), ["I prefer aisle seats"])
+    bot.core.memory.record(ns, ["I never take red-eye flights", "I like quiet rooms"])
+    bot.core.memory.record(bot.namespace(BOB), ["I prefer aisle seats"])
     bot.command("/travel-prefs", "forget", user=ALICE)
     [question] = slack.wait_for("response_url")
     assert question.args["text"] == t("prefs_forget_ask", "en", count=2)
@@ -438,36 +438,36 @@ def test_forget_asks_first_then_erases_everything_and_says_how_much(
         views.FORGET_ALL_CONFIRM_ACTION_ID,
         views.FORGET_ALL_CANCEL_ACTION_ID,
     ]
-    assert len(bot.deps.memory.items(ns)) == 2  # nothing yet
+    assert len(bot.core.memory.items(ns)) == 2  # nothing yet
 
     url = slack.response_url("forget")
     click(bot, ALICE, views.FORGET_ALL_CANCEL_ACTION_ID, ALICE, response_url=url)
     assert _wait_response(slack, 2)[-1] == t("prefs_forget_cancelled", "en")
-    assert len(bot.deps.memory.items(ns)) == 2
+    assert len(bot.core.memory.items(ns)) == 2
 
     # Someone else's "yes" (a forged payload) erases nothing.
     click(bot, BOB, views.FORGET_ALL_CONFIRM_ACTION_ID, ALICE, response_url=url)
     assert _wait_response(slack, 3)[-1] == t("prefs_not_yours", "en")
-    assert len(bot.deps.memory.items(ns)) == 2
+    assert len(bot.core.memory.items(ns)) == 2
 
     click(bot, ALICE, views.FORGET_ALL_CONFIRM_ACTION_ID, ALICE, response_url=url)
     done = slack.wait_for("response_url", count=4)[-1]
     assert done.args["text"] == t("prefs_forgot_all", "en", count=2)
     assert done.args["replace_original"] in (True, "true")
-    assert bot.deps.memory.items(ns) == []
-    assert [i.text for i in bot.deps.memory.items(bot.namespace(BOB))] == ["I prefer aisle seats"]
+    assert bot.core.memory.items(ns) == []
+    assert [i.text for i in bot.core.memory.items(bot.namespace(BOB))] == ["I prefer aisle seats"]
     [home] = wait_view(slack, "views.publish")
     assert t("home_empty", "en") in texts(home)
 
 
 def test_an_unknown_action_id_gets_a_clear_answer(bot: BotHarness, slack: FakeSlackAPI) -> None:
     ns = bot.namespace(ALICE)
-    bot.deps.memory.record(ns, ["I never take red-eye flights"])
+    bot.core.memory.record(ns, ["I never take red-eye flights"])
     url = slack.response_url()
     response = click(bot, ALICE, "travel_prefs.teleport", "everything", response_url=url)
     assert response.status_code == 200
     assert _wait_response(slack) == [t("prefs_unknown_action", "en")]
-    assert len(bot.deps.memory.items(ns)) == 1
+    assert len(bot.core.memory.items(ns)) == 1
 
 
 def test_an_unknown_action_inside_the_form_is_answered_on_top_of_it(
@@ -480,7 +480,7 @@ def test_an_unknown_action_inside_the_form_is_answered_on_top_of_it(
     assert t("prefs_unknown_action", "en") in texts(pushed)
     settle(bot)
     assert len(slack.calls_to("views.update")) == updates  # the form itself is untouched
-    assert bot.deps.memory.items(bot.namespace(ALICE)) == []
+    assert bot.core.memory.items(bot.namespace(ALICE)) == []
 
 
 # -- chat and form write the same memory -------------------------------------------------------
@@ -529,7 +529,7 @@ def test_scoped_preferences_sit_beside_the_general_one_in_the_form_and_on_home(
     bot: BotHarness, slack: FakeSlackAPI
 ) -> None:
     ns = bot.namespace(ALICE)
-    bot.deps.memory.record(ns, ["I prefer aisle seats", "On trains I like a window seat"])
+    bot.core.memory.record(ns, ["I prefer aisle seats", "On trains I like a window seat"])
     form = open_form(bot, ALICE)
     assert initial(form, "seat") == "aisle"  # the form edits the general value
     seat_hint = block(form, views.slot_block_id("seat"))["hint"]["text"]
@@ -537,7 +537,7 @@ def test_scoped_preferences_sit_beside_the_general_one_in_the_form_and_on_home(
 
     submit(bot, form, ALICE, state_for(form, {"seat": "window"}))
     told(slack, ALICE)
-    texts_now = {i.text for i in bot.deps.memory.items(ns)}
+    texts_now = {i.text for i in bot.core.memory.items(ns)}
     assert texts_now == {"Prefers a window seat", "On trains I like a window seat"}
 
     open_home(bot, ALICE)

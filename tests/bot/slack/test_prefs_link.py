@@ -35,7 +35,7 @@ def test_home_offers_the_page_in_the_browser_with_the_persons_own_link(
 ) -> None:
     bot = _linked_bot(make_bot)
     slack.add_user(ALICE, locale="zh-CN")
-    bot.deps.memory.record(bot.namespace(ALICE), ["出差只坐高铁一等座"])
+    bot.core.memory.record(bot.namespace(ALICE), ["出差只坐高铁一等座"])
     open_home(bot, ALICE)
     home = published_home(slack, ALICE)
     [button] = buttons(home, views.OPEN_IN_BROWSER_ACTION_ID)
@@ -67,7 +67,7 @@ def test_travel_prefs_link_answers_only_the_asker_with_their_own_link(
     make_bot: BotFactory, slack: FakeSlackAPI
 ) -> None:
     bot = _linked_bot(make_bot)
-    bot.deps.memory.record(bot.namespace(BOB), ["I like quiet rooms"])
+    bot.core.memory.record(bot.namespace(BOB), ["I like quiet rooms"])
     assert bot.command("/travel-prefs", "link", user=ALICE).status_code == 200
     [reply] = slack.wait_for("response_url", timeout=15)
     assert reply.args["response_type"] == "ephemeral"

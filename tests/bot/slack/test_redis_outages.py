@@ -30,7 +30,7 @@ def duplicates(bot: BotHarness, count: int, timeout: float = 10.0) -> float:
     """The deliveries `bot` recognised as duplicates, once `count` were (or time ran out)."""
     deadline = time.monotonic() + timeout
     while True:
-        seen = bot.deps.metrics.value("slack_events_duplicate_total", type="dm")
+        seen = bot.core.metrics.value("slack_events_duplicate_total", type="dm")
         if seen >= count or time.monotonic() > deadline:
             return seen
         time.sleep(0.02)

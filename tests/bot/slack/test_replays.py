@@ -23,7 +23,7 @@ def _wait_replays(bot: BotHarness, kind: str, count: int, timeout: float = 10.0)
     """The replays of `kind` the bot recognised, once `count` were (or time ran out)."""
     deadline = time.monotonic() + timeout
     while True:
-        seen = bot.deps.metrics.value("slack_events_duplicate_total", type=kind)
+        seen = bot.core.metrics.value("slack_events_duplicate_total", type=kind)
         if seen >= count or time.monotonic() > deadline:
             return seen
         time.sleep(0.02)
@@ -50,7 +50,7 @@ def _command_body(bot: BotHarness, text: str) -> bytes:
 def test_a_replayed_slash_command_is_acknowledged_and_not_handled_again(
     bot: BotHarness, slack: FakeSlackAPI
 ) -> None:
-    bot.deps.memory.record(bot.namespace(ALICE), ["I never take red-eye flights"])
+    bot.core.memory.record(bot.namespace(ALICE), ["I never take red-eye flights"])
     body = _command_body(bot, "show")
     headers = sign(body)  # captured once, sent twice, exactly as it was
     first = bot.post(body, "application/x-www-form-urlencoded", headers=headers, signed=False)
@@ -85,7 +85,7 @@ def test_a_replayed_open_form_command_opens_one_form(bot: BotHarness, slack: Fak
 
 def test_a_replayed_forget_confirmation_answers_once(bot: BotHarness, slack: FakeSlackAPI) -> None:
     ns = bot.namespace(ALICE)
-    bot.deps.memory.record(ns, ["I never take red-eye flights"])
+    bot.core.memory.record(ns, ["I never take red-eye flights"])
     payload = {
         "type": "block_actions",
         "team": {"id": bot.team_id, "domain": slack.team_domain},
@@ -116,7 +116,7 @@ def test_a_replayed_forget_confirmation_answers_once(bot: BotHarness, slack: Fak
     slack.wait_for("response_url")
     assert _wait_replays(bot, "block_actions", 1) == 1
     bot.drain()
-    assert bot.deps.memory.items(ns) == []
+    assert bot.core.memory.items(ns) == []
     assert len(slack.response_calls) == 1
 
 
@@ -135,33 +135,33 @@ def test_a_replayed_home_forget_all_erases_nothing_told_since(
     bot: BotHarness, slack: FakeSlackAPI
 ) -> None:
     ns = bot.namespace(ALICE)
-    bot.deps.memory.record(ns, ["I never take red-eye flights"])
+    bot.core.memory.record(ns, ["I never take red-eye flights"])
     open_home(bot, ALICE)
     home = published_home(slack, ALICE)
     [forget_all] = buttons(home, views.FORGET_ALL_ACTION_ID)
     payload = click_payload(bot, ALICE, views.FORGET_ALL_ACTION_ID, forget_all["value"], view=home)
     _replayed(bot, payload, times=1)
     published_home(slack, ALICE, count=2)
-    assert bot.deps.memory.items(ns) == []
+    assert bot.core.memory.items(ns) == []
 
-    bot.deps.memory.record(ns, ["I like quiet rooms"])  # told since
+    bot.core.memory.record(ns, ["I like quiet rooms"])  # told since
     _replayed(bot, payload, times=1)  # the same bytes, within Slack's five minutes
     assert _wait_replays(bot, "block_actions", 1) == 1
     bot.drain()
-    assert [i.text for i in bot.deps.memory.items(ns)] == ["I like quiet rooms"]
+    assert [i.text for i in bot.core.memory.items(ns)] == ["I like quiet rooms"]
 
 
 def test_a_replayed_home_forget_item_acts_once(bot: BotHarness, slack: FakeSlackAPI) -> None:
     ns = bot.namespace(ALICE)
-    bot.deps.memory.record(ns, ["I never take red-eye flights", "I like quiet rooms"])
+    bot.core.memory.record(ns, ["I never take red-eye flights", "I like quiet rooms"])
     open_home(bot, ALICE)
     home = published_home(slack, ALICE)
-    quiet = next(i for i in bot.deps.memory.items(ns) if i.text == "I like quiet rooms")
+    quiet = next(i for i in bot.core.memory.items(ns) if i.text == "I like quiet rooms")
     payload = click_payload(bot, ALICE, views.FORGET_ITEM_ACTION_ID, quiet.id, view=home)
     _replayed(bot, payload, times=3)
     assert _wait_replays(bot, "block_actions", 2) == 2
     bot.drain()
-    assert [i.text for i in bot.deps.memory.items(ns)] == ["I never take red-eye flights"]
+    assert [i.text for i in bot.core.memory.items(ns)] == ["I never take red-eye flights"]
     assert len(slack.calls_to("views.publish")) == 2  # opened, then refreshed once
 
 

@@ -11,7 +11,7 @@ import time
 from typing import Any
 
 from bot.messages import t
-from bot.slack.stream import MESSAGE_LIMIT, ready, safe_markdown
+from bot.slack.streaming import MESSAGE_LIMIT, ready, safe_markdown
 from tests.bot.conftest import BotFactory
 from tests.support.llm_server import Reply, ScriptedModel, tokens
 from tests.support.slack_api import Call, FakeSlackAPI

@@ -10,6 +10,7 @@ import pytest
 from bot.messages import t
 from bot.prefs.form import FormMeta, build_form
 from bot.prefs.prefill import Suggestion, accept_suggestions, parse_suggestions
+from bot.slack.incoming import PLATFORM
 from bot.slack.views import blocks
 from bot.slack.views.home import home_view
 from bot.slack.views.notices import loading_modal
@@ -169,7 +170,7 @@ def test_form_metadata_round_trips_and_rejects_tampering() -> None:
     assert back == FormMeta(
         user="U1", team="T1", lang="zh", channel="C1", base={"seat": "aisle", "x": ("a", "b")}
     )
-    assert back is not None and back.namespace == "T1:U1"
+    assert back is not None and PLATFORM.key(back.team, back.user) == "T1:U1"
     for bad in (None, "", "not json", "[]", '{"u": "U1"}', '{"u":"U1","t":"T1","l":"fr"}'):
         assert FormMeta.loads(bad) is None
 

@@ -1,0 +1,203 @@
+"""What every process shares, built once from settings: the core (`Core`: memory, the
+agent, Redis, trips and policies, admins, thread history, claims, the pools and the
+conversation), the pipeline every channel's events go through, the one HTTP application
+and the preferences site on it. Part of the composition root (`bot.compose`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from bot.conversation.claims import CLAIM_TIMEOUT, Claims
+from bot.conversation.threads import ThreadHistory
+from bot.conversation.turn import AgentLike, Conversation
+from bot.flows.pipeline import Flows, Pipeline
+from bot.flows.preferences import PreferenceFlows
+from bot.flows.trips import TripFlows
+from bot.metrics import Metrics
+from bot.pools import Pools
+from bot.prefs.links import LinkProvider, page_links
+from bot.prefs.revocations import Revocations
+
+if TYPE_CHECKING:
+    from bot.http.app import WebApp
+    from bot.planning.admins import AdminResolver
+    from bot.planning.trips import TripStore
+    from bot.policy.approvals import Approvals
+    from bot.policy.store import PolicyBook
+    from bot.settings import Settings
+    from memory.protocol import LongTermMemory
+
+
+@dataclass
+class Core:
+    """What every process shares, built once by `open_core` and closed once."""
+
+    memory: LongTermMemory
+    agent: AgentLike | None
+    redis: Any | None
+    metrics: Metrics
+    trips: TripStore | None
+    policy: PolicyBook | None  # on the trips' database; closed with it
+    approvals: Approvals | None
+    admins: AdminResolver | None
+    pools: Pools
+    threads: ThreadHistory
+    claims: Claims
+    revocations: Revocations  # of preference links and page sessions (the claims' client)
+    conversation: Conversation
+
+    def close(self, *, drain: bool = True) -> None:
+        """Stop the pools (see `Pools.close`), then release connections."""
+        self.pools.close(drain=drain)
+        self.claims.close()
+        if self.redis is not None:
+            self.redis.close()
+        if self.trips is not None:
+            self.trips.close()
+        self.memory.close()
+
+
+def open_core(
+    settings: Settings,
+    *,
+    memory: LongTermMemory | None = None,
+    agent: AgentLike | None = None,
+    metrics: Metrics | None = None,
+) -> Core:
+    """The real parts: memory, agent (None without an LLM), Redis, trips, policies."""
+    from bot.agent.loop import build_agent
+    from bot.planning.admins import AdminResolver
+    from bot.planning.tools import travel_tools
+    from bot.planning.trips import open_trip_store
+    from bot.policy.approvals import open_approvals
+    from bot.policy.store import open_policy_book
+    from memory import open_memory
+    from memory.redis_client import open_redis
+
+    metrics = metrics or Metrics()
+    memory = memory if memory is not None else open_memory(settings)
+    trips = open_trip_store(settings)
+    policy = open_policy_book(settings, trips.backend)
+    if agent is None:
+        tools = travel_tools(settings, memory, policy=policy)
+        agent = build_agent(settings, memory, metrics=metrics, extra_tools=tools)
+    client = open_redis(settings.redis_url)
+    prefix = settings.redis_key_prefix
+    pools = Pools.open(
+        agent_workers=settings.agent_workers, dispatch_workers=settings.http_dispatch_workers
+    )
+    admins = AdminResolver(
+        redis=client, key_prefix=prefix, cache_seconds=settings.travel_admin_cache_seconds
+    )
+    threads = ThreadHistory(
+        client=client,
+        key_prefix=prefix,
+        max_turns=settings.thread_history_turns,
+        ttl_seconds=settings.thread_history_ttl_seconds,
+        max_chars_per_turn=settings.max_message_chars,
+    )
+    # Claims have a client of their own, with a shorter timeout: a frozen Redis is given
+    # up on quickly, and a pile-up on the shared one never holds a claim. The revocations
+    # of preference links share it.
+    quick = open_redis(settings.redis_url, timeout=CLAIM_TIMEOUT)
+    claims = Claims(
+        client=quick, owns_client=True, key_prefix=prefix, ttl_seconds=settings.dedupe_ttl_seconds
+    )
+    conversation = Conversation(
+        agent=agent,
+        threads=threads,
+        claims=claims,
+        admins=admins,
+        trips=trips,
+        audit=policy.audit if policy is not None else None,
+        metrics=metrics,
+        pool=pools.turns,
+        max_pending=settings.agent_max_pending,
+        max_chars=settings.max_message_chars,
+    )
+    return Core(
+        memory=memory,
+        agent=agent,
+        redis=client,
+        metrics=metrics,
+        trips=trips,
+        policy=policy,
+        approvals=open_approvals(settings, trips, trips.backend),
+        admins=admins,
+        pools=pools,
+        threads=threads,
+        claims=claims,
+        revocations=Revocations(client=quick, key_prefix=prefix),
+        conversation=conversation,
+    )
+
+
+def pipeline(settings: Settings, core: Core, *, link: LinkProvider | None = None) -> Pipeline:
+    """The one path of every channel's events, with the flows it routes commands to; a
+    preferences view links to the web page unless another `link` provider is given."""
+    preferences = PreferenceFlows(
+        memory=core.memory,
+        metrics=core.metrics,
+        claims=core.claims,
+        revocations=core.revocations,
+        link=link or page_links(settings),
+    )
+    trips = TripFlows(trips=core.trips, admins=core.admins, metrics=core.metrics)
+    return Pipeline(
+        conversation=core.conversation,
+        flows=Flows(preferences=preferences, trips=trips),
+        claims=core.claims,
+        metrics=core.metrics,
+        run_task=core.pools.run_task,
+        default_lang=settings.default_language,
+    )
+
+
+def web_app(settings: Settings, core: Core) -> WebApp:
+    """The one HTTP application: health, readiness and metrics; channels mount on it."""
+    from bot.http.app import WebApp
+
+    token = settings.metrics_token
+    return WebApp(
+        memory=core.memory,
+        redis=core.redis,
+        metrics=core.metrics,
+        claims=core.claims,
+        conversation=core.conversation,
+        probe=core.pools.probe,
+        llm_configured=core.agent is not None,
+        metrics_token=token.get_secret_value() if token is not None else "",
+    )
+
+
+def mount_prefs_site(web: WebApp, settings: Settings, core: Core) -> bool:
+    """The preferences page and its API, when `PREFS_LINK_SECRET` is set (`bot.web`)."""
+    from bot.web import mount
+
+    return mount(
+        web,
+        settings,
+        memory=core.memory,
+        metrics=core.metrics,
+        claims=core.claims,
+        revocations=core.revocations,
+        tasks=core.pools.tasks,
+        new_link=new_link_lines(settings),
+    )
+
+
+def new_link_lines(settings: Settings) -> tuple[str, ...]:
+    """Where a person gets a new link to the page (message keys): for each chat platform
+    this deployment serves, or the command line when it serves none. The same for every
+    refused link, so the page never tells which way a link was wrong."""
+    served = (
+        ("page_denied_new", bool(settings.slack_bot_token)),
+        ("page_denied_new_feishu", settings.feishu_configured),
+        ("page_denied_new_dingtalk", settings.dingtalk_configured),
+    )
+    return tuple(key for key, on in served if on) or ("page_denied_new_local",)
+
+
+__all__ = ["Core", "mount_prefs_site", "new_link_lines", "open_core", "pipeline", "web_app"]

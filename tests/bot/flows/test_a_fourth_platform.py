@@ -1,0 +1,128 @@
+"""Adding a platform is adding a folder: Toy (`tests/toy`), a fourth chat platform with
+the four roles of a channel and nothing else, goes the core's one path end to end.
+
+It is built as `travel-bot serve` builds a channel (the composition root's core and
+pipeline, its route on the real HTTP server) and spoken to as its platform would: a
+message is parsed, claimed once, answered by the conversation through Toy's sink, the
+plan under it drawn by Toy's widgets; its *Save trip* button is the core's one flow,
+decided once; `/travel-prefs` is the core's command. Nothing in `bot/` names Toy.
+"""
+
+from __future__ import annotations
+
+import ast
+import time
+from collections.abc import Iterator
+from datetime import date, timedelta
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bot import compose
+from bot.channels import PLATFORMS
+from bot.conversation.namespaces import namespace_problem
+from tests.support.harness import Running, settings_for
+from tests.support.llm_server import ScriptedModel
+from tests.toy.channel import Toy
+from tests.toy.http import CLICKS_PATH, EVENTS_PATH, ToyRoute
+from tests.toy.incoming import PLATFORM
+
+TOY = Path(__file__).resolve().parents[2] / "toy"
+DEPART = (date.today() + timedelta(days=20)).isoformat()
+
+
+class ToyBot(Running):
+    def __init__(self, settings: Any) -> None:
+        super().__init__(settings)
+        self.toy = Toy(pipeline=compose.pipeline(settings, self.core))
+        pool = self.core.pools.dispatch
+        self.web.mount(EVENTS_PATH, ToyRoute(self.toy, pool), methods=("POST",))
+        self.web.mount(CLICKS_PATH, ToyRoute(self.toy, pool, clicks=True), methods=("POST",))
+        self.serve()
+
+    def send(self, event_id: str, text: str, *, msg: str = "m1") -> None:
+        event = {"id": event_id, "team": "t1", "user": "alice", "chat": "c1", "msg": msg}
+        response = self.http.post(EVENTS_PATH, json={**event, "text": text, "dm": True})
+        assert response.status_code == 200
+
+    def shown(self, kind: str, count: int = 1, timeout: float = 15.0) -> list[dict[str, Any]]:
+        deadline = time.monotonic() + timeout
+        while True:
+            found = [item for item in self.toy.outbox if item["kind"] == kind]
+            if len(found) >= count or time.monotonic() > deadline:
+                return found
+            time.sleep(0.02)
+
+
+@pytest.fixture
+def toy(tmp_path: Path, bot_prefix: str, scripted_model: ScriptedModel) -> Iterator[ToyBot]:
+    settings = settings_for(
+        tmp_path, prefix=bot_prefix, model_url=scripted_model.base_url, database="toy-memory"
+    )
+    bot = ToyBot(settings)
+    yield bot
+    bot.close()
+
+
+def test_a_message_goes_the_one_path_and_its_plan_is_saved_once(
+    toy: ToyBot, scripted_model: ScriptedModel
+) -> None:
+    plan = {"origin": "上海", "destination": "成都", "depart_date": DEPART}
+    scripted_model.script([("plan_itinerary", plan)], "Here is your Chengdu plan.")
+    toy.send("ev1", "plan my trip from Shanghai to Chengdu")
+    toy.send("ev1", "plan my trip from Shanghai to Chengdu")  # the platform's retry
+    [answer] = toy.shown("answer")
+    assert answer["text"] == "Here is your Chengdu plan."
+    [card] = toy.shown("plan")
+    assert card["text"].startswith("Shanghai → Chengdu")  # drawn by Toy's widgets
+    [save] = card["buttons"]
+    assert save["action"] == "trip.save" and save["value"]["ns"] == "toy:t1:alice"
+    time.sleep(0.3)
+    assert len(toy.shown("answer")) == 1  # answered once
+    assert len(scripted_model.requests) == 2  # one turn: the plan, then the answer
+    assert toy.core.metrics.value("toy_events_duplicate_total", type="dm") == 1
+
+    click = {"id": "click1", "team": "t1", "user": "alice", "action": save["action"]}
+    saved = toy.http.post(CLICKS_PATH, json={**click, "value": save["value"]}).json()
+    assert saved["kind"] == "plan" and "Trip saved by @alice." in saved["text"]
+    assert toy.core.trips is not None
+    [trip] = toy.core.trips.list("toy:t1:alice")
+    assert (trip.origin, trip.destination) == ("Shanghai", "Chengdu")
+    replayed = toy.http.post(CLICKS_PATH, json={**click, "value": save["value"]}).json()
+    assert replayed is None  # the same click, replayed: claimed once, nothing done
+    stranger = {**click, "id": "click2", "user": "mallory"}
+    refused = toy.http.post(CLICKS_PATH, json={**stranger, "value": save["value"]}).json()
+    assert refused["kind"] == "notice" and "Only the traveller" in refused["text"]
+    assert len(toy.core.trips.list("toy:t1:alice")) == 1
+
+
+def test_its_commands_are_the_cores_and_its_prompt_names_it(
+    toy: ToyBot, scripted_model: ScriptedModel
+) -> None:
+    toy.core.memory.record("toy:t1:alice", ["I prefer aisle seats"])
+    toy.send("ev2", "/travel-prefs", msg="m2")
+    [shown] = toy.shown("preferences")
+    assert "aisle" in shown["text"] and shown["buttons"][0]["action"] == "prefs.forget"
+    scripted_model.script("Noted.")
+    toy.send("ev3", "hello", msg="m3")
+    toy.shown("answer")
+    system = scripted_model.requests[0]["messages"][0]["content"]
+    assert "a company's Toy chat" in system and "`/travel-prefs` in Toy" in system
+    assert namespace_problem("toy:t1:alice", [*PLATFORMS, PLATFORM]) is None
+
+
+def test_the_folder_is_all_it_takes() -> None:
+    """Toy's four roles under the channel file names, and it imports the core only."""
+    assert {p.name for p in TOY.glob("*.py")} >= {
+        "http.py",
+        "incoming.py",
+        "sink.py",
+        "widgets.py",
+        "channel.py",
+    }
+    others = ("bot.slack", "bot.feishu", "bot.dingtalk", "bot.chat", "bot.compose", "bot.cli")
+    for path in TOY.glob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text("utf-8"))):
+            if isinstance(node, ast.ImportFrom) and node.module:
+                assert not node.module.startswith(others), f"{path.name} imports {node.module}"

@@ -1,0 +1,217 @@
+"""`/api/preferences`: the same memory and rules as chat and the Slack modal, as JSON."""
+
+from __future__ import annotations
+
+import html
+import json
+from typing import Any
+
+import httpx
+
+from bot.messages import t
+from tests.bot.conftest import BotFactory
+from tests.bot.web.conftest import ALICE, BOB, PrefsBot, start_prefs_bot
+from tests.support.llm_server import ScriptedModel
+from tests.support.services import free_port
+
+API = "/api/preferences"
+
+
+def _post(client: httpx.Client, body: Any, **headers: str) -> httpx.Response:
+    return client.post(
+        API, content=json.dumps(body), headers={"Content-Type": "application/json", **headers}
+    )
+
+
+def test_get_answers_every_slot_the_facts_the_summary_and_the_schema(prefs_bot: PrefsBot) -> None:
+    ns = prefs_bot.namespace()
+    memory = prefs_bot.memory
+    memory.record(ns, ["I never take red-eye flights", "I like quiet rooms"])
+    memory.update_profile(ns, {"preferred_airlines": ["MU", "CA"]}, source="form")
+
+    response = prefs_bot.api(prefs_bot.token()).get(API)
+    assert response.status_code == 200
+    assert response.headers["content-type"].startswith("application/json")
+    body = response.json()
+    schema_slots = [slot.id for slot in memory.schema.slots]
+    assert list(body["slots"]) == schema_slots
+    assert body["slots"]["red_eye"] == "avoid"
+    assert body["slots"]["preferred_airlines"] == ["CA", "MU"]
+    assert body["slots"]["seat"] is None
+    by_text = {f["text"]: f for f in body["facts"]}
+    assert set(by_text) == {i.text for i in memory.items(ns)}
+    quiet = by_text["I like quiet rooms"]
+    assert quiet["slot"] is None and quiet["source"] == "chat"
+    assert quiet["created_at"].startswith("20") and quiet["id"]
+    assert by_text["I never take red-eye flights"]["slot"] == "red_eye"
+    assert body["summary"] == memory.retrieve(ns)
+    seat = next(s for s in body["schema"]["slots"] if s["id"] == "seat")
+    assert seat["kind"] == "single" and seat["label"] == {"en": "Seat", "zh": "座位"}
+    assert [o["id"] for o in seat["options"]] == ["window", "aisle"]
+    assert body["schema"]["note"]["max_chars"] == 500
+
+
+def test_chat_facts_fill_empty_slots_through_the_fast_model(
+    make_bot: BotFactory, scripted_model: ScriptedModel
+) -> None:
+    bot = start_prefs_bot(make_bot, llm_fast_model="scripted-fast")
+    try:
+        ns = bot.namespace()
+        bot.memory.record(ns, ["I always want to look outside when I fly"])
+        scripted_model.script(
+            json.dumps({"mappings": [{"fact": 1, "field": "seat", "value": "window"}]})
+        )
+        body = bot.api(bot.token()).get(API).json()
+        assert body["slots"]["seat"] == "window"
+        assert body["suggested"] == ["seat"]
+        assert scripted_model.last_request["model"] == "scripted-fast"
+        assert bot.memory.profile(ns).get("seat") is None  # a suggestion, not yet saved
+    finally:
+        bot.close()
+
+
+def test_a_save_goes_through_the_modal_rules_and_chat_recalls_it_at_once(
+    prefs_bot: PrefsBot,
+) -> None:
+    ns, memory = prefs_bot.namespace(), prefs_bot.memory
+    memory.record(ns, ["I prefer aisle seats"])
+    assert "aisle" in memory.retrieve(ns)  # cached now
+
+    body = {
+        "slots": {"seat": "window", "cabin_class": "economy"},
+        "note": "A quiet room away from the lift",
+    }
+    response = _post(prefs_bot.api(prefs_bot.token()), body)
+    assert response.status_code == 200, response.text
+    saved = response.json()
+    assert saved["ok"] is True and saved["status"] == "saved"
+    outcomes = {(o["field"], o["status"]) for o in saved["outcomes"]}
+    assert outcomes == {("seat", "updated"), ("cabin_class", "added"), ("note", "added")}
+    assert saved["slots"]["seat"] == "window" and saved["slots"]["cabin_class"] == "economy"
+
+    assert memory.profile(ns)["seat"] == "window"
+    summary = memory.retrieve(ns)  # a stale cache entry would still say "aisle"
+    assert "window" in summary and "aisle" not in summary and "quiet room" in summary
+    sources = {i.text: i.source for i in memory.items(ns)}
+    assert sources["A quiet room away from the lift"] == "form"
+
+
+def test_the_same_values_again_change_nothing(prefs_bot: PrefsBot) -> None:
+    ns = prefs_bot.namespace()
+    prefs_bot.memory.update_profile(ns, {"seat": "aisle"})
+    before = [i.id for i in prefs_bot.memory.items(ns)]
+    response = _post(prefs_bot.api(prefs_bot.token()), {"slots": {"seat": "aisle"}})
+    assert response.status_code == 200
+    assert response.json()["status"] == "unchanged"
+    assert [i.id for i in prefs_bot.memory.items(ns)] == before
+
+
+def test_null_clears_a_slot_and_a_slot_left_out_is_left_alone(prefs_bot: PrefsBot) -> None:
+    ns = prefs_bot.namespace()
+    prefs_bot.memory.update_profile(ns, {"seat": "aisle", "breakfast": "required"})
+    response = _post(prefs_bot.api(prefs_bot.token()), {"slots": {"seat": None}})
+    assert response.status_code == 200
+    assert prefs_bot.memory.profile(ns) == {"breakfast": "required"}
+
+
+def test_an_option_both_preferred_and_avoided_is_refused_per_field(prefs_bot: PrefsBot) -> None:
+    ns = prefs_bot.namespace()
+    body = {"slots": {"preferred_airlines": ["MU"], "avoided_airlines": ["MU", "CA"]}}
+    response = _post(prefs_bot.api(prefs_bot.token()), body)
+    assert response.status_code == 400
+    errors = response.json()["errors"]
+    assert set(errors) == {"preferred_airlines", "avoided_airlines"}
+    assert "China Eastern" in errors["preferred_airlines"]
+    assert prefs_bot.memory.items(ns) == []
+
+
+def test_a_choice_clashing_with_the_profile_now_is_refused_and_nothing_saved(
+    prefs_bot: PrefsBot,
+) -> None:
+    ns = prefs_bot.namespace()
+    prefs_bot.memory.update_profile(ns, {"avoided_airlines": ["MU"]})
+    before = prefs_bot.memory.profile(ns)
+    body = {"slots": {"preferred_airlines": ["MU"]}, "note": "Aisle near the front"}
+    response = _post(prefs_bot.api(prefs_bot.token()), body)
+    assert response.status_code == 409
+    answer = response.json()
+    assert answer["error"] == "conflict"
+    assert set(answer["errors"]) == {"preferred_airlines", "avoided_airlines"}
+    assert prefs_bot.memory.profile(ns) == before
+    assert len(prefs_bot.memory.items(ns)) == 1  # the note was not kept either
+
+
+def test_the_privacy_guard_refuses_the_note_in_the_persons_language(prefs_bot: PrefsBot) -> None:
+    ns = prefs_bot.namespace()
+    client = prefs_bot.api(prefs_bot.token(lang="zh"))
+    response = _post(client, {"slots": {"seat": "aisle"}, "note": "有事打我电话 13812345678"})
+    assert response.status_code == 400
+    assert response.json()["errors"] == {"note": t("prefs_privacy_phone", "zh")}
+    assert prefs_bot.memory.items(ns) == []
+
+
+def test_unknown_fields_options_and_shapes_are_errors_by_field(prefs_bot: PrefsBot) -> None:
+    client = prefs_bot.api(prefs_bot.token())
+    response = _post(
+        client, {"slots": {"seat": "cockpit", "cabin_class": ["economy"], "pets": "dog"}, "note": 5}
+    )
+    assert response.status_code == 400
+    errors = response.json()["errors"]
+    assert set(errors) == {"pets", "note"}  # shapes first, before any option is checked
+    response = _post(client, {"slots": {"seat": "cockpit", "cabin_class": ["economy"]}})
+    assert set(response.json()["errors"]) == {"seat", "cabin_class"}
+    assert response.json()["errors"]["seat"] == t("prefs_invalid_option", "en")
+    assert _post(client, {"slots": ["seat"]}).json()["errors"] == {
+        "slots": t("api_not_object", "en")
+    }
+    assert prefs_bot.memory.items(prefs_bot.namespace()) == []
+
+
+def test_delete_forgets_ones_own_fact_and_nobody_elses(prefs_bot: PrefsBot) -> None:
+    memory = prefs_bot.memory
+    memory.record(prefs_bot.namespace(ALICE), ["I like quiet rooms", "I prefer aisle seats"])
+    memory.record(prefs_bot.namespace(BOB), ["I never take red-eye flights"])
+    quiet = next(
+        i for i in memory.items(prefs_bot.namespace(ALICE)) if i.text == "I like quiet rooms"
+    )
+    [bobs] = memory.items(prefs_bot.namespace(BOB))
+    alice = prefs_bot.api(prefs_bot.token(ALICE))
+
+    response = alice.delete(f"{API}/facts/{bobs.id}")
+    assert response.status_code == 404 and response.json()["error"] == "not_found"
+    assert [i.id for i in memory.items(prefs_bot.namespace(BOB))] == [bobs.id]
+
+    response = alice.delete(f"{API}/facts/{quiet.id}")
+    assert response.status_code == 200 and response.json()["forgotten"] == 1
+    assert [i.text for i in memory.items(prefs_bot.namespace(ALICE))] == ["I prefer aisle seats"]
+    assert "quiet" not in memory.retrieve(prefs_bot.namespace(ALICE))
+    assert alice.delete(f"{API}/facts/{quiet.id}").status_code == 404  # already gone
+    assert alice.delete(f"{API}/facts/..%2F").status_code == 404
+    assert alice.delete(f"{API}/facts/").status_code == 404  # never "forget everything"
+    assert alice.get(f"{API}/facts/{quiet.id}").status_code == 405
+    assert len(memory.items(prefs_bot.namespace(ALICE))) == 1
+
+
+def test_one_persons_token_shows_nothing_of_anothers(prefs_bot: PrefsBot) -> None:
+    prefs_bot.memory.record(prefs_bot.namespace(ALICE), ["I like quiet rooms"])
+    body = prefs_bot.api(prefs_bot.token(BOB)).get(API).json()
+    assert body["facts"] == [] and body["summary"] == ""
+
+
+def test_a_memory_that_is_down_is_told_as_unavailable_never_as_empty(
+    make_bot: BotFactory,
+) -> None:
+    closed = f"postgresql://postgres@127.0.0.1:{free_port()}/test"
+    bot = start_prefs_bot(make_bot, memory_dsn=closed)
+    try:
+        api = bot.api(bot.token())
+        response = api.get(API)
+        assert response.status_code == 503 and response.json()["error"] == "unavailable"
+        saved = _post(api, {"slots": {"seat": "aisle"}})
+        assert saved.status_code == 503 and saved.json()["error"] == "unavailable"
+        assert api.delete(f"{API}/facts/abc123").status_code == 503
+        page = bot.client().get(bot.link(), follow_redirects=True)
+        assert page.status_code == 503
+        assert t("home_unavailable", "en") in html.unescape(page.text)
+    finally:
+        bot.close()

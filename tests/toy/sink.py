@@ -1,0 +1,42 @@
+"""Toy's `ReplySink`: the answer, once complete, and the plan under it, to the outbox."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from bot.conversation.reply import PlanPart, ReplyPart
+
+
+class ToySink:
+    def __init__(
+        self, post: Callable[[dict[str, Any]], None], plan: Callable[[PlanPart], dict[str, Any]]
+    ) -> None:
+        self._post, self._plan, self._text = post, plan, ""
+
+    def status(self, text: str) -> None:
+        self._post({"kind": "status", "text": text})
+
+    def busy(self, text: str) -> None:
+        self._post({"kind": "busy", "text": text})
+
+    def append(self, markdown: str) -> None:
+        self._text += markdown
+
+    def finish(self, parts: Sequence[ReplyPart] = ()) -> None:
+        self._post({"kind": "answer", "text": self._text})
+        for part in parts:
+            if isinstance(part, PlanPart):
+                self._post(self._plan(part))
+
+    def fail(self, text: str) -> None:
+        self._post({"kind": "failure", "text": text})
+
+    def refuse(self, text: str) -> None:
+        self._post({"kind": "refusal", "text": text})
+
+    def close(self) -> None:
+        pass
+
+
+__all__ = ["ToySink"]
