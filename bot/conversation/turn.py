@@ -22,8 +22,13 @@ The answer streams: the agent hands its text to `sink.append` as the model write
 (across tool calls), and says what it is doing to a sink that can show it
 (`reply.ShowsActivity`). A turn that fails after part of its answer was shown cannot
 take that part back: the kind reply follows it (`append`, then `finish` with no parts)
-instead of `fail`. A channel that knows where the writer is looking (`ViewingChannel`:
-an assistant pane open beside a channel) has it told to the agent.
+instead of `fail`. A sink that can show the work (`bot.conversation.work.ShowsWork`)
+hears each step as it starts and ends, and, with the answer, every step and the
+remembered preferences it used, each with when it was said. A turn the person stopped
+(`stop`, Slack's stop button) ends at once: no answer follows, nothing it would have
+saved is saved (no preference, no trip), and the sink says it stopped
+(`reply.Stoppable`, else `fail`). A channel that knows where the writer is looking
+(`ViewingChannel`: an assistant pane open beside a channel) has it told to the agent.
 
 Metric names start with the platform's name (`<name>_replies_total`, ...); mentions are
 written in the platform's markup (`Platform.mention`).
@@ -41,11 +46,13 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from bot.agent.tools import ToolContext
+from bot.agent.used import UsedPreference
 from bot.conversation.lanes import Lanes
 from bot.conversation.protocols import AgentLike, AgentReplyLike, Channel, ViewingChannel
-from bot.conversation.reply import PlanPart, ReplyPart, ShowsActivity
+from bot.conversation.reply import PlanPart, ReplyPart, ShowsActivity, Stoppable
 from bot.conversation.threads import Turn
-from bot.errors import LLMNotConfigured, LLMUnavailable
+from bot.conversation.work import ShowsWork, Steps
+from bot.errors import LLMNotConfigured, LLMUnavailable, TurnStopped
 from bot.messages import t
 from bot.planning.delegation import Delegation, asked_once, auto_save, delegate, record_read
 from bot.planning.plan import planned_trip
@@ -87,8 +94,9 @@ class Answer:
     """What a turn comes to: the reply text, its outcome, and the parts under it."""
 
     text: str
-    outcome: str  # "ok", "refused", or why there is no answer ("llm_unavailable", ...)
+    outcome: str  # "ok", "refused", "stopped", or why there is no answer ("llm_unavailable")
     parts: tuple[ReplyPart, ...] = ()
+    used: tuple[UsedPreference, ...] = ()  # the remembered preferences the answer used
 
 
 class Conversation:
@@ -121,6 +129,7 @@ class Conversation:
         self._pending = 0
         self._lock = threading.Lock()
         self._lanes = Lanes()
+        self._stops: dict[str, set[threading.Event]] = {}  # turns queued or running, by thread
 
     @property
     def pending(self) -> int:
@@ -162,21 +171,57 @@ class Conversation:
             return
         sink.status(t("working", msg.lang))
         queued_at = time.monotonic()
+        stop = self._stoppable(msg.thread_key)
         try:
             self._lanes.submit(
-                self.pool, msg.thread_key, lambda: self.run(msg, sink, channel, queued_at)
+                self.pool,
+                msg.thread_key,
+                lambda: self.run(msg, sink, channel, queued_at, stop=stop),
             )
         except RuntimeError:  # the pool is shutting down
             with self._lock:
                 self._pending -= 1
+                self._stops.get(msg.thread_key, set()).discard(stop)
             sink.busy(t("busy", msg.lang))
+
+    def stop(self, thread_key: str) -> int:
+        """The person stopped the work in a thread (Slack's stop button): every turn of it
+        queued or running here ends without an answer and saves nothing; how many."""
+        with self._lock:
+            stops = list(self._stops.get(thread_key, ()))
+        for event in stops:
+            event.set()
+        return len(stops)
+
+    def _stoppable(self, thread_key: str) -> threading.Event:
+        event = threading.Event()
+        with self._lock:
+            self._stops.setdefault(thread_key, set()).add(event)
+        return event
+
+    def _done(self, thread_key: str, stop: threading.Event | None) -> None:
+        if stop is None:
+            return
+        with self._lock:
+            stops = self._stops.get(thread_key)
+            if stops is not None:
+                stops.discard(stop)
+                if not stops:
+                    del self._stops[thread_key]
 
     # -- the turn (the agent pool) ------------------------------------------------------------
 
     def run(
-        self, msg: IncomingMessage, sink: ReplySink, channel: Channel, queued_at: float
+        self,
+        msg: IncomingMessage,
+        sink: ReplySink,
+        channel: Channel,
+        queued_at: float,
+        *,
+        stop: threading.Event | None = None,
     ) -> None:
-        """Answer `msg` through `sink`; never raises."""
+        """Answer `msg` through `sink`; never raises. Once `stop` is set (`Conversation.stop`)
+        the turn ends without an answer and says so."""
         if not msg.text.isascii():  # a lone surrogate reaches neither Redis nor the model
             msg = dataclasses.replace(msg, text=repaired(msg.text))
         started = time.monotonic()
@@ -184,10 +229,27 @@ class Conversation:
         self.metrics.observe(f"{platform}_turn_queue_seconds", started - queued_at)
         outcome = "ok"
         streamed = _Streamed(sink)
-        status = sink.activity if isinstance(sink, ShowsActivity) else None
+        shows_work = isinstance(sink, ShowsWork)
+        steps = Steps(
+            msg.lang,
+            on_step=sink.step if isinstance(sink, ShowsWork) else None,
+            on_activity=sink.activity if isinstance(sink, ShowsActivity) else None,
+        )
         try:
-            answer = self.answer(msg, channel, on_text=streamed.append, on_status=status)
+            answer = self.answer(msg, channel, on_text=streamed.append, on_status=steps, stop=stop)
             outcome = answer.outcome
+            steps.end("complete" if outcome == "ok" else "error")
+            if outcome == "stopped":  # no answer after the stop; what was shown stays
+                if isinstance(sink, Stoppable):
+                    sink.stopped(answer.text)
+                else:
+                    sink.fail(answer.text)
+                if msg.text:
+                    self.threads.append(msg.thread_key, Turn("user", msg.text, msg.user))
+                return
+            if outcome == "ok" and shows_work and (steps.steps or answer.used):
+                assert isinstance(sink, ShowsWork)
+                sink.work(steps.work(answer.used))
             if outcome == "refused":  # only the writer sees it; nothing enters the thread
                 sink.refuse(answer.text)
                 if msg.kind == "mention":  # known again only if it has a history
@@ -210,6 +272,7 @@ class Conversation:
             outcome = "error"
             log.exception("could not answer a message in %s", msg.conversation)
         finally:
+            self._done(msg.thread_key, stop)
             try:
                 sink.close()
             except Exception:
@@ -228,6 +291,7 @@ class Conversation:
         *,
         on_text: Callable[[str], None] | None = None,
         on_status: Callable[[str], None] | None = None,
+        stop: threading.Event | None = None,
     ) -> Answer:
         """The reply to `msg`; never raises for expected failures.
 
@@ -262,6 +326,7 @@ class Conversation:
             progress=on_status,
             platform=msg.platform,
             travel_admin=is_admin,
+            stop=stop,
         )
         if delegation is not None:
             record_read(self.audit, delegation, reader=msg.namespace, turn=msg.turn_id)
@@ -274,6 +339,10 @@ class Conversation:
         history = [_history_message(turn, msg) for turn in self._recent(msg, channel)]
         try:
             reply = self.agent.run(ctx, msg.text, history=history, on_text=on_text)
+            ctx.check_stop()  # stopped as the answer ended: no plan is saved
+        except TurnStopped:
+            log.info("turn %s stopped by the person", msg.turn_id)
+            return Answer(t("turn_stopped", lang), "stopped")
         except LLMNotConfigured:
             return Answer(t("llm_not_configured", lang), "not_configured")
         except LLMUnavailable as exc:
@@ -288,7 +357,8 @@ class Conversation:
         text = (reply.text or "").strip()
         if not text:
             return Answer(t("internal_error", lang), "empty_answer")
-        return Answer(text, "ok", self._plan_parts(msg, reply, delegation))
+        used = tuple(getattr(reply, "used", ()))
+        return Answer(text, "ok", self._plan_parts(msg, reply, delegation), used)
 
     def _is_admin(self, msg: IncomingMessage, channel: Channel) -> Callable[[], bool]:
         """Whether the writer is a travel admin, asked once, only when something needs it."""
