@@ -126,15 +126,15 @@ class Steps:
             else:
                 begun = Step(f"step{len(self._steps) + 1}", title, "in_progress")
                 self._steps.append(begun)
-        for step in ended:
-            self._tell(step)
-        if begun is not None:
-            self._tell(begun)
-        if self._on_activity is not None:
+        if self._on_activity is not None:  # the status line first, then the step
             try:
                 self._on_activity(text)
             except Exception as exc:
                 log.warning("could not show what the agent is doing (%s)", type(exc).__name__)
+        for step in ended:
+            self._tell(step)
+        if begun is not None:
+            self._tell(begun)
 
     def end(self, status: StepStatus = "complete") -> None:
         """The turn is over: every step still running ends with `status`."""
