@@ -66,10 +66,17 @@ class Work:
         "Recalling your preferences · Scoring 25 flights · Used: a window seat (said ...)"."""
         parts = [step.title for step in self.steps]
         if self.used:
-            used = t("work_used_short", self.lang)
-            sep = "；" if self.lang == "zh" else "; "
-            parts.append(used + sep.join(f"{u.text} ({u.when})" for u in self.used))
+            parts.append(self.used_line())
         return " · ".join(parts)
+
+    def used_line(self) -> str:
+        """The preferences used in one line ("" when none): "Used: a window seat (said
+        on 2026-11-03); ..."."""
+        if not self.used:
+            return ""
+        sep = "；" if self.lang == "zh" else "; "
+        listed = sep.join(f"{u.text} ({u.when})" for u in self.used)
+        return t("work_used_short", self.lang) + listed
 
     def used_lines(self) -> list[str]:
         """One line per preference used: "a window seat — said on 2026-11-03"."""

@@ -20,9 +20,8 @@ sends none, nor does one whose AI card is already showing the answer.
 
 The work (`step`, `work`: `bot.conversation.work`): in the AI card, the steps show as
 quoted lines while the agent works (the card appears with the first step), and the
-answer ends with one quoted line saying what was done and which remembered preferences
-were used, with when each was said; without a card, that line is quoted under the
-answer's Markdown.
+answer ends with one quoted line saying which remembered preferences it used, with when
+each was said; without a card, that line is quoted under the answer's Markdown.
 
 `status` and `busy` run on the listener thread and only schedule or queue work. A
 refusal (planning for a colleague without being a travel admin) reaches only the
@@ -128,8 +127,8 @@ class DingTalkReplySink:
         self._stop_progress()
         text, at_users = answer_markdown(without_reasoning("".join(self._buffer)))
         self._buffer.clear()
-        if self._work is not None and (self._work.steps or self._work.used):
-            text = f"{text}\n\n{_quoted(self._work.line())}"
+        if self._work is not None and self._work.used:
+            text = f"{text}\n\n{_quoted(self._work.used_line())}"
         chunks = split(text)
         if self.card is not None and self.card.live and chunks:
             head, *rest = split(text, CARD_TEXT_LIMIT)

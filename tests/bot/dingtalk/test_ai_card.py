@@ -205,9 +205,7 @@ def test_the_work_shows_in_the_card_while_the_agent_works_and_under_the_answer(
     assert card.created["content"] == "> ⏳ Recalling your travel preferences"
     assert card.status == FINISHED
     assert card.text() == (
-        "An aisle seat, as you like.\n\n"
-        "> Recalling your travel preferences · "
-        f"Used: I prefer aisle seats (said on {_said_today()})"
+        f"An aisle seat, as you like.\n\n> Used: I prefer aisle seats (said on {_said_today()})"
     )
     assert dingtalk.sent == []  # all of it in the card
 
@@ -226,7 +224,6 @@ def test_without_a_card_the_work_is_a_quoted_line_under_the_answer(
     [message] = dingtalk.wait_for(1)
     assert message.kind == "markdown"
     assert message.text == (
-        "好的，给你订高铁一等座。\n\n"
-        f"> 正在回忆你的出行偏好 · 用到：出差只坐高铁一等座 ({_said_today()} 说的)"
+        f"好的，给你订高铁一等座。\n\n> 用到：出差只坐高铁一等座 ({_said_today()} 说的)"
     )
     assert dingtalk.cards == []
