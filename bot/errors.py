@@ -16,4 +16,4 @@ class LLMNotConfigured(BotError):
 
 
 class TurnStopped(BotError):
-    """The person stopped the turn (Slack's stop button): its work ends, nothing is saved."""
+    """The person stopped the turn (a platform's stop button): its work ends, nothing is saved."""

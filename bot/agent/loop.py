@@ -19,7 +19,7 @@ part of its text was passed on cannot take it back, so the turn ends (`LLMUnavai
 `stream=False` asks for whole answers (endpoints that cannot stream); `on_text` then
 hears each step's text at once.
 
-A turn the person stopped (`ctx.stop` set: Slack's stop button) ends at the next chunk
+A turn the person stopped (`ctx.stop` set: a platform's stop button) ends at the next chunk
 of the model's answer, before the next request or tool call, and before any tool writes:
 `TurnStopped`. The reply says which remembered preferences the recall brought to the
 model (`AgentReply.used`, `bot.agent.used`).

@@ -84,7 +84,7 @@ class ToolContext:
     # Whether the person is a travel admin of their organisation, asked only when a tool
     # needs to know (the travel policy tool); None: not known to be one.
     travel_admin: Callable[[], bool] | None = field(default=None, compare=False, repr=False)
-    # Set when the person stopped the turn (Slack's stop button): the agent stops at the
+    # Set when the person stopped the turn (a platform's stop button): the agent stops at the
     # next model chunk or tool call, and no tool writes after it (`check_stop`).
     stop: threading.Event | None = field(default=None, compare=False, repr=False)
     # The preference summaries this turn's recall brought to the model (memory tools, the

@@ -22,12 +22,10 @@ The answer streams: the agent hands its text to `sink.append` as the model write
 (across tool calls), and says what it is doing to a sink that can show it
 (`reply.ShowsActivity`). A turn that fails after part of its answer was shown cannot
 take that part back: the kind reply follows it (`append`, then `finish` with no parts)
-instead of `fail`. A sink that can show the work (`bot.conversation.work.ShowsWork`)
-hears each step as it starts and ends, and, with the answer, every step and the
-remembered preferences it used, each with when it was said. A turn the person stopped
-(`stop`, Slack's stop button) ends at once: no answer follows, nothing it would have
-saved is saved (no preference, no trip), and the sink says it stopped
-(`reply.Stoppable`, else `fail`). A channel that knows where the writer is looking
+instead of `fail`. A sink that shows the work hears its steps and, with the answer, the
+preferences it used (`bot.conversation.work`). A turn the person stopped (`stop`) ends
+at once: no answer follows, nothing it would have saved is saved, and the sink says it
+stopped (`reply.Stoppable`, else `fail`). A channel that knows where the writer is looking
 (`ViewingChannel`: an assistant pane open beside a channel) has it told to the agent.
 
 Metric names start with the platform's name (`<name>_replies_total`, ...); mentions are
@@ -49,9 +47,10 @@ from bot.agent.tools import ToolContext
 from bot.agent.used import UsedPreference
 from bot.conversation.lanes import Lanes
 from bot.conversation.protocols import AgentLike, AgentReplyLike, Channel, ViewingChannel
-from bot.conversation.reply import PlanPart, ReplyPart, ShowsActivity, Stoppable
+from bot.conversation.reply import PlanPart, ReplyPart, Stoppable
+from bot.conversation.stops import Stops
 from bot.conversation.threads import Turn
-from bot.conversation.work import ShowsWork, Steps
+from bot.conversation.work import Steps
 from bot.errors import LLMNotConfigured, LLMUnavailable, TurnStopped
 from bot.messages import t
 from bot.planning.delegation import Delegation, asked_once, auto_save, delegate, record_read
@@ -129,7 +128,7 @@ class Conversation:
         self._pending = 0
         self._lock = threading.Lock()
         self._lanes = Lanes()
-        self._stops: dict[str, set[threading.Event]] = {}  # turns queued or running, by thread
+        self._stops = Stops()  # turns queued or running, by thread
 
     @property
     def pending(self) -> int:
@@ -171,43 +170,19 @@ class Conversation:
             return
         sink.status(t("working", msg.lang))
         queued_at = time.monotonic()
-        stop = self._stoppable(msg.thread_key)
+        stop = self._stops.add(msg.thread_key)
+        turn = lambda: self.run(msg, sink, channel, queued_at, stop)  # noqa: E731
         try:
-            self._lanes.submit(
-                self.pool,
-                msg.thread_key,
-                lambda: self.run(msg, sink, channel, queued_at, stop=stop),
-            )
+            self._lanes.submit(self.pool, msg.thread_key, turn)
         except RuntimeError:  # the pool is shutting down
             with self._lock:
                 self._pending -= 1
-                self._stops.get(msg.thread_key, set()).discard(stop)
+            self._stops.done(msg.thread_key, stop)
             sink.busy(t("busy", msg.lang))
 
     def stop(self, thread_key: str) -> int:
-        """The person stopped the work in a thread (Slack's stop button): every turn of it
-        queued or running here ends without an answer and saves nothing; how many."""
-        with self._lock:
-            stops = list(self._stops.get(thread_key, ()))
-        for event in stops:
-            event.set()
-        return len(stops)
-
-    def _stoppable(self, thread_key: str) -> threading.Event:
-        event = threading.Event()
-        with self._lock:
-            self._stops.setdefault(thread_key, set()).add(event)
-        return event
-
-    def _done(self, thread_key: str, stop: threading.Event | None) -> None:
-        if stop is None:
-            return
-        with self._lock:
-            stops = self._stops.get(thread_key)
-            if stops is not None:
-                stops.discard(stop)
-                if not stops:
-                    del self._stops[thread_key]
+        """A stop button: the thread's turns here end, answering and saving nothing; how many."""
+        return self._stops.stop(thread_key)
 
     # -- the turn (the agent pool) ------------------------------------------------------------
 
@@ -217,11 +192,10 @@ class Conversation:
         sink: ReplySink,
         channel: Channel,
         queued_at: float,
-        *,
         stop: threading.Event | None = None,
     ) -> None:
-        """Answer `msg` through `sink`; never raises. Once `stop` is set (`Conversation.stop`)
-        the turn ends without an answer and says so."""
+        """Answer `msg` through `sink`; never raises; ends without an answer once `stop`
+        is set (`Conversation.stop`)."""
         if not msg.text.isascii():  # a lone surrogate reaches neither Redis nor the model
             msg = dataclasses.replace(msg, text=repaired(msg.text))
         started = time.monotonic()
@@ -229,27 +203,16 @@ class Conversation:
         self.metrics.observe(f"{platform}_turn_queue_seconds", started - queued_at)
         outcome = "ok"
         streamed = _Streamed(sink)
-        shows_work = isinstance(sink, ShowsWork)
-        steps = Steps(
-            msg.lang,
-            on_step=sink.step if isinstance(sink, ShowsWork) else None,
-            on_activity=sink.activity if isinstance(sink, ShowsActivity) else None,
-        )
+        steps = Steps.shown_by(sink, msg.lang)
         try:
             answer = self.answer(msg, channel, on_text=streamed.append, on_status=steps, stop=stop)
             outcome = answer.outcome
             steps.end("complete" if outcome == "ok" else "error")
             if outcome == "stopped":  # no answer after the stop; what was shown stays
-                if isinstance(sink, Stoppable):
-                    sink.stopped(answer.text)
-                else:
-                    sink.fail(answer.text)
-                if msg.text:
-                    self.threads.append(msg.thread_key, Turn("user", msg.text, msg.user))
-                return
-            if outcome == "ok" and shows_work and (steps.steps or answer.used):
-                assert isinstance(sink, ShowsWork)
-                sink.work(steps.work(answer.used))
+                (sink.stopped if isinstance(sink, Stoppable) else sink.fail)(answer.text)
+                return  # the thread keeps nothing of a stopped request
+            if outcome == "ok":
+                steps.show(sink, answer.used)
             if outcome == "refused":  # only the writer sees it; nothing enters the thread
                 sink.refuse(answer.text)
                 if msg.kind == "mention":  # known again only if it has a history
@@ -272,7 +235,7 @@ class Conversation:
             outcome = "error"
             log.exception("could not answer a message in %s", msg.conversation)
         finally:
-            self._done(msg.thread_key, stop)
+            self._stops.done(msg.thread_key, stop)
             try:
                 sink.close()
             except Exception:

@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from typing import Literal, Protocol, runtime_checkable
 
 from bot.agent.used import UsedPreference
+from bot.conversation.reply import ShowsActivity
 from bot.messages import t
 from memory.lang import Lang
 
@@ -115,6 +116,20 @@ class Steps:
         self._on_activity = on_activity
         self._steps: list[Step] = []
         self._lock = threading.Lock()
+
+    @classmethod
+    def shown_by(cls, sink: object, lang: Lang) -> Steps:
+        """The steps of a turn answered through `sink`: its `step` and `activity`, if it
+        has them (`ShowsWork`, `bot.conversation.reply.ShowsActivity`)."""
+        on_step = sink.step if isinstance(sink, ShowsWork) else None
+        on_activity = sink.activity if isinstance(sink, ShowsActivity) else None
+        return cls(lang, on_step=on_step, on_activity=on_activity)
+
+    def show(self, sink: object, used: Sequence[UsedPreference]) -> None:
+        """The turn answered: every step and the preferences used, to a sink that shows
+        the work (when there is any)."""
+        if isinstance(sink, ShowsWork) and (self.steps or used):
+            sink.work(self.work(used))
 
     @property
     def steps(self) -> tuple[Step, ...]:

@@ -24,6 +24,7 @@ import logging
 import threading
 import time
 from collections.abc import Callable
+from concurrent.futures import Future
 from typing import Any, Literal
 
 from slack_sdk.errors import SlackApiError
@@ -107,9 +108,72 @@ class AgentSessions:
         log.info("could not %s (%s)", doing, error)
 
 
+class TurnSession:
+    """One turn's session: `processing` when it is accepted (queued by the sink on its
+    notice pool), retitled after a plan, `active` once the reply is out or it stopped."""
+
+    def __init__(
+        self,
+        sessions: AgentSessions,
+        client: Any,
+        *,
+        team: str,
+        channel: str,
+        thread_ts: str,
+        title: str,
+        user: str,
+    ) -> None:
+        self.sessions, self.client = sessions, client
+        self.team, self.channel, self.thread_ts = team, channel, thread_ts
+        self.title, self.user = title, user
+        self._opened: Future[bool] | None = None
+
+    def open(self, notify: Callable[..., Future[bool] | None]) -> None:
+        """Queue `processing` (through `notify`, the sink's notice pool)."""
+        if self.sessions.available(self.team):
+            self._opened = notify(self._set, "processing")
+
+    def is_open(self) -> bool:
+        """Whether the session was opened (waits for the queued call a little)."""
+        opened = self._opened
+        if opened is None:
+            return False
+        try:
+            return bool(opened.result(timeout=5))
+        except Exception:  # it failed, or Slack is too slow to wait for
+            return False
+
+    def rename(self, title: str) -> None:
+        if self.is_open():
+            self.sessions.rename(
+                self.client,
+                team=self.team,
+                channel=self.channel,
+                thread_ts=self.thread_ts,
+                title=title,
+            )
+
+    def close(self) -> None:
+        """Out of `processing`: `active` (once)."""
+        opened, self._opened = self.is_open(), None
+        if opened:
+            self._set("active")
+
+    def _set(self, status: SessionStatus) -> bool:
+        return self.sessions.set_status(
+            self.client,
+            team=self.team,
+            channel=self.channel,
+            thread_ts=self.thread_ts,
+            status=status,
+            title=self.title or None,
+            user=self.user,
+        )
+
+
 def _title(text: str) -> str:
     title = " ".join(text.replace("*", "").split())
     return title if len(title) <= TITLE_LIMIT else title[: TITLE_LIMIT - 1].rstrip() + "…"
 
 
-__all__ = ["NOT_AN_AGENT", "TITLE_LIMIT", "AgentSessions", "SessionStatus"]
+__all__ = ["NOT_AN_AGENT", "TITLE_LIMIT", "AgentSessions", "SessionStatus", "TurnSession"]

@@ -44,7 +44,7 @@ from concurrent.futures import TimeoutError as FutureTimeout
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from slack_sdk.errors import SlackApiError
-from slack_sdk.models.messages.chunk import Chunk, PlanUpdateChunk, TaskUpdateChunk
+from slack_sdk.models.messages.chunk import Chunk
 from slack_sdk.web import WebClient
 
 from bot.conversation.incoming import IncomingMessage
@@ -55,8 +55,9 @@ from bot.slack.api import POST_PATIENCE, SLACK_ERRORS, post, slack_error
 from bot.slack.assistant import AssistantThreads
 from bot.slack.markdown import split_message, to_mrkdwn
 from bot.slack.progress import ProgressReaction
-from bot.slack.sessions import AgentSessions
+from bot.slack.sessions import AgentSessions, TurnSession
 from bot.slack.streaming import AnswerStream, StreamSwitch
+from bot.slack.views import work as work_view
 from bot.slack.views.feedback import feedback_block
 
 if TYPE_CHECKING:
@@ -66,9 +67,7 @@ log = logging.getLogger(__name__)
 
 BUSY_PATIENCE = 10.0  # seconds of Retry-After a "busy" reply may wait out in total
 SECTION_LIMIT = 3000  # characters of a section block's text (the part with the buttons)
-CONTEXT_LIMIT = 2000  # characters of a context block's text (the work under a posted answer)
 TITLE_LIMIT = 60
-USED_TASK = "prefs_used"  # the id of the task that lists the preferences the answer used
 
 T = TypeVar("T")
 
@@ -91,8 +90,19 @@ class SlackReplySink:
         sessions: AgentSessions | None = None,
     ) -> None:
         self.client = client
-        self._sessions = sessions
-        self._session: Future[bool] | None = None  # the session's `processing`, queued
+        self._session = (  # the thread's agent session, where the app is an agent
+            TurnSession(
+                sessions,
+                progress.quick(client),
+                team=msg.tenant,
+                channel=msg.conversation,
+                thread_ts=msg.thread,
+                title=msg.text,
+                user=msg.user,
+            )
+            if sessions is not None
+            else None
+        )
         self._tasks: list[Chunk] = []  # task updates not sent yet (steps that ended)
         self._planned = False  # the stream has the work's title
         self._work: Work | None = None
@@ -130,8 +140,8 @@ class SlackReplySink:
     def status(self, text: str) -> None:
         """Show that the bot works on it: the thread's status, or the progress reaction;
         and the thread's agent session is `processing`."""
-        if self._sessions is not None and self._sessions.available(self.msg.tenant):
-            self._session = self._notify(self._session_status, "processing")
+        if self._session is not None:
+            self._session.open(self._notify)
         if self.in_assistant_thread:
             self._status_shown = True
             self._status = self._notify(self._first_status, text)
@@ -157,12 +167,10 @@ class SlackReplySink:
     def step(self, step: Step) -> None:
         """A step of the work started or ended: a task in the stream (an ended one goes
         with the next step, or with the end of the answer)."""
-        self._tasks.append(_task(step))
+        self._tasks.append(work_view.task(step))
         if step.status != "in_progress":
             return
-        chunks = self._tasks
-        if not self._planned:
-            chunks = [PlanUpdateChunk(title=t("work_title", self.msg.lang)), *chunks]
+        chunks = self._tasks if self._planned else [work_view.plan(self.msg.lang), *self._tasks]
         if self.stream.task(chunks):
             self._planned = True
             self._tasks = []
@@ -178,8 +186,13 @@ class SlackReplySink:
 
     def finish(self, parts: Sequence[ReplyPart] = ()) -> None:
         buttons = [feedback_block(self.msg.turn_id, self.msg.lang)]
-        if not self.stream.stop(buttons, self._last_tasks()):
-            self._post_answer(self.stream.unshown(), [*self._work_line(), *buttons])
+        tasks = work_view.last_tasks(
+            self._tasks, self._work, planned=self._planned, lang=self.msg.lang
+        )
+        if not self.stream.stop(buttons, tasks):
+            self._post_answer(
+                self.stream.unshown(), [*work_view.context_line(self._work), *buttons]
+            )
         self._note_stream()
         if self.stream.stopped_by_user:
             return
@@ -216,7 +229,8 @@ class SlackReplySink:
         in an assistant thread, clear a status no message has cleared."""
         reaction, self._reaction = self._reaction, None
         self._progress.withdraw(self.client, self.channel, self.ts, reaction)
-        self._close_session()
+        if self._session is not None:
+            self._session.close()
         if self._status_shown:
             self._settle_status()
             self._status_shown = False
@@ -224,68 +238,6 @@ class SlackReplySink:
                 self._progress.remove(self.client, self.channel, self.ts)
             elif self._last_status and self._replied_at < self._statuses:
                 self._set_status("")
-
-    # -- the work ------------------------------------------------------------------------
-
-    def _last_tasks(self) -> list[Chunk]:
-        """The task updates that end the stream: steps that ended, and the preferences used."""
-        chunks = list(self._tasks)
-        work = self._work
-        if work is not None and work.used:
-            chunks.append(
-                TaskUpdateChunk(
-                    id=USED_TASK,
-                    title=work.used_title,
-                    status="complete",
-                    output="\n".join(work.used_lines()),
-                )
-            )
-        if chunks and not self._planned:
-            chunks.insert(0, PlanUpdateChunk(title=t("work_title", self.msg.lang)))
-        return chunks
-
-    def _work_line(self) -> list[dict[str, Any]]:
-        """The work as one context line under an answer posted at once."""
-        work = self._work
-        if work is None or not (work.steps or work.used):
-            return []
-        line = work.line()
-        if len(line) > CONTEXT_LIMIT:
-            line = line[: CONTEXT_LIMIT - 1] + "…"
-        return [{"type": "context", "elements": [{"type": "mrkdwn", "text": to_mrkdwn(line)}]}]
-
-    # -- the agent session --------------------------------------------------------------
-
-    def _session_status(self, status: str) -> bool:
-        """The thread's agent session (notice pool for `processing`)."""
-        if self._sessions is None:
-            return False
-        return self._sessions.set_status(
-            self._progress.quick(self.client),
-            team=self.msg.tenant,
-            channel=self.channel,
-            thread_ts=self.thread_ts,
-            status="processing" if status == "processing" else "active",
-            title=self.msg.text or None,
-            user=self.user,
-        )
-
-    def _session_open(self) -> bool:
-        """Whether the thread's session was opened (waits for the queued call a little)."""
-        opened = self._session
-        if opened is None:
-            return False
-        try:
-            return bool(opened.result(timeout=5))
-        except (FutureTimeout, Exception):
-            return False
-
-    def _close_session(self) -> None:
-        """Out of `processing` once the reply is out (or the turn was stopped)."""
-        opened = self._session_open()
-        self._session = None
-        if opened:
-            self._session_status("active")
 
     # -- Slack calls ----------------------------------------------------------------------
 
@@ -382,34 +334,13 @@ class SlackReplySink:
         """Title an assistant thread: after a plan's route, else once after its question;
         an agent session is retitled after a plan's route (it was titled when it opened)."""
         plans = [part for part in parts if isinstance(part, PlanPart)]
-        if plans and self._sessions is not None and self._session_open():
-            trip = plans[-1].trip
-            route = t(
-                "trip_summary",
-                self.msg.lang,
-                origin=trip.origin,
-                destination=trip.destination,
-                dates=trip.start.isoformat(),
-            )
-            self._sessions.rename(
-                self._progress.quick(self.client),
-                team=self.msg.tenant,
-                channel=self.channel,
-                thread_ts=self.thread_ts,
-                title=route,
-            )
+        if plans and self._session is not None:
+            self._session.rename(_route(plans[-1], self.msg.lang))
         if not self.in_assistant_thread or self._assistant is None:
             return
         first = self._assistant.claim_title(self.msg.tenant, self.channel, self.thread_ts)
         if plans:
-            trip = plans[-1].trip
-            title = t(
-                "trip_summary",
-                self.msg.lang,
-                origin=trip.origin,
-                destination=trip.destination,
-                dates=trip.start.isoformat(),
-            )
+            title = _route(plans[-1], self.msg.lang)
         elif first:
             title = self.msg.text
         else:
@@ -433,8 +364,15 @@ class SlackReplySink:
             return None
 
 
-def _task(step: Step) -> TaskUpdateChunk:
-    return TaskUpdateChunk(id=step.id, title=step.title, status=step.status)
+def _route(plan: PlanPart, lang: str) -> str:
+    trip = plan.trip
+    return t(
+        "trip_summary",
+        lang,
+        origin=trip.origin,
+        destination=trip.destination,
+        dates=trip.start.isoformat(),
+    )
 
 
 __all__ = ["BUSY_PATIENCE", "SlackReplySink"]

@@ -31,7 +31,6 @@ stream goes on with text only; they count nothing against the message's characte
 from __future__ import annotations
 
 import logging
-import re
 import threading
 import time
 from collections.abc import Callable, Sequence
@@ -41,15 +40,14 @@ from slack_sdk.errors import SlackApiError
 from slack_sdk.models.messages.chunk import Chunk
 from slack_sdk.web import WebClient
 
-from bot.chat.markup import special_mention
 from bot.retry import retry_after
 from bot.slack.api import MAX_RETRY_AFTER, SLACK_ERRORS, slack_error
+from bot.slack.markdown import ready, safe_markdown
 
 log = logging.getLogger(__name__)
 
 MESSAGE_LIMIT = 11_000  # characters per streamed message (Slack takes 12,000 per call)
 MAX_PENDING = 1_000  # characters that are sent without waiting for the next flush
-HOLD_LIMIT = 300  # the longest unclosed `<...` or `[...](...` held back
 STOP_ATTEMPTS = 3
 # Slack's answers when streaming is not available in a workspace: remembered a while.
 UNAVAILABLE = frozenset(
@@ -64,40 +62,6 @@ UNAVAILABLE = frozenset(
     }
 )
 UNAVAILABLE_SECONDS = 600.0
-
-_SPECIAL = re.compile(r"<!([^<>|]*)(?:\|([^<>]*))?>")
-_LINK = re.compile(r"(!?)\[([^\]\n]*)\]\(([^)\s]*)\)")
-_SAFE_SCHEME = re.compile(r"(?:https?|mailto):", re.IGNORECASE)
-# Slack markup not finished yet: "<", "<!chan", "<@U1", "<https://x|label" ("a < b" is not).
-_OPEN_ANGLE = re.compile(r"<[^\s<>|]*(?:\|[^<>]*)?")
-# A link not finished yet: "[label", "[label]" (a "(" may follow) or "[label](url".
-_OPEN_LINK = re.compile(r"\[[^\]\n]*(?:\](?:\([^)\s]*)?)?")
-
-
-def safe_markdown(text: str) -> str:
-    """Markdown that can ping nobody: special mentions as plain text, only web links."""
-    text = _SPECIAL.sub(lambda m: special_mention(m.group(1), m.group(2)), text)
-
-    def link(match: re.Match[str]) -> str:
-        url = match.group(3)
-        if _SAFE_SCHEME.match(url):
-            return match.group(0)
-        label = match.group(2)
-        return f"{label} ({url})" if label and url else label or url
-
-    return _LINK.sub(link, text)
-
-
-def ready(text: str) -> int:
-    """How much of `text` can be sent now: all but an unclosed `<...` or `[...](...` tail."""
-    cut = len(text)
-    angle = text.rfind("<")
-    if angle != -1 and cut - angle < HOLD_LIMIT and _OPEN_ANGLE.fullmatch(text[angle:]):
-        cut = angle
-    bracket = text.rfind("[", 0, cut)
-    if bracket != -1 and cut - bracket < HOLD_LIMIT and _OPEN_LINK.fullmatch(text[bracket:cut]):
-        cut = bracket
-    return cut
 
 
 class StreamSwitch:
