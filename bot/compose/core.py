@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from bot.conversation.claims import CLAIM_TIMEOUT, Claims
+from bot.conversation.stops import Stops
 from bot.conversation.threads import ThreadHistory
 from bot.conversation.turn import AgentLike, Conversation
 from bot.flows.pipeline import Flows, Pipeline
@@ -116,6 +117,7 @@ def open_core(
         pool=pools.turns,
         max_pending=settings.agent_max_pending,
         max_chars=settings.max_message_chars,
+        stops=Stops(client=quick, key_prefix=prefix),  # a stop button, in every process
     )
     return Core(
         memory=memory,

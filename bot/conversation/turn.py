@@ -114,6 +114,7 @@ class Conversation:
         max_pending: int = 500,
         max_chars: int = 4000,
         audit: ReadLog | None = None,
+        stops: Stops | None = None,
     ) -> None:
         self.agent = agent
         self.threads = threads
@@ -128,7 +129,7 @@ class Conversation:
         self._pending = 0
         self._lock = threading.Lock()
         self._lanes = Lanes()
-        self._stops = Stops()  # turns queued or running, by thread
+        self._stops = stops or Stops()  # turns queued or running, by thread
 
     @property
     def pending(self) -> int:

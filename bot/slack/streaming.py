@@ -121,6 +121,7 @@ class AnswerStream:
         self._chars = 0  # characters in the current streamed message
         self._next = 0.0  # no send before this (the flush interval, or a rate limit)
         self._tasks = True  # False once Slack refused a task chunk: text only from then
+        self._held = 0.0  # no send before this: a rate limit
 
     @property
     def started(self) -> int:
@@ -138,7 +139,9 @@ class AnswerStream:
         if self._state == "new" and self._raw.strip() and self._clock() >= self._next:
             self._start()
         elif self._state == "live" and (
-            self._clock() >= self._next or len(self._raw) - self._sent >= MAX_PENDING
+            self._clock() >= self._next
+            or len(self._raw) - self._sent >= MAX_PENDING
+            or self._first_text_due()
         ):
             self.flush()
 
@@ -168,6 +171,11 @@ class AnswerStream:
             return False
         return True
 
+    def _first_text_due(self) -> bool:
+        """A stream a step began shows the answer's first words at once, as a stream
+        begun with them does (only a rate limit holds them)."""
+        return self._state == "live" and self._chars == 0 and self._clock() >= self._held
+
     def _task_refused(self, error: str) -> bool:
         if error == "stopped_by_user":
             self._broken(error)
@@ -178,7 +186,7 @@ class AnswerStream:
 
     def flush(self) -> None:
         """Send what waits now (what can be sent: an unclosed link waits for its end)."""
-        if self._clock() < self._next:
+        if self._clock() < self._next and not self._first_text_due():
             return
         if self._state == "new" and self._raw.strip():
             self._start()
@@ -193,7 +201,7 @@ class AnswerStream:
             self._send(safe_markdown(pending[:cut]))
         except SlackApiError as exc:
             if exc.response.status_code == 429:
-                self._next = self._clock() + _wait(exc)
+                self._next = self._held = self._clock() + _wait(exc)
                 return
             self._broken(slack_error(exc))
             return
@@ -279,7 +287,7 @@ class AnswerStream:
             )
         except SlackApiError as exc:
             if exc.response.status_code == 429:
-                self._next = self._clock() + _wait(exc)
+                self._next = self._held = self._clock() + _wait(exc)
                 return False
             error = slack_error(exc)
             if chunks and error not in UNAVAILABLE:

@@ -6,10 +6,12 @@
   (`GREETED_TTL_SECONDS`, claimed across processes), never on every visit.
 - `agent_session_stopped` (the native stop button of a session in `processing`: the
   channel, the thread, the streams Slack stopped) stops the thread's turn for real
-  (`Conversation.stop`): no answer arrives after it, nothing it would have saved is
+  (`Conversation.stop`), in this process or, through Redis, in the one running it
+  (`bot.conversation.stops`): no answer arrives after it, nothing it would have saved is
   saved, its stream ends and the thread is told (`bot.slack.sink`), and its session
-  leaves `processing`. A stop that finds no turn here (it ended already) only moves the
-  session out of `processing`: Slack leaves that to the app.
+  leaves `processing`. A stop that finds no turn here moves the session out of
+  `processing` itself (Slack leaves that to the app); a turn running elsewhere does so
+  again as it ends.
 
 Both go through the pipeline's first steps (counted, what names nobody dropped, a
 redelivered event claimed once by its id). The messages of the thread are ordinary
