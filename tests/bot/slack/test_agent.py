@@ -11,11 +11,12 @@ from __future__ import annotations
 
 import time
 from datetime import datetime
+from typing import Any
 from zoneinfo import ZoneInfo
 
 from bot.messages import t
 from tests.support.llm_server import Reply, ScriptedModel
-from tests.support.slack_api import FakeSlackAPI
+from tests.support.slack_api import Call, FakeSlackAPI
 from tests.support.slack_harness import BotHarness, Sent
 
 ALICE = "U0ALICE"
@@ -134,18 +135,21 @@ def test_where_the_answer_cannot_stream_the_work_is_a_line_under_it(
 def test_a_task_slack_refuses_never_costs_the_answer(
     bot: BotHarness, scripted_model: ScriptedModel, slack: FakeSlackAPI
 ) -> None:
-    calls = {"n": 0}
+    """A workspace that takes no task chunks: the answer streams as text alone."""
 
-    def refuse_chunks_once(call: object) -> dict[str, object]:
-        calls["n"] += 1
-        return {"ok": False, "error": "invalid_chunks"}
+    def no_chunks(call: Call) -> dict[str, Any]:
+        if call.args.get("chunks"):
+            return {"ok": False, "error": "invalid_chunks"}
+        return slack._m_chat_startStream(call.args)
 
-    slack.handle("chat.startStream", refuse_chunks_once)
+    slack.handle("chat.startStream", no_chunks)
     scripted_model.script(_retrieve(), "Here it is.")
     sent = bot.dm(ALICE, "plan my trip")
-    assert bot.reply_text(sent) == "Here it is."  # posted once, whole
-    bot.drain()
-    assert len(slack.shown(sent.channel, sent.thread_ts)) == 1
+    message = _streamed(bot, sent)
+    assert message["text"] == "Here it is." and "tasks" not in message
+    refused = [c for c in slack.calls_to("chat.startStream") if c.args.get("chunks")]
+    assert len(refused) == 1  # asked once, then text only
+    assert slack.calls_to("chat.postMessage") == []
 
 
 def test_the_stop_button_stops_the_turn_for_real(
