@@ -1,4 +1,4 @@
-"""Screenshots of the preferences page, in English and Chinese, for the README.
+"""Screenshots of the preferences page, in English and Chinese, for docs/preferences-page.md.
 
     .venv/bin/python docs/prefs_screenshots.py [--out docs] [--width 390]
 
