@@ -302,7 +302,7 @@ def bailian_init(settings: Settings) -> int:
     """Find or create our profile schema in the Bailian memory library; say what to set."""
     from memory.bailian import open_client
     from memory.bailian.schema import ensure_profile_schema
-    from memory.bailian.target import is_bailian_dsn
+    from memory.dsn import is_bailian_dsn
     from memory.profile import load_schema
 
     if not is_bailian_dsn(settings.memory_dsn):
