@@ -1,8 +1,10 @@
 """`travel-bot warm --once` and `travel-bot clock`: warm the preference cache before trips.
 
-`warm --once` with its database not answering says so in one line naming the host and
-port, prints the pass's JSON line with `"aborted": "database-unavailable"` and exits 1, as
-it always has; `clock` keeps running and tries again at the next interval.
+`warm --once` with its database not answering when it starts says so in one line naming
+the host, the port and the variable, and exits 2, like every one-shot command (nothing on
+standard output: no pass ran). A database lost during the pass ends the pass: its JSON line
+says `"aborted": "database-unavailable"` and the status is 1. `clock` keeps running and
+tries again at the next interval.
 """
 
 from __future__ import annotations
@@ -48,21 +50,21 @@ def run_clock(args: argparse.Namespace, settings: Settings) -> int:
 
 
 def run_warm(args: argparse.Namespace, settings: Settings) -> int:
-    """One pass; exit 0 unless the trips could not be read (Redis down is not an error)."""
+    """One pass; exit 0 unless the trips could not be read (Redis down is not an error):
+    2 when a database does not answer at the start, 1 when the pass lost it."""
     if not args.once:
         return run_clock(args, settings)
 
     from bot.cli.services import memory_problem, quiet_libraries, trips_problem
     from bot.planning.trips import open_trip_store
-    from bot.warming.warmer import Warmer, WarmReport, open_redis
+    from bot.warming.warmer import Warmer, open_redis
     from memory import open_memory
 
     quiet_libraries(args.log_level)
     problem = trips_problem(settings) or memory_problem(settings)
     if problem:
         print(f"error: {problem}", file=sys.stderr)
-        print(json.dumps(WarmReport(aborted="database-unavailable").to_json()), flush=True)
-        return 1
+        return 2
     memory = open_memory(settings)
     trips = open_trip_store(settings)
     client = open_redis(settings)
