@@ -6,6 +6,7 @@ and the preferences site on it. Part of the composition root (`bot.compose`).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -188,16 +189,30 @@ def mount_prefs_site(web: WebApp, settings: Settings, core: Core) -> bool:
     )
 
 
-def new_link_lines(settings: Settings) -> tuple[str, ...]:
-    """Where a person gets a new link to the page (message keys): for each chat platform
-    this deployment serves, or the command line when it serves none. The same for every
-    refused link, so the page never tells which way a link was wrong."""
-    served = (
-        ("page_denied_new", bool(settings.slack_bot_token)),
-        ("page_denied_new_feishu", settings.feishu_configured),
-        ("page_denied_new_dingtalk", settings.dingtalk_configured),
+def new_link_lines(settings: Settings) -> Callable[[str | None], tuple[str, ...]]:
+    """Where a person gets a new link to the page (message keys), given the namespace a
+    refused link names: its own platform's way when this deployment serves that platform
+    (the command line for the console's people), else every served platform's, or the
+    command line when it serves none. Whether the link was forged, expired or spent never
+    changes the words, so the page never tells which way a link was wrong."""
+    from bot.channels import CONSOLE, DINGTALK, FEISHU, SLACK
+
+    ways = (
+        (SLACK, "page_denied_new", bool(settings.slack_bot_token)),
+        (FEISHU, "page_denied_new_feishu", settings.feishu_configured),
+        (DINGTALK, "page_denied_new_dingtalk", settings.dingtalk_configured),
+        (CONSOLE, "page_denied_new_local", True),
     )
-    return tuple(key for key, on in served if on) or ("page_denied_new_local",)
+    served = [(platform, key) for platform, key, on in ways if on]
+    everyone = tuple(key for platform, key in served if platform is not CONSOLE)
+
+    def lines(namespace: str | None) -> tuple[str, ...]:
+        for platform, key in served:
+            if namespace is not None and platform.owns(namespace):
+                return (key,)
+        return everyone or ("page_denied_new_local",)
+
+    return lines
 
 
 __all__ = ["Core", "mount_prefs_site", "new_link_lines", "open_core", "pipeline", "web_app"]

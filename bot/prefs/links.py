@@ -147,6 +147,26 @@ def read_token(
     return LinkClaims(namespace, expires, jti, cast("Lang | None", lang), issued)
 
 
+def named_namespace(token: object) -> str | None:
+    """The namespace a token (a link, or a page session cookie) names, read WITHOUT
+    checking its signature or expiry: only for choosing words on a page that refuses it
+    (which chat platform to ask for a new link), never for access. The payload is plain
+    base64 JSON that whoever holds the token can read anyway, and reading it unchecked
+    keeps the refusal the same for a forged, an expired and a spent token alike."""
+    if not isinstance(token, str) or len(token) > MAX_TOKEN_CHARS:
+        return None
+    version, _, rest = token.partition(".")
+    raw = _unb64(rest.partition(".")[0]) if version == VERSION else None
+    try:
+        data = json.loads(raw.decode("utf-8")) if raw is not None else None
+    except (UnicodeDecodeError, ValueError):
+        return None
+    namespace = data.get("n") if isinstance(data, dict) else None
+    if not isinstance(namespace, str) or namespace_problem(namespace):
+        return None
+    return namespace
+
+
 def namespace_problem(namespace: str) -> str | None:
     if not namespace.strip():
         return "the namespace is empty"
@@ -270,6 +290,7 @@ __all__ = [
     "issue_token",
     "link_secret",
     "links_problem",
+    "named_namespace",
     "namespace_problem",
     "no_link",
     "page_links",

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 from bot.prefs.links import link_secret, page_problem, public_base, public_url_problem
 from bot.web.api import FACTS_PREFIX, PrefsAPI
 from bot.web.page import PrefsPage
-from bot.web.site import PrefsSite
+from bot.web.site import NewLinkLines, PrefsSite
 
 if TYPE_CHECKING:
     from concurrent.futures import ThreadPoolExecutor
@@ -44,7 +44,7 @@ def mount(
     claims: Claims,
     revocations: Revocations,
     tasks: ThreadPoolExecutor,
-    new_link: tuple[str, ...],
+    new_link: NewLinkLines,
 ) -> bool:
     """Serve the page and its API on `web`; False (and one log line) when it is off."""
     problem = page_problem(settings)

@@ -16,7 +16,7 @@ from urllib.parse import urlsplit
 
 from bot.messages import t
 from bot.prefs.form import FormInput
-from bot.prefs.links import public_base
+from bot.prefs.links import named_namespace, public_base
 from bot.prefs.prefill import slot_mapper, structured_profile
 from bot.prefs.revocations import Revocations, Standing
 from bot.prefs.saving import Saved, save_profile
@@ -37,6 +37,8 @@ if TYPE_CHECKING:
     from memory.protocol import LongTermMemory
 
 T = TypeVar("T")
+# Where a person gets a new link (message keys), given the namespace a refused link names.
+NewLinkLines = Callable[[str | None], tuple[str, ...]]
 
 MAX_BODY_BYTES = 64 * 1024  # a form or JSON body; the whole schema ticked is ~2 KB
 _LIST_SEP = {"en": ", ", "zh": "、"}
@@ -53,7 +55,7 @@ class PrefsSite:
         revocations: Revocations,
         tasks: ThreadPoolExecutor,
         secret: str,
-        new_link: tuple[str, ...],
+        new_link: NewLinkLines,
     ) -> None:
         self.memory = memory
         self.schema = memory.schema
@@ -74,7 +76,8 @@ class PrefsSite:
         self.assets = load_assets()
         self.render = Renderer(base_path=self.base_path, assets=self.assets)
         self.max_body = min(MAX_BODY_BYTES, settings.http_max_body_bytes)
-        # Where a refused link's page says a new one comes from (message keys).
+        # Where a refused link's page says a new one comes from (message keys), for the
+        # namespace the refused link or session names (None: it names none).
         self.new_link = new_link
 
     @property
@@ -110,6 +113,12 @@ class PrefsSite:
         if standing == "revoked":
             return None
         return Caller(session.namespace, session.lang, session, checked=standing == "valid")
+
+    def named(self, request: Request) -> str | None:
+        """The namespace the request's link (else its session cookie) names, unchecked:
+        for the words of a refusal only (`bot.prefs.links.named_namespace`)."""
+        token = request.arg("token")
+        return named_namespace(token if token is not None else request.cookies.get(COOKIE))
 
     def session(self, request: Request) -> Session | None:
         """The session the cookie names, signed and unexpired (not checked for revocation:
