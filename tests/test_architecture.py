@@ -287,8 +287,9 @@ def test_memory_never_imports_the_bot() -> None:
 
 
 def test_nothing_but_the_command_line_imports_the_modules_that_wire_channels() -> None:
-    """One composition root (`bot.compose`), used by the process verbs alone: no channel
-    and no core part reaches for it (or for a locator of shared parts)."""
+    """One composition root (`bot.compose`), used by the command line alone (the process
+    verbs, and the one-shot verbs for the core services they open): no channel and no core
+    part reaches for it (or for a locator of shared parts)."""
     importers = sorted(name for name, targets in GRAPH.items() if "bot.cli.run" in targets)
     assert importers == ["bot.cli"]
     importers = sorted(
@@ -296,7 +297,15 @@ def test_nothing_but_the_command_line_imports_the_modules_that_wire_channels() -
         for name, targets in GRAPH.items()
         if not _within(name, "bot.compose") and any(_within(t, "bot.compose") for t in targets)
     )
-    assert importers == ["bot.cli.run"]
+    assert "bot.cli.run" in importers
+    assert [name for name in importers if not _within(name, "bot.cli")] == []
+    wiring = sorted(
+        name
+        for name, targets in GRAPH.items()
+        if not _within(name, "bot.compose")
+        and any(_within(t, "bot.compose") and t != "bot.compose.parts" for t in targets)
+    )
+    assert wiring == ["bot.cli.run"]  # channels and the HTTP application: the processes'
 
 
 def test_core_services_and_channels_take_no_settings() -> None:
@@ -320,6 +329,33 @@ def test_core_services_and_channels_take_no_settings() -> None:
                         if any("Settings" in n for n in names):
                             wrong.append(f"{name}.{node.name}")
     assert not wrong, "constructors taking Settings: " + ", ".join(wrong)
+
+
+# Core modules that still read the settings themselves, and why (none may join them).
+CORE_READING_SETTINGS = {
+    "bot.prefs.links": "PREFS_LINK_SECRET / PUBLIC_URL helpers the channels and the CLI share",
+    "bot.prefs.prefill": "the fast-model slot mapper, built from memory's settings",
+}
+
+
+def test_the_core_reads_no_settings() -> None:
+    """The core's services are built by the composition root (`bot.compose.parts`) from
+    the settings and take the values they use: no core module imports `bot.settings` or
+    `memory.settings`, or takes a `Settings` anywhere (a function's argument included)."""
+    wrong = []
+    for name, path in MODULES.items():
+        if not any(_within(name, core) for core in CORE if core.startswith("bot")):
+            continue
+        if name in CORE_READING_SETTINGS:
+            continue
+        wrong += [f"{name} imports {t}" for t in GRAPH[name] if t.endswith(".settings")]
+        for node in ast.walk(ast.parse(path.read_text("utf-8"))):
+            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+                arguments = node.args.args + node.args.kwonlyargs + node.args.posonlyargs
+                annotations = [ast.unparse(a.annotation) for a in arguments if a.annotation]
+                if any(re.search(r"\b\w*Settings\b", a) for a in annotations):
+                    wrong.append(f"{name}.{node.name} takes settings")
+    assert not wrong, "\n".join(wrong)
 
 
 @pytest.mark.parametrize("name", sorted(MODULES))

@@ -23,8 +23,9 @@ from typing import Any
 
 from bot.cli.options import MAX_LIMIT, add_user, limit, text
 from bot.cli.services import memory_problem, quiet_libraries
+from bot.compose.parts import open_revocations
 from bot.prefs.remembered import match_id, read_view, view_lines
-from bot.prefs.revocations import forget_everything, open_revocations
+from bot.prefs.revocations import forget_everything
 from bot.settings import Settings
 from memory import MemoryEngineError, open_memory
 from memory.lang import Lang

@@ -299,9 +299,9 @@ def _clock_in_process(settings: Settings, core: Core) -> WarmClock | None:
     (instead of a `clock` process); the caller stops it before closing the core."""
     if not settings.scheduler_in_web:
         return None
-    from bot.warming.scheduler import start_in_process
+    from bot.compose.parts import start_warm_clock
 
-    return start_in_process(settings, core.memory)
+    return start_warm_clock(settings, core.memory)
 
 
 def _stop_on_signals() -> threading.Event:

@@ -11,10 +11,15 @@ from __future__ import annotations
 
 import argparse
 import json
+import logging
+import signal
 import sys
+import threading
 from typing import Any
 
 from bot.settings import Settings
+
+log = logging.getLogger("bot.warming.scheduler")  # the clock's lines, as before
 
 
 def register(subparsers: Any) -> None:
@@ -44,9 +49,28 @@ def register(subparsers: Any) -> None:
 
 
 def run_clock(args: argparse.Namespace, settings: Settings) -> int:
-    from bot.warming.scheduler import run_clock as clock
+    """The `clock` process: warm every interval until SIGTERM or SIGINT."""
+    from bot.compose.parts import start_warm_clock
+    from memory import open_memory
 
-    return clock(settings)
+    memory = open_memory(settings)
+    stopping = threading.Event()
+
+    def request_stop(signum: int, frame: Any) -> None:
+        stopping.set()
+
+    previous = {sig: signal.signal(sig, request_stop) for sig in (signal.SIGTERM, signal.SIGINT)}
+    clock = start_warm_clock(settings, memory)
+    try:
+        while not stopping.wait(1.0):
+            pass
+        log.info("clock stopping")
+    finally:
+        clock.stop()
+        memory.close()
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
+    return 0
 
 
 def run_warm(args: argparse.Namespace, settings: Settings) -> int:
@@ -56,8 +80,7 @@ def run_warm(args: argparse.Namespace, settings: Settings) -> int:
         return run_clock(args, settings)
 
     from bot.cli.services import memory_problem, quiet_libraries, trips_problem
-    from bot.planning.trips import open_trip_store
-    from bot.warming.warmer import Warmer, open_redis
+    from bot.compose.parts import open_trip_store, open_warm_redis, warmer
     from memory import open_memory
 
     quiet_libraries(args.log_level)
@@ -67,10 +90,9 @@ def run_warm(args: argparse.Namespace, settings: Settings) -> int:
         return 2
     memory = open_memory(settings)
     trips = open_trip_store(settings)
-    client = open_redis(settings)
+    client = open_warm_redis(settings)
     try:
-        warmer = Warmer.from_settings(settings, memory=memory, trips=trips, redis=client)
-        report = warmer.run_once()
+        report = warmer(settings, memory=memory, trips=trips, redis=client).run_once()
     finally:
         if client is not None:
             client.close()

@@ -68,12 +68,14 @@ def open_core(
     metrics: Metrics | None = None,
 ) -> Core:
     """The real parts: memory, agent (None without an LLM), Redis, trips, policies."""
-    from bot.agent.loop import build_agent
+    from bot.compose.parts import (
+        build_agent,
+        open_approvals,
+        open_policy_book,
+        open_trip_store,
+        travel_tools,
+    )
     from bot.planning.admins import AdminResolver
-    from bot.planning.tools import travel_tools
-    from bot.planning.trips import open_trip_store
-    from bot.policy.approvals import open_approvals
-    from bot.policy.store import open_policy_book
     from memory import open_memory
     from memory.redis_client import open_redis
 
