@@ -331,13 +331,6 @@ def test_core_services_and_channels_take_no_settings() -> None:
     assert not wrong, "constructors taking Settings: " + ", ".join(wrong)
 
 
-# Core modules that still read the settings themselves, and why (none may join them).
-CORE_READING_SETTINGS = {
-    "bot.prefs.links": "PREFS_LINK_SECRET / PUBLIC_URL helpers the channels and the CLI share",
-    "bot.prefs.prefill": "the fast-model slot mapper, built from memory's settings",
-}
-
-
 def test_the_core_reads_no_settings() -> None:
     """The core's services are built by the composition root (`bot.compose.parts`) from
     the settings and take the values they use: no core module imports `bot.settings` or
@@ -345,8 +338,6 @@ def test_the_core_reads_no_settings() -> None:
     wrong = []
     for name, path in MODULES.items():
         if not any(_within(name, core) for core in CORE if core.startswith("bot")):
-            continue
-        if name in CORE_READING_SETTINGS:
             continue
         wrong += [f"{name} imports {t}" for t in GRAPH[name] if t.endswith(".settings")]
         for node in ast.walk(ast.parse(path.read_text("utf-8"))):

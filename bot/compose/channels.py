@@ -7,7 +7,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from bot.compose.core import Core, pipeline
-from bot.prefs.links import LinkProvider, page_links
+from bot.prefs.links import LinkProvider
+from bot.web.links import page_links
 
 if TYPE_CHECKING:
     from pydantic import SecretStr
@@ -30,8 +31,8 @@ def slack(
 ) -> Any:
     """The Bolt app with every Slack listener (`bot.slack.app`; only the channel names the
     SDK's types)."""
+    from bot.compose.parts import slot_mapper
     from bot.planning.admins import Admins
-    from bot.prefs.prefill import slot_mapper
     from bot.slack.admins import admin_group
     from bot.slack.api import web_client
     from bot.slack.app import build_app

@@ -18,8 +18,9 @@ from bot.flows.preferences import PreferenceFlows
 from bot.flows.trips import TripFlows
 from bot.metrics import Metrics
 from bot.pools import Pools
-from bot.prefs.links import LinkProvider, page_links
+from bot.prefs.links import LinkProvider
 from bot.prefs.revocations import Revocations
+from bot.web.links import page_links
 
 if TYPE_CHECKING:
     from bot.http.app import WebApp
@@ -177,6 +178,7 @@ def web_app(settings: Settings, core: Core) -> WebApp:
 
 def mount_prefs_site(web: WebApp, settings: Settings, core: Core) -> bool:
     """The preferences page and its API, when `PREFS_LINK_SECRET` is set (`bot.web`)."""
+    from bot.compose.parts import slot_mapper
     from bot.web import mount
 
     return mount(
@@ -188,6 +190,7 @@ def mount_prefs_site(web: WebApp, settings: Settings, core: Core) -> bool:
         revocations=core.revocations,
         tasks=core.pools.tasks,
         new_link=new_link_lines(settings),
+        mapper=slot_mapper(settings),
     )
 
 

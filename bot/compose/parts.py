@@ -1,7 +1,7 @@
 """The core's services built from the settings: the inventory, trips, travel policies and
-approvals, the planner and the travel tools, the agent, link revocations and the cache
-warmer. Part of the composition root (`bot.compose`), used by `open_core` and by the
-command line's one-shot verbs.
+approvals, the planner and the travel tools, the agent, the form's slot mapper, link
+revocations and the cache warmer. Part of the composition root (`bot.compose`), used by
+`open_core` and by the command line's one-shot verbs.
 
 This is where `Settings` is read for them: each core class or function takes only the
 values it uses, as constructor arguments, so a reader (or a test) sees what a part
@@ -23,6 +23,7 @@ if TYPE_CHECKING:
     from bot.planning.trips import TripStore
     from bot.policy.approvals import Approvals, TripStates
     from bot.policy.store import PolicyBook
+    from bot.prefs.prefill import LLMSlotMapper
     from bot.prefs.revocations import Revocations
     from bot.settings import Settings
     from bot.warming.scheduler import WarmClock
@@ -140,6 +141,21 @@ def build_agent(
     )
 
 
+def slot_mapper(settings: Settings) -> LLMSlotMapper | None:
+    """The fast model that maps chat facts onto the preferences form's slots (the Slack
+    form, the web page); None when no fast model is configured."""
+    if not settings.fast_llm_configured:
+        return None
+    from bot.prefs.prefill import TIMEOUT_SECONDS, LLMSlotMapper
+    from memory.llm import openai_client
+
+    return LLMSlotMapper(
+        client=openai_client(settings, max_retries=0),
+        model=settings.llm_fast_model,
+        timeout_seconds=min(settings.llm_timeout_seconds, TIMEOUT_SECONDS),
+    )
+
+
 def open_revocations(settings: Settings) -> Revocations:
     """Revocations of preference links and page sessions for a process that has no core
     (the command line, the console): a Redis client of its own, closed with it."""
@@ -207,6 +223,7 @@ __all__ = [
     "open_revocations",
     "open_trip_store",
     "open_warm_redis",
+    "slot_mapper",
     "start_warm_clock",
     "travel_tools",
     "warmer",

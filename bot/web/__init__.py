@@ -17,8 +17,9 @@ from __future__ import annotations
 import logging
 from typing import TYPE_CHECKING
 
-from bot.prefs.links import link_secret, page_problem, public_base, public_url_problem
+from bot.prefs.links import public_url_problem
 from bot.web.api import FACTS_PREFIX, PrefsAPI
+from bot.web.links import link_secret, page_problem, public_base
 from bot.web.page import PrefsPage
 from bot.web.site import NewLinkLines, PrefsSite
 
@@ -28,6 +29,7 @@ if TYPE_CHECKING:
     from bot.conversation.claims import Claims
     from bot.http.app import WebApp
     from bot.metrics import Metrics
+    from bot.prefs.prefill import SlotMapper
     from bot.prefs.revocations import Revocations
     from bot.settings import Settings
     from memory.protocol import LongTermMemory
@@ -45,6 +47,7 @@ def mount(
     revocations: Revocations,
     tasks: ThreadPoolExecutor,
     new_link: NewLinkLines,
+    mapper: SlotMapper | None = None,
 ) -> bool:
     """Serve the page and its API on `web`; False (and one log line) when it is off."""
     problem = page_problem(settings)
@@ -61,6 +64,7 @@ def mount(
         tasks=tasks,
         secret=secret,
         new_link=new_link,
+        mapper=mapper,
     )
     page, api = PrefsPage(site), PrefsAPI(site)
     web.mount("/prefs", page, methods=("GET", "POST"))

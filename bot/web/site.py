@@ -16,10 +16,11 @@ from urllib.parse import urlsplit
 
 from bot.messages import t
 from bot.prefs.form import FormInput
-from bot.prefs.links import named_namespace, public_base
-from bot.prefs.prefill import slot_mapper, structured_profile
+from bot.prefs.links import named_namespace
+from bot.prefs.prefill import SlotMapper, structured_profile
 from bot.prefs.revocations import Revocations, Standing
 from bot.prefs.saving import Saved, save_profile
+from bot.web.links import public_base
 from bot.web.render import Renderer, load_assets
 from bot.web.request import Request, cookie
 from bot.web.sessions import COOKIE, Caller, Session, Sessions, bearer_token
@@ -56,6 +57,7 @@ class PrefsSite:
         tasks: ThreadPoolExecutor,
         secret: str,
         new_link: NewLinkLines,
+        mapper: SlotMapper | None = None,
     ) -> None:
         self.memory = memory
         self.schema = memory.schema
@@ -67,7 +69,7 @@ class PrefsSite:
             minutes=settings.prefs_session_minutes,
             revocations=revocations,
         )
-        self.mapper = slot_mapper(settings)
+        self.mapper = mapper  # the fast model's suggestions for the form (None: none)
         self.free_text_limit = settings.memory_max_fact_chars
         self.default_lang: Lang = settings.default_language
         public = public_base(settings)
