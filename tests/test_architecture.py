@@ -303,7 +303,10 @@ def test_nothing_but_the_command_line_imports_the_modules_that_wire_channels() -
         name
         for name, targets in GRAPH.items()
         if not _within(name, "bot.compose")
-        and any(_within(t, "bot.compose") and t != "bot.compose.parts" for t in targets)
+        and any(
+            _within(t, "bot.compose") and t not in ("bot.compose.parts", "bot.compose.links")
+            for t in targets
+        )
     )
     assert wiring == ["bot.cli.run"]  # channels and the HTTP application: the processes'
 
@@ -311,7 +314,7 @@ def test_nothing_but_the_command_line_imports_the_modules_that_wire_channels() -
 def test_core_services_and_channels_take_no_settings() -> None:
     """Explicit wiring: a core part or a channel takes what it uses as arguments; only the
     composition root, the command line and a part's own `open_*` factory read `Settings`."""
-    allowed = ("bot.compose", "bot.cli", "bot.settings", "bot.http.server", "bot.web")
+    allowed = ("bot.compose", "bot.cli", "bot.settings")
     wrong = []
     for name, path in MODULES.items():
         if not _within(name, "bot") or any(_within(name, a) for a in allowed):
@@ -329,6 +332,21 @@ def test_core_services_and_channels_take_no_settings() -> None:
                         if any("Settings" in n for n in names):
                             wrong.append(f"{name}.{node.name}")
     assert not wrong, "constructors taking Settings: " + ", ".join(wrong)
+
+
+def test_only_the_composition_root_and_the_command_line_read_settings() -> None:
+    """No module of the bot but the composition root (`bot.compose`), the command line
+    and `bot.settings` itself imports the settings: channels, the HTTP host and the
+    preferences site take values too."""
+    allowed = ("bot.compose", "bot.cli", "bot.settings")
+    wrong = [
+        f"{name} imports {target}"
+        for name, targets in GRAPH.items()
+        if _within(name, "bot") and not any(_within(name, a) for a in allowed)
+        for target in targets
+        if target in ("bot.settings", "memory.settings")
+    ]
+    assert not wrong, "\n".join(wrong)
 
 
 def test_the_core_reads_no_settings() -> None:

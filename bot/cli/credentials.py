@@ -15,8 +15,8 @@ from dataclasses import dataclass, field
 
 from pydantic import SecretStr
 
+from bot.compose.links import page_problem
 from bot.settings import Settings
-from bot.web.links import page_problem
 
 
 @dataclass(frozen=True, slots=True)

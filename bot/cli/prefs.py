@@ -13,8 +13,8 @@ import sys
 from typing import Any
 
 from bot.cli.options import add_user
+from bot.compose.links import links_problem, preferences_url
 from bot.settings import Settings
-from bot.web.links import links_problem, preferences_url
 
 MAX_TTL_MINUTES = 1440
 

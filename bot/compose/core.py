@@ -6,10 +6,12 @@ and the preferences site on it. Part of the composition root (`bot.compose`).
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from bot.compose.links import page_links
 from bot.conversation.claims import CLAIM_TIMEOUT, Claims
 from bot.conversation.threads import ThreadHistory
 from bot.conversation.turn import AgentLike, Conversation
@@ -20,10 +22,10 @@ from bot.metrics import Metrics
 from bot.pools import Pools
 from bot.prefs.links import LinkProvider
 from bot.prefs.revocations import Revocations
-from bot.web.links import page_links
 
 if TYPE_CHECKING:
     from bot.http.app import WebApp
+    from bot.http.server import Server
     from bot.planning.admins import AdminResolver
     from bot.planning.trips import TripStore
     from bot.policy.approvals import Approvals
@@ -176,14 +178,48 @@ def web_app(settings: Settings, core: Core) -> WebApp:
     )
 
 
+def server(
+    web: WebApp, settings: Settings, *, host: str = "127.0.0.1", port: int = 0, keep_alive: int = 75
+) -> Server:
+    """The server of `web` on `host:port` (port 0: a free one), with the slow-client limits
+    (`HTTP_*`), the metrics listener (`METRICS_PORT`) and the proxies it believes."""
+    from bot.http.connections import Limits
+    from bot.http.server import Server
+
+    limits = Limits(
+        header_timeout=settings.http_header_timeout_seconds,
+        body_timeout=settings.http_body_timeout_seconds,
+        max_connections=settings.http_max_connections,
+        reserved_files=settings.http_reserved_files,
+        max_bodies=settings.http_max_bodies,
+    )
+    return Server(
+        web,
+        host=host,
+        port=port,
+        limits=limits,
+        metrics_host=settings.metrics_host,
+        metrics_port=settings.metrics_port,
+        forwarded_allow_ips=settings.forwarded_allow_ips,
+        keep_alive=keep_alive,
+    )
+
+
 def mount_prefs_site(web: WebApp, settings: Settings, core: Core) -> bool:
-    """The preferences page and its API, when `PREFS_LINK_SECRET` is set (`bot.web`)."""
+    """The preferences page and its API, when `PREFS_LINK_SECRET` is set (`bot.web`);
+    False, and one line saying why the page is off, when it is not."""
+    from bot.compose.links import link_secret, page_problem
     from bot.compose.parts import slot_mapper
     from bot.web import mount
 
-    return mount(
+    problem, secret = page_problem(settings), link_secret(settings)
+    if problem is not None or secret is None:
+        logging.getLogger("bot.web").info("preferences page off: %s", problem)
+        return False
+    mount(
         web,
-        settings,
+        secret=secret,
+        public_url=settings.public_url,
         memory=core.memory,
         metrics=core.metrics,
         claims=core.claims,
@@ -191,7 +227,12 @@ def mount_prefs_site(web: WebApp, settings: Settings, core: Core) -> bool:
         tasks=core.pools.tasks,
         new_link=new_link_lines(settings),
         mapper=slot_mapper(settings),
+        session_minutes=settings.prefs_session_minutes,
+        free_text_limit=settings.memory_max_fact_chars,
+        default_lang=settings.default_language,
+        max_body_bytes=settings.http_max_body_bytes,
     )
+    return True
 
 
 def new_link_lines(settings: Settings) -> Callable[[str | None], tuple[str, ...]]:
@@ -220,4 +261,12 @@ def new_link_lines(settings: Settings) -> Callable[[str | None], tuple[str, ...]
     return lines
 
 
-__all__ = ["Core", "mount_prefs_site", "new_link_lines", "open_core", "pipeline", "web_app"]
+__all__ = [
+    "Core",
+    "mount_prefs_site",
+    "new_link_lines",
+    "open_core",
+    "pipeline",
+    "server",
+    "web_app",
+]

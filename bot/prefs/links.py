@@ -15,8 +15,8 @@ None for anything wrong (tampered, expired, malformed, signed with another secre
 without saying which.
 
 `link_url(base, secret, namespace, ...)` makes a link; reading `PREFS_LINK_SECRET` and
-`PUBLIC_URL` for it (`preferences_url`, the channels' `page_links`) is the preferences
-site's, `bot.web.links`.
+`PUBLIC_URL` for it (`preferences_url`, the channels' `page_links`) is the composition
+root's, `bot.compose.links`.
 """
 
 from __future__ import annotations
@@ -190,6 +190,12 @@ def public_url_problem(url: str) -> str:
     return f"PUBLIC_URL={url} is not an http:// or https:// URL"
 
 
+def public_base_of(url: str) -> str:
+    """A `PUBLIC_URL` without its trailing slash ("" when empty or not an http(s) URL)."""
+    url = url.strip().rstrip("/")
+    return url if url.startswith(("https://", "http://")) else ""
+
+
 def link_url(
     base: str, secret: str, namespace: str, *, ttl_minutes: int, lang: Lang | None = None
 ) -> str:
@@ -234,6 +240,7 @@ __all__ = [
     "named_namespace",
     "namespace_problem",
     "no_link",
+    "public_base_of",
     "public_url_problem",
     "read_token",
 ]

@@ -16,11 +16,10 @@ from urllib.parse import urlsplit
 
 from bot.messages import t
 from bot.prefs.form import FormInput
-from bot.prefs.links import named_namespace
+from bot.prefs.links import named_namespace, public_base_of
 from bot.prefs.prefill import SlotMapper, structured_profile
 from bot.prefs.revocations import Revocations, Standing
 from bot.prefs.saving import Saved, save_profile
-from bot.web.links import public_base
 from bot.web.render import Renderer, load_assets
 from bot.web.request import Request, cookie
 from bot.web.sessions import COOKIE, Caller, Session, Sessions, bearer_token
@@ -34,7 +33,6 @@ if TYPE_CHECKING:
 
     from bot.conversation.claims import Claims
     from bot.metrics import Metrics
-    from bot.settings import Settings
     from memory.protocol import LongTermMemory
 
 T = TypeVar("T")
@@ -49,7 +47,6 @@ class PrefsSite:
     def __init__(
         self,
         *,
-        settings: Settings,
         memory: LongTermMemory,
         metrics: Metrics,
         claims: Claims,
@@ -58,6 +55,11 @@ class PrefsSite:
         secret: str,
         new_link: NewLinkLines,
         mapper: SlotMapper | None = None,
+        public_url: str = "",
+        session_minutes: int = 60,
+        free_text_limit: int = 500,
+        default_lang: Lang = "en",
+        max_body_bytes: int = MAX_BODY_BYTES,
     ) -> None:
         self.memory = memory
         self.schema = memory.schema
@@ -66,18 +68,18 @@ class PrefsSite:
         self.sessions = Sessions(
             secret=secret,
             claims=claims,
-            minutes=settings.prefs_session_minutes,
+            minutes=session_minutes,
             revocations=revocations,
         )
         self.mapper = mapper  # the fast model's suggestions for the form (None: none)
-        self.free_text_limit = settings.memory_max_fact_chars
-        self.default_lang: Lang = settings.default_language
-        public = public_base(settings)
+        self.free_text_limit = free_text_limit
+        self.default_lang: Lang = default_lang
+        public = public_base_of(public_url)
         self.base_path = urlsplit(public).path.rstrip("/") if public else ""
         self.public_https = public.startswith("https://")
         self.assets = load_assets()
         self.render = Renderer(base_path=self.base_path, assets=self.assets)
-        self.max_body = min(MAX_BODY_BYTES, settings.http_max_body_bytes)
+        self.max_body = min(MAX_BODY_BYTES, max_body_bytes)
         # Where a refused link's page says a new one comes from (message keys), for the
         # namespace the refused link or session names (None: it names none).
         self.new_link = new_link

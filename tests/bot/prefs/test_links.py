@@ -9,9 +9,9 @@ from urllib.parse import parse_qs, urlsplit
 
 import pytest
 
+from bot.compose.links import links_problem, page_problem, preferences_url
 from bot.prefs.links import LinkClaims, Signer, issue_token, read_token
 from bot.settings import Settings
-from bot.web.links import links_problem, page_problem, preferences_url
 
 SECRET = "links-test-secret-0a9f7c"
 NS = "T1:U1"

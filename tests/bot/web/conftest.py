@@ -14,8 +14,8 @@ from typing import Any
 import httpx
 import pytest
 
+from bot.compose.links import preferences_url
 from bot.prefs.links import issue_token
-from bot.web.links import preferences_url
 from memory.lang import Lang
 from tests.bot.conftest import BotFactory
 from tests.support.slack_harness import BotHarness

@@ -1,14 +1,20 @@
 """`PREFS_LINK_SECRET` and `PUBLIC_URL` read for the preferences page: whether it can be
 served, whether links can be made, and fresh links (`bot.prefs.links` makes and checks
-the tokens and takes these values as arguments). The composition root gives the channels
-`page_links(settings)`; `travel-bot prefs link` calls `preferences_url`.
+the tokens and takes these values as arguments). Part of the composition root: it gives
+the channels `page_links(settings)`; `travel-bot prefs link` calls `preferences_url`.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from bot.prefs.links import MIN_SECRET_CHARS, LinkProvider, link_url, public_url_problem
+from bot.prefs.links import (
+    MIN_SECRET_CHARS,
+    LinkProvider,
+    link_url,
+    public_base_of,
+    public_url_problem,
+)
 from memory.lang import Lang
 
 if TYPE_CHECKING:
@@ -42,8 +48,7 @@ def links_problem(settings: Settings) -> str | None:
 
 def public_base(settings: Settings) -> str:
     """`PUBLIC_URL` without a trailing slash ("" when unset or not an http(s) URL)."""
-    url = settings.public_url.strip().rstrip("/")
-    return url if url.startswith(("https://", "http://")) else ""
+    return public_base_of(settings.public_url)
 
 
 def preferences_url(
