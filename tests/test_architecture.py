@@ -313,7 +313,7 @@ def test_nothing_but_the_command_line_imports_the_modules_that_wire_channels() -
 
 def test_core_services_and_channels_take_no_settings() -> None:
     """Explicit wiring: a core part or a channel takes what it uses as arguments; only the
-    composition root, the command line and a part's own `open_*` factory read `Settings`."""
+    composition root and the command line read `Settings`."""
     allowed = ("bot.compose", "bot.cli", "bot.settings")
     wrong = []
     for name, path in MODULES.items():

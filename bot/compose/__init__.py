@@ -1,6 +1,6 @@
 """The composition root: every part of the bot built from what it uses, in one place.
 
-Only the command line (`bot.cli.run`) and the tests' harnesses call it. Read top to
+Only the command line (`bot.cli`) and the tests' harnesses call it. Read top to
 bottom, it follows a message:
 
 - `open_core(settings)` builds what every process shares (`Core`): memory, the agent,
