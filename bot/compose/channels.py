@@ -68,6 +68,7 @@ def slack(
             ttl_seconds=settings.thread_history_ttl_seconds,
         ),
     )
+    core.messengers.add(channel)  # approvals reach Slack people through it
     prefs = Preferences(
         memory=core.memory,
         flows=core_path.flows,

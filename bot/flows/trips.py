@@ -10,7 +10,10 @@
   tenant or organisation. Nothing in the payload decides it: the asker is who the
   platform says clicked, and admins come from configuration only.
 - `save`: the rule, then `bot.planning.trips.save_planned` under catalogue city names
-  (saving twice saves once), counted in `{platform}_trip_saves_total{outcome}`.
+  (saving twice saves once), counted in `{platform}_trip_saves_total{outcome}`. When the
+  option chosen is out of the travel policy (one picked with *Save with …*, data "p", or
+  the plan's leading option of a leg), the trip is saved and the approval flow asks why
+  (`bot.flows.approvals`).
 """
 
 from __future__ import annotations
@@ -22,6 +25,7 @@ from typing import TYPE_CHECKING, Any
 
 from bot.conversation.reply import PlanPart
 from bot.flows.actions import SAVE_TRIP, Action, Request
+from bot.flows.approvals import chosen, exceptions
 from bot.flows.views import Notice, Outcome, PlanView
 from bot.messages import t
 from bot.planning.plan import LEGS, Candidate, PlannedTrip
@@ -29,6 +33,7 @@ from bot.planning.trips import InvalidTrip, save_planned
 from memory.errors import StoreUnavailable
 
 if TYPE_CHECKING:
+    from bot.flows.approvals import ApprovalFlows
     from bot.metrics import Metrics
     from bot.planning.admins import AdminResolver
     from bot.planning.trips import TripStore
@@ -54,6 +59,7 @@ def encode(part: PlanPart) -> dict[str, Any]:
         "l": part.lang,
         "x": trip.demo,
         "c": [_pack(c) for c in shown(trip.candidates)],
+        "q": exceptions(shown(trip.candidates)),
     }
 
 
@@ -94,11 +100,17 @@ class TripFlows:
     """Plans under answers, and saving them (see the module docstring)."""
 
     def __init__(
-        self, *, trips: TripStore | None, admins: AdminResolver | None, metrics: Metrics
+        self,
+        *,
+        trips: TripStore | None,
+        admins: AdminResolver | None,
+        metrics: Metrics,
+        approvals: ApprovalFlows | None = None,
     ) -> None:
         self.trips = trips
         self.admins = admins
         self.metrics = metrics
+        self.approvals = approvals
 
     def plan_view(
         self, part: PlanPart, platform: Platform, *, saved: str | None = None
@@ -111,9 +123,15 @@ class TripFlows:
         if part.saved and saved is None:
             saved = t("trip_auto_saved", lang, traveller=traveller)
         save = None
+        picks: list[tuple[str, Action]] = []
         if saved is None and self.trips is not None:
-            save = Action(SAVE_TRIP, encode(part))
-        return PlanView(part=part, notes=tuple(notes), save=save, saved=saved)
+            payload = encode(part)
+            save = Action(SAVE_TRIP, payload)
+            if self.approvals is not None and self.approvals.enabled:
+                for index, leading, option, _ in payload["q"]:
+                    if not leading:
+                        picks.append((option, Action(SAVE_TRIP, {**payload, "p": index})))
+        return PlanView(part=part, notes=tuple(notes), save=save, saved=saved, picks=tuple(picks))
 
     def may_save(self, request: Request, part: PlanPart) -> bool:
         """The one rule: the traveller, or a travel admin of the same workspace."""
@@ -135,7 +153,7 @@ class TripFlows:
         if self.trips is None:
             return _notice(request, Notice("trip_save_failed", lang), "error")
         try:
-            _, created = save_planned(
+            trip, created = save_planned(
                 self.trips, part.trip, part.traveller, created_by=request.namespace
             )
         except (InvalidTrip, StoreUnavailable) as exc:
@@ -143,6 +161,11 @@ class TripFlows:
             self.metrics.inc(f"{name}_trip_saves_total", outcome="failed")
             return _notice(request, Notice("trip_save_failed", lang), "error")
         self.metrics.inc(f"{name}_trip_saves_total", outcome="saved" if created else "duplicate")
+        options = chosen(request.action.data)
+        approvals = self.approvals
+        asked = trip.state in ("pending", "approved")  # asked already: saved is all
+        if options and approvals is not None and approvals.enabled and not asked:
+            return approvals.ask_reason(request, part, trip, options)
         who = request.platform.mention(request.user)
         note = t("trip_saved", lang, user=who) if created else t("trip_already_saved", lang)
         toast = t("trip_saved_toast" if created else "trip_already_saved", lang)

@@ -13,6 +13,7 @@ the form. The form itself is data (`bot.prefs.form`), drawn by `bot.slack.views`
 from __future__ import annotations
 
 import logging
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from slack_bolt import Respond
@@ -105,10 +106,20 @@ class Preferences:
 
     # -- the core's flows -------------------------------------------------------------------
 
-    def handle(self, it: Interaction, action: Action, lang: Lang | None = None) -> Outcome:
-        """What the core's flows make of `action`, asked by `it`'s person (task pool)."""
+    def handle(
+        self,
+        it: Interaction,
+        action: Action,
+        lang: Lang | None = None,
+        *,
+        where: Mapping[str, Any] | None = None,
+    ) -> Outcome:
+        """What the core's flows make of `action`, asked by `it`'s person (task pool);
+        `where`: the thread it was asked in."""
         lang = lang or self.lang(it.client, it.team, it.user)
-        request = Request(PLATFORM, it.team, it.user, action, lang, admins=self.admins)
+        request = Request(
+            PLATFORM, it.team, it.user, action, lang, admins=self.admins, where=where or {}
+        )
         return self.flows.handle(request)
 
     def show(self, it: Interaction, outcome: Outcome) -> None:

@@ -31,21 +31,29 @@ def plan_message(view: PlanView) -> tuple[str, list[dict[str, Any]]]:
         return "\n".join([summary, *notes, view.saved]), blocks
     if view.save is not None:
         value = {k: v for k, v in view.save.data.items() if k != "c"}
-        blocks.append(
+        elements = [
             {
-                "type": "actions",
-                "block_id": SAVE_TRIP_BLOCK,
-                "elements": [
-                    {
-                        "type": "button",
-                        "action_id": SAVE_TRIP_ACTION,
-                        "style": "primary",
-                        "text": {"type": "plain_text", "text": t("trip_save_button", lang)},
-                        "value": json.dumps(value, ensure_ascii=False),
-                    }
-                ],
+                "type": "button",
+                "action_id": SAVE_TRIP_ACTION,
+                "style": "primary",
+                "text": {"type": "plain_text", "text": t("trip_save_button", lang)},
+                "value": json.dumps(value, ensure_ascii=False),
             }
-        )
+        ]
+        # *Save with …* an out-of-policy option (needs approval): the option's index is the
+        # only thing its value adds; the candidates come from the plan again on click.
+        for index, (option, action) in enumerate(view.picks[:4]):
+            label = t("approval_pick_button", lang, option=option)
+            pick = {**value, "p": action.data.get("p")}
+            elements.append(
+                {
+                    "type": "button",
+                    "action_id": f"{SAVE_TRIP_ACTION}_pick_{index}",
+                    "text": {"type": "plain_text", "text": label[:75]},
+                    "value": json.dumps(pick, ensure_ascii=False),
+                }
+            )
+        blocks.append({"type": "actions", "block_id": SAVE_TRIP_BLOCK, "elements": elements})
     return "\n".join([summary, *notes]), blocks
 
 
