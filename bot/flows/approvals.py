@@ -257,7 +257,8 @@ class ApprovalFlows:
             return _say(Notice("approval_unavailable", lang), "error")
         if not created:
             self.metrics.inc(f"{name}_approvals_total", outcome="duplicate")
-            return _say(Notice("approval_already_pending", lang, {"trip": words}), "info")
+            pending = Notice("approval_already_pending", lang, {"trip": words})
+            return Outcome(pending, text=pending.text(), replace=True)
         self.metrics.inc(f"{name}_approvals_total", outcome="requested")
         messenger = self.messengers.of(trip.namespace)
         for approver in asked.approvers:
@@ -269,7 +270,9 @@ class ApprovalFlows:
                 log.warning("an approval request could not be sent to an approver")
         mentions = ", ".join(request.platform.mention(person_id(a)) for a in asked.approvers)
         sent_notice = Notice("approval_sent", lang, {"approvers": mentions, "trip": words})
-        return Outcome(sent_notice, text=sent_notice.text(), tone="success", private=False)
+        return Outcome(
+            sent_notice, text=sent_notice.text(), tone="success", replace=True, private=False
+        )
 
     def card(self, asked: ApprovalRequest, platform: Platform, lang: Lang) -> ApprovalView:
         """The approver's card for `asked`: buttons while pending, the outcome after."""

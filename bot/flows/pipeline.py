@@ -265,7 +265,12 @@ class Pipeline:
 def where_of(msg: IncomingMessage) -> dict[str, str]:
     """Where a message was written, as a `Request.where`: its conversation and thread (a
     channel adds what else it needs to post there)."""
-    return {"conversation": msg.conversation, "thread": msg.thread, "kind": msg.kind}
+    return {
+        "conversation": msg.conversation,
+        "thread": msg.thread,
+        "kind": msg.kind,
+        "user": msg.user,
+    }
 
 
 def _in_lang(incoming: Incoming, lang: Lang) -> Incoming:

@@ -39,6 +39,7 @@ if TYPE_CHECKING:
 
     from bot.flows.pipeline import Pipeline
     from bot.slack.preferences import Preferences
+    from memory.lang import Lang
 
 log = logging.getLogger(__name__)
 
@@ -52,7 +53,7 @@ def register(app: App, pipeline: Pipeline, prefs: Preferences) -> None:
         except ValueError:
             data = {}
         data = data if isinstance(data, dict) else {}
-        lang = "zh" if data.get("l") == "zh" else "en"
+        lang: Lang = "zh" if data.get("l") == "zh" else "en"
         values = (view.get("state") or {}).get("values") or {}
         reason = str(((values.get(REASON_BLOCK) or {}).get(REASON_ACTION) or {}).get("value") or "")
         try:
@@ -62,7 +63,8 @@ def register(app: App, pipeline: Pipeline, prefs: Preferences) -> None:
             return
         ack()
         team, user = person_of(body)
-        where = data.get("w") if isinstance(data.get("w"), Mapping) else {}
+        given = data.get("w")
+        where: Mapping[str, Any] = given if isinstance(given, Mapping) else {}
         once = (request_name(PLATFORM, PLATFORM.key(team, str(view.get("id") or ""))),)
         request = Request(
             PLATFORM,

@@ -27,18 +27,18 @@ from bot.flows.views import (
 from bot.messages import t
 from bot.payloads import parse_json
 from bot.slack.markdown import escape
+from bot.slack.views.approval import (
+    APPROVE_ACTION,
+    REJECT_ACTION,
+    approval_message,
+    reason_modal,
+)
 from bot.slack.views.blocks import (
     FORGET_ALL_CANCEL_ACTION_ID,
     FORGET_ALL_CONFIRM_ACTION_ID,
     MAX_BUTTON_CHARS,
     clipped,
     section,
-)
-from bot.slack.views.approval import (
-    APPROVE_ACTION,
-    REJECT_ACTION,
-    approval_message,
-    reason_modal,
 )
 from bot.slack.views.trip import SAVE_TRIP_ACTION, plan_message
 
