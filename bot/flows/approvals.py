@@ -53,6 +53,7 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
+_PREFIXES = ("feishu", "dingtalk", "local")  # a namespace so prefixed is never Slack's
 _TEXT = 120  # characters of an option's words and of a rule's a payload keeps
 
 
@@ -83,9 +84,17 @@ class Messengers:
         self._all.append(messenger)
 
     def of(self, namespace: str) -> Messenger | None:
+        """The channel of the platform whose keys `namespace` is one of: by its prefix
+        (the one platform without one takes what no other prefix claims)."""
+        unprefixed = None
         for messenger in self._all:
-            if messenger.platform.owns(namespace):
+            prefix = messenger.platform.prefix
+            if not prefix:
+                unprefixed = messenger
+            elif namespace.startswith(prefix + ":"):
                 return messenger
+        if unprefixed is not None and namespace.split(":", 1)[0] not in _PREFIXES:
+            return unprefixed
         return None
 
 
