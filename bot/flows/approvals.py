@@ -3,8 +3,8 @@ decision and the traveller told, written once for every chat platform.
 
 1. *Save trip* on a plan whose chosen option is out of policy (the option the traveller
    picked, or the plan's leading option of a leg) saves the trip and asks why
-   (`ReasonForm`): the channel shows it as a form where it has one (a Slack modal, a
-   Feishu card form) or asks for a reply in the thread (DingTalk). The form carries the
+   (`ReasonForm`): the channel shows it as a form where its platform has one (a modal, a
+   card form) or asks for a reply in the thread where it has none. The form carries the
    trip's id and where it was asked (`Request.where`).
 2. The reason (`APPROVAL_REASON`) becomes an approval request (`bot.policy.approvals`):
    the trip goes `pending`, and each named approver of the traveller (the policy's, for
@@ -28,16 +28,15 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Protocol
-from urllib.parse import unquote
+from typing import TYPE_CHECKING, Any
 
 from bot.conversation.reply import PlanPart
 from bot.flows.actions import APPROVAL_REASON, APPROVE, REJECT, Action, Request
+from bot.flows.exceptions import Exceptional, chosen, exceptions, trip_words
+from bot.flows.messengers import Messenger, Messengers, person_id
 from bot.flows.views import ApprovalView, Notice, Outcome, ReasonForm, Tone
 from bot.messages import t
-from bot.planning.plan import LEGS, Candidate
-from bot.policy.orgs import org_of, user_of
+from bot.policy.orgs import org_of
 from bot.policy.requests import ApprovalRequest, InvalidRequest
 from bot.policy.rules import STATED, Break
 from memory.errors import MemoryEngineError, StoreUnavailable
@@ -52,108 +51,6 @@ if TYPE_CHECKING:
     from bot.policy.store import PolicyBook
 
 log = logging.getLogger(__name__)
-
-_PREFIXES = ("feishu", "dingtalk", "local")  # a namespace so prefixed is never Slack's
-_TEXT = 120  # characters of an option's words and of a rule's a payload keeps
-
-
-class Messenger(Protocol):
-    """What a channel does for approvals: post an outcome to a person, or into a thread."""
-
-    @property
-    def platform(self) -> Platform: ...
-
-    def to_person(self, namespace: str, outcome: Outcome) -> bool:
-        """Post `outcome` to the person `namespace` one-to-one; whether it went."""
-        ...
-
-    def to_thread(self, where: Mapping[str, Any], outcome: Outcome) -> bool:
-        """Post `outcome` into the thread `where` (the channel's own address, as its
-        `Request.where` gave it); whether it went."""
-        ...
-
-
-class Messengers:
-    """The channels this process serves, found by a namespace's platform."""
-
-    def __init__(self) -> None:
-        self._all: list[Messenger] = []
-
-    def add(self, messenger: Messenger) -> None:
-        self._all = [m for m in self._all if m.platform.name != messenger.platform.name]
-        self._all.append(messenger)
-
-    def of(self, namespace: str) -> Messenger | None:
-        """The channel of the platform whose keys `namespace` is one of: by its prefix
-        (the one platform without one takes what no other prefix claims)."""
-        unprefixed = None
-        for messenger in self._all:
-            prefix = messenger.platform.prefix
-            if not prefix:
-                unprefixed = messenger
-            elif namespace.startswith(prefix + ":"):
-                return messenger
-        if unprefixed is not None and namespace.split(":", 1)[0] not in _PREFIXES:
-            return unprefixed
-        return None
-
-
-def person_id(namespace: str) -> str:
-    """The platform's own id of the person `namespace` names (its escapes undone)."""
-    return unquote(user_of(namespace))
-
-
-@dataclass(frozen=True, slots=True)
-class Exceptional:
-    """An out-of-policy option a save would choose: its index among the payload's
-    candidates, whether it leads its leg, its words and the rules it breaks in words."""
-
-    index: int
-    leading: bool
-    option: str
-    breaks: tuple[str, ...]
-
-
-def exceptions(candidates: Sequence[Candidate]) -> list[list[Any]]:
-    """The out-of-policy options of a plan's shown `candidates`, as a save payload carries
-    them ("q"), small enough for any button: `[index, leading, option, breaks]`."""
-    leading = {id(c) for c in _leading(candidates)}
-    return [
-        [i, id(c) in leading, c.option[:_TEXT], [b[:_TEXT] for b in c.breaks[:3]]]
-        for i, c in enumerate(candidates)
-        if c.in_policy is False
-    ]
-
-
-def chosen(data: Mapping[str, Any]) -> list[Exceptional]:
-    """The out-of-policy options a save payload chooses: the one picked ("p"), else the
-    plan's leading option of each leg."""
-    found: list[Exceptional] = []
-    for row in data.get("q") or []:
-        try:
-            index, leading, option, breaks = row
-            found.append(
-                Exceptional(int(index), bool(leading), str(option), tuple(map(str, breaks)))
-            )
-        except (ValueError, TypeError):
-            continue
-    pick = data.get("p")
-    if isinstance(pick, int) and not isinstance(pick, bool):
-        return [e for e in found if e.index == pick]
-    return [e for e in found if e.leading]
-
-
-def _leading(candidates: Sequence[Candidate]) -> list[Candidate]:
-    first = (next((c for c in candidates if c.leg == leg), None) for leg in LEGS)
-    return [c for c in first if c is not None]
-
-
-def trip_words(part: PlanPart) -> str:
-    trip = part.trip
-    dates = trip.start.isoformat()
-    if trip.end and trip.end != trip.start:
-        dates += f" – {trip.end.isoformat()}"
-    return f"{trip.origin} → {trip.destination} ({dates})"
 
 
 class ApprovalFlows:

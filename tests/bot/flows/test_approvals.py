@@ -178,17 +178,17 @@ class Office:
 
     @property
     def org(self) -> str:
-        return self.platform.key("W1")
+        return self.platform.key("T1")
 
     def ns(self, user: str) -> str:
-        return self.platform.key("W1", user)
+        return self.platform.key("T1", user)
 
     def ask(self, user: str, action: Action, *, admins: frozenset[str] = frozenset()) -> Outcome:
         where = {"conversation": "C1", "thread": "th-1", "kind": "dm", "user": user}
         return self.flows.handle(
             Request(
                 self.platform,
-                "W1",
+                "T1",
                 user,
                 action,
                 "zh",
@@ -234,7 +234,7 @@ def open_office(
     trips = TripFlows(trips=desk.trips, admins=admins, metrics=metrics, approvals=approvals)
     preferences: Any = PreferenceFlows.__new__(PreferenceFlows)  # not used here
     flows = Flows(preferences=preferences, trips=trips, approvals=approvals)
-    desk.book.set(platform.key("W1"), EXAMPLE, by="cli:ana")
+    desk.book.set(platform.key("T1"), EXAMPLE, by="cli:ana")
     return Office(platform, desk, flows, messenger, codes, metrics, clock)
 
 
@@ -249,9 +249,9 @@ def office(
 def plan_part(office: Office) -> PlanPart:
     return PlanPart(
         trip=TRIP,
-        traveller=office.ns("alice"),
-        traveller_user="alice",
-        requester="alice",
+        traveller=office.ns("U0ALICE"),
+        traveller_user="U0ALICE",
+        requester="U0ALICE",
         lang="zh",
     )
 
@@ -264,18 +264,18 @@ def asked(office: Office) -> tuple[str, Any]:
     assert option.startswith("Atour")
     drawn_plan = o.draw(Outcome(view))
     assert "Atour" in text_of(o.platform, drawn_plan)
-    form = o.ask("alice", pick)
+    form = o.ask("U0ALICE", pick)
     assert type(form.view).__name__ == "ReasonForm"
-    [trip] = o.desk.trips.list(o.ns("alice"))
+    [trip] = o.desk.trips.list(o.ns("U0ALICE"))
     assert trip.state is None  # saved; nothing asked yet
     drawn_form = o.draw(form)
     assert HOTEL_BREAK in text_of(o.platform, drawn_form) or (
         o.platform is SLACK and HOTEL_BREAK in drawn_form.modal["blocks"][0]["text"]["text"]
     )
-    empty = o.ask("alice", answer_form(o.platform, drawn_form, "  ", o.codes))
+    empty = o.ask("U0ALICE", answer_form(o.platform, drawn_form, "  ", o.codes))
     assert empty.tone == "error" and "请填写原因" in empty.text  # nothing asked
     assert o.messenger.sent == []
-    sent = o.ask("alice", answer_form(o.platform, drawn_form, REASON, o.codes))
+    sent = o.ask("U0ALICE", answer_form(o.platform, drawn_form, REASON, o.codes))
     assert sent.tone == "success" and "U0APPROVER" in sent.text, sent.text
     [card] = o.messenger.sent
     assert card.to == o.ns("U0APPROVER")
@@ -295,9 +295,9 @@ def test_the_round_trip_approver_decides_once_and_the_traveller_is_told_in_the_t
     approve = next(a for a in actions.values() if a.name == "approval.approve")
     assert any(a.name == "approval.reject" for a in actions.values())
 
-    stranger = o.ask("mallory", approve)
+    stranger = o.ask("U0MALLORY", approve)
     assert stranger.tone == "error" and "审批人" in stranger.text
-    traveller = o.ask("alice", approve)  # nobody approves their own exception
+    traveller = o.ask("U0ALICE", approve)  # nobody approves their own exception
     assert traveller.tone == "error"
     assert o.desk.trips.get(trip_id).state == "pending"  # type: ignore[union-attr]
 
@@ -312,7 +312,7 @@ def test_the_round_trip_approver_decides_once_and_the_traveller_is_told_in_the_t
 
     again = o.ask("U0APPROVER", approve)  # a double click
     reject = next(a for a in actions.values() if a.name == "approval.reject")
-    admin = o.ask("boss", reject, admins=frozenset({"boss"}))  # a second decider, late
+    admin = o.ask("U0BOSS", reject, admins=frozenset({"U0BOSS"}))  # a second decider, late
     for late in (again, admin):
         assert late.tone == "warning" and "已批准" in text_of(o.platform, o.draw(late))
     assert o.desk.trips.get(trip_id).state == "approved"  # type: ignore[union-attr]
@@ -327,7 +327,7 @@ def test_the_round_trip_approver_decides_once_and_the_traveller_is_told_in_the_t
     assert decision.detail["reason"] == REASON
     assert HOTEL_BREAK in json.dumps(decision.detail["breaks"], ensure_ascii=False)
     refused = [e for e in audit if e.kind == "decision_refused"]
-    assert {e.actor for e in refused} == {o.ns("mallory"), o.ns("alice")}
+    assert {e.actor for e in refused} == {o.ns("U0MALLORY"), o.ns("U0ALICE")}
     name = o.platform.name
     assert o.metrics.value(f"{name}_approvals_total", outcome="refused") == 2
 
@@ -343,14 +343,14 @@ def test_two_approvers_at_once_one_outcome(office: Office) -> None:
 
     def decide(user: str, action: Action) -> None:
         barrier.wait()
-        results.append(o.ask(user, action, admins=frozenset({"boss", "chief"})))
+        results.append(o.ask(user, action, admins=frozenset({"U0BOSS", "U0CHIEF"})))
 
     runners = [
         threading.Thread(target=decide, args=args)
         for args in (
             ("U0APPROVER", approve),
-            ("boss", reject),
-            ("chief", approve),
+            ("U0BOSS", reject),
+            ("U0CHIEF", approve),
             ("U0APPROVER", reject),
         )
     ]
@@ -395,23 +395,23 @@ def test_an_in_policy_save_asks_nothing_and_a_second_ask_asks_nobody_twice(
     o = office
     view = o.flows.trips.plan_view(plan_part(o), o.platform)
     assert view.save is not None
-    saved = o.ask("alice", view.save)  # the leading options are all in policy
+    saved = o.ask("U0ALICE", view.save)  # the leading options are all in policy
     assert type(saved.view).__name__ == "PlanView" and saved.tone == "success"
-    assert o.desk.trips.list(o.ns("alice"))[0].state is None
+    assert o.desk.trips.list(o.ns("U0ALICE"))[0].state is None
     [(_, pick)] = view.picks
-    form = o.draw(o.ask("alice", pick))
-    first = o.ask("alice", answer_form(o.platform, form, REASON, o.codes))
-    again = o.ask("alice", answer_form(o.platform, form, REASON + " (again)", o.codes))
+    form = o.draw(o.ask("U0ALICE", pick))
+    first = o.ask("U0ALICE", answer_form(o.platform, form, REASON, o.codes))
+    again = o.ask("U0ALICE", answer_form(o.platform, form, REASON + " (again)", o.codes))
     assert first.tone == "success" and "已在等待审批" in again.text
     assert len(o.messenger.sent) == 1  # the approver was asked once
-    bob = o.ask("bob", answer_form(o.platform, form, REASON, o.codes))
+    bob = o.ask("U0BOB", answer_form(o.platform, form, REASON, o.codes))
     assert bob.tone == "error"  # not alice's, not an admin
 
 
 def test_save_payload_without_candidates_still_knows_the_exception() -> None:
     """Slack's button drops the candidates ("c"): the exceptions ("q") travel alone."""
     part = PlanPart(
-        trip=TRIP, traveller="W1:alice", traveller_user="alice", requester="alice", lang="en"
+        trip=TRIP, traveller="T1:U0ALICE", traveller_user="U0ALICE", requester="U0ALICE", lang="en"
     )
     payload = {k: v for k, v in encode(part).items() if k != "c"}
     [row] = payload["q"]
