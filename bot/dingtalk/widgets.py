@@ -68,6 +68,8 @@ _CODE_RULES: tuple[tuple[str, Lang, str], ...] = (
     (FORGET_PREFS_YES, "zh", r"确认删除偏好\s*"),
     (SAVE_TRIP, "en", r"(?:/save-trip|save\s+trip)\s+"),
     (SAVE_TRIP, "zh", r"保存行程\s*"),
+    (APPROVAL_REASON, "en", r"reason\s+"),  # the code alone: no reason given
+    (APPROVAL_REASON, "zh", r"(?:理由|原因)\s*"),
     (APPROVE, "en", r"approve\s+"),
     (APPROVE, "zh", r"批准\s*"),
     (REJECT, "en", r"reject\s+"),
