@@ -907,6 +907,7 @@ _MESSAGES: dict[str, dict[str, str]] = {
         "en": "The approval of {trip} ({choice}) expired without a decision.",
         "zh": "{trip}（{choice}）的审批已过期，未被处理。",
     },
+    "trips_heading": {"en": "Your trips", "zh": "你的行程"},
     "trip_state_pending": {"en": "waiting for approval", "zh": "待审批"},
     "trip_state_approved": {"en": "approved", "zh": "已批准"},
     "trip_state_rejected": {"en": "rejected", "zh": "已驳回"},

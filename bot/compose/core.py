@@ -205,6 +205,7 @@ def mount_prefs_site(web: WebApp, settings: Settings, core: Core) -> bool:
         revocations=core.revocations,
         tasks=core.pools.tasks,
         new_link=new_link_lines(settings),
+        trips=core.trips,
     )
 
 

@@ -19,7 +19,7 @@
 from __future__ import annotations
 
 import logging
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from datetime import date
 from typing import TYPE_CHECKING, Any
 
@@ -31,12 +31,13 @@ from bot.messages import t
 from bot.planning.plan import LEGS, Candidate, PlannedTrip
 from bot.planning.trips import InvalidTrip, save_planned
 from memory.errors import StoreUnavailable
+from memory.lang import Lang
 
 if TYPE_CHECKING:
     from bot.flows.approvals import ApprovalFlows
     from bot.metrics import Metrics
     from bot.planning.admins import AdminResolver
-    from bot.planning.trips import TripStore
+    from bot.planning.trips import Trip, TripStore
     from bot.platform import Platform
 
 log = logging.getLogger(__name__)
@@ -173,6 +174,28 @@ class TripFlows:
         return Outcome(view, text=note, toast=toast, tone="success", replace=True, private=False)
 
 
+MAX_LISTED = 10  # trips a person's own view lists
+
+
+def trip_lines(trips: Sequence[Trip], lang: Lang, *, today: date) -> list[str]:
+    """A person's trips not yet over, soonest first, each in a line with its approval
+    state ("Shanghai → Chengdu, 2026-12-10 – 2026-12-12 · waiting for approval"): what App
+    Home and the preferences page show."""
+    lines = []
+    for trip in trips:
+        if (trip.end_date or trip.start_date) < today:
+            continue
+        dates = trip.start_date.isoformat()
+        if trip.end_date and trip.end_date != trip.start_date:
+            dates += f" – {trip.end_date.isoformat()}"
+        route = f"{trip.origin} → {trip.destination}" if trip.origin else trip.destination
+        line = f"{route}, {dates}"
+        if trip.state:
+            line += " · " + t(f"trip_state_{trip.state}", lang)
+        lines.append(line)
+    return lines[:MAX_LISTED]
+
+
 def _notice(request: Request, notice: Notice, tone: Any) -> Outcome:
     return Outcome(notice, text=notice.text(), tone=tone, private=True)
 
@@ -186,4 +209,4 @@ def _unpack(row: Any) -> Candidate:
     return Candidate(str(leg), str(kind), str(option), int(score), str(basis))
 
 
-__all__ = ["MAX_PER_LEG", "TripFlows", "decode", "encode", "shown"]
+__all__ = ["MAX_PER_LEG", "TripFlows", "decode", "encode", "shown", "trip_lines"]

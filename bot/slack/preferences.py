@@ -14,12 +14,14 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Mapping
+from datetime import date
 from typing import TYPE_CHECKING, Any
 
 from slack_bolt import Respond
 from slack_sdk.web import WebClient
 
 from bot.flows.actions import Action, Request
+from bot.flows.trips import trip_lines
 from bot.flows.views import Outcome, render
 from bot.messages import t
 from bot.prefs.form import FormMeta, build_form
@@ -214,16 +216,37 @@ class Preferences:
         lang = lang or self.lang(client, team, user)
         namespace = PLATFORM.key(team, user)
         link = self.browser_link(team, user, lang)
+        trips = self.trip_lines(namespace, lang)
         try:
             items = self.memory.items(namespace)
             summary = self.memory.retrieve(namespace) if items else ""
-            view = home_view(lang=lang, summary=summary, items=items, page=page, browser_url=link)
+            view = home_view(
+                lang=lang,
+                summary=summary,
+                items=items,
+                page=page,
+                browser_url=link,
+                trips=trips,
+            )
         except MemoryEngineError:
-            view = home_view(lang=lang, summary="", items=[], unavailable=True, browser_url=link)
+            view = home_view(
+                lang=lang, summary="", items=[], unavailable=True, browser_url=link, trips=trips
+            )
         try:
             client.views_publish(user_id=user, view=view)
         except SLACK_ERRORS as exc:
             log.warning("views.publish failed (%s)", slack_error(exc))
+
+    def trip_lines(self, namespace: str, lang: Lang) -> list[str]:
+        """The person's coming trips with their approval state ([] when unknown)."""
+        store = self.flows.trips.trips
+        if store is None:
+            return []
+        try:
+            return trip_lines(store.list(namespace), lang, today=date.today())
+        except Exception as exc:  # the Home tab still shows what is remembered
+            log.info("could not list trips for the Home tab (%s)", type(exc).__name__)
+            return []
 
 
 __all__ = ["Preferences"]

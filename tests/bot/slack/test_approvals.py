@@ -22,7 +22,15 @@ from tests.bot.slack.test_plans import RETURN, plan_call, save_message
 from tests.support.llm_server import ScriptedModel
 from tests.support.slack_api import FakeSlackAPI
 from tests.support.slack_harness import BotHarness
-from tests.support.slack_payloads import click_payload, post_payload, submit, wait_view
+from tests.support.slack_payloads import (
+    click_payload,
+    open_home,
+    post_payload,
+    published_home,
+    submit,
+    texts,
+    wait_view,
+)
 
 ALICE, BOB, APPROVER = "U0ALICE", "U0BOB", "U0APPROVER"
 # Every hotel is over this cap: the plan's leading hotel needs an approval.
@@ -113,6 +121,10 @@ def test_the_approval_round_trip_in_slack(
     assert "decided already" in again.args["text"]
     told_alice = [c for c in slack.calls_to("chat.postMessage") if "批准了" in str(c.args)]
     assert len(told_alice) == 1  # told once
+    # App Home says so too.
+    assert open_home(bot, ALICE).status_code == 200
+    home = texts(published_home(slack, ALICE))
+    assert "Shanghai → Chengdu" in home and ("· approved" in home or "· 已批准" in home)
     audit = bot.core.policy.audit.entries(bot.team_id)
     assert [e.kind for e in audit].count("approved") == 1
     assert [e.actor for e in audit if e.kind == "decision_refused"] == [bot.namespace(BOB)]
