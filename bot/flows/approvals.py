@@ -38,7 +38,7 @@ from bot.flows.views import ApprovalView, Notice, Outcome, ReasonForm, Tone
 from bot.messages import t
 from bot.policy.orgs import org_of
 from bot.policy.requests import ApprovalRequest, InvalidRequest
-from bot.policy.rules import STATED, Break
+from bot.policy.rules import Break
 from memory.errors import MemoryEngineError, StoreUnavailable
 from memory.lang import Lang
 
@@ -138,7 +138,7 @@ class ApprovalFlows:
                 traveller=trip.namespace,
                 requester=request.namespace,
                 choice="; ".join(choice),
-                breaks=[Break.of(STATED, text=b) for b in breaks],
+                breaks=[Break.stated(b) for b in breaks],
                 reason=str(data.get("reason") or ""),
                 approvers=approvers,
                 policy_version=current.version,

@@ -22,6 +22,7 @@ from urllib.parse import unquote
 import pytest
 import redis
 
+from bot.cli.policy_people import line
 from bot.conversation.reply import PlanPart
 from bot.dingtalk.codes import PendingActions
 from bot.dingtalk.widgets import DingTalkWidgets, code_action
@@ -326,6 +327,9 @@ def test_the_round_trip_approver_decides_once_and_the_traveller_is_told_in_the_t
     assert decision.actor == o.ns("U0APPROVER") and decision.trip_id == trip_id
     assert decision.detail["reason"] == REASON
     assert HOTEL_BREAK in json.dumps(decision.detail["breaks"], ensure_ascii=False)
+    said = line(decision)  # as `travel-bot policy audit --org ORG` prints it
+    assert f"by {o.ns('U0APPROVER')}" in said and f"for {o.ns('U0ALICE')}" in said
+    assert f"rule: {HOTEL_BREAK}" in said and "reason: " in said and "Atour" in said
     refused = [e for e in audit if e.kind == "decision_refused"]
     assert {e.actor for e in refused} == {o.ns("U0MALLORY"), o.ns("U0ALICE")}
     name = o.platform.name
