@@ -161,9 +161,10 @@ class DingTalkWidgets:
             else:
                 buttons = (Button(t("trip_save_button", lang), send_link(command)),)
                 lines.append(t("dingtalk_or_send", lang, command=command))
-                for option, action in view.picks[:4]:
-                    label = t("approval_pick_button", lang, option=inert(option))
-                    buttons += (Button(label[:60], send_link(self.command(action, lang))),)
+        if not self.in_group:  # *Save with …* an out-of-policy option
+            for option, action in view.picks[: 5 - len(buttons)]:
+                label = t("approval_pick_button", lang, option=inert(option))
+                buttons += (Button(label[:60], send_link(self.command(action, lang))),)
         text, at_users = answer_markdown("\n\n".join(lines))
         title = f"{inert(trip.origin)} → {inert(trip.destination)}"
         return Reply(title=title, text=text, buttons=buttons, at_users=at_users)

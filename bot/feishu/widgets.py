@@ -91,13 +91,14 @@ class FeishuWidgets:
         title = _title(trip, lang)
         if view.saved:
             elements.append(note(to_card_markdown(view.saved)))
-            return card(elements, title=title, summary=title, template="green")
-        if view.save is not None:
+        elif view.save is not None:
             value = value_of(view.save, lang)
             elements.append(button(t("trip_save_button", lang), value=value, kind="primary"))
-            for option, action in view.picks:
-                label = t("approval_pick_button", lang, option=option)
-                elements.append(button(label[:60], value=value_of(action, lang)))
+        for option, action in view.picks:  # *Save with …* an out-of-policy option
+            label = t("approval_pick_button", lang, option=option)
+            elements.append(button(label[:60], value=value_of(action, lang)))
+        if view.saved:
+            return card(elements, title=title, summary=title, template="green")
         return card(elements, title=title, summary=title)
 
     def reason_form(self, view: ReasonForm) -> dict[str, Any]:

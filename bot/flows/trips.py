@@ -125,12 +125,14 @@ class TripFlows:
             saved = t("trip_auto_saved", lang, traveller=traveller)
         save = None
         picks: list[tuple[str, Action]] = []
-        if saved is None and self.trips is not None:
+        if self.trips is not None:
             payload = encode(part)
-            save = Action(SAVE_TRIP, payload)
+            save = Action(SAVE_TRIP, payload) if saved is None else None
             if self.approvals is not None and self.approvals.enabled:
+                # *Save with …* each out-of-policy option *Save trip* does not choose (all
+                # of them once the trip is saved, e.g. an admin's plan for a colleague).
                 for index, leading, option, _ in payload["q"]:
-                    if not leading:
+                    if not leading or save is None:
                         picks.append((option, Action(SAVE_TRIP, {**payload, "p": index})))
         return PlanView(part=part, notes=tuple(notes), save=save, saved=saved, picks=tuple(picks))
 

@@ -420,3 +420,33 @@ def test_save_payload_without_candidates_still_knows_the_exception() -> None:
     payload = {k: v for k, v in encode(part).items() if k != "c"}
     [row] = payload["q"]
     assert row[2].startswith("Atour") and row[3] == [HOTEL_BREAK] and row[1] is False
+
+
+def test_an_admins_plan_for_a_colleague_asks_approval_for_the_colleague(office: Office) -> None:
+    """An admin's plan is saved at once; *Save with …* still asks, for the colleague."""
+    o = office
+    part = PlanPart(
+        trip=TRIP,
+        traveller=o.ns("U0ALICE"),
+        traveller_user="U0ALICE",
+        requester="U0BOSS",
+        lang="zh",
+        saved=True,
+    )
+    view = o.flows.trips.plan_view(part, o.platform)
+    assert view.save is None and view.saved  # saved already: no *Save trip*
+    [(option, pick)] = view.picks
+    assert option.startswith("Atour")
+    admins = frozenset({"U0BOSS"})
+    form = o.draw(o.ask("U0BOSS", pick, admins=admins))
+    sent = o.ask("U0BOSS", answer_form(o.platform, form, REASON, o.codes), admins=admins)
+    assert sent.tone == "success"
+    [card] = o.messenger.sent
+    assert card.to == o.ns("U0APPROVER") and "U0ALICE" in text_of(o.platform, card.drawn)
+    [trip] = o.desk.trips.list(o.ns("U0ALICE"))
+    assert trip.state == "pending"
+    approve = next(
+        a for a in buttons(o.platform, card.drawn, o.codes).values() if a.name == "approval.approve"
+    )
+    asked_by = o.ask("U0BOSS", approve, admins=admins)  # who asked never decides
+    assert asked_by.tone == "error"
