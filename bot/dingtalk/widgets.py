@@ -46,6 +46,9 @@ from memory.lang import Lang
 
 OPTIONS_PER_LEG = 3
 SAVE_TTL_SECONDS = 7 * 24 * 3600
+# An approval's codes outlive any request (`APPROVAL_TTL_DAYS` is at most 90): a late tap
+# is told the request expired, not that the button is unknown.
+APPROVAL_TTL_SECONDS = 91 * 24 * 3600
 CONFIRM_TTL_SECONDS = 600
 
 _CODE = r"([A-Za-z0-9]{8})"
@@ -60,8 +63,13 @@ PHRASES: dict[str, tuple[str, str]] = {
     APPROVE: ("approve {code}", "批准 {code}"),
     REJECT: ("reject {code}", "驳回 {code}"),
 }
-# Codes that live as long as what they act on (a saved plan, an approval request).
-_LONG_LIVED = (SAVE_TRIP, APPROVAL_REASON, APPROVE, REJECT)
+# How long a code lives, by what it acts on (a confirmation: minutes).
+_CODE_TTL = {
+    SAVE_TRIP: SAVE_TTL_SECONDS,
+    APPROVAL_REASON: SAVE_TTL_SECONDS,
+    APPROVE: APPROVAL_TTL_SECONDS,
+    REJECT: APPROVAL_TTL_SECONDS,
+}
 # The commands that carry a code, as a person may also type them.
 _CODE_RULES: tuple[tuple[str, Lang, str], ...] = (
     (FORGET_PREFS_YES, "en", r"/travel-prefs\s+forget\s+"),
@@ -113,7 +121,7 @@ class DingTalkWidgets:
         phrase = chinese if lang == "zh" else english
         if "{code}" not in phrase:
             return phrase
-        ttl = SAVE_TTL_SECONDS if action.name in _LONG_LIVED else CONFIRM_TTL_SECONDS
+        ttl = _CODE_TTL.get(action.name, CONFIRM_TTL_SECONDS)
         code = self.codes.put({"a": action.name, **action.data}, ttl_seconds=ttl)
         return phrase.format(code=code)
 
