@@ -150,13 +150,10 @@ class FeishuChannel:
             return _response(Toast(t("busy", lang), "warning"))
         try:
             outcome = work.result(timeout=self.answer_within)
-            if isinstance(outcome.view, ReasonForm) and message_id:  # why? a form below
-                form = render(self.widgets, outcome.view)
-                uuid = reply_uuid(message_id, f"reason-{request.user}")
-                self.run_task(self._reply, message_id, form, uuid)
+            self._ask_why(outcome, message_id, request.user)
             return _response(self._toast(outcome))
         except FutureTimeout:
-            work.add_done_callback(lambda done: self._late(done, message_id))
+            work.add_done_callback(lambda done: self._late(done, message_id, request.user))
             return _response(Toast(t("working", lang)))
         except Exception:
             log.exception("a card action failed")
@@ -264,10 +261,18 @@ class FeishuChannel:
         card = render(self.widgets, outcome.view) if outcome.replace else None
         return Toast(outcome.short, outcome.tone, card)
 
-    def _late(self, done: Future[Outcome], message_id: str) -> None:
+    def _ask_why(self, outcome: Outcome, message_id: str, user: str) -> None:
+        """An out-of-policy choice: the reason form, replied under the clicked card."""
+        if isinstance(outcome.view, ReasonForm) and message_id:
+            form = render(self.widgets, outcome.view)
+            uuid = reply_uuid(message_id, f"reason-{user}")
+            self.run_task(self._reply, message_id, form, uuid)
+
+    def _late(self, done: Future[Outcome], message_id: str, user: str = "") -> None:
         """The work finished after the callback was answered: update the card now."""
         if done.cancelled() or done.exception() is not None:
             return
+        self._ask_why(done.result(), message_id, user)
         toast = self._toast(done.result())
         if toast.card is None or not message_id:
             return
