@@ -167,13 +167,16 @@ class ApprovalFlows:
             return Outcome(pending, text=pending.text(), replace=True)
         self.metrics.inc(f"{name}_approvals_total", outcome="requested")
         messenger = self.messengers.of(trip.namespace)
+        card = self.card(asked, request.platform, lang)
         for approver in asked.approvers:
-            card = self.card(asked, request.platform, lang)
-            sent = messenger is not None and messenger.to_person(
-                approver, Outcome(card, text=card_text(card), private=False)
-            )
-            if not sent:
-                log.warning("an approval request could not be sent to an approver")
+            try:
+                sent = messenger is not None and messenger.to_person(
+                    approver, Outcome(card, text=card_text(card), private=False)
+                )
+            except Exception as exc:  # the request stands; an admin can still decide
+                log.warning("an approval request was not delivered (%s)", type(exc).__name__)
+                sent = False
+            self.metrics.inc(f"{name}_approval_cards_total", outcome="sent" if sent else "failed")
         mentions = ", ".join(request.platform.mention(person_id(a)) for a in asked.approvers)
         sent_notice = Notice("approval_sent", lang, {"approvers": mentions, "trip": words})
         return Outcome(
