@@ -1,8 +1,13 @@
-"""The clock: apscheduler runs the cache-warming pass every `WARM_INTERVAL_MINUTES`.
+"""The clock: apscheduler runs the cache-warming pass every `WARM_INTERVAL_MINUTES`, and
+with it the approval sweep (requests older than `APPROVAL_TTL_DAYS` expire,
+`bot.flows.approvals.ApprovalFlows.sweep`).
 
 `travel-bot clock` (the `clock:` line of the Procfile) runs it as its own process.
 With `SCHEDULER_IN_WEB=true` the web process runs it instead, through
-`start_in_process`. Several clocks at once are safe: the pass takes a Redis lock.
+`start_in_process`; there the sweep also tells each traveller in the thread where they
+asked (the web process holds the channels; a `clock` process only expires, and the state
+shows in `travel-bot trips list`, App Home and the preferences page). Several clocks at
+once are safe: the pass takes a Redis lock, and an expiry is a conditional UPDATE.
 """
 
 from __future__ import annotations
@@ -37,8 +42,10 @@ class WarmClock:
         *,
         interval_seconds: float,
         on_stop: Callable[[], None] | None = None,
+        sweep: Callable[[], int] | None = None,
     ) -> None:
         self.warmer = warmer
+        self.sweep = sweep
         self.interval_seconds = interval_seconds
         self._on_stop = on_stop
         self._stop = threading.Event()
@@ -62,6 +69,13 @@ class WarmClock:
         self._scheduler.start()
 
     def _tick(self) -> None:
+        if self.sweep is not None:
+            try:
+                expired = self.sweep()
+                if expired:
+                    log.info("%d approval request(s) expired", expired)
+            except Exception:  # the warming pass still runs
+                log.exception("the approval sweep failed")
         try:
             report = self.warmer.run_once(stop=self._stop)
         except Exception:  # keep the clock alive for the next interval
@@ -86,16 +100,21 @@ def start_in_process(
     memory: LongTermMemory,
     *,
     first_run: datetime | None = None,
+    sweep: Callable[[], int] | None = None,
 ) -> WarmClock:
     """Run the warming clock on a background thread of this process, e.g. the web one.
 
     Uses the caller's `memory`; opens (and on `stop()` closes) its own trip store and
-    Redis client. Call `stop()` on shutdown; it does not close `memory`.
+    Redis client. Call `stop()` on shutdown; it does not close `memory`. `sweep`: the
+    approval sweep (default: one that expires requests on this trip store and tells
+    nobody, for a process without channels).
     """
     from bot.planning.trips import open_trip_store
 
     trips = open_trip_store(settings)
     client = open_redis(settings)
+    if sweep is None:
+        sweep = _silent_sweep(settings, trips)
 
     def close() -> None:
         trips.close()
@@ -106,6 +125,7 @@ def start_in_process(
         Warmer.from_settings(settings, memory=memory, trips=trips, redis=client),
         interval_seconds=settings.warm_interval_minutes * 60,
         on_stop=close,
+        sweep=sweep,
     )
     clock.start(first_run=first_run)
     log.info(
@@ -114,6 +134,18 @@ def start_in_process(
         settings.warm_horizon_hours,
     )
     return clock
+
+
+def _silent_sweep(settings: Settings, trips: Any) -> Callable[[], int]:
+    """Expire due approval requests on `trips`' database (no channel to tell anyone)."""
+    from bot.policy.approvals import open_approvals
+
+    approvals = open_approvals(settings, trips, trips.backend)
+
+    def sweep() -> int:
+        return len(approvals.expire_due())
+
+    return sweep
 
 
 def run_clock(settings: Settings) -> int:

@@ -28,6 +28,7 @@ if TYPE_CHECKING:
     from bot.conversation.claims import Claims
     from bot.http.app import WebApp
     from bot.metrics import Metrics
+    from bot.planning.trips import TripStore
     from bot.prefs.revocations import Revocations
     from bot.settings import Settings
     from memory.protocol import LongTermMemory
@@ -45,6 +46,7 @@ def mount(
     revocations: Revocations,
     tasks: ThreadPoolExecutor,
     new_link: tuple[str, ...],
+    trips: TripStore | None = None,
 ) -> bool:
     """Serve the page and its API on `web`; False (and one log line) when it is off."""
     problem = page_problem(settings)
@@ -61,6 +63,7 @@ def mount(
         tasks=tasks,
         secret=secret,
         new_link=new_link,
+        trips=trips,
     )
     page, api = PrefsPage(site), PrefsAPI(site)
     web.mount("/prefs", page, methods=("GET", "POST"))

@@ -5,11 +5,12 @@ from __future__ import annotations
 
 import json
 import re
+from datetime import date, timedelta
 from typing import Any
 
 from bot.messages import t
 from tests.bot.conftest import BotFactory
-from tests.bot.web.conftest import ALICE, PrefsBot, start_prefs_bot
+from tests.bot.web.conftest import ALICE, BOB, PrefsBot, start_prefs_bot
 from tests.support.llm_server import ScriptedModel
 
 
@@ -253,3 +254,19 @@ def test_a_used_link_says_where_this_deployment_gives_a_new_one(make_bot: BotFac
             assert "在 Slack 中输入 /travel-prefs link" in zh.text
         finally:
             bot.close()
+
+
+def test_the_page_lists_coming_trips_with_their_approval_state(prefs_bot: PrefsBot) -> None:
+    trips = prefs_bot.harness.core.trips
+    assert trips is not None
+    soon = date.today() + timedelta(days=10)
+    trip, _ = trips.add(prefs_bot.namespace(), "Chengdu", soon, None, "Shanghai", created_by="x")
+    trips.add(prefs_bot.namespace(), "Xi'an", date.today() - timedelta(days=30), created_by="x")
+    with trips.backend.transaction() as cur:
+        trips.set_state(cur, trip.id, "pending")
+    page = prefs_bot.signed_in(lang="en").get("/prefs").text
+    assert '<h2 id="trips-heading">Your trips</h2>' in page
+    assert f"Shanghai → Chengdu, {soon.isoformat()} · waiting for approval" in page
+    assert "Xi&#39;an" not in page and "Xi'an" not in page  # over: not listed
+    other = prefs_bot.signed_in(user=BOB, lang="zh").get("/prefs").text
+    assert "Chengdu" not in other and "你的行程" not in other  # nobody else's trips
