@@ -313,9 +313,11 @@ def _clock_in_process(settings: Settings, core: Core) -> WarmClock | None:
     (instead of a `clock` process); the caller stops it before closing the core."""
     if not settings.scheduler_in_web:
         return None
+    from bot.compose.core import approval_flows
     from bot.compose.parts import start_warm_clock
 
-    return start_warm_clock(settings, core.memory)
+    # The approval sweep tells travellers through this process's channels.
+    return start_warm_clock(settings, core.memory, sweep=approval_flows(core).sweep)
 
 
 def _stop_on_signals() -> threading.Event:

@@ -31,10 +31,19 @@ from bot.compose.channels import (
     mount_slack,
     slack,
 )
-from bot.compose.core import Core, mount_prefs_site, open_core, pipeline, server, web_app
+from bot.compose.core import (
+    Core,
+    approval_flows,
+    mount_prefs_site,
+    open_core,
+    pipeline,
+    server,
+    web_app,
+)
 
 __all__ = [
     "Core",
+    "approval_flows",
     "dingtalk",
     "feishu",
     "mount_dingtalk",

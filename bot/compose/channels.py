@@ -73,6 +73,7 @@ def slack(
             ttl_seconds=settings.thread_history_ttl_seconds,
         ),
     )
+    core.messengers.add(channel)  # approvals reach Slack people through it
     prefs = Preferences(
         memory=core.memory,
         flows=core_path.flows,
@@ -125,7 +126,7 @@ def feishu(
     )
     turns.resolve_bot()  # once now; on failure again when messages come
     core_path = pipeline(settings, core, link=link)
-    return FeishuChannel(
+    channel = FeishuChannel(
         api=api,
         turns=turns,
         pipeline=core_path,
@@ -137,6 +138,8 @@ def feishu(
         default_lang=settings.default_language,
         max_age=settings.feishu_max_message_age_seconds,
     )
+    core.messengers.add(channel)  # approvals reach Feishu people through it
+    return channel
 
 
 def mount_feishu(web: WebApp, settings: Settings, core: Core, channel: FeishuChannel) -> None:
@@ -179,7 +182,7 @@ def dingtalk(
         base_url=settings.dingtalk_api_url,
     )
     core_path = pipeline(settings, core, link=link)
-    return DingTalkChannel(
+    channel = DingTalkChannel(
         api=api,
         codes=PendingActions(client=core.redis, key_prefix=settings.redis_key_prefix),
         pipeline=core_path,
@@ -195,6 +198,8 @@ def dingtalk(
         if settings.dingtalk_card_template_id
         else None,
     )
+    core.messengers.add(channel)  # approvals reach DingTalk people through it
+    return channel
 
 
 def mount_dingtalk(web: WebApp, settings: Settings, core: Core, channel: DingTalkChannel) -> None:

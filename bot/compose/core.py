@@ -15,6 +15,7 @@ from bot.compose.links import page_links
 from bot.conversation.claims import CLAIM_TIMEOUT, Claims
 from bot.conversation.threads import ThreadHistory
 from bot.conversation.turn import AgentLike, Conversation
+from bot.flows.approvals import ApprovalFlows, Messengers
 from bot.flows.pipeline import Flows, Pipeline
 from bot.flows.preferences import PreferenceFlows
 from bot.flows.trips import TripFlows
@@ -51,6 +52,8 @@ class Core:
     claims: Claims
     revocations: Revocations  # of preference links and page sessions (the claims' client)
     conversation: Conversation
+    # The channels this process serves, for approvals sent to a person or a thread.
+    messengers: Messengers
 
     def close(self, *, drain: bool = True) -> None:
         """Stop the pools (see `Pools.close`), then release connections."""
@@ -137,6 +140,20 @@ def open_core(
         claims=claims,
         revocations=Revocations(client=quick, key_prefix=prefix),
         conversation=conversation,
+        messengers=Messengers(),
+    )
+
+
+def approval_flows(core: Core) -> ApprovalFlows:
+    """The approval flows on the core's trips, policies and approvals, telling people
+    through the channels registered in `core.messengers`."""
+    return ApprovalFlows(
+        approvals=core.approvals,
+        policy=core.policy,
+        trips=core.trips,
+        admins=core.admins,
+        metrics=core.metrics,
+        messengers=core.messengers,
     )
 
 
@@ -150,10 +167,13 @@ def pipeline(settings: Settings, core: Core, *, link: LinkProvider | None = None
         revocations=core.revocations,
         link=link or page_links(settings),
     )
-    trips = TripFlows(trips=core.trips, admins=core.admins, metrics=core.metrics)
+    approvals = approval_flows(core)
+    trips = TripFlows(
+        trips=core.trips, admins=core.admins, metrics=core.metrics, approvals=approvals
+    )
     return Pipeline(
         conversation=core.conversation,
-        flows=Flows(preferences=preferences, trips=trips),
+        flows=Flows(preferences=preferences, trips=trips, approvals=approvals),
         claims=core.claims,
         metrics=core.metrics,
         run_task=core.pools.run_task,
@@ -231,6 +251,7 @@ def mount_prefs_site(web: WebApp, settings: Settings, core: Core) -> bool:
         free_text_limit=settings.memory_max_fact_chars,
         default_lang=settings.default_language,
         max_body_bytes=settings.http_max_body_bytes,
+        trips=core.trips,
     )
     return True
 
@@ -263,6 +284,7 @@ def new_link_lines(settings: Settings) -> Callable[[str | None], tuple[str, ...]
 
 __all__ = [
     "Core",
+    "approval_flows",
     "mount_prefs_site",
     "new_link_lines",
     "open_core",

@@ -192,19 +192,32 @@ def warmer(
 
 
 def start_warm_clock(
-    settings: Settings, memory: LongTermMemory, *, first_run: datetime | None = None
+    settings: Settings,
+    memory: LongTermMemory,
+    *,
+    first_run: datetime | None = None,
+    sweep: Callable[[], int] | None = None,
 ) -> WarmClock:
     """Run the warming clock on a background thread of this process (the `clock` process,
     or the web one with `SCHEDULER_IN_WEB`). Uses the caller's `memory`; opens (and on
-    `stop()` closes) its own trip store and Redis client; it does not close `memory`."""
+    `stop()` closes) its own trip store and Redis client; it does not close `memory`.
+    `sweep`: the approval sweep (default: one that expires due requests on this trip
+    store and tells nobody, for a process without channels)."""
     from bot.warming.scheduler import start_in_process
 
     trips = open_trip_store(settings)
     client = open_warm_redis(settings)
+    if sweep is None:
+        approvals = open_approvals(settings, trips, trips.backend)
+
+        def sweep() -> int:
+            return len(approvals.expire_due())
+
     return start_in_process(
         warmer(settings, memory=memory, trips=trips, redis=client),
         first_run=first_run,
         on_stop=lambda: _close(trips, client),
+        sweep=sweep,
     )
 
 

@@ -1,8 +1,13 @@
-"""The clock: apscheduler runs the cache-warming pass every `WARM_INTERVAL_MINUTES`.
+"""The clock: apscheduler runs the cache-warming pass every `WARM_INTERVAL_MINUTES`, and
+with it the approval sweep (requests older than `APPROVAL_TTL_DAYS` expire,
+`bot.flows.approvals.ApprovalFlows.sweep`).
 
 `travel-bot clock` (the `clock:` line of the Procfile) runs it as its own process
 (`bot.cli.warm`). With `SCHEDULER_IN_WEB=true` the web process runs it instead, through
-`start_in_process`. Several clocks at once are safe: the pass takes a Redis lock.
+`start_in_process`; there the sweep also tells each traveller in the thread where they
+asked (the web process holds the channels; a `clock` process only expires, and the state
+shows in `travel-bot trips list`, App Home and the preferences page). Several clocks at
+once are safe: the pass takes a Redis lock, and an expiry is a conditional UPDATE.
 """
 
 from __future__ import annotations
@@ -31,8 +36,10 @@ class WarmClock:
         *,
         interval_seconds: float,
         on_stop: Callable[[], None] | None = None,
+        sweep: Callable[[], int] | None = None,
     ) -> None:
         self.warmer = warmer
+        self.sweep = sweep
         self.interval_seconds = interval_seconds
         self._on_stop = on_stop
         self._stop = threading.Event()
@@ -56,6 +63,13 @@ class WarmClock:
         self._scheduler.start()
 
     def _tick(self) -> None:
+        if self.sweep is not None:
+            try:
+                expired = self.sweep()
+                if expired:
+                    log.info("%d approval request(s) expired", expired)
+            except Exception:  # the warming pass still runs
+                log.exception("the approval sweep failed")
         try:
             report = self.warmer.run_once(stop=self._stop)
         except Exception:  # keep the clock alive for the next interval
@@ -80,11 +94,15 @@ def start_in_process(
     *,
     first_run: datetime | None = None,
     on_stop: Callable[[], None] | None = None,
+    sweep: Callable[[], int] | None = None,
 ) -> WarmClock:
     """Run `warmer` every interval on a background thread of this process (the `clock`
     process's, or the web one's); `stop()` ends it and calls `on_stop`. The composition
-    root builds the warmer from the settings (`bot.compose.parts.start_warm_clock`)."""
-    clock = WarmClock(warmer, interval_seconds=warmer.interval_seconds, on_stop=on_stop)
+    root builds the warmer from the settings (`bot.compose.parts.start_warm_clock`).
+    `sweep`: the approval sweep run before each pass (none: no sweep)."""
+    clock = WarmClock(
+        warmer, interval_seconds=warmer.interval_seconds, on_stop=on_stop, sweep=sweep
+    )
     clock.start(first_run=first_run)
     log.info(
         "cache warming every %d min for trips within %g h",

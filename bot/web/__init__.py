@@ -29,6 +29,7 @@ if TYPE_CHECKING:
     from bot.conversation.claims import Claims
     from bot.http.app import WebApp
     from bot.metrics import Metrics
+    from bot.planning.trips import TripStore
     from bot.prefs.prefill import SlotMapper
     from bot.prefs.revocations import Revocations
     from memory.lang import Lang
@@ -48,6 +49,7 @@ def mount(
     revocations: Revocations,
     tasks: ThreadPoolExecutor,
     new_link: NewLinkLines,
+    trips: TripStore | None = None,
     mapper: SlotMapper | None = None,
     session_minutes: int = 60,
     free_text_limit: int = 500,
@@ -70,6 +72,7 @@ def mount(
         free_text_limit=free_text_limit,
         default_lang=default_lang,
         max_body_bytes=max_body_bytes,
+        trips=trips,
     )
     page, api = PrefsPage(site), PrefsAPI(site)
     web.mount("/prefs", page, methods=("GET", "POST"))

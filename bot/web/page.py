@@ -129,12 +129,15 @@ class PrefsPage:
             # action: a save or a forget answers without waiting for the model.
             suggest = result is None and values is None
             state = await site.run(site.state, session.namespace, session.lang, values, suggest)
+            trips = await site.run(site.trip_lines, session.namespace, state.form.lang)
         except (MemoryEngineError, RuntimeError) as exc:
             log.warning("the preferences page could not read memory (%s)", type(exc).__name__)
             text = site.render.notice(session.lang, "page_unavailable_title", "home_unavailable")
             return html(503, text)
         csrf = site.sessions.csrf(session)
-        text = site.render.page(state, csrf=csrf, result=result, errors=errors, note=note)
+        text = site.render.page(
+            state, csrf=csrf, result=result, errors=errors, note=note, trips=trips
+        )
         return html(status, text)
 
     def denied(self, request: Request) -> Reply:

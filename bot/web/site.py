@@ -10,10 +10,13 @@ from __future__ import annotations
 
 import asyncio
 import functools
+import logging
 from collections.abc import Callable, Mapping
+from datetime import date
 from typing import TYPE_CHECKING, TypeVar
 from urllib.parse import urlsplit
 
+from bot.flows.trips import trip_lines
 from bot.messages import t
 from bot.prefs.form import FormInput
 from bot.prefs.links import named_namespace, public_base_of
@@ -33,7 +36,10 @@ if TYPE_CHECKING:
 
     from bot.conversation.claims import Claims
     from bot.metrics import Metrics
+    from bot.planning.trips import TripStore
     from memory.protocol import LongTermMemory
+
+log = logging.getLogger(__name__)
 
 T = TypeVar("T")
 # Where a person gets a new link (message keys), given the namespace a refused link names.
@@ -54,6 +60,7 @@ class PrefsSite:
         tasks: ThreadPoolExecutor,
         secret: str,
         new_link: NewLinkLines,
+        trips: TripStore | None = None,
         mapper: SlotMapper | None = None,
         public_url: str = "",
         session_minutes: int = 60,
@@ -62,6 +69,7 @@ class PrefsSite:
         max_body_bytes: int = MAX_BODY_BYTES,
     ) -> None:
         self.memory = memory
+        self.trips = trips  # the person's coming trips, with their approval state
         self.schema = memory.schema
         self.metrics = metrics
         self.tasks = tasks
@@ -83,6 +91,17 @@ class PrefsSite:
         # Where a refused link's page says a new one comes from (message keys), for the
         # namespace the refused link or session names (None: it names none).
         self.new_link = new_link
+
+    def trip_lines(self, namespace: str, lang: Lang) -> list[str]:
+        """The person's coming trips in lines, with their approval state ([] without a
+        trip store, or when it cannot be read: the page still shows the preferences)."""
+        if self.trips is None:
+            return []
+        try:
+            return trip_lines(self.trips.list(namespace), lang, today=date.today())
+        except Exception as exc:
+            log.info("the preferences page could not list trips (%s)", type(exc).__name__)
+            return []
 
     @property
     def page_url(self) -> str:

@@ -5,6 +5,7 @@
 - `prefs_modal`: submitting the preferences modal;
 - `home`: the App Home tab;
 - `trips`: the "Save trip" button under a plan (the core's flow);
+- `approvals`: the reason modal and the approver's *Approve* / *Reject* (the core's flow);
 - `assistant`: the assistant pane (a new thread's greeting, the channel beside it);
 - `feedback`: the feedback buttons under every answer.
 
@@ -18,6 +19,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from bot.slack.listeners import (
+    approvals,
     assistant,
     feedback,
     home,
@@ -43,6 +45,7 @@ def register(app: App, slack: SlackChannel, prefs: Preferences, link_minutes: in
     prefs_modal.register(app, prefs, claims, metrics)
     home.register(app, pipeline, prefs, metrics)
     trips.register(app, pipeline, prefs)
+    approvals.register(app, pipeline, prefs)
     assistant.register(app, pipeline, slack)
     feedback.register(app, pipeline, metrics, pipeline.run_task)
     prefs_command.register_fallbacks(app, pipeline, prefs)

@@ -5,12 +5,13 @@ from __future__ import annotations
 
 import json
 import re
+from datetime import date, timedelta
 from typing import Any
 
 from bot.messages import t
 from bot.prefs.links import issue_token
 from tests.bot.conftest import BotFactory
-from tests.bot.web.conftest import ALICE, SECRET, PrefsBot, start_prefs_bot
+from tests.bot.web.conftest import ALICE, BOB, SECRET, PrefsBot, start_prefs_bot
 from tests.support.llm_server import ScriptedModel
 
 
@@ -291,3 +292,19 @@ def test_a_used_link_names_the_platform_of_the_person_it_was_for(make_bot: BotFa
         assert "在飞书中发送" in zh.text and "Slack" not in zh.text
     finally:
         bot.close()
+
+
+def test_the_page_lists_coming_trips_with_their_approval_state(prefs_bot: PrefsBot) -> None:
+    trips = prefs_bot.harness.core.trips
+    assert trips is not None
+    soon = date.today() + timedelta(days=10)
+    trip, _ = trips.add(prefs_bot.namespace(), "Chengdu", soon, None, "Shanghai", created_by="x")
+    trips.add(prefs_bot.namespace(), "Xi'an", date.today() - timedelta(days=30), created_by="x")
+    with trips.backend.transaction() as cur:
+        trips.set_state(cur, trip.id, "pending")
+    page = prefs_bot.signed_in(lang="en").get("/prefs").text
+    assert '<h2 id="trips-heading">Your trips</h2>' in page
+    assert f"Shanghai → Chengdu, {soon.isoformat()} · waiting for approval" in page
+    assert "Xi&#39;an" not in page and "Xi'an" not in page  # over: not listed
+    other = prefs_bot.signed_in(user=BOB, lang="zh").get("/prefs").text
+    assert "Chengdu" not in other and "你的行程" not in other  # nobody else's trips
