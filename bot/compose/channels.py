@@ -7,7 +7,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from bot.compose.core import Core, pipeline
-from bot.prefs.links import LinkProvider, page_links
+from bot.compose.links import page_links
+from bot.prefs.links import LinkProvider
 
 if TYPE_CHECKING:
     from pydantic import SecretStr
@@ -30,8 +31,8 @@ def slack(
 ) -> Any:
     """The Bolt app with every Slack listener (`bot.slack.app`; only the channel names the
     SDK's types)."""
+    from bot.compose.parts import slot_mapper
     from bot.planning.admins import Admins
-    from bot.prefs.prefill import slot_mapper
     from bot.slack.admins import admin_group
     from bot.slack.api import web_client
     from bot.slack.app import build_app
@@ -47,7 +48,11 @@ def slack(
     secret = settings.slack_signing_secret
     if secret is None and not socket_mode:
         raise ValueError("SLACK_SIGNING_SECRET is not set; HTTP mode verifies every request")
-    client = client or web_client(settings)
+    token = settings.slack_bot_token
+    client = client or web_client(
+        token=token.get_secret_value() if token is not None else None,
+        base_url=settings.slack_api_url,
+    )
     core_path = pipeline(settings, core, link=link)
     channel = SlackChannel(
         client=client,

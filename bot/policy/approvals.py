@@ -44,7 +44,7 @@ from bot.policy.schema import Tables
 from memory.store import Backend, Cursor, utcnow
 
 if TYPE_CHECKING:
-    from bot.settings import Settings
+    pass
 
 STATES = (PENDING, APPROVED, REJECTED, EXPIRED)
 SYSTEM = "system"
@@ -301,12 +301,6 @@ class Approvals:
         }
 
 
-def open_approvals(settings: Settings, trips: TripStates, backend: Backend) -> Approvals:
-    """Approvals beside the trips (`backend`: the trip store's), expiring after
-    `APPROVAL_TTL_DAYS`."""
-    return Approvals(backend, trips=trips, ttl_days=settings.approval_ttl_days)
-
-
 __all__ = [
     "PENDING",
     "STATES",
@@ -315,5 +309,4 @@ __all__ = [
     "Decision",
     "InvalidRequest",
     "TripStates",
-    "open_approvals",
 ]

@@ -12,8 +12,9 @@
 
 Every POST needs the session's CSRF token (403 without it). A missing or invalid session
 or link gets 401 and a page that says only that the link cannot be used, and where a new
-one comes from on the chat platforms this deployment serves (`PrefsSite.new_link`): the
-same page for every refused link, so it never tells which way a link was wrong; so does
+one comes from: on the chat platform of the person the link names, when this deployment
+serves it, else on every platform it serves (`PrefsSite.new_link`). The page is the same
+for every refused link of a person, so it never tells which way a link was wrong; so does
 one revoked by erasing the person's memory (`bot.prefs.revocations`). While Redis cannot
 say whether it was, the page is shown but every POST gets 503: changes fail closed.
 """
@@ -141,7 +142,7 @@ class PrefsPage:
 
     def denied(self, request: Request) -> Reply:
         """401: the link or session cannot be used, and where to get a new link."""
-        lines = ("page_denied", *self.site.new_link)
+        lines = ("page_denied", *self.site.new_link(self.site.named(request)))
         return self.notice(request, 401, "page_denied_title", *lines)
 
     def notice(self, request: Request, status: int, heading: str, *lines: str) -> Reply:

@@ -6,10 +6,10 @@ from __future__ import annotations
 import uuid
 from datetime import UTC, datetime, timedelta
 
+from bot.compose.parts import start_warm_clock
 from bot.planning.trips import TripStore
 from bot.policy.approvals import Approvals
 from bot.settings import Settings
-from bot.warming.scheduler import start_in_process
 from memory.backends import backend_from_dsn
 from tests.conftest import REDIS_URL, MemoryFactory
 
@@ -45,7 +45,7 @@ def test_the_clock_expires_a_request_whose_time_is_up(
     assert trips.get(trip.id).state == "pending"  # type: ignore[union-attr]
     assert "T1:UOLD" in set(trips.due(datetime.now(UTC), 72))  # a pending trip warms
 
-    clock = start_in_process(settings, make_memory(redis_key_prefix=prefix))
+    clock = start_warm_clock(settings, make_memory(redis_key_prefix=prefix))
     try:
         assert clock.ran.wait(30)
     finally:
