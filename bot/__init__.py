@@ -1,2 +1,2 @@
 """The travel assistant that remembers each traveller: a platform-neutral core and one
-package per chat platform. See the README's Architecture section."""
+package per chat platform. See docs/architecture.md."""

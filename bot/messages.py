@@ -817,6 +817,101 @@ _MESSAGES: dict[str, dict[str, str]] = {
         "en": "No option of this leg is within the policy; every one shown needs approval.",
         "zh": "这一段没有符合差标的选项，列出的都需要审批。",
     },
+    # Approvals of out-of-policy choices (bot/flows/approvals.py and the channels' widgets).
+    "approval_pick_button": {
+        "en": "Save with {option} (needs approval)",
+        "zh": "选此项保存（需审批）：{option}",
+    },
+    "approval_reason_title": {"en": "Why this option?", "zh": "为什么选这个选项？"},
+    "approval_reason_ask": {
+        "en": "{trip}: {choice} is outside the travel policy ({breaks}). "
+        "Say why it is needed; your approver will see it.",
+        "zh": "{trip}：{choice} 超出差标（{breaks}）。请说明原因，审批人会看到。",
+    },
+    "approval_reason_label": {"en": "Reason", "zh": "原因"},
+    "approval_reason_hint": {
+        "en": "e.g. the client's office is next door",
+        "zh": "例如：客户办公室就在隔壁",
+    },
+    "approval_reason_submit": {"en": "Ask for approval", "zh": "提交审批"},
+    "approval_reason_reply": {
+        "en": "Reply in this chat with: {command} followed by your reason.",
+        "zh": "请在本会话回复：{command} 加上原因。",
+    },
+    "approval_reason_empty": {
+        "en": "Please give a reason.",
+        "zh": "请填写原因。",
+    },
+    "approval_reason_too_long": {
+        "en": "A reason is at most 500 characters.",
+        "zh": "原因最多 500 个字。",
+    },
+    "approval_reason_private": {
+        "en": "A reason may not carry ID, card, account or phone numbers or passwords.",
+        "zh": "原因里不能包含证件号、卡号、账号、电话或密码。",
+    },
+    "approval_sent": {
+        "en": "Asked {approvers} to approve {trip}. You will be told here.",
+        "zh": "已请 {approvers} 审批{trip}，结果会在这里告诉你。",
+    },
+    "approval_already_pending": {
+        "en": "{trip} is already waiting for approval.",
+        "zh": "{trip}已在等待审批。",
+    },
+    "approval_no_approver": {
+        "en": "The travel policy names no approver for this trip; ask a travel admin.",
+        "zh": "差标里没有为此行程指定审批人，请联系差旅管理员。",
+    },
+    "approval_unavailable": {
+        "en": "The approval could not be asked for just now; please try again.",
+        "zh": "暂时无法提交审批，请稍后再试。",
+    },
+    "approval_not_allowed": {
+        "en": "Only the traveller or a travel admin of the same organisation can ask for this "
+        "approval.",
+        "zh": "只有出行人本人或同一组织的差旅管理员可以为此提交审批。",
+    },
+    "approval_title": {"en": "Approval needed: {trip}", "zh": "待审批：{trip}"},
+    "approval_body": {
+        "en": "{traveller} chose {choice}.\nOut of policy: {breaks}\nReason: {reason}",
+        "zh": "{traveller} 选择了 {choice}。\n超出差标：{breaks}\n原因：{reason}",
+    },
+    "approval_expires": {"en": "Expires on {day}.", "zh": "{day} 过期。"},
+    "approval_approve": {"en": "Approve", "zh": "批准"},
+    "approval_reject": {"en": "Reject", "zh": "驳回"},
+    "approval_state_approved": {"en": "Approved by {who}.", "zh": "{who} 已批准。"},
+    "approval_state_rejected": {"en": "Rejected by {who}.", "zh": "{who} 已驳回。"},
+    "approval_state_expired": {"en": "Expired without a decision.", "zh": "已过期，未审批。"},
+    "approval_state_pending": {"en": "Waiting for a decision.", "zh": "等待审批。"},
+    "approval_already_decided": {
+        "en": "This request was decided already.",
+        "zh": "此审批已处理过。",
+    },
+    "approval_not_yours": {
+        "en": "Only the named approver or a travel admin of the organisation can decide this.",
+        "zh": "只有指定的审批人或本组织的差旅管理员可以处理此审批。",
+    },
+    "approval_unknown": {
+        "en": "This approval request no longer exists.",
+        "zh": "此审批请求已不存在。",
+    },
+    "approval_told_approved": {
+        "en": "{who} approved {trip} ({choice}).",
+        "zh": "{who} 批准了{trip}（{choice}）。",
+    },
+    "approval_told_rejected": {
+        "en": "{who} rejected {trip} ({choice}). Choose an option within the policy, or ask again.",
+        "zh": "{who} 驳回了{trip}（{choice}）。请选择符合差标的选项，或重新申请。",
+    },
+    "approval_told_expired": {
+        "en": "The approval of {trip} ({choice}) expired without a decision.",
+        "zh": "{trip}（{choice}）的审批已过期，未被处理。",
+    },
+    "trips_heading": {"en": "Your trips", "zh": "你的行程"},
+    "trip_state_pending": {"en": "waiting for approval", "zh": "待审批"},
+    "trip_state_approved": {"en": "approved", "zh": "已批准"},
+    "trip_state_rejected": {"en": "rejected", "zh": "已驳回"},
+    "trip_state_expired": {"en": "approval expired", "zh": "审批已过期"},
     # Trip planning tool errors and notes (bot/planning/planner.py).
     "plan_unknown_city": {
         "en": "I don't know the city {city!r}. Known cities include: {examples}.",

@@ -1,4 +1,4 @@
-"""Screenshots of the preferences page, in English and Chinese, for the README.
+"""Screenshots of the preferences page, in English and Chinese, for docs/preferences-page.md.
 
     .venv/bin/python docs/prefs_screenshots.py [--out docs] [--width 390]
 
@@ -61,7 +61,6 @@ def main() -> int:
     from playwright.sync_api import sync_playwright
 
     from bot import compose
-    from bot.http.server import Server
     from bot.settings import Settings
 
     out = Path(args.out)
@@ -78,7 +77,7 @@ def main() -> int:
         core = compose.open_core(settings)
         web = compose.web_app(settings, core)
         compose.mount_prefs_site(web, settings, core)
-        server = Server(web, settings=settings).start()
+        server = compose.server(web, settings).start()
         settings.public_url = server.url
         try:
             for namespace, facts in PEOPLE.values():
@@ -101,7 +100,7 @@ def main() -> int:
 def _shoot(
     p: Any, settings: Any, namespace: str, lang: str, width: int, path: Path, *, full: bool
 ) -> None:
-    from bot.prefs.links import preferences_url
+    from bot.compose.links import preferences_url
 
     link = preferences_url(settings, namespace, lang=lang)  # type: ignore[arg-type]
     assert link is not None

@@ -39,9 +39,9 @@ def open_memory(
     the same cache, privacy guard and API.
     """
     from memory.backends import backend_from_dsn
-    from memory.bailian.target import is_bailian_dsn
     from memory.cache import PreferenceCache
     from memory.conflicts import LLMConflictJudge
+    from memory.dsn import is_bailian_dsn
     from memory.embedding import OpenAIEmbedder, shared_local_embedder
     from memory.engine import Memory
     from memory.llm import openai_client

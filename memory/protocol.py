@@ -21,7 +21,7 @@ WarmState = Literal["cached", "warmed", "empty", "unfilled"]
 
 
 class LongTermMemory(Protocol):
-    """The memory API (README "The memory API"): per namespace, cached, never mixing two."""
+    """The memory API (docs/memory.md): per namespace, cached, never mixing two."""
 
     schema: ProfileSchema
     cache: PreferenceCache

@@ -8,12 +8,10 @@ from urllib.parse import urlsplit
 from pydantic import Field, SecretStr, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
-# First hour (issue 12): the shapes of MEMORY_DSN and REDIS_URL are checked when the
-# settings load, so a typo is one clear line at start rather than a traceback later.
-DSN_FORMS = (
-    "sqlite:///path/to/memory.db, postgresql://user@host:5432/database or "
-    "bailian://{memory_library_id}[?project_id=...]"
-)
+from memory.dsn import dsn_problem, netloc_problem
+
+# First hour (issue 12): the shapes of MEMORY_DSN (memory.dsn) and REDIS_URL are checked
+# when the settings load, so a typo is one clear line at start rather than a traceback later.
 REDIS_FORMS = (
     "redis://host:6379/0, rediss://host:6380/0, unix:///path/to/redis.sock, "
     "redis+cluster://host:port[,host:port] (rediss+cluster:// for TLS), "
@@ -106,33 +104,6 @@ class MemorySettings(BaseSettings):
         return bool(self.llm_fast_model)
 
 
-def dsn_problem(dsn: str) -> str | None:
-    """Why `dsn` cannot be a `MEMORY_DSN`, or None when its shape is right."""
-    if not dsn.strip():
-        return f"empty; expected {DSN_FORMS}"
-    if dsn.startswith("sqlite:///"):
-        if not dsn.removeprefix("sqlite:///").strip():
-            return f"a SQLite DSN names a file; expected {DSN_FORMS}"
-        return None
-    if dsn.startswith(("postgresql://", "postgres://")):
-        problem = _netloc_problem(dsn)
-        return f"{problem}; expected {DSN_FORMS}" if problem else None
-    if dsn.startswith("bailian:"):
-        from memory.bailian.target import BailianTarget
-
-        try:
-            BailianTarget.from_dsn(dsn)
-        except ValueError as exc:
-            return str(exc).removeprefix("MEMORY_DSN: ").removeprefix("MEMORY_DSN=")
-        return None
-    if dsn.startswith("sqlite:"):
-        return (
-            "a SQLite DSN has three slashes before a relative path (four before an "
-            f"absolute one); expected {DSN_FORMS}"
-        )
-    return f"unsupported database; expected {DSN_FORMS}"
-
-
 def http_url(value: str) -> str:
     """`value` when it is empty or an http(s) URL; `ValueError` otherwise."""
     if value and not value.startswith(("http://", "https://")):
@@ -146,7 +117,7 @@ def redis_url_problem(url: str) -> str | None:
         return None
     scheme = url.partition("://")[0].lower() if "://" in url else ""
     if scheme in ("redis", "rediss"):
-        problem = _netloc_problem(url)
+        problem = netloc_problem(url)
         if problem is None and not urlsplit(url).hostname:
             problem = "no host"
         if problem is None:
@@ -160,16 +131,7 @@ def redis_url_problem(url: str) -> str | None:
         seeds = [seed.strip() for seed in hosts.split(",") if seed.strip()]
         problem = None if seeds else "no host:port"
         for seed in seeds:
-            problem = problem or _netloc_problem(f"redis://{seed}")
+            problem = problem or netloc_problem(f"redis://{seed}")
     else:
         problem = "unsupported scheme" if scheme else "not a URL"
     return f"{problem}; expected {REDIS_FORMS}" if problem else None
-
-
-def _netloc_problem(url: str) -> str | None:
-    try:
-        parts = urlsplit(url)
-        parts.port  # noqa: B018 - raises ValueError for a port that is not a number
-    except ValueError:
-        return "the port is not a number from 0 to 65535"
-    return None

@@ -150,30 +150,45 @@ for _name, _targets in GRAPH.items():
     )
 
 
-def _reachable(part: str) -> set[str]:
-    seen: set[str] = set()
-    todo = list(PART_GRAPH.get(part, ()))
-    while todo:
-        target = todo.pop()
-        if target not in seen:
-            seen.add(target)
-            todo.extend(PART_GRAPH.get(target, ()))
-    return seen
+def _part_cycles(graph: dict[str, set[str]]) -> list[str]:
+    def reachable(part: str) -> set[str]:
+        seen: set[str] = set()
+        todo = list(graph.get(part, ()))
+        while todo:
+            target = todo.pop()
+            if target not in seen:
+                seen.add(target)
+                todo.extend(graph.get(target, ()))
+        return seen
+
+    return sorted(
+        f"{part} -> {target} -> ... -> {part}"
+        for part in graph
+        for target in graph[part]
+        if part in reachable(target)
+    )
 
 
 def test_there_are_no_cycles_between_the_parts_of_the_bot() -> None:
     """`bot.agent` → `bot.conversation` → `bot.planning` → `bot.agent` is a cycle even when
-    no three modules make one: the parts can no longer be read (or moved) one at a time.
-    (`memory`'s parts are its owners' to untangle: `memory.settings` names a Bailian
-    target lazily.)"""
-    cycles = sorted(
-        f"{part} -> {target} -> ... -> {part}"
-        for part in PART_GRAPH
-        if _within(part, "bot")
-        for target in PART_GRAPH[part]
-        if part in _reachable(target)
-    )
+    no three modules make one: the parts can no longer be read (or moved) one at a time."""
+    cycles = [cycle for cycle in _part_cycles(PART_GRAPH) if cycle.startswith("bot")]
     assert not cycles, "cycles between parts:\n" + "\n".join(cycles)
+
+
+def test_there_are_no_cycles_between_the_parts_of_memory() -> None:
+    """The same for `memory`, lazy imports included: `memory.settings` checking a Bailian
+    DSN by importing `memory.bailian`, whose modules read `memory.settings`, was one."""
+    cycles = [cycle for cycle in _part_cycles(PART_GRAPH) if cycle.startswith("memory")]
+    assert not cycles, "cycles between parts:\n" + "\n".join(cycles)
+
+
+def test_the_part_check_sees_a_lazy_import_back() -> None:
+    graph = {"memory.settings": {"memory.bailian"}, "memory.bailian": {"memory.settings"}}
+    assert _part_cycles(graph) == [
+        "memory.bailian -> memory.settings -> ... -> memory.bailian",
+        "memory.settings -> memory.bailian -> ... -> memory.settings",
+    ]
 
 
 def _core_texts() -> Iterator[tuple[str, str]]:
@@ -272,8 +287,9 @@ def test_memory_never_imports_the_bot() -> None:
 
 
 def test_nothing_but_the_command_line_imports_the_modules_that_wire_channels() -> None:
-    """One composition root (`bot.compose`), used by the process verbs alone: no channel
-    and no core part reaches for it (or for a locator of shared parts)."""
+    """One composition root (`bot.compose`), used by the command line alone (the process
+    verbs, and the one-shot verbs for the core services they open): no channel and no core
+    part reaches for it (or for a locator of shared parts)."""
     importers = sorted(name for name, targets in GRAPH.items() if "bot.cli.run" in targets)
     assert importers == ["bot.cli"]
     importers = sorted(
@@ -281,13 +297,24 @@ def test_nothing_but_the_command_line_imports_the_modules_that_wire_channels() -
         for name, targets in GRAPH.items()
         if not _within(name, "bot.compose") and any(_within(t, "bot.compose") for t in targets)
     )
-    assert importers == ["bot.cli.run"]
+    assert "bot.cli.run" in importers
+    assert [name for name in importers if not _within(name, "bot.cli")] == []
+    wiring = sorted(
+        name
+        for name, targets in GRAPH.items()
+        if not _within(name, "bot.compose")
+        and any(
+            _within(t, "bot.compose") and t not in ("bot.compose.parts", "bot.compose.links")
+            for t in targets
+        )
+    )
+    assert wiring == ["bot.cli.run"]  # channels and the HTTP application: the processes'
 
 
 def test_core_services_and_channels_take_no_settings() -> None:
     """Explicit wiring: a core part or a channel takes what it uses as arguments; only the
-    composition root, the command line and a part's own `open_*` factory read `Settings`."""
-    allowed = ("bot.compose", "bot.cli", "bot.settings", "bot.http.server", "bot.web")
+    composition root and the command line read `Settings`."""
+    allowed = ("bot.compose", "bot.cli", "bot.settings")
     wrong = []
     for name, path in MODULES.items():
         if not _within(name, "bot") or any(_within(name, a) for a in allowed):
@@ -305,6 +332,39 @@ def test_core_services_and_channels_take_no_settings() -> None:
                         if any("Settings" in n for n in names):
                             wrong.append(f"{name}.{node.name}")
     assert not wrong, "constructors taking Settings: " + ", ".join(wrong)
+
+
+def test_only_the_composition_root_and_the_command_line_read_settings() -> None:
+    """No module of the bot but the composition root (`bot.compose`), the command line
+    and `bot.settings` itself imports the settings: channels, the HTTP host and the
+    preferences site take values too."""
+    allowed = ("bot.compose", "bot.cli", "bot.settings")
+    wrong = [
+        f"{name} imports {target}"
+        for name, targets in GRAPH.items()
+        if _within(name, "bot") and not any(_within(name, a) for a in allowed)
+        for target in targets
+        if target in ("bot.settings", "memory.settings")
+    ]
+    assert not wrong, "\n".join(wrong)
+
+
+def test_the_core_reads_no_settings() -> None:
+    """The core's services are built by the composition root (`bot.compose.parts`) from
+    the settings and take the values they use: no core module imports `bot.settings` or
+    `memory.settings`, or takes a `Settings` anywhere (a function's argument included)."""
+    wrong = []
+    for name, path in MODULES.items():
+        if not any(_within(name, core) for core in CORE if core.startswith("bot")):
+            continue
+        wrong += [f"{name} imports {t}" for t in GRAPH[name] if t.endswith(".settings")]
+        for node in ast.walk(ast.parse(path.read_text("utf-8"))):
+            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+                arguments = node.args.args + node.args.kwonlyargs + node.args.posonlyargs
+                annotations = [ast.unparse(a.annotation) for a in arguments if a.annotation]
+                if any(re.search(r"\b\w*Settings\b", a) for a in annotations):
+                    wrong.append(f"{name}.{node.name} takes settings")
+    assert not wrong, "\n".join(wrong)
 
 
 @pytest.mark.parametrize("name", sorted(MODULES))

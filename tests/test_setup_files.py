@@ -1,4 +1,4 @@
-"""The set-up files agree with the code: the README's settings tables, `.env.example`,
+"""The set-up files agree with the code: the settings tables (docs/settings.md), `.env.example`,
 `compose.yaml` and the `Dockerfile` name only settings that exist, every setting is
 documented, and what they start points at real files, verbs and ports.
 
@@ -34,10 +34,10 @@ TABLE_HEADER = "| variable | default | meaning |"
 
 
 def _readme_variables() -> list[str]:
-    """Every variable named in the first cell of a README settings table's rows."""
+    """Every variable named in the first cell of a settings table's rows (docs/settings.md)."""
     found: list[str] = []
     in_table = False
-    for line in (ROOT / "README.md").read_text(encoding="utf-8").splitlines():
+    for line in (ROOT / "docs" / "settings.md").read_text(encoding="utf-8").splitlines():
         if line.strip() == TABLE_HEADER:
             in_table = True
         elif in_table and line.startswith("|"):
@@ -73,14 +73,14 @@ def _verbs() -> set[str]:
     return set(subparsers.choices or ())
 
 
-# -- settings: README tables, .env.example, Settings ---------------------------------------
+# -- settings: docs/settings.md tables, .env.example, Settings ------------------------------
 
 
 def test_every_setting_is_documented_in_the_readme_and_nothing_else_is() -> None:
     documented = _readme_variables()
-    assert len(documented) == len(set(documented)), "a variable is in two README rows"
-    assert sorted(FIELDS - set(documented)) == [], "settings missing from the README tables"
-    assert sorted(set(documented) - FIELDS) == [], "README rows that are no setting"
+    assert len(documented) == len(set(documented)), "a variable is in two rows of docs/settings.md"
+    assert sorted(FIELDS - set(documented)) == [], "settings missing from docs/settings.md"
+    assert sorted(set(documented) - FIELDS) == [], "docs/settings.md rows that are no setting"
 
 
 def test_env_example_lists_every_setting_with_its_default() -> None:

@@ -50,7 +50,6 @@ from memory.lang import Lang
 
 if TYPE_CHECKING:
     from bot.metrics import Metrics
-    from bot.settings import Settings
     from memory.protocol import LongTermMemory
 
 log = logging.getLogger(__name__)
@@ -327,30 +326,6 @@ def _assistant_message(message: ModelMessage) -> dict[str, Any]:
     }
 
 
-def build_agent(
-    settings: Settings,
-    memory: LongTermMemory | None,
-    metrics: Metrics | None = None,
-    extra_tools: Iterable[Tool | Callable[..., Any]] = (),
-) -> Agent | None:
-    """The agent the console and the chat channels run; None when no LLM is configured."""
-    if not settings.llm_configured:
-        return None
-    from memory.llm import openai_client
-
-    request_timeout = settings.llm_timeout_seconds
-    return Agent(
-        llm=openai_client(settings, max_retries=0),
-        model=settings.llm_model,
-        memory=memory,
-        tools=extra_tools,
-        request_timeout_seconds=request_timeout,
-        timeout_seconds=max(request_timeout * 3, 60.0),
-        metrics=metrics,
-        stream=settings.llm_stream,
-    )
-
-
 __all__ = [
     "Agent",
     "AgentReply",
@@ -359,5 +334,4 @@ __all__ = [
     "TextSink",
     "ToolCall",
     "Usage",
-    "build_agent",
 ]

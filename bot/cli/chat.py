@@ -34,11 +34,12 @@ from bot.channels import CONSOLE
 from bot.cli import logs
 from bot.cli.options import add_console
 from bot.cli.services import memory_problem
+from bot.compose.parts import open_revocations
 from bot.conversation.work import Step, Steps, Work
 from bot.errors import LLMUnavailable
 from bot.messages import lang_of, rejection, t
 from bot.prefs.remembered import match_id, read_view, view_lines
-from bot.prefs.revocations import forget_everything, open_revocations
+from bot.prefs.revocations import forget_everything
 from bot.settings import Settings
 from memory.errors import MemoryEngineError, StoreUnavailable
 from memory.lang import Lang
@@ -120,9 +121,7 @@ def run_console(
     policy: PolicyBook | None = None
     try:
         if agent is None:
-            from bot.agent.loop import build_agent
-            from bot.planning.tools import travel_tools
-            from bot.policy.store import open_policy_book
+            from bot.compose.parts import build_agent, open_policy_book, travel_tools
 
             policy = open_policy_book(settings)
             tools = travel_tools(settings, memory, policy=policy)

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 
 from pydantic import SecretStr
 
-from bot.prefs.links import page_problem
+from bot.compose.links import page_problem
 from bot.settings import Settings
 
 

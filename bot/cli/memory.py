@@ -23,8 +23,9 @@ from typing import Any
 
 from bot.cli.options import MAX_LIMIT, add_user, limit, text
 from bot.cli.services import memory_problem, quiet_libraries
+from bot.compose.parts import open_revocations
 from bot.prefs.remembered import match_id, read_view, view_lines
-from bot.prefs.revocations import forget_everything, open_revocations
+from bot.prefs.revocations import forget_everything
 from bot.settings import Settings
 from memory import MemoryEngineError, open_memory
 from memory.lang import Lang
@@ -302,7 +303,7 @@ def bailian_init(settings: Settings) -> int:
     """Find or create our profile schema in the Bailian memory library; say what to set."""
     from memory.bailian import open_client
     from memory.bailian.schema import ensure_profile_schema
-    from memory.bailian.target import is_bailian_dsn
+    from memory.dsn import is_bailian_dsn
     from memory.profile import load_schema
 
     if not is_bailian_dsn(settings.memory_dsn):

@@ -23,11 +23,12 @@ from typing import Any
 from bot.cli import policy_people
 from bot.cli.options import org
 from bot.cli.services import quiet_libraries, trips_problem
+from bot.compose.parts import open_policy_book
 from bot.planning.compliance import airline_code, city_named
 from bot.planning.inventory.catalogue import load_catalogue
 from bot.policy.loading import PolicyError, load_policy
 from bot.policy.model import Policy
-from bot.policy.store import PolicyBook, PolicyVersion, open_policy_book
+from bot.policy.store import PolicyBook, PolicyVersion
 from bot.policy.tiers import twins
 from bot.settings import Settings
 from memory.errors import StoreUnavailable

@@ -24,8 +24,8 @@ from pathlib import Path
 from typing import Any
 
 from bot.cli.options import add_user, namespace, org
-from bot.planning.trips import TripStore, open_trip_store
-from bot.policy.approvals import open_approvals
+from bot.compose.parts import open_approvals, open_trip_store
+from bot.planning.trips import TripStore
 from bot.policy.audit import AuditEntry
 from bot.policy.orgs import org_of
 from bot.policy.rules import Break

@@ -13,7 +13,7 @@ import sys
 from typing import Any
 
 from bot.cli.options import add_user
-from bot.prefs.links import links_problem, preferences_url
+from bot.compose.links import links_problem, preferences_url
 from bot.settings import Settings
 
 MAX_TTL_MINUTES = 1440

@@ -132,7 +132,6 @@ def serve_command(args: argparse.Namespace, settings: Settings) -> int:
         return 2
     channels = plan.channels
     from bot import compose
-    from bot.http.server import Server
 
     host = getattr(args, "host", None) or settings.web_host
     port = getattr(args, "port", None) or settings.port
@@ -163,7 +162,7 @@ def serve_command(args: argparse.Namespace, settings: Settings) -> int:
             closers.append(dingtalk)
         compose.mount_prefs_site(web, settings, core)  # the preferences page, when configured
         try:
-            server = Server(web, settings=settings, host=host, port=port)
+            server = compose.server(web, settings, host=host, port=port)
         except OSError as exc:
             print(f"error: {_bind_problem(exc, host, port)}", file=sys.stderr)
             return 2
@@ -194,7 +193,12 @@ def socket_command(
     try:
         _announce(core, "Socket Mode")
         bolt = compose.slack(settings, core, socket_mode=True)
-        serve_socket_mode(bolt, settings, stop=stop or threading.Event())
+        app_token = settings.slack_app_token
+        serve_socket_mode(
+            bolt,
+            app_token=app_token.get_secret_value() if app_token is not None else "",
+            stop=stop or threading.Event(),
+        )
         return 0
     except KeyboardInterrupt:
         return 0
@@ -239,7 +243,7 @@ def dingtalk_command(
         if health_port is not None:  # /healthz (with the stream's state) and /metrics
             web = compose.web_app(settings, core)
             web.add_health("dingtalk_stream", stream.health.snapshot)
-            server = Server(web, settings=settings, host=settings.web_host, port=health_port)
+            server = compose.server(web, settings, host=settings.web_host, port=health_port)
             servers.append(server.start())
             log.info("health and metrics on port %d", server.port)
         stream.run(stop or _stop_on_signals())
@@ -281,7 +285,17 @@ def feishu_command(
     clock = _clock_in_process(settings, core)
     try:
         _announce(core, "Feishu long connection")
-        serve_long_connection(compose.feishu(settings, core), settings, stop=event)
+        secret, key = settings.feishu_app_secret, settings.feishu_encrypt_key
+        token = settings.feishu_verification_token
+        serve_long_connection(
+            compose.feishu(settings, core),
+            app_id=settings.feishu_app_id,
+            app_secret=secret.get_secret_value() if secret is not None else "",
+            domain=settings.feishu_api_url,
+            encrypt_key=key.get_secret_value() if key is not None else "",
+            verification_token=token.get_secret_value() if token is not None else "",
+            stop=event,
+        )
         return 0
     except Exception as exc:  # Feishu refused the app id or secret
         print(f"error: the Feishu long connection failed: {exc}", file=sys.stderr)
@@ -299,9 +313,11 @@ def _clock_in_process(settings: Settings, core: Core) -> WarmClock | None:
     (instead of a `clock` process); the caller stops it before closing the core."""
     if not settings.scheduler_in_web:
         return None
-    from bot.warming.scheduler import start_in_process
+    from bot.compose.core import approval_flows
+    from bot.compose.parts import start_warm_clock
 
-    return start_in_process(settings, core.memory)
+    # The approval sweep tells travellers through this process's channels.
+    return start_warm_clock(settings, core.memory, sweep=approval_flows(core).sweep)
 
 
 def _stop_on_signals() -> threading.Event:

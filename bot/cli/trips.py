@@ -19,15 +19,14 @@ from zoneinfo import ZoneInfo
 
 from bot.cli.options import add_user, text
 from bot.cli.services import quiet_libraries, trips_problem
+from bot.compose.parts import open_approvals, open_trip_store
 from bot.planning.trips import (
     InvalidTrip,
     Trip,
     TripStore,
     canonical_city,
-    open_trip_store,
     parse_date,
 )
-from bot.policy.approvals import open_approvals
 from bot.settings import Settings
 from memory.errors import StoreUnavailable
 

@@ -1,18 +1,25 @@
 """`travel-bot warm --once` and `travel-bot clock`: warm the preference cache before trips.
 
-`warm --once` with its database not answering says so in one line naming the host and
-port, prints the pass's JSON line with `"aborted": "database-unavailable"` and exits 1, as
-it always has; `clock` keeps running and tries again at the next interval.
+`warm --once` with its database not answering when it starts says so in one line naming
+the host, the port and the variable, and exits 2, like every one-shot command (nothing on
+standard output: no pass ran). A database lost during the pass ends the pass: its JSON line
+says `"aborted": "database-unavailable"` and the status is 1. `clock` keeps running and
+tries again at the next interval.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import logging
+import signal
 import sys
+import threading
 from typing import Any
 
 from bot.settings import Settings
+
+log = logging.getLogger("bot.warming.scheduler")  # the clock's lines, as before
 
 
 def register(subparsers: Any) -> None:
@@ -42,33 +49,50 @@ def register(subparsers: Any) -> None:
 
 
 def run_clock(args: argparse.Namespace, settings: Settings) -> int:
-    from bot.warming.scheduler import run_clock as clock
+    """The `clock` process: warm every interval until SIGTERM or SIGINT."""
+    from bot.compose.parts import start_warm_clock
+    from memory import open_memory
 
-    return clock(settings)
+    memory = open_memory(settings)
+    stopping = threading.Event()
+
+    def request_stop(signum: int, frame: Any) -> None:
+        stopping.set()
+
+    previous = {sig: signal.signal(sig, request_stop) for sig in (signal.SIGTERM, signal.SIGINT)}
+    clock = start_warm_clock(settings, memory)
+    try:
+        while not stopping.wait(1.0):
+            pass
+        log.info("clock stopping")
+    finally:
+        clock.stop()
+        memory.close()
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
+    return 0
 
 
 def run_warm(args: argparse.Namespace, settings: Settings) -> int:
-    """One pass; exit 0 unless the trips could not be read (Redis down is not an error)."""
+    """One pass; exit 0 unless the trips could not be read (Redis down is not an error):
+    2 when a database does not answer at the start, 1 when the pass lost it."""
     if not args.once:
         return run_clock(args, settings)
 
     from bot.cli.services import memory_problem, quiet_libraries, trips_problem
-    from bot.planning.trips import open_trip_store
-    from bot.warming.warmer import Warmer, WarmReport, open_redis
+    from bot.compose.parts import open_trip_store, open_warm_redis, warmer
     from memory import open_memory
 
     quiet_libraries(args.log_level)
     problem = trips_problem(settings) or memory_problem(settings)
     if problem:
         print(f"error: {problem}", file=sys.stderr)
-        print(json.dumps(WarmReport(aborted="database-unavailable").to_json()), flush=True)
-        return 1
+        return 2
     memory = open_memory(settings)
     trips = open_trip_store(settings)
-    client = open_redis(settings)
+    client = open_warm_redis(settings)
     try:
-        warmer = Warmer.from_settings(settings, memory=memory, trips=trips, redis=client)
-        report = warmer.run_once()
+        report = warmer(settings, memory=memory, trips=trips, redis=client).run_once()
     finally:
         if client is not None:
             client.close()

@@ -1,6 +1,6 @@
 """The composition root: every part of the bot built from what it uses, in one place.
 
-Only the command line (`bot.cli.run`) and the tests' harnesses call it. Read top to
+Only the command line (`bot.cli`) and the tests' harnesses call it. Read top to
 bottom, it follows a message:
 
 - `open_core(settings)` builds what every process shares (`Core`): memory, the agent,
@@ -12,7 +12,10 @@ bottom, it follows a message:
   its transport hands each event to it, it parses it for the pipeline, and the answer
   goes back through its sink and widgets;
 - `web_app` the one HTTP application (health, metrics), on which `mount_slack`,
-  `mount_feishu`, `mount_dingtalk` and `mount_prefs_site` put their routes.
+  `mount_feishu`, `mount_dingtalk` and `mount_prefs_site` put their routes, and `server`
+  its server with the slow-client limits;
+- `parts` the core's services (trips, policies, planner, agent, warmer, ...) built from
+  the settings, for `open_core` and the command line's one-shot verbs.
 
 Nothing else reads `Settings` for a channel or a core service: each takes what it uses
 as constructor arguments.
@@ -28,10 +31,19 @@ from bot.compose.channels import (
     mount_slack,
     slack,
 )
-from bot.compose.core import Core, mount_prefs_site, open_core, pipeline, web_app
+from bot.compose.core import (
+    Core,
+    approval_flows,
+    mount_prefs_site,
+    open_core,
+    pipeline,
+    server,
+    web_app,
+)
 
 __all__ = [
     "Core",
+    "approval_flows",
     "dingtalk",
     "feishu",
     "mount_dingtalk",
@@ -40,6 +52,7 @@ __all__ = [
     "mount_slack",
     "open_core",
     "pipeline",
+    "server",
     "slack",
     "web_app",
 ]

@@ -7,7 +7,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from bot.compose.core import Core, pipeline
-from bot.prefs.links import LinkProvider, page_links
+from bot.compose.links import page_links
+from bot.prefs.links import LinkProvider
 
 if TYPE_CHECKING:
     from pydantic import SecretStr
@@ -30,8 +31,8 @@ def slack(
 ) -> Any:
     """The Bolt app with every Slack listener (`bot.slack.app`; only the channel names the
     SDK's types)."""
+    from bot.compose.parts import slot_mapper
     from bot.planning.admins import Admins
-    from bot.prefs.prefill import slot_mapper
     from bot.slack.admins import admin_group
     from bot.slack.api import web_client
     from bot.slack.app import build_app
@@ -48,7 +49,11 @@ def slack(
     secret = settings.slack_signing_secret
     if secret is None and not socket_mode:
         raise ValueError("SLACK_SIGNING_SECRET is not set; HTTP mode verifies every request")
-    client = client or web_client(settings)
+    token = settings.slack_bot_token
+    client = client or web_client(
+        token=token.get_secret_value() if token is not None else None,
+        base_url=settings.slack_api_url,
+    )
     core_path = pipeline(settings, core, link=link)
     channel = SlackChannel(
         client=client,
@@ -71,6 +76,7 @@ def slack(
         # The Agent messaging experience (issue 24): agent sessions, where the app is one.
         sessions=AgentSessions(),
     )
+    core.messengers.add(channel)  # approvals reach Slack people through it
     prefs = Preferences(
         memory=core.memory,
         flows=core_path.flows,
@@ -123,7 +129,7 @@ def feishu(
     )
     turns.resolve_bot()  # once now; on failure again when messages come
     core_path = pipeline(settings, core, link=link)
-    return FeishuChannel(
+    channel = FeishuChannel(
         api=api,
         turns=turns,
         pipeline=core_path,
@@ -135,6 +141,8 @@ def feishu(
         default_lang=settings.default_language,
         max_age=settings.feishu_max_message_age_seconds,
     )
+    core.messengers.add(channel)  # approvals reach Feishu people through it
+    return channel
 
 
 def mount_feishu(web: WebApp, settings: Settings, core: Core, channel: FeishuChannel) -> None:
@@ -177,7 +185,7 @@ def dingtalk(
         base_url=settings.dingtalk_api_url,
     )
     core_path = pipeline(settings, core, link=link)
-    return DingTalkChannel(
+    channel = DingTalkChannel(
         api=api,
         codes=PendingActions(client=core.redis, key_prefix=settings.redis_key_prefix),
         pipeline=core_path,
@@ -193,6 +201,8 @@ def dingtalk(
         if settings.dingtalk_card_template_id
         else None,
     )
+    core.messengers.add(channel)  # approvals reach DingTalk people through it
+    return channel
 
 
 def mount_dingtalk(web: WebApp, settings: Settings, core: Core, channel: DingTalkChannel) -> None:

@@ -6,23 +6,28 @@ and the preferences site on it. Part of the composition root (`bot.compose`).
 
 from __future__ import annotations
 
+import logging
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from bot.compose.links import page_links
 from bot.conversation.claims import CLAIM_TIMEOUT, Claims
 from bot.conversation.stops import Stops
 from bot.conversation.threads import ThreadHistory
 from bot.conversation.turn import AgentLike, Conversation
+from bot.flows.approvals import ApprovalFlows, Messengers
 from bot.flows.pipeline import Flows, Pipeline
 from bot.flows.preferences import PreferenceFlows
 from bot.flows.trips import TripFlows
 from bot.metrics import Metrics
 from bot.pools import Pools
-from bot.prefs.links import LinkProvider, page_links
+from bot.prefs.links import LinkProvider
 from bot.prefs.revocations import Revocations
 
 if TYPE_CHECKING:
     from bot.http.app import WebApp
+    from bot.http.server import Server
     from bot.planning.admins import AdminResolver
     from bot.planning.trips import TripStore
     from bot.policy.approvals import Approvals
@@ -48,6 +53,8 @@ class Core:
     claims: Claims
     revocations: Revocations  # of preference links and page sessions (the claims' client)
     conversation: Conversation
+    # The channels this process serves, for approvals sent to a person or a thread.
+    messengers: Messengers
 
     def close(self, *, drain: bool = True) -> None:
         """Stop the pools (see `Pools.close`), then release connections."""
@@ -68,12 +75,14 @@ def open_core(
     metrics: Metrics | None = None,
 ) -> Core:
     """The real parts: memory, agent (None without an LLM), Redis, trips, policies."""
-    from bot.agent.loop import build_agent
+    from bot.compose.parts import (
+        build_agent,
+        open_approvals,
+        open_policy_book,
+        open_trip_store,
+        travel_tools,
+    )
     from bot.planning.admins import AdminResolver
-    from bot.planning.tools import travel_tools
-    from bot.planning.trips import open_trip_store
-    from bot.policy.approvals import open_approvals
-    from bot.policy.store import open_policy_book
     from memory import open_memory
     from memory.redis_client import open_redis
 
@@ -133,6 +142,20 @@ def open_core(
         claims=claims,
         revocations=Revocations(client=quick, key_prefix=prefix),
         conversation=conversation,
+        messengers=Messengers(),
+    )
+
+
+def approval_flows(core: Core) -> ApprovalFlows:
+    """The approval flows on the core's trips, policies and approvals, telling people
+    through the channels registered in `core.messengers`."""
+    return ApprovalFlows(
+        approvals=core.approvals,
+        policy=core.policy,
+        trips=core.trips,
+        admins=core.admins,
+        metrics=core.metrics,
+        messengers=core.messengers,
     )
 
 
@@ -146,10 +169,13 @@ def pipeline(settings: Settings, core: Core, *, link: LinkProvider | None = None
         revocations=core.revocations,
         link=link or page_links(settings),
     )
-    trips = TripFlows(trips=core.trips, admins=core.admins, metrics=core.metrics)
+    approvals = approval_flows(core)
+    trips = TripFlows(
+        trips=core.trips, admins=core.admins, metrics=core.metrics, approvals=approvals
+    )
     return Pipeline(
         conversation=core.conversation,
-        flows=Flows(preferences=preferences, trips=trips),
+        flows=Flows(preferences=preferences, trips=trips, approvals=approvals),
         claims=core.claims,
         metrics=core.metrics,
         run_task=core.pools.run_task,
@@ -174,32 +200,97 @@ def web_app(settings: Settings, core: Core) -> WebApp:
     )
 
 
+def server(
+    web: WebApp, settings: Settings, *, host: str = "127.0.0.1", port: int = 0, keep_alive: int = 75
+) -> Server:
+    """The server of `web` on `host:port` (port 0: a free one), with the slow-client limits
+    (`HTTP_*`), the metrics listener (`METRICS_PORT`) and the proxies it believes."""
+    from bot.http.connections import Limits
+    from bot.http.server import Server
+
+    limits = Limits(
+        header_timeout=settings.http_header_timeout_seconds,
+        body_timeout=settings.http_body_timeout_seconds,
+        max_connections=settings.http_max_connections,
+        reserved_files=settings.http_reserved_files,
+        max_bodies=settings.http_max_bodies,
+    )
+    return Server(
+        web,
+        host=host,
+        port=port,
+        limits=limits,
+        metrics_host=settings.metrics_host,
+        metrics_port=settings.metrics_port,
+        forwarded_allow_ips=settings.forwarded_allow_ips,
+        keep_alive=keep_alive,
+    )
+
+
 def mount_prefs_site(web: WebApp, settings: Settings, core: Core) -> bool:
-    """The preferences page and its API, when `PREFS_LINK_SECRET` is set (`bot.web`)."""
+    """The preferences page and its API, when `PREFS_LINK_SECRET` is set (`bot.web`);
+    False, and one line saying why the page is off, when it is not."""
+    from bot.compose.links import link_secret, page_problem
+    from bot.compose.parts import slot_mapper
     from bot.web import mount
 
-    return mount(
+    problem, secret = page_problem(settings), link_secret(settings)
+    if problem is not None or secret is None:
+        logging.getLogger("bot.web").info("preferences page off: %s", problem)
+        return False
+    mount(
         web,
-        settings,
+        secret=secret,
+        public_url=settings.public_url,
         memory=core.memory,
         metrics=core.metrics,
         claims=core.claims,
         revocations=core.revocations,
         tasks=core.pools.tasks,
         new_link=new_link_lines(settings),
+        mapper=slot_mapper(settings),
+        session_minutes=settings.prefs_session_minutes,
+        free_text_limit=settings.memory_max_fact_chars,
+        default_lang=settings.default_language,
+        max_body_bytes=settings.http_max_body_bytes,
+        trips=core.trips,
     )
+    return True
 
 
-def new_link_lines(settings: Settings) -> tuple[str, ...]:
-    """Where a person gets a new link to the page (message keys): for each chat platform
-    this deployment serves, or the command line when it serves none. The same for every
-    refused link, so the page never tells which way a link was wrong."""
-    served = (
-        ("page_denied_new", bool(settings.slack_bot_token)),
-        ("page_denied_new_feishu", settings.feishu_configured),
-        ("page_denied_new_dingtalk", settings.dingtalk_configured),
+def new_link_lines(settings: Settings) -> Callable[[str | None], tuple[str, ...]]:
+    """Where a person gets a new link to the page (message keys), given the namespace a
+    refused link names: its own platform's way when this deployment serves that platform
+    (the command line for the console's people), else every served platform's, or the
+    command line when it serves none. Whether the link was forged, expired or spent never
+    changes the words, so the page never tells which way a link was wrong."""
+    from bot.channels import CONSOLE, DINGTALK, FEISHU, SLACK
+
+    ways = (
+        (SLACK, "page_denied_new", bool(settings.slack_bot_token)),
+        (FEISHU, "page_denied_new_feishu", settings.feishu_configured),
+        (DINGTALK, "page_denied_new_dingtalk", settings.dingtalk_configured),
+        (CONSOLE, "page_denied_new_local", True),
     )
-    return tuple(key for key, on in served if on) or ("page_denied_new_local",)
+    served = [(platform, key) for platform, key, on in ways if on]
+    everyone = tuple(key for platform, key in served if platform is not CONSOLE)
+
+    def lines(namespace: str | None) -> tuple[str, ...]:
+        for platform, key in served:
+            if namespace is not None and platform.owns(namespace):
+                return (key,)
+        return everyone or ("page_denied_new_local",)
+
+    return lines
 
 
-__all__ = ["Core", "mount_prefs_site", "new_link_lines", "open_core", "pipeline", "web_app"]
+__all__ = [
+    "Core",
+    "approval_flows",
+    "mount_prefs_site",
+    "new_link_lines",
+    "open_core",
+    "pipeline",
+    "server",
+    "web_app",
+]

@@ -42,6 +42,7 @@ from bot.dingtalk.delivery import Delivery, Destination, Reply
 from bot.dingtalk.incoming import PLATFORM, parse_message
 from bot.dingtalk.sink import DingTalkReplySink
 from bot.dingtalk.widgets import DingTalkWidgets, code_action, markdown_reply, text_reply
+from bot.flows.approvals import person_id
 from bot.flows.commands import tidy
 from bot.flows.pipeline import Incoming
 from bot.flows.views import Outcome, PlanView, render
@@ -199,6 +200,38 @@ class DingTalkChannel:
             delivery.send(text_reply(t("dingtalk_prefs_private_failed", lang)))
             return
         delivery.send(text_reply(t("dingtalk_prefs_private", lang)))
+
+    # -- approvals: to a person, into a thread (`bot.flows.approvals.Messenger`) -----------
+
+    def to_person(self, namespace: str, outcome: Outcome) -> bool:
+        """The robot's one-to-one message (`oToMessages/batchSend`) to the staff id."""
+        reply = render(DingTalkWidgets(self.codes), outcome.view)
+        msg_key, param = reply.openapi_message()
+        try:
+            self.api.send_to_users([person_id(namespace)], msg_key, param)
+        except DingTalkError as exc:
+            log.warning("could not send an approval card (%s)", exc.reason)
+            return False
+        return True
+
+    def to_thread(self, where: Mapping[str, Any], outcome: Outcome) -> bool:
+        """In the chat it was asked from: the group (`groupMessages/send`), or one-to-one
+        to the person (their thread of a direct chat)."""
+        in_group = where.get("kind") not in ("dm", None)
+        reply = render(DingTalkWidgets(self.codes, in_group=in_group), outcome.view)
+        msg_key, param = reply.openapi_message()
+        conversation, user = str(where.get("conversation") or ""), str(where.get("user") or "")
+        try:
+            if in_group and conversation:
+                self.api.send_to_group(conversation, msg_key, param)
+            elif user:
+                self.api.send_to_users([user], msg_key, param)
+            else:
+                return False
+        except DingTalkError as exc:
+            log.warning("could not tell an approval's outcome (%s)", exc.reason)
+            return False
+        return True
 
     def close(self) -> None:
         self.timers.close()

@@ -6,7 +6,9 @@ A plan with its scores, what is remembered, "forget everything?", and notices
 is kept under a short code (`bot.dingtalk.codes`) and its command names the code
 (`保存行程 K7P2M9QX`, read back by `bot.dingtalk.incoming`). In a group the robot only
 hears messages that @mention it, so a plan there says what to send instead of offering a
-button. Text we did not write (city names, remembered preferences) goes through `inert`;
+button. DingTalk has no form: an out-of-policy choice asks for the reason as a reply in
+the chat (`理由 K7P2M9QX 客户就在隔壁`), and the approver's ActionCard sends `批准 CODE` or
+`驳回 CODE`. Text we did not write (city names, remembered preferences) goes through `inert`;
 the core's mentions become `@STAFF_ID` with the staff id in the reply's `at`.
 """
 
@@ -20,19 +22,33 @@ from bot.dingtalk.codes import PendingActions
 from bot.dingtalk.delivery import Button, Reply
 from bot.dingtalk.markdown import answer_markdown, inert, send_link, title_of
 from bot.flows.actions import (
+    APPROVAL_REASON,
+    APPROVE,
     FORGET_PREFS,
     FORGET_PREFS_NO,
     FORGET_PREFS_YES,
+    REJECT,
     SAVE_TRIP,
     Action,
 )
-from bot.flows.views import Confirmation, Notice, PlanView, PreferencesView
+from bot.flows.approvals import state_line
+from bot.flows.views import (
+    ApprovalView,
+    Confirmation,
+    Notice,
+    PlanView,
+    PreferencesView,
+    ReasonForm,
+)
 from bot.messages import t
 from bot.planning.plan import Candidate, PlannedTrip
 from memory.lang import Lang
 
 OPTIONS_PER_LEG = 3
 SAVE_TTL_SECONDS = 7 * 24 * 3600
+# An approval's codes outlive any request (`APPROVAL_TTL_DAYS` is at most 90): a late tap
+# is told the request expired, not that the button is unknown.
+APPROVAL_TTL_SECONDS = 91 * 24 * 3600
 CONFIRM_TTL_SECONDS = 600
 
 _CODE = r"([A-Za-z0-9]{8})"
@@ -43,6 +59,16 @@ PHRASES: dict[str, tuple[str, str]] = {
     FORGET_PREFS_YES: ("/travel-prefs forget {code}", "确认删除偏好 {code}"),
     FORGET_PREFS_NO: ("/travel-prefs cancel", "取消删除偏好"),
     SAVE_TRIP: ("save trip {code}", "保存行程 {code}"),
+    APPROVAL_REASON: ("reason {code}", "理由 {code}"),
+    APPROVE: ("approve {code}", "批准 {code}"),
+    REJECT: ("reject {code}", "驳回 {code}"),
+}
+# How long a code lives, by what it acts on (a confirmation: minutes).
+_CODE_TTL = {
+    SAVE_TRIP: SAVE_TTL_SECONDS,
+    APPROVAL_REASON: SAVE_TTL_SECONDS,
+    APPROVE: APPROVAL_TTL_SECONDS,
+    REJECT: APPROVAL_TTL_SECONDS,
 }
 # The commands that carry a code, as a person may also type them.
 _CODE_RULES: tuple[tuple[str, Lang, str], ...] = (
@@ -50,9 +76,20 @@ _CODE_RULES: tuple[tuple[str, Lang, str], ...] = (
     (FORGET_PREFS_YES, "zh", r"确认删除偏好\s*"),
     (SAVE_TRIP, "en", r"(?:/save-trip|save\s+trip)\s+"),
     (SAVE_TRIP, "zh", r"保存行程\s*"),
+    (APPROVAL_REASON, "en", r"reason\s+"),  # the code alone: no reason given
+    (APPROVAL_REASON, "zh", r"(?:理由|原因)\s*"),
+    (APPROVE, "en", r"approve\s+"),
+    (APPROVE, "zh", r"批准\s*"),
+    (REJECT, "en", r"reject\s+"),
+    (REJECT, "zh", r"驳回\s*"),
 )
 CODE_COMMANDS = tuple(
     (name, lang, re.compile(rule + _CODE, re.IGNORECASE)) for name, lang, rule in _CODE_RULES
+)
+# The reason for an out-of-policy choice: the code, then the reason in the person's words.
+REASON_COMMANDS: tuple[tuple[Lang, re.Pattern[str]], ...] = (
+    ("en", re.compile(r"reason\s+" + _CODE + r"\s+(.+)", re.IGNORECASE | re.DOTALL)),
+    ("zh", re.compile(r"(?:理由|原因)\s*" + _CODE + r"\s*(.+)", re.DOTALL)),
 )
 # DingTalk's own words for some notices.
 WORDING = {
@@ -84,7 +121,7 @@ class DingTalkWidgets:
         phrase = chinese if lang == "zh" else english
         if "{code}" not in phrase:
             return phrase
-        ttl = SAVE_TTL_SECONDS if action.name == SAVE_TRIP else CONFIRM_TTL_SECONDS
+        ttl = _CODE_TTL.get(action.name, CONFIRM_TTL_SECONDS)
         code = self.codes.put({"a": action.name, **action.data}, ttl_seconds=ttl)
         return phrase.format(code=code)
 
@@ -132,14 +169,64 @@ class DingTalkWidgets:
             else:
                 buttons = (Button(t("trip_save_button", lang), send_link(command)),)
                 lines.append(t("dingtalk_or_send", lang, command=command))
+        if not self.in_group:  # *Save with …* an out-of-policy option
+            for option, action in view.picks[: 5 - len(buttons)]:
+                label = t("approval_pick_button", lang, option=inert(option))
+                buttons += (Button(label[:60], send_link(self.command(action, lang))),)
         text, at_users = answer_markdown("\n\n".join(lines))
         title = f"{inert(trip.origin)} → {inert(trip.destination)}"
+        return Reply(title=title, text=text, buttons=buttons, at_users=at_users)
+
+    def reason_form(self, view: ReasonForm) -> Reply:
+        """No form in DingTalk: what to reply, with the code that carries the trip."""
+        lang = view.lang
+        command = self.command(view.submit, lang)
+        ask = t(
+            "approval_reason_ask",
+            lang,
+            trip=inert(view.trip),
+            choice=inert("; ".join(view.choice)),
+            breaks=inert("; ".join(view.breaks)),
+        )
+        lines = [ask, t("approval_reason_reply", lang, command=f"**{command}**")]
+        if view.error:
+            lines.insert(0, t(view.error, lang))
+        return text_reply("\n\n".join(lines), title=t("approval_reason_title", lang))
+
+    def approval(self, view: ApprovalView) -> Reply:
+        """An ActionCard: *Approve* / *Reject* send `批准 CODE` / `驳回 CODE`."""
+        lang = view.lang
+        body = t(
+            "approval_body",
+            lang,
+            traveller=view.traveller,
+            choice=inert(view.choice),
+            breaks=inert("; ".join(view.breaks)),
+            reason=inert(view.reason),
+        )
+        lines = [body.replace("\n", "\n\n")]
+        state = state_line(view)
+        if state:
+            lines.append(f"> {state}")
+        buttons: tuple[Button, ...] = ()
+        for action, label in ((view.approve, "approval_approve"), (view.reject, "approval_reject")):
+            if action is not None:
+                buttons += (Button(t(label, lang), send_link(self.command(action, lang))),)
+        text, at_users = answer_markdown("\n\n".join(lines))
+        title = t("approval_title", lang, trip=inert(view.trip))
         return Reply(title=title, text=text, buttons=buttons, at_users=at_users)
 
 
 def code_action(text: str, codes: PendingActions) -> tuple[Action, Lang] | None:
     """The action a code command stands for (a stale one when its code is gone), or None
     when `text` is not a code command."""
+    for lang, pattern in REASON_COMMANDS:
+        match = pattern.fullmatch(text)
+        if match:
+            action = _action(codes.get(match.group(1).upper()), expected=APPROVAL_REASON)
+            if action.name == APPROVAL_REASON:
+                action = Action(action.name, {**action.data, "reason": match.group(2).strip()})
+            return action, lang
     for name, lang, pattern in CODE_COMMANDS:
         match = pattern.fullmatch(text)
         if match:
@@ -192,6 +279,7 @@ def _options(candidates: tuple[Candidate, ...], lang: Lang) -> list[str]:
 __all__ = [
     "CODE_COMMANDS",
     "PHRASES",
+    "REASON_COMMANDS",
     "WORDING",
     "DingTalkWidgets",
     "code_action",

@@ -42,10 +42,11 @@ from bot.feishu.cards import answer_card
 from bot.feishu.incoming import PLATFORM, field, parse_message, text_field
 from bot.feishu.sink import FeishuReplySink, reply_uuid
 from bot.feishu.turns import FeishuTurns
-from bot.feishu.widgets import FeishuWidgets
+from bot.feishu.widgets import REASON_FIELD, FeishuWidgets
 from bot.flows.actions import SHOW_PREFS, Action, Request
+from bot.flows.approvals import person_id
 from bot.flows.pipeline import Incoming
-from bot.flows.views import Outcome, render
+from bot.flows.views import Outcome, ReasonForm, render
 from bot.messages import t
 
 if TYPE_CHECKING:
@@ -148,9 +149,11 @@ class FeishuChannel:
         except RuntimeError:  # shutting down
             return _response(Toast(t("busy", lang), "warning"))
         try:
-            return _response(self._toast(work.result(timeout=self.answer_within)))
+            outcome = work.result(timeout=self.answer_within)
+            self._ask_why(outcome, message_id, request.user)
+            return _response(self._toast(outcome))
         except FutureTimeout:
-            work.add_done_callback(lambda done: self._late(done, message_id))
+            work.add_done_callback(lambda done: self._late(done, message_id, request.user))
             return _response(Toast(t("working", lang)))
         except Exception:
             log.exception("a card action failed")
@@ -233,6 +236,12 @@ class FeishuChannel:
             return None
         lang: Lang = "zh" if value.get("l") == "zh" else "en"
         data_ = {k: v for k, v in value.items() if k not in ("a", "l")}
+        form = field(data, "event", "action", "form_value")
+        if isinstance(form, Mapping) and REASON_FIELD in form:  # the reason form, submitted
+            data_["reason"] = str(form.get(REASON_FIELD) or "")
+        chat = text_field(data, "event", "context", "open_chat_id")
+        message = text_field(data, "event", "context", "open_message_id")
+        where = {"conversation": chat, "thread": message} if message else {}
         action = Action(str(value.get("a") or ""), data_)
         ids = (text_field(data, "header", "event_id"), text_field(data, "event", "token"))
         once = tuple(request_name(PLATFORM, i) for i in ids if i)
@@ -245,16 +254,25 @@ class FeishuChannel:
             admins=self.turns.admins,
             once=once,
             once_ttl=CLICK_TTL_SECONDS,
+            where=where,
         )
 
     def _toast(self, outcome: Outcome) -> Toast:
         card = render(self.widgets, outcome.view) if outcome.replace else None
         return Toast(outcome.short, outcome.tone, card)
 
-    def _late(self, done: Future[Outcome], message_id: str) -> None:
+    def _ask_why(self, outcome: Outcome, message_id: str, user: str) -> None:
+        """An out-of-policy choice: the reason form, replied under the clicked card."""
+        if isinstance(outcome.view, ReasonForm) and message_id:
+            form = render(self.widgets, outcome.view)
+            uuid = reply_uuid(message_id, f"reason-{user}")
+            self.run_task(self._reply, message_id, form, uuid)
+
+    def _late(self, done: Future[Outcome], message_id: str, user: str = "") -> None:
         """The work finished after the callback was answered: update the card now."""
         if done.cancelled() or done.exception() is not None:
             return
+        self._ask_why(done.result(), message_id, user)
         toast = self._toast(done.result())
         if toast.card is None or not message_id:
             return
@@ -265,6 +283,33 @@ class FeishuChannel:
 
     def _reply(self, message_id: str, card: dict[str, Any], uuid: str) -> None:
         self.api.reply(message_id, msg_type="interactive", content=card, uuid=uuid)
+
+    # -- approvals: to a person, into a thread (`bot.flows.approvals.Messenger`) -----------
+
+    def to_person(self, namespace: str, outcome: Outcome) -> bool:
+        """A card to the person (`im/v1/messages`, `receive_id_type=open_id`)."""
+        card = render(self.widgets, outcome.view)
+        try:
+            self.api.send(
+                person_id(namespace), id_type="open_id", msg_type="interactive", content=card
+            )
+        except FeishuError as exc:
+            log.warning("could not send an approval card (%s)", exc.code)
+            return False
+        return True
+
+    def to_thread(self, where: Mapping[str, Any], outcome: Outcome) -> bool:
+        """A card in reply to the message `where` names (in its thread)."""
+        message, chat = str(where.get("thread") or ""), str(where.get("conversation") or "")
+        if not message:
+            return False
+        card = render(self.widgets, outcome.view)
+        try:
+            self.api.reply(message, msg_type="interactive", content=card, chat_id=chat or None)
+        except FeishuError as exc:
+            log.warning("could not tell an approval's outcome (%s)", exc.code)
+            return False
+        return True
 
 
 def _response(toast: Toast) -> P2CardActionTriggerResponse:

@@ -37,7 +37,6 @@ from bot.feishu.events import dispatcher
 
 if TYPE_CHECKING:
     from bot.feishu.channel import FeishuChannel
-    from bot.settings import Settings
 
 log = logging.getLogger(__name__)
 
@@ -168,28 +167,24 @@ def _closed_quietly(loop: asyncio.AbstractEventLoop, context: dict[str, Any]) ->
 
 def serve_long_connection(
     channel: FeishuChannel,
-    settings: Settings,
     *,
+    app_id: str,
+    app_secret: str,
+    domain: str,
+    encrypt_key: str = "",
+    verification_token: str = "",
     stop: threading.Event,
     connect_timeout: float = 30.0,
 ) -> None:
     """Answer Feishu over the long connection until `stop` is set; then disconnect.
 
     Card buttons hold the connection's loop only `ANSWER_WITHIN` for their work."""
-    if settings.feishu_app_secret is None or not settings.feishu_app_id:
+    if not app_secret or not app_id:
         raise ValueError("FEISHU_APP_ID and FEISHU_APP_SECRET are not set")
     channel.answer_within = ANSWER_WITHIN
-    key, token = settings.feishu_encrypt_key, settings.feishu_verification_token
-    handler = dispatcher(
-        channel,
-        encrypt_key=key.get_secret_value() if key is not None else "",
-        verification_token=token.get_secret_value() if token is not None else "",
-    )
+    handler = dispatcher(channel, encrypt_key=encrypt_key, verification_token=verification_token)
     connection = LongConnection(
-        app_id=settings.feishu_app_id,
-        app_secret=settings.feishu_app_secret.get_secret_value(),
-        handler=handler,
-        domain=settings.feishu_api_url,
+        app_id=app_id, app_secret=app_secret, handler=handler, domain=domain
     )
     try:
         if connection.start(timeout=connect_timeout):

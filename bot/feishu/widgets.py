@@ -6,7 +6,10 @@
 - what is remembered (escaped: a remembered fact is shown as written, never read as a
   mention, a link or a tag), what is never stored, *Edit* (the web page, when there is a
   link) and *Forget all*;
-- "forget everything?" with *yes* and *cancel*; a notice.
+- "forget everything?" with *yes* and *cancel*; a notice;
+- an out-of-policy choice's reason: a card form (one input, `reason`, sent back in the
+  callback's `form_value`); the approver's card: the trip, the rules broken, the reason,
+  *Approve* / *Reject*, and its outcome once decided (the card turns green or red).
 
 A button's value is the action (`{"a": name, "l": lang, **data}`), read back by the
 channel (`bot.feishu.channel`). Every name from the catalogue or the inventory is escaped
@@ -21,11 +24,21 @@ from typing import Any
 from bot.feishu.cards import button, buttons, card, markdown, note
 from bot.feishu.markdown import escape, to_card_markdown
 from bot.flows.actions import Action
+from bot.flows.approvals import state_line
 from bot.flows.trips import shown
-from bot.flows.views import Confirmation, Notice, PlanView, PreferencesView
+from bot.flows.views import (
+    ApprovalView,
+    Confirmation,
+    Notice,
+    PlanView,
+    PreferencesView,
+    ReasonForm,
+)
 from bot.messages import t
 from bot.planning.plan import LEGS, PlannedTrip
 
+REASON_FIELD = "reason"  # the form input's name: `form_value.reason` in the callback
+_DECIDED = {"approved": "green", "rejected": "red", "expired": "grey"}
 # Feishu's own words for some notices.
 WORDING = {"prefs_help": "feishu_prefs_help"}
 
@@ -78,11 +91,71 @@ class FeishuWidgets:
         title = _title(trip, lang)
         if view.saved:
             elements.append(note(to_card_markdown(view.saved)))
-            return card(elements, title=title, summary=title, template="green")
-        if view.save is not None:
+        elif view.save is not None:
             value = value_of(view.save, lang)
             elements.append(button(t("trip_save_button", lang), value=value, kind="primary"))
+        for option, action in view.picks:  # *Save with …* an out-of-policy option
+            label = t("approval_pick_button", lang, option=option)
+            elements.append(button(label[:60], value=value_of(action, lang)))
+        if view.saved:
+            return card(elements, title=title, summary=title, template="green")
         return card(elements, title=title, summary=title)
+
+    def reason_form(self, view: ReasonForm) -> dict[str, Any]:
+        lang = view.lang
+        ask = t(
+            "approval_reason_ask",
+            lang,
+            trip=escape(view.trip),
+            choice=escape("; ".join(view.choice)),
+            breaks=escape("; ".join(view.breaks)),
+        )
+        submit = button(
+            t("approval_reason_submit", lang), value=value_of(view.submit, lang), kind="primary"
+        )
+        submit |= {"name": "submit", "form_action_type": "submit"}
+        field = {
+            "tag": "input",
+            "name": REASON_FIELD,
+            "required": True,
+            "max_length": 500,
+            "label": {"tag": "plain_text", "content": t("approval_reason_label", lang)},
+            "placeholder": {"tag": "plain_text", "content": t("approval_reason_hint", lang)},
+        }
+        elements: list[dict[str, Any]] = [markdown(to_card_markdown(ask))]
+        if view.error:
+            elements.append(note(t(view.error, lang)))
+        elements.append({"tag": "form", "name": "approval_reason", "elements": [field, submit]})
+        title = t("approval_reason_title", lang)
+        return card(elements, title=title, summary=title, template="orange")
+
+    def approval(self, view: ApprovalView) -> dict[str, Any]:
+        lang = view.lang
+        body = t(
+            "approval_body",
+            lang,
+            traveller=view.traveller,
+            choice=escape(view.choice),
+            breaks=escape("; ".join(view.breaks)),
+            reason=escape(view.reason),
+        )
+        elements: list[dict[str, Any]] = [markdown(to_card_markdown(body))]
+        state = state_line(view)
+        if state:
+            elements.append(note(to_card_markdown(state)))
+        actions = [
+            button(t(label, lang), value=value_of(action, lang), kind=kind)
+            for action, label, kind in (
+                (view.approve, "approval_approve", "primary"),
+                (view.reject, "approval_reject", "danger"),
+            )
+            if action is not None
+        ]
+        if actions:
+            elements.append(buttons(*actions))
+        title = t("approval_title", lang, trip=view.trip)
+        template = _DECIDED.get(view.state, "orange")
+        return card(elements, title=title, summary=title, template=template)
 
 
 def notice_card(text: str, *, lang: str) -> dict[str, Any]:
@@ -114,4 +187,4 @@ def _title(trip: PlannedTrip, lang: str) -> str:
     return summary.replace("*", "")
 
 
-__all__ = ["WORDING", "FeishuWidgets", "notice_card", "value_of"]
+__all__ = ["REASON_FIELD", "WORDING", "FeishuWidgets", "notice_card", "value_of"]

@@ -4,6 +4,9 @@
 command or conversation), like a listener middleware. `actions`: what a command or a
 button asks for (`Action`), and who asks (`Request`). `preferences` and `trips`: the flows
 (show and forget one's preferences, with a confirmation; save a planned trip, with its one
-payload and its one permission rule; present a plan). `views`: what a flow shows, as data,
-and the `Widgets` each channel draws it with. Nothing here names a platform.
+payload and its one permission rule; present a plan). `approvals`: an out-of-policy
+choice's reason, its approver's one decision, the traveller told (with `exceptions`, what
+a save chooses, and `messengers`, how a channel reaches a person or a thread). `views`:
+what a flow shows, as data, and the `Widgets` each channel draws it with. Nothing here
+names a platform.
 """

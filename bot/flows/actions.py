@@ -24,7 +24,11 @@ PREFS_HELP = "prefs.help"
 FORGET_PREFS = "prefs.forget"  # asks first
 FORGET_PREFS_YES = "prefs.forget.yes"  # data: {"owner": namespace}
 FORGET_PREFS_NO = "prefs.forget.no"  # data: {"owner": namespace}
-SAVE_TRIP = "trip.save"  # data: the trip (`bot.flows.trips.encode`)
+SAVE_TRIP = "trip.save"  # data: the trip (`bot.flows.trips.encode`); "p": an option picked
+# The approval of an out-of-policy choice (`bot.flows.approvals`).
+APPROVAL_REASON = "approval.reason"  # data: the form's (`ReasonForm.submit`) and "reason"
+APPROVE = "approval.approve"  # data: {"id": request id}
+REJECT = "approval.reject"  # data: {"id": request id}
 # A button or code this version no longer knows, or one that expired; data {"was": name}.
 STALE = "stale"
 
@@ -53,6 +57,9 @@ class Request:
     # `bot.conversation.replays.request_name`); none when the channel claimed it already.
     once: tuple[str, ...] = ()
     once_ttl: int = TRIGGER_TTL_SECONDS
+    # Where the asker is: the channel's own address of the conversation and thread
+    # (JSON-friendly), where an approval's outcome is told later; {} when it has none.
+    where: Mapping[str, Any] = field(default_factory=dict)
 
     @property
     def namespace(self) -> str:
@@ -74,14 +81,18 @@ class Request:
             self.admins,
             self.once,
             self.once_ttl,
+            self.where,
         )
 
 
 __all__ = [
+    "APPROVAL_REASON",
+    "APPROVE",
     "FORGET_PREFS",
     "FORGET_PREFS_NO",
     "FORGET_PREFS_YES",
     "PREFS_HELP",
+    "REJECT",
     "SAVE_TRIP",
     "SHOW_PREFS",
     "STALE",

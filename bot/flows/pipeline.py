@@ -30,10 +30,13 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from bot.conversation.replays import Seen, first_signature
 from bot.flows.actions import (
+    APPROVAL_REASON,
+    APPROVE,
     FORGET_PREFS,
     FORGET_PREFS_NO,
     FORGET_PREFS_YES,
     PREFS_HELP,
+    REJECT,
     SAVE_TRIP,
     SHOW_PREFS,
     STALE,
@@ -49,6 +52,7 @@ if TYPE_CHECKING:
     from bot.conversation.incoming import IncomingMessage
     from bot.conversation.reply import ReplySink
     from bot.conversation.turn import Channel, Conversation
+    from bot.flows.approvals import ApprovalFlows
     from bot.flows.preferences import PreferenceFlows
     from bot.flows.trips import TripFlows
     from bot.metrics import Metrics
@@ -57,7 +61,13 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 # What a stale button or code was for, and how to say it is gone.
-_STALE = {SAVE_TRIP: "trip_save_unknown", FORGET_PREFS_YES: "prefs_forget_expired"}
+_STALE = {
+    SAVE_TRIP: "trip_save_unknown",
+    FORGET_PREFS_YES: "prefs_forget_expired",
+    APPROVE: "approval_unknown",
+    REJECT: "approval_unknown",
+    APPROVAL_REASON: "approval_unknown",
+}
 
 
 @dataclass(frozen=True)
@@ -104,9 +114,16 @@ class Edge(Protocol):
 class Flows:
     """Answers every `Request` by its action's name, whatever the platform."""
 
-    def __init__(self, *, preferences: PreferenceFlows, trips: TripFlows) -> None:
+    def __init__(
+        self,
+        *,
+        preferences: PreferenceFlows,
+        trips: TripFlows,
+        approvals: ApprovalFlows | None = None,
+    ) -> None:
         self.preferences = preferences
         self.trips = trips
+        self.approvals = approvals
         self._routes: dict[str, Callable[[Request], Outcome]] = {
             SHOW_PREFS: preferences.show,
             PREFS_HELP: _help,
@@ -115,6 +132,12 @@ class Flows:
             FORGET_PREFS_NO: preferences.cancel,
             SAVE_TRIP: trips.save,
         }
+        if approvals is not None:
+            self._routes |= {
+                APPROVAL_REASON: approvals.submit,
+                APPROVE: approvals.decide,
+                REJECT: approvals.decide,
+            }
 
     def handle(self, request: Request) -> Outcome:
         """The outcome of `request` (reads and writes memory: the task pool)."""
@@ -184,6 +207,7 @@ class Pipeline:
             action=action,
             lang=incoming.lang or msg.lang,
             admins=edge.channel(incoming).admins,
+            where=where_of(msg),
         )
         self.run_task(self._command, edge, incoming, request)
         return f"command_{action.name}"
@@ -238,8 +262,19 @@ class Pipeline:
         return True
 
 
+def where_of(msg: IncomingMessage) -> dict[str, str]:
+    """Where a message was written, as a `Request.where`: its conversation and thread (a
+    channel adds what else it needs to post there)."""
+    return {
+        "conversation": msg.conversation,
+        "thread": msg.thread,
+        "kind": msg.kind,
+        "user": msg.user,
+    }
+
+
 def _in_lang(incoming: Incoming, lang: Lang) -> Incoming:
     return Incoming(incoming.msg, incoming.where, incoming.key, lang, incoming.action)
 
 
-__all__ = ["Edge", "Flows", "Incoming", "Pipeline"]
+__all__ = ["Edge", "Flows", "Incoming", "Pipeline", "where_of"]

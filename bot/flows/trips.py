@@ -10,28 +10,34 @@
   tenant or organisation. Nothing in the payload decides it: the asker is who the
   platform says clicked, and admins come from configuration only.
 - `save`: the rule, then `bot.planning.trips.save_planned` under catalogue city names
-  (saving twice saves once), counted in `{platform}_trip_saves_total{outcome}`.
+  (saving twice saves once), counted in `{platform}_trip_saves_total{outcome}`. When the
+  option chosen is out of the travel policy (one picked with *Save with …*, data "p", or
+  the plan's leading option of a leg), the trip is saved and the approval flow asks why
+  (`bot.flows.approvals`).
 """
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from datetime import date
 from typing import TYPE_CHECKING, Any
 
 from bot.conversation.reply import PlanPart
 from bot.flows.actions import SAVE_TRIP, Action, Request
+from bot.flows.approvals import chosen, exceptions
 from bot.flows.views import Notice, Outcome, PlanView
 from bot.messages import t
 from bot.planning.plan import LEGS, Candidate, PlannedTrip
 from bot.planning.trips import InvalidTrip, save_planned
 from memory.errors import StoreUnavailable
+from memory.lang import Lang
 
 if TYPE_CHECKING:
+    from bot.flows.approvals import ApprovalFlows
     from bot.metrics import Metrics
     from bot.planning.admins import AdminResolver
-    from bot.planning.trips import TripStore
+    from bot.planning.trips import Trip, TripStore
     from bot.platform import Platform
 
 log = logging.getLogger(__name__)
@@ -54,6 +60,7 @@ def encode(part: PlanPart) -> dict[str, Any]:
         "l": part.lang,
         "x": trip.demo,
         "c": [_pack(c) for c in shown(trip.candidates)],
+        "q": exceptions(shown(trip.candidates)),
     }
 
 
@@ -94,11 +101,17 @@ class TripFlows:
     """Plans under answers, and saving them (see the module docstring)."""
 
     def __init__(
-        self, *, trips: TripStore | None, admins: AdminResolver | None, metrics: Metrics
+        self,
+        *,
+        trips: TripStore | None,
+        admins: AdminResolver | None,
+        metrics: Metrics,
+        approvals: ApprovalFlows | None = None,
     ) -> None:
         self.trips = trips
         self.admins = admins
         self.metrics = metrics
+        self.approvals = approvals
 
     def plan_view(
         self, part: PlanPart, platform: Platform, *, saved: str | None = None
@@ -111,9 +124,17 @@ class TripFlows:
         if part.saved and saved is None:
             saved = t("trip_auto_saved", lang, traveller=traveller)
         save = None
-        if saved is None and self.trips is not None:
-            save = Action(SAVE_TRIP, encode(part))
-        return PlanView(part=part, notes=tuple(notes), save=save, saved=saved)
+        picks: list[tuple[str, Action]] = []
+        if self.trips is not None:
+            payload = encode(part)
+            save = Action(SAVE_TRIP, payload) if saved is None else None
+            if self.approvals is not None and self.approvals.enabled:
+                # *Save with …* each out-of-policy option *Save trip* does not choose (all
+                # of them once the trip is saved, e.g. an admin's plan for a colleague).
+                for index, leading, option, _ in payload["q"]:
+                    if not leading or save is None:
+                        picks.append((option, Action(SAVE_TRIP, {**payload, "p": index})))
+        return PlanView(part=part, notes=tuple(notes), save=save, saved=saved, picks=tuple(picks))
 
     def may_save(self, request: Request, part: PlanPart) -> bool:
         """The one rule: the traveller, or a travel admin of the same workspace."""
@@ -135,7 +156,7 @@ class TripFlows:
         if self.trips is None:
             return _notice(request, Notice("trip_save_failed", lang), "error")
         try:
-            _, created = save_planned(
+            trip, created = save_planned(
                 self.trips, part.trip, part.traveller, created_by=request.namespace
             )
         except (InvalidTrip, StoreUnavailable) as exc:
@@ -143,11 +164,38 @@ class TripFlows:
             self.metrics.inc(f"{name}_trip_saves_total", outcome="failed")
             return _notice(request, Notice("trip_save_failed", lang), "error")
         self.metrics.inc(f"{name}_trip_saves_total", outcome="saved" if created else "duplicate")
+        options = chosen(request.action.data)
+        approvals = self.approvals
+        asked = trip.state in ("pending", "approved")  # asked already: saved is all
+        if options and approvals is not None and approvals.enabled and not asked:
+            return approvals.ask_reason(request, part, trip, options)
         who = request.platform.mention(request.user)
         note = t("trip_saved", lang, user=who) if created else t("trip_already_saved", lang)
         toast = t("trip_saved_toast" if created else "trip_already_saved", lang)
         view = self.plan_view(part, request.platform, saved=note)
         return Outcome(view, text=note, toast=toast, tone="success", replace=True, private=False)
+
+
+MAX_LISTED = 10  # trips a person's own view lists
+
+
+def trip_lines(trips: Sequence[Trip], lang: Lang, *, today: date) -> list[str]:
+    """A person's trips not yet over, soonest first, each in a line with its approval
+    state ("Shanghai → Chengdu, 2026-12-10 – 2026-12-12 · waiting for approval"): what App
+    Home and the preferences page show."""
+    lines = []
+    for trip in trips:
+        if (trip.end_date or trip.start_date) < today:
+            continue
+        dates = trip.start_date.isoformat()
+        if trip.end_date and trip.end_date != trip.start_date:
+            dates += f" – {trip.end_date.isoformat()}"
+        route = f"{trip.origin} → {trip.destination}" if trip.origin else trip.destination
+        line = f"{route}, {dates}"
+        if trip.state:
+            line += " · " + t(f"trip_state_{trip.state}", lang)
+        lines.append(line)
+    return lines[:MAX_LISTED]
 
 
 def _notice(request: Request, notice: Notice, tone: Any) -> Outcome:
@@ -163,4 +211,4 @@ def _unpack(row: Any) -> Candidate:
     return Candidate(str(leg), str(kind), str(option), int(score), str(basis))
 
 
-__all__ = ["MAX_PER_LEG", "TripFlows", "decode", "encode", "shown"]
+__all__ = ["MAX_PER_LEG", "TripFlows", "decode", "encode", "shown", "trip_lines"]

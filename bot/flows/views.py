@@ -10,7 +10,11 @@ method to `Widgets`, and that method to each channel's widgets.
 - `PreferencesView`: what is remembered about a person, with *Edit* (a link) and
   *Forget all* (an action) when they apply;
 - `Confirmation`: a question with a *yes* and a *no* action;
-- `PlanView`: a planned trip with its notes and its *Save trip* action, or who saved it.
+- `PlanView`: a planned trip with its notes and its *Save trip* action, or who saved it;
+- `ReasonForm`: "why this out-of-policy option?", a short form whose answer goes with
+  `submit` (a modal, a card form, or a reply in the thread where there is no form);
+- `ApprovalView`: an approval request as its approver sees it (the trip, the broken rules,
+  the reason, *Approve* / *Reject*), or, once decided, its outcome.
 
 Text in views is in the core's terms: mentions in the platform's markup
 (`Platform.mention`), remembered text raw; widgets escape and convert it.
@@ -76,9 +80,45 @@ class PlanView:
     notes: tuple[str, ...] = ()
     save: Action | None = None
     saved: str | None = None  # "Trip saved by …" once saved
+    # *Save with …* for an out-of-policy option the traveller may pick instead (its words,
+    # and the save action picking it); each needs an approval.
+    picks: tuple[tuple[str, Action], ...] = ()
 
 
-View = Notice | PreferencesView | Confirmation | PlanView
+@dataclass(frozen=True)
+class ReasonForm:
+    """Ask why an out-of-policy option is needed; the answer goes with `submit` (its data
+    plus "reason"). `error`: a notice key, when the last answer was refused."""
+
+    lang: Lang
+    trip: str  # the trip in words
+    choice: tuple[str, ...]  # the out-of-policy options chosen
+    breaks: tuple[str, ...]  # the rules they break, in words
+    submit: Action
+    error: str | None = None
+
+
+@dataclass(frozen=True)
+class ApprovalView:
+    """An approval request as its approver sees it: `approve` and `reject` while it is
+    pending, its `state` and who decided once it is not. Words in `lang` (the approver's
+    when known, else the traveller's); `traveller` and `decided_by` are mentions."""
+
+    lang: Lang
+    request_id: str
+    trip: str
+    traveller: str
+    choice: str
+    breaks: tuple[str, ...]
+    reason: str
+    state: str  # pending, approved, rejected, expired
+    expires: str = ""  # the day it expires, ISO
+    approve: Action | None = None
+    reject: Action | None = None
+    decided_by: str | None = None
+
+
+View = Notice | PreferencesView | Confirmation | PlanView | ReasonForm | ApprovalView
 
 
 @dataclass(frozen=True)
@@ -118,6 +158,10 @@ class Widgets(Protocol[W_co]):
 
     def plan(self, view: PlanView) -> W_co: ...
 
+    def reason_form(self, view: ReasonForm) -> W_co: ...
+
+    def approval(self, view: ApprovalView) -> W_co: ...
+
 
 W = TypeVar("W")
 
@@ -130,15 +174,21 @@ def render(widgets: Widgets[W], view: View) -> W:
         return widgets.preferences(view)
     if isinstance(view, Confirmation):
         return widgets.confirmation(view)
+    if isinstance(view, ReasonForm):
+        return widgets.reason_form(view)
+    if isinstance(view, ApprovalView):
+        return widgets.approval(view)
     return widgets.plan(view)
 
 
 __all__ = [
+    "ApprovalView",
     "Confirmation",
     "Notice",
     "Outcome",
     "PlanView",
     "PreferencesView",
+    "ReasonForm",
     "Tone",
     "View",
     "Widgets",

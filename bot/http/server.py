@@ -54,7 +54,6 @@ from bot.http.notices import Notices, Throttle
 
 if TYPE_CHECKING:
     from bot.http.app import WebApp
-    from bot.settings import Settings
 
 log = logging.getLogger(__name__)
 
@@ -63,16 +62,6 @@ _BACKLOG = 2048  # the kernel's queue of connections not yet accepted
 # a batch stays well within HTTP_RESERVED_FILES and accept() does not hit EMFILE first.
 _ACCEPT_BATCH = 32
 _uvicorn_throttle = Throttle()
-
-
-def limits_of(settings: Settings) -> Limits:
-    return Limits(
-        header_timeout=settings.http_header_timeout_seconds,
-        body_timeout=settings.http_body_timeout_seconds,
-        max_connections=settings.http_max_connections,
-        reserved_files=settings.http_reserved_files,
-        max_bodies=settings.http_max_bodies,
-    )
 
 
 class Server:
@@ -85,27 +74,29 @@ class Server:
         *,
         host: str = "127.0.0.1",
         port: int = 0,
-        settings: Settings,
+        limits: Limits | None = None,
+        metrics_host: str = "127.0.0.1",
+        metrics_port: int | None = None,
+        forwarded_allow_ips: str = "127.0.0.1,::1",
         keep_alive: int = 75,
     ) -> None:
         self.web_app = web_app
         self.socket = _listen(host, port)
         self.metrics_socket: socket.socket | None = None
-        if settings.metrics_port is not None:
-            if settings.metrics_port == self.port:
+        if metrics_port is not None:
+            if metrics_port == self.port:
                 self.socket.close()
                 raise ValueError("METRICS_PORT must differ from the port serving requests")
             try:
-                self.metrics_socket = _listen(settings.metrics_host, settings.metrics_port)
+                self.metrics_socket = _listen(metrics_host, metrics_port)
             except OSError:
                 self.socket.close()
                 raise
         self.notices = Notices(log)
-        limits = limits_of(settings)
+        limits = limits if limits is not None else Limits()
         self.guard = ConnectionGuard(limits, self.notices)
-        metrics_port = self.metrics_port
         self.bodies = app = BodySlots(
-            _Listeners(web_app, metrics_port),
+            _Listeners(web_app, self.metrics_port),
             max_bodies=limits.max_bodies,
             wait=limits.body_timeout,
             notices=self.notices,
@@ -119,7 +110,7 @@ class Server:
             timeout_keep_alive=keep_alive,  # an idle kept-alive connection is closed
             timeout_graceful_shutdown=30,
             backlog=_ACCEPT_BATCH,  # asyncio accepts this many at a time (see startup)
-            forwarded_allow_ips=settings.forwarded_allow_ips,  # from .env too, not only os.environ
+            forwarded_allow_ips=forwarded_allow_ips,  # FORWARDED_ALLOW_IPS, from .env too
         )
         uvicorn_log = logging.getLogger("uvicorn.error")
         if _uvicorn_throttle not in uvicorn_log.filters:
@@ -245,4 +236,4 @@ def _note_signal(signum: int, frame: Any) -> None:
     log.info("received signal %d; shutting down", signum)
 
 
-__all__ = ["Server", "limits_of"]
+__all__ = ["Server"]

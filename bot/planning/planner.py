@@ -1,6 +1,7 @@
 """The `plan_itinerary` tool: scored flight, train and hotel candidates for one trip.
 
-    agent = Agent(llm=..., model=..., memory=mem, tools=planning_tools(open_planner(s, mem)))
+    planner = build_planner(mem, inventory=DemoInventory())
+    agent = Agent(llm=..., model=..., memory=mem, tools=planning_tools(planner))
 
 The tool reads the traveller's preferences (`ctx.subject_namespace`: the colleague when
 an admin plans for one), never writes memory, and answers compact JSON with the best
@@ -19,7 +20,7 @@ import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, timedelta
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import Any, Protocol
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from bot.agent.memory_tools import BLOCK, note_unreadable
@@ -39,9 +40,6 @@ from bot.planning.scoring import Scorer, read_preferences
 from bot.policy.rules import Allowance
 from memory.profile import ProfileSchema, load_schema
 from memory.types import Recall
-
-if TYPE_CHECKING:
-    from bot.settings import Settings
 
 log = logging.getLogger(__name__)
 
@@ -355,33 +353,30 @@ def planning_tools(planner: Planner) -> list[Tool]:
     return [Tool.from_function(plan_itinerary, name=TOOL_NAME, status="status_planning")]
 
 
-def open_planner(
-    settings: Settings,
+def build_planner(
     memory: ProfileSource | None,
     *,
-    inventory: InventoryProvider | None = None,
+    inventory: InventoryProvider,
+    client: Any | None = None,
+    fast_model: str = "",
+    timezone: str = "Asia/Shanghai",
     clock: Callable[[], datetime] | None = None,
     policy: AllowanceSource | None = None,
 ) -> Planner:
-    """A planner with the configured inventory and, when configured, the fast model;
-    with `policy`, plans are checked against each traveller's travel policy."""
-    from bot.planning.inventory import open_inventory
-    from memory.llm import openai_client
-
+    """A planner on `inventory`, scoring with the fast model (`client`, `fast_model`) when
+    given; with `policy`, plans are checked against each traveller's travel policy. The
+    composition root passes the configured values (`bot.compose.parts.open_planner`)."""
     catalogue = load_catalogue()
     schema = load_schema()
-    client = openai_client(settings) if settings.fast_llm_configured else None
-    scorer = Scorer(
-        catalogue=catalogue, schema=schema, client=client, model=settings.llm_fast_model
-    )
+    scorer = Scorer(catalogue=catalogue, schema=schema, client=client, model=fast_model)
     return Planner(
-        inventory=inventory or open_inventory(settings),
+        inventory=inventory,
         scorer=scorer,
         memory=memory,
         policy=policy,
         catalogue=catalogue,
         schema=schema,
-        timezone=settings.travel_timezone,
+        timezone=timezone,
         clock=clock or _utcnow,
     )
 
@@ -392,6 +387,6 @@ __all__ = [
     "PlanError",
     "Planner",
     "ProfileSource",
-    "open_planner",
+    "build_planner",
     "planning_tools",
 ]

@@ -23,7 +23,6 @@ from memory.store import Backend, Cursor, utcnow
 
 if TYPE_CHECKING:
     from bot.planning.plan import PlannedTrip
-    from bot.settings import Settings
 
 COMPONENT = "trips"
 
@@ -336,16 +335,3 @@ class TripStore:
 
     def close(self) -> None:
         self.backend.close()
-
-
-def open_trip_store(settings: Settings) -> TripStore:
-    """A trip store on the memory database (`MEMORY_DSN`; `TRIPS_DSN` when memory is in
-    Bailian), dates local to `TRAVEL_TIMEZONE`."""
-    from zoneinfo import ZoneInfo
-
-    from memory.backends import backend_from_dsn
-
-    backend = backend_from_dsn(
-        settings.trips_database, busy_timeout=settings.sqlite_busy_timeout_seconds
-    )
-    return TripStore(backend, timezone=ZoneInfo(settings.travel_timezone))

@@ -8,5 +8,5 @@ a grade and says each break in words; `approvals` (with `requests`) asks for and
 exceptions exactly once; `audit` logs every decision and every admin read of a
 colleague's memory; `tool` is the agent's read-only `travel_policy`. Nothing here knows
 a chat platform or the planner: `bot.planning.compliance` applies the rules to plans,
-and the channels' flows call `approvals`.
+and the core's flows (`bot.flows.approvals`) call `approvals`.
 """

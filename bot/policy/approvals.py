@@ -23,7 +23,7 @@ and its buttons call `request` and `decide`.
 from __future__ import annotations
 
 import uuid
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any, Literal, Protocol
@@ -44,7 +44,7 @@ from bot.policy.schema import Tables
 from memory.store import Backend, Cursor, utcnow
 
 if TYPE_CHECKING:
-    from bot.settings import Settings
+    pass
 
 STATES = (PENDING, APPROVED, REJECTED, EXPIRED)
 SYSTEM = "system"
@@ -117,9 +117,11 @@ class Approvals:
         reason: str,
         approvers: Sequence[str],
         policy_version: int,
+        reply_to: Mapping[str, Any] | None = None,
     ) -> tuple[ApprovalRequest, bool]:
         """Ask for approval; `(request, created)`. While one is pending for the trip, asking
-        again (a double click, a replay) returns it and creates nothing."""
+        again (a double click, a replay) returns it and creates nothing. `reply_to`: where
+        it was asked (the channel's address of the thread), to tell the outcome there."""
         reason = check_reason(reason)
         org = org_of(traveller)
         if not org or org_of(requester) != org:
@@ -143,6 +145,7 @@ class Approvals:
             state=PENDING,
             created_at=now,
             expires_at=now + self.ttl,
+            reply_to=dict(reply_to or {}),
         )
         with self.backend.transaction(f"approval-trip:{trip_id}") as cur:
             existing = select(self.backend, cur, "trip_id = %s AND state = %s", (trip_id, PENDING))
@@ -298,12 +301,6 @@ class Approvals:
         }
 
 
-def open_approvals(settings: Settings, trips: TripStates, backend: Backend) -> Approvals:
-    """Approvals beside the trips (`backend`: the trip store's), expiring after
-    `APPROVAL_TTL_DAYS`."""
-    return Approvals(backend, trips=trips, ttl_days=settings.approval_ttl_days)
-
-
 __all__ = [
     "PENDING",
     "STATES",
@@ -312,5 +309,4 @@ __all__ = [
     "Decision",
     "InvalidRequest",
     "TripStates",
-    "open_approvals",
 ]

@@ -12,6 +12,8 @@ everything about policies, grades and approvals asks them.
 
 from __future__ import annotations
 
+from bot.platform import platform_id
+
 
 def org_of(namespace: str) -> str:
     """The organisation of the person `namespace` names ("" when it names none)."""
@@ -20,8 +22,10 @@ def org_of(namespace: str) -> str:
 
 
 def member(org: str, user_id: str) -> str:
-    """The namespace of the platform user `user_id` of `org` (e.g. a named approver)."""
-    return f"{org}:{user_id}"
+    """The namespace of the platform user `user_id` of `org` (e.g. a named approver): the
+    id made safe the way every namespace's parts are (`bot.platform.platform_id`), so an
+    approver named `a:b` in the policy is the person the channel keys `…:a%3Ab`."""
+    return f"{org}:{platform_id(user_id)}"
 
 
 def user_of(namespace: str) -> str:

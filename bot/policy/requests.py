@@ -10,7 +10,8 @@ trip's price is the company's business, not a person's memory.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
@@ -24,7 +25,7 @@ PRIVATE = ("id", "card", "account", "secret", "phone")
 
 COLUMNS = (
     "id, org, trip_id, trip, traveller, requester, choice, breaks, reason, approvers, "
-    "policy_version, state, created_at, expires_at, decided_by, decided_at, note"
+    "policy_version, state, created_at, expires_at, decided_by, decided_at, note, reply_to"
 )
 
 
@@ -56,6 +57,9 @@ class ApprovalRequest:
     decided_by: str | None = None
     decided_at: datetime | None = None
     note: str = ""
+    # Where it was asked: the channel's address of the thread, and the asker's language
+    # ("l"); the outcome is told there. JSON-friendly, the channel's own.
+    reply_to: Mapping[str, Any] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -76,6 +80,7 @@ class ApprovalRequest:
             "decided_by": self.decided_by,
             "decided_at": self.decided_at.isoformat() if self.decided_at else None,
             "note": self.note,
+            "reply_to": dict(self.reply_to),
         }
 
 
@@ -99,13 +104,14 @@ def insert(backend: Backend, cur: Cursor, r: ApprovalRequest) -> None:
     cur.execute(
         backend.sql(
             f"INSERT INTO approval_requests ({COLUMNS}) VALUES "
-            "(%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)"
+            "(%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)"
         ),
         (
             *(r.id, r.org, r.trip_id, r.trip, r.traveller, r.requester, r.choice),
             json.dumps([b.to_json() for b in r.breaks], ensure_ascii=False),
             *(r.reason, json.dumps(list(r.approvers)), r.policy_version, r.state),
             *(t(r.created_at), t(r.expires_at), None, None, r.note),
+            json.dumps(dict(r.reply_to), ensure_ascii=False),
         ),
     )
 
@@ -138,7 +144,16 @@ def _request(backend: Backend, row: Any) -> ApprovalRequest:
         decided_by=row[14],
         decided_at=when(row[15]) if row[15] else None,
         note=str(row[16] or ""),
+        reply_to=_mapping(row[17]),
     )
+
+
+def _mapping(text: Any) -> dict[str, Any]:
+    try:
+        found = json.loads(text or "{}")
+    except ValueError:
+        return {}
+    return found if isinstance(found, dict) else {}
 
 
 __all__ = [

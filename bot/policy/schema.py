@@ -6,7 +6,8 @@
 - `policy_audit`: decisions, refused decisions, requests, policy and grade changes, and
   travel admins' reads of a colleague's memory, per organisation;
 - `approval_requests`: an out-of-policy trip waiting for, or given, a decision; at most
-  one pending per trip.
+  one pending per trip; `reply_to` is where it was asked (a channel's own address of
+  the thread, with the asker's language), so the outcome is told there.
 """
 
 from __future__ import annotations
@@ -80,6 +81,15 @@ POLICY_MIGRATIONS: tuple[Migration, ...] = (
         description="travel policies (versioned), grades, the audit log and approval requests",
         sqlite=_tables("TEXT"),
         postgres=_tables("TIMESTAMPTZ"),
+    ),
+    Migration(
+        version=2,
+        description="where an approval was asked (the thread its outcome is told in)",
+        sqlite=("ALTER TABLE approval_requests ADD COLUMN reply_to TEXT NOT NULL DEFAULT '{}'",),
+        postgres=(
+            "ALTER TABLE approval_requests ADD COLUMN IF NOT EXISTS reply_to TEXT NOT NULL "
+            "DEFAULT '{}'",
+        ),
     ),
 )
 

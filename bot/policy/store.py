@@ -29,7 +29,7 @@ from bot.policy.schema import Tables
 from memory.store import Backend, utcnow
 
 if TYPE_CHECKING:
-    from bot.settings import Settings
+    pass
 
 MAX_CACHED_PEOPLE = 10_000
 _MISSING = object()
@@ -282,16 +282,4 @@ class PolicyBook:
         self.backend.close()
 
 
-def open_policy_book(settings: Settings, backend: Backend | None = None) -> PolicyBook:
-    """The policy book on the trips' database (`backend`, shared with the trip store, or
-    one of its own that `close` closes), cached `POLICY_CACHE_SECONDS`."""
-    if backend is None:
-        from memory.backends import backend_from_dsn
-
-        backend = backend_from_dsn(
-            settings.trips_database, busy_timeout=settings.sqlite_busy_timeout_seconds
-        )
-    return PolicyBook(backend, cache_seconds=settings.policy_cache_seconds)
-
-
-__all__ = ["Person", "PolicyBook", "PolicyVersion", "open_policy_book"]
+__all__ = ["Person", "PolicyBook", "PolicyVersion"]

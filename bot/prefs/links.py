@@ -14,9 +14,9 @@ link as a session. Checking a token compares signatures in constant time and ans
 None for anything wrong (tampered, expired, malformed, signed with another secret)
 without saying which.
 
-`preferences_url(settings, namespace)` is what a channel calls to offer the page (an
-"Edit" button, a command answering with the link, the `travel-bot prefs link` command);
-it answers None while the page is not configured.
+`link_url(base, secret, namespace, ...)` makes a link; reading `PREFS_LINK_SECRET` and
+`PUBLIC_URL` for it (`preferences_url`, the channels' `page_links`) is the composition
+root's, `bot.compose.links`.
 """
 
 from __future__ import annotations
@@ -31,12 +31,9 @@ import time
 import unicodedata
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, cast
+from typing import Any, cast
 
 from memory.lang import Lang
-
-if TYPE_CHECKING:
-    from bot.settings import Settings
 
 VERSION = "v1"
 MIN_SECRET_CHARS = 16
@@ -147,6 +144,26 @@ def read_token(
     return LinkClaims(namespace, expires, jti, cast("Lang | None", lang), issued)
 
 
+def named_namespace(token: object) -> str | None:
+    """The namespace a token (a link, or a page session cookie) names, read WITHOUT
+    checking its signature or expiry: only for choosing words on a page that refuses it
+    (which chat platform to ask for a new link), never for access. The payload is plain
+    base64 JSON that whoever holds the token can read anyway, and reading it unchecked
+    keeps the refusal the same for a forged, an expired and a spent token alike."""
+    if not isinstance(token, str) or len(token) > MAX_TOKEN_CHARS:
+        return None
+    version, _, rest = token.partition(".")
+    raw = _unb64(rest.partition(".")[0]) if version == VERSION else None
+    try:
+        data = json.loads(raw.decode("utf-8")) if raw is not None else None
+    except (UnicodeDecodeError, ValueError):
+        return None
+    namespace = data.get("n") if isinstance(data, dict) else None
+    if not isinstance(namespace, str) or namespace_problem(namespace):
+        return None
+    return namespace
+
+
 def namespace_problem(namespace: str) -> str | None:
     if not namespace.strip():
         return "the namespace is empty"
@@ -163,34 +180,6 @@ def check_namespace(namespace: str) -> None:
         raise ValueError(problem)
 
 
-# -- settings -----------------------------------------------------------------------------
-
-
-def link_secret(settings: Settings) -> str | None:
-    """`PREFS_LINK_SECRET` when it is set and long enough, else None."""
-    secret = settings.prefs_link_secret
-    value = secret.get_secret_value() if secret is not None else ""
-    return value if len(value) >= MIN_SECRET_CHARS else None
-
-
-def page_problem(settings: Settings) -> str | None:
-    """Why the page cannot be served (None: it can): the secret is missing or too short."""
-    secret = settings.prefs_link_secret
-    if secret is None or not secret.get_secret_value():
-        return "PREFS_LINK_SECRET is not set"
-    if link_secret(settings) is None:
-        return f"PREFS_LINK_SECRET is shorter than {MIN_SECRET_CHARS} characters"
-    return None
-
-
-def links_problem(settings: Settings) -> str | None:
-    """Why no link can be made (None: links can be made): the page is off or no PUBLIC_URL."""
-    problem = page_problem(settings)
-    if problem is None and not public_base(settings):
-        problem = public_url_problem(settings.public_url)
-    return problem
-
-
 def public_url_problem(url: str) -> str:
     """What is wrong with a `PUBLIC_URL` that `public_base` cannot use."""
     url = url.strip()
@@ -201,29 +190,18 @@ def public_url_problem(url: str) -> str:
     return f"PUBLIC_URL={url} is not an http:// or https:// URL"
 
 
-def public_base(settings: Settings) -> str:
-    """`PUBLIC_URL` without a trailing slash ("" when unset or not an http(s) URL)."""
-    url = settings.public_url.strip().rstrip("/")
+def public_base_of(url: str) -> str:
+    """A `PUBLIC_URL` without its trailing slash ("" when empty or not an http(s) URL)."""
+    url = url.strip().rstrip("/")
     return url if url.startswith(("https://", "http://")) else ""
 
 
-def preferences_url(
-    settings: Settings,
-    namespace: str,
-    *,
-    lang: Lang | None = None,
-    ttl_minutes: int | None = None,
-) -> str | None:
-    """A fresh link to `namespace`'s preferences page, or None when links are not configured.
-
-    Valid for `ttl_minutes` (default `PREFS_LINK_TTL_MINUTES`), once; opens in `lang`
-    when given (else the browser's language).
-    """
-    secret, base = link_secret(settings), public_base(settings)
-    if secret is None or not base:
-        return None
-    minutes = settings.prefs_link_ttl_minutes if ttl_minutes is None else ttl_minutes
-    token = issue_token(secret, namespace, ttl_seconds=minutes * 60, lang=lang)
+def link_url(
+    base: str, secret: str, namespace: str, *, ttl_minutes: int, lang: Lang | None = None
+) -> str:
+    """A fresh link to `namespace`'s page at `base` (PUBLIC_URL, no trailing slash): valid
+    for `ttl_minutes`, once; opens in `lang` when given (else the browser's language)."""
+    token = issue_token(secret, namespace, ttl_seconds=ttl_minutes * 60, lang=lang)
     return f"{base}{PAGE_PATH}?token={token}"
 
 
@@ -233,16 +211,6 @@ LinkProvider = Callable[[str, str], str | None]  # (namespace, lang) -> URL or N
 def no_link(namespace: str, lang: str) -> str | None:
     """A link provider for a deployment without the web page: no *Edit* button."""
     return None
-
-
-def page_links(settings: Settings) -> LinkProvider:
-    """Fresh links to the web preferences page, for a channel's *Edit* button (None while
-    the page is not configured)."""
-
-    def link(namespace: str, lang: str) -> str | None:
-        return preferences_url(settings, namespace, lang="zh" if lang == "zh" else "en")
-
-    return link
 
 
 def _b64(data: bytes) -> str:
@@ -268,14 +236,11 @@ __all__ = [
     "LinkProvider",
     "Signer",
     "issue_token",
-    "link_secret",
-    "links_problem",
+    "link_url",
+    "named_namespace",
     "namespace_problem",
     "no_link",
-    "page_links",
-    "page_problem",
-    "preferences_url",
-    "public_base",
+    "public_base_of",
     "public_url_problem",
     "read_token",
 ]

@@ -25,7 +25,6 @@ from memory.types import ScopedValue
 
 if TYPE_CHECKING:
     from memory.protocol import LongTermMemory
-    from memory.settings import MemorySettings
 
 log = logging.getLogger(__name__)
 
@@ -83,19 +82,6 @@ class LLMSlotMapper:
 
 class PrefillUnavailable(Exception):
     """The model could not map the facts; the form lists them read-only instead."""
-
-
-def slot_mapper(settings: MemorySettings) -> LLMSlotMapper | None:
-    """The fast-model mapper, or None when no fast model is configured."""
-    if not settings.fast_llm_configured:
-        return None
-    from memory.llm import openai_client
-
-    return LLMSlotMapper(
-        client=openai_client(settings, max_retries=0),
-        model=settings.llm_fast_model,
-        timeout_seconds=min(settings.llm_timeout_seconds, TIMEOUT_SECONDS),
-    )
 
 
 def describe_fields(schema: ProfileSchema) -> str:
@@ -210,6 +196,5 @@ __all__ = [
     "build_prefill",
     "describe_fields",
     "parse_suggestions",
-    "slot_mapper",
     "structured_profile",
 ]

@@ -34,7 +34,6 @@ from collections import OrderedDict
 from typing import TYPE_CHECKING, Any, Literal
 
 if TYPE_CHECKING:
-    from bot.settings import Settings
     from memory.protocol import LongTermMemory
 
 log = logging.getLogger(__name__)
@@ -140,15 +139,6 @@ return new
 """
 
 
-def open_revocations(settings: Settings) -> Revocations:
-    """Revocations with a Redis client of their own (`close()` it), for a process that
-    serves no page: what it revokes counts only once it reached Redis (`pending` 0)."""
-    from memory.redis_client import open_redis
-
-    client = open_redis(settings.redis_url, timeout=1.0)
-    return Revocations(client=client, key_prefix=settings.redis_key_prefix, owns_client=True)
-
-
 def forget_everything(
     memory: LongTermMemory, revocations: Revocations | None, namespace: str
 ) -> int:
@@ -171,5 +161,4 @@ __all__ = [
     "Standing",
     "forget_everything",
     "now_ms",
-    "open_revocations",
 ]

@@ -1,6 +1,6 @@
 """Talking to Slack's Web API: the client, posting with rate limits, and reading payloads.
 
-- `web_client(settings)`: the `WebClient` for `SLACK_API_URL` with the bot token.
+- `web_client(token=..., base_url=...)`: the `WebClient` for `SLACK_API_URL` with the bot token.
 - `post(...)`: `chat.postMessage`, waiting out rate limits (`Retry-After`) within a
   patience; it sleeps, so it never runs on Bolt's listener threads.
 - `dm(...)`: a direct message whose failure is logged, never raised.
@@ -24,7 +24,7 @@ from slack_sdk.web import WebClient
 from bot.retry import retry_after
 
 if TYPE_CHECKING:
-    from bot.settings import Settings
+    pass
 
 log = logging.getLogger(__name__)
 
@@ -35,12 +35,11 @@ MAX_RETRY_AFTER = 30.0
 POST_PATIENCE = MAX_RETRY_AFTER * (MAX_POST_ATTEMPTS - 1)
 
 
-def web_client(settings: Settings) -> WebClient:
-    """The Web API client for `SLACK_API_URL`; rate limits are handled by the callers."""
-    base_url = settings.slack_api_url
+def web_client(*, token: str | None, base_url: str) -> WebClient:
+    """The Web API client for `base_url` (`SLACK_API_URL`) with the bot token; rate limits
+    are handled by the callers."""
     if not base_url.endswith("/"):
         base_url += "/"
-    token = settings.slack_bot_token.get_secret_value() if settings.slack_bot_token else None
     return WebClient(
         token=token,
         base_url=base_url,

@@ -17,6 +17,8 @@ thread: the manifest offers the assistant view), never from a store.
 
 from __future__ import annotations
 
+import logging
+from collections.abc import Mapping
 from concurrent.futures import ThreadPoolExecutor
 from typing import TYPE_CHECKING, Any
 
@@ -25,6 +27,7 @@ from slack_sdk.web import WebClient
 from bot.conversation.incoming import IncomingMessage
 from bot.conversation.reply import PlanPart
 from bot.conversation.threads import Turn
+from bot.flows.approvals import person_id
 from bot.flows.pipeline import Incoming
 from bot.flows.views import Outcome, render
 from bot.planning.admins import NOBODY, Admins
@@ -90,6 +93,28 @@ class SlackChannel:
         """A command's outcome in a direct message (Slack's commands answer themselves)."""
         if incoming.msg is not None:
             dm(self.client, incoming.msg.user, render(self.widgets, outcome.view).text)
+
+    # -- approvals: to a person, into a thread (`bot.flows.approvals.Messenger`) -----------
+
+    def to_person(self, namespace: str, outcome: Outcome) -> bool:
+        """A direct message to the person (`chat.postMessage` to their user id)."""
+        return self._post(person_id(namespace), None, outcome)
+
+    def to_thread(self, where: Mapping[str, Any], outcome: Outcome) -> bool:
+        channel, thread = str(where.get("conversation") or ""), str(where.get("thread") or "")
+        return bool(channel) and self._post(channel, thread or None, outcome)
+
+    def _post(self, channel: str, thread: str | None, outcome: Outcome) -> bool:
+        drawn = render(self.widgets, outcome.view)
+        extra: dict[str, Any] = {"blocks": drawn.blocks} if drawn.blocks else {}
+        try:
+            self.client.chat_postMessage(
+                channel=channel, thread_ts=thread, text=drawn.text, **extra
+            )
+        except Exception as exc:
+            logging.getLogger(__name__).warning("could not post to Slack (%s)", type(exc).__name__)
+            return False
+        return True
 
     # -- the turn's questions -----------------------------------------------------------------
 

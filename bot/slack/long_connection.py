@@ -14,14 +14,13 @@ from slack_bolt.adapter.socket_mode import SocketModeHandler
 if TYPE_CHECKING:
     from slack_bolt import App
 
-    from bot.settings import Settings
 
-
-def serve_socket_mode(bolt: App, settings: Settings, *, stop: threading.Event) -> None:
-    """Answer Slack over Socket Mode until `stop` is set (or KeyboardInterrupt)."""
-    if settings.slack_app_token is None:
+def serve_socket_mode(bolt: App, *, app_token: str, stop: threading.Event) -> None:
+    """Answer Slack over Socket Mode with the app-level token until `stop` is set (or
+    KeyboardInterrupt)."""
+    if not app_token:
         raise ValueError("SLACK_APP_TOKEN is not set")
-    handler = SocketModeHandler(bolt, settings.slack_app_token.get_secret_value())
+    handler = SocketModeHandler(bolt, app_token)
     try:
         handler.connect()  # type: ignore[no-untyped-call]
         stop.wait()

@@ -13,12 +13,15 @@ the form. The form itself is data (`bot.prefs.form`), drawn by `bot.slack.views`
 from __future__ import annotations
 
 import logging
+from collections.abc import Mapping
+from datetime import date
 from typing import TYPE_CHECKING, Any
 
 from slack_bolt import Respond
 from slack_sdk.web import WebClient
 
 from bot.flows.actions import Action, Request
+from bot.flows.trips import trip_lines
 from bot.flows.views import Outcome, render
 from bot.messages import t
 from bot.prefs.form import FormMeta, build_form
@@ -105,10 +108,20 @@ class Preferences:
 
     # -- the core's flows -------------------------------------------------------------------
 
-    def handle(self, it: Interaction, action: Action, lang: Lang | None = None) -> Outcome:
-        """What the core's flows make of `action`, asked by `it`'s person (task pool)."""
+    def handle(
+        self,
+        it: Interaction,
+        action: Action,
+        lang: Lang | None = None,
+        *,
+        where: Mapping[str, Any] | None = None,
+    ) -> Outcome:
+        """What the core's flows make of `action`, asked by `it`'s person (task pool);
+        `where`: the thread it was asked in."""
         lang = lang or self.lang(it.client, it.team, it.user)
-        request = Request(PLATFORM, it.team, it.user, action, lang, admins=self.admins)
+        request = Request(
+            PLATFORM, it.team, it.user, action, lang, admins=self.admins, where=where or {}
+        )
         return self.flows.handle(request)
 
     def show(self, it: Interaction, outcome: Outcome) -> None:
@@ -203,16 +216,37 @@ class Preferences:
         lang = lang or self.lang(client, team, user)
         namespace = PLATFORM.key(team, user)
         link = self.browser_link(team, user, lang)
+        trips = self.trip_lines(namespace, lang)
         try:
             items = self.memory.items(namespace)
             summary = self.memory.retrieve(namespace) if items else ""
-            view = home_view(lang=lang, summary=summary, items=items, page=page, browser_url=link)
+            view = home_view(
+                lang=lang,
+                summary=summary,
+                items=items,
+                page=page,
+                browser_url=link,
+                trips=trips,
+            )
         except MemoryEngineError:
-            view = home_view(lang=lang, summary="", items=[], unavailable=True, browser_url=link)
+            view = home_view(
+                lang=lang, summary="", items=[], unavailable=True, browser_url=link, trips=trips
+            )
         try:
             client.views_publish(user_id=user, view=view)
         except SLACK_ERRORS as exc:
             log.warning("views.publish failed (%s)", slack_error(exc))
+
+    def trip_lines(self, namespace: str, lang: Lang) -> list[str]:
+        """The person's coming trips with their approval state ([] when unknown)."""
+        store = self.flows.trips.trips
+        if store is None:
+            return []
+        try:
+            return trip_lines(store.list(namespace), lang, today=date.today())
+        except Exception as exc:  # the Home tab still shows what is remembered
+            log.info("could not list trips for the Home tab (%s)", type(exc).__name__)
+            return []
 
 
 __all__ = ["Preferences"]

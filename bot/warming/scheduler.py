@@ -1,27 +1,26 @@
-"""The clock: apscheduler runs the cache-warming pass every `WARM_INTERVAL_MINUTES`.
+"""The clock: apscheduler runs the cache-warming pass every `WARM_INTERVAL_MINUTES`, and
+with it the approval sweep (requests older than `APPROVAL_TTL_DAYS` expire,
+`bot.flows.approvals.ApprovalFlows.sweep`).
 
-`travel-bot clock` (the `clock:` line of the Procfile) runs it as its own process.
-With `SCHEDULER_IN_WEB=true` the web process runs it instead, through
-`start_in_process`. Several clocks at once are safe: the pass takes a Redis lock.
+`travel-bot clock` (the `clock:` line of the Procfile) runs it as its own process
+(`bot.cli.warm`). With `SCHEDULER_IN_WEB=true` the web process runs it instead, through
+`start_in_process`; there the sweep also tells each traveller in the thread where they
+asked (the web process holds the channels; a `clock` process only expires, and the state
+shows in `travel-bot trips list`, App Home and the preferences page). Several clocks at
+once are safe: the pass takes a Redis lock, and an expiry is a conditional UPDATE.
 """
 
 from __future__ import annotations
 
 import logging
-import signal
 import threading
 from collections.abc import Callable
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING, Any
 
 from apscheduler.schedulers.background import BackgroundScheduler
 from apscheduler.triggers.interval import IntervalTrigger
 
-from bot.warming.warmer import Warmer, WarmReport, open_redis
-
-if TYPE_CHECKING:
-    from bot.settings import Settings
-    from memory.protocol import LongTermMemory
+from bot.warming.warmer import Warmer, WarmReport
 
 log = logging.getLogger(__name__)
 
@@ -37,8 +36,10 @@ class WarmClock:
         *,
         interval_seconds: float,
         on_stop: Callable[[], None] | None = None,
+        sweep: Callable[[], int] | None = None,
     ) -> None:
         self.warmer = warmer
+        self.sweep = sweep
         self.interval_seconds = interval_seconds
         self._on_stop = on_stop
         self._stop = threading.Event()
@@ -62,6 +63,13 @@ class WarmClock:
         self._scheduler.start()
 
     def _tick(self) -> None:
+        if self.sweep is not None:
+            try:
+                expired = self.sweep()
+                if expired:
+                    log.info("%d approval request(s) expired", expired)
+            except Exception:  # the warming pass still runs
+                log.exception("the approval sweep failed")
         try:
             report = self.warmer.run_once(stop=self._stop)
         except Exception:  # keep the clock alive for the next interval
@@ -82,59 +90,26 @@ class WarmClock:
 
 
 def start_in_process(
-    settings: Settings,
-    memory: LongTermMemory,
+    warmer: Warmer,
     *,
     first_run: datetime | None = None,
+    on_stop: Callable[[], None] | None = None,
+    sweep: Callable[[], int] | None = None,
 ) -> WarmClock:
-    """Run the warming clock on a background thread of this process, e.g. the web one.
-
-    Uses the caller's `memory`; opens (and on `stop()` closes) its own trip store and
-    Redis client. Call `stop()` on shutdown; it does not close `memory`.
-    """
-    from bot.planning.trips import open_trip_store
-
-    trips = open_trip_store(settings)
-    client = open_redis(settings)
-
-    def close() -> None:
-        trips.close()
-        if client is not None:
-            client.close()
-
+    """Run `warmer` every interval on a background thread of this process (the `clock`
+    process's, or the web one's); `stop()` ends it and calls `on_stop`. The composition
+    root builds the warmer from the settings (`bot.compose.parts.start_warm_clock`).
+    `sweep`: the approval sweep run before each pass (none: no sweep)."""
     clock = WarmClock(
-        Warmer.from_settings(settings, memory=memory, trips=trips, redis=client),
-        interval_seconds=settings.warm_interval_minutes * 60,
-        on_stop=close,
+        warmer, interval_seconds=warmer.interval_seconds, on_stop=on_stop, sweep=sweep
     )
     clock.start(first_run=first_run)
     log.info(
         "cache warming every %d min for trips within %g h",
-        settings.warm_interval_minutes,
-        settings.warm_horizon_hours,
+        round(warmer.interval_seconds / 60),
+        warmer.horizon_hours,
     )
     return clock
 
 
-def run_clock(settings: Settings) -> int:
-    """The `clock` process: warm every interval until SIGTERM or SIGINT."""
-    from memory import open_memory
-
-    memory = open_memory(settings)
-    stopping = threading.Event()
-
-    def request_stop(signum: int, frame: Any) -> None:
-        stopping.set()
-
-    previous = {sig: signal.signal(sig, request_stop) for sig in (signal.SIGTERM, signal.SIGINT)}
-    clock = start_in_process(settings, memory)
-    try:
-        while not stopping.wait(1.0):
-            pass
-        log.info("clock stopping")
-    finally:
-        clock.stop()
-        memory.close()
-        for sig, handler in previous.items():
-            signal.signal(sig, handler)
-    return 0
+__all__ = ["JOB_ID", "WarmClock", "start_in_process"]

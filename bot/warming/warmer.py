@@ -42,12 +42,9 @@ from redis.exceptions import RedisError
 
 from memory.cache import FACTS
 from memory.errors import MemoryEngineError
-from memory.redis_client import BATCH_TIMEOUT
-from memory.redis_client import open_redis as redis_client
 
 if TYPE_CHECKING:
     from bot.planning.trips import TripStore
-    from bot.settings import Settings
     from memory.protocol import LongTermMemory
 
 log = logging.getLogger(__name__)
@@ -127,12 +124,6 @@ def _batches(items: Iterable[str], size: int) -> Iterator[list[str]]:
         yield batch
 
 
-def open_redis(settings: Settings) -> Any | None:
-    """The warmer's Redis client (`REDIS_URL`; None when it is empty): its pipelines carry a
-    batch of travellers, so it waits longer than the bot's own client."""
-    return redis_client(settings.redis_url, timeout=BATCH_TIMEOUT)
-
-
 class Warmer:
     """Runs warming passes; thread-safe, and safe to run in several processes at once."""
 
@@ -163,20 +154,6 @@ class Warmer:
         # the interval, so a crashed holder never costs the next interval.
         self.lock_ttl_seconds = (
             lock_ttl_seconds if lock_ttl_seconds is not None else min(300.0, interval_seconds / 2)
-        )
-
-    @classmethod
-    def from_settings(
-        cls, settings: Settings, *, memory: LongTermMemory, trips: TripStore, redis: Any | None
-    ) -> Warmer:
-        return cls(
-            memory=memory,
-            trips=trips,
-            redis=redis,
-            key_prefix=settings.redis_key_prefix,
-            horizon_hours=settings.warm_horizon_hours,
-            interval_seconds=settings.warm_interval_minutes * 60,
-            concurrency=settings.warm_concurrency,
         )
 
     @property

@@ -12,8 +12,9 @@
 
 Every POST needs the session's CSRF token (403 without it). A missing or invalid session
 or link gets 401 and a page that says only that the link cannot be used, and where a new
-one comes from on the chat platforms this deployment serves (`PrefsSite.new_link`): the
-same page for every refused link, so it never tells which way a link was wrong; so does
+one comes from: on the chat platform of the person the link names, when this deployment
+serves it, else on every platform it serves (`PrefsSite.new_link`). The page is the same
+for every refused link of a person, so it never tells which way a link was wrong; so does
 one revoked by erasing the person's memory (`bot.prefs.revocations`). While Redis cannot
 say whether it was, the page is shown but every POST gets 503: changes fail closed.
 """
@@ -128,17 +129,20 @@ class PrefsPage:
             # action: a save or a forget answers without waiting for the model.
             suggest = result is None and values is None
             state = await site.run(site.state, session.namespace, session.lang, values, suggest)
+            trips = await site.run(site.trip_lines, session.namespace, state.form.lang)
         except (MemoryEngineError, RuntimeError) as exc:
             log.warning("the preferences page could not read memory (%s)", type(exc).__name__)
             text = site.render.notice(session.lang, "page_unavailable_title", "home_unavailable")
             return html(503, text)
         csrf = site.sessions.csrf(session)
-        text = site.render.page(state, csrf=csrf, result=result, errors=errors, note=note)
+        text = site.render.page(
+            state, csrf=csrf, result=result, errors=errors, note=note, trips=trips
+        )
         return html(status, text)
 
     def denied(self, request: Request) -> Reply:
         """401: the link or session cannot be used, and where to get a new link."""
-        lines = ("page_denied", *self.site.new_link)
+        lines = ("page_denied", *self.site.new_link(self.site.named(request)))
         return self.notice(request, 401, "page_denied_title", *lines)
 
     def notice(self, request: Request, status: int, heading: str, *lines: str) -> Reply:

@@ -85,6 +85,7 @@ class Renderer:
         result: Result | None = None,
         errors: Mapping[str, str] | None = None,
         note: str = "",
+        trips: Sequence[str] = (),
     ) -> str:
         lang = state.form.lang
         facts = [_fact(item, lang) for item in state.items]
@@ -102,6 +103,7 @@ class Renderer:
             scoped_sep="；" if lang == "zh" else "; ",
             colon="：" if lang == "zh" else ": ",
             languages=LANGUAGES,
+            trips=list(trips),
         )
 
     def notice(self, lang: Lang, heading_key: str, *line_keys: str) -> str:

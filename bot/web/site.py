@@ -10,14 +10,17 @@ from __future__ import annotations
 
 import asyncio
 import functools
+import logging
 from collections.abc import Callable, Mapping
+from datetime import date
 from typing import TYPE_CHECKING, TypeVar
 from urllib.parse import urlsplit
 
+from bot.flows.trips import trip_lines
 from bot.messages import t
 from bot.prefs.form import FormInput
-from bot.prefs.links import public_base
-from bot.prefs.prefill import slot_mapper, structured_profile
+from bot.prefs.links import named_namespace, public_base_of
+from bot.prefs.prefill import SlotMapper, structured_profile
 from bot.prefs.revocations import Revocations, Standing
 from bot.prefs.saving import Saved, save_profile
 from bot.web.render import Renderer, load_assets
@@ -33,10 +36,14 @@ if TYPE_CHECKING:
 
     from bot.conversation.claims import Claims
     from bot.metrics import Metrics
-    from bot.settings import Settings
+    from bot.planning.trips import TripStore
     from memory.protocol import LongTermMemory
 
+log = logging.getLogger(__name__)
+
 T = TypeVar("T")
+# Where a person gets a new link (message keys), given the namespace a refused link names.
+NewLinkLines = Callable[[str | None], tuple[str, ...]]
 
 MAX_BODY_BYTES = 64 * 1024  # a form or JSON body; the whole schema ticked is ~2 KB
 _LIST_SEP = {"en": ", ", "zh": "、"}
@@ -46,36 +53,55 @@ class PrefsSite:
     def __init__(
         self,
         *,
-        settings: Settings,
         memory: LongTermMemory,
         metrics: Metrics,
         claims: Claims,
         revocations: Revocations,
         tasks: ThreadPoolExecutor,
         secret: str,
-        new_link: tuple[str, ...],
+        new_link: NewLinkLines,
+        trips: TripStore | None = None,
+        mapper: SlotMapper | None = None,
+        public_url: str = "",
+        session_minutes: int = 60,
+        free_text_limit: int = 500,
+        default_lang: Lang = "en",
+        max_body_bytes: int = MAX_BODY_BYTES,
     ) -> None:
         self.memory = memory
+        self.trips = trips  # the person's coming trips, with their approval state
         self.schema = memory.schema
         self.metrics = metrics
         self.tasks = tasks
         self.sessions = Sessions(
             secret=secret,
             claims=claims,
-            minutes=settings.prefs_session_minutes,
+            minutes=session_minutes,
             revocations=revocations,
         )
-        self.mapper = slot_mapper(settings)
-        self.free_text_limit = settings.memory_max_fact_chars
-        self.default_lang: Lang = settings.default_language
-        public = public_base(settings)
+        self.mapper = mapper  # the fast model's suggestions for the form (None: none)
+        self.free_text_limit = free_text_limit
+        self.default_lang: Lang = default_lang
+        public = public_base_of(public_url)
         self.base_path = urlsplit(public).path.rstrip("/") if public else ""
         self.public_https = public.startswith("https://")
         self.assets = load_assets()
         self.render = Renderer(base_path=self.base_path, assets=self.assets)
-        self.max_body = min(MAX_BODY_BYTES, settings.http_max_body_bytes)
-        # Where a refused link's page says a new one comes from (message keys).
+        self.max_body = min(MAX_BODY_BYTES, max_body_bytes)
+        # Where a refused link's page says a new one comes from (message keys), for the
+        # namespace the refused link or session names (None: it names none).
         self.new_link = new_link
+
+    def trip_lines(self, namespace: str, lang: Lang) -> list[str]:
+        """The person's coming trips in lines, with their approval state ([] without a
+        trip store, or when it cannot be read: the page still shows the preferences)."""
+        if self.trips is None:
+            return []
+        try:
+            return trip_lines(self.trips.list(namespace), lang, today=date.today())
+        except Exception as exc:
+            log.info("the preferences page could not list trips (%s)", type(exc).__name__)
+            return []
 
     @property
     def page_url(self) -> str:
@@ -110,6 +136,12 @@ class PrefsSite:
         if standing == "revoked":
             return None
         return Caller(session.namespace, session.lang, session, checked=standing == "valid")
+
+    def named(self, request: Request) -> str | None:
+        """The namespace the request's link (else its session cookie) names, unchecked:
+        for the words of a refusal only (`bot.prefs.links.named_namespace`)."""
+        token = request.arg("token")
+        return named_namespace(token if token is not None else request.cookies.get(COOKIE))
 
     def session(self, request: Request) -> Session | None:
         """The session the cookie names, signed and unexpired (not checked for revocation:

@@ -8,7 +8,7 @@ The contract with the service, with links to its documentation, is `docs/bailian
 - `client`: the HTTP client (timeouts, retries, Retry-After) and `limiter` (the QPM limits);
 - `engine`: `BailianMemory`; `facts`: nodes and profile as our facts and summaries;
 - `nodes`: reading answers, one traveller only; `schema`: our slots as a profile schema;
-- `visibility`: following accepted writes until they show; `target`: the DSN and user ids.
+- `visibility`: following accepted writes until they show; `target`: the library and user ids.
 """
 
 from __future__ import annotations

@@ -72,7 +72,7 @@ class Running:
 
     def serve(self) -> None:
         """Start the real HTTP server on a free port, and a client for it."""
-        self._server = Server(self.web, settings=self.settings).start()
+        self._server = compose.server(self.web, self.settings).start()
         self._http = httpx.Client(base_url=self._server.url, timeout=30)
 
     @property

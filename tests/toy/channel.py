@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import threading
+from collections.abc import Mapping
 from typing import Any
 
 from bot.conversation.reply import PlanPart
@@ -56,6 +57,17 @@ class Toy:
 
     def earlier_turns(self, msg: Any, *, max_turns: int, max_chars: int) -> list[Turn]:
         return []
+
+    # -- approvals: to a person, into a thread -------------------------------------------------
+
+    def to_person(self, namespace: str, outcome: Outcome) -> bool:
+        self.post({**render(self.widgets, outcome.view), "to": namespace})
+        return True
+
+    def to_thread(self, where: Mapping[str, Any], outcome: Outcome) -> bool:
+        shown = render(self.widgets, outcome.view)
+        self.post({**shown, "chat": where.get("conversation"), "thread": where.get("thread")})
+        return True
 
     def post(self, shown: dict[str, Any]) -> None:
         with self._lock:

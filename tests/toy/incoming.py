@@ -1,5 +1,6 @@
 """Toy's events as the core's messages: a message is JSON, `{"id", "team", "user", "chat",
-"msg", "text", "dm", "thread"}`; a click is `{"id", "team", "user", "action", "value"}`.
+"msg", "text", "dm", "thread"}`; a click is `{"id", "team", "user", "action", "value"}`,
+with the `chat` and `thread` of the message it was on, and a form's answer in `reason`.
 
 `PLATFORM` is Toy as the core sees it: its keys carry the prefix `toy`, a mention is
 written `@user` (the core's plain markup), and the model hears where the person is.
@@ -55,9 +56,16 @@ def parse_click(event: Mapping[str, Any]) -> Request | None:
     if not (isinstance(team, str) and isinstance(user, str) and isinstance(action, str)):
         return None
     data = dict(value) if isinstance(value, Mapping) else {}
+    if isinstance(event.get("reason"), str):
+        data["reason"] = event["reason"]
     event_id = str(event.get("id") or "")
     once = (f"bot:seen:click:{PLATFORM.key(event_id)}",) if event_id else ()
-    return Request(PLATFORM, team, user, Action(action, data), once=once)
+    where = {
+        k: str(event[f])
+        for k, f in (("conversation", "chat"), ("thread", "thread"))
+        if event.get(f)
+    }
+    return Request(PLATFORM, team, user, Action(action, data), once=once, where=where)
 
 
 __all__ = ["PLATFORM", "parse_click", "parse_message"]

@@ -6,7 +6,15 @@ from __future__ import annotations
 from typing import Any
 
 from bot.flows.actions import Action
-from bot.flows.views import Confirmation, Notice, PlanView, PreferencesView
+from bot.flows.approvals import card_text
+from bot.flows.views import (
+    ApprovalView,
+    Confirmation,
+    Notice,
+    PlanView,
+    PreferencesView,
+    ReasonForm,
+)
 from bot.messages import t
 
 
@@ -33,13 +41,45 @@ class ToyWidgets:
 
     def plan(self, view: PlanView) -> dict[str, Any]:
         trip = view.part.trip
-        buttons = [_button(t("trip_save_button", view.part.lang), view.save)] if view.save else []
+        lang = view.part.lang
+        buttons = [_button(t("trip_save_button", lang), view.save)] if view.save else []
+        buttons += [_button(t("approval_pick_button", lang, option=o), a) for o, a in view.picks]
         lines = [
             f"{trip.origin} → {trip.destination}",
             *view.notes,
             *([view.saved] if view.saved else []),
         ]
         return {"kind": "plan", "text": "\n".join(lines), "buttons": buttons}
+
+    def reason_form(self, view: ReasonForm) -> dict[str, Any]:
+        """A form: one text field, sent back as the click's `reason`."""
+        lang = view.lang
+        text = t(
+            "approval_reason_ask",
+            lang,
+            trip=view.trip,
+            choice="; ".join(view.choice),
+            breaks="; ".join(view.breaks),
+        )
+        error = t(view.error, lang) if view.error else None
+        submit = _button(t("approval_reason_submit", lang), view.submit)
+        return {"kind": "form", "text": text, "error": error, "buttons": [submit]}
+
+    def approval(self, view: ApprovalView) -> dict[str, Any]:
+        buttons = [
+            _button(t(label, view.lang), action)
+            for label, action in (
+                ("approval_approve", view.approve),
+                ("approval_reject", view.reject),
+            )
+            if action is not None
+        ]
+        return {
+            "kind": "approval",
+            "state": view.state,
+            "text": card_text(view),
+            "buttons": buttons,
+        }
 
 
 __all__ = ["ToyWidgets"]

@@ -9,7 +9,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable, Mapping
 from datetime import date, datetime
-from typing import TYPE_CHECKING, Any, TypeVar, cast, get_args
+from typing import Any, TypeVar, cast, get_args
 
 import httpx
 
@@ -22,9 +22,6 @@ from bot.planning.inventory.base import (
     TrainOption,
 )
 from bot.planning.inventory.catalogue import City
-
-if TYPE_CHECKING:
-    from bot.settings import Settings
 
 log = logging.getLogger(__name__)
 
@@ -57,15 +54,6 @@ class HttpInventory:
             headers=headers,
             timeout=timeout,
             transport=transport,
-        )
-
-    @classmethod
-    def from_settings(cls, settings: Settings) -> HttpInventory:
-        key = settings.inventory_http_key
-        return cls(
-            base_url=settings.inventory_http_url,
-            api_key=key.get_secret_value() if key else None,
-            timeout=settings.inventory_http_timeout_seconds,
         )
 
     def _get(self, path: str, params: Mapping[str, str], field: str) -> list[Any]:

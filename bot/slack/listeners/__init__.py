@@ -5,6 +5,7 @@
 - `prefs_modal`: submitting the preferences modal;
 - `home`: the App Home tab;
 - `trips`: the "Save trip" button under a plan (the core's flow);
+- `approvals`: the reason modal and the approver's *Approve* / *Reject* (the core's flow);
 - `assistant`: the assistant pane (a new thread's greeting, the channel beside it);
 - `agent`: the Agent messaging experience (the Messages tab's greeting, the stop button);
 - `feedback`: the feedback buttons under every answer.
@@ -20,6 +21,7 @@ from typing import TYPE_CHECKING
 
 from bot.slack.listeners import (
     agent,
+    approvals,
     assistant,
     feedback,
     home,
@@ -53,6 +55,7 @@ def register(app: App, slack: SlackChannel, prefs: Preferences, link_minutes: in
         ),
     )
     trips.register(app, pipeline, prefs)
+    approvals.register(app, pipeline, prefs)
     assistant.register(app, pipeline, slack)
     agent.register(app, pipeline, slack)
     feedback.register(app, pipeline, metrics, pipeline.run_task)

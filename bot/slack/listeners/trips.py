@@ -1,14 +1,17 @@
-"""The "Save trip" button under a plan (`bot.slack.views.trip`).
+"""The "Save trip" button under a plan (`bot.slack.views.trip`), and its *Save with …*
+buttons for an out-of-policy option.
 
 The core's flows decide and save (`bot.flows.trips`: the traveller, or a travel admin of
 the same workspace; saved under catalogue city names, saving twice saves once); the
 message is then drawn again with who saved it. Anything that fails leaves the message as
-it was and tells the clicker in an ephemeral message.
+it was and tells the clicker in an ephemeral message. An out-of-policy choice opens the
+reason modal (`bot.slack.views.approval`) with the click's trigger.
 """
 
 from __future__ import annotations
 
 import logging
+import re
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
@@ -41,8 +44,16 @@ def register(app: App, pipeline: Pipeline, prefs: Preferences) -> None:
         channel = str((it.body.get("channel") or {}).get("id") or "")
         message: Mapping[str, Any] = it.body.get("message") or {}
         lang: Lang = "zh" if action.data.get("l") == "zh" else "en"  # the plan's language
-        outcome = prefs.handle(it, action, lang)
+        thread = str(message.get("thread_ts") or message.get("ts") or "")
+        where = {"conversation": channel, "thread": thread} if channel else {}
+        outcome = prefs.handle(it, action, lang, where=where)
         drawn = render(prefs.widgets, outcome.view)
+        if drawn.modal is not None:  # an out-of-policy choice: why?
+            try:
+                it.client.views_open(trigger_id=it.trigger_id, view=drawn.modal)
+                return
+            except Exception as exc:
+                log.info("could not open the reason form (%s)", type(exc).__name__)
         if not outcome.replace:
             _ephemeral(it.client, channel, it.user, message, drawn.text)
             return
@@ -57,7 +68,7 @@ def register(app: App, pipeline: Pipeline, prefs: Preferences) -> None:
             log.info("could not update the save-trip message (%s)", type(exc).__name__)
             _ephemeral(it.client, channel, it.user, message, outcome.text)
 
-    app.action(SAVE_TRIP_ACTION)(on_save)
+    app.action(re.compile(rf"^{SAVE_TRIP_ACTION}(?:_pick_\d+)?$"))(on_save)
 
 
 def _ephemeral(

@@ -56,11 +56,13 @@ def home_view(
     page: int = 0,
     unavailable: bool = False,
     browser_url: str | None = None,
+    trips: Sequence[str] = (),
 ) -> View:
     """What is remembered: the summary, each current fact with source, date and "Forget".
 
     With `browser_url` (a fresh link to the preferences page, when links are configured)
-    an "Open in browser" button opens the same form in the person's browser.
+    an "Open in browser" button opens the same form in the person's browser. `trips`: the
+    person's coming trips in lines, with their approval state (`bot.flows.trips`).
     """
     blocks: list[Block] = [HeaderBlock(text=clipped("home_title", lang, 150))]
     if unavailable:
@@ -99,6 +101,9 @@ def home_view(
     blocks.append(ActionsBlock(elements=buttons))
     if items and not unavailable:
         blocks += [DividerBlock(), *_home_facts(items, lang, page)]
+    if trips:
+        listed = "\n".join(f"• {escape(line)}" for line in trips)
+        blocks += [DividerBlock(), section(t("trips_heading", lang) + "\n" + listed)]
     blocks += [
         DividerBlock(),
         ContextBlock(elements=[MarkdownTextObject(text=t("home_never_stores", lang))]),

@@ -10,6 +10,7 @@ who saved it instead of the button.
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from typing import Any
 
 from bot.flows.views import PlanView
@@ -26,27 +27,38 @@ def plan_message(view: PlanView) -> tuple[str, list[dict[str, Any]]]:
     summary = _summary(trip, lang)
     notes = list(view.notes)
     blocks: list[dict[str, Any]] = [_section(summary), *(_context(note) for note in notes)]
-    if view.saved:
-        blocks.append(_context(view.saved))
-        return "\n".join([summary, *notes, view.saved]), blocks
-    if view.save is not None:
-        value = {k: v for k, v in view.save.data.items() if k != "c"}
-        blocks.append(
+    elements: list[dict[str, Any]] = []
+    if view.save is not None and not view.saved:
+        elements.append(
             {
-                "type": "actions",
-                "block_id": SAVE_TRIP_BLOCK,
-                "elements": [
-                    {
-                        "type": "button",
-                        "action_id": SAVE_TRIP_ACTION,
-                        "style": "primary",
-                        "text": {"type": "plain_text", "text": t("trip_save_button", lang)},
-                        "value": json.dumps(value, ensure_ascii=False),
-                    }
-                ],
+                "type": "button",
+                "action_id": SAVE_TRIP_ACTION,
+                "style": "primary",
+                "text": {"type": "plain_text", "text": t("trip_save_button", lang)},
+                "value": json.dumps(_value(view.save.data), ensure_ascii=False),
             }
         )
-    return "\n".join([summary, *notes]), blocks
+    # *Save with …* an out-of-policy option (needs approval); like *Save trip*, its value
+    # leaves the candidates out (Slack's 2,000 characters): the exceptions travel alone.
+    for index, (option, action) in enumerate(view.picks[:4]):
+        label = t("approval_pick_button", lang, option=option)
+        elements.append(
+            {
+                "type": "button",
+                "action_id": f"{SAVE_TRIP_ACTION}_pick_{index}",
+                "text": {"type": "plain_text", "text": label[:75]},
+                "value": json.dumps(_value(action.data), ensure_ascii=False),
+            }
+        )
+    if view.saved:
+        blocks.append(_context(view.saved))
+    if elements:
+        blocks.append({"type": "actions", "block_id": SAVE_TRIP_BLOCK, "elements": elements})
+    return "\n".join([summary, *notes, *([view.saved] if view.saved else [])]), blocks
+
+
+def _value(data: Mapping[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in data.items() if k != "c"}
 
 
 def _section(text: str) -> dict[str, Any]:

@@ -15,11 +15,24 @@ from typing import Any
 
 from slack_sdk.models.blocks import ActionsBlock, ButtonElement
 
-from bot.flows.actions import FORGET_PREFS_NO, FORGET_PREFS_YES, SAVE_TRIP
-from bot.flows.views import Confirmation, Notice, PlanView, PreferencesView
+from bot.flows.actions import APPROVE, FORGET_PREFS_NO, FORGET_PREFS_YES, REJECT, SAVE_TRIP
+from bot.flows.views import (
+    ApprovalView,
+    Confirmation,
+    Notice,
+    PlanView,
+    PreferencesView,
+    ReasonForm,
+)
 from bot.messages import t
 from bot.payloads import parse_json
 from bot.slack.markdown import escape
+from bot.slack.views.approval import (
+    APPROVE_ACTION,
+    REJECT_ACTION,
+    approval_message,
+    reason_modal,
+)
 from bot.slack.views.blocks import (
     FORGET_ALL_CANCEL_ACTION_ID,
     FORGET_ALL_CONFIRM_ACTION_ID,
@@ -36,6 +49,8 @@ ACTION_IDS = {
     FORGET_PREFS_YES: FORGET_ALL_CONFIRM_ACTION_ID,
     FORGET_PREFS_NO: FORGET_ALL_CANCEL_ACTION_ID,
     SAVE_TRIP: SAVE_TRIP_ACTION,
+    APPROVE: APPROVE_ACTION,
+    REJECT: REJECT_ACTION,
 }
 
 
@@ -45,6 +60,7 @@ class SlackMessage:
 
     text: str
     blocks: list[dict[str, Any]] | None = None
+    modal: dict[str, Any] | None = None  # a form, opened with the click's trigger
 
 
 def read_value(value: str) -> dict[str, Any]:
@@ -91,6 +107,16 @@ class SlackWidgets:
 
     def plan(self, view: PlanView) -> SlackMessage:
         text, blocks = plan_message(view)
+        return SlackMessage(text, blocks)
+
+    def reason_form(self, view: ReasonForm) -> SlackMessage:
+        """A modal (`bot.slack.views.approval`); the text, where it cannot be opened."""
+        modal = reason_modal(view)
+        text = modal["blocks"][0]["text"]["text"]
+        return SlackMessage(text, modal=modal)
+
+    def approval(self, view: ApprovalView) -> SlackMessage:
+        text, blocks = approval_message(view)
         return SlackMessage(text, blocks)
 
 

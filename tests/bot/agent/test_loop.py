@@ -12,8 +12,9 @@ from typing import Any
 import pytest
 from openai import OpenAI
 
-from bot.agent.loop import Agent, build_agent
+from bot.agent.loop import Agent
 from bot.agent.tools import ToolContext
+from bot.compose.parts import build_agent
 from bot.errors import LLMUnavailable
 from bot.messages import t
 from bot.metrics import Metrics

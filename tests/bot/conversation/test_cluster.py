@@ -11,12 +11,13 @@ from typing import Any
 
 import pytest
 
+from bot.compose.parts import open_warm_redis
 from bot.conversation.claims import Claims
 from bot.conversation.incoming import IncomingMessage
 from bot.conversation.threads import ThreadHistory, Turn
 from bot.planning.trips import TripStore
 from bot.settings import Settings
-from bot.warming.warmer import Warmer, WarmReport, open_redis
+from bot.warming.warmer import Warmer, WarmReport
 from memory import open_memory
 from memory.backends import backend_from_dsn
 from memory.engine import Memory
@@ -34,7 +35,7 @@ def prefix() -> str:
 @pytest.fixture
 def client(redis_cluster: LocalCluster) -> Iterator[Any]:
     """The bot's own client for `REDIS_URL=redis+cluster://...`."""
-    connection = open_redis(Settings(_env_file=None, redis_url=redis_cluster.url))  # type: ignore[call-arg]
+    connection = open_warm_redis(Settings(_env_file=None, redis_url=redis_cluster.url))  # type: ignore[call-arg]
     yield connection
     connection.close()
 

@@ -27,6 +27,7 @@ from openai import OpenAI
 
 from bot.agent.loop import Agent
 from bot.agent.tools import Tool
+from bot.compose.parts import open_planner
 from bot.conversation.claims import Claims
 from bot.conversation.incoming import IncomingMessage
 from bot.conversation.threads import ThreadHistory, Turn
@@ -34,7 +35,7 @@ from bot.conversation.turn import Conversation
 from bot.messages import lang_of, t
 from bot.metrics import Metrics
 from bot.planning.admins import NOBODY, Admins
-from bot.planning.planner import open_planner, planning_tools
+from bot.planning.planner import planning_tools
 from bot.settings import Settings
 from memory import open_memory
 from memory.engine import Memory

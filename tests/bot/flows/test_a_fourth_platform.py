@@ -36,6 +36,7 @@ class ToyBot(Running):
     def __init__(self, settings: Any) -> None:
         super().__init__(settings)
         self.toy = Toy(pipeline=compose.pipeline(settings, self.core))
+        self.core.messengers.add(self.toy)  # approvals reach Toy people through it
         pool = self.core.pools.dispatch
         self.web.mount(EVENTS_PATH, ToyRoute(self.toy, pool), methods=("POST",))
         self.web.mount(CLICKS_PATH, ToyRoute(self.toy, pool, clicks=True), methods=("POST",))
@@ -95,6 +96,48 @@ def test_a_message_goes_the_one_path_and_its_plan_is_saved_once(
     refused = toy.http.post(CLICKS_PATH, json={**stranger, "value": save["value"]}).json()
     assert refused["kind"] == "notice" and "Only the traveller" in refused["text"]
     assert len(toy.core.trips.list("toy:t1:alice")) == 1
+
+
+STRICT = """\
+grades: {default: L1}
+hotel_cap_per_night: {L1: {tier1: 100, tier2: 100, other: 100}}
+approvers: [boss]
+"""
+
+
+def test_an_out_of_policy_save_goes_to_its_approver_and_back_to_the_thread(
+    toy: ToyBot, scripted_model: ScriptedModel
+) -> None:
+    """The core's approval flow on Toy: Toy's own form, card and messages, nothing else."""
+    assert toy.core.policy is not None and toy.core.trips is not None
+    toy.core.policy.set("toy:t1", STRICT, by="cli:ana")
+    plan = {"origin": "上海", "destination": "成都", "depart_date": DEPART}
+    scripted_model.script([("plan_itinerary", plan)], "Here is your Chengdu plan.")
+    toy.send("ev9", "plan my trip from Shanghai to Chengdu", msg="m9")
+    [card] = toy.shown("plan")
+    save = card["buttons"][0]
+    where = {"chat": "c1", "thread": "m9"}
+    click = {"id": "k1", "team": "t1", "user": "alice", "action": save["action"], **where}
+    form = toy.http.post(CLICKS_PATH, json={**click, "value": save["value"]}).json()
+    assert form["kind"] == "form" and "outside the travel policy" in form["text"]
+    [submit] = form["buttons"]
+    answer = {**click, "id": "k2", "action": submit["action"], "value": submit["value"]}
+    sent = toy.http.post(CLICKS_PATH, json={**answer, "reason": "client next door"}).json()
+    assert "Asked @boss" in sent["text"]
+    [approval] = toy.shown("approval")
+    assert approval["to"] == "toy:t1:boss" and "client next door" in approval["text"]
+    approve = approval["buttons"][0]
+    decide = {"team": "t1", "action": approve["action"], "value": approve["value"]}
+    refused = toy.http.post(CLICKS_PATH, json={**decide, "id": "k3", "user": "mallory"}).json()
+    assert refused["kind"] == "notice" and "named approver" in refused["text"]
+    decided = toy.http.post(CLICKS_PATH, json={**decide, "id": "k4", "user": "boss"}).json()
+    assert decided["state"] == "approved" and decided["buttons"] == []
+    replayed = toy.http.post(CLICKS_PATH, json={**decide, "id": "k4", "user": "boss"}).json()
+    assert replayed is None  # the same click again: claimed once
+    told = [m for m in toy.toy.outbox if m.get("thread") == "m9"]
+    assert len(told) == 1 and "boss approved" in told[0]["text"]
+    [trip] = toy.core.trips.list("toy:t1:alice")
+    assert trip.state == "approved"
 
 
 def test_its_commands_are_the_cores_and_its_prompt_names_it(

@@ -146,17 +146,17 @@ def test_an_idle_kept_alive_connection_outlives_the_header_deadline_until_keep_a
 def test_keep_alive_still_closes_an_idle_connection(
     bot: BotHarness, sockets: list[socket.socket]
 ) -> None:
-    from bot.http.server import Server
+    from bot.compose import server
 
-    server = Server(bot.web, settings=bot.settings, keep_alive=1).start()
+    running = server(bot.web, bot.settings, keep_alive=1).start()
     try:
-        sock = socket.create_connection(("127.0.0.1", server.port), timeout=30)
+        sock = socket.create_connection(("127.0.0.1", running.port), timeout=30)
         sockets.append(sock)
         sock.sendall(b"GET /healthz HTTP/1.1\r\nHost: bot\r\n\r\n")
         assert b" 200 " in response_of(sock)
         assert closed_by_server(sock)
     finally:
-        server.stop()
+        running.stop()
 
 
 def test_at_the_connection_cap_idle_connections_make_way_for_real_requests(

@@ -15,10 +15,11 @@ from typing import Any
 import pytest
 
 from bot.agent.tools import Tool, ToolContext
+from bot.compose.parts import open_planner
 from bot.planning.compliance import MUCH_BETTER
 from bot.planning.inventory.catalogue import load_catalogue
 from bot.planning.inventory.demo import DemoInventory
-from bot.planning.planner import open_planner, planning_tools
+from bot.planning.planner import planning_tools
 from bot.policy.store import PolicyBook
 from bot.settings import Settings
 from memory.backends import backend_from_dsn

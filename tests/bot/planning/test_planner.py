@@ -15,9 +15,10 @@ import pytest
 from bot.agent.loop import ToolCall
 from bot.agent.memory_tools import preferences_block
 from bot.agent.tools import Tool, ToolContext
+from bot.compose.parts import open_planner
 from bot.planning.inventory.http import HttpInventory
 from bot.planning.plan import PlannedTrip, planned_trip
-from bot.planning.planner import Planner, open_planner, planning_tools
+from bot.planning.planner import Planner, planning_tools
 from bot.settings import Settings
 from memory import open_memory
 from memory.engine import Memory

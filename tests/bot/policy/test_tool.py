@@ -7,7 +7,7 @@ import json
 from typing import Any
 
 from bot.agent.tools import Tool, ToolContext
-from bot.planning.tools import travel_tools
+from bot.compose.parts import travel_tools
 from bot.policy.store import PolicyBook
 from bot.policy.tool import NO_POLICY
 from bot.settings import Settings

@@ -20,7 +20,7 @@ from openai import OpenAI
 
 from bot.agent.loop import Agent
 from bot.agent.memory_tools import POLICY_POINTER
-from bot.planning.tools import travel_tools
+from bot.compose.parts import travel_tools
 from bot.policy.store import PolicyBook
 from bot.settings import Settings
 from memory.backends import backend_from_dsn

@@ -9,15 +9,8 @@ from urllib.parse import parse_qs, urlsplit
 
 import pytest
 
-from bot.prefs.links import (
-    LinkClaims,
-    Signer,
-    issue_token,
-    links_problem,
-    page_problem,
-    preferences_url,
-    read_token,
-)
+from bot.compose.links import links_problem, page_problem, preferences_url
+from bot.prefs.links import LinkClaims, Signer, issue_token, read_token
 from bot.settings import Settings
 
 SECRET = "links-test-secret-0a9f7c"

@@ -20,8 +20,8 @@ import pytest
 import redis
 
 from bot.cli.run import socket_command
+from bot.compose.parts import open_trip_store
 from bot.messages import t
-from bot.planning.trips import open_trip_store
 from bot.settings import Settings
 from memory import open_memory
 from tests.bot.conftest import SettingsFactory

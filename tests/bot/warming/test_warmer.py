@@ -20,9 +20,9 @@ from typing import Any
 import pytest
 import redis
 
+from bot.compose.parts import start_warm_clock
 from bot.planning.trips import TripStore
 from bot.settings import Settings
-from bot.warming.scheduler import start_in_process
 from bot.warming.warmer import Warmer, WarmReport
 from memory import open_memory
 from memory.backends import backend_from_dsn
@@ -456,7 +456,7 @@ def test_scheduler_in_the_web_process(
     trips.close()
     memory.record("T1:UWEB", ["I prefer window seats"])
 
-    clock = start_in_process(settings, memory)
+    clock = start_warm_clock(settings, memory)
     try:
         assert clock.ran.wait(30)
     finally:

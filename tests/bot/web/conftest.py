@@ -14,7 +14,8 @@ from typing import Any
 import httpx
 import pytest
 
-from bot.prefs.links import issue_token, preferences_url
+from bot.compose.links import preferences_url
+from bot.prefs.links import issue_token
 from memory.lang import Lang
 from tests.bot.conftest import BotFactory
 from tests.support.slack_harness import BotHarness

@@ -14,6 +14,7 @@ from typing import Any
 
 from tests.bot.web.conftest import PrefsBot
 from tests.support.browser import chromium, require_chromium
+from tests.support.stored import store_unchecked
 
 QUIET = "I like quiet rooms"
 INJECTED = '<img src=x onerror="window.pwned = 1"> hotels near the office'
@@ -31,7 +32,10 @@ def test_open_prefill_change_save_and_forget_in_a_browser(
 ) -> None:
     require_chromium()
     ns, memory = prefs_bot.namespace(), prefs_bot.memory
-    memory.record(ns, ["I prefer aisle seats", QUIET, "On trains I like a window seat", INJECTED])
+    memory.record(ns, ["I prefer aisle seats", QUIET, "On trains I like a window seat"])
+    # The guard refuses markup today; a fact kept before it (or by another backend) must
+    # still be shown as text by the page.
+    store_unchecked(memory, ns, [INJECTED])
     errors: list[str] = []
     dialogs: list[str] = []
     with chromium(tmp_path / "profile") as browser:

@@ -5,11 +5,13 @@ from __future__ import annotations
 
 import json
 import re
+from datetime import date, timedelta
 from typing import Any
 
 from bot.messages import t
+from bot.prefs.links import issue_token
 from tests.bot.conftest import BotFactory
-from tests.bot.web.conftest import ALICE, PrefsBot, start_prefs_bot
+from tests.bot.web.conftest import ALICE, BOB, SECRET, PrefsBot, start_prefs_bot
 from tests.support.llm_server import ScriptedModel
 
 
@@ -232,7 +234,9 @@ def test_suggestions_from_chat_are_shown_saved_with_the_form_and_asked_for_once(
 
 
 def test_a_used_link_says_where_this_deployment_gives_a_new_one(make_bot: BotFactory) -> None:
-    """Slack alone: "in Slack"; Feishu beside it: both; never a platform it does not serve."""
+    """Slack alone: "in Slack"; Feishu beside it, for a link of a person on neither (a
+    DingTalk person's, from before DingTalk was turned off): both; never a platform it does
+    not serve."""
     feishu = {"feishu_app_id": "cli_a1", "feishu_app_secret": "feishu-secret"}
     for extra, wanted, unwanted in (
         ({}, ["in Slack: /travel-prefs link"], ["Feishu", "DingTalk"]),
@@ -240,7 +244,7 @@ def test_a_used_link_says_where_this_deployment_gives_a_new_one(make_bot: BotFac
     ):
         bot = start_prefs_bot(make_bot, **extra)
         try:
-            link = bot.link()
+            link = bot.link() if not extra else _link(bot, "dingtalk:corp1:staff1")
             assert bot.client().get(link, follow_redirects=True).status_code == 200
             used = bot.client().get(link)
             assert used.status_code == 401
@@ -253,3 +257,54 @@ def test_a_used_link_says_where_this_deployment_gives_a_new_one(make_bot: BotFac
             assert "在 Slack 中输入 /travel-prefs link" in zh.text
         finally:
             bot.close()
+
+
+def _link(bot: PrefsBot, namespace: str, **kwargs: Any) -> str:
+    return f"/prefs?token={issue_token(SECRET, namespace, ttl_seconds=900, **kwargs)}"
+
+
+def test_a_used_link_names_the_platform_of_the_person_it_was_for(make_bot: BotFactory) -> None:
+    """Issue 26: a Feishu person whose link is spent is told how to get one in Feishu, not
+    in Slack too; a console person, the command line. A forged or expired link of the same
+    person gets the very same page (the words depend only on whose link it says it is)."""
+    served = {"feishu_app_id": "cli_a1", "feishu_app_secret": "feishu-secret"}
+    bot = start_prefs_bot(make_bot, **served)
+    slack, feishu = "in Slack: /travel-prefs link", "in Feishu: send /travel-prefs"
+    local = "travel-bot prefs link --user NS"
+    try:
+        for namespace, wanted in (
+            (bot.namespace(), slack),
+            ("feishu:tenant1:ou_1", feishu),
+            ("local:you", local),
+        ):
+            link = _link(bot, namespace)
+            assert bot.client().get(link, follow_redirects=True).status_code == 200
+            spent = bot.client().get(link)
+            assert spent.status_code == 401
+            for words in (slack, feishu, local):
+                assert (words in spent.text) == (words == wanted), (namespace, words)
+            forged = bot.client().get(link[:-6] + ("AAAAAA" if link[-6:] != "AAAAAA" else "BBBBBB"))
+            expired = bot.client().get(_link(bot, namespace, now=0))
+            for refused in (forged, expired):
+                assert refused.status_code == 401
+                assert refused.text == spent.text
+        zh = bot.client(headers={"Accept-Language": "zh-CN"}).get(_link(bot, "feishu:t:ou", now=0))
+        assert "在飞书中发送" in zh.text and "Slack" not in zh.text
+    finally:
+        bot.close()
+
+
+def test_the_page_lists_coming_trips_with_their_approval_state(prefs_bot: PrefsBot) -> None:
+    trips = prefs_bot.harness.core.trips
+    assert trips is not None
+    soon = date.today() + timedelta(days=10)
+    trip, _ = trips.add(prefs_bot.namespace(), "Chengdu", soon, None, "Shanghai", created_by="x")
+    trips.add(prefs_bot.namespace(), "Xi'an", date.today() - timedelta(days=30), created_by="x")
+    with trips.backend.transaction() as cur:
+        trips.set_state(cur, trip.id, "pending")
+    page = prefs_bot.signed_in(lang="en").get("/prefs").text
+    assert '<h2 id="trips-heading">Your trips</h2>' in page
+    assert f"Shanghai → Chengdu, {soon.isoformat()} · waiting for approval" in page
+    assert "Xi&#39;an" not in page and "Xi'an" not in page  # over: not listed
+    other = prefs_bot.signed_in(user=BOB, lang="zh").get("/prefs").text
+    assert "Chengdu" not in other and "你的行程" not in other  # nobody else's trips

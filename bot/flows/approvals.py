@@ -1,0 +1,340 @@
+"""Approvals where people talk: an out-of-policy choice, its reason, its approver's
+decision and the traveller told, written once for every chat platform.
+
+1. *Save trip* on a plan whose chosen option is out of policy (the option the traveller
+   picked, or the plan's leading option of a leg) saves the trip and asks why
+   (`ReasonForm`): the channel shows it as a form where its platform has one (a modal, a
+   card form) or asks for a reply in the thread where it has none. The form carries the
+   trip's id and where it was asked (`Request.where`).
+2. The reason (`APPROVAL_REASON`) becomes an approval request (`bot.policy.approvals`):
+   the trip goes `pending`, and each named approver of the traveller (the policy's, for
+   their grade or department) gets `ApprovalView` one-to-one on the same platform: the
+   trip, the rules broken in words, the reason, *Approve* / *Reject*. Asking again while
+   one is pending (a double submit, a replay) asks nobody twice.
+3. A click on *Approve* / *Reject* (`APPROVE`, `REJECT`) decides once: only a named
+   approver or a travel admin of the organisation may (anyone else is refused, in the
+   audit log and `{platform}_approvals_total{outcome=refused}`); of two clicks, two
+   approvers at once or a replay, exactly one decides, the others see the outcome that
+   stands. The decider's card shows the outcome; the traveller is told in the thread
+   where they asked (`Messenger.to_thread`).
+4. `sweep` (the clock) expires requests older than `APPROVAL_TTL_DAYS` and tells their
+   travellers the same way.
+
+A channel is a `Messenger` (it can post a view to a person, and into a thread it named)
+and registers with the core's `Messengers`; nothing here names a platform.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+
+from bot.conversation.reply import PlanPart
+from bot.flows.actions import APPROVAL_REASON, APPROVE, REJECT, Action, Request
+from bot.flows.exceptions import Exceptional, chosen, exceptions, trip_words
+from bot.flows.messengers import Messenger, Messengers, person_id
+from bot.flows.views import ApprovalView, Notice, Outcome, ReasonForm, Tone
+from bot.messages import t
+from bot.policy.orgs import org_of
+from bot.policy.requests import ApprovalRequest, InvalidRequest
+from bot.policy.rules import Break
+from memory.errors import MemoryEngineError, StoreUnavailable
+from memory.lang import Lang
+
+if TYPE_CHECKING:
+    from bot.metrics import Metrics
+    from bot.planning.admins import AdminResolver
+    from bot.planning.trips import Trip, TripStore
+    from bot.platform import Platform
+    from bot.policy.approvals import Approvals
+    from bot.policy.store import PolicyBook
+
+log = logging.getLogger(__name__)
+
+
+class ApprovalFlows:
+    """The approval flows (see the module docstring); each call reads or writes the
+    database, so channels run them on the task pool."""
+
+    def __init__(
+        self,
+        *,
+        approvals: Approvals | None,
+        policy: PolicyBook | None,
+        trips: TripStore | None,
+        admins: AdminResolver | None,
+        metrics: Metrics,
+        messengers: Messengers,
+    ) -> None:
+        self.approvals = approvals
+        self.policy = policy
+        self.trips = trips
+        self.admins = admins
+        self.metrics = metrics
+        self.messengers = messengers
+
+    @property
+    def enabled(self) -> bool:
+        return self.approvals is not None and self.policy is not None and self.trips is not None
+
+    # -- 1. the reason ----------------------------------------------------------------------
+
+    def ask_reason(
+        self, request: Request, part: PlanPart, trip: Trip, options: Sequence[Exceptional]
+    ) -> Outcome:
+        """The form asking why `options` (out of policy) are needed for the saved `trip`."""
+        lang = part.lang
+        breaks = tuple(dict.fromkeys(b for c in options for b in c.breaks))
+        choice = tuple(c.option for c in options)
+        submit = Action(
+            APPROVAL_REASON,
+            {
+                "trip": trip.id,
+                "t": trip_words(part),
+                "ch": list(choice),
+                "br": list(breaks),
+                "l": lang,
+                "w": dict(request.where),
+            },
+        )
+        form = ReasonForm(
+            lang=lang, trip=trip_words(part), choice=choice, breaks=breaks, submit=submit
+        )
+        return Outcome(form, text=_ask_text(form), tone="warning", private=True)
+
+    # -- 2. the request ---------------------------------------------------------------------
+
+    def submit(self, request: Request) -> Outcome:
+        """The reason given: ask the traveller's approvers (see the module docstring)."""
+        data = request.action.data
+        lang: Lang = "zh" if data.get("l") == "zh" else "en" if data.get("l") else request.lang
+        if not self.enabled or self.trips is None or self.policy is None:
+            return _say(Notice("approval_unavailable", lang), "error")
+        assert self.approvals is not None
+        name = request.platform.name
+        try:
+            trip = self.trips.get(str(data.get("trip") or ""))
+        except (StoreUnavailable, MemoryEngineError):
+            return _say(Notice("approval_unavailable", lang), "error")
+        if trip is None:
+            return _say(Notice("approval_unknown", lang), "warning")
+        if not self._may_ask(request, trip.namespace):
+            self.metrics.inc(f"{name}_approvals_total", outcome="not_allowed")
+            return _say(Notice("approval_not_allowed", lang), "error")
+        words = str(data.get("t") or trip.destination)
+        choice = [str(c) for c in data.get("ch") or []]
+        breaks = [str(b) for b in data.get("br") or []]
+        approvers = self.policy.approvers(trip.namespace)
+        current = self.policy.current(org_of(trip.namespace))
+        if not approvers or current is None:
+            return _say(Notice("approval_no_approver", lang), "error")
+        given = data.get("w")
+        where: Mapping[str, Any] = given if isinstance(given, Mapping) else {}
+        try:
+            asked, created = self.approvals.request(
+                trip_id=trip.id,
+                trip=words,
+                traveller=trip.namespace,
+                requester=request.namespace,
+                choice="; ".join(choice),
+                breaks=[Break.stated(b) for b in breaks],
+                reason=str(data.get("reason") or ""),
+                approvers=approvers,
+                policy_version=current.version,
+                reply_to={**where, "l": lang},
+            )
+        except InvalidRequest as exc:
+            if exc.code.startswith("reason_"):
+                form = ReasonForm(
+                    lang=lang,
+                    trip=words,
+                    choice=tuple(choice),
+                    breaks=tuple(breaks),
+                    submit=Action(
+                        APPROVAL_REASON, {k: v for k, v in data.items() if k != "reason"}
+                    ),
+                    error=f"approval_{exc.code}",
+                )
+                return Outcome(form, text=t(form.error or "", lang), tone="error", private=True)
+            return _say(Notice("approval_not_allowed", lang), "error")
+        except (StoreUnavailable, MemoryEngineError) as exc:
+            log.warning("could not ask for an approval (%s)", type(exc).__name__)
+            return _say(Notice("approval_unavailable", lang), "error")
+        if not created:
+            self.metrics.inc(f"{name}_approvals_total", outcome="duplicate")
+            pending = Notice("approval_already_pending", lang, {"trip": words})
+            return Outcome(pending, text=pending.text(), replace=True)
+        self.metrics.inc(f"{name}_approvals_total", outcome="requested")
+        messenger = self.messengers.of(trip.namespace)
+        card = self.card(asked, request.platform, lang)
+        for approver in asked.approvers:
+            try:
+                sent = messenger is not None and messenger.to_person(
+                    approver, Outcome(card, text=card_text(card), private=False)
+                )
+            except Exception as exc:  # the request stands; an admin can still decide
+                log.warning("an approval request was not delivered (%s)", type(exc).__name__)
+                sent = False
+            self.metrics.inc(f"{name}_approval_cards_total", outcome="sent" if sent else "failed")
+        mentions = ", ".join(request.platform.mention(person_id(a)) for a in asked.approvers)
+        sent_notice = Notice("approval_sent", lang, {"approvers": mentions, "trip": words})
+        return Outcome(
+            sent_notice, text=sent_notice.text(), tone="success", replace=True, private=False
+        )
+
+    def card(self, asked: ApprovalRequest, platform: Platform, lang: Lang) -> ApprovalView:
+        """The approver's card for `asked`: buttons while pending, the outcome after."""
+        pending = asked.state == "pending"
+        decided = asked.decided_by
+        return ApprovalView(
+            lang=lang,
+            request_id=asked.id,
+            trip=asked.trip,
+            traveller=platform.mention(person_id(asked.traveller)),
+            choice=asked.choice,
+            breaks=tuple(b.text(lang) for b in asked.breaks),
+            reason=asked.reason,
+            state=asked.state,
+            expires=asked.expires_at.date().isoformat(),
+            approve=Action(APPROVE, {"id": asked.id}) if pending else None,
+            reject=Action(REJECT, {"id": asked.id}) if pending else None,
+            decided_by=platform.mention(person_id(decided))
+            if decided and decided != "system"
+            else None,
+        )
+
+    # -- 3. the decision --------------------------------------------------------------------
+
+    def decide(self, request: Request) -> Outcome:
+        """*Approve* or *Reject*, once (see the module docstring)."""
+        lang, name = request.lang, request.platform.name
+        if self.approvals is None:
+            return _say(Notice("approval_unavailable", lang), "error")
+        approve = request.action.name == APPROVE
+        is_admin = self.admins is not None and self.admins.is_admin(
+            request.scope, request.user, request.admins
+        )
+        try:
+            decision = self.approvals.decide(
+                str(request.action.data.get("id") or ""),
+                decider=request.namespace,
+                approve=approve,
+                is_admin=is_admin,
+            )
+        except (StoreUnavailable, MemoryEngineError) as exc:
+            log.warning("could not decide an approval (%s)", type(exc).__name__)
+            return _say(Notice("approval_unavailable", lang), "error")
+        self.metrics.inc(f"{name}_approvals_total", outcome=decision.outcome)
+        asked = decision.request
+        if asked is None:
+            return _say(Notice("approval_unknown", lang), "warning")
+        if decision.outcome == "refused":
+            return _say(Notice("approval_not_yours", lang), "error")
+        card = self.card(asked, request.platform, lang)
+        if not decision.decided:
+            toast = t("approval_already_decided", lang)
+            return Outcome(card, text=card_text(card), toast=toast, tone="warning", replace=True)
+        self.tell(asked)
+        tone: Tone = "success" if approve else "warning"
+        return Outcome(card, text=card_text(card), tone=tone, replace=True, private=False)
+
+    def tell(self, asked: ApprovalRequest) -> bool:
+        """Tell the traveller the outcome of `asked`, in the thread where it was asked
+        (one-to-one when the channel named no thread); whether it went."""
+        messenger = self.messengers.of(asked.traveller)
+        if messenger is None:
+            return False
+        where = dict(asked.reply_to)
+        lang: Lang = "zh" if where.pop("l", "en") == "zh" else "en"
+        who = ""
+        if asked.decided_by and asked.decided_by != "system":
+            who = messenger.platform.mention(person_id(asked.decided_by))
+        told = Notice(
+            f"approval_told_{asked.state}",
+            lang,
+            {"who": who, "trip": asked.trip, "choice": asked.choice},
+        )
+        outcome = Outcome(told, text=told.text(), private=False)
+        try:
+            if where:
+                return messenger.to_thread(where, outcome)
+            return messenger.to_person(asked.traveller, outcome)
+        except Exception as exc:  # a platform's failure never undoes the decision
+            log.warning("could not tell a traveller an approval's outcome (%s)", type(exc).__name__)
+            return False
+
+    # -- 4. expiry --------------------------------------------------------------------------
+
+    def sweep(self) -> int:
+        """Expire the requests whose time is up and tell their travellers; how many."""
+        if self.approvals is None:
+            return 0
+        expired = self.approvals.expire_due()
+        for asked in expired:
+            self.tell(asked)
+        return len(expired)
+
+    # -- who ----------------------------------------------------------------------------------
+
+    def _may_ask(self, request: Request, traveller: str) -> bool:
+        """The traveller, or a travel admin of the same workspace (the save trip rule)."""
+        if request.namespace == traveller:
+            return True
+        if not request.platform.in_workspace(traveller, request.tenant):
+            return False
+        admins = self.admins
+        return admins is not None and admins.is_admin(request.scope, request.user, request.admins)
+
+
+def _ask_text(form: ReasonForm) -> str:
+    return t(
+        "approval_reason_ask",
+        form.lang,
+        trip=form.trip,
+        choice="; ".join(form.choice),
+        breaks="; ".join(form.breaks),
+    )
+
+
+def card_text(card: ApprovalView) -> str:
+    """The approver's card in plain lines (what a channel shows without widgets)."""
+    lang = card.lang
+    lines = [
+        t("approval_title", lang, trip=card.trip),
+        t(
+            "approval_body",
+            lang,
+            traveller=card.traveller,
+            choice=card.choice,
+            breaks="; ".join(card.breaks),
+            reason=card.reason,
+        ),
+        state_line(card),
+    ]
+    return "\n".join(line for line in lines if line)
+
+
+def state_line(card: ApprovalView) -> str:
+    """What became of the request, in a line (its expiry day while pending)."""
+    if card.state == "pending":
+        return t("approval_expires", card.lang, day=card.expires) if card.expires else ""
+    key = f"approval_state_{card.state}"
+    return t(key, card.lang, who=card.decided_by or "")
+
+
+def _say(notice: Notice, tone: Tone) -> Outcome:
+    return Outcome(notice, text=notice.text(), tone=tone, private=True)
+
+
+__all__ = [
+    "ApprovalFlows",
+    "Messenger",
+    "Messengers",
+    "card_text",
+    "chosen",
+    "exceptions",
+    "person_id",
+    "state_line",
+    "trip_words",
+]

@@ -1,0 +1,69 @@
+"""How the core reaches people outside the request in hand: a channel as a `Messenger`.
+
+An approval request goes to an approver, and its outcome to the traveller in the thread
+where they asked, long after the click that started it. Each channel this process serves
+is a `Messenger` (it posts an outcome, drawn by its widgets, to a person or into a thread
+it named in a `Request.where`) and is registered with the core's `Messengers` by the
+composition root; the flows find the one for a namespace by its platform.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, Protocol
+from urllib.parse import unquote
+
+from bot.policy.orgs import user_of
+
+if TYPE_CHECKING:
+    from bot.flows.views import Outcome
+    from bot.platform import Platform
+
+
+class Messenger(Protocol):
+    """What a channel does for approvals: post an outcome to a person, or into a thread."""
+
+    @property
+    def platform(self) -> Platform: ...
+
+    def to_person(self, namespace: str, outcome: Outcome) -> bool:
+        """Post `outcome` to the person `namespace` one-to-one; whether it went."""
+        ...
+
+    def to_thread(self, where: Mapping[str, Any], outcome: Outcome) -> bool:
+        """Post `outcome` into the thread `where` (the channel's own address, as its
+        `Request.where` gave it); whether it went."""
+        ...
+
+
+class Messengers:
+    """The channels this process serves, found by a namespace's platform."""
+
+    def __init__(self) -> None:
+        self._all: list[Messenger] = []
+
+    def add(self, messenger: Messenger) -> None:
+        self._all = [m for m in self._all if m.platform.name != messenger.platform.name]
+        self._all.append(messenger)
+
+    def of(self, namespace: str) -> Messenger | None:
+        """The channel of the platform whose keys `namespace` is one of: by its prefix
+        (the one platform without one: by the shape of its namespaces)."""
+        unprefixed = None
+        for messenger in self._all:
+            prefix = messenger.platform.prefix
+            if not prefix:
+                unprefixed = messenger
+            elif namespace.startswith(prefix + ":"):
+                return messenger
+        if unprefixed is not None and unprefixed.platform.owns(namespace):
+            return unprefixed
+        return None
+
+
+def person_id(namespace: str) -> str:
+    """The platform's own id of the person `namespace` names (its escapes undone)."""
+    return unquote(user_of(namespace))
+
+
+__all__ = ["Messenger", "Messengers", "person_id"]

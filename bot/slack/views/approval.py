@@ -1,0 +1,121 @@
+"""Block Kit for approvals (`bot.flows.approvals`): the reason modal and the approver's
+message.
+
+- `reason_modal`: "why this option?", a modal (`APPROVAL_REASON_CALLBACK`) with one
+  multi-line input (`REASON_BLOCK`/`REASON_ACTION`); its `private_metadata` is the core's
+  submit data, so the submission carries the trip and the thread it was asked from.
+- `approval_message`: the trip, the traveller, the rules broken, the reason, and
+  *Approve* / *Reject* (`APPROVE_ACTION`, `REJECT_ACTION`, value `{"id": …}`) while the
+  request is pending; its outcome once decided.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from bot.flows.approvals import state_line
+from bot.flows.views import ApprovalView, ReasonForm
+from bot.messages import t
+from bot.slack.markdown import escape
+from bot.slack.views.blocks import MAX_BUTTON_CHARS, MAX_TEXT_CHARS, clip
+
+APPROVAL_REASON_CALLBACK = "approval_reason"
+REASON_BLOCK = "approval_reason_block"
+REASON_ACTION = "approval_reason_input"
+APPROVE_ACTION = "approval_approve"
+REJECT_ACTION = "approval_reject"
+APPROVAL_BLOCK = "approval_buttons"
+MAX_METADATA_CHARS = 3000  # Slack's limit on a view's private_metadata
+
+
+def reason_modal(view: ReasonForm) -> dict[str, Any]:
+    lang = view.lang
+    ask = t(
+        "approval_reason_ask",
+        lang,
+        trip=escape(view.trip),
+        choice=escape("; ".join(view.choice)),
+        breaks=escape("; ".join(view.breaks)),
+    )
+    data = dict(view.submit.data)
+    metadata = json.dumps(data, ensure_ascii=False)
+    if len(metadata) > MAX_METADATA_CHARS:  # long option words: the trip and thread suffice
+        data["ch"], data["br"] = [c[:80] for c in data.get("ch", [])][:3], []
+        metadata = json.dumps(data, ensure_ascii=False)[:MAX_METADATA_CHARS]
+    return {
+        "type": "modal",
+        "callback_id": APPROVAL_REASON_CALLBACK,
+        "private_metadata": metadata,
+        "title": {"type": "plain_text", "text": clip(t("approval_reason_title", lang), 24)},
+        "submit": {"type": "plain_text", "text": clip(t("approval_reason_submit", lang), 24)},
+        "blocks": [
+            {"type": "section", "text": {"type": "mrkdwn", "text": clip(ask, MAX_TEXT_CHARS)}},
+            {
+                "type": "input",
+                "block_id": REASON_BLOCK,
+                "label": {"type": "plain_text", "text": t("approval_reason_label", lang)},
+                "element": {
+                    "type": "plain_text_input",
+                    "action_id": REASON_ACTION,
+                    "multiline": True,
+                    "max_length": 500,
+                    "placeholder": {
+                        "type": "plain_text",
+                        "text": t("approval_reason_hint", lang),
+                    },
+                },
+            },
+        ],
+    }
+
+
+def approval_message(view: ApprovalView) -> tuple[str, list[dict[str, Any]]]:
+    """(fallback text, blocks) of the approver's message."""
+    lang = view.lang
+    title = t("approval_title", lang, trip=escape(view.trip))
+    body = t(
+        "approval_body",
+        lang,
+        traveller=view.traveller,
+        choice=escape(view.choice),
+        breaks=escape("; ".join(view.breaks)),
+        reason=escape(view.reason),
+    )
+    blocks: list[dict[str, Any]] = [
+        {"type": "header", "text": {"type": "plain_text", "text": clip(title, 150)}},
+        {"type": "section", "text": {"type": "mrkdwn", "text": clip(body, MAX_TEXT_CHARS)}},
+    ]
+    state = state_line(view)
+    if state:
+        blocks.append({"type": "context", "elements": [{"type": "mrkdwn", "text": state}]})
+    buttons = []
+    for action, action_id, label, style in (
+        (view.approve, APPROVE_ACTION, "approval_approve", "primary"),
+        (view.reject, REJECT_ACTION, "approval_reject", "danger"),
+    ):
+        if action is not None:
+            buttons.append(
+                {
+                    "type": "button",
+                    "action_id": action_id,
+                    "style": style,
+                    "text": {"type": "plain_text", "text": clip(t(label, lang), MAX_BUTTON_CHARS)},
+                    "value": json.dumps(dict(action.data)),
+                }
+            )
+    if buttons:
+        blocks.append({"type": "actions", "block_id": APPROVAL_BLOCK, "elements": buttons})
+    return "\n".join(line for line in (title, body, state) if line), blocks
+
+
+__all__ = [
+    "APPROVAL_BLOCK",
+    "APPROVAL_REASON_CALLBACK",
+    "APPROVE_ACTION",
+    "REASON_ACTION",
+    "REASON_BLOCK",
+    "REJECT_ACTION",
+    "approval_message",
+    "reason_modal",
+]

@@ -1,0 +1,104 @@
+"""Approvals in Feishu through lark-oapi's dispatcher and the fake open API: *Save trip* on
+an out-of-policy plan replies with a card form, its `form_value` asks the approver, who
+gets a card; a stranger's click is refused, the approver's decides once, and the
+traveller is told in the plan's thread; trips and approvals on SQLite and PostgreSQL."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import pytest
+
+from tests.bot.feishu.conftest import FeishuFactory
+from tests.bot.feishu.test_plans import LATER, plan_call, plan_card
+from tests.support import feishu_events as events
+from tests.support.feishu_api import FakeFeishuAPI
+from tests.support.feishu_harness import TENANT, VERIFICATION_TOKEN, FeishuHarness, buttons_of
+from tests.support.feishu_harness import card_text as text_of
+from tests.support.llm_server import ScriptedModel
+
+ALICE, BOB, APPROVER = "ou_alice", "ou_bob", "ou_approver"
+STRICT = """\
+grades: {default: L1}
+hotel_cap_per_night: {L1: {tier1: 100, tier2: 100, other: 100}}
+approvers: [ou_approver]
+"""
+REASON = "客户办公室就在隔壁"
+
+
+def submit_form(
+    bot: FeishuHarness, user: str, value: dict[str, Any], message_id: str, reason: str
+) -> dict[str, Any]:
+    """The form's submit button, as Feishu calls back: the button's value and `form_value`."""
+    body = events.card_action(
+        token=VERIFICATION_TOKEN, tenant=TENANT, operator=user, value=value, message_id=message_id
+    )
+    body["event"]["action"] |= {"name": "submit", "form_value": {"reason": reason}}
+    answer: dict[str, Any] = bot.post(body).json()
+    return answer
+
+
+def wait(found: Any, timeout: float = 15.0) -> list[dict[str, Any]]:
+    deadline = time.monotonic() + timeout
+    while True:
+        items: list[dict[str, Any]] = found()
+        if items or time.monotonic() > deadline:
+            return items
+        time.sleep(0.02)
+
+
+@pytest.mark.parametrize("store", ["sqlite", "postgresql"])
+def test_the_approval_round_trip_in_feishu(
+    store: str,
+    request: pytest.FixtureRequest,
+    make_feishu: FeishuFactory,
+    scripted_model: ScriptedModel,
+    fake_feishu: FakeFeishuAPI,
+) -> None:
+    extra = {"trips_dsn": request.getfixturevalue("pg_schema_dsn")} if store != "sqlite" else {}
+    bot = make_feishu(**extra)
+    assert bot.core.policy is not None and bot.core.trips is not None
+    bot.core.policy.set(f"feishu:{TENANT}", STRICT, by="cli:ana")
+    scripted_model.script(plan_call(return_date=LATER), "这是你的成都行程。")
+    sent = bot.dm(ALICE, "规划一下上海到成都的行程")
+    card = plan_card(bot, sent)
+    save = buttons_of(card["content"])["保存行程"]
+
+    saved = bot.click(ALICE, save["value"], message_id=card["message_id"]).json()
+    assert "超出差标" in saved["toast"]["content"]
+    [form] = wait(
+        lambda: [m for m in fake_feishu.replies_to(card["message_id"]) if "'form'" in str(m)]
+    )
+    [submit] = [b for label, b in buttons_of(form["content"]).items() if label == "提交审批"]
+    [trip] = bot.core.trips.list(bot.namespace(ALICE))
+
+    empty = submit_form(bot, ALICE, submit["value"], form["message_id"], " ")
+    assert empty["toast"]["type"] == "error" and "请填写原因" in empty["toast"]["content"]
+    asked = submit_form(bot, ALICE, submit["value"], form["message_id"], REASON)
+    assert asked["toast"]["type"] == "success" and "已请" in asked["toast"]["content"]
+    assert bot.core.trips.get(trip.id).state == "pending"  # type: ignore[union-attr]
+    [approval] = wait(lambda: fake_feishu.sent_to(APPROVER))
+    shown = text_of(approval["content"])
+    assert REASON in shown and "超出差标" in shown and f"<at id={ALICE}></at>" in shown
+    approve = buttons_of(approval["content"])["批准"]["value"]
+
+    stranger = bot.click(BOB, approve, message_id=approval["message_id"]).json()
+    assert stranger["toast"]["type"] == "error" and "审批人" in stranger["toast"]["content"]
+    decided = bot.click(APPROVER, approve, message_id=approval["message_id"]).json()
+    assert decided["toast"]["type"] == "success"
+    assert "已批准" in text_of(decided["card"]["data"])
+    assert "批准" not in buttons_of(decided["card"]["data"])
+    assert bot.core.trips.get(trip.id).state == "approved"  # type: ignore[union-attr]
+    [told] = wait(
+        lambda: [m for m in fake_feishu.replies_to(card["message_id"]) if "批准了" in str(m)]
+    )
+    assert f"<at id={APPROVER}></at>" in text_of(told["content"])
+
+    again = bot.click(APPROVER, approve, message_id=approval["message_id"]).json()
+    assert "已处理过" in again["toast"]["content"]
+    time.sleep(0.2)
+    assert len([m for m in fake_feishu.replies_to(card["message_id"]) if "批准了" in str(m)]) == 1
+    audit = bot.core.policy.audit.entries(f"feishu:{TENANT}")
+    assert [e.kind for e in audit].count("approved") == 1
+    assert [e.actor for e in audit if e.kind == "decision_refused"] == [bot.namespace(BOB)]

@@ -1,0 +1,130 @@
+"""Approvals in Slack through the real Bolt app and the fake Slack Web API: *Save trip* on an
+out-of-policy plan opens the reason modal, the approver gets a message with blocks, a
+stranger's click is refused, the approver's decides once, and the traveller is told in the
+thread where they asked; trips, policies and approvals on SQLite and PostgreSQL."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+
+from bot.slack.views.approval import (
+    APPROVAL_REASON_CALLBACK,
+    APPROVE_ACTION,
+    REASON_ACTION,
+    REASON_BLOCK,
+)
+from bot.slack.views.trip import SAVE_TRIP_ACTION
+from tests.bot.conftest import BotFactory
+from tests.bot.slack.test_plans import RETURN, plan_call, save_message
+from tests.support.llm_server import ScriptedModel
+from tests.support.slack_api import FakeSlackAPI
+from tests.support.slack_harness import BotHarness
+from tests.support.slack_payloads import (
+    click_payload,
+    open_home,
+    post_payload,
+    published_home,
+    submit,
+    texts,
+    wait_view,
+)
+
+ALICE, BOB, APPROVER = "U0ALICE", "U0BOB", "U0APPROVER"
+# Every hotel is over this cap: the plan's leading hotel needs an approval.
+STRICT = """\
+grades: {default: L1}
+hotel_cap_per_night: {L1: {tier1: 100, tier2: 100, other: 100}}
+approvers: [U0APPROVER]
+"""
+REASON = "The client's office is next door"
+
+
+def button(message: dict[str, Any], action_id: str) -> dict[str, Any]:
+    return next(
+        element
+        for block in message["blocks"]
+        if block["type"] == "actions"
+        for element in block["elements"]
+        if element["action_id"] == action_id
+    )
+
+
+def click(
+    bot: BotHarness, user: str, message: dict[str, Any], channel: str, action_id: str
+) -> None:
+    """A click on a button of a message, as Slack sends it."""
+    element = button(message, action_id)
+    payload = click_payload(bot, user, action_id, element["value"])
+    payload["container"] = {"type": "message", "message_ts": message["ts"], "channel_id": channel}
+    payload["channel"] = {"id": channel, "name": "dm"}
+    payload["message"] = message
+    assert post_payload(bot, payload).status_code == 200
+
+
+@pytest.mark.parametrize("store", ["sqlite", "postgresql"])
+def test_the_approval_round_trip_in_slack(
+    store: str,
+    request: pytest.FixtureRequest,
+    make_bot: BotFactory,
+    scripted_model: ScriptedModel,
+    slack: FakeSlackAPI,
+) -> None:
+    extra = {"trips_dsn": request.getfixturevalue("pg_schema_dsn")} if store != "sqlite" else {}
+    bot = make_bot(**extra)
+    assert bot.core.policy is not None and bot.core.trips is not None
+    bot.core.policy.set(bot.team_id, STRICT, by="cli:ana")
+    scripted_model.script(plan_call(return_date=RETURN), "这是你的成都行程。")
+    sent = bot.dm(ALICE, "规划一下上海到成都的行程")
+    message = save_message(bot, sent)
+
+    click(bot, ALICE, message, sent.channel, SAVE_TRIP_ACTION)
+    [modal] = wait_view(slack, "views.open", lambda v: v["callback_id"] == APPROVAL_REASON_CALLBACK)
+    assert "超出差标" in json.dumps(modal["blocks"], ensure_ascii=False)
+    [trip] = bot.core.trips.list(bot.namespace(ALICE))
+
+    empty = {REASON_BLOCK: {REASON_ACTION: {"type": "plain_text_input", "value": " "}}}
+    refused = submit(bot, {**modal, "id": "V1"}, ALICE, empty)
+    assert refused.json()["response_action"] == "errors"  # the modal says why
+    assert "请填写原因" in refused.json()["errors"][REASON_BLOCK]
+
+    reason = {REASON_BLOCK: {REASON_ACTION: {"type": "plain_text_input", "value": REASON}}}
+    assert submit(bot, {**modal, "id": "V2"}, ALICE, reason).status_code == 200
+    [card] = slack.wait_for("chat.postMessage", where=lambda c: c.args["channel"] == APPROVER)
+    blocks = card.args["blocks"]
+    blocks = json.loads(blocks) if isinstance(blocks, str) else blocks
+    text = json.dumps(blocks, ensure_ascii=False)
+    assert REASON.replace("'", "&#39;") in text or REASON in text
+    assert "超出差标" in text and "<@U0ALICE>" in text
+    assert bot.core.trips.get(trip.id).state == "pending"  # type: ignore[union-attr]
+    [asked] = slack.wait_for("chat.postMessage", where=lambda c: "已请" in str(c.args.get("text")))
+    assert asked.args["channel"] == sent.channel  # told where she asked
+
+    approver_message = {"ts": "1700000000.000100", "blocks": blocks, "text": card.args["text"]}
+    click(bot, BOB, approver_message, "D0APPROVER", APPROVE_ACTION)
+    [no] = slack.wait_for("chat.postEphemeral", where=lambda c: c.args["user"] == BOB)
+    assert "named approver" in no.args["text"]  # in Bob's language
+    assert bot.core.trips.get(trip.id).state == "pending"  # type: ignore[union-attr]
+
+    click(bot, APPROVER, approver_message, "D0APPROVER", APPROVE_ACTION)
+    [update] = slack.wait_for("chat.update", where=lambda c: c.args["channel"] == "D0APPROVER")
+    assert "Approved by <@U0APPROVER>" in update.args["text"]  # the approver's language
+    [told] = slack.wait_for("chat.postMessage", where=lambda c: "批准了" in str(c.args.get("text")))
+    assert told.args["channel"] == sent.channel
+    assert bot.core.trips.get(trip.id).state == "approved"  # type: ignore[union-attr]
+
+    click(bot, APPROVER, approver_message, "D0APPROVER", APPROVE_ACTION)  # a double click
+    slack.wait_for("chat.update", count=2, where=lambda c: c.args["channel"] == "D0APPROVER")
+    [again] = slack.wait_for("chat.postEphemeral", where=lambda c: c.args["user"] == APPROVER)
+    assert "decided already" in again.args["text"]
+    told_alice = [c for c in slack.calls_to("chat.postMessage") if "批准了" in str(c.args)]
+    assert len(told_alice) == 1  # told once
+    # App Home says so too.
+    assert open_home(bot, ALICE).status_code == 200
+    home = texts(published_home(slack, ALICE))
+    assert "Shanghai → Chengdu" in home and ("· approved" in home or "· 已批准" in home)
+    audit = bot.core.policy.audit.entries(bot.team_id)
+    assert [e.kind for e in audit].count("approved") == 1
+    assert [e.actor for e in audit if e.kind == "decision_refused"] == [bot.namespace(BOB)]
