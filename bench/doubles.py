@@ -5,7 +5,8 @@ Bailian, kept small on purpose.
   `chat.postMessage`, `reactions.*`, `users.info`, `views.*`, `chat.*Stream`, ...) with
   `ok`, and writes down when each answer was complete (a `chat.postMessage`, or the
   `chat.stopStream` that ends a streamed answer: `posts`) and when a streamed answer's
-  first text arrived (`chat.startStream`: `first_text`); `response_url` POSTs are
+  first text arrived (`chat.startStream` with text, or the first `chat.appendStream` with
+  text of a stream a step began: `first_text`); `response_url` POSTs are
   accepted.
 - `FeishuDouble` (`feishu_load.py`): Feishu's open API as the bot calls it under load (the
   tenant token, `/bot/v3/info`, replies, reactions, user info, CardKit cards), writing
@@ -180,6 +181,12 @@ class SlackDouble(_Server):
                 if body.get("markdown_text"):
                     self._first_text.setdefault(thread, time.monotonic())
             return {"ok": True, "channel": body.get("channel"), "ts": ts}
+        if method == "chat.appendStream":  # a stream begun with a step shows text here
+            with self._lock:
+                stream = self._streams.get(str(body.get("ts") or ""), {})
+                if body.get("markdown_text") and stream:
+                    self._first_text.setdefault(str(stream["thread_ts"]), time.monotonic())
+            return {"ok": True, "channel": body.get("channel"), "ts": body.get("ts")}
         if method == "chat.stopStream":
             with self._lock:
                 stream = self._streams.get(str(body.get("ts") or ""), {})

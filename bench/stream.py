@@ -25,6 +25,7 @@ import argparse
 import json
 import sys
 import threading
+import time
 from collections.abc import Sequence
 from typing import Any
 
@@ -60,7 +61,7 @@ class StreamBench(Bench):
         sent, _ = self.event(f"U3{index:05d}", text, ts)
         timeout = 60 + self.args.tokens / self.args.rate
         [done] = self.slack.wait_for_posts(1, timeout, where=lambda p: p.args["thread_ts"] == ts)
-        [streamed] = [s for s in self.model.streamed if s.marker == text]
+        streamed = self._streamed(text)
         first_text = self.slack.first_text(ts)
         return {
             "first_token": streamed.first_token_at - sent,
@@ -68,6 +69,17 @@ class StreamBench(Bench):
             "model_done": streamed.done_at - sent,
             "done": done.at - sent,
         }
+
+    def _streamed(self, text: str) -> Any:
+        """The model's record of the answer to `text` (the double writes it down just
+        after its last chunk, which can be a moment after Slack has the whole answer)."""
+        deadline = time.monotonic() + 5
+        while True:
+            found = [s for s in self.model.streamed if s.marker == text]
+            if found or time.monotonic() > deadline:
+                [streamed] = found
+                return streamed
+            time.sleep(0.005)
 
     def run(self) -> dict[str, Any]:
         args = self.args

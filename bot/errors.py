@@ -13,3 +13,7 @@ class LLMUnavailable(BotError):
 
 class LLMNotConfigured(BotError):
     """No LLM_MODEL is set."""
+
+
+class TurnStopped(BotError):
+    """The person stopped the turn (a platform's stop button): its work ends, nothing is saved."""

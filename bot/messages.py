@@ -1099,6 +1099,20 @@ _MESSAGES: dict[str, dict[str, str]] = {
     "status_count_hotels": {"en": "{n} hotels", "zh": "{n}家酒店"},
     "status_count_hotels_one": {"en": "1 hotel", "zh": "1家酒店"},
     "status_and": {"en": ", ", "zh": "、"},
+    "status_checking_policy": {
+        "en": "Checking the travel policy…",
+        "zh": "正在核对差标…",
+    },
+    # Showing the work (issue 24): the steps of a turn and the preferences it used.
+    "work_title": {"en": "How I worked on it", "zh": "我是怎么做的"},
+    "work_used_title": {"en": "Preferences I used ({n})", "zh": "用到的偏好（{n}条）"},
+    "work_used_short": {"en": "Used: ", "zh": "用到："},
+    "work_said_on": {"en": "said on {date}", "zh": "{date} 说的"},
+    # Slack's stop button (agent sessions): the turn was stopped for real.
+    "turn_stopped": {
+        "en": "Stopped. Nothing from this request was saved.",
+        "zh": "已停止。这次请求的内容都没有保存。",
+    },
     # The assistant pane: the greeting and the suggested prompts of a new thread.
     "assistant_greeting": {
         "en": (

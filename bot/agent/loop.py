@@ -18,6 +18,11 @@ the person's language ("Recalling your travel preferences…"). A request that f
 part of its text was passed on cannot take it back, so the turn ends (`LLMUnavailable`).
 `stream=False` asks for whole answers (endpoints that cannot stream); `on_text` then
 hears each step's text at once.
+
+A turn the person stopped (`ctx.stop` set: a platform's stop button) ends at the next chunk
+of the model's answer, before the next request or tool call, and before any tool writes:
+`TurnStopped`. The reply says which remembered preferences the recall brought to the
+model (`AgentReply.used`, `bot.agent.used`).
 """
 
 from __future__ import annotations
@@ -38,6 +43,7 @@ from bot.agent.memory_tools import memory_tools, note_unreadable, preferences_bl
 from bot.agent.model import Model, Said
 from bot.agent.prompt import system_prompt
 from bot.agent.tools import Tool, ToolContext, ToolRegistry
+from bot.agent.used import UsedPreference, used_preferences
 from bot.messages import lang_of, t
 from memory.intake import repaired
 from memory.lang import Lang
@@ -82,6 +88,8 @@ class AgentReply:
     lang: Lang = "en"
     steps: int = 0
     step_capped: bool = False
+    # The remembered preferences the turn's recall brought to the model, newest first.
+    used: tuple[UsedPreference, ...] = ()
 
 
 class _Turn:
@@ -168,15 +176,17 @@ class Agent:
         turn = _Turn(deadline=started + self.timeout_seconds)
         user_message = repaired(user_message)  # a lone surrogate cannot be sent as UTF-8
         lang = lang_of(user_message, ctx.lang)
-        ctx = dataclasses.replace(ctx, lang=lang, notes=[])  # this turn's notes only
+        # this turn's notes and recalls only
+        ctx = dataclasses.replace(ctx, lang=lang, notes=[], recalled=[])
         messages = self._opening(ctx, user_message, history)
         offered = {tool.name: tool for tool in self.tools.offered(ctx)}
         schemas = [tool.schema for tool in offered.values()]
-        said = Said(on_text)
+        said = Said(on_text, stop=ctx.stop)
         if self.metrics is not None:
             self.metrics.inc("agent_turns_total")
         try:
             for step in range(1, self.max_steps + 1):
+                ctx.check_stop()
                 message = self._complete(messages, schemas, turn, said)
                 if not message.calls:
                     return self._finish(ctx, turn, said, step, capped=False)
@@ -186,6 +196,7 @@ class Agent:
             messages.append(
                 {"role": "system", "content": prompts.render(f"agent_final_answer.{lang}.md")}
             )
+            ctx.check_stop()
             self._complete(messages, schemas, turn, said, final=True)
             return self._finish(ctx, turn, said, self.max_steps + 1, capped=True)
         finally:
@@ -208,6 +219,7 @@ class Agent:
             recalled = self.memory.recall(ctx.subject_namespace, user_message)
             if recalled.status == "unavailable":
                 note_unreadable(ctx)
+            ctx.recall_used(recalled.summary)
             block = preferences_block(
                 recalled.summary,
                 plain=ctx.plain,
@@ -231,6 +243,7 @@ class Agent:
             said.step()
             said(t(key, ctx.lang))
         text = said.text.strip()
+        ctx.check_stop()
         return AgentReply(
             text=text,
             tool_calls=turn.calls,
@@ -238,7 +251,20 @@ class Agent:
             lang=ctx.lang,
             steps=steps,
             step_capped=capped,
+            used=tuple(self._used(ctx)),
         )
+
+    def _used(self, ctx: ToolContext) -> list[UsedPreference]:
+        """The remembered preferences this turn's recall brought to the model (one read
+        of the traveller's current facts, only when something was recalled)."""
+        if self.memory is None or not ctx.recalled:
+            return []
+        try:
+            items = self.memory.items(ctx.subject_namespace)
+        except Exception as exc:  # the answer stands without them
+            log.warning("could not tell which preferences were used (%s)", type(exc).__name__)
+            return []
+        return used_preferences(items, ctx.recalled, lang=ctx.lang, tz=ctx.tz)
 
     def _complete(
         self,
@@ -270,6 +296,7 @@ class Agent:
             known = ", ".join(offered) or "none"
             result = f"error: unknown tool '{name}'; the available tools are: {known}"
         else:
+            ctx.check_stop()
             ctx.tell(t(chosen.status, ctx.lang))
             result = repaired(chosen.invoke(ctx, call.arguments))
         turn.calls.append(ToolCall(name, call.arguments, result))

@@ -82,6 +82,7 @@ def memory_tools(memory: LongTermMemory) -> list[Tool]:
         del thinking  # the model's reasoning; it helps the model, we keep nothing of it
         if not content:
             return "error: argument 'content' is empty; pass at least one preference"
+        ctx.check_stop()  # stopped: nothing of this turn is saved
         try:
             outcomes = memory.record(ctx.namespace, content, source="chat")
         except InvalidNamespace:
@@ -117,6 +118,7 @@ def memory_tools(memory: LongTermMemory) -> list[Tool]:
         recalled = memory.recall(ctx.subject_namespace, query)
         if recalled.status == "unavailable":
             note_unreadable(ctx)
+        ctx.recall_used(recalled.summary)
         return preferences_block(
             recalled.summary,
             plain=ctx.plain,

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import logging
 import random
+import threading
 import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
@@ -24,7 +25,7 @@ import httpx
 import openai
 
 from bot.agent.completion import BrokenStream, ModelMessage, StreamReader, from_response
-from bot.errors import LLMUnavailable
+from bot.errors import LLMUnavailable, TurnStopped
 from bot.retry import retry_after as parse_retry_after
 
 if TYPE_CHECKING:
@@ -42,8 +43,11 @@ class Said:
     paragraph. A failing `on_text` is logged once and never stops the turn.
     """
 
-    def __init__(self, on_text: Callable[[str], None] | None) -> None:
+    def __init__(
+        self, on_text: Callable[[str], None] | None, *, stop: threading.Event | None = None
+    ) -> None:
         self._on_text = on_text
+        self.stop = stop  # set: the person stopped the turn (the stream is abandoned)
         self._parts: list[str] = []
         self._new_step = False
         self._broken = False
@@ -202,6 +206,8 @@ class Model:
         reader = StreamReader(text)
         with self._completions.create(**request, timeout=timeout) as stream:
             for chunk in stream:
+                if said.stop is not None and said.stop.is_set():
+                    raise TurnStopped("the person stopped the turn")  # closes the stream
                 reader.feed(chunk)
                 if time.monotonic() > deadline:
                     raise LLMUnavailable("the model did not finish within the turn's time limit")

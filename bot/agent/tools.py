@@ -16,8 +16,9 @@ it for the model; an `Args:` section describes each parameter:
         '''
 
 `Tool.invoke(ctx, arguments)` checks and coerces the model's arguments and never
-raises: bad JSON, missing, unexpected or mistyped arguments and exceptions inside the
-tool all come back as an `error: ...` text the model can act on. How parameters become
+raises but `TurnStopped` (the person stopped the turn): bad JSON, missing, unexpected
+or mistyped arguments and exceptions inside the tool all come back as an `error: ...`
+text the model can act on. How parameters become
 JSON schema and how arguments are checked lives in `bot.agent.tool_schema`.
 """
 
@@ -26,6 +27,7 @@ from __future__ import annotations
 import inspect
 import json
 import logging
+import threading
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, overload
@@ -38,6 +40,7 @@ from bot.agent.tool_schema import (
     parameters_schema,
     parse_docstring,
 )
+from bot.errors import TurnStopped
 from memory.lang import Lang
 
 if TYPE_CHECKING:
@@ -81,6 +84,12 @@ class ToolContext:
     # Whether the person is a travel admin of their organisation, asked only when a tool
     # needs to know (the travel policy tool); None: not known to be one.
     travel_admin: Callable[[], bool] | None = field(default=None, compare=False, repr=False)
+    # Set when the person stopped the turn (a platform's stop button): the agent stops at the
+    # next model chunk or tool call, and no tool writes after it (`check_stop`).
+    stop: threading.Event | None = field(default=None, compare=False, repr=False)
+    # The preference summaries this turn's recall brought to the model (memory tools, the
+    # planner): which remembered preferences the answer used (`bot.agent.used`).
+    recalled: list[str] = field(default_factory=list, compare=False, repr=False)
 
     @property
     def subject_namespace(self) -> str:
@@ -98,6 +107,21 @@ class ToolContext:
                 "could not tell whether the person is a travel admin (%s)", type(exc).__name__
             )
             return False
+
+    @property
+    def stopped(self) -> bool:
+        """Whether the person stopped this turn."""
+        return self.stop is not None and self.stop.is_set()
+
+    def check_stop(self) -> None:
+        """Raise `TurnStopped` once the person stopped this turn (before any write)."""
+        if self.stopped:
+            raise TurnStopped("the person stopped the turn")
+
+    def recall_used(self, summary: str) -> None:
+        """A recalled preference summary reached the model (`recalled`)."""
+        if summary and summary not in self.recalled:
+            self.recalled.append(summary)
 
     def note(self, key: str) -> None:
         """Have the `bot.messages` note `key` said under this turn's answer (once)."""
@@ -174,6 +198,8 @@ class Tool:
             return f"error: {exc}"
         try:
             result = self.function(ctx, **bound)
+        except TurnStopped:
+            raise  # the person stopped the turn: no answer, not an error for the model
         except Exception as exc:
             log.warning("tool %s failed: %s", self.name, type(exc).__name__)
             detail = " ".join(str(exc).split())[:300]

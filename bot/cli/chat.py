@@ -11,6 +11,11 @@ readable view `travel-bot memory show` and the web page share, `bot.prefs.rememb
 first), `/help`, `/quit`. A model that does not answer is named by its URL, and the
 memory commands go on working.
 
+While the agent works, each step it takes shows as a dim line ("· Recalling your travel
+preferences"), and under the answer a dim line says which remembered preferences it
+used, with when each was said (`bot.conversation.work`); on a terminal only (piped
+output stays the conversation alone).
+
 The terminal shows only the conversation: logs go to a file (`--log-file`, by default
 `data/travel-bot.log`), and a Redis that does not answer is said once at the start
 ("cache off"), then memory simply works without it. `travel-bot run` without any chat
@@ -30,6 +35,7 @@ from bot.cli import logs
 from bot.cli.options import add_console
 from bot.cli.services import memory_problem
 from bot.compose.parts import open_revocations
+from bot.conversation.work import Step, Steps, Work
 from bot.errors import LLMUnavailable
 from bot.messages import lang_of, rejection, t
 from bot.prefs.remembered import match_id, read_view, view_lines
@@ -49,6 +55,7 @@ PROMPT = "> "
 MAX_HISTORY_MESSAGES = 20
 INTERRUPTED = 130  # Ctrl-C: 128 + SIGINT, as a shell reports it
 YES = ("y", "yes", "是", "是的", "确定", "确认")
+DIM, PLAIN = "\x1b[2m", "\x1b[0m"  # a step's line on a terminal
 
 
 def register(subparsers: Any) -> None:
@@ -163,6 +170,15 @@ class _Session:
     def say(self, text: str) -> None:
         print(text, file=self.out, flush=True)
 
+    def dim(self, text: str) -> None:
+        """A line of the work, dim, on a terminal only: piped output is the talk alone."""
+        if _isatty(self.out):
+            self.say(f"{DIM}{text}{PLAIN}")
+
+    def step(self, step: Step) -> None:
+        if step.status == "in_progress":
+            self.dim(f"· {step.title}")
+
     def notices(self, *, cache_off: bool, log_file: str | None) -> None:
         """What the person should know once, before the conversation starts."""
         self.say(t("console_welcome", self.lang, user=self.user))
@@ -199,6 +215,7 @@ class _Session:
         if self.agent is None:
             self.say(t("console_no_llm_reminder", self.lang))
             return
+        steps = Steps(self.lang, on_step=self.step)
         ctx = ToolContext(
             platform=CONSOLE,
             namespace=self.user,
@@ -206,6 +223,7 @@ class _Session:
             tenant=self.team_id,
             lang=self.lang,
             tz=self.tz,
+            progress=steps,
         )
         try:
             reply = self.agent.run(ctx, text, history=self.history)
@@ -219,6 +237,9 @@ class _Session:
             self.say(t("internal_error", self.lang))
             return
         self.say(reply.text)
+        used = Work((), reply.used, reply.lang).used_line()
+        if used:
+            self.dim(used)
         self.history += [
             {"role": "user", "content": text},
             {"role": "assistant", "content": reply.text},

@@ -41,6 +41,7 @@ def slack(
     from bot.slack.people import People
     from bot.slack.preferences import Preferences
     from bot.slack.progress import ProgressReaction
+    from bot.slack.sessions import AgentSessions
     from bot.slack.streaming import StreamSwitch
 
     if settings.slack_bot_token is None:
@@ -72,6 +73,8 @@ def slack(
             key_prefix=settings.redis_key_prefix,
             ttl_seconds=settings.thread_history_ttl_seconds,
         ),
+        # The Agent messaging experience (issue 24): agent sessions, where the app is one.
+        sessions=AgentSessions(),
     )
     core.messengers.add(channel)  # approvals reach Slack people through it
     prefs = Preferences(

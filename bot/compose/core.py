@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from bot.compose.links import page_links
 from bot.conversation.claims import CLAIM_TIMEOUT, Claims
+from bot.conversation.stops import Stops
 from bot.conversation.threads import ThreadHistory
 from bot.conversation.turn import AgentLike, Conversation
 from bot.flows.approvals import ApprovalFlows, Messengers
@@ -125,6 +126,7 @@ def open_core(
         pool=pools.turns,
         max_pending=settings.agent_max_pending,
         max_chars=settings.max_message_chars,
+        stops=Stops(client=quick, key_prefix=prefix),  # a stop button, in every process
     )
     return Core(
         memory=memory,

@@ -20,7 +20,10 @@ widgets. The core calls, in order:
      a travel admin); only the writer sees it.
    While the agent works, a sink that also has `activity(text)` (`ShowsActivity`) hears
    what it is doing, in the writer's language ("Recalling your travel preferences…",
-   "Scoring 25 flights…"), before each tool runs; other sinks are never asked.
+   "Scoring 25 flights…"), before each tool runs; other sinks are never asked. A sink
+   that also has `step` and `work` (`bot.conversation.work.ShowsWork`) hears the turn's
+   steps and, before `finish`, the preferences the answer used. A turn the person
+   stopped ends with `stopped(text)` (`Stoppable`) or `fail(text)`.
 3. `close()`, always, last: clean up (take the reaction away).
 
 A channel renders the deltas as its platform can: streamed into one message or card as
@@ -86,4 +89,15 @@ class ShowsActivity(Protocol):
     def activity(self, text: str) -> None: ...
 
 
-__all__ = ["PlanPart", "ReplyPart", "ReplySink", "ShowsActivity"]
+@runtime_checkable
+class Stoppable(Protocol):
+    """A sink that shows a stopped turn its own way (optional; else `fail` says it).
+
+    Called on the agent pool instead of `finish`/`fail` when the person stopped the turn:
+    end any stream without more of the answer and say it stopped (`text`).
+    """
+
+    def stopped(self, text: str) -> None: ...
+
+
+__all__ = ["PlanPart", "ReplyPart", "ReplySink", "ShowsActivity", "Stoppable"]

@@ -22,8 +22,11 @@ The answer streams: the agent hands its text to `sink.append` as the model write
 (across tool calls), and says what it is doing to a sink that can show it
 (`reply.ShowsActivity`). A turn that fails after part of its answer was shown cannot
 take that part back: the kind reply follows it (`append`, then `finish` with no parts)
-instead of `fail`. A channel that knows where the writer is looking (`ViewingChannel`:
-an assistant pane open beside a channel) has it told to the agent.
+instead of `fail`. A sink that shows the work hears its steps and, with the answer, the
+preferences it used (`bot.conversation.work`). A turn the person stopped (`stop`) ends
+at once: no answer follows, nothing it would have saved is saved, and the sink says it
+stopped (`reply.Stoppable`, else `fail`). A channel that knows where the writer is looking
+(`ViewingChannel`: an assistant pane open beside a channel) has it told to the agent.
 
 Metric names start with the platform's name (`<name>_replies_total`, ...); mentions are
 written in the platform's markup (`Platform.mention`).
@@ -41,11 +44,14 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from bot.agent.tools import ToolContext
+from bot.agent.used import UsedPreference
 from bot.conversation.lanes import Lanes
 from bot.conversation.protocols import AgentLike, AgentReplyLike, Channel, ViewingChannel
-from bot.conversation.reply import PlanPart, ReplyPart, ShowsActivity
+from bot.conversation.reply import PlanPart, ReplyPart, Stoppable
+from bot.conversation.stops import Stops
 from bot.conversation.threads import Turn
-from bot.errors import LLMNotConfigured, LLMUnavailable
+from bot.conversation.work import Steps
+from bot.errors import LLMNotConfigured, LLMUnavailable, TurnStopped
 from bot.messages import t
 from bot.planning.delegation import Delegation, asked_once, auto_save, delegate, record_read
 from bot.planning.plan import planned_trip
@@ -87,8 +93,9 @@ class Answer:
     """What a turn comes to: the reply text, its outcome, and the parts under it."""
 
     text: str
-    outcome: str  # "ok", "refused", or why there is no answer ("llm_unavailable", ...)
+    outcome: str  # "ok", "refused", "stopped", or why there is no answer ("llm_unavailable")
     parts: tuple[ReplyPart, ...] = ()
+    used: tuple[UsedPreference, ...] = ()  # the remembered preferences the answer used
 
 
 class Conversation:
@@ -107,6 +114,7 @@ class Conversation:
         max_pending: int = 500,
         max_chars: int = 4000,
         audit: ReadLog | None = None,
+        stops: Stops | None = None,
     ) -> None:
         self.agent = agent
         self.threads = threads
@@ -121,6 +129,7 @@ class Conversation:
         self._pending = 0
         self._lock = threading.Lock()
         self._lanes = Lanes()
+        self._stops = stops or Stops()  # turns queued or running, by thread
 
     @property
     def pending(self) -> int:
@@ -162,21 +171,32 @@ class Conversation:
             return
         sink.status(t("working", msg.lang))
         queued_at = time.monotonic()
+        stop = self._stops.add(msg.thread_key)
+        turn = lambda: self.run(msg, sink, channel, queued_at, stop)  # noqa: E731
         try:
-            self._lanes.submit(
-                self.pool, msg.thread_key, lambda: self.run(msg, sink, channel, queued_at)
-            )
+            self._lanes.submit(self.pool, msg.thread_key, turn)
         except RuntimeError:  # the pool is shutting down
             with self._lock:
                 self._pending -= 1
+            self._stops.done(msg.thread_key, stop)
             sink.busy(t("busy", msg.lang))
+
+    def stop(self, thread_key: str) -> int:
+        """A stop button: the thread's turns here end, answering and saving nothing; how many."""
+        return self._stops.stop(thread_key)
 
     # -- the turn (the agent pool) ------------------------------------------------------------
 
     def run(
-        self, msg: IncomingMessage, sink: ReplySink, channel: Channel, queued_at: float
+        self,
+        msg: IncomingMessage,
+        sink: ReplySink,
+        channel: Channel,
+        queued_at: float,
+        stop: threading.Event | None = None,
     ) -> None:
-        """Answer `msg` through `sink`; never raises."""
+        """Answer `msg` through `sink`; never raises; ends without an answer once `stop`
+        is set (`Conversation.stop`)."""
         if not msg.text.isascii():  # a lone surrogate reaches neither Redis nor the model
             msg = dataclasses.replace(msg, text=repaired(msg.text))
         started = time.monotonic()
@@ -184,10 +204,16 @@ class Conversation:
         self.metrics.observe(f"{platform}_turn_queue_seconds", started - queued_at)
         outcome = "ok"
         streamed = _Streamed(sink)
-        status = sink.activity if isinstance(sink, ShowsActivity) else None
+        steps = Steps.shown_by(sink, msg.lang)
         try:
-            answer = self.answer(msg, channel, on_text=streamed.append, on_status=status)
+            answer = self.answer(msg, channel, on_text=streamed.append, on_status=steps, stop=stop)
             outcome = answer.outcome
+            steps.end("complete" if outcome == "ok" else "error")
+            if outcome == "stopped":  # no answer after the stop; what was shown stays
+                (sink.stopped if isinstance(sink, Stoppable) else sink.fail)(answer.text)
+                return  # the thread keeps nothing of a stopped request
+            if outcome == "ok":
+                steps.show(sink, answer.used)
             if outcome == "refused":  # only the writer sees it; nothing enters the thread
                 sink.refuse(answer.text)
                 if msg.kind == "mention":  # known again only if it has a history
@@ -210,6 +236,7 @@ class Conversation:
             outcome = "error"
             log.exception("could not answer a message in %s", msg.conversation)
         finally:
+            self._stops.done(msg.thread_key, stop)
             try:
                 sink.close()
             except Exception:
@@ -228,6 +255,7 @@ class Conversation:
         *,
         on_text: Callable[[str], None] | None = None,
         on_status: Callable[[str], None] | None = None,
+        stop: threading.Event | None = None,
     ) -> Answer:
         """The reply to `msg`; never raises for expected failures.
 
@@ -262,6 +290,7 @@ class Conversation:
             progress=on_status,
             platform=msg.platform,
             travel_admin=is_admin,
+            stop=stop,
         )
         if delegation is not None:
             record_read(self.audit, delegation, reader=msg.namespace, turn=msg.turn_id)
@@ -274,6 +303,10 @@ class Conversation:
         history = [_history_message(turn, msg) for turn in self._recent(msg, channel)]
         try:
             reply = self.agent.run(ctx, msg.text, history=history, on_text=on_text)
+            ctx.check_stop()  # stopped as the answer ended: no plan is saved
+        except TurnStopped:
+            log.info("turn %s stopped by the person", msg.turn_id)
+            return Answer(t("turn_stopped", lang), "stopped")
         except LLMNotConfigured:
             return Answer(t("llm_not_configured", lang), "not_configured")
         except LLMUnavailable as exc:
@@ -288,7 +321,8 @@ class Conversation:
         text = (reply.text or "").strip()
         if not text:
             return Answer(t("internal_error", lang), "empty_answer")
-        return Answer(text, "ok", self._plan_parts(msg, reply, delegation))
+        used = tuple(getattr(reply, "used", ()))
+        return Answer(text, "ok", self._plan_parts(msg, reply, delegation), used)
 
     def _is_admin(self, msg: IncomingMessage, channel: Channel) -> Callable[[], bool]:
         """Whether the writer is a travel admin, asked once, only when something needs it."""

@@ -75,11 +75,11 @@ class AICard:
         """The card is in the chat and its answer not finished yet."""
         return self.state == "live"
 
-    def show(self, text: str) -> None:
+    def show(self, text: str, *, now: bool = False) -> None:
         """The whole answer so far: the card is created with its first words, then shows
-        what came since, at most every `flush_seconds`."""
+        what came since, at most every `flush_seconds` (`now`: at once, a step)."""
         text = text[:CARD_TEXT_LIMIT]
-        if not text.strip() or not self.due:
+        if not text.strip() or not (self.due or (now and self.state in ("new", "live"))):
             return
         if self.state == "new":
             self._start(text)

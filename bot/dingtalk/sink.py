@@ -18,6 +18,11 @@ Progress: DingTalk robots cannot react to a message, so when a turn is still run
 it…" reply (`bot.dingtalk.timers` schedules it; the notice pool sends it). A quick turn
 sends none, nor does one whose AI card is already showing the answer.
 
+The work (`step`, `work`: `bot.conversation.work`): in the AI card, the steps show as
+quoted lines while the agent works (the card appears with the first step), and the
+answer ends with one quoted line saying which remembered preferences it used, with when
+each was said; without a card, that line is quoted under the answer's Markdown.
+
 `status` and `busy` run on the listener thread and only schedule or queue work. A
 refusal (planning for a colleague without being a travel admin) reaches only the
 writer: in a group it goes to them one-to-one (in the group only if that fails).
@@ -28,10 +33,11 @@ from __future__ import annotations
 import contextlib
 import logging
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 
 from bot.conversation.reply import PlanPart, ReplyPart
+from bot.conversation.work import Step, Work
 from bot.dingtalk.ai_card import CARD_TEXT_LIMIT, AICard, AICardTemplate
 from bot.dingtalk.api import DingTalkError
 from bot.dingtalk.delivery import Delivery, Reply
@@ -72,6 +78,8 @@ class DingTalkReplySink:
         self._lock = threading.Lock()
         self._done = False
         self._timer: Timer | None = None
+        self._steps: dict[str, Step] = {}  # the work's steps so far, by id, in order
+        self._work: Work | None = None
         self.card = (
             AICard(delivery.api, delivery.destination, card, flush_seconds=flush_seconds)
             if card is not None and card.template_id
@@ -90,20 +98,37 @@ class DingTalkReplySink:
 
     # -- on the agent pool ----------------------------------------------------------------------
 
+    def step(self, step: Step) -> None:
+        """A step started or ended: shown in the AI card at once (it appears with it)."""
+        self._steps[step.id] = step
+        if self.card is not None and step.status == "in_progress":
+            self._show_card(now=True)
+
+    def work(self, work: Work) -> None:
+        self._work = work
+
     def append(self, markdown: str) -> None:
         self._buffer.append(markdown)
         card = self.card
         if card is None or not card.due:  # the answer so far is rendered only when sent
             return
+        self._show_card()
+
+    def _show_card(self, *, now: bool = False) -> None:
+        """The answer so far in the card, under the steps while they run."""
+        assert self.card is not None
         shown, _ = answer_markdown(without_reasoning("".join(self._buffer), final=False))
-        card.show(_card_part(shown))
-        if card.live:
+        running = _steps_quote(self._steps.values())
+        self.card.show(_card_part("\n\n".join(p for p in (running, shown) if p)), now=now)
+        if self.card.live:
             self._stop_progress()  # the card shows the answer coming
 
     def finish(self, parts: Sequence[ReplyPart] = ()) -> None:
         self._stop_progress()
         text, at_users = answer_markdown(without_reasoning("".join(self._buffer)))
         self._buffer.clear()
+        if self._work is not None and self._work.used:
+            text = f"{text}\n\n{_quoted(self._work.used_line())}"
         chunks = split(text)
         if self.card is not None and self.card.live and chunks:
             head, *rest = split(text, CARD_TEXT_LIMIT)
@@ -184,6 +209,17 @@ class DingTalkReplySink:
             self._notices.submit(fn, *args)
         except RuntimeError:
             log.info("not sending a DingTalk notice: shutting down")
+
+
+def _steps_quote(steps: Iterable[Step]) -> str:
+    """The steps while the agent works, as quoted lines ("" when it did none yet)."""
+    marks = {"in_progress": "⏳", "complete": "✅", "error": "⚠️"}
+    return "  \n".join(f"> {marks[step.status]} {step.title}" for step in steps)
+
+
+def _quoted(line: str) -> str:
+    """One line quoted in DingTalk's Markdown (a quote ends at a blank line)."""
+    return "> " + " ".join(line.split())
 
 
 def _card_part(text: str) -> str:

@@ -3,8 +3,10 @@
 Every message the bot sends is an interactive card in schema 2.0 (the version whose
 markdown component reads headings, lists and code, and the only one CardKit streams):
 `answer_card` for Markdown (the core's answers, refusals, notices), `streaming_card` for
-an answer that arrives in pieces. Every card is shared (`update_multi`), so updating it
-shows everyone the new one. Button values are JSON objects whose `a` names the action
+an answer that arrives in pieces. Either may carry the work (`work_panel`): a collapsible
+panel, folded, above the answer, with the turn's steps and the preferences it used.
+Every card is shared (`update_multi`), so updating it shows everyone the new one.
+Button values are JSON objects whose `a` names the action
 (`bot.feishu.actions` reads them back).
 """
 
@@ -16,6 +18,8 @@ from typing import Any
 from bot.feishu.markdown import to_card_markdown
 
 ANSWER_ELEMENT = "answer"  # the markdown element a streaming card writes into
+WORK_ELEMENT = "work"  # the markdown element inside the work panel (steps, preferences used)
+WORK_PANEL = "work_panel"
 
 
 def card(
@@ -84,16 +88,48 @@ def buttons(*items: Mapping[str, Any]) -> dict[str, Any]:
     }
 
 
-def answer_card(markdown_text: str) -> dict[str, Any]:
-    """The core's Markdown (an answer, a refusal, a notice) as a card."""
+Work = tuple[str, str]  # the work panel's title and its card Markdown
+
+
+def answer_card(markdown_text: str, work: Work | None = None) -> dict[str, Any]:
+    """The core's Markdown (an answer, a refusal, a notice) as a card, with the work above
+    it when given."""
     content = to_card_markdown(markdown_text)
-    return card([markdown(content, element_id=ANSWER_ELEMENT)], summary=_summary(content))
+    answer = markdown(content, element_id=ANSWER_ELEMENT)
+    elements = [work_panel(*work), answer] if work is not None else [answer]
+    return card(elements, summary=_summary(content))
 
 
-def streaming_card(markdown_text: str, *, placeholder: str) -> dict[str, Any]:
-    """A CardKit card whose answer element streams (`ANSWER_ELEMENT`)."""
+def streaming_card(
+    markdown_text: str, *, placeholder: str, work: Work | None = None
+) -> dict[str, Any]:
+    """A CardKit card whose answer element streams (`ANSWER_ELEMENT`), and, with `work`,
+    whose work panel's text does too (`WORK_ELEMENT`)."""
     content = to_card_markdown(markdown_text) or placeholder
-    return card([markdown(content, element_id=ANSWER_ELEMENT)], summary=placeholder, streaming=True)
+    answer = markdown(content, element_id=ANSWER_ELEMENT)
+    elements = [work_panel(*work), answer] if work is not None else [answer]
+    return card(elements, summary=placeholder, streaming=True)
+
+
+def work_panel(title: str, content: str) -> dict[str, Any]:
+    """A folded collapsible panel titled `title` holding `content` (card Markdown)."""
+    return {
+        "tag": "collapsible_panel",
+        "element_id": WORK_PANEL,
+        "expanded": False,
+        "header": {
+            "title": {"tag": "plain_text", "content": title},
+            "icon": {
+                "tag": "standard_icon",
+                "token": "down-small-ccm_outlined",
+                "size": "16px 16px",
+            },
+            "icon_position": "right",
+            "icon_expanded_angle": -180,
+        },
+        "border": {"color": "grey", "corner_radius": "5px"},
+        "elements": [markdown(content, element_id=WORK_ELEMENT)],
+    }
 
 
 def card_reference(card_id: str) -> dict[str, Any]:
@@ -109,6 +145,9 @@ def _summary(content: str) -> str:
 
 __all__ = [
     "ANSWER_ELEMENT",
+    "WORK_ELEMENT",
+    "WORK_PANEL",
+    "Work",
     "answer_card",
     "button",
     "buttons",
@@ -117,4 +156,5 @@ __all__ = [
     "markdown",
     "note",
     "streaming_card",
+    "work_panel",
 ]

@@ -14,6 +14,10 @@
 - A plan follows as a card of its own with its scores and *Save trip*, drawn by the
   channel's widgets (`bot.feishu.widgets`).
 - A refusal is for the writer only: in a group it goes to them in a direct message.
+- The work (`step`, `work`: `bot.conversation.work`): a folded collapsible panel above
+  the answer in its card, with each step as it starts and ends (the card opens at the
+  first step, so the person sees them while the agent works) and, with the answer, the
+  preferences it used, each with when it was said.
 
 Every reply has a uuid derived from the message and its place in the answer, so Feishu
 keeps one message however often a reply is retried. What runs on the listener thread
@@ -30,9 +34,11 @@ from typing import Any, TypeVar
 
 from bot.conversation.incoming import IncomingMessage
 from bot.conversation.reply import PlanPart, ReplyPart
+from bot.conversation.work import Step, Work
 from bot.feishu.api import FeishuAPI, FeishuError
+from bot.feishu.cards import Work as Panel
 from bot.feishu.cards import answer_card
-from bot.feishu.markdown import split
+from bot.feishu.markdown import split, to_card_markdown
 from bot.feishu.streaming import CardStream
 from bot.messages import t
 
@@ -73,6 +79,8 @@ class FeishuReplySink:
         self._pieces = 0
         self._reaction: Future[str] | None = None
         self._opening: Future[bool] | None = None
+        self._steps: dict[str, Step] = {}  # the work's steps so far, by id, in order
+        self._work: Work | None = None
         self._stream = CardStream(
             api,
             reply_to=msg.message_id,
@@ -98,6 +106,18 @@ class FeishuReplySink:
 
     # -- on the agent pool --------------------------------------------------------------
 
+    def step(self, step: Step) -> None:
+        """A step started or ended: shown in the card's work panel (the card opens now)."""
+        self._steps[step.id] = step
+        panel = self._panel()
+        if self._stream.opened or self._waiting_card():
+            self._stream.show_work(panel[1])
+        else:
+            self._stream.open(self._text, work=panel)
+
+    def work(self, work: Work) -> None:
+        self._work = work
+
     def append(self, markdown: str) -> None:
         self._text += markdown
         self._pieces += 1
@@ -112,11 +132,12 @@ class FeishuReplySink:
         # The card ends showing the answer's first part; one that cannot (its final
         # update and its replacement failed) leaves the whole answer to the replies below.
         card = self._waiting_card() or self._stream.opened
-        if card and self._stream.close(chunks[0]):
-            rest = chunks[1:]
+        work = self._panel() if self._work is not None or self._steps else None
+        if card and self._stream.close(chunks[0], work):
+            rest, work = chunks[1:], None
         for index, chunk in enumerate(rest):
             if chunk:
-                self._reply(answer_card(chunk), f"answer-{index}")
+                self._reply(answer_card(chunk, work if index == 0 else None), f"answer-{index}")
         for part in parts:
             if isinstance(part, PlanPart) and self._plan is not None:
                 self._reply_best_effort(self._plan(part), "plan")
@@ -153,6 +174,21 @@ class FeishuReplySink:
         if reaction is None or reaction.cancel():
             return
         reaction.add_done_callback(self._undo_reaction)
+
+    def _panel(self) -> Panel:
+        """The work panel: its title, and each step, then the preferences used."""
+        work = self._work
+        lang = work.lang if work is not None else self.msg.lang
+        steps = work.steps if work is not None else tuple(self._steps.values())
+        marks = {"in_progress": "⏳", "complete": "✅", "error": "⚠️"}
+        lines = [f"{marks[step.status]} {step.title}" for step in steps]
+        if work is not None and work.used:
+            lines += ["", f"**{work.used_title}**"]
+            lines += [
+                f"- {u.text}（{u.when}）" if lang == "zh" else f"- {u.text} ({u.when})"
+                for u in work.used
+            ]
+        return t("work_title", lang), to_card_markdown("\n".join(lines))
 
     # -- Feishu calls -------------------------------------------------------------------
 

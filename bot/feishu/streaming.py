@@ -22,6 +22,11 @@ Feishu answers that streaming timed out or is closed (200850, 300309), then retr
 
 Updates are throttled (`interval`): a model writing a token at a time costs a few calls
 a second, and the final text is always shown.
+
+The work (`show_work`): a card opened with a work panel (`open(work=...)`) shows the
+turn's steps in it as they change, with the same sequence numbers; `close(text, work)`
+ends with the steps and the preferences used, and a card opened without the panel is
+replaced by one that has it.
 """
 
 from __future__ import annotations
@@ -34,7 +39,14 @@ from typing import Any
 
 from bot.feishu.api import FeishuAPI, FeishuError
 from bot.feishu.cardkit import STREAMING_OFF
-from bot.feishu.cards import ANSWER_ELEMENT, answer_card, card_reference, streaming_card
+from bot.feishu.cards import (
+    ANSWER_ELEMENT,
+    WORK_ELEMENT,
+    Work,
+    answer_card,
+    card_reference,
+    streaming_card,
+)
 from bot.feishu.markdown import CARD_TEXT_LIMIT, to_card_markdown
 
 log = logging.getLogger(__name__)
@@ -77,6 +89,8 @@ class CardStream:
         self._last = 0.0
         self._since = 0.0  # when streaming mode was last turned on
         self._lock = threading.Lock()
+        self.has_work = False  # the card has the work panel
+        self._work = ""  # the work panel's text shown
 
     @property
     def opened(self) -> bool:
@@ -92,15 +106,18 @@ class CardStream:
         """The text the card shows ("" while it shows only the placeholder)."""
         return self._shown
 
-    def open(self, text: str = "") -> bool:
-        """Create the card and reply with it; False (and `failed`) when Feishu refused."""
+    def open(self, text: str = "", work: Work | None = None) -> bool:
+        """Create the card (with the work panel when `work` is given) and reply with it;
+        False (and `failed`) when Feishu refused."""
         with self._lock:
             if self.opened or self.failed:
                 return self.opened
             try:
                 self.card_id = self.api.create_card(
-                    streaming_card(text[:CARD_TEXT_LIMIT], placeholder=self.placeholder)
+                    streaming_card(text[:CARD_TEXT_LIMIT], placeholder=self.placeholder, work=work)
                 )
+                self.has_work = work is not None
+                self._work = work[1] if work is not None else ""
                 self._since = self._clock()
                 self.message_id = self.api.reply(
                     self.reply_to,
@@ -129,16 +146,43 @@ class CardStream:
                 return False
             return self._show(text, patience=30.0 if force else 2.0)
 
-    def close(self, text: str) -> bool:
-        """Show the final `text` and end streaming; True when the card shows it (its
-        update acknowledged, or the card replaced by one that shows it)."""
+    def show_work(self, content: str) -> bool:
+        """Show `content` (card Markdown) in the work panel; False without one."""
+        with self._lock:
+            if not self.opened or self.closed or not self.has_work:
+                return False
+            if content == self._work:
+                return True
+            self._sequence += 1
+            try:
+                self.api.set_card_text(
+                    str(self.card_id),
+                    WORK_ELEMENT,
+                    content,
+                    sequence=self._sequence,
+                    uuid=f"{self.uuid}-{self._sequence}",
+                    patience=2.0,
+                )
+            except FeishuError as exc:
+                log.info("could not show the work in a streaming card (%s)", exc.code)
+                return False
+            self._work = content
+            return True
+
+    def close(self, text: str, work: Work | None = None) -> bool:
+        """Show the final `text` (and `work`) and end streaming; True when the card shows
+        the text (its update acknowledged, or the card replaced by one that shows it)."""
+        if work is not None and self.has_work:
+            self.show_work(work[1])
         shown = self.update(text, force=True)
         with self._lock:
             if not self.opened or self.closed:
                 return shown
             self.closed = True
-            if not shown:  # the final update failed: a card showing it takes its place
-                return self._replace(text)
+            if not shown or (work is not None and not self.has_work):
+                # the final update failed, or the card has no work panel: a card showing
+                # both takes its place
+                return self._replace(text, work) or shown
             self._settings(END_STREAMING)  # failing, the card only keeps its cursor
             return True
 
@@ -189,13 +233,13 @@ class CardStream:
             return False
         return True
 
-    def _replace(self, text: str) -> bool:
+    def _replace(self, text: str, work: Work | None = None) -> bool:
         """The whole card replaced by one that shows `text` (streaming ended with it)."""
         self._sequence += 1
         try:
             self.api.replace_card(
                 str(self.card_id),
-                answer_card(text[:CARD_TEXT_LIMIT]),
+                answer_card(text[:CARD_TEXT_LIMIT], work),
                 sequence=self._sequence,
                 uuid=f"{self.uuid}-{self._sequence}",
             )

@@ -170,7 +170,7 @@ class Planner:
 
         ctx.tell(_scoring_status(outbound, inbound, hotels, lang))
         subject = ctx.subject_namespace
-        profile, text, readable = self._preferences(subject, preferences or "", dst.name(lang))
+        profile, text, readable = self._preferences(ctx, subject, preferences or "", dst.name(lang))
         prefs = read_preferences(profile, text, self.schema)
         legs = {"outbound": outbound, "return": inbound, "hotel": hotels}
         scored = self.scorer.score({k: v for k, v in legs.items() if v}, prefs, lang)
@@ -224,7 +224,7 @@ class Planner:
         raise PlanError(t("plan_bad_date", lang, field=name, value=text))
 
     def _preferences(
-        self, subject: str, given: str, topic: str
+        self, ctx: ToolContext, subject: str, given: str, topic: str
     ) -> tuple[Mapping[str, Any], str, bool]:
         """The subject's typed profile, their recalled summary plus the model's extra text,
         and whether memory could be read (False: the preferences are unknown right now).
@@ -248,6 +248,7 @@ class Planner:
         except Exception as exc:
             log.warning("planning: recall unavailable (%s)", type(exc).__name__)
         summary = clean_preferences(recalled.summary)
+        ctx.recall_used(summary)
         text = "\n".join(p for p in (summary, _new_facts(extra, summary)) if p)
         return profile, text, recalled.status != "unavailable"
 
@@ -265,6 +266,7 @@ class Planner:
             return None
         if allowance is None:
             return None
+        ctx.tell(t("status_checking_policy", ctx.lang))
         return Compliance(allowance, self.catalogue, src, dst, today, lang=ctx.lang, top=self.top)
 
     @staticmethod

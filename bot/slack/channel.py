@@ -36,6 +36,7 @@ from bot.slack.assistant import AssistantThreads, ChannelNames
 from bot.slack.incoming import PLATFORM, bot_user_id, parse_event
 from bot.slack.people import People
 from bot.slack.progress import ProgressReaction
+from bot.slack.sessions import AgentSessions
 from bot.slack.sink import SlackReplySink
 from bot.slack.streaming import StreamSwitch
 from bot.slack.thread_context import earlier_turns
@@ -63,8 +64,10 @@ class SlackChannel:
         streaming: StreamSwitch | None = None,
         flush_seconds: float = 0.6,
         assistant: AssistantThreads | None = None,
+        sessions: AgentSessions | None = None,
     ) -> None:
         self.client = client
+        self.sessions = sessions  # agent sessions (the Agent messaging experience)
         self.pipeline = pipeline
         self.notices = notices
         self.widgets = SlackWidgets()
@@ -155,6 +158,7 @@ class SlackChannel:
             flush_seconds=self.flush_seconds,
             assistant=self.assistant,
             in_assistant_thread=self._maybe_assistant(msg),
+            sessions=self.sessions,
         )
 
     def _plan(self, part: PlanPart) -> SlackMessage:

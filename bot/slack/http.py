@@ -172,7 +172,7 @@ _OBJECT_FIELDS = (
 )
 _LIST_FIELDS = ("authorizations", "actions", "response_urls")
 # The events the bot subscribes to, whose fields its listeners read as strings.
-_CHECKED_EVENTS = frozenset({"message", "app_mention", "app_home_opened"})
+_CHECKED_EVENTS = frozenset({"message", "app_mention", "app_home_opened", "agent_session_stopped"})
 _EVENT_STRING_FIELDS = (
     "type",
     "subtype",

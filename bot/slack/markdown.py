@@ -251,10 +251,50 @@ def clean_text(text: str, bot_user_id: str | None) -> str:
     return text.strip()
 
 
+# -- streamed Markdown (`bot.slack.streaming`) ------------------------------------------
+
+HOLD_LIMIT = 300  # the longest unclosed `<...` or `[...](...` held back
+_STREAM_LINK = re.compile(r"(!?)\[([^\]\n]*)\]\(([^)\s]*)\)")
+_SAFE_SCHEME = re.compile(r"(?:https?|mailto):", re.IGNORECASE)
+# Slack markup not finished yet: "<", "<!chan", "<@U1", "<https://x|label" ("a < b" is not).
+_OPEN_ANGLE = re.compile(r"<[^\s<>|]*(?:\|[^<>]*)?")
+# A link not finished yet: "[label", "[label]" (a "(" may follow) or "[label](url".
+_OPEN_LINK = re.compile(r"\[[^\]\n]*(?:\](?:\([^)\s]*)?)?")
+
+
+def safe_markdown(text: str) -> str:
+    """Markdown that can ping nobody: special mentions as plain text, only web links."""
+    text = _SPECIAL.sub(lambda m: special_mention(m.group(1), m.group(2)), text)
+
+    def link(match: re.Match[str]) -> str:
+        url = match.group(3)
+        if _SAFE_SCHEME.match(url):
+            return match.group(0)
+        label = match.group(2)
+        return f"{label} ({url})" if label and url else label or url
+
+    return _STREAM_LINK.sub(link, text)
+
+
+def ready(text: str) -> int:
+    """How much of `text` can be sent now: all but an unclosed `<...` or `[...](...` tail."""
+    cut = len(text)
+    angle = text.rfind("<")
+    if angle != -1 and cut - angle < HOLD_LIMIT and _OPEN_ANGLE.fullmatch(text[angle:]):
+        cut = angle
+    bracket = text.rfind("[", 0, cut)
+    if bracket != -1 and cut - bracket < HOLD_LIMIT and _OPEN_LINK.fullmatch(text[bracket:cut]):
+        cut = bracket
+    return cut
+
+
 __all__ = [
+    "HOLD_LIMIT",
     "MESSAGE_LIMIT",
     "clean_text",
     "escape",
+    "ready",
+    "safe_markdown",
     "special_mention",
     "split_message",
     "to_mrkdwn",

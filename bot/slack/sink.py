@@ -17,6 +17,17 @@ refuses the turn's first status, a progress reaction stays on the message until 
 reply is out. A status is set only when it changes, and cleared at the end only if no
 message followed it: Slack removes a thread's status when the app replies in it.
 
+Where the app is an agent (the Agent messaging experience, `bot.slack.sessions`), the
+turn opens or updates the thread's agent session: `processing` (titled after the
+question) while it works, `active` once the reply is out; a plan retitles it. The stop
+button stops the turn (`stopped`): the stream ends where it is, the thread is told, and
+the session leaves `processing`.
+
+The work shows with the answer (`step`, `work`: `bot.conversation.work`): in a stream,
+each step is a `task_update` chunk under a `plan_update` title, and the preferences the
+answer used are a last task whose output lists each with when it was said; an answer
+posted at once carries the work as one context line under it.
+
 What runs on Bolt's listener thread (`status`, `busy`) only queues work on the notice
 pool: the progress reaction, the first status and the "busy" reply use a few threads of
 their own and a short client timeout, so a slow Slack delays only the hourglass, never an
@@ -33,16 +44,20 @@ from concurrent.futures import TimeoutError as FutureTimeout
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from slack_sdk.errors import SlackApiError
+from slack_sdk.models.messages.chunk import Chunk
 from slack_sdk.web import WebClient
 
 from bot.conversation.incoming import IncomingMessage
 from bot.conversation.reply import PlanPart, ReplyPart
+from bot.conversation.work import Step, Work
 from bot.messages import t
 from bot.slack.api import POST_PATIENCE, SLACK_ERRORS, post, slack_error
 from bot.slack.assistant import AssistantThreads
 from bot.slack.markdown import split_message, to_mrkdwn
 from bot.slack.progress import ProgressReaction
+from bot.slack.sessions import AgentSessions, TurnSession
 from bot.slack.streaming import AnswerStream, StreamSwitch
+from bot.slack.views import work as work_view
 from bot.slack.views.feedback import feedback_block
 
 if TYPE_CHECKING:
@@ -72,8 +87,25 @@ class SlackReplySink:
         assistant: AssistantThreads | None = None,
         in_assistant_thread: bool = False,
         plan: Callable[[PlanPart], SlackMessage] | None = None,
+        sessions: AgentSessions | None = None,
     ) -> None:
         self.client = client
+        self._session = (  # the thread's agent session, where the app is an agent
+            TurnSession(
+                sessions,
+                progress.quick(client),
+                team=msg.tenant,
+                channel=msg.conversation,
+                thread_ts=msg.thread,
+                title=msg.text,
+                user=msg.user,
+            )
+            if sessions is not None
+            else None
+        )
+        self._tasks: list[Chunk] = []  # task updates not sent yet (steps that ended)
+        self._planned = False  # the stream has the work's title
+        self._work: Work | None = None
         self._plan = plan
         self.msg = msg
         self.channel = msg.conversation
@@ -106,7 +138,10 @@ class SlackReplySink:
     # -- on Bolt's listener thread: queue, never wait -----------------------------------------
 
     def status(self, text: str) -> None:
-        """Show that the bot works on it: the thread's status, or the progress reaction."""
+        """Show that the bot works on it: the thread's status, or the progress reaction;
+        and the thread's agent session is `processing`."""
+        if self._session is not None:
+            self._session.open(self._notify)
         if self.in_assistant_thread:
             self._status_shown = True
             self._status = self._notify(self._first_status, text)
@@ -129,14 +164,35 @@ class SlackReplySink:
                 self._status_shown = True
                 self._set_status(text)
 
+    def step(self, step: Step) -> None:
+        """A step of the work started or ended: a task in the stream (an ended one goes
+        with the next step, or with the end of the answer)."""
+        self._tasks.append(work_view.task(step))
+        if step.status != "in_progress":
+            return
+        chunks = self._tasks if self._planned else [work_view.plan(self.msg.lang), *self._tasks]
+        if self.stream.task(chunks):
+            self._planned = True
+            self._tasks = []
+            self._note_stream()
+
+    def work(self, work: Work) -> None:
+        """Every step and the preferences the answer used: shown with the answer."""
+        self._work = work
+
     def append(self, markdown: str) -> None:
         self.stream.append(markdown)
         self._note_stream()
 
     def finish(self, parts: Sequence[ReplyPart] = ()) -> None:
         buttons = [feedback_block(self.msg.turn_id, self.msg.lang)]
-        if not self.stream.stop(buttons):
-            self._post_answer(self.stream.unshown(), buttons)
+        tasks = work_view.last_tasks(
+            self._tasks, self._work, planned=self._planned, lang=self.msg.lang
+        )
+        if not self.stream.stop(buttons, tasks):
+            self._post_answer(
+                self.stream.unshown(), [*work_view.context_line(self._work), *buttons]
+            )
         self._note_stream()
         if self.stream.stopped_by_user:
             return
@@ -147,6 +203,13 @@ class SlackReplySink:
         self._title(parts)
 
     def fail(self, text: str) -> None:
+        self._post(text)
+
+    def stopped(self, text: str) -> None:
+        """The person stopped the turn: the stream ends where it is, and the thread is told
+        (the session leaves `processing` at `close`)."""
+        self.stream.halt()
+        self._note_stream()
         self._post(text)
 
     def refuse(self, text: str) -> None:
@@ -166,6 +229,8 @@ class SlackReplySink:
         in an assistant thread, clear a status no message has cleared."""
         reaction, self._reaction = self._reaction, None
         self._progress.withdraw(self.client, self.channel, self.ts, reaction)
+        if self._session is not None:
+            self._session.close()
         if self._status_shown:
             self._settle_status()
             self._status_shown = False
@@ -266,20 +331,16 @@ class SlackReplySink:
             return
 
     def _title(self, parts: Sequence[ReplyPart]) -> None:
-        """Title an assistant thread: after a plan's route, else once after its question."""
+        """Title an assistant thread: after a plan's route, else once after its question;
+        an agent session is retitled after a plan's route (it was titled when it opened)."""
+        plans = [part for part in parts if isinstance(part, PlanPart)]
+        if plans and self._session is not None:
+            self._session.rename(_route(plans[-1], self.msg.lang))
         if not self.in_assistant_thread or self._assistant is None:
             return
-        plans = [part for part in parts if isinstance(part, PlanPart)]
         first = self._assistant.claim_title(self.msg.tenant, self.channel, self.thread_ts)
         if plans:
-            trip = plans[-1].trip
-            title = t(
-                "trip_summary",
-                self.msg.lang,
-                origin=trip.origin,
-                destination=trip.destination,
-                dates=trip.start.isoformat(),
-            )
+            title = _route(plans[-1], self.msg.lang)
         elif first:
             title = self.msg.text
         else:
@@ -301,6 +362,17 @@ class SlackReplySink:
         except RuntimeError:
             log.info("not sending a notice in %s: shutting down", self.channel)
             return None
+
+
+def _route(plan: PlanPart, lang: str) -> str:
+    trip = plan.trip
+    return t(
+        "trip_summary",
+        lang,
+        origin=trip.origin,
+        destination=trip.destination,
+        dates=trip.start.isoformat(),
+    )
 
 
 __all__ = ["BUSY_PATIENCE", "SlackReplySink"]

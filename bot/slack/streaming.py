@@ -20,29 +20,34 @@ stop is refused). A broken stream's message is deleted first, so the person sees
 answer once, whole; should the delete fail, only the part not yet shown is posted. A rate
 limit on an append only delays the next one; on the stop it is waited out. When the
 person presses Stop, the rest is dropped.
+
+The work shows in the same message (`task`): each step of the agent as a `task_update`
+chunk (`slack_sdk`'s `TaskUpdateChunk`) under a `plan_update` title, sent at once (the
+text waiting goes first, so the order is the order things happened), or starting the
+stream when no text came yet. Tasks are best effort: should Slack refuse one, the
+stream goes on with text only; they count nothing against the message's characters.
 """
 
 from __future__ import annotations
 
 import logging
-import re
 import threading
 import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
 from slack_sdk.errors import SlackApiError
+from slack_sdk.models.messages.chunk import Chunk
 from slack_sdk.web import WebClient
 
-from bot.chat.markup import special_mention
 from bot.retry import retry_after
 from bot.slack.api import MAX_RETRY_AFTER, SLACK_ERRORS, slack_error
+from bot.slack.markdown import ready, safe_markdown
 
 log = logging.getLogger(__name__)
 
 MESSAGE_LIMIT = 11_000  # characters per streamed message (Slack takes 12,000 per call)
 MAX_PENDING = 1_000  # characters that are sent without waiting for the next flush
-HOLD_LIMIT = 300  # the longest unclosed `<...` or `[...](...` held back
 STOP_ATTEMPTS = 3
 # Slack's answers when streaming is not available in a workspace: remembered a while.
 UNAVAILABLE = frozenset(
@@ -57,40 +62,6 @@ UNAVAILABLE = frozenset(
     }
 )
 UNAVAILABLE_SECONDS = 600.0
-
-_SPECIAL = re.compile(r"<!([^<>|]*)(?:\|([^<>]*))?>")
-_LINK = re.compile(r"(!?)\[([^\]\n]*)\]\(([^)\s]*)\)")
-_SAFE_SCHEME = re.compile(r"(?:https?|mailto):", re.IGNORECASE)
-# Slack markup not finished yet: "<", "<!chan", "<@U1", "<https://x|label" ("a < b" is not).
-_OPEN_ANGLE = re.compile(r"<[^\s<>|]*(?:\|[^<>]*)?")
-# A link not finished yet: "[label", "[label]" (a "(" may follow) or "[label](url".
-_OPEN_LINK = re.compile(r"\[[^\]\n]*(?:\](?:\([^)\s]*)?)?")
-
-
-def safe_markdown(text: str) -> str:
-    """Markdown that can ping nobody: special mentions as plain text, only web links."""
-    text = _SPECIAL.sub(lambda m: special_mention(m.group(1), m.group(2)), text)
-
-    def link(match: re.Match[str]) -> str:
-        url = match.group(3)
-        if _SAFE_SCHEME.match(url):
-            return match.group(0)
-        label = match.group(2)
-        return f"{label} ({url})" if label and url else label or url
-
-    return _LINK.sub(link, text)
-
-
-def ready(text: str) -> int:
-    """How much of `text` can be sent now: all but an unclosed `<...` or `[...](...` tail."""
-    cut = len(text)
-    angle = text.rfind("<")
-    if angle != -1 and cut - angle < HOLD_LIMIT and _OPEN_ANGLE.fullmatch(text[angle:]):
-        cut = angle
-    bracket = text.rfind("[", 0, cut)
-    if bracket != -1 and cut - bracket < HOLD_LIMIT and _OPEN_LINK.fullmatch(text[bracket:cut]):
-        cut = bracket
-    return cut
 
 
 class StreamSwitch:
@@ -149,6 +120,8 @@ class AnswerStream:
         self._started = 0  # messages started, whatever became of them
         self._chars = 0  # characters in the current streamed message
         self._next = 0.0  # no send before this (the flush interval, or a rate limit)
+        self._tasks = True  # False once Slack refused a task chunk: text only from then
+        self._held = 0.0  # no send before this: a rate limit
 
     @property
     def started(self) -> int:
@@ -166,13 +139,54 @@ class AnswerStream:
         if self._state == "new" and self._raw.strip() and self._clock() >= self._next:
             self._start()
         elif self._state == "live" and (
-            self._clock() >= self._next or len(self._raw) - self._sent >= MAX_PENDING
+            self._clock() >= self._next
+            or len(self._raw) - self._sent >= MAX_PENDING
+            or self._first_text_due()
         ):
             self.flush()
 
+    @property
+    def live(self) -> bool:
+        """Whether the answer is streaming now (a task can be shown in it)."""
+        return self._state == "live"
+
+    def task(self, chunks: Sequence[Chunk]) -> bool:
+        """Show `chunks` (task and plan updates) in the stream now, starting it if no text
+        came yet; False when they could not be shown (not streaming, or refused)."""
+        if not chunks or not self._tasks or self._state not in ("new", "live"):
+            return False
+        if self._state == "new":
+            return self._start(chunks)
+        if self._raw[self._sent :].strip():
+            self._next = 0.0
+            self.flush()  # the text written before the step goes first
+        if self._state != "live":
+            return False
+        try:
+            self._call("chat_appendStream", chunks=list(chunks))
+        except SlackApiError as exc:
+            return self._task_refused(slack_error(exc))
+        except SLACK_ERRORS as exc:
+            log.info("could not show a step in the stream (%s)", slack_error(exc))
+            return False
+        return True
+
+    def _first_text_due(self) -> bool:
+        """A stream a step began shows the answer's first words at once, as a stream
+        begun with them does (only a rate limit holds them)."""
+        return self._state == "live" and self._chars == 0 and self._clock() >= self._held
+
+    def _task_refused(self, error: str) -> bool:
+        if error == "stopped_by_user":
+            self._broken(error)
+        elif error != "ratelimited":
+            log.info("Slack refused a task in the stream (%s); text only", error)
+            self._tasks = False
+        return False
+
     def flush(self) -> None:
         """Send what waits now (what can be sent: an unclosed link waits for its end)."""
-        if self._clock() < self._next:
+        if self._clock() < self._next and not self._first_text_due():
             return
         if self._state == "new" and self._raw.strip():
             self._start()
@@ -187,7 +201,7 @@ class AnswerStream:
             self._send(safe_markdown(pending[:cut]))
         except SlackApiError as exc:
             if exc.response.status_code == 429:
-                self._next = self._clock() + _wait(exc)
+                self._next = self._held = self._clock() + _wait(exc)
                 return
             self._broken(slack_error(exc))
             return
@@ -197,8 +211,9 @@ class AnswerStream:
         self._sent += cut
         self._next = self._clock() + self.flush_seconds
 
-    def stop(self, blocks: Sequence[dict[str, Any]] = ()) -> bool:
-        """End the stream with the rest of the answer and `blocks` under it.
+    def stop(self, blocks: Sequence[dict[str, Any]] = (), chunks: Sequence[Chunk] = ()) -> bool:
+        """End the stream with the rest of the answer, `chunks` (the last task updates)
+        and `blocks` under it.
 
         True when the whole answer is shown (or the person stopped it); False when it
         must be posted instead: `unshown()` says what.
@@ -208,17 +223,24 @@ class AnswerStream:
         if self._state != "live":
             return False
         rest = safe_markdown(self._raw[self._sent :])
+        tasks = list(chunks) if self._tasks else []
         for attempt in range(1, STOP_ATTEMPTS + 1):
             try:
                 rest = self._fit(rest)
                 self._call(
-                    "chat_stopStream", markdown_text=rest or None, blocks=list(blocks) or None
+                    "chat_stopStream",
+                    markdown_text=rest or None,
+                    blocks=list(blocks) or None,
+                    chunks=tasks or None,
                 )
                 self._sent = len(self._raw)
                 return True
             except SlackApiError as exc:
                 if exc.response.status_code == 429 and attempt < STOP_ATTEMPTS:
                     time.sleep(_wait(exc))
+                    continue
+                if tasks and slack_error(exc) not in ("stopped_by_user", "ratelimited"):
+                    self._tasks, tasks = False, []  # the answer matters, not its tasks
                     continue
                 self._broken(slack_error(exc))
                 return self._state == "stopped_by_user"
@@ -227,44 +249,64 @@ class AnswerStream:
                 return False
         return False  # pragma: no cover (the loop always returns)
 
+    def halt(self) -> None:
+        """The person stopped the turn: end the stream where it is, sending nothing more
+        (Slack may have ended it already: then there is nothing to do)."""
+        if self._state == "live":
+            try:
+                self._call("chat_stopStream")
+            except SLACK_ERRORS as exc:
+                log.info("the stopped answer's stream is over (%s)", slack_error(exc))
+        if self._state in ("new", "live"):
+            self._state = "stopped_by_user"
+
     def unshown(self) -> str:
         """The Markdown still to post when the answer was not (wholly) streamed."""
         return self._raw[self._sent :]
 
     # -- Slack calls --------------------------------------------------------------------
 
-    def _start(self) -> None:
+    def _start(self, chunks: Sequence[Chunk] = ()) -> bool:
+        """Start the stream with the text waiting (or only `chunks`: a first step);
+        whether it started."""
         pending = self._raw
         cut = min(ready(pending), _break(pending, MESSAGE_LIMIT))
-        if not pending[:cut].strip():
-            return
+        if not pending[:cut].strip() and not chunks:
+            return False
+        text = safe_markdown(pending[:cut]) if pending[:cut].strip() else ""
+        if not text:
+            cut = 0
         try:
             answer = self.client.chat_startStream(
                 channel=self.channel,
                 thread_ts=self.thread_ts or "",
                 recipient_team_id=self.team,
                 recipient_user_id=self.user,
-                markdown_text=safe_markdown(pending[:cut]),
+                markdown_text=text or None,
+                chunks=list(chunks) or None,
             )
         except SlackApiError as exc:
             if exc.response.status_code == 429:
-                self._next = self._clock() + _wait(exc)
-                return
+                self._next = self._held = self._clock() + _wait(exc)
+                return False
             error = slack_error(exc)
+            if chunks and error not in UNAVAILABLE:
+                return self._task_refused(error)  # the text starts it later, alone
             self.switch.refused(self.team, error)
             log.info("not streaming this answer: Slack refused to start (%s)", error)
             self._state = "off"
-            return
+            return False
         except SLACK_ERRORS as exc:
             log.info("not streaming this answer (%s)", slack_error(exc))
             self._state = "off"
-            return
+            return False
         self._messages.append(str(answer.get("ts") or ""))
         self._started += 1
         self._state = "live"
-        self._chars = len(safe_markdown(pending[:cut]))
+        self._chars = len(text)
         self._sent = cut
         self._next = self._clock() + self.flush_seconds
+        return True
 
     def _send(self, text: str) -> None:
         """Append `text` to the stream, going on in a new message past `MESSAGE_LIMIT`."""

@@ -497,11 +497,7 @@ class FakeFeishuAPI(LocalServer):
             card = json.loads(str(call.body.get("data")))
         except ValueError:
             return 400, {"code": 300001, "msg": "invalid card json"}
-        elements = {
-            e["element_id"]: e.get("content", "")
-            for e in (card.get("body") or {}).get("elements", [])
-            if e.get("element_id")
-        }
+        elements = _elements(card)
         card_id = f"card_{next(self._ids)}"
         with self._lock:
             self._cards[card_id] = {
@@ -557,11 +553,7 @@ class FakeFeishuAPI(LocalServer):
 
         def apply(card: dict[str, Any]) -> None:
             card["card"] = card_json
-            card["elements"] = {
-                e["element_id"]: e.get("content", "")
-                for e in (card_json.get("body") or {}).get("elements", [])
-                if e.get("element_id")
-            }
+            card["elements"] = _elements(card_json)
             streaming = bool((card_json.get("config") or {}).get("streaming_mode"))
             if streaming and not card["streaming"]:
                 card["streaming_since"] = time.monotonic()
@@ -583,6 +575,21 @@ class FakeFeishuAPI(LocalServer):
 
         result: tuple[int, dict[str, Any]] = self._card_sequenced(call, apply)
         return result
+
+
+def _elements(card: dict[str, Any]) -> dict[str, Any]:
+    """Every element with an id, at any depth (a collapsible panel holds elements of its
+    own; element ids are unique in a card), by id: its content."""
+    found: dict[str, Any] = {}
+    todo = list((card.get("body") or {}).get("elements", []))
+    while todo:
+        element = todo.pop(0)
+        if element.get("element_id"):
+            found[element["element_id"]] = element.get("content", "")
+        todo.extend(element.get("elements") or [])
+        for column in element.get("columns") or []:
+            todo.extend(column.get("elements") or [])
+    return found
 
 
 def _route(method: str, path: str) -> tuple[str, dict[str, str]] | None:

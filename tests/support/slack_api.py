@@ -32,7 +32,8 @@ reactions.get, users.info, users.list, usergroups.list, usergroups.users.list,
 conversations.open, conversations.info, conversations.replies, conversations.history,
 views.open, views.push, views.update, views.publish, assistant.threads.setStatus,
 assistant.threads.setSuggestedPrompts, assistant.threads.setTitle, apps.connections.open,
-team.info, chat.startStream, chat.appendStream, chat.stopStream. Anything else answers
+team.info, chat.startStream, chat.appendStream, chat.stopStream,
+agents.sessions.setStatus, agents.sessions.rename. Anything else answers
 `unknown_method`, like Slack; `forget(method)` makes a method unknown (a workspace
 where it is not available).
 
@@ -77,7 +78,7 @@ from urllib.parse import parse_qsl, urlsplit
 
 from tests.support.http import JSONHandler, LocalServer
 from tests.support.slack_socket import SocketModeEndpoint, is_upgrade
-from tests.support.slack_streams import STREAM_TEXT_LIMIT, StreamingMethods
+from tests.support.slack_streams import STREAM_TEXT_LIMIT, SessionMethods, StreamingMethods
 
 # Form fields that carry JSON (Slack accepts both encodings for these).
 _JSON_FIELDS = frozenset({"blocks", "attachments", "view", "metadata", "prompts", "chunks"})
@@ -128,7 +129,7 @@ class _Steer:
     unknown: set[str] = field(default_factory=set)
 
 
-class FakeSlackAPI(StreamingMethods, LocalServer):
+class FakeSlackAPI(StreamingMethods, SessionMethods, LocalServer):
     """The fake Slack Web API server; use as a context manager (or `start`/`close`)."""
 
     def __init__(
@@ -164,6 +165,7 @@ class FakeSlackAPI(StreamingMethods, LocalServer):
         self._made: set[str] = set()  # ts of the messages the bot posted or streamed
         self._stream_started: dict[str, float] = {}
         self._stream_ttl: float | None = None
+        self._sessions: dict[tuple[str, str], dict[str, Any]] = {}  # agent sessions
         self._ids = itertools.count(1)
         self._clock = time.time()
 
@@ -311,6 +313,7 @@ class FakeSlackAPI(StreamingMethods, LocalServer):
             self._made.clear()
             self._stream_started.clear()
             self._status.clear()
+            self._sessions.clear()
             self._stream_ttl = None
 
     # -- workspace state --------------------------------------------------------------------

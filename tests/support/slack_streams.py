@@ -14,6 +14,8 @@ from collections.abc import Mapping
 from typing import Any
 
 STREAM_TEXT_LIMIT = 12_000  # characters of markdown_text in one streaming call
+TASK_STATUSES = frozenset({"pending", "in_progress", "complete", "error"})
+SESSION_STATUSES = frozenset({"processing", "active", "suspended", "closed"})
 
 
 class StreamingMethods:
@@ -94,7 +96,7 @@ class StreamingMethods:
             return {"ok": False, "error": "channel_not_found"}
         if not thread_ts:
             return {"ok": False, "error": "invalid_arguments"}
-        if not _has_content(args):  # one of them is required to start a stream
+        if not _has_content(args) or not _chunks_ok(args):  # one of them is required
             return {"ok": False, "error": "invalid_arguments"}
         if not channel.startswith("D"):
             for needed in ("recipient_team_id", "recipient_user_id"):
@@ -113,6 +115,7 @@ class StreamingMethods:
             "team": self.team_id,
             "streaming": "in_progress",
         }
+        _keep_tasks(message, args)
         with self._lock:
             self._messages[channel].append(message)
             self._streams[message["ts"]] = "in_progress"
@@ -123,6 +126,8 @@ class StreamingMethods:
 
     def _stream_call(self, args: dict[str, Any], *, stop: bool) -> dict[str, Any]:
         ts = str(args.get("ts") or "")
+        if not _chunks_ok(args):
+            return {"ok": False, "error": "invalid_arguments"}
         text = _stream_text(args)
         if len(text) > STREAM_TEXT_LIMIT:
             return {"ok": False, "error": "msg_too_long"}
@@ -142,6 +147,7 @@ class StreamingMethods:
             if message is None:  # deleted meanwhile
                 return {"ok": False, "error": "message_not_found"}
             message["text"] += text
+            _keep_tasks(message, args)
             if stop:
                 self._streams[ts] = "completed"
                 message["streaming"] = "completed"
@@ -157,6 +163,103 @@ class StreamingMethods:
 
     def _m_chat_stopStream(self, args: dict[str, Any]) -> dict[str, Any]:
         return self._stream_call(args, stop=True)
+
+
+class SessionMethods:
+    """Agent sessions for `FakeSlackAPI`: `agents.sessions.setStatus` and `.rename`."""
+
+    _lock: threading.Condition
+    _sessions: dict[tuple[str, str], dict[str, Any]]
+
+    def session(self, channel: str, thread_ts: str) -> dict[str, Any] | None:
+        """The thread's agent session as a person sees it (None: there is none)."""
+        with self._lock:
+            found = self._sessions.get((channel, thread_ts))
+            return dict(found) if found is not None else None
+
+    def session_statuses(self, channel: str, thread_ts: str) -> list[str]:
+        """Every status the thread's session was given, in order."""
+        with self._lock:
+            found = self._sessions.get((channel, thread_ts))
+            return list(found["history"]) if found is not None else []
+
+    def _m_agents_sessions_setStatus(self, args: dict[str, Any]) -> dict[str, Any]:
+        status = str(args.get("status") or "")
+        channel, thread_ts = str(args.get("channel_id") or ""), str(args.get("thread_ts") or "")
+        if status not in SESSION_STATUSES:
+            return {"ok": False, "error": "invalid_status"}
+        if not channel or not thread_ts:
+            return {"ok": False, "error": "invalid_arguments"}
+        title = args.get("title")
+        if title is not None and len(str(title)) > 200:
+            return {"ok": False, "error": "invalid_title"}
+        with self._lock:
+            found = self._sessions.get((channel, thread_ts))
+            if found is None:  # created: the title and the initiator count only now
+                found = self._sessions[(channel, thread_ts)] = {
+                    "title": str(title or ""),
+                    "initiator": str(args.get("initiator_user_id") or ""),
+                    "history": [],
+                }
+            found["status"] = status
+            found["history"].append(status)
+            self._lock.notify_all()
+        return {"ok": True, "status": status, "title": found["title"]}
+
+    def _m_agents_sessions_rename(self, args: dict[str, Any]) -> dict[str, Any]:
+        channel, thread_ts = str(args.get("channel_id") or ""), str(args.get("thread_ts") or "")
+        title = str(args.get("title") or "")
+        if not title or len(title) > 200:
+            return {"ok": False, "error": "invalid_title"}
+        with self._lock:
+            found = self._sessions.get((channel, thread_ts))
+            if found is None:
+                return {"ok": False, "error": "session_not_found"}
+            found["title"] = title
+        return {"ok": True, "title": title}
+
+
+def _chunks_ok(args: Mapping[str, Any]) -> bool:
+    """Whether every chunk has the shape Slack documents for its type."""
+    chunks = args.get("chunks")
+    if chunks is None:
+        return True
+    if not isinstance(chunks, list):
+        return False
+    for chunk in chunks:
+        if not isinstance(chunk, dict):
+            return False
+        kind = chunk.get("type")
+        if kind == "markdown_text":
+            ok = isinstance(chunk.get("text"), str)
+        elif kind == "plan_update":
+            ok = isinstance(chunk.get("title"), str) and bool(chunk["title"])
+        elif kind == "task_update":
+            ok = (
+                all(isinstance(chunk.get(k), str) and chunk[k] for k in ("id", "title"))
+                and chunk.get("status") in TASK_STATUSES
+                and all(
+                    isinstance(source, dict)
+                    and source.get("type") == "url"
+                    and all(isinstance(source.get(k), str) for k in ("url", "text"))
+                    for source in chunk.get("sources") or []
+                )
+            )
+        else:
+            ok = False
+        if not ok:
+            return False
+    return True
+
+
+def _keep_tasks(message: dict[str, Any], args: Mapping[str, Any]) -> None:
+    """A stream message keeps its plan's title and each task's latest update."""
+    for chunk in args.get("chunks") or []:
+        if chunk.get("type") == "plan_update":
+            message["plan"] = chunk["title"]
+        elif chunk.get("type") == "task_update":
+            tasks = message.setdefault("tasks", {})
+            tasks[chunk["id"]] = {k: v for k, v in chunk.items() if k != "type"}
 
 
 def _has_content(args: Mapping[str, Any]) -> bool:
@@ -175,4 +278,4 @@ def _stream_text(args: Mapping[str, Any]) -> str:
     return text
 
 
-__all__ = ["STREAM_TEXT_LIMIT", "StreamingMethods"]
+__all__ = ["STREAM_TEXT_LIMIT", "SessionMethods", "StreamingMethods"]

@@ -1,4 +1,5 @@
-"""Toy's `ReplySink`: the answer, once complete, and the plan under it, to the outbox."""
+"""Toy's `ReplySink`: the answer, once complete, and the plan under it, to the outbox;
+each step of the work as it starts and ends, and the preferences used before the answer."""
 
 from __future__ import annotations
 
@@ -6,6 +7,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from bot.conversation.reply import PlanPart, ReplyPart
+from bot.conversation.work import Step, Work
 
 
 class ToySink:
@@ -19,6 +21,13 @@ class ToySink:
 
     def busy(self, text: str) -> None:
         self._post({"kind": "busy", "text": text})
+
+    def step(self, step: Step) -> None:
+        self._post({"kind": "step", "id": step.id, "title": step.title, "status": step.status})
+
+    def work(self, work: Work) -> None:
+        used = [{"text": u.text, "when": u.when} for u in work.used]
+        self._post({"kind": "work", "title": work.used_title, "used": used, "line": work.line()})
 
     def append(self, markdown: str) -> None:
         self._text += markdown

@@ -7,6 +7,7 @@
 - `trips`: the "Save trip" button under a plan (the core's flow);
 - `approvals`: the reason modal and the approver's *Approve* / *Reject* (the core's flow);
 - `assistant`: the assistant pane (a new thread's greeting, the channel beside it);
+- `agent`: the Agent messaging experience (the Messages tab's greeting, the stop button);
 - `feedback`: the feedback buttons under every answer.
 
 Buttons, commands and the Home event share one prelude (`interaction.on`): acknowledge,
@@ -19,6 +20,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from bot.slack.listeners import (
+    agent,
     approvals,
     assistant,
     feedback,
@@ -43,10 +45,19 @@ def register(app: App, slack: SlackChannel, prefs: Preferences, link_minutes: in
     messages.register(app, pipeline, slack)
     prefs_command.register(app, pipeline, prefs, link_minutes)
     prefs_modal.register(app, prefs, claims, metrics)
-    home.register(app, pipeline, prefs, metrics)
+    home.register(
+        app,
+        pipeline,
+        prefs,
+        metrics,
+        messages_tab=lambda it, event: pipeline.run_task(
+            agent.messages_tab, slack, it.client, it.team, it.user, event
+        ),
+    )
     trips.register(app, pipeline, prefs)
     approvals.register(app, pipeline, prefs)
     assistant.register(app, pipeline, slack)
+    agent.register(app, pipeline, slack)
     feedback.register(app, pipeline, metrics, pipeline.run_task)
     prefs_command.register_fallbacks(app, pipeline, prefs)
 

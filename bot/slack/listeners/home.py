@@ -10,7 +10,8 @@ core's flow (`bot.flows.preferences`). The tab is built in `bot.slack.views.home
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING, Any
 
 from bot.flows.actions import FORGET_PREFS_YES, Action
 from bot.messages import t
@@ -37,15 +38,25 @@ if TYPE_CHECKING:
 _ITEM_ID = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
 
 
-def register(app: App, pipeline: Pipeline, prefs: Preferences, metrics: Metrics) -> None:
-    """The Home tab's event and buttons."""
+def register(
+    app: App,
+    pipeline: Pipeline,
+    prefs: Preferences,
+    metrics: Metrics,
+    messages_tab: Callable[[Interaction, Mapping[str, Any]], None] | None = None,
+) -> None:
+    """The Home tab's event and buttons; the Messages tab opened goes to `messages_tab`
+    (the Agent messaging experience, `bot.slack.listeners.agent`)."""
     memory = prefs.memory
 
     @on("app_home_opened", pipeline, acknowledge=False)
     def on_home_opened(it: Interaction) -> None:
         event = it.body.get("event") or {}
-        if event.get("tab", "home") == "home":
+        tab = event.get("tab", "home")
+        if tab == "home":
             prefs.run(prefs.publish_home, it.client, it.team, it.user)
+        elif tab == "messages" and messages_tab is not None:
+            messages_tab(it, event)
 
     @on("block_actions", pipeline)
     def on_page(it: Interaction) -> None:

@@ -9,6 +9,7 @@ import sys
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
+from zoneinfo import ZoneInfo
 
 from openai import OpenAI
 
@@ -288,3 +289,45 @@ def test_the_console_shows_only_the_conversation(
     ]
     logged = (tmp_path / log_file).read_text(encoding="utf-8")
     assert "httpx" in logged and "memory.cache" in logged  # kept, just not on the terminal
+
+
+class _Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def test_on_a_terminal_each_step_is_a_dim_line_and_the_preferences_used_follow(
+    scripted_model: ScriptedModel, sqlite_memory: Memory
+) -> None:
+    settings = _settings(
+        llm_model="scripted", openai_base_url=scripted_model.base_url, openai_api_key="test"
+    )
+    sqlite_memory.record(USER, [RED_EYE])
+    scripted_model.script(
+        [("retrieve_from_memory", {"keywords": ["Chengdu"]})], "A daytime flight to Chengdu."
+    )
+    out = _Terminal()
+    stdin = io.StringIO("plan my trip to Chengdu\n")
+    run_console(settings, user=USER, stdin=stdin, stdout=out, memory=sqlite_memory)
+    lines = out.getvalue().splitlines()
+    step = lines.index("\x1b[2m· Recalling your travel preferences\x1b[0m")
+    answer = lines.index("A daytime flight to Chengdu.")
+    assert step < answer
+    said = sqlite_memory.items(USER)[0].created_at.astimezone(ZoneInfo(settings.travel_timezone))
+    used = f"Used: {RED_EYE} (said on {said.date().isoformat()})"
+    assert lines[answer + 1] == f"\x1b[2m{used}\x1b[0m"
+
+    scripted_model.script([("retrieve_from_memory", {"keywords": ["成都"]})], "给你订白天的航班。")
+    out = _Terminal()
+    stdin = io.StringIO("帮我规划去成都\n")
+    run_console(settings, user=USER, stdin=stdin, stdout=out, memory=sqlite_memory)
+    assert "\x1b[2m· 正在回忆你的出行偏好\x1b[0m" in out.getvalue()
+    assert f"\x1b[2m用到：{RED_EYE} (" in out.getvalue()
+
+    # Piped, the output is the conversation alone.
+    scripted_model.script(
+        [("retrieve_from_memory", {"keywords": ["Chengdu"]})], "A daytime flight again."
+    )
+    piped = _session(settings, "plan it again\n", memory=sqlite_memory)
+    assert "A daytime flight again." in piped
+    assert "Recalling" not in piped and "Used:" not in piped

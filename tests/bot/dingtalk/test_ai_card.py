@@ -178,3 +178,52 @@ def test_an_answer_longer_than_a_card_goes_on_in_messages(
     assert card.status == FINISHED and len(card.text()) <= CARD_TEXT_LIMIT
     shown = [card.text()] + [m.text for m in dingtalk.sent]
     assert "\n\n".join(shown).split("\n\n") == days  # all of it, once, in order
+
+
+def _said_today() -> str:
+    """When a preference said now was said, in the robot's time zone (TRAVEL_TIMEZONE)."""
+    from datetime import datetime
+    from zoneinfo import ZoneInfo
+
+    return datetime.now(ZoneInfo("Asia/Shanghai")).date().isoformat()
+
+
+def test_the_work_shows_in_the_card_while_the_agent_works_and_under_the_answer(
+    make_robot: Callable[..., HTTPRobot],
+    dingtalk: FakeDingTalkAPI,
+    scripted_model: ScriptedModel,
+) -> None:
+    robot = make_robot(dingtalk_card_template_id=TEMPLATE, dingtalk_progress_seconds=0)
+    robot.core.memory.record(robot.namespace("staff-alice"), ["I prefer aisle seats"])
+    scripted_model.script(
+        [("retrieve_from_memory", {"keywords": ["seat"]})], "An aisle seat, as you like."
+    )
+    robot.send("book me a seat to Chengdu")
+    robot.drain()
+    [card] = dingtalk.cards
+    # The card appeared with the first step, before any of the answer was written.
+    assert card.created["content"] == "> ⏳ Recalling your travel preferences"
+    assert card.status == FINISHED
+    assert card.text() == (
+        f"An aisle seat, as you like.\n\n> Used: I prefer aisle seats (said on {_said_today()})"
+    )
+    assert dingtalk.sent == []  # all of it in the card
+
+
+def test_without_a_card_the_work_is_a_quoted_line_under_the_answer(
+    make_robot: Callable[..., HTTPRobot],
+    dingtalk: FakeDingTalkAPI,
+    scripted_model: ScriptedModel,
+) -> None:
+    robot = make_robot(dingtalk_progress_seconds=0)
+    robot.core.memory.record(robot.namespace("staff-alice"), ["出差只坐高铁一等座"])
+    scripted_model.script(
+        [("retrieve_from_memory", {"keywords": ["高铁"]})], "好的，给你订高铁一等座。"
+    )
+    robot.send("帮我订去成都的高铁")
+    [message] = dingtalk.wait_for(1)
+    assert message.kind == "markdown"
+    assert message.text == (
+        f"好的，给你订高铁一等座。\n\n> 用到：出差只坐高铁一等座 ({_said_today()} 说的)"
+    )
+    assert dingtalk.cards == []

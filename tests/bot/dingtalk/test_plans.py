@@ -6,9 +6,10 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import Callable
-from datetime import date, timedelta
+from datetime import date, datetime, timedelta
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
+from zoneinfo import ZoneInfo
 
 from bot.messages import t
 from tests.support.dingtalk_api import FakeDingTalkAPI, Sent
@@ -125,7 +126,10 @@ def test_an_admin_plans_for_a_colleague_with_her_memory_and_writes_nothing(
         f"给 @Alice 规划{DEPART}从上海到成都的出差", staff_id=ADMIN, group=True, at_users=[ALICE]
     )
     answer, card = robot.answers(2)
-    assert answer.text == f"已为 @{ALICE} 规划好，避开了红眼航班。" and answer.at == (ALICE,)
+    said = datetime.now(ZoneInfo("Asia/Shanghai")).date().isoformat()
+    used = f"> 用到：I never take red-eye flights ({said} 说的)"  # her memory, shown used
+    assert answer.text == f"已为 @{ALICE} 规划好，避开了红眼航班。\n\n{used}"
+    assert answer.at == (ALICE,)
 
     first = scripted_model.requests[0]
     assert first["messages"][-1]["content"].startswith(f"给 <@{ALICE}> 规划")

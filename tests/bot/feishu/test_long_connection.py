@@ -94,7 +94,13 @@ def test_messages_over_the_long_connection_are_acked_at_once_answered_once_and_i
             fake_feishu.wait_for(
                 "card_settings", where=lambda c: c.params.get("id") == card_id, timeout=20
             )
-        assert card_text(reply["content"], fake_feishu) == "好的，记住了。"
+            # The card opened at the agent's first step: the answer, and the step in the
+            # folded work panel above it.
+            shown = fake_feishu.card(card_id)["elements"]
+            assert shown["answer"] == "好的，记住了。"
+            assert shown["work"] == "✅ 正在记下你的出行偏好"
+        else:
+            assert card_text(reply["content"], fake_feishu) == "好的，记住了。"
 
         # The server drops the connection; the client comes back and a replay of the same
         # event (Feishu re-pushes what it thinks was missed) gets no second answer.

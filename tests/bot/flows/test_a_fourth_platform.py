@@ -155,6 +155,53 @@ def test_its_commands_are_the_cores_and_its_prompt_names_it(
     assert namespace_problem("toy:t1:alice", [*PLATFORMS, PLATFORM]) is None
 
 
+def test_it_shows_the_steps_and_the_preferences_the_answer_used(
+    toy: ToyBot, scripted_model: ScriptedModel
+) -> None:
+    """The core says each step once, as it starts and ends, and with the answer which
+    remembered preferences it used and when each was said; Toy only draws them."""
+    toy.core.memory.record("toy:t1:alice", ["I never take red-eye flights"])
+    toy.core.memory.record("toy:t1:alice", ["I prefer aisle seats"])
+    plan = {"origin": "上海", "destination": "成都", "depart_date": DEPART}
+    scripted_model.script(
+        [("retrieve_from_memory", {"keywords": ["flight", "Chengdu"]})],
+        [("plan_itinerary", plan)],
+        "Here is your Chengdu plan, without red-eyes.",
+    )
+    toy.send("ev4", "plan my trip from Shanghai to Chengdu", msg="m4")
+    [answer] = toy.shown("answer")
+    steps = toy.shown("step")
+    titles = list(dict.fromkeys(step["title"] for step in steps))
+    assert titles[0] == "Recalling your travel preferences"
+    assert titles[1] == "Looking up flights, trains and hotels"
+    assert titles[2].startswith("Scoring ") and "flights" in titles[2]
+    assert all("…" not in title for title in titles)
+    ids = {step["id"]: step for step in steps}  # the last word of each step: done
+    assert {step["status"] for step in ids.values()} == {"complete"}
+    assert [s["status"] for s in steps if s["id"] == steps[0]["id"]] == [
+        "in_progress",
+        "complete",
+    ]
+    [work] = toy.shown("work")
+    assert toy.toy.outbox.index(work) < toy.toy.outbox.index(answer)  # before the answer
+    used = {item["text"]: item["when"] for item in work["used"]}
+    today = date.today().isoformat()
+    assert used == {
+        "I never take red-eye flights": f"said on {today}",
+        "I prefer aisle seats": f"said on {today}",
+    }
+    assert work["title"] == "Preferences I used (2)"
+
+
+def test_a_turn_that_recalls_nothing_lists_no_preferences(
+    toy: ToyBot, scripted_model: ScriptedModel
+) -> None:
+    scripted_model.script("Hello!")
+    toy.send("ev5", "hello", msg="m5")
+    toy.shown("answer")
+    assert toy.shown("step", timeout=0.2) == [] and toy.shown("work", timeout=0.2) == []
+
+
 def test_the_folder_is_all_it_takes() -> None:
     """Toy's four roles under the channel file names, and it imports the core only."""
     assert {p.name for p in TOY.glob("*.py")} >= {
