@@ -31,7 +31,7 @@ from bot.flows.actions import (
     SAVE_TRIP,
     Action,
 )
-from bot.flows.approvals import state_line
+from bot.flows.approvals import approval_body, reason_ask, state_line
 from bot.flows.views import (
     ApprovalView,
     Confirmation,
@@ -181,13 +181,7 @@ class DingTalkWidgets:
         """No form in DingTalk: what to reply, with the code that carries the trip."""
         lang = view.lang
         command = self.command(view.submit, lang)
-        ask = t(
-            "approval_reason_ask",
-            lang,
-            trip=inert(view.trip),
-            choice=inert("; ".join(view.choice)),
-            breaks=inert("; ".join(view.breaks)),
-        )
+        ask = reason_ask(view, inert)
         lines = [ask, t("approval_reason_reply", lang, command=f"**{command}**")]
         if view.error:
             lines.insert(0, t(view.error, lang))
@@ -196,14 +190,7 @@ class DingTalkWidgets:
     def approval(self, view: ApprovalView) -> Reply:
         """An ActionCard: *Approve* / *Reject* send `批准 CODE` / `驳回 CODE`."""
         lang = view.lang
-        body = t(
-            "approval_body",
-            lang,
-            traveller=view.traveller,
-            choice=inert(view.choice),
-            breaks=inert("; ".join(view.breaks)),
-            reason=inert(view.reason),
-        )
+        body = approval_body(view, inert)
         lines = [body.replace("\n", "\n\n")]
         state = state_line(view)
         if state:

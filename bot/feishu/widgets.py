@@ -24,7 +24,7 @@ from typing import Any
 from bot.feishu.cards import button, buttons, card, markdown, note
 from bot.feishu.markdown import escape, to_card_markdown
 from bot.flows.actions import Action
-from bot.flows.approvals import state_line
+from bot.flows.approvals import approval_body, reason_ask, state_line
 from bot.flows.trips import shown
 from bot.flows.views import (
     ApprovalView,
@@ -103,13 +103,7 @@ class FeishuWidgets:
 
     def reason_form(self, view: ReasonForm) -> dict[str, Any]:
         lang = view.lang
-        ask = t(
-            "approval_reason_ask",
-            lang,
-            trip=escape(view.trip),
-            choice=escape("; ".join(view.choice)),
-            breaks=escape("; ".join(view.breaks)),
-        )
+        ask = reason_ask(view, escape)
         submit = button(
             t("approval_reason_submit", lang), value=value_of(view.submit, lang), kind="primary"
         )
@@ -131,14 +125,7 @@ class FeishuWidgets:
 
     def approval(self, view: ApprovalView) -> dict[str, Any]:
         lang = view.lang
-        body = t(
-            "approval_body",
-            lang,
-            traveller=view.traveller,
-            choice=escape(view.choice),
-            breaks=escape("; ".join(view.breaks)),
-            reason=escape(view.reason),
-        )
+        body = approval_body(view, escape)
         elements: list[dict[str, Any]] = [markdown(to_card_markdown(body))]
         state = state_line(view)
         if state:

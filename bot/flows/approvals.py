@@ -27,7 +27,7 @@ and registers with the core's `Messengers`; nothing here names a platform.
 from __future__ import annotations
 
 import logging
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from bot.conversation.reply import PlanPart
@@ -101,7 +101,7 @@ class ApprovalFlows:
         form = ReasonForm(
             lang=lang, trip=trip_words(part), choice=choice, breaks=breaks, submit=submit
         )
-        return Outcome(form, text=_ask_text(form), tone="warning", private=True)
+        return Outcome(form, text=reason_ask(form), tone="warning", private=True)
 
     # -- 2. the request ---------------------------------------------------------------------
 
@@ -287,13 +287,32 @@ class ApprovalFlows:
         return admins is not None and admins.is_admin(request.scope, request.user, request.admins)
 
 
-def _ask_text(form: ReasonForm) -> str:
+def _as_is(text: str) -> str:
+    return text
+
+
+def reason_ask(form: ReasonForm, quote: Callable[[str], str] = _as_is) -> str:
+    """What the reason form asks, the person's words put through the channel's `quote`
+    (its escaping for the markup it draws in)."""
     return t(
         "approval_reason_ask",
         form.lang,
-        trip=form.trip,
-        choice="; ".join(form.choice),
-        breaks="; ".join(form.breaks),
+        trip=quote(form.trip),
+        choice=quote("; ".join(form.choice)),
+        breaks=quote("; ".join(form.breaks)),
+    )
+
+
+def approval_body(card: ApprovalView, quote: Callable[[str], str] = _as_is) -> str:
+    """Who asks, for what, which rules it breaks and why; the traveller is a mention in
+    the channel's markup, the rest goes through the channel's `quote`."""
+    return t(
+        "approval_body",
+        card.lang,
+        traveller=card.traveller,
+        choice=quote(card.choice),
+        breaks=quote("; ".join(card.breaks)),
+        reason=quote(card.reason),
     )
 
 
@@ -302,14 +321,7 @@ def card_text(card: ApprovalView) -> str:
     lang = card.lang
     lines = [
         t("approval_title", lang, trip=card.trip),
-        t(
-            "approval_body",
-            lang,
-            traveller=card.traveller,
-            choice=card.choice,
-            breaks="; ".join(card.breaks),
-            reason=card.reason,
-        ),
+        approval_body(card),
         state_line(card),
     ]
     return "\n".join(line for line in lines if line)
@@ -331,10 +343,12 @@ __all__ = [
     "ApprovalFlows",
     "Messenger",
     "Messengers",
+    "approval_body",
     "card_text",
     "chosen",
     "exceptions",
     "person_id",
+    "reason_ask",
     "state_line",
     "trip_words",
 ]

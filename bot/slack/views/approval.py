@@ -14,7 +14,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from bot.flows.approvals import state_line
+from bot.flows.approvals import approval_body, reason_ask, state_line
 from bot.flows.views import ApprovalView, ReasonForm
 from bot.messages import t
 from bot.slack.markdown import escape
@@ -31,13 +31,7 @@ MAX_METADATA_CHARS = 3000  # Slack's limit on a view's private_metadata
 
 def reason_modal(view: ReasonForm) -> dict[str, Any]:
     lang = view.lang
-    ask = t(
-        "approval_reason_ask",
-        lang,
-        trip=escape(view.trip),
-        choice=escape("; ".join(view.choice)),
-        breaks=escape("; ".join(view.breaks)),
-    )
+    ask = reason_ask(view, escape)
     data = dict(view.submit.data)
     metadata = json.dumps(data, ensure_ascii=False)
     if len(metadata) > MAX_METADATA_CHARS:  # long option words: the trip and thread suffice
@@ -74,14 +68,7 @@ def approval_message(view: ApprovalView) -> tuple[str, list[dict[str, Any]]]:
     """(fallback text, blocks) of the approver's message."""
     lang = view.lang
     title = t("approval_title", lang, trip=escape(view.trip))
-    body = t(
-        "approval_body",
-        lang,
-        traveller=view.traveller,
-        choice=escape(view.choice),
-        breaks=escape("; ".join(view.breaks)),
-        reason=escape(view.reason),
-    )
+    body = approval_body(view, escape)
     blocks: list[dict[str, Any]] = [
         {"type": "header", "text": {"type": "plain_text", "text": clip(title, 150)}},
         {"type": "section", "text": {"type": "mrkdwn", "text": clip(body, MAX_TEXT_CHARS)}},
