@@ -21,8 +21,6 @@ streams it stopped); `bot.slack.listeners.agent` stops the thread's turn for rea
 from __future__ import annotations
 
 import logging
-import threading
-import time
 from collections.abc import Callable
 from concurrent.futures import Future
 from typing import Any, Literal
@@ -30,7 +28,7 @@ from typing import Any, Literal
 from slack_sdk.errors import SlackApiError
 
 from bot.slack.api import SLACK_ERRORS, slack_error
-from bot.slack.streaming import UNAVAILABLE, UNAVAILABLE_SECONDS
+from bot.slack.streaming import UNAVAILABLE, WorkspaceSwitch
 
 log = logging.getLogger(__name__)
 
@@ -41,22 +39,8 @@ TITLE_LIMIT = 200  # characters of a session's title
 NOT_AN_AGENT = UNAVAILABLE | {"not_an_agent", "app_not_agent", "invalid_app_type"}
 
 
-class AgentSessions:
+class AgentSessions(WorkspaceSwitch):
     """Agent session calls, per workspace on or off (see the module docstring); thread-safe."""
-
-    def __init__(
-        self, *, enabled: bool = True, clock: Callable[[], float] = time.monotonic
-    ) -> None:
-        self.enabled = enabled
-        self._clock = clock
-        self._off_until: dict[str, float] = {}
-        self._lock = threading.Lock()
-
-    def available(self, team: str) -> bool:
-        if not self.enabled:
-            return False
-        with self._lock:
-            return self._off_until.get(team, 0.0) <= self._clock()
 
     def set_status(
         self,
@@ -102,8 +86,7 @@ class AgentSessions:
         error = slack_error(exc)
         if isinstance(exc, SlackApiError) and error in NOT_AN_AGENT:
             log.info("no agent sessions in a workspace (%s)", error)
-            with self._lock:
-                self._off_until[team] = self._clock() + UNAVAILABLE_SECONDS
+            self.off(team)
             return
         log.info("could not %s (%s)", doing, error)
 

@@ -64,8 +64,9 @@ UNAVAILABLE = frozenset(
 UNAVAILABLE_SECONDS = 600.0
 
 
-class StreamSwitch:
-    """Whether to try streaming in a workspace: off a while after Slack said it is unavailable."""
+class WorkspaceSwitch:
+    """Whether to try a Slack feature in a workspace: off for `UNAVAILABLE_SECONDS` after
+    Slack said it is not available there (`off`); thread-safe."""
 
     def __init__(
         self, *, enabled: bool = True, clock: Callable[[], float] = time.monotonic
@@ -81,12 +82,19 @@ class StreamSwitch:
         with self._lock:
             return self._off_until.get(team, 0.0) <= self._clock()
 
+    def off(self, team: str) -> None:
+        with self._lock:
+            self._off_until[team] = self._clock() + UNAVAILABLE_SECONDS
+
+
+class StreamSwitch(WorkspaceSwitch):
+    """Whether to try streaming in a workspace: off a while after Slack said it is unavailable."""
+
     def refused(self, team: str, error: str) -> None:
         """Slack refused to start a stream; an `UNAVAILABLE` answer turns the team off."""
         if error in UNAVAILABLE:
             log.info("chat streaming is not available in a workspace (%s)", error)
-            with self._lock:
-                self._off_until[team] = self._clock() + UNAVAILABLE_SECONDS
+            self.off(team)
 
 
 class AnswerStream:
