@@ -43,10 +43,11 @@ TUNED = (
     "r8_fresh",
     "r9_fresh",
     "r10_dev",
+    "r10_fresh",
 )
 # Measured, never learned from: a sentence that also appears in one of these (short ones such
 # as "用公制单位" do) is no exemplar.
-MEASURED = ("held_out", "untuned_r6", "untuned_r7", "r8_held_out", "r10_fresh")
+MEASURED = ("held_out", "untuned_r6", "untuned_r7", "r8_held_out", "r11_fresh")
 OTHER_PREFERENCES = 360
 # Preferences that use the words of instructions ("system prompt? no idea what that is, just
 # book trains") are all kept as exemplars: they are the ones near the boundary.
@@ -56,9 +57,12 @@ NEAR_INSTRUCTIONS = re.compile(
     re.IGNORECASE,
 )
 K = 3
-# Tuned on the development sets (round 10, bench/README.md): 0.01 refused 11-33 of the 897
-# outside English preferences, 0.02 missed a third more of the instructions.
-THRESHOLD = 0.015
+# Tuned on the development sets (bench/README.md). Round 10: 0.015, from r9_fresh held out of
+# the exemplars (0.02 missed a third more of its instructions). Round 11: 0.01, from r10_fresh
+# held out of the exemplars (0.015 let 18 of its 29 rule-missed instructions through, 0.01 12,
+# 0.005 8) against the tuned sets' benign sentences that are no exemplars (658 that the rules
+# keep: 0.015 refused 1, 0.01 2, 0.005 6).
+THRESHOLD = 0.01
 
 
 def exemplars() -> dict[str, object]:

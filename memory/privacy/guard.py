@@ -42,7 +42,8 @@ _OPEN_END = re.compile(
     r"(?:[:：=#\-–,，、(]|(?<![a-z])(?:is|are|was|were|at|on|to|ends?|ending|starts?|starting"
     r"|begins?|number|no\.?|num|code|pin|password|passcode|pwd|passport|id|card|phone|mobile"
     r"|cell|tel|account|acct|member(?:ship)?|cvv|cvc|expiry|exp|last|first|digits|then|and"
-    r"|plus|of|with|like)|是|为|号|码|号码|密码|卡号|手机|电话|账号|证件号|护照|身份证|尾号|开头"
+    r"|plus|of|with|like|about|around|under|max)|是|为|号|码|号码|密码|卡号"
+    r"|手机|电话|账号|证件号|护照|身份证|尾号|开头|一晚|每晚|人均|大概|大约|约|差不多|不超过|最多"
     r"|前几位|后几位|前半段?|后半段?|接着|然后|和|打|拨|联系我)\s*\Z",
     re.IGNORECASE,
 )

@@ -75,6 +75,7 @@ NOT_MONEY = re.compile(
     r"|bookings?|cars?|items?|calls?|meetings?|colleagues?|members?|mah|ml|w|kw|mbps|hz|lines?"
     r"|words?|pages?|photos?|emails?|laps?|reps?|cups?|bottles?|mb|tb|inch|★|☆|score|rating|bus|tram|ferry"
     r"|reviews?|comments?|ratings|votes?|grams?|kph|mph|db|decibels?|characters?|chars?|weekends?"
+    r"|wide|long|tall|high|deep|thick"
     r"|run|race|marathon|tv|video|screen|monitor|resolution|dpi|lux"
     r"|avios|mqms?|xp|kcal|calories|o'?clock|legs?|cars?)"
     r"(?![a-z])|[:/.]\d|-\d{1,2}(?!\d)"
@@ -120,7 +121,7 @@ PER_AFTER = re.compile(
     r"\s*(?:(?:range|or\s+so|-?ish|tops|max(?:imum)?|at\s+most|or\s+less|or\s+under|and\s+under)"
     r"\s*)?(?:(?:per|a|an|each|every|/)\s*(?:night|room|ticket|person|head|day|trip|meal)"
     r"|nightly)(?![a-z])"
-    r"|\s*(?:每|一|/)(?:晚|间|张|人|天|夜|餐)|\s*人均",
+    r"|\s*(?:每|一|/)(?:晚|间|张|人|天|夜|餐|件|趟)|\s*人均",
     F,
 )
 # "三千预算", "3000 budget"; but "20 budget hotels" are cheap hotels, not a price.

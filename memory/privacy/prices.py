@@ -86,6 +86,7 @@ FOR_THING = re.compile(
     rf"{_FOR_EN}(?!(?:{_PEOPLE_THINGS})(?![a-z]))(?:{_THINGS_EN}|flights?|trains?|rooms?"
     r"|seats?|cab\s+rides?|suites?|villas?|tours?|(?:rail\s+)?pass(?:es)?|packages?|excursions?"
     r"|insurance|visas?|lounges?|wi-?fi|guides?|drivers?|cars?|vans?|boats?|ferries|sim\s+cards?"
+    r"|porters?|bellhops?|bellboys?|housekeeping|valets?|concierges?|waiters?|servers?|maids?"
     r"|data\s+plans?)(?![a-z])"
     rf"|\s*(?:用来|拿来|用于|花在|留给|给|来)(?:订|买|付|住|打|吃)?(?:{_THINGS_ZH}|打车|住宿|机票|吃饭)"
     r"|\s*(?:住|睡)(?:一|每)?(?:晚|夜)",
@@ -97,7 +98,7 @@ FOR_PEOPLE_THING = re.compile(rf"{_FOR_EN}(?:{_PEOPLE_THINGS}|nights?\s+out)(?![
 SPENT_BEFORE = re.compile(
     r"(?:(?<![a-z])(?:spent|spend(?:s|ing)?|paid|pay(?:s|ing)?|cost(?:s|ing)?|charged"
     r"|blew|blown|dropped|forked\s+out|shelled\s+out|splurged|burned|wasted|owe[sd]?"
-    r"|set\s+(?:me|us|him|her|them)\s+back|came\s+(?:out\s+)?to|comes\s+to|ran(?:\s+(?:me|us))?"
+    r"|set\s+(?:me|us|him|her|them)\s+back|came\s+(?:out\s+)?(?:to|at)|comes\s+(?:out\s+)?(?:to|at)|ran(?:\s+(?:me|us))?"
     r"|runs\s+(?:me|us)|totall?ed|totals?|grand\s+total|subtotal|billed|expensed|reimbursed"
     r"|cover|covers|covered|set\s+aside|put\s+aside|budgeted|allot(?:ted)?|earmark(?:ed)?"
     r"|all\s+in|all-in|in\s+total|altogether|saved|save|saving|refunded|quoted|split|brought"
@@ -108,7 +109,7 @@ SPENT_BEFORE = re.compile(
     r"|up\s+to|at\s+least|at\s+most|maybe|probably|close\s+to|~))*\s*:?\s*"
     r"|(?:花了|花掉|花费|花|付了|付过|付|交了|掏了|掏|刷了|刷|消费了?|开销|开支|用了|报销了?|报了|报"
     r"|结账|结了|共计|合计|总计|总共|一共|总额|总价|总花费|总费用|账单|跳到|跳表|打表|留了?|预留"
-    r"|准备了?|出了|给了|挣了?|赚了?|省了|省下|退了|多收了?我?|少收了?|充值了?|充了|转了我|转账|多花了?"
+    r"|准备了?|出了|给了|塞了|打赏了?|赏了|挣了?|赚了?|省了|省下|退了|多收了?我?|少收了?|充值了?|充了|转了我|转账|多花了?"
     r"|少花了?|多付了?|补了|赔了|罚了|扣了|降到|涨到|跌到|降至|涨至|降了|涨了)"
     r"(?:大概|大约|约|差不多|将近|快|才|就|只|了|个|共)*\s*[:：]?\s*)\Z",
     F,
