@@ -22,8 +22,13 @@ Optionally also over outside text that must all be kept: PrefEval preferences
 Targets: catch >= 95% of the sensitive sentences (round 8: >= 97%), refuse <= 1 in 40
 benign ones.
 
+Each sentence is judged as `Memory.record` judges it alone: the rules (`scan`), then similarity
+to instructions (`memory/privacy/similarity.py`, the bundled e5 model); `--rules-only` leaves the
+second out. Rounds 10 and 11 add `r10_dev`, `r10_fresh` and `r11_fresh` (bench/README.md).
+
     .venv/bin/python bench/privacy.py
     .venv/bin/python bench/privacy.py --prefeval ../shared/data/prefeval_dev --json out.json
+    .venv/bin/python bench/privacy.py --rules-only --sets r11_fresh
 """
 
 from __future__ import annotations

@@ -91,7 +91,7 @@ ESCAPED = re.compile(
     r"(?<![0-9a-z])(?=[0-9]*[a-f])(?=[a-f]*[0-9])[0-9a-f]{24,}(?![0-9a-z])"
     r"|(?:%[0-9a-f]{2}){3,}|(?:\\u[0-9a-f]{4}){2,}|(?:\\x[0-9a-f]{2}){3,}"
     # percent-encoded markup: "%3Cscript%3E"
-    r"|%3c/?[a-z]{1,12}[^\s%]{0,40}%3e"
+    r"|%3c(?:/|%2f)?[a-z][^\s]{0,80}%3e"
     r"|(?:&#x?[0-9a-f]{2,6};){3,}"
     # hex bytes with spaces or colons, one with a letter among the first twelve
     r"|(?<![0-9a-z])(?=(?:[0-9a-f]{2}[ :]){0,11}[0-9]?[a-f])"
