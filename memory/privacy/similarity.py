@@ -100,7 +100,8 @@ class InstructionSimilarity:
         if not texts:
             return []
         commands, preferences, k, _ = self._model
-        vectors = self._embed(texts)
+        # A lone surrogate cannot be encoded for the model (`Memory.record` repairs them first).
+        vectors = self._embed([text.encode("utf-8", "replace").decode("utf-8") for text in texts])
         near_commands = np.sort(vectors @ commands.T, axis=1)[:, -k:].mean(axis=1)
         near_preferences = np.sort(vectors @ preferences.T, axis=1)[:, -k:].mean(axis=1)
         return [float(value) for value in near_commands - near_preferences]
