@@ -22,8 +22,13 @@ Optionally also over outside text that must all be kept: PrefEval preferences
 Targets: catch >= 95% of the sensitive sentences (round 8: >= 97%), refuse <= 1 in 40
 benign ones.
 
+Each sentence is judged as `Memory.record` judges it alone: the rules (`scan`), then similarity
+to instructions (`memory/privacy/similarity.py`, the bundled e5 model); `--rules-only` leaves the
+second out. Rounds 10 and 11 add `r10_dev`, `r10_fresh` and `r11_fresh` (bench/README.md).
+
     .venv/bin/python bench/privacy.py
     .venv/bin/python bench/privacy.py --prefeval ../shared/data/prefeval_dev --json out.json
+    .venv/bin/python bench/privacy.py --rules-only --sets r11_fresh
 """
 
 from __future__ import annotations
@@ -39,22 +44,58 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from memory.privacy import scan  # noqa: E402
+from memory.privacy import Category  # noqa: E402
+from memory.privacy import scan as rules_scan  # noqa: E402
 from memory.privacy.guard import PrivacyGuard  # noqa: E402
+from memory.privacy.similarity import shared_similarity  # noqa: E402
 from memory.privacy.text import normalise  # noqa: E402
 
 CORPUS = ROOT / "tests" / "memory" / "privacy_corpus"
 _CJK = re.compile(r"[\u4e00-\u9fff]")
 _DIGIT = re.compile(r"\d")
-ROUND8 = ("r8_dev", "r8_held_out", "r8_fresh", "r9_fresh")
+ROUND8 = ("r8_dev", "r8_held_out", "r8_fresh", "r9_fresh", "r10_dev", "r10_fresh", "r11_fresh")
+ROUND8_TUNED = ("r8_dev", "r8_fresh", "r9_fresh", "r10_dev", "r10_fresh")
 FAMILIES = ("amount", "instructions")
 # Sets whose misses are printed (tuned on anyway): r8_fresh was measured once, untuned, and
-# then fixed by general rules in round 3; r9_fresh was written after that and only measured.
-LISTED = ("dev", "r8_dev", "r8_fresh")
+# then fixed by general rules in round 3; r9_fresh (round 10) and r10_fresh (round 11) the same;
+# r11_fresh was written after round 11 and only measured.
+LISTED = ("dev", "r8_dev", "r8_fresh", "r9_fresh", "r10_dev", "r10_fresh")
+
+
+# The verdict of one fact recorded alone: the rules, then (unless --rules-only) similarity to
+# instructions, as `PrivacyGuard.check` gives it. Filled for many sentences at once by
+# `_prepare`, so the model embeds in batches.
+_VERDICTS: dict[str, Category | None] = {}
+SEMANTIC = [True]
+
+
+def _prepare(texts: list[str]) -> None:
+    todo = [text for text in dict.fromkeys(texts) if text not in _VERDICTS]
+    for text in todo:
+        _VERDICTS[text] = rules_scan(text)
+    passed = [text for text in todo if _VERDICTS[text] is None]
+    if SEMANTIC[0] and passed:
+        similarity = shared_similarity()
+        for start in range(0, len(passed), 64):
+            batch = passed[start : start + 64]
+            for text, flagged in zip(batch, similarity.flags(batch), strict=True):
+                if flagged:
+                    _VERDICTS[text] = "instructions"
+
+
+def scan(text: str) -> Category | None:
+    if text not in _VERDICTS:
+        _prepare([text])
+    return _VERDICTS[text]
+
+
+def _guard() -> PrivacyGuard:
+    return PrivacyGuard(semantic=SEMANTIC[0])
 
 
 def _load(name: str) -> dict[str, Any]:
     doc: dict[str, Any] = json.loads((CORPUS / f"{name}.json").read_text(encoding="utf-8"))
+    _prepare([case["text"] for kind in ("sensitive", "benign") for case in doc[kind]])
     return doc
 
 
@@ -84,7 +125,7 @@ def _figures(
 
 
 def _turn_rates(turns: dict[str, list[dict[str, Any]]], lang: str) -> dict[str, Any]:
-    guard = PrivacyGuard()
+    guard = _guard()
     sensitive = [t for t in turns["sensitive"] if t["lang"] == lang]
     benign = [t for t in turns["benign"] if t["lang"] == lang]
     missed, refused = [], []
@@ -146,8 +187,9 @@ def _round8(report: dict[str, Any], names: tuple[str, ...]) -> None:
 
 def _benign_in_calls(sets: list[str], report: dict[str, Any], listed: bool) -> None:
     """Benign sentences recorded four at a time: facts refused only because the call's
-    facts are read together (what a split value costs ordinary turns)."""
-    guard = PrivacyGuard()
+    facts are read together (what a split value costs ordinary turns). The rules alone: the
+    similarity layer reads each fact alone, together or not."""
+    guard = PrivacyGuard(semantic=False)
     for lang in ("en", "zh"):
         texts = [c["text"] for s in sets for c in _load(s)["benign"] if c["lang"] == lang]
         people = json.loads((ROOT / "bench" / "travel_people.json").read_text(encoding="utf-8"))
@@ -160,7 +202,7 @@ def _benign_in_calls(sets: list[str], report: dict[str, Any], listed: bool) -> N
         calls = [texts[i : i + 4] for i in range(0, len(texts), 4)]
         added = []
         for call in calls:
-            alone = [scan(fact) for fact in call]
+            alone = [rules_scan(fact) for fact in call]
             together = guard.check(call)
             added += [
                 f"{' | '.join(call)} -> {fact}"
@@ -193,6 +235,7 @@ def _outside(prefeval: Path | None) -> dict[str, Any]:
     said = [fact["fact"] for person in people["people"] for fact in person["facts"]]
     texts["travel_people (en)"] = [t for t in said if not _CJK.search(t)]
     texts["travel_people (zh)"] = [t for t in said if _CJK.search(t)]
+    _prepare([text for items in texts.values() for text in items])
     return {
         name: {"kept": sum(scan(t) is None for t in items), "total": len(items)}
         for name, items in texts.items()
@@ -205,7 +248,7 @@ def _speed(sets: list[str], report: dict[str, Any]) -> None:
     ]
     started, cpu = time.perf_counter(), time.process_time()
     for text in texts * 5:
-        scan(text)
+        rules_scan(text)
     per_fact = (time.perf_counter() - started) / (len(texts) * 5) * 1000
     cpu_per_fact = (time.process_time() - cpu) / (len(texts) * 5) * 1000
     report["ms_per_fact"] = round(per_fact, 3)
@@ -214,8 +257,8 @@ def _speed(sets: list[str], report: dict[str, Any]) -> None:
         f"speed: {per_fact:.2f} ms per fact, {cpu_per_fact:.2f} ms CPU "
         f"({len(texts)} facts x 5, scan alone)"
     )
-    # One `record` call's facts together (PrivacyGuard.check), in calls of four facts.
-    guard = PrivacyGuard()
+    # One `record` call's facts together (PrivacyGuard.check, rules), in calls of four facts.
+    guard = PrivacyGuard(semantic=False)
     calls = [texts[i : i + 4] for i in range(0, len(texts), 4)]
     cpu = time.process_time()
     for _ in range(3):
@@ -224,6 +267,15 @@ def _speed(sets: list[str], report: dict[str, Any]) -> None:
     per_fact = (time.process_time() - cpu) / (len(texts) * 3) * 1000
     report["cpu_ms_per_fact_in_calls_of_4"] = round(per_fact, 3)
     print(f"speed: {per_fact:.2f} ms CPU per fact through PrivacyGuard.check, 4 facts a call")
+    if SEMANTIC[0]:  # the similarity layer: one embedding a fact, calls of four facts
+        similarity = shared_similarity()
+        sample = texts[:200]
+        started = time.perf_counter()
+        for i in range(0, len(sample), 4):
+            similarity.margins(sample[i : i + 4])
+        per_fact = (time.perf_counter() - started) / len(sample) * 1000
+        report["similarity_ms_per_fact"] = round(per_fact, 2)
+        print(f"speed: {per_fact:.1f} ms wall per fact for similarity, 4 facts a call")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -235,7 +287,14 @@ def main(argv: list[str] | None = None) -> int:
         action="store_true",
         help="only the sets the guard is tuned on (dev, probes, r8_dev): for use while tuning",
     )
+    parser.add_argument(
+        "--rules-only",
+        action="store_true",
+        help="the rules alone, without similarity to instructions (memory/privacy/similarity.py)",
+    )
+    parser.add_argument("--sets", nargs="*", help="only these round sets (e.g. r10_dev r10_fresh)")
     args = parser.parse_args(argv)
+    SEMANTIC[0] = not args.rules_only
 
     report: dict[str, Any] = {}
     probes = sorted(path.stem for path in CORPUS.glob("probe_*.json"))
@@ -253,10 +312,11 @@ def main(argv: list[str] | None = None) -> int:
             print(_line(f"{half:11} {lang}", figures))
             if half in (*LISTED, *probes):
                 _print_details(figures)
-    _round8(report, ("r8_dev", "r8_fresh") if args.tuned_only else ROUND8)
+    rounds_run = tuple(args.sets) if args.sets else ROUND8_TUNED if args.tuned_only else ROUND8
+    _round8(report, rounds_run)
     rounds = [name for name in ROUND8 if (CORPUS / f"{name}.json").exists()]
     _benign_in_calls(
-        [*sets, "r8_dev", "r8_fresh"] if args.tuned_only else [*sets, *rounds],
+        [*sets, *ROUND8_TUNED] if args.tuned_only else [*sets, *rounds],
         report,
         args.tuned_only,
     )

@@ -89,11 +89,24 @@ class LocalEmbedder:
         self._queries = _QueryCache()
 
     def embed_passages(self, texts: Sequence[str]) -> Vector:
+        """Facts and queries take the same prefix here, so a fact the privacy guard has just
+        embedded (memory.privacy.similarity) comes from the small cache when it is stored."""
         if not texts:
             return np.zeros((0, self.dim), dtype=np.float32)
-        with self._lock:
-            out = self._model.query(list(texts))
-        return _normalise(np.asarray(out, dtype=np.float32).reshape(len(texts), self.dim))
+        found = [self._queries.get(text) for text in texts]
+        missing = [text for text, vec in zip(texts, found, strict=True) if vec is None]
+        if missing:
+            with self._lock:
+                out = self._model.query(missing)
+            fresh = _normalise(np.asarray(out, dtype=np.float32).reshape(len(missing), self.dim))
+            made = dict(zip(missing, fresh, strict=True))
+            for text, vec in made.items():
+                self._queries.put(text, vec)
+            found = [
+                vec if vec is not None else made[text]
+                for text, vec in zip(texts, found, strict=True)
+            ]
+        return np.stack([vec for vec in found if vec is not None]).astype(np.float32)
 
     def embed_query(self, text: str) -> Vector:
         cached = self._queries.get(text)

@@ -25,8 +25,10 @@ label names, in either order, and what is keyed in), `money` (numbers with a mon
 bare number is), `instructions` (set phrases), `requests` (a request's parts, in either
 language), `commands` (data handed to other people, dumps, claims of approval) and
 `payloads` (links, code, encoded data), `rules` (all of them together: `scan`, `redact`,
-`findings`), `guard` (one `record` call's facts together: values split over them, pieces
-against stored facts) and `review` (the fast model's second opinion).
+`findings`), `similarity` (instruction-shaped text found by meaning, with the bundled e5
+model and exemplars), `guard` (one `record` call's facts together: values split over them,
+pieces against stored facts, similarity) and `review` (the fast model's second opinion).
+`scan` is the rules alone; `Memory.record` runs `PrivacyGuard.check`.
 """
 
 from __future__ import annotations

@@ -7,6 +7,11 @@ pieces that only together form a number ("my number starts with 138 0013" … "a
 8000", within the call or against the person's stored facts); then, with a reviewer (the
 fast model, `memory.privacy.review`), a second opinion on facts the rules pass that hold
 digits.
+
+Before the reviewer, facts the rules pass are compared by meaning with instruction-shaped
+exemplars (`memory.privacy.similarity`, the bundled e5 model): what addresses the assistant
+or other people in words no rule lists is refused as "instructions". All of a call's facts
+are embedded at once.
 """
 
 from __future__ import annotations
@@ -20,6 +25,7 @@ from typing import Protocol
 from memory.privacy.categories import Category
 from memory.privacy.numbers import pieces, pieces_shape
 from memory.privacy.rules import DIGIT, findings, scan
+from memory.privacy.similarity import InstructionSimilarity, shared_similarity
 from memory.privacy.text import normalise
 
 _REVIEWS_AT_ONCE = 4
@@ -36,7 +42,8 @@ _OPEN_END = re.compile(
     r"(?:[:：=#\-–,，、(]|(?<![a-z])(?:is|are|was|were|at|on|to|ends?|ending|starts?|starting"
     r"|begins?|number|no\.?|num|code|pin|password|passcode|pwd|passport|id|card|phone|mobile"
     r"|cell|tel|account|acct|member(?:ship)?|cvv|cvc|expiry|exp|last|first|digits|then|and"
-    r"|plus|of|with|like)|是|为|号|码|号码|密码|卡号|手机|电话|账号|证件号|护照|身份证|尾号|开头"
+    r"|plus|of|with|like|about|around|under|max)|是|为|号|码|号码|密码|卡号"
+    r"|手机|电话|账号|证件号|护照|身份证|尾号|开头|一晚|每晚|人均|大概|大约|约|差不多|不超过|最多"
     r"|前几位|后几位|前半段?|后半段?|接着|然后|和|打|拨|联系我)\s*\Z",
     re.IGNORECASE,
 )
@@ -64,10 +71,18 @@ class PrivacyReviewer(Protocol):
 
 
 class PrivacyGuard:
-    """The rules, pieces across facts, and an optional reviewer (see the module docstring)."""
+    """The rules, pieces across facts, similarity to instructions (unless `semantic` is
+    False) and an optional reviewer (see the module docstring)."""
 
-    def __init__(self, *, reviewer: PrivacyReviewer | None = None) -> None:
+    def __init__(
+        self,
+        *,
+        reviewer: PrivacyReviewer | None = None,
+        similarity: InstructionSimilarity | None = None,
+        semantic: bool = True,
+    ) -> None:
         self.reviewer = reviewer
+        self.similarity = similarity or (shared_similarity() if semantic else None)
 
     def check(
         self, facts: Sequence[str], stored: Callable[[], Iterable[str]] = tuple
@@ -78,6 +93,12 @@ class PrivacyGuard:
         if len(facts) > 1 and any(verdict in _WEAK for verdict in verdicts):
             self._join_turn(facts, verdicts)
         self._join_pieces(facts, verdicts, stored)
+        if self.similarity is not None:
+            passed = [index for index, verdict in enumerate(verdicts) if verdict is None]
+            flags = self.similarity.flags([facts[index] for index in passed])
+            for index, flagged in zip(passed, flags, strict=True):
+                if flagged:
+                    verdicts[index] = "instructions"
         reviewer = self.reviewer
         if reviewer is not None:
             asked = [

@@ -73,15 +73,16 @@ NOT_MONEY = re.compile(
     r"|transfers?|connections?|layovers?|legs?|segments?|floors?|rows?|seats?|rooms?|beds?"
     r"|steps?|points?|pts|x|visits?|trips?|flights?|trains?|hotels?|cities|countries|stays"
     r"|bookings?|cars?|items?|calls?|meetings?|colleagues?|members?|mah|ml|w|kw|mbps|hz|lines?"
-    r"|words?|pages?|photos?|emails?|laps?|reps?|cups?|bottles?|mb|tb|inch|★|☆|score|rating"
+    r"|words?|pages?|photos?|emails?|laps?|reps?|cups?|bottles?|mb|tb|inch|★|☆|score|rating|bus|tram|ferry"
     r"|reviews?|comments?|ratings|votes?|grams?|kph|mph|db|decibels?|characters?|chars?|weekends?"
+    r"|wide|long|tall|high|deep|thick"
     r"|run|race|marathon|tv|video|screen|monitor|resolution|dpi|lux"
     r"|avios|mqms?|xp|kcal|calories|o'?clock|legs?|cars?)"
     r"(?![a-z])|[:/.]\d|-\d{1,2}(?!\d)"
     r"|\s?(?:多|余|来|几)?(?:分钟|分|秒|小时|个|天|日|号|月|年|周|星期|晚|夜|点|时|次|人|位|件|箱"
     r"|张|间|层|楼|站|公斤|千克|斤|公里|千米|米|平|星|岁|倍|度|条|排|步|段|积分|里程|寸|厘米|公分|趟"
     r"|家|座|所|辆|班|架|轮|顿|杯|瓶|份|本|页|封|首|场|届|圈|遍|口|只|双|套|台|部|款|种|类|项|回"
-    r"|批|列|节|车厢|号线|路|毫升|升(?![舱级])|瓦|兆|码|篇|跳|分之|号?房(?![费价])|★|车(?![费钱票])|折)",
+    r"|批|列|节|车厢|号线|路|毫升|升(?![舱级])|瓦|兆|码|篇|跳|分之|号?房(?![费价])|★|车(?![费钱票])|折|名)",
     F,
 )
 _GAP = r"[^0-9,.;!?。、\n]"  # stays within one clause and before the first number
@@ -120,7 +121,7 @@ PER_AFTER = re.compile(
     r"\s*(?:(?:range|or\s+so|-?ish|tops|max(?:imum)?|at\s+most|or\s+less|or\s+under|and\s+under)"
     r"\s*)?(?:(?:per|a|an|each|every|/)\s*(?:night|room|ticket|person|head|day|trip|meal)"
     r"|nightly)(?![a-z])"
-    r"|\s*(?:每|一|/)(?:晚|间|张|人|天|夜|餐)|\s*人均",
+    r"|\s*(?:每|一|/)(?:晚|间|张|人|天|夜|餐|件|趟)|\s*人均",
     F,
 )
 # "三千预算", "3000 budget"; but "20 budget hotels" are cheap hotels, not a price.
@@ -221,14 +222,26 @@ def _money_context(text: str, start: int, end: int) -> bool:
     )
 
 
+def _over(number: str, limit: int) -> bool:
+    digits = number.replace(",", "")
+    return not digits.isdigit() or int(digits) > limit
+
+
 def _hundreds(number: str) -> bool:
     return sum(ch.isdigit() for ch in number) >= 3 or not number[-1].isdigit()
 
 
+# "200多点" is a little over 200: 点 is a clock's only up to 24.
+_BIT_MORE = re.compile(r"\s?多点")
+
+
 def _not_money(text: str, start: int, end: int, number: str) -> bool:
     low = max(0, start - 30)
+    counted = NOT_MONEY.match(text, end)
+    if counted is not None and _BIT_MORE.fullmatch(counted.group()) and _over(number, 24):
+        counted = None
     return bool(
-        NOT_MONEY.match(text, end)
+        counted
         or RATING_BEFORE.search(text, low, start)
         or (len(number) in (3, 4) and number.startswith("0"))  # "0900", "0715": a time
         or (
@@ -275,6 +288,13 @@ SCALE_ONLY = re.compile(
 )
 
 
+# A price said as a scale alone, beside a priced thing: "酒店大几百都行", "打车小一百"...
+VAGUE_PRICE = re.compile(
+    rf"(?:{_THING_ZH}|住|高铁|机票|升舱|吃饭|请客)[^。，,；;！？!?\n0-9]{{0,6}}?"
+    r"(?:[大小]几[百千万]|小[一两二三四五六七八九]?[百千万]|几[百千](?:块|多|来)?)"
+    r"(?!\s*(?:公里|千米|米|里|人|位|次|个|天|晚|夜|站|步|公斤|斤|克|分钟|小时|年|岁|积分|里程|页|张))"
+)
+
 _WORD = re.compile(r"[A-Za-z\u4e00-\u9fff]")
 
 
@@ -282,6 +302,7 @@ def amounts(text: str) -> Iterator[tuple[int, int]]:
     """The spans of exact amounts of money in normalised `text`."""
     yield from (match.span() for match in SLANG.finditer(text))
     yield from (match.span() for match in SCALE_ONLY.finditer(text))
+    yield from (match.span() for match in VAGUE_PRICE.finditer(text))
     yield from (match.span(1) for match in OVER_SCALE.finditer(text))
     for match in EXPLICIT.finditer(text):
         start, end = match.span()

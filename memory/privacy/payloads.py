@@ -32,7 +32,7 @@ _DOT = r"(?:\.|。|\[\.\]|\(\.\)|\[dot\]|\(dot\))"
 # of examples and intranets), so "St.Louis/Chicago" is no host.
 _TLD = (
     r"com|net|org|info|biz|io|co|ai|app|dev|me|ly|cn|hk|tw|jp|kr|sg|uk|us|de|fr|ru|in|au|ca"
-    r"|gl|gd|to|cc|tk|ml|ga|cf|gq|xyz|top|site|online|link|click|club|shop|store|vip|win|live"
+    r"|gl|gle|gd|to|cc|tk|ml|ga|cf|gq|xyz|top|site|online|link|click|club|shop|store|vip|win|live"
     r"|life|world|today|tech|cloud|page|one|pro|mobi|name|edu|gov|int|eu|nl|it|es|ch|se|no|fi"
     r"|pl|cz|br|mx|ar|id|th|vn|my|ph|nz|za|ae|sa|tr|il|mo|su|la|ws|tv|fm|am|im|so|sh|gg|li|at"
     r"|be|dk|pt|ie|is|ua|kz|example|local|internal|test|invalid|corp|lan|onion|zip|mov|icu"
@@ -45,7 +45,7 @@ LINK = re.compile(
     r"(?<![a-z])(?:https?|hxxps?|h\*\*ps?|ftp|sftp|file|javascript|vbscript|data)\s*(?::|\[:\])"
     r"\s*(?://|\\\\|[a-z]+/|alert|void)\S*"
     rf"|(?<![a-z0-9@/])www\d?{_DOT}\S+"
-    rf"|(?<![a-z0-9@/.\-]){_HOST}(?::\d{{2,5}})?/[^\s]*[a-z0-9]"
+    rf"|(?<![a-z0-9@/.\-]){_HOST}(?::\d{{2,5}})?/[^\s]*"
     r"|(?<![0-9.])(?:\d{1,3}\.){3}\d{1,3}(?::\d{2,5}|/\S)"
     r"|\[[^\]\n]{0,80}\]\(\s*[^)\s]*[/.:][^)\s]*\)"
     r"|(?<![a-z0-9\-])[a-z0-9\-]{1,63}\s*[(\[]?(?:dot|点)[)\]]?\s*(?:com|net|org|cn|io|info|co)"
@@ -90,6 +90,8 @@ _B64_RUN = re.compile(r"(?<![A-Za-z0-9+/=_\-])[A-Za-z0-9+/_\-]{14,}={0,2}(?![A-Z
 ESCAPED = re.compile(
     r"(?<![0-9a-z])(?=[0-9]*[a-f])(?=[a-f]*[0-9])[0-9a-f]{24,}(?![0-9a-z])"
     r"|(?:%[0-9a-f]{2}){3,}|(?:\\u[0-9a-f]{4}){2,}|(?:\\x[0-9a-f]{2}){3,}"
+    # percent-encoded markup: "%3Cscript%3E"
+    r"|%3c(?:/|%2f)?[a-z][^\s]{0,80}%3e"
     r"|(?:&#x?[0-9a-f]{2,6};){3,}"
     # hex bytes with spaces or colons, one with a letter among the first twelve
     r"|(?<![0-9a-z])(?=(?:[0-9a-f]{2}[ :]){0,11}[0-9]?[a-f])"

@@ -86,6 +86,7 @@ FOR_THING = re.compile(
     rf"{_FOR_EN}(?!(?:{_PEOPLE_THINGS})(?![a-z]))(?:{_THINGS_EN}|flights?|trains?|rooms?"
     r"|seats?|cab\s+rides?|suites?|villas?|tours?|(?:rail\s+)?pass(?:es)?|packages?|excursions?"
     r"|insurance|visas?|lounges?|wi-?fi|guides?|drivers?|cars?|vans?|boats?|ferries|sim\s+cards?"
+    r"|porters?|bellhops?|bellboys?|housekeeping|valets?|concierges?|waiters?|servers?|maids?"
     r"|data\s+plans?)(?![a-z])"
     rf"|\s*(?:用来|拿来|用于|花在|留给|给|来)(?:订|买|付|住|打|吃)?(?:{_THINGS_ZH}|打车|住宿|机票|吃饭)"
     r"|\s*(?:住|睡)(?:一|每)?(?:晚|夜)",
@@ -97,7 +98,7 @@ FOR_PEOPLE_THING = re.compile(rf"{_FOR_EN}(?:{_PEOPLE_THINGS}|nights?\s+out)(?![
 SPENT_BEFORE = re.compile(
     r"(?:(?<![a-z])(?:spent|spend(?:s|ing)?|paid|pay(?:s|ing)?|cost(?:s|ing)?|charged"
     r"|blew|blown|dropped|forked\s+out|shelled\s+out|splurged|burned|wasted|owe[sd]?"
-    r"|set\s+(?:me|us|him|her|them)\s+back|came\s+(?:out\s+)?to|comes\s+to|ran\s+(?:me|us)"
+    r"|set\s+(?:me|us|him|her|them)\s+back|came\s+(?:out\s+)?(?:to|at)|comes\s+(?:out\s+)?(?:to|at)|ran(?:\s+(?:me|us))?"
     r"|runs\s+(?:me|us)|totall?ed|totals?|grand\s+total|subtotal|billed|expensed|reimbursed"
     r"|cover|covers|covered|set\s+aside|put\s+aside|budgeted|allot(?:ted)?|earmark(?:ed)?"
     r"|all\s+in|all-in|in\s+total|altogether|saved|save|saving|refunded|quoted|split|brought"
@@ -108,7 +109,7 @@ SPENT_BEFORE = re.compile(
     r"|up\s+to|at\s+least|at\s+most|maybe|probably|close\s+to|~))*\s*:?\s*"
     r"|(?:花了|花掉|花费|花|付了|付过|付|交了|掏了|掏|刷了|刷|消费了?|开销|开支|用了|报销了?|报了|报"
     r"|结账|结了|共计|合计|总计|总共|一共|总额|总价|总花费|总费用|账单|跳到|跳表|打表|留了?|预留"
-    r"|准备了?|出了|给了|挣了?|赚了?|省了|省下|退了|多收了?我?|少收了?|充值了?|充了|转了我|转账|多花了?"
+    r"|准备了?|出了|给了|塞了|打赏了?|赏了|挣了?|赚了?|省了|省下|退了|多收了?我?|少收了?|充值了?|充了|转了我|转账|多花了?"
     r"|少花了?|多付了?|补了|赔了|罚了|扣了|降到|涨到|跌到|降至|涨至|降了|涨了)"
     r"(?:大概|大约|约|差不多|将近|快|才|就|只|了|个|共)*\s*[:：]?\s*)\Z",
     F,
@@ -165,6 +166,18 @@ CAP_AFTER = re.compile(
     r"|\s*(?:以内|以下|之内|左右|上下|封顶|便宜|贵|档|的(?:房间|房|机票|票|酒店|车票))",
     F,
 )
+# Limits no clock time takes: "150 max", "under 180", "不超过150".
+HARD_CAP_AFTER = re.compile(
+    r"\s*(?:or\s+(?:less|under|cheaper|below|lower)|max(?:imum)?|tops|at\s+most)(?![a-z])"
+    r"|\s*(?:以内|以下|封顶)",
+    F,
+)
+HARD_CAP_BEFORE = re.compile(
+    r"(?:(?<![a-z])(?:under|below|less\s+than|no\s+more\s+than|not\s+more\s+than"
+    r"|max(?:imum)?|at\s+most|up\s+to|not\s+over|cheaper\s+than)(?![a-z])|[<≤])\s*\Z"
+    r"|(?:不超过|不要超过|别超过|不能超过|控制在|最多|至多|顶多|不高于)\s*\Z",
+    F,
+)
 _TIME_WORD = re.compile(
     r"(?<![a-z])(?:leave|leaving|depart[a-z]*|arriv[a-z]*|land[a-z]*|wake|start|flights?|trains?"
     r"|pick-?up|check-?(?:in|out)|meet[a-z]*)(?![a-z])",
@@ -209,13 +222,33 @@ _WORD = re.compile(r"[A-Za-z\u4e00-\u9fff]")
 _SCALED = re.compile(r"[kw千万]\Z", re.IGNORECASE)
 
 
+LODGING = re.compile(
+    r"(?:hotels?|motels?|hostels?|inns?|lodging|lodgings|accommodations?)(?![a-z])"
+    r"|酒店|宾馆|民宿|旅馆|青旅|客栈",
+    F,
+)
+
+
+def _small(number: str) -> bool:
+    return number.isdigit() and int(number) < 20
+
+
+def _named(text: str, thing: re.Match[str]) -> bool:
+    """Whether the priced thing is written as a name: capitalised after a sentence's start."""
+    before = text[: thing.start()].rstrip()
+    return thing.group()[:1].isupper() and bool(before) and before[-1] not in ".!?:;"
+
+
 def _digits(number: str) -> int:
     return sum(ch.isdigit() for ch in number)
 
 
 def _capped(text: str, start: int, end: int, number: str) -> bool:
     """A number of hundreds under a cap or an approximation, unless it is a clock time in a
-    sentence about leaving or arriving ("around 730 I leave")."""
+    sentence about leaving or arriving ("around 730 I leave"). A hard limit is never a time:
+    "trains in Europe, 150 max for first class"."""
+    if HARD_CAP_AFTER.match(text, end) or HARD_CAP_BEFORE.search(text, max(0, start - 30), start):
+        return True
     if not (CAP_BEFORE.search(text, max(0, start - 30), start) or CAP_AFTER.match(text, end)):
         return False
     clock = CLOCK.fullmatch(number) or _CLOCK_LIKE.match(number)
@@ -254,8 +287,11 @@ def priced(text: str, start: int, end: int) -> bool:
         CLOCK.fullmatch(number) or (_CLOCK_LIKE.match(number) and timed.group().isascii())
     ):
         return False  # "lunch 1230", "breakfast 730", "晚饭1930": when, not how much
-    if THING_BEFORE.search(text, low, start) and not _FOR_COUNT.search(text, low, start):
-        return True
+    thing = THING_BEFORE.search(text, low, start)
+    if thing is not None and not _FOR_COUNT.search(text, low, start):
+        # "hotel 12", "Hotel 71 in Chicago", "酒店12": a hotel's name, floor or count; no
+        # room is priced under 20, and a capital mid-sentence is a name.
+        return not (LODGING.match(thing.group()) and (_small(number) or _named(text, thing)))
     if (
         FOR_THING.match(text, end)
         or (large and FOR_PEOPLE_THING.match(text, end))

@@ -95,7 +95,8 @@ FLIGHT_BEFORE = re.compile(
     r"(?-i:(?<![A-Za-z])(?:[A-Z][A-Z0-9]|[A-Z0-9][A-Z])\s|(?<![A-Za-z])[GDCZTKYL]\s)\Z"
     r"|(?<![a-z])(?:united|delta|american|lufthansa|cathay|emirates|qatar|ana|jal|klm|eva"
     r"|air\s+(?:france|china|canada|india)|british\s+airways|singapore|china\s+(?:eastern"
-    r"|southern)|hainan|qantas|flight|flights|train|trains)\s*\Z",
+    r"|southern)|hainan|qantas|flight|flights|train|trains|ice|tgv|ave|ktx|thsr|eurostar|amtrak"
+    r"|acela|shinkansen|nozomi|hikari|kodama|frecciarossa|railjet|thalys)\s*\Z",
     F,
 )
 ROAD_AFTER = re.compile(

@@ -12,8 +12,8 @@ that owns them (`memory.privacy.identifiers`), codes a label names in either ord
 (`memory.privacy.codes`), prices (`memory.privacy.money`, `memory.privacy.prices`) and
 instructions (`memory.privacy.instructions`, with `commands` and `payloads`). Flight and
 train numbers, dates, times, seats, ratings, sizes, distances and counts pass
-(`memory.privacy.roles`). An encoded payload is reported as instructions before anything
-else: its digits are no one's number.
+(`memory.privacy.roles`). An encoded payload or a link is reported as instructions before
+anything else: its digits are no one's number ("00.com/-" is a link, not an amount).
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ from memory.privacy.identifiers import glued, ibans, long_numbers, masked
 from memory.privacy.instructions import instructions
 from memory.privacy.money import amounts
 from memory.privacy.numbers import shaped_runs
-from memory.privacy.payloads import encoded
+from memory.privacy.payloads import LINK, encoded
 from memory.privacy.text import normalise
 from memory.privacy.vocabulary import labels
 
@@ -169,8 +169,8 @@ _CHECKS: tuple[tuple[Callable[[str], _Spans], Category], ...] = (
 def scan(text: str) -> Category | None:
     """The category of the first sensitive thing in `text`, or None when it may be kept."""
     normalised = normalise(text).text
-    if next(encoded(normalised), None) is not None:
-        return "instructions"  # an encoded blob: its digits are no one's number
+    if next(encoded(normalised), None) is not None or LINK.search(normalised):
+        return "instructions"  # an encoded blob or a link: its digits are no one's number
     shaped = {category for category, _, _ in _structural(normalised)}
     for detect, category in _CHECKS:
         if category in shaped or next(detect(normalised), None) is not None:

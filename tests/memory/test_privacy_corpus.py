@@ -37,6 +37,9 @@ UNTUNED = tuple(sorted(path.stem for path in CORPUS.glob("untuned_*.json")))
 LANGS = ("en", "zh")
 ROUND8 = tuple(sorted(path.stem for path in CORPUS.glob("r[89]_*.json")))
 ROUND8_TUNED = ("r8_dev", "r8_fresh")
+# Rounds 10 and 11 (bench/README.md): smaller sets, read with similarity to instructions too
+# (tests/memory/test_privacy_similarity.py); here, their form and their masking.
+ROUND10 = tuple(sorted(path.stem for path in CORPUS.glob("r1[0-9]_*.json")))
 FAMILIES = ("amount", "instructions")
 
 
@@ -59,7 +62,7 @@ def test_the_corpus_is_broad_enough() -> None:
             assert categories == set(CATEGORIES), (half, lang, set(CATEGORIES) - categories)
             assert len(_cases(half, "benign", lang)) >= 20
     assert PROBES, "the fresh probes are measured too"
-    every = SETS + UNTUNED + ROUND8
+    every = SETS + UNTUNED + ROUND8 + ROUND10
     texts = [
         case["text"] for s in every for kind in ("sensitive", "benign") for case in _load(s)[kind]
     ]
@@ -165,7 +168,21 @@ def test_round_8_values_split_over_a_calls_facts_are_refused(name: str, lang: st
     assert refused == []
 
 
-@pytest.mark.parametrize("name", ROUND8)
+def test_round_10_sets_are_well_formed() -> None:
+    assert {"r10_dev", "r10_fresh", "r11_fresh"} <= set(ROUND10)
+    for name in ROUND10:
+        doc = _load(name)
+        for case in doc["sensitive"]:
+            assert case["lang"] in LANGS and case["category"] in FAMILIES, (name, case)
+        for case in doc["benign"]:
+            assert case["lang"] in LANGS and case["family"] in FAMILIES, (name, case)
+        for lang in LANGS:
+            for family in FAMILIES:
+                assert len(_r8(name, "sensitive", lang, family)) >= 18, (name, lang, family)
+                assert len(_r8(name, "benign", lang, family)) >= 18, (name, lang, family)
+
+
+@pytest.mark.parametrize("name", ROUND8 + ROUND10)
 def test_round_8_masking_leaves_nothing_to_refuse(name: str) -> None:
     leftovers = [
         (case["text"], masked)

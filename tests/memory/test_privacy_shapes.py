@@ -10,7 +10,7 @@ from __future__ import annotations
 import base64
 import os
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from memory.privacy import scan
@@ -149,13 +149,16 @@ LINKED = [
     form=st.sampled_from(["https://{h}/{p}", "http://{h}", "www.{h}", "{h}/{p}", "hxxps://{h}"]),
     template=st.sampled_from(LINKED),
 )
+# Once read as an amount, not a link: a host of digits and a path of punctuation.
+@example(host=["00"], tld="com", path="-", form="{h}/{p}", template=LINKED[0])
+@example(host=["12"], tld="cn", path="_", form="{h}/{p}", template=LINKED[3])
 def test_a_link_is_refused_whatever_it_points_to(
     host: list[str], tld: str, path: str, form: str, template: str
 ) -> None:
     url = form.format(h=".".join([*host, tld]), p=path)
     text = template.format(url=url)
-    # Refused; as instructions unless its digits also read as someone's number ("hh0.com").
-    assert scan(text) is not None and next(payloads(normalise(text).text), None), text
+    # Refused as instructions, whatever digits the link holds ("00.com/-" is no amount).
+    assert scan(text) == "instructions" and next(payloads(normalise(text).text), None), text
 
 
 # A message, not one character repeated: at least six different characters.
