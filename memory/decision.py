@@ -45,6 +45,19 @@ def relation(schema: ProfileSchema, old: MemoryItem, new: SlotMatch) -> Relation
     if spec.kind == "single":
         if old.slot != new.slot:
             return "unrelated"
+        if (
+            old.value == new.value
+            and old.polarity != new.polarity
+            and "avoid"
+            not in (
+                old.polarity,
+                new.polarity,
+            )
+        ):
+            # The same value said with another strength ("I prefer hotels with free
+            # breakfast" after "早餐必须有中式的"): no change of mind, and each may hold a
+            # detail the slot does not; both stay.
+            return "unrelated"
         same = old.value == new.value and old.polarity == new.polarity
         return "duplicate" if same else "replaces"
     wanted = set(new.value)
@@ -92,6 +105,7 @@ class FactDecider:
         self.schema = schema
         self.embedder = embedder
         self.changes = changes or load_changes()
+        self._aspect_cache: dict[str, Any] = {}  # an aspect's text -> its embedding
 
     def decide(
         self, tx: Tx, current: list[StoredItem], cand: Candidate, source: str, limit: int
@@ -185,18 +199,49 @@ class FactDecider:
                 for s in current
                 if s.item.id in named and comparable(self.schema, s.item, cand.match)
             ]
-        best: tuple[int, float, StoredItem, Verdict] | None = None
-        for index in np.flatnonzero(sims >= MIN_SIMILARITY).tolist():
-            stored, sim = current[index], sims[index]
-            if not comparable(self.schema, stored.item, cand.match):
+        open_ = [i for i, s in enumerate(current) if comparable(self.schema, s.item, cand.match)]
+        found: list[tuple[int, float, int, Verdict]] = []  # strength, similarity, index
+        for index in open_:
+            stored, sim = current[index], float(sims[index])
+            if sim < MIN_SIMILARITY:
                 continue
             one_choice = stored.item.slot is not None and cand.match is not None
-            weighed = self.changes.weigh(
-                stored.item.text, cand.text, float(sim), one_choice=one_choice
-            )
-            if weighed is not None and (best is None or (weighed[1], sim) > best[:2]):
-                best = (weighed[1], float(sim), stored, weighed[0])
-        return [best[2:]] if best is not None else []
+            weighed = self.changes.weigh(stored.item.text, cand.text, sim, one_choice=one_choice)
+            if weighed is not None:
+                found.append((weighed[1], sim, index, weighed[0]))
+        if found and len(open_) > 1:
+            found = self._nearest_aspect(current, sims, open_, cand, found)
+        if not found:
+            return []
+        best = max(found, key=lambda f: f[:2])
+        return [(current[best[2]], best[3])]
+
+    def _nearest_aspect(
+        self,
+        current: Sequence[StoredItem],
+        sims: Any,
+        open_: Sequence[int],
+        cand: Candidate,
+        found: list[tuple[int, float, int, Verdict]],
+    ) -> list[tuple[int, float, int, Verdict]]:
+        """The reader's finds whose aspect (what a fact is about, `ChangeReader.aspect`)
+        is the closest to the candidate's among the facts it may change, or within
+        `_ASPECT_MARGIN` of it by the strength of the evidence."""
+        near = sorted({i for i in open_ if sims[i] >= _ASPECT_FLOOR} | {f[2] for f in found})
+        vectors = self._aspect_vectors([current[i].item.text for i in near] + [cand.text])
+        closeness = dict(zip(near, (vectors[:-1] @ vectors[-1]).tolist(), strict=True))
+        top = max(closeness.values())
+        return [f for f in found if top - closeness[f[2]] <= _ASPECT_MARGIN[f[0]]]
+
+    def _aspect_vectors(self, texts: Sequence[str]) -> Any:
+        aspects = [self.changes.aspect(text) for text in texts]
+        missing = list(dict.fromkeys(a for a in aspects if a not in self._aspect_cache))
+        if missing:
+            for aspect, vector in zip(missing, self.embedder.embed_passages(missing), strict=True):
+                self._aspect_cache[aspect] = vector
+            while len(self._aspect_cache) > _ASPECT_CACHE:
+                self._aspect_cache.pop(next(iter(self._aspect_cache)))
+        return np.stack([self._aspect_cache[a] for a in aspects])
 
     def _keep_remainder(
         self, tx: Tx, current: list[StoredItem], old: StoredItem, contradicted: set[str]
@@ -218,6 +263,18 @@ class FactDecider:
         )
         tx.insert(item, vector, self.embedder.name)
         current.append(StoredItem(item, vector, self.embedder.name))
+
+
+# A change of mind is about what the newer fact is most about. Among a traveller's many
+# facts, the one it changes is the one whose aspect (what it is about: its content words,
+# without stance or change words) is closest in meaning to the newer fact's, or within
+# this of the closest, by the strength of the reader's evidence (1: a shared specific
+# subject only, 2: a shared word or a replaced part). This keeps a change word on a broad
+# subject from replacing a traveller's other fact on it ("I'd rather leave after lunch
+# these days" is about when to fly, not "I need breakfast included").
+_ASPECT_MARGIN = {1: 0.03, 2: 0.06}
+_ASPECT_FLOOR = 0.78  # full-text similarity below which a fact is not a rival aspect
+_ASPECT_CACHE = 8192
 
 
 def _duplicate(cand: Candidate, existing: MemoryItem) -> RecordOutcome:
