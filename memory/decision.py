@@ -13,6 +13,7 @@ newer. Anything else is added, within the namespace's cap.
 from __future__ import annotations
 
 import dataclasses
+import threading
 import uuid
 from collections.abc import Sequence
 from typing import Any, Literal
@@ -106,6 +107,7 @@ class FactDecider:
         self.embedder = embedder
         self.changes = changes or load_changes()
         self._aspect_cache: dict[str, Any] = {}  # an aspect's text -> its embedding
+        self._aspect_lock = threading.Lock()  # the judge asks outside the write lock
 
     def decide(
         self, tx: Tx, current: list[StoredItem], cand: Candidate, source: str, limit: int
@@ -233,15 +235,26 @@ class FactDecider:
         top = max(closeness.values())
         return [f for f in found if top - closeness[f[2]] <= _ASPECT_MARGIN[f[0]]]
 
+    def closest_aspect(
+        self, current: Sequence[StoredItem], indices: Sequence[int], cand: Candidate
+    ) -> int:
+        """Which of `current[indices]` has the aspect closest to the candidate's."""
+        vectors = self._aspect_vectors([current[i].item.text for i in indices] + [cand.text])
+        return int(indices[int(np.argmax(vectors[:-1] @ vectors[-1]))])
+
     def _aspect_vectors(self, texts: Sequence[str]) -> Any:
         aspects = [self.changes.aspect(text) for text in texts]
-        missing = list(dict.fromkeys(a for a in aspects if a not in self._aspect_cache))
+        with self._aspect_lock:
+            known = {a: self._aspect_cache[a] for a in aspects if a in self._aspect_cache}
+        missing = list(dict.fromkeys(a for a in aspects if a not in known))
         if missing:
-            for aspect, vector in zip(missing, self.embedder.embed_passages(missing), strict=True):
-                self._aspect_cache[aspect] = vector
-            while len(self._aspect_cache) > _ASPECT_CACHE:
-                self._aspect_cache.pop(next(iter(self._aspect_cache)))
-        return np.stack([self._aspect_cache[a] for a in aspects])
+            known.update(zip(missing, self.embedder.embed_passages(missing), strict=True))
+            with self._aspect_lock:
+                for aspect in missing:
+                    self._aspect_cache[aspect] = known[aspect]
+                while len(self._aspect_cache) > _ASPECT_CACHE:
+                    self._aspect_cache.pop(next(iter(self._aspect_cache)))
+        return np.stack([known[a] for a in aspects])
 
     def _keep_remainder(
         self, tx: Tx, current: list[StoredItem], old: StoredItem, contradicted: set[str]
@@ -283,7 +296,11 @@ def _duplicate(cand: Candidate, existing: MemoryItem) -> RecordOutcome:
     )
 
 
-_JUDGE_MIN_SIMILARITY = 0.84
+# The fast model sees the facts at least this close to a new one (the closest first),
+# and the one closest in aspect: a change said in other words sits lower than the
+# offline reader's floor ("Find me something downtown" / "From now on book hotels close to
+# the airport": 0.815).
+_JUDGE_MIN_SIMILARITY = 0.80
 _JUDGE_CANDIDATES = 6
 
 
@@ -292,21 +309,30 @@ def consult_judge(
     schema: ProfileSchema,
     current: Sequence[StoredItem],
     candidates: Sequence[Candidate],
+    *,
+    decider: FactDecider | None = None,
 ) -> None:
     """Ask the fast model whether each candidate changes one of the `current` facts it
-    closely resembles (not a near duplicate, and a pair the slots leave unrelated); its
-    answer goes into `candidate.decision` for the write to follow (None: no usable answer,
-    the offline rule decides)."""
+    closely resembles (not a near duplicate, and a pair the slots leave unrelated) or,
+    with the `decider`'s aspects, the one whose aspect is closest to its own (a change in
+    other words: "Find me something downtown" -> "From now on book hotels close to the
+    airport"); its answer goes into `candidate.decision` for the write to follow (None:
+    no usable answer, the offline rule decides)."""
     if not current:
         return
     matrix = np.stack([s.embedding for s in current])
     for cand in candidates:
         sims = matrix @ cand.embedding
-        order = [
+        open_ = [
             int(i)
             for i in np.argsort(-sims)
-            if sims[i] >= _JUDGE_MIN_SIMILARITY and comparable(schema, current[i].item, cand.match)
-        ][:_JUDGE_CANDIDATES]
+            if sims[i] >= _ASPECT_FLOOR and comparable(schema, current[i].item, cand.match)
+        ]
+        order = [i for i in open_ if sims[i] >= _JUDGE_MIN_SIMILARITY][:_JUDGE_CANDIDATES]
+        if decider is not None and open_:
+            closest = decider.closest_aspect(current, open_, cand)
+            if closest not in order:
+                order.append(closest)
         if order and not any(
             is_near_duplicate(cand.text, current[i].item.text, float(sims[i])) for i in order
         ):

@@ -152,7 +152,13 @@ class Memory:
     def _consult_judge(self, namespace: str, candidates: Sequence[Candidate]) -> None:
         """Ask the fast model about changes of mind, outside the write lock."""
         assert self.judge is not None
-        consult_judge(self.judge, self.schema, self._current(namespace), candidates)
+        consult_judge(
+            self.judge,
+            self.schema,
+            self._current(namespace),
+            candidates,
+            decider=self._decider,
+        )
 
     def update_profile(
         self,
