@@ -92,7 +92,8 @@ class Result:
     old: str
     new: str
     expect: str  # "supersedes" or "both"
-    got: str  # "supersedes", "marked" (both kept, newer marked), "both", "other"
+    got: str  # "supersedes", "marked" (both kept, newer marked), "both", "known" (the newer
+    # repeats another fact of the traveller's), "other"
     collateral: tuple[str, ...]  # other facts the newer one superseded or marked
     told: bool  # the agent's text shows which is newer (or only the newer)
     profile_wrong: tuple[str, ...] = ()  # the person's facts one of theirs replaced
@@ -103,7 +104,7 @@ class Result:
             return False
         if self.expect == "supersedes":
             return self.got == "supersedes"
-        return self.got in ("both", "marked")
+        return self.got in ("both", "marked", "known")
 
 
 def load_pairs(kind: str, half: str) -> list[dict[str, str]]:
@@ -142,8 +143,12 @@ def run_pair(
     texts = {r["id"]: r["text"] for r in mem.export(ns)["items"]}
     marked = [i.id for i in mem.items(ns) if i.contested_by == new.item_id]
     touched = [*new.replaced_ids, *marked]
-    if old.item_id is None or new.item_id is None or new.status == "duplicate":
+    if old.item_id is None or new.item_id is None:
         got = "other"
+    elif new.status == "duplicate":
+        # already remembered: as the older fact (nothing changed, or a detail dropped), or
+        # as another of the traveller's facts (the older one stays; nothing is lost)
+        got = "other" if new.item_id == old.item_id else "known"
     elif old.item_id in new.replaced_ids:
         got = "supersedes"
     elif old.item_id in marked:

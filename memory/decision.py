@@ -129,7 +129,7 @@ class FactDecider:
         if match is not None:
             relations = [(s, relation(self.schema, s.item, match)) for s in current]
             for s, found in relations:
-                if found == "duplicate":
+                if found == "duplicate" and not self._adds_detail(s.item, cand):
                     return _duplicate(cand, s.item)
             replaced = [s for s, found in relations if found == "replaces"]
         known = {s.item.id: s for s in current}
@@ -183,6 +183,15 @@ class FactDecider:
                 tuple(o.item.id for o in replaced + outdated),
             )
         return RecordOutcome(cand.text, "added", "", item.id)
+
+    def _adds_detail(self, old: MemoryItem, cand: Candidate) -> bool:
+        """Whether a fact the slots read as a repeat of `old` says more, in the same
+        language ("早餐最好有水果" after "酒店早餐要丰盛一点": both want breakfast; the fruit
+        is new): then both stay."""
+        if old.lang != cand.lang:
+            return False
+        a, b = self.changes.read(old.text), self.changes.read(cand.text)
+        return bool(b.tokens - a.tokens) and bool(b.content - a.content)
 
     def _changes(
         self, current: Sequence[StoredItem], sims: Any, cand: Candidate
