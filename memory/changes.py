@@ -179,6 +179,13 @@ class ChangeReader:
             kept.add(facet)
         return frozenset(kept)
 
+    def says_change(self, old: str, new: str) -> bool:
+        """Whether `new` says a change (a change word) about what `old` is about (a shared
+        word or specific subject): a pair worth asking the fast model about even when
+        their meanings sit apart."""
+        a, b = self.read(old), self.read(new)
+        return b.change and bool(a.tokens & b.tokens or a.aspects & b.aspects)
+
     def verdict(
         self, old: str, new: str, similarity: float, *, one_choice: bool = False
     ) -> Verdict | None:

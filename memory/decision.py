@@ -244,13 +244,6 @@ class FactDecider:
         top = max(closeness.values())
         return [f for f in found if top - closeness[f[2]] <= _ASPECT_MARGIN[f[0]]]
 
-    def closest_aspect(
-        self, current: Sequence[StoredItem], indices: Sequence[int], cand: Candidate
-    ) -> int:
-        """Which of `current[indices]` has the aspect closest to the candidate's."""
-        vectors = self._aspect_vectors([current[i].item.text for i in indices] + [cand.text])
-        return int(indices[int(np.argmax(vectors[:-1] @ vectors[-1]))])
-
     def _aspect_vectors(self, texts: Sequence[str]) -> Any:
         aspects = [self.changes.aspect(text) for text in texts]
         with self._aspect_lock:
@@ -306,10 +299,11 @@ def _duplicate(cand: Candidate, existing: MemoryItem) -> RecordOutcome:
 
 
 # The fast model sees the facts at least this close to a new one (the closest first),
-# and the one closest in aspect: a change said in other words sits lower than the
-# offline reader's floor ("Find me something downtown" / "From now on book hotels close to
-# the airport": 0.815).
-_JUDGE_MIN_SIMILARITY = 0.80
+# and up to `_JUDGE_IN_OTHER_WORDS` less close ones (from `_ASPECT_FLOOR`) that the new fact
+# says a change about: a change said in other words sits lower ("Find me something
+# downtown" / "From now on book hotels close to the airport": 0.815).
+_JUDGE_MIN_SIMILARITY = 0.84
+_JUDGE_IN_OTHER_WORDS = 2
 _JUDGE_CANDIDATES = 6
 
 
@@ -319,14 +313,15 @@ def consult_judge(
     current: Sequence[StoredItem],
     candidates: Sequence[Candidate],
     *,
-    decider: FactDecider | None = None,
+    changes: ChangeReader | None = None,
 ) -> None:
     """Ask the fast model whether each candidate changes one of the `current` facts it
     closely resembles (not a near duplicate, and a pair the slots leave unrelated) or,
-    with the `decider`'s aspects, the one whose aspect is closest to its own (a change in
-    other words: "Find me something downtown" -> "From now on book hotels close to the
-    airport"); its answer goes into `candidate.decision` for the write to follow (None:
-    no usable answer, the offline rule decides)."""
+    with the `changes` reader, one a little less close that it says a change about, on a
+    shared word or subject (a change in other words: "Find me something downtown" ->
+    "From now on book hotels close to the airport"); its answer goes into
+    `candidate.decision` for the write to follow (None: no usable answer, the offline rule
+    decides)."""
     if not current:
         return
     matrix = np.stack([s.embedding for s in current])
@@ -338,10 +333,13 @@ def consult_judge(
             if sims[i] >= _ASPECT_FLOOR and comparable(schema, current[i].item, cand.match)
         ]
         order = [i for i in open_ if sims[i] >= _JUDGE_MIN_SIMILARITY][:_JUDGE_CANDIDATES]
-        if decider is not None and open_:
-            closest = decider.closest_aspect(current, open_, cand)
-            if closest not in order:
-                order.append(closest)
+        if changes is not None:
+            said = [
+                i
+                for i in open_
+                if i not in order and changes.says_change(current[i].item.text, cand.text)
+            ]
+            order += said[:_JUDGE_IN_OTHER_WORDS]
         if order and not any(
             is_near_duplicate(cand.text, current[i].item.text, float(sims[i])) for i in order
         ):

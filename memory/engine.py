@@ -157,7 +157,7 @@ class Memory:
             self.schema,
             self._current(namespace),
             candidates,
-            decider=self._decider,
+            changes=self._decider.changes,
         )
 
     def update_profile(
