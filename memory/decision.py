@@ -106,8 +106,6 @@ class FactDecider:
         self.schema = schema
         self.embedder = embedder
         self.changes = changes or load_changes()
-        self._aspect_cache: dict[str, Any] = {}  # an aspect's text -> its embedding
-        self._aspect_lock = threading.Lock()  # the judge asks outside the write lock
 
     def decide(
         self, tx: Tx, current: list[StoredItem], cand: Candidate, source: str, limit: int
@@ -244,19 +242,26 @@ class FactDecider:
         top = max(closeness.values())
         return [f for f in found if top - closeness[f[2]] <= _ASPECT_MARGIN[f[0]]]
 
+    def warm_aspects(self, texts: Sequence[str]) -> None:
+        """Embed the aspects of facts about to be written, before the write transaction
+        (which stays short: PostgreSQL cuts off one that runs past its timeout)."""
+        self._aspect_vectors(texts)
+
     def _aspect_vectors(self, texts: Sequence[str]) -> Any:
-        aspects = [self.changes.aspect(text) for text in texts]
-        with self._aspect_lock:
-            known = {a: self._aspect_cache[a] for a in aspects if a in self._aspect_cache}
-        missing = list(dict.fromkeys(a for a in aspects if a not in known))
+        name = self.embedder.name
+        keys = [(name, self.changes.aspect(text)) for text in texts]
+        with _ASPECT_LOCK:
+            known = {k: _ASPECT_CACHE[k] for k in keys if k in _ASPECT_CACHE}
+        missing = list(dict.fromkeys(k for k in keys if k not in known))
         if missing:
-            known.update(zip(missing, self.embedder.embed_passages(missing), strict=True))
-            with self._aspect_lock:
-                for aspect in missing:
-                    self._aspect_cache[aspect] = known[aspect]
-                while len(self._aspect_cache) > _ASPECT_CACHE:
-                    self._aspect_cache.pop(next(iter(self._aspect_cache)))
-        return np.stack([known[a] for a in aspects])
+            vectors = self.embedder.embed_passages([aspect for _, aspect in missing])
+            known.update(zip(missing, vectors, strict=True))
+            with _ASPECT_LOCK:
+                for key in missing:
+                    _ASPECT_CACHE[key] = known[key]
+                while len(_ASPECT_CACHE) > _ASPECT_CACHE_SIZE:
+                    _ASPECT_CACHE.pop(next(iter(_ASPECT_CACHE)))
+        return np.stack([known[k] for k in keys])
 
     def _keep_remainder(
         self, tx: Tx, current: list[StoredItem], old: StoredItem, contradicted: set[str]
@@ -289,7 +294,11 @@ class FactDecider:
 # these days" is about when to fly, not "I need breakfast included").
 _ASPECT_MARGIN = {1: 0.03, 2: 0.06}
 _ASPECT_FLOOR = 0.78  # full-text similarity below which a fact is not a rival aspect
-_ASPECT_CACHE = 8192
+# (embedding model, aspect) -> its embedding, shared by the engines of a process (facts
+# one wrote are the others' current facts); the judge asks outside the write lock.
+_ASPECT_CACHE: dict[tuple[str, str], Any] = {}
+_ASPECT_CACHE_SIZE = 8192
+_ASPECT_LOCK = threading.Lock()
 
 
 def _duplicate(cand: Candidate, existing: MemoryItem) -> RecordOutcome:

@@ -134,6 +134,7 @@ class Memory:
             Candidate(i, text, detect_lang(text), vec, self.schema.detect(text))
             for (i, text), vec in zip(accepted, vectors, strict=True)
         ]
+        self._decider.warm_aspects([text for _, text in accepted])
         if self.judge is not None:
             self._consult_judge(namespace, candidates)
 
