@@ -153,13 +153,8 @@ class Memory:
     def _consult_judge(self, namespace: str, candidates: Sequence[Candidate]) -> None:
         """Ask the fast model about changes of mind, outside the write lock."""
         assert self.judge is not None
-        consult_judge(
-            self.judge,
-            self.schema,
-            self._current(namespace),
-            candidates,
-            changes=self._decider.changes,
-        )
+        current, changes = self._current(namespace), self._decider.changes
+        consult_judge(self.judge, self.schema, current, candidates, changes=changes)
 
     def update_profile(
         self,
