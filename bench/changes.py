@@ -1,12 +1,13 @@
 """Benchmark: does a change of mind said in free words replace the older fact, and only then?
 
-Data: `tests/memory/change_pairs/{dev,heldout,fresh}.json`, pairs of an older and a newer
-fact one traveller said, in English or Chinese: "change" (the newer replaces the older:
-it should supersede), "scoped" (the newer holds only in a place, trip kind or
-situation), "complement" (the same subject, compatible) and "unrelated" (both should
+Data: `tests/memory/change_pairs/{dev,heldout,fresh}.json` (round 2 adds `dev2`, tuned on,
+`heldout2`, written before round 2's changes, and `fresh2`, written after them), pairs of
+an older and a newer fact one traveller said, in English or Chinese: "change" (the newer
+replaces the older: it should supersede), "scoped" (the newer holds only in a place,
+trip kind or situation), "complement" (the same subject, compatible) and "unrelated" (both should
 stay). The held-out half was written with the dev half, before the change detector, and
 is never tuned on; the fresh probes, on other subjects, were written after it was
-frozen. `--errors` lists the dev half's misses only.
+frozen. `--errors` lists the dev halves' misses only.
 
 Each pair goes through the real `Memory.record` (a SQLite file, the bundled embedding
 model, no Redis): the older fact, then the newer one, in a namespace of its own
