@@ -6,8 +6,9 @@ pair, only the options it contradicts): "On trains I like a window seat" leaves 
 aisle seats" current, and the reverse. Beyond the slots, a change of mind said in free
 words ("no more budget airlines", "以后酒店订在机场附近") supersedes the fact it changes,
 as the fast model judges it or, without one (or when it fails), as `memory.changes`
-reads it; a change it is unsure of keeps both and marks the older as contested by the
-newer. Anything else is added, within the namespace's cap.
+reads it, among a traveller's many facts only one about the same aspect (the closest in
+meaning by its content words); a change it is unsure of keeps both and marks the older
+as contested by the newer. Anything else is added, within the namespace's cap.
 """
 
 from __future__ import annotations
