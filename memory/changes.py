@@ -150,6 +150,19 @@ class ChangeReader:
             listed=self._lists.search(norm) is not None,
         )
 
+    @lru_cache(maxsize=4096)  # noqa: B019 - as `read`
+    def aspect(self, text: str) -> str:
+        """What a fact is about, as text to embed: its content words in English (no stop,
+        generic, change or liking words); in Chinese, the text without its change and
+        liking words (single characters say too little to keep apart)."""
+        reading = self.read(text)
+        if reading.lang != "zh":
+            words = [u for u in reading.units if u in reading.content]
+            return " ".join(words) or text
+        norm = unicodedata.normalize("NFKC", text).casefold()
+        bare = self._likes.sub(" ", self._change.sub(" ", norm))
+        return "".join(bare.split()) or text
+
     def _facets(self, text: str) -> frozenset[str]:
         """The scope of a free-text fact: places of the gazetteer, trip kinds and situations
         (modes are what free text is about, and a name read from a shape may be a brand)."""
@@ -165,6 +178,13 @@ class ChangeReader:
                 continue
             kept.add(facet)
         return frozenset(kept)
+
+    def says_change(self, old: str, new: str) -> bool:
+        """Whether `new` says a change (a change word) about what `old` is about (a shared
+        word or specific subject): a pair worth asking the fast model about even when
+        their meanings sit apart."""
+        a, b = self.read(old), self.read(new)
+        return b.change and bool(a.tokens & b.tokens or a.aspects & b.aspects)
 
     def verdict(
         self, old: str, new: str, similarity: float, *, one_choice: bool = False
@@ -186,7 +206,9 @@ class ChangeReader:
         a, b = self.read(old), self.read(new)
         shared = a.tokens & b.tokens
         specific = a.aspects & b.aspects
-        framed = one_choice or _frame(a.units, b.units, self._stop | self._generic)
+        framed = one_choice or _frame(
+            a.units, b.units, self._stop | self._generic, self._generic_words
+        )
         if not (shared or specific or framed):
             return None
         # A scope said in one fact only keeps both, unless it is the part one fact
@@ -215,10 +237,16 @@ _SIMILAR = {"en": 0.84, "zh": 0.86}
 MIN_SIMILARITY = min(_SIMILAR.values())
 
 
-def _frame(old: Sequence[str], new: Sequence[str], stop: frozenset[str]) -> bool:
+def _frame(
+    old: Sequence[str],
+    new: Sequence[str],
+    stop: frozenset[str],
+    generic: re.Pattern[str] | None = None,
+) -> bool:
     """`new` is `old` with one part replaced: a shared start and end at least two thirds
-    as long as the longer differing part, more than a stance, and differing middles
-    that are more than stop words."""
+    as long as the longer differing part, more than a stance, more than the words nearly
+    every fact of a kind has (`generic`), and differing middles that are more than stop
+    words."""
     shortest = min(len(old), len(new))
     start = 0
     while start < shortest and old[start] == new[start]:
@@ -233,7 +261,15 @@ def _frame(old: Sequence[str], new: Sequence[str], stop: frozenset[str]) -> bool
     frame = [*old[:start], *old[len(old) - end :]]
     if len(frame) < 3 and all(unit in stop for unit in frame):
         return False  # "I prefer X" / "I prefer Y": nothing but the stance is shared
+    if generic is not None and not _bare(frame, stop, generic):
+        return False  # "酒店房间要无烟的" / "酒店房间要有办公桌": a room, said twice
     return all(any(unit not in stop for unit in middle) for middle in middles)
+
+
+def _bare(units: Sequence[str], stop: frozenset[str], generic: re.Pattern[str]) -> bool:
+    """Whether `units` say something beyond stop and generic words."""
+    text = "".join(u if _CJK_RUN.fullmatch(u) else f" {u} " for u in units)
+    return any(u not in stop for u in _UNIT.findall(generic.sub(" ", text)))
 
 
 def _stem(word: str) -> str:

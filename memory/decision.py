@@ -6,13 +6,15 @@ pair, only the options it contradicts): "On trains I like a window seat" leaves 
 aisle seats" current, and the reverse. Beyond the slots, a change of mind said in free
 words ("no more budget airlines", "以后酒店订在机场附近") supersedes the fact it changes,
 as the fast model judges it or, without one (or when it fails), as `memory.changes`
-reads it; a change it is unsure of keeps both and marks the older as contested by the
-newer. Anything else is added, within the namespace's cap.
+reads it, among a traveller's many facts only one about the same aspect (the closest in
+meaning by its content words); a change it is unsure of keeps both and marks the older
+as contested by the newer. Anything else is added, within the namespace's cap.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import threading
 import uuid
 from collections.abc import Sequence
 from typing import Any, Literal
@@ -44,6 +46,19 @@ def relation(schema: ProfileSchema, old: MemoryItem, new: SlotMatch) -> Relation
     spec = schema.slot(new.slot)
     if spec.kind == "single":
         if old.slot != new.slot:
+            return "unrelated"
+        if (
+            old.value == new.value
+            and old.polarity != new.polarity
+            and "avoid"
+            not in (
+                old.polarity,
+                new.polarity,
+            )
+        ):
+            # The same value said with another strength ("I prefer hotels with free
+            # breakfast" after "早餐必须有中式的"): no change of mind, and each may hold a
+            # detail the slot does not; both stay.
             return "unrelated"
         same = old.value == new.value and old.polarity == new.polarity
         return "duplicate" if same else "replaces"
@@ -113,7 +128,7 @@ class FactDecider:
         if match is not None:
             relations = [(s, relation(self.schema, s.item, match)) for s in current]
             for s, found in relations:
-                if found == "duplicate":
+                if found == "duplicate" and not self._adds_detail(s.item, cand):
                     return _duplicate(cand, s.item)
             replaced = [s for s, found in relations if found == "replaces"]
         known = {s.item.id: s for s in current}
@@ -168,6 +183,15 @@ class FactDecider:
             )
         return RecordOutcome(cand.text, "added", "", item.id)
 
+    def _adds_detail(self, old: MemoryItem, cand: Candidate) -> bool:
+        """Whether a fact the slots read as a repeat of `old` says more, in the same
+        language ("早餐最好有水果" after "酒店早餐要丰盛一点": both want breakfast; the fruit
+        is new): then both stay."""
+        if old.lang != cand.lang:
+            return False
+        a, b = self.changes.read(old.text), self.changes.read(cand.text)
+        return bool(b.tokens - a.tokens) and bool(b.content - a.content)
+
     def _changes(
         self, current: Sequence[StoredItem], sims: Any, cand: Candidate
     ) -> list[tuple[StoredItem, Verdict]]:
@@ -185,18 +209,60 @@ class FactDecider:
                 for s in current
                 if s.item.id in named and comparable(self.schema, s.item, cand.match)
             ]
-        best: tuple[int, float, StoredItem, Verdict] | None = None
-        for index in np.flatnonzero(sims >= MIN_SIMILARITY).tolist():
-            stored, sim = current[index], sims[index]
-            if not comparable(self.schema, stored.item, cand.match):
+        open_ = [i for i, s in enumerate(current) if comparable(self.schema, s.item, cand.match)]
+        found: list[tuple[int, float, int, Verdict]] = []  # strength, similarity, index
+        for index in open_:
+            stored, sim = current[index], float(sims[index])
+            if sim < MIN_SIMILARITY:
                 continue
             one_choice = stored.item.slot is not None and cand.match is not None
-            weighed = self.changes.weigh(
-                stored.item.text, cand.text, float(sim), one_choice=one_choice
-            )
-            if weighed is not None and (best is None or (weighed[1], sim) > best[:2]):
-                best = (weighed[1], float(sim), stored, weighed[0])
-        return [best[2:]] if best is not None else []
+            weighed = self.changes.weigh(stored.item.text, cand.text, sim, one_choice=one_choice)
+            if weighed is not None:
+                found.append((weighed[1], sim, index, weighed[0]))
+        if found and len(open_) > 1:
+            found = self._nearest_aspect(current, sims, open_, cand, found)
+        if not found:
+            return []
+        best = max(found, key=lambda f: f[:2])
+        return [(current[best[2]], best[3])]
+
+    def _nearest_aspect(
+        self,
+        current: Sequence[StoredItem],
+        sims: Any,
+        open_: Sequence[int],
+        cand: Candidate,
+        found: list[tuple[int, float, int, Verdict]],
+    ) -> list[tuple[int, float, int, Verdict]]:
+        """The reader's finds whose aspect (what a fact is about, `ChangeReader.aspect`)
+        is the closest to the candidate's among the facts it may change, or within
+        `_ASPECT_MARGIN` of it by the strength of the evidence."""
+        near = sorted({i for i in open_ if sims[i] >= _ASPECT_FLOOR} | {f[2] for f in found})
+        vectors = self._aspect_vectors([current[i].item.text for i in near] + [cand.text])
+        closeness = dict(zip(near, (vectors[:-1] @ vectors[-1]).tolist(), strict=True))
+        top = max(closeness.values())
+        return [f for f in found if top - closeness[f[2]] <= _ASPECT_MARGIN[f[0]]]
+
+    def warm_aspects(self, texts: Sequence[str]) -> None:
+        """Embed the aspects of facts about to be written, before the write transaction
+        (which stays short: PostgreSQL cuts off one that runs past its timeout)."""
+        self._aspect_vectors(texts)
+
+    def _aspect_vectors(self, texts: Sequence[str]) -> Any:
+        name = self.embedder.name
+        keys = [(name, self.changes.aspect(text)) for text in texts]
+        with _ASPECT_LOCK:
+            known = {k: _ASPECT_CACHE[k] for k in keys if k in _ASPECT_CACHE}
+        missing = list(dict.fromkeys(k for k in keys if k not in known))
+        if missing:
+            vectors = self.embedder.embed_passages([aspect for _, aspect in missing])
+            known.update(zip(missing, vectors, strict=True))
+            with _ASPECT_LOCK:
+                for key in missing:
+                    _ASPECT_CACHE[key] = known[key]
+                while len(_ASPECT_CACHE) > _ASPECT_CACHE_SIZE:
+                    _ASPECT_CACHE.pop(next(iter(_ASPECT_CACHE)))
+        return np.stack([known[k] for k in keys])
 
     def _keep_remainder(
         self, tx: Tx, current: list[StoredItem], old: StoredItem, contradicted: set[str]
@@ -220,13 +286,34 @@ class FactDecider:
         current.append(StoredItem(item, vector, self.embedder.name))
 
 
+# A change of mind is about what the newer fact is most about. Among a traveller's many
+# facts, the one it changes is the one whose aspect (what it is about: its content words,
+# without stance or change words) is closest in meaning to the newer fact's, or within
+# this of the closest, by the strength of the reader's evidence (1: a shared specific
+# subject only, 2: a shared word or a replaced part). This keeps a change word on a broad
+# subject from replacing a traveller's other fact on it ("I'd rather leave after lunch
+# these days" is about when to fly, not "I need breakfast included").
+_ASPECT_MARGIN = {1: 0.03, 2: 0.06}
+_ASPECT_FLOOR = 0.78  # full-text similarity below which a fact is not a rival aspect
+# (embedding model, aspect) -> its embedding, shared by the engines of a process (facts
+# one wrote are the others' current facts); the judge asks outside the write lock.
+_ASPECT_CACHE: dict[tuple[str, str], Any] = {}
+_ASPECT_CACHE_SIZE = 8192
+_ASPECT_LOCK = threading.Lock()
+
+
 def _duplicate(cand: Candidate, existing: MemoryItem) -> RecordOutcome:
     return RecordOutcome(
         cand.text, "duplicate", f"already remembered: {existing.text}", existing.id
     )
 
 
+# The fast model sees the facts at least this close to a new one (the closest first),
+# and up to `_JUDGE_IN_OTHER_WORDS` less close ones (from `_ASPECT_FLOOR`) that the new fact
+# says a change about: a change said in other words sits lower ("Find me something
+# downtown" / "From now on book hotels close to the airport": 0.815).
 _JUDGE_MIN_SIMILARITY = 0.84
+_JUDGE_IN_OTHER_WORDS = 2
 _JUDGE_CANDIDATES = 6
 
 
@@ -235,21 +322,34 @@ def consult_judge(
     schema: ProfileSchema,
     current: Sequence[StoredItem],
     candidates: Sequence[Candidate],
+    *,
+    changes: ChangeReader | None = None,
 ) -> None:
     """Ask the fast model whether each candidate changes one of the `current` facts it
-    closely resembles (not a near duplicate, and a pair the slots leave unrelated); its
-    answer goes into `candidate.decision` for the write to follow (None: no usable answer,
-    the offline rule decides)."""
+    closely resembles (not a near duplicate, and a pair the slots leave unrelated) or,
+    with the `changes` reader, one a little less close that it says a change about, on a
+    shared word or subject (a change in other words: "Find me something downtown" ->
+    "From now on book hotels close to the airport"); its answer goes into
+    `candidate.decision` for the write to follow (None: no usable answer, the offline rule
+    decides)."""
     if not current:
         return
     matrix = np.stack([s.embedding for s in current])
     for cand in candidates:
         sims = matrix @ cand.embedding
-        order = [
+        open_ = [
             int(i)
             for i in np.argsort(-sims)
-            if sims[i] >= _JUDGE_MIN_SIMILARITY and comparable(schema, current[i].item, cand.match)
-        ][:_JUDGE_CANDIDATES]
+            if sims[i] >= _ASPECT_FLOOR and comparable(schema, current[i].item, cand.match)
+        ]
+        order = [i for i in open_ if sims[i] >= _JUDGE_MIN_SIMILARITY][:_JUDGE_CANDIDATES]
+        if changes is not None:
+            said = [
+                i
+                for i in open_
+                if i not in order and changes.says_change(current[i].item.text, cand.text)
+            ]
+            order += said[:_JUDGE_IN_OTHER_WORDS]
         if order and not any(
             is_near_duplicate(cand.text, current[i].item.text, float(sims[i])) for i in order
         ):

@@ -134,6 +134,7 @@ class Memory:
             Candidate(i, text, detect_lang(text), vec, self.schema.detect(text))
             for (i, text), vec in zip(accepted, vectors, strict=True)
         ]
+        self._decider.warm_aspects([text for _, text in accepted])
         if self.judge is not None:
             self._consult_judge(namespace, candidates)
 
@@ -152,7 +153,8 @@ class Memory:
     def _consult_judge(self, namespace: str, candidates: Sequence[Candidate]) -> None:
         """Ask the fast model about changes of mind, outside the write lock."""
         assert self.judge is not None
-        consult_judge(self.judge, self.schema, self._current(namespace), candidates)
+        current, changes = self._current(namespace), self._decider.changes
+        consult_judge(self.judge, self.schema, current, candidates, changes=changes)
 
     def update_profile(
         self,

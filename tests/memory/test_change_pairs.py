@@ -69,6 +69,21 @@ def test_changes_are_superseded_and_the_others_kept(half: str, lang: str) -> Non
     assert superseded >= FLOORS[half], misses
 
 
+# Round 2 (bench/README.md): new dev pairs (dev2, tuned on), held-out pairs written before
+# round 2's changes (heldout2) and fresh probes written after them (fresh2), smaller
+# halves: dev2 0.700 (en) / 0.900 (zh), heldout2 0.667 / 0.917, fresh2 0.500 / 0.500,
+# every other pair kept.
+ROUND_2_FLOORS = {"dev2": 0.6, "heldout2": 0.6, "fresh2": 0.4}
+
+
+@pytest.mark.parametrize("half", sorted(ROUND_2_FLOORS))
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_round_2_changes_are_superseded_and_the_others_kept(half: str, lang: str) -> None:
+    superseded, kept, misses = rates(half, lang)
+    assert kept == 1.0, misses
+    assert superseded >= ROUND_2_FLOORS[half], misses
+
+
 def test_every_half_covers_each_language_and_kind() -> None:
     for half in FLOORS:
         pairs = json.loads((PAIRS / f"{half}.json").read_text(encoding="utf-8"))["pairs"]

@@ -92,6 +92,41 @@ def test_among_many_facts_only_the_one_changed_is_superseded(
     }
 
 
+def test_a_change_word_on_a_shared_subject_replaces_the_fact_it_is_about(
+    memory: Memory, namespace: str
+) -> None:
+    """Breakfast and a departure time share a subject (meals of the day); "after lunch"
+    is about when to fly, so the breakfast fact stays."""
+    facts = ["I need breakfast included", "Morning departures work best for me"]
+    outcomes = memory.record(namespace, facts)
+    [outcome] = memory.record(namespace, ["I'd rather leave after lunch these days"])
+    assert outcome.status == "updated", outcome
+    assert outcome.replaced_ids == (outcomes[1].item_id,)
+    assert {i.text for i in memory.items(namespace)} == {
+        "I need breakfast included",
+        "I'd rather leave after lunch these days",
+    }
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        pytest.param("酒店房间要无烟的", "酒店房间要有办公桌", id="zh-generic-frame"),
+        pytest.param("早餐必须有中式的", "I prefer hotels with free breakfast", id="slot-strength"),
+    ],
+)
+def test_an_unrelated_detail_on_the_same_thing_keeps_both_unmarked(
+    memory: Memory, namespace: str, old: str, new: str
+) -> None:
+    """Two facts that share only generic words ("hotel room"), or a slot value said with
+    another strength and another detail, are no change of mind: both stay, unmarked."""
+    memory.record(namespace, [old])
+    [outcome] = memory.record(namespace, [new])
+    assert outcome.status == "added", outcome
+    assert {i.text for i in memory.items(namespace)} == {old, new}
+    assert all(i.contested_by is None for i in memory.items(namespace))
+
+
 @pytest.mark.parametrize(
     ("old", "new", "newer_note", "older_note"),
     [
@@ -192,6 +227,24 @@ def test_the_fast_model_judges_two_hotel_chains_and_can_be_unsure(
     summary = memory.retrieve(namespace, "")
     assert summary.index("I stay at Hilton these days (newer, said ") < summary.index("Marriott")
     assert memory.profile(namespace) == {"preferred_hotel_brands": ["hilton", "marriott"]}
+
+
+def test_the_fast_model_is_shown_a_change_said_in_other_words(
+    make_memory: MemoryFactory, fast_model: ScriptedModel, namespace: str
+) -> None:
+    """ "Downtown" and "close to the airport" are far apart as sentences; as what they are
+    about (where to stay) they are the closest, so the model sees the older fact."""
+    memory = _judged(make_memory, fast_model)
+    facts = ["I'm allergic to shellfish", "Find me something downtown", "Aisle seat please"]
+    outcomes = memory.record(namespace, facts)
+    fast_model.script(
+        lambda req: json.dumps(
+            {"action": "update", "replaces": [_shown(req)["Find me something downtown"]]}
+        )
+    )
+    [outcome] = memory.record(namespace, ["From now on book hotels close to the airport"])
+    assert outcome.status == "updated" and outcome.replaced_ids == (outcomes[1].item_id,)
+    assert "I'm allergic to shellfish" in {i.text for i in memory.items(namespace)}
 
 
 def test_a_model_slower_than_its_timeout_leaves_the_decision_to_the_offline_rule(
