@@ -21,7 +21,7 @@ from memory.migrations import MEMORY_MIGRATIONS, migrate
 from memory.privacy.guard import PrivacyGuard
 from memory.profile import ProfileSchema
 from memory.protocol import WarmState
-from memory.ranking import rank_facts
+from memory.ranking import rank_facts, rank_order
 from memory.settings import MemorySettings
 from memory.store import Store, StoredItem, Tx, utcnow
 from memory.summary import summarize_facts
@@ -309,12 +309,10 @@ class Memory:
         """Cache first (a summary, else the cached facts ranked here); on a miss, the
         store's facts, which fill the cache with themselves and the summary (raises on
         failure)."""
-        asked = query.strip()
         own = query_field(query)
         generation = None
         if use_cached:
-            fields = [own, general_field(detect_lang(query))] if asked else [own]
-            found = self.cache.lookup(namespace, fields)
+            found = self.cache.lookup(namespace, [own])
             if found.summary is not None:
                 return Recall(found.summary, "ok", cached=True), "cached"
             generation = found.generation
@@ -349,7 +347,7 @@ class Memory:
         return summarize_facts(
             facts,
             query,
-            rank=self._rank,
+            rank=lambda f, q: rank_order(f, q, self.embedder, self.schema)[0],
             max_facts=s.memory_summary_max_facts,
             max_chars=s.memory_summary_max_chars,
         )

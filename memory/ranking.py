@@ -170,17 +170,13 @@ def rank_scores(
     return out
 
 
-def rank_facts(
-    facts: Facts,
-    query: str,
-    embedder: Embedder,
-    schema: ProfileSchema,
-    limit: int | None = None,
-) -> list[MemoryItem]:
-    """The best `limit` of `facts` (all by default) for `query`, best first, each with its
-    score (`rank_scores`)."""
+def rank_order(
+    facts: Facts, query: str, embedder: Embedder, schema: ProfileSchema
+) -> tuple[list[int], Vector]:
+    """The positions of `facts`, best first for `query`, and every fact's score
+    (`rank_scores`); no `MemoryItem` is built."""
     if not facts:
-        return []
+        return [], np.zeros(0, dtype=np.float32)
     scores = rank_scores(
         query,
         embedder.embed_query(query),
@@ -191,8 +187,20 @@ def rank_facts(
         gap=language_gap(embedder),
         subjects=load_subjects(schema=schema),
     )
-    order = np.argsort(-scores, kind="stable")[:limit]
-    return [replace(facts.items[i], score=float(scores[i])) for i in order]
+    return np.argsort(-scores, kind="stable").tolist(), scores
+
+
+def rank_facts(
+    facts: Facts,
+    query: str,
+    embedder: Embedder,
+    schema: ProfileSchema,
+    limit: int | None = None,
+) -> list[MemoryItem]:
+    """The best `limit` of `facts` (all by default) for `query`, best first, each with its
+    score (`rank_scores`)."""
+    order, scores = rank_order(facts, query, embedder, schema)
+    return [replace(facts.items[i], score=float(scores[i])) for i in order[:limit]]
 
 
 def _norm(lang: str) -> str:

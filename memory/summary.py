@@ -67,28 +67,66 @@ def summarize_facts(
     facts: Facts,
     query: str,
     *,
-    rank: Callable[[Facts, str, int], list[MemoryItem]],
+    rank: Callable[[Facts, str], Sequence[int]],
     max_facts: int,
     max_chars: int,
 ) -> tuple[str, Lang, bool]:
     """The summary of `facts` for `query`, the language it is joined in, and whether it
-    fits every request (then it is cached for every request in that language).
+    fits every request (then it is cached for every request in that language; since
+    issue 22 a summary for a request is ordered for it, so only "no request" is general).
+
+    For a request, every fact in the order `rank` gives (positions, best first: typed
+    slots and free text alike), as many as the budget holds: what matters for the
+    request comes first, and a constraint unrelated to it is included only after every
+    fact ranked above it (issue 22: "hard" constraints first filled the old 8-fact budget
+    with unrelated ones). With no request, the whole profile: hard constraints first,
+    newest first (typed slots before free text when not everything fits).
 
     The joining punctuation follows the request's language; with no request, the
-    language most facts are written in. When every fact fits the budget the summary is
-    all of them, newest first; otherwise typed slots, then the free-text facts `rank`
-    puts first for the request (the newest ones for no request).
+    language most facts are written in.
     """
     if not facts:
         return "", "en", True
-    lang = detect_lang(query) if query.strip() else dominant_lang(i.text for i in facts.items)
-    if len(facts) <= max_facts:
-        items = list(reversed(facts.items))  # newest first
-        everything = summarize(items, lang=lang, max_facts=len(items), max_chars=10**9)
-        if len(everything) <= max_chars:
-            return everything, lang, True
+    lang = detect_lang(query) if query.strip() else dominant_lang(facts.texts)
+    if query.strip():
+        return _ranked(facts, list(rank(facts, query)), lang, max_facts, max_chars), lang, False
+    items = list(reversed(facts.items))  # newest first
+    everything = summarize(items, lang=lang, max_facts=len(items), max_chars=10**9)
+    if len(items) <= max_facts and len(everything) <= max_chars:
+        return everything, lang, False
     slots = list(reversed(facts.typed()))
-    free = facts.free()
-    ranked = rank(free, query, max_facts) if query.strip() else list(reversed(free.items))
-    summary = summarize(slots + ranked, lang=lang, max_facts=max_facts, max_chars=max_chars)
-    return summary, lang, False
+    free = list(reversed(facts.free().items))
+    return summarize(slots + free, lang=lang, max_facts=max_facts, max_chars=max_chars), lang, False
+
+
+def _ranked(facts: Facts, order: list[int], lang: Lang, max_facts: int, max_chars: int) -> str:
+    """The facts at `order`'s positions, in that order, within budget; read from the
+    columns of `facts` (items are built only for a change of mind the engine was unsure
+    of, which is noted). A fact too long for what is left is passed over for the next."""
+    notes: dict[str, str] = {}
+    present = set(order)
+    position = {facts.ids[i]: i for i in order}
+    if any(facts.contested[i] in position for i in present):
+        items = [facts.items[i] for i in order]
+        ordered = newer_first(items)
+        notes = change_notes(ordered)
+        order = [position[item.id] for item in ordered]
+    sep, end = ("；", "。") if lang == "zh" else ("; ", ".")
+    parts: list[str] = []
+    used = len(end)
+    for i in order:
+        if len(parts) >= max_facts:
+            break
+        text = _TRAILING.sub("", " ".join(facts.texts[i].split()))
+        if not text:
+            continue
+        text += notes.get(facts.ids[i], "")
+        cost = len(text) + (len(sep) if parts else 0)
+        if used + cost > max_chars:
+            if parts:
+                continue
+            text = text[: max(1, max_chars - used - 1)] + "…"
+            cost = len(text)
+        parts.append(text)
+        used += cost
+    return sep.join(parts) + end if parts else ""
