@@ -69,7 +69,7 @@ from memory.store import Backend, utcnow  # noqa: E402
 
 REDIS_URL = "redis://127.0.0.1:6379/0"
 NAMESPACE_FACTS = 200
-WARMED_SIZES = (20, 200, 500)
+WARMED_SIZES = (20, 30, 100, 200, 500)
 TYPICAL_FACTS = 25
 PROBES = 25  # namespaces timed at every store size
 DIM = 384
@@ -333,7 +333,8 @@ def measure_warmed(memory: Memory, result: BackendResult, run_id: str) -> None:
             print(
                 f"  [{result.backend}] warmed, {size} facts ({entry_bytes} bytes in Redis): "
                 f"new request p50 {w['p50_ms']:.1f} ms (model alone {w['model_p50_ms']:.1f}), "
-                f"beyond embedding p50 {w['beyond_embedding_p50_ms']:.2f} ms",
+                f"beyond embedding p50 {w['beyond_embedding_p50_ms']:.2f} ms "
+                f"p99 {w['beyond_embedding_p99_ms']:.2f} ms",
                 flush=True,
             )
     finally:
@@ -478,7 +479,8 @@ def run_backend(backend: str, sizes: Sequence[int]) -> BackendResult:
                 f"{result.record_facts_per_s:.0f} facts/s",
                 flush=True,
             )
-            measure_growth(memory, reference, result, sizes)
+            if sizes:
+                measure_growth(memory, reference, result, sizes)
         finally:
             memory.close()
             reference.close()
@@ -569,6 +571,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="store sizes in facts, comma-separated (default 1000,10000,100000,500000)",
     )
     parser.add_argument("--quick", action="store_true", help="stop the store at 100000 facts")
+    parser.add_argument(
+        "--cache-only",
+        action="store_true",
+        help="only the cache: hit, miss and warmed recalls (no growth, no RSS)",
+    )
     parser.add_argument("--json", type=Path, help="also write the figures to this file")
     parser.add_argument("--rss-child", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
@@ -585,8 +592,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     if any(size < TYPICAL_FACTS * PROBES for size in sizes):
         raise SystemExit(f"every size must be at least {TYPICAL_FACTS * PROBES} facts")
     backends = ["sqlite", "postgresql"] if args.backend == "both" else [args.backend]
+    if args.cache_only:
+        sizes = []
     started = time.perf_counter()
-    rss_mb = measure_rss()
+    rss_mb = 0.0 if args.cache_only else measure_rss()
     print(f"peak RSS with the model loaded: {rss_mb:.0f} MB", flush=True)
     results = [run_backend(backend, sizes) for backend in backends]
     report(results, rss_mb)
