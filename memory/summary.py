@@ -20,6 +20,8 @@ _HARD_EN = re.compile(
 _HARD_ZH = re.compile(
     r"从不|绝不|不坐|不要|不吃|不住|不能|只坐|只住|只要|只|必须|一定|务必|避免|避开|过敏"
 )
+# Facts passed over for being too long for what is left of the budget, before it is full.
+_PASS_OVER = 8
 _TRAILING = re.compile(r"[\s。．.!！;；,，、]+$")
 
 
@@ -102,7 +104,8 @@ def summarize_facts(
 def _ranked(facts: Facts, order: list[int], lang: Lang, max_facts: int, max_chars: int) -> str:
     """The facts at `order`'s positions, in that order, within budget; read from the
     columns of `facts` (items are built only for a change of mind the engine was unsure
-    of, which is noted). A fact too long for what is left is passed over for the next."""
+    of, which is noted). A fact too long for what is left is passed over for the next
+    (up to `_PASS_OVER` of them: a traveller with hundreds of facts is not read to the end)."""
     notes: dict[str, str] = {}
     present = set(order)
     position = {facts.ids[i]: i for i in order}
@@ -114,8 +117,9 @@ def _ranked(facts: Facts, order: list[int], lang: Lang, max_facts: int, max_char
     sep, end = ("；", "。") if lang == "zh" else ("; ", ".")
     parts: list[str] = []
     used = len(end)
+    passed = 0
     for i in order:
-        if len(parts) >= max_facts:
+        if len(parts) >= max_facts or passed > _PASS_OVER:
             break
         text = _TRAILING.sub("", " ".join(facts.texts[i].split()))
         if not text:
@@ -124,6 +128,7 @@ def _ranked(facts: Facts, order: list[int], lang: Lang, max_facts: int, max_char
         cost = len(text) + (len(sep) if parts else 0)
         if used + cost > max_chars:
             if parts:
+                passed += 1
                 continue
             text = text[: max(1, max_chars - used - 1)] + "…"
             cost = len(text)
