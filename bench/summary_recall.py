@@ -149,6 +149,7 @@ class Cell:
     before: int = 0
     engine: list[int | None] = field(default_factory=list)
     baseline: list[int | None] = field(default_factory=list)
+    current: list[bool] = field(default_factory=list)  # the fact is still current
     chars: list[int] = field(default_factory=list)
     whole: list[float] = field(default_factory=list)  # share of facts in retrieve(ns, "")
 
@@ -234,6 +235,7 @@ def run(args: argparse.Namespace) -> dict[str, Cell]:
                     rank = hits.index(item.id) if item.id in hits else None
                 cell.engine.append(rank)
                 cell.baseline.append(baseline.rank(request, texts, index))
+                cell.current.append(item is not None)
                 if args.errors and not hit and person["split"] == "dev":
                     print(f"  miss: {request!r} -> {fact['text']!r} (search rank {rank})")
     memory.close()
@@ -255,6 +257,21 @@ def report(cells: dict[str, Cell]) -> None:
             f"   {statistics.mean(c.whole):.3f}   {int(statistics.median(c.chars)):>5}/"
             f"{max(c.chars):<5}   {e}   {b}"
         )
+
+
+def report_current(cells: dict[str, Cell]) -> None:
+    """Ranking on the requests whose fact is still current (a fact the engine superseded
+    is a loss of its own, counted above; here only the ranking is compared)."""
+    print()
+    print("requests whose fact is current   cases   summary   engine R@1/3/5      baseline R@1/3/5")
+    for key in sorted(cells, key=lambda k: (k.split()[0] != "dev", k)):
+        c = cells[key]
+        keep = [n for n, ok in enumerate(c.current) if ok]
+        engine = [c.engine[n] for n in keep]
+        base = [c.baseline[n] for n in keep]
+        e = "/".join(f"{c.recall(engine, k):.3f}" for k in KS)
+        b = "/".join(f"{c.recall(base, k):.3f}" for k in KS)
+        print(f"{key:<32} {len(keep):>5}   {c.summary / max(1, len(keep)):.3f}     {e}   {b}")
 
 
 def check_data() -> int:
@@ -285,6 +302,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     started = time.perf_counter()
     cells = run(args)
     report(cells)
+    report_current(cells)
     print(f"({time.perf_counter() - started:.0f} s)")
     if args.json:
         out = {
