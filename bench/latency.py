@@ -342,10 +342,12 @@ def measure_warmed(memory: Memory, result: BackendResult, run_id: str) -> None:
                 model.append(embedder.last_ms)
                 beyond.append(fresh[-1] - embedder.last_ms)
                 memory.cache.settle()  # its summary, cached in the background: not timed
+            after = int(client.memory_usage(memory.cache.key(namespace), samples=0))
             result.warmed.append(
                 {
                     "facts": size,
                     "redis_bytes": entry_bytes,
+                    "redis_bytes_after_requests": after,
                     "p50_ms": percentile(fresh, 50),
                     "model_p50_ms": percentile(model, 50),
                     "beyond_embedding_p50_ms": percentile(beyond, 50),
@@ -358,7 +360,8 @@ def measure_warmed(memory: Memory, result: BackendResult, run_id: str) -> None:
                 f"{entry_bytes} bytes in Redis): "
                 f"new request p50 {w['p50_ms']:.1f} ms (model alone {w['model_p50_ms']:.1f}), "
                 f"beyond embedding p50 {w['beyond_embedding_p50_ms']:.2f} ms "
-                f"p99 {w['beyond_embedding_p99_ms']:.2f} ms",
+                f"p99 {w['beyond_embedding_p99_ms']:.2f} ms; {after} bytes after 85 requests "
+                f"({(after - entry_bytes) / 85:.0f} per request's summary)",
                 flush=True,
             )
     finally:
