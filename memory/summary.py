@@ -74,8 +74,9 @@ def summarize_facts(
     max_chars: int,
 ) -> tuple[str, Lang, bool]:
     """The summary of `facts` for `query`, the language it is joined in, and whether it
-    fits every request (then it is cached for every request in that language; since
-    issue 22 a summary for a request is ordered for it, so only "no request" is general).
+    fits every request (then it would be cached for every request in that language).
+    Since issue 22 no non-empty summary does: a summary is ordered for its request, and
+    the whole profile is cached under the empty request's own field.
 
     For a request, every fact in the order `rank` gives (positions, best first: typed
     slots and free text alike), as many as the budget holds: what matters for the
