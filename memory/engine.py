@@ -6,6 +6,7 @@ import logging
 import threading
 import uuid
 from collections.abc import Iterable, Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from memory.cache import FACTS, PreferenceCache, general_field, query_field
@@ -55,6 +56,8 @@ class Memory:
         self._decider = FactDecider(schema=schema, embedder=embedder)
         self._schema_ready = False
         self._schema_lock = threading.Lock()
+        self._filler_pool: ThreadPoolExecutor | None = None
+        self._filler_lock = threading.Lock()
 
     # -- plumbing ---------------------------------------------------------------------
 
@@ -329,11 +332,33 @@ class Memory:
         facts = Facts.from_stored(self._current(namespace))
         if not facts:
             return Recall("", "empty"), "empty"
-        summary, lang, general = self._summarize(facts, query)
-        values = {FACTS: pack(facts, self.embedder.name)}
-        values.update(self._summary_fields(own, lang, general, summary))
-        filled = self.cache.fill(namespace, values, generation)
+        if not query.strip() or not self.cache.enabled or generation is None:
+            summary, lang, general = self._summarize(facts, query)
+            values = {FACTS: pack(facts, self.embedder.name)}
+            values.update(self._summary_fields(own, lang, general, summary))
+            filled = self.cache.fill(namespace, values, generation)
+            return Recall(summary, "ok"), "warmed" if filled else "unfilled"
+        # While the request is embedded and ranked (the model releases the GIL), another
+        # thread packs the facts and caches them: a miss costs its embedding and little
+        # more. Both are done before the answer, so the next recall finds the facts.
+        caching = self._filler().submit(self._cache_facts, namespace, facts, generation)
+        try:
+            summary, lang, general = self._summarize(facts, query)
+        finally:
+            filled = caching.result()
+        if filled:
+            answers = self._summary_fields(own, lang, general, summary)
+            self.cache.fill(namespace, answers, generation)
         return Recall(summary, "ok"), "warmed" if filled else "unfilled"
+
+    def _cache_facts(self, namespace: str, facts: Facts, generation: str) -> bool:
+        return self.cache.fill(namespace, {FACTS: pack(facts, self.embedder.name)}, generation)
+
+    def _filler(self) -> ThreadPoolExecutor:
+        with self._filler_lock:
+            if self._filler_pool is None:
+                self._filler_pool = ThreadPoolExecutor(4, thread_name_prefix="ltm-facts-fill")
+            return self._filler_pool
 
     @staticmethod
     def _summary_fields(own: str, lang: Lang, general: bool, summary: str) -> dict[str, bytes]:
@@ -389,6 +414,10 @@ class Memory:
         return {"database": self.store.ping(), "redis": self.cache.ping()}
 
     def close(self) -> None:
+        with self._filler_lock:
+            pool, self._filler_pool = self._filler_pool, None
+        if pool is not None:
+            pool.shutdown(wait=True)
         self.cache.flush()
         self.store.close()
 
