@@ -6,7 +6,7 @@ import logging
 import threading
 import uuid
 from collections.abc import Iterable, Mapping, Sequence
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any
 
 from memory.cache import FACTS, PreferenceCache, general_field, query_field
@@ -314,6 +314,12 @@ class Memory:
         failure)."""
         own = query_field(query)
         generation = None
+        # The request is embedded while the cache (and on a miss, the store) is read: a
+        # recall that ranks costs its embedding and little more (on a cached summary the
+        # vector is not needed; the embedder keeps it for the next time).
+        embedding = (
+            self._filler().submit(self.embedder.embed_query, query) if query.strip() else None
+        )
         if use_cached:
             found = self.cache.lookup(namespace, [own])
             if found.summary is not None:
@@ -322,7 +328,7 @@ class Memory:
             if found.facts is not None:
                 facts = unpack(found.facts, namespace, self.embedder.name)
                 if facts is not None:
-                    summary, lang, general = self._summarize(facts, query)
+                    summary, lang, general = self._summarize(facts, query, embedding)
                     answers = self._summary_fields(own, lang, general, summary)
                     self.cache.fill_later(namespace, answers, generation)
                     return Recall(summary, "ok" if summary else "empty", cached=True), "cached"
@@ -333,7 +339,7 @@ class Memory:
         if not facts:
             return Recall("", "empty"), "empty"
         if not query.strip() or not self.cache.enabled or generation is None:
-            summary, lang, general = self._summarize(facts, query)
+            summary, lang, general = self._summarize(facts, query, embedding)
             values = {FACTS: pack(facts, self.embedder.name)}
             values.update(self._summary_fields(own, lang, general, summary))
             filled = self.cache.fill(namespace, values, generation)
@@ -343,7 +349,7 @@ class Memory:
         # more. Both are done before the answer, so the next recall finds the facts.
         caching = self._filler().submit(self._cache_facts, namespace, facts, generation)
         try:
-            summary, lang, general = self._summarize(facts, query)
+            summary, lang, general = self._summarize(facts, query, embedding)
         finally:
             filled = caching.result()
         if filled:
@@ -357,7 +363,7 @@ class Memory:
     def _filler(self) -> ThreadPoolExecutor:
         with self._filler_lock:
             if self._filler_pool is None:
-                self._filler_pool = ThreadPoolExecutor(4, thread_name_prefix="ltm-facts-fill")
+                self._filler_pool = ThreadPoolExecutor(8, thread_name_prefix="ltm-recall")
             return self._filler_pool
 
     @staticmethod
@@ -367,12 +373,19 @@ class Memory:
         value = summary.encode("utf-8")
         return {own: value, general_field(lang): value} if general else {own: value}
 
-    def _summarize(self, facts: Facts, query: str) -> tuple[str, Lang, bool]:
+    def _summarize(
+        self, facts: Facts, query: str, embedding: Future[Vector] | None = None
+    ) -> tuple[str, Lang, bool]:
         s = self.settings
+
+        def rank(f: Facts, q: str) -> list[int]:
+            vector = embedding.result() if embedding is not None and q == query else None
+            return rank_order(f, q, self.embedder, self.schema, vector)[0]
+
         return summarize_facts(
             facts,
             query,
-            rank=lambda f, q: rank_order(f, q, self.embedder, self.schema)[0],
+            rank=rank,
             max_facts=s.memory_summary_max_facts,
             max_chars=s.memory_summary_max_chars,
         )

@@ -171,15 +171,20 @@ def rank_scores(
 
 
 def rank_order(
-    facts: Facts, query: str, embedder: Embedder, schema: ProfileSchema
+    facts: Facts,
+    query: str,
+    embedder: Embedder,
+    schema: ProfileSchema,
+    vector: Vector | None = None,
 ) -> tuple[list[int], Vector]:
     """The positions of `facts`, best first for `query`, and every fact's score
-    (`rank_scores`); no `MemoryItem` is built."""
+    (`rank_scores`); no `MemoryItem` is built. `vector`: the query's `embed_query`
+    vector when it is already known."""
     if not facts:
         return [], np.zeros(0, dtype=np.float32)
     scores = rank_scores(
         query,
-        embedder.embed_query(query),
+        embedder.embed_query(query) if vector is None else vector,
         facts.texts,
         facts.langs,
         facts.slots,
