@@ -69,10 +69,8 @@ if size <= tonumber(ARGV[1]) then return {'facts', gen, redis.call('HGET', KEYS[
 return {'facts', gen}
 """
 # ARGV: generation seen, TTL, the most fields an entry may hold, then field/value pairs.
-# A request's summary (`q:`) past that many is not added (an existing one is still
-# updated; facts and other fields always are): a summary is
-# now sized for a prompt (a few KB), and each new request of a warmed traveller would add
-# one until the entry expires.
+# A new request's summary (`q:`) past that many is not added (facts always are): a
+# summary is sized for a prompt (a few KB), and a warmed traveller asks many.
 _FILL = """
 local gen = redis.call('GET', KEYS[2])
 if gen == false then gen = '0' end

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import logging
 import threading
-import uuid
 from collections.abc import Iterable, Mapping, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any
@@ -17,14 +16,15 @@ from memory.errors import InvalidNamespace, InvalidSlotValue, MemoryEngineError,
 from memory.facts import Facts, pack, unpack
 from memory.intake import check_namespace as _check_namespace
 from memory.intake import clean_text, screen
-from memory.lang import Lang, detect_lang, dominant_lang
+from memory.lang import Lang, detect_lang
 from memory.migrations import MEMORY_MIGRATIONS, migrate
 from memory.privacy.guard import PrivacyGuard
 from memory.profile import ProfileSchema
+from memory.profile_write import write_profile
 from memory.protocol import WarmState
 from memory.ranking import rank_facts, rank_order
 from memory.settings import MemorySettings
-from memory.store import Store, StoredItem, Tx, utcnow
+from memory.store import Store, StoredItem, Tx
 from memory.summary import summarize_facts
 from memory.types import MemoryItem, Recall, RecordOutcome, ScopedValue
 from memory.views import export_document, profile_of, scoped_of
@@ -167,72 +167,7 @@ class Memory:
         """Set or clear (None) typed slots' general values; a new value supersedes the slot's
         old general facts. Scoped facts ("on trains: window") are neither replaced nor
         cleared here: they are changed by saying so, or forgotten one by one."""
-        namespace = _check_namespace(namespace)
-        normal = {slot: self.schema.validate(slot, value) for slot, value in values.items()}
-        current_texts = [s.item.text for s in self._current(namespace)]
-        lang = lang or dominant_lang(current_texts)
-        texts = {
-            slot: self.schema.render(slot, value, lang)
-            for slot, value in normal.items()
-            if value is not None
-        }
-        rendered = {slot: text[:1].upper() + text[1:] for slot, text in texts.items()}
-        vectors = dict(
-            zip(rendered, self.embedder.embed_passages(list(rendered.values())), strict=True)
-        )
-
-        def work(tx: Tx) -> list[RecordOutcome]:
-            current = tx.current()
-            # Checked under the write lock, against the profile a concurrent write may
-            # just have changed.
-            self._check_exclusive({**self._profile_of(current), **normal})
-            outcomes = []
-            for slot, value in normal.items():
-                same = [s for s in current if s.item.slot == slot and s.item.scope is None]
-                if value is None:
-                    for s in same:
-                        tx.supersede(s.item.id, by=None, reason=f"cleared ({source})", at=utcnow())
-                    if same:
-                        outcomes.append(RecordOutcome(slot, "updated", "cleared"))
-                    continue
-                polarity = self.schema.polarity(slot, value)
-                if (
-                    len(same) == 1
-                    and same[0].item.value == value
-                    and same[0].item.polarity == polarity
-                ):
-                    outcomes.append(
-                        RecordOutcome(rendered[slot], "duplicate", "unchanged", same[0].item.id)
-                    )
-                    continue
-                item = MemoryItem(
-                    id=uuid.uuid4().hex,
-                    namespace=namespace,
-                    text=rendered[slot],
-                    source=source,
-                    created_at=utcnow(),
-                    slot=slot,
-                    value=value,
-                    polarity=polarity,
-                    lang=lang,
-                )
-                tx.insert(item, vectors[slot], self.embedder.name)
-                for s in same:
-                    tx.supersede(
-                        s.item.id,
-                        by=item.id,
-                        reason=f"replaced by: {item.text}",
-                        at=item.created_at,
-                    )
-                outcomes.append(
-                    RecordOutcome(item.text, "updated" if same else "added", "", item.id)
-                )
-            return outcomes
-
-        outcomes = self.store.write(namespace, work)
-        if any(o.status in ("added", "updated") for o in outcomes):
-            self.cache.invalidate(namespace)
-        return outcomes
+        return write_profile(self, _check_namespace(namespace), values, source, lang)
 
     def forget(self, namespace: str, item_id: str | None = None) -> int:
         """Erase one fact (and the versions it replaced) or everything; returns how many."""
