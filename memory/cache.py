@@ -5,10 +5,13 @@ namespace's keys share one slot) is a hash holding:
 
 - `facts`: the namespace's current facts with their embeddings (`memory.facts.pack`),
   so a recall for any request is ranked and summarised without the store;
-- `q:<digest>`: the summary for the normalised request that read the store, so asking
-  it again costs one read;
-- `*:en` / `*:zh`: the summary when it does not depend on the request (every current
-  fact fits the budget), joined in that language.
+- `q:<digest>`: the summary for a normalised request, so asking it again costs one
+  read; at most `MAX_FIELDS` fields in all, so a warmed traveller's entry stops growing
+  after 32 distinct requests (a summary is sized for a prompt: a few KB) and later ones
+  are ranked from the cached facts each time;
+- `*:en` / `*:zh`: a summary that does not depend on the request, joined in that
+  language (the Bailian backend's, when every node fits the budget; the engine's
+  summaries are ordered for their request since issue 22).
 
 A summary ranked from the cached facts is stored by a background thread
 (`fill_later`), so a new request does not wait for a second round trip while asking
@@ -65,15 +68,26 @@ if size == 0 then return {'miss', gen} end
 if size <= tonumber(ARGV[1]) then return {'facts', gen, redis.call('HGET', KEYS[1], 'facts')} end
 return {'facts', gen}
 """
-# ARGV: generation seen, TTL, then field/value pairs.
+# ARGV: generation seen, TTL, the most fields an entry may hold, then field/value pairs.
+# A new request's summary (`q:`) past that many is not added (facts always are): a
+# summary is sized for a prompt (a few KB), and a warmed traveller asks many.
 _FILL = """
 local gen = redis.call('GET', KEYS[2])
 if gen == false then gen = '0' end
 if gen ~= ARGV[1] then return 0 end
-for i = 3, #ARGV, 2 do redis.call('HSET', KEYS[1], ARGV[i], ARGV[i + 1]) end
+local most = tonumber(ARGV[3])
+for i = 4, #ARGV, 2 do
+  if string.sub(ARGV[i], 1, 2) ~= 'q:' or redis.call('HLEN', KEYS[1]) < most
+     or redis.call('HEXISTS', KEYS[1], ARGV[i]) == 1 then
+    redis.call('HSET', KEYS[1], ARGV[i], ARGV[i + 1])
+  end
+end
 if redis.call('TTL', KEYS[1]) < 0 then redis.call('EXPIRE', KEYS[1], ARGV[2]) end
 return 1
 """
+# The most fields one namespace's entry holds: its facts and the summaries of its last
+# distinct requests (each up to `MEMORY_SUMMARY_MAX_CHARS`).
+MAX_FIELDS = 33
 
 _INVALIDATE = """
 redis.call('INCR', KEYS[2])
@@ -149,6 +163,7 @@ class PreferenceCache:
         self._client = client
         # Facts up to this size (about 100 facts) come back with the lookup itself.
         self.inline_facts_bytes = inline_facts_bytes
+        self.max_fields = MAX_FIELDS
         self.ttl = ttl_seconds
         self._prefix = key_prefix
         self._retry_after = retry_after_seconds
@@ -271,7 +286,7 @@ class PreferenceCache:
         values = {field: value for field, value in values.items() if value}
         if not values or generation is None or not self._available():
             return False
-        args: list[str | bytes | int] = [generation, self.ttl]
+        args: list[str | bytes | int] = [generation, self.ttl, self.max_fields]
         for field, value in values.items():
             args += [field, value]
         try:

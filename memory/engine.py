@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import logging
 import threading
-import uuid
 from collections.abc import Iterable, Mapping, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any
 
 from memory.cache import FACTS, PreferenceCache, general_field, query_field
@@ -16,14 +16,15 @@ from memory.errors import InvalidNamespace, InvalidSlotValue, MemoryEngineError,
 from memory.facts import Facts, pack, unpack
 from memory.intake import check_namespace as _check_namespace
 from memory.intake import clean_text, screen
-from memory.lang import Lang, detect_lang, dominant_lang
+from memory.lang import Lang, detect_lang
 from memory.migrations import MEMORY_MIGRATIONS, migrate
 from memory.privacy.guard import PrivacyGuard
 from memory.profile import ProfileSchema
+from memory.profile_write import write_profile
 from memory.protocol import WarmState
-from memory.ranking import rank_facts
+from memory.ranking import rank_facts, rank_order
 from memory.settings import MemorySettings
-from memory.store import Store, StoredItem, Tx, utcnow
+from memory.store import Store, StoredItem, Tx
 from memory.summary import summarize_facts
 from memory.types import MemoryItem, Recall, RecordOutcome, ScopedValue
 from memory.views import export_document, profile_of, scoped_of
@@ -55,6 +56,8 @@ class Memory:
         self._decider = FactDecider(schema=schema, embedder=embedder)
         self._schema_ready = False
         self._schema_lock = threading.Lock()
+        self._filler_pool: ThreadPoolExecutor | None = None
+        self._filler_lock = threading.Lock()
 
     # -- plumbing ---------------------------------------------------------------------
 
@@ -166,72 +169,7 @@ class Memory:
         """Set or clear (None) typed slots' general values; a new value supersedes the slot's
         old general facts. Scoped facts ("on trains: window") are neither replaced nor
         cleared here: they are changed by saying so, or forgotten one by one."""
-        namespace = _check_namespace(namespace)
-        normal = {slot: self.schema.validate(slot, value) for slot, value in values.items()}
-        current_texts = [s.item.text for s in self._current(namespace)]
-        lang = lang or dominant_lang(current_texts)
-        texts = {
-            slot: self.schema.render(slot, value, lang)
-            for slot, value in normal.items()
-            if value is not None
-        }
-        rendered = {slot: text[:1].upper() + text[1:] for slot, text in texts.items()}
-        vectors = dict(
-            zip(rendered, self.embedder.embed_passages(list(rendered.values())), strict=True)
-        )
-
-        def work(tx: Tx) -> list[RecordOutcome]:
-            current = tx.current()
-            # Checked under the write lock, against the profile a concurrent write may
-            # just have changed.
-            self._check_exclusive({**self._profile_of(current), **normal})
-            outcomes = []
-            for slot, value in normal.items():
-                same = [s for s in current if s.item.slot == slot and s.item.scope is None]
-                if value is None:
-                    for s in same:
-                        tx.supersede(s.item.id, by=None, reason=f"cleared ({source})", at=utcnow())
-                    if same:
-                        outcomes.append(RecordOutcome(slot, "updated", "cleared"))
-                    continue
-                polarity = self.schema.polarity(slot, value)
-                if (
-                    len(same) == 1
-                    and same[0].item.value == value
-                    and same[0].item.polarity == polarity
-                ):
-                    outcomes.append(
-                        RecordOutcome(rendered[slot], "duplicate", "unchanged", same[0].item.id)
-                    )
-                    continue
-                item = MemoryItem(
-                    id=uuid.uuid4().hex,
-                    namespace=namespace,
-                    text=rendered[slot],
-                    source=source,
-                    created_at=utcnow(),
-                    slot=slot,
-                    value=value,
-                    polarity=polarity,
-                    lang=lang,
-                )
-                tx.insert(item, vectors[slot], self.embedder.name)
-                for s in same:
-                    tx.supersede(
-                        s.item.id,
-                        by=item.id,
-                        reason=f"replaced by: {item.text}",
-                        at=item.created_at,
-                    )
-                outcomes.append(
-                    RecordOutcome(item.text, "updated" if same else "added", "", item.id)
-                )
-            return outcomes
-
-        outcomes = self.store.write(namespace, work)
-        if any(o.status in ("added", "updated") for o in outcomes):
-            self.cache.invalidate(namespace)
-        return outcomes
+        return write_profile(self, _check_namespace(namespace), values, source, lang)
 
     def forget(self, namespace: str, item_id: str | None = None) -> int:
         """Erase one fact (and the versions it replaced) or everything; returns how many."""
@@ -311,19 +249,23 @@ class Memory:
         """Cache first (a summary, else the cached facts ranked here); on a miss, the
         store's facts, which fill the cache with themselves and the summary (raises on
         failure)."""
-        asked = query.strip()
         own = query_field(query)
         generation = None
+        # The request is embedded while the cache (and on a miss, the store) is read: a
+        # recall that ranks costs its embedding and little more (on a cached summary the
+        # vector is not needed; the embedder keeps it for the next time).
+        embedding = (
+            self._filler().submit(self.embedder.embed_query, query) if query.strip() else None
+        )
         if use_cached:
-            fields = [own, general_field(detect_lang(query))] if asked else [own]
-            found = self.cache.lookup(namespace, fields)
+            found = self.cache.lookup(namespace, [own])
             if found.summary is not None:
                 return Recall(found.summary, "ok", cached=True), "cached"
             generation = found.generation
             if found.facts is not None:
                 facts = unpack(found.facts, namespace, self.embedder.name)
                 if facts is not None:
-                    summary, lang, general = self._summarize(facts, query)
+                    summary, lang, general = self._summarize(facts, query, embedding)
                     answers = self._summary_fields(own, lang, general, summary)
                     self.cache.fill_later(namespace, answers, generation)
                     return Recall(summary, "ok" if summary else "empty", cached=True), "cached"
@@ -333,11 +275,33 @@ class Memory:
         facts = Facts.from_stored(self._current(namespace))
         if not facts:
             return Recall("", "empty"), "empty"
-        summary, lang, general = self._summarize(facts, query)
-        values = {FACTS: pack(facts, self.embedder.name)}
-        values.update(self._summary_fields(own, lang, general, summary))
-        filled = self.cache.fill(namespace, values, generation)
+        if not query.strip() or not self.cache.enabled or generation is None:
+            summary, lang, general = self._summarize(facts, query, embedding)
+            values = {FACTS: pack(facts, self.embedder.name)}
+            values.update(self._summary_fields(own, lang, general, summary))
+            filled = self.cache.fill(namespace, values, generation)
+            return Recall(summary, "ok"), "warmed" if filled else "unfilled"
+        # While the request is embedded and ranked (the model releases the GIL), another
+        # thread packs the facts and caches them: a miss costs its embedding and little
+        # more. Both are done before the answer, so the next recall finds the facts.
+        caching = self._filler().submit(self._cache_facts, namespace, facts, generation)
+        try:
+            summary, lang, general = self._summarize(facts, query, embedding)
+        finally:
+            filled = caching.result()
+        if filled:
+            answers = self._summary_fields(own, lang, general, summary)
+            self.cache.fill(namespace, answers, generation)
         return Recall(summary, "ok"), "warmed" if filled else "unfilled"
+
+    def _cache_facts(self, namespace: str, facts: Facts, generation: str) -> bool:
+        return self.cache.fill(namespace, {FACTS: pack(facts, self.embedder.name)}, generation)
+
+    def _filler(self) -> ThreadPoolExecutor:
+        with self._filler_lock:
+            if self._filler_pool is None:
+                self._filler_pool = ThreadPoolExecutor(8, thread_name_prefix="ltm-recall")
+            return self._filler_pool
 
     @staticmethod
     def _summary_fields(own: str, lang: Lang, general: bool, summary: str) -> dict[str, bytes]:
@@ -346,12 +310,19 @@ class Memory:
         value = summary.encode("utf-8")
         return {own: value, general_field(lang): value} if general else {own: value}
 
-    def _summarize(self, facts: Facts, query: str) -> tuple[str, Lang, bool]:
+    def _summarize(
+        self, facts: Facts, query: str, embedding: Future[Vector] | None = None
+    ) -> tuple[str, Lang, bool]:
         s = self.settings
+
+        def rank(f: Facts, q: str) -> list[int]:
+            vector = embedding.result() if embedding is not None and q == query else None
+            return rank_order(f, q, self.embedder, self.schema, vector)[0]
+
         return summarize_facts(
             facts,
             query,
-            rank=self._rank,
+            rank=rank,
             max_facts=s.memory_summary_max_facts,
             max_chars=s.memory_summary_max_chars,
         )
@@ -393,6 +364,10 @@ class Memory:
         return {"database": self.store.ping(), "redis": self.cache.ping()}
 
     def close(self) -> None:
+        with self._filler_lock:
+            pool, self._filler_pool = self._filler_pool, None
+        if pool is not None:
+            pool.shutdown(wait=True)
         self.cache.flush()
         self.store.close()
 

@@ -32,7 +32,7 @@ from memory.store import StoredItem
 from memory.types import MemoryItem
 
 _MAGIC = b"LTMF"
-_VERSION = 2
+_VERSION = 3
 _HEADER = struct.Struct("<4sBII")  # magic, version, count, length of the JSON part
 
 # What a cached fact keeps: every field of `MemoryItem` that a current fact can have
@@ -47,29 +47,44 @@ _ENCODER = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"))
 _TIMES = frozenset(f.name for f in dataclasses.fields(MemoryItem) if "datetime" in str(f.type))
 
 
+Columns = tuple[
+    Sequence[str], Sequence[str], Sequence[str | None], Sequence[str], Sequence[str | None]
+]
+
+
 class Facts:
     """Current facts, oldest first, and their L2-normalised embeddings (one row each).
 
-    `texts[i]`, `langs[i]` and `slots[i]` are those of `items[i]`, readable without
-    building the item: ranking reads them for every fact.
+    `texts[i]`, `langs[i]`, `slots[i]`, `ids[i]` and `contested[i]` (the id of a newer
+    fact that may replace it, `MemoryItem.contested_by`) are those of `items[i]`,
+    readable without building the item: ranking and the summary read them for every
+    fact they look at.
     """
 
-    __slots__ = ("items", "langs", "matrix", "slots", "texts")
+    __slots__ = ("contested", "ids", "items", "langs", "matrix", "slots", "texts")
 
     def __init__(
         self,
         items: Sequence[MemoryItem],
         matrix: Vector,
-        columns: tuple[Sequence[str], Sequence[str], Sequence[str | None]] | None = None,
+        columns: Columns | None = None,
     ) -> None:
         self.items = items
         self.matrix = matrix
         if columns is None:
-            columns = ([i.text for i in items], [i.lang for i in items], [i.slot for i in items])
-        texts, langs, slots = columns
+            columns = (
+                [i.text for i in items],
+                [i.lang for i in items],
+                [i.slot for i in items],
+                [i.id for i in items],
+                [i.contested_by for i in items],
+            )
+        texts, langs, slots, ids, contested = columns
         self.texts: tuple[str, ...] = tuple(texts)
         self.langs: tuple[str, ...] = tuple(langs)
         self.slots: tuple[str | None, ...] = tuple(slots)
+        self.ids: tuple[str, ...] = tuple(ids)
+        self.contested: tuple[str | None, ...] = tuple(contested)
 
     @classmethod
     def from_stored(cls, stored: Sequence[StoredItem]) -> Facts:
@@ -90,6 +105,8 @@ class Facts:
                 [self.texts[i] for i in rows],
                 [self.langs[i] for i in rows],
                 [self.slots[i] for i in rows],
+                [self.ids[i] for i in rows],
+                [self.contested[i] for i in rows],
             ),
         )
 
@@ -171,8 +188,8 @@ def pack(facts: Facts, model: str) -> bytes:
     """The facts as one compact value for the cache (embeddings quantised to int8).
 
     Layout: header; JSON of what the value holds (model, dimension, item fields, each
-    fact's text, language and slot); where each fact's JSON row ends (uint32); the rows; one float32
-    factor per fact; the int8 codes, a row per fact.
+    fact's text, language, slot, id and contester); where each fact's JSON row ends
+    (uint32); the rows; one float32 factor per fact; the int8 codes, a row per fact.
     """
     rows = [_row(item) for item in facts.items]
     meta = json.dumps(
@@ -183,6 +200,8 @@ def pack(facts: Facts, model: str) -> bytes:
             "texts": facts.texts,
             "langs": facts.langs,
             "slots": facts.slots,
+            "ids": facts.ids,
+            "contested": facts.contested,
         },
         ensure_ascii=False,
         separators=(",", ":"),
@@ -208,7 +227,13 @@ def unpack(data: bytes, namespace: str, model: str) -> Facts | None:
             return None
         offset = _HEADER.size
         meta: dict[str, Any] = json.loads(data[offset : offset + meta_len])
-        columns = (meta["texts"], meta["langs"], meta["slots"])
+        columns: Columns = (
+            meta["texts"],
+            meta["langs"],
+            meta["slots"],
+            meta["ids"],
+            meta["contested"],
+        )
         if (
             meta.get("model") != model
             or tuple(meta.get("fields", ())) != _FIELDS

@@ -170,6 +170,31 @@ def rank_scores(
     return out
 
 
+def rank_order(
+    facts: Facts,
+    query: str,
+    embedder: Embedder,
+    schema: ProfileSchema,
+    vector: Vector | None = None,
+) -> tuple[list[int], Vector]:
+    """The positions of `facts`, best first for `query`, and every fact's score
+    (`rank_scores`); no `MemoryItem` is built. `vector`: the query's `embed_query`
+    vector when it is already known."""
+    if not facts:
+        return [], np.zeros(0, dtype=np.float32)
+    scores = rank_scores(
+        query,
+        embedder.embed_query(query) if vector is None else vector,
+        facts.texts,
+        facts.langs,
+        facts.slots,
+        facts.matrix,
+        gap=language_gap(embedder),
+        subjects=load_subjects(schema=schema),
+    )
+    return np.argsort(-scores, kind="stable").tolist(), scores
+
+
 def rank_facts(
     facts: Facts,
     query: str,
@@ -179,20 +204,8 @@ def rank_facts(
 ) -> list[MemoryItem]:
     """The best `limit` of `facts` (all by default) for `query`, best first, each with its
     score (`rank_scores`)."""
-    if not facts:
-        return []
-    scores = rank_scores(
-        query,
-        embedder.embed_query(query),
-        facts.texts,
-        facts.langs,
-        facts.slots,
-        facts.matrix,
-        gap=language_gap(embedder),
-        subjects=load_subjects(schema=schema),
-    )
-    order = np.argsort(-scores, kind="stable")[:limit]
-    return [replace(facts.items[i], score=float(scores[i])) for i in order]
+    order, scores = rank_order(facts, query, embedder, schema)
+    return [replace(facts.items[i], score=float(scores[i])) for i in order[:limit]]
 
 
 def _norm(lang: str) -> str:

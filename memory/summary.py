@@ -20,6 +20,8 @@ _HARD_EN = re.compile(
 _HARD_ZH = re.compile(
     r"从不|绝不|不坐|不要|不吃|不住|不能|只坐|只住|只要|只|必须|一定|务必|避免|避开|过敏"
 )
+# Facts passed over for being too long for what is left of the budget, before it is full.
+_PASS_OVER = 8
 _TRAILING = re.compile(r"[\s。．.!！;；,，、]+$")
 
 
@@ -67,28 +69,70 @@ def summarize_facts(
     facts: Facts,
     query: str,
     *,
-    rank: Callable[[Facts, str, int], list[MemoryItem]],
+    rank: Callable[[Facts, str], Sequence[int]],
     max_facts: int,
     max_chars: int,
 ) -> tuple[str, Lang, bool]:
     """The summary of `facts` for `query`, the language it is joined in, and whether it
-    fits every request (then it is cached for every request in that language).
+    fits every request (then it would be cached for every request in that language).
+    Since issue 22 no non-empty summary does: a summary is ordered for its request, and
+    the whole profile is cached under the empty request's own field.
+
+    For a request, every fact in the order `rank` gives (positions, best first: typed
+    slots and free text alike), as many as the budget holds: what matters for the
+    request comes first, and a constraint unrelated to it is included only after every
+    fact ranked above it (issue 22: "hard" constraints first filled the old 8-fact budget
+    with unrelated ones). With no request, the whole profile: hard constraints first,
+    newest first (typed slots before free text when not everything fits).
 
     The joining punctuation follows the request's language; with no request, the
-    language most facts are written in. When every fact fits the budget the summary is
-    all of them, newest first; otherwise typed slots, then the free-text facts `rank`
-    puts first for the request (the newest ones for no request).
+    language most facts are written in.
     """
     if not facts:
         return "", "en", True
-    lang = detect_lang(query) if query.strip() else dominant_lang(i.text for i in facts.items)
-    if len(facts) <= max_facts:
-        items = list(reversed(facts.items))  # newest first
-        everything = summarize(items, lang=lang, max_facts=len(items), max_chars=10**9)
-        if len(everything) <= max_chars:
-            return everything, lang, True
+    lang = detect_lang(query) if query.strip() else dominant_lang(facts.texts)
+    if query.strip():
+        return _ranked(facts, list(rank(facts, query)), lang, max_facts, max_chars), lang, False
+    items = list(reversed(facts.items))  # newest first
+    everything = summarize(items, lang=lang, max_facts=len(items), max_chars=10**9)
+    if len(items) <= max_facts and len(everything) <= max_chars:
+        return everything, lang, False
     slots = list(reversed(facts.typed()))
-    free = facts.free()
-    ranked = rank(free, query, max_facts) if query.strip() else list(reversed(free.items))
-    summary = summarize(slots + ranked, lang=lang, max_facts=max_facts, max_chars=max_chars)
-    return summary, lang, False
+    free = list(reversed(facts.free().items))
+    return summarize(slots + free, lang=lang, max_facts=max_facts, max_chars=max_chars), lang, False
+
+
+def _ranked(facts: Facts, order: list[int], lang: Lang, max_facts: int, max_chars: int) -> str:
+    """The facts at `order`'s positions, in that order, within budget; read from the
+    columns of `facts` (items are built only for a change of mind the engine was unsure
+    of, which is noted). A fact too long for what is left is passed over for the next
+    (up to `_PASS_OVER` of them: a traveller with hundreds of facts is not read to the end)."""
+    notes: dict[str, str] = {}
+    present = set(order)
+    position = {facts.ids[i]: i for i in order}
+    if any(facts.contested[i] in position for i in present):
+        items = [facts.items[i] for i in order]
+        ordered = newer_first(items)
+        notes = change_notes(ordered)
+        order = [position[item.id] for item in ordered]
+    sep, end = ("；", "。") if lang == "zh" else ("; ", ".")
+    parts: list[str] = []
+    used = len(end)
+    passed = 0
+    for i in order:
+        if len(parts) >= max_facts or passed > _PASS_OVER:
+            break
+        text = _TRAILING.sub("", " ".join(facts.texts[i].split()))
+        if not text:
+            continue
+        text += notes.get(facts.ids[i], "")
+        cost = len(text) + (len(sep) if parts else 0)
+        if used + cost > max_chars:
+            if parts:
+                passed += 1
+                continue
+            text = text[: max(1, max_chars - used - 1)] + "…"
+            cost = len(text)
+        parts.append(text)
+        used += cost
+    return sep.join(parts) + end if parts else ""

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 import redis
 
-from memory.cache import FACTS, Lookup, PreferenceCache, query_field
+from memory.cache import FACTS, MAX_FIELDS, Lookup, PreferenceCache, query_field
 from memory.engine import Memory
 from memory.store import Store, StoredItem
 from tests.conftest import MemoryFactory
@@ -340,3 +340,22 @@ def test_pending_invalidation_is_replayed_when_redis_returns(
     mem.record(namespace, ["酒店要含早餐"])  # invalidation deferred while "down"
     time.sleep(0.25)
     assert "酒店要含早餐" in mem.retrieve(namespace, "trip")
+
+
+def test_a_warmed_travellers_entry_stops_growing_and_every_request_is_still_answered(
+    memory: Memory, namespace: str, redis_client: redis.Redis
+) -> None:
+    memory.record(namespace, TRAVELLER)
+    memory.warm(namespace)
+    asked = [f"plan my trip number {n} to Chengdu" for n in range(MAX_FIELDS + 7)]
+    answers = {}
+    for request in asked:
+        answers[request] = memory.retrieve(namespace, request)
+        memory.cache.settle()
+    key = memory.cache.key(namespace)
+    assert redis_client.hlen(key) == MAX_FIELDS  # the facts and the first requests' summaries
+    for request in asked:  # asked again: the same summary, cached or ranked again
+        assert memory.retrieve(namespace, request) == answers[request]
+        assert "I never take red-eye flights" in answers[request]
+    assert memory.record(namespace, ["Now I prefer window seats"])[0].status == "updated"
+    assert "Now I prefer window seats" in memory.retrieve(namespace, asked[-1])

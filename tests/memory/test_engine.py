@@ -272,3 +272,58 @@ def test_facts_stored_by_another_embedding_model_are_re_embedded_on_write(
     outcomes = memory.record(namespace, [RAIL, RED_EYE])
     assert [o.status for o in outcomes] == ["added", "duplicate"]
     assert memory.search(namespace, "red-eye flights", limit=1)[0].text == RED_EYE
+
+
+def test_the_fact_that_matters_is_never_pushed_out_by_unrelated_constraints(
+    make_memory: MemoryFactory, namespace: str
+) -> None:
+    mem = make_memory(memory_summary_max_facts=3)
+    constraints = ["我从不坐红眼航班", "出差只坐高铁一等座", "我不吃香菜", "不坐大巴", "必须直飞"]
+    mem.record(namespace, [*constraints, "住的地方附近要有健身房，我每天早上练一练"])
+    summary = mem.retrieve(namespace, "帮我在杭州找个落脚的酒店")
+    assert summary.startswith("住的地方附近要有健身房")  # the relevant fact first
+    assert len(summary.rstrip("。").split("；")) == 3
+
+
+def test_the_default_budget_holds_a_whole_profile_of_thirty_preferences(
+    memory: Memory, namespace: str
+) -> None:
+    facts = [
+        "我从不坐红眼航班",
+        "出差只坐高铁一等座",
+        "酒店要含早餐",
+        "I prefer aisle seats",
+        "No more than one connection",
+        "Vegetarian meals on flights, please",
+        "I like hotels within walking distance of the office",
+        "喜欢离地铁站近的酒店",
+        "我对花生过敏",
+        "房间要安静，别在电梯旁边",
+        "I collect Marriott points",
+        "行李一般就一个登机箱",
+        "Coffee within walking distance is a must",
+        "我晕车，长途大巴就算了",
+        "吃辣没问题，越辣越好",
+        "I run every morning, so a gym matters",
+        "我习惯用携程订票",
+        "去机场我喜欢坐地铁",
+        "住酒店要有浴缸",
+        "I like museums on a free afternoon",
+        "不吃香菜",
+        "Pet-friendly places when I bring my dog",
+        "行程别排太满，中午要休息一下",
+        "I love trying local street food",
+        "Refundable fares please, my plans change a lot",
+        "喜欢住有设计感的小众酒店",
+        "I'm allergic to shellfish",
+        "出国最好有中文服务",
+        "Late checkout on Sundays",
+        "喜欢看日落",
+    ]
+    for start in range(0, len(facts), 20):
+        memory.record(namespace, facts[start : start + 20])
+    kept = [item.text for item in memory.items(namespace)]
+    assert len(kept) >= 25
+    for request in ("", "帮我订去成都的高铁", "find me a hotel in Oslo"):
+        summary = memory.retrieve(namespace, request)
+        assert all(text in summary for text in kept), request

@@ -427,3 +427,75 @@ def test_the_planner_says_what_it_scores_while_it_works(memory: Memory) -> None:
         depart_date="2026-12-10",
     )
     assert said[0].startswith("正在为") and "个航班" in said[0] and said[0].endswith("打分…")
+
+
+# Thirty things one traveller said, eleven of them constraints ("不", "只", "必须"...) that
+# the previous summary rule put first, so the twelfth, the one about this trip's hotel,
+# never reached the planner (issue 22).
+THIRTY = [
+    "我从不坐红眼航班",
+    "出差只坐高铁一等座",
+    "酒店必须含早餐",
+    "不住青旅，太吵",
+    "我不吃香菜",
+    "只住无烟房",
+    "不坐大巴，晕车",
+    "必须直飞，不要转机",
+    "不吃辣，胃不好",
+    "晚上十一点以后别给我打电话",
+    "不喜欢民宿",
+    "住的地方最好带室内泳池，我每天早上要游一会儿",
+    "喜欢看展览",
+    "我喝美式咖啡",
+    "喜欢在老街散步",
+    "枕头喜欢低一点的",
+    "喜欢拍照",
+    "会员积分攒在携程",
+    "喜欢吃面食",
+    "喜欢听相声",
+    "出差喜欢带本书",
+    "喜欢坐船",
+    "喜欢看日落",
+    "喜欢吃早茶",
+    "冬天喜欢去南方",
+    "喜欢骑共享单车",
+    "喜欢新开的酒店",
+    "出差要带正装",
+    "喜欢酒店送水果",
+    "喜欢在酒店健身房跑步",
+]
+
+
+def test_a_plan_is_scored_with_every_preference_the_summary_carries(memory: Memory) -> None:
+    for start in range(0, len(THIRTY), 20):
+        memory.record(TRAVELLER, THIRTY[start : start + 20])
+    pool = "住的地方最好带室内泳池，我每天早上要游一会儿"
+    assert pool in memory.retrieve(TRAVELLER, "trip 成都")
+
+    def judge(request: dict[str, Any]) -> str:
+        # The scripted model rates the last hotel offered best, for the pool.
+        rows = json.loads(request["messages"][-1]["content"].split("Candidates (JSON):")[1])
+        [*_, last] = [row["id"] for row in rows if row["leg"] == "hotel"]
+        return json.dumps({"scores": [{"id": last, "score": 100, "basis": "有室内泳池"}]})
+
+    with ScriptedModel() as fast:
+        fast.script(judge)
+        settings = Settings(
+            llm_fast_model="fast", openai_base_url=fast.base_url, openai_api_key="test"
+        )
+        [tool] = planning_tools(open_planner(settings, memory, clock=lambda: NOW))
+        result = plan(
+            tool,
+            ToolContext(namespace=TRAVELLER, lang="zh"),
+            origin="上海",
+            destination="成都",
+            depart_date="2026-12-10",
+            return_date="2026-12-12",
+        )
+        [request] = fast.requests
+    prompt = request["messages"][-1]["content"]
+    assert pool in prompt  # the twelfth preference reached the scorer
+    kept = [item.text for item in memory.items(TRAVELLER)]
+    assert len(kept) >= 25 and all(fact in prompt for fact in kept)  # and every other one
+    [best, *_] = result["legs"]["hotel"]["options"]
+    assert "室内泳池" in best["basis"]
