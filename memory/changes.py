@@ -224,7 +224,11 @@ class ChangeReader:
             return "unsure", 2
         if a.stance == b.stance and b.content and b.content <= a.content:
             return None  # nothing new, in the same stance: said again, or agreed with
-        if shared and flipped:
+        if shared and flipped and b.tokens <= a.tokens:
+            # A reversed stance replaces only when the newer fact is about nothing but
+            # what the older one is ("I don't care about a gym"); one that shares a word
+            # in passing says something else ("Fast wifi, I'm on calls all day" / "No
+            # calls after 11pm", "怕冷，冬天别去太北的地方" / "冬天喜欢去南方").
             return "replaces", 2
         if b.change:
             return "replaces", 2 if shared else 1

@@ -26,6 +26,9 @@ from tests.support.llm_server import Delay, ScriptedModel
         pytest.param("酒店订在公司附近", "酒店订在火车站附近", id="zh-no-cue-word"),
         pytest.param("喜欢有行政酒廊的酒店", "行政酒廊现在无所谓", id="zh-no-longer-matters"),
         pytest.param("我住万豪", "我住希尔顿", id="zh-hotel-chain-slot"),
+        pytest.param(
+            "红眼航班可以，省一晚房费", "红眼航班不坐了，太折腾", id="zh-saving-a-night-no-scope"
+        ),
     ],
 )
 def test_a_change_said_in_free_words_supersedes_offline_and_keeps_history(
@@ -125,6 +128,45 @@ def test_an_unrelated_detail_on_the_same_thing_keeps_both_unmarked(
     assert outcome.status == "added", outcome
     assert {i.text for i in memory.items(namespace)} == {old, new}
     assert all(i.contested_by is None for i in memory.items(namespace))
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        pytest.param(
+            "Fast wifi, I'm on calls all day", "No calls after 11pm", id="en-word-in-passing"
+        ),
+        pytest.param("怕冷，冬天别去太北的地方", "冬天喜欢去南方", id="zh-word-in-passing"),
+        pytest.param(
+            "酒店最好含早餐，早上我不想出去找吃的",
+            "早上的航班太早我起不来，九点以后出发比较好",
+            id="zh-after-nine-is-no-from-now-on",
+        ),
+        pytest.param(
+            "Please keep my schedule light on Fridays, I like to wind down",
+            "Window blinds that actually block light, I sleep late",
+            id="en-actually-in-a-clause",
+        ),
+        pytest.param(
+            "I like the aisle so I can stretch my legs",
+            "Window blinds that block the light",
+            id="en-blinds-are-no-window-seat",
+        ),
+    ],
+)
+def test_one_persons_unrelated_preferences_recorded_one_after_another_all_stay(
+    memory: Memory, namespace: str, old: str, new: str
+) -> None:
+    """A reversed stance on a word said in passing, a time ("九点以后") or an intensifier
+    read as a change word, or window blinds read as a window seat, replaced a person's
+    preference by another they hold too; the agent then lost the first."""
+    memory.record(namespace, [old])
+    [outcome] = memory.record(namespace, [new])
+    assert outcome.status == "added", outcome
+    assert {i.text for i in memory.items(namespace)} == {old, new}
+    assert all(i.contested_by is None for i in memory.items(namespace))
+    summary = memory.retrieve(namespace, "")
+    assert old.rstrip("。.") in summary and new.rstrip("。.") in summary
 
 
 @pytest.mark.parametrize(
