@@ -91,14 +91,9 @@ class FormMeta:
             return None
         if not isinstance(raw_base, dict) or not isinstance(platform, str):
             return None
-        base: dict[str, Value] = {}
-        for slot, value in raw_base.items():
-            if isinstance(value, str):
-                base[str(slot)] = value
-            elif isinstance(value, list) and all(isinstance(v, str) for v in value):
-                base[str(slot)] = tuple(sorted(value))
-            else:
-                return None
+        base = decode_base(raw_base)
+        if base is None:
+            return None
         return cls(user=user, team=team, lang=lang, channel=channel, base=base, platform=platform)
 
 
@@ -256,6 +251,20 @@ def free_text_problem(raw: str, lang: Lang, limit: int) -> str | None:
     return privacy_message(category, lang) if category else None
 
 
+def decode_base(raw: Mapping[object, object]) -> dict[str, Value] | None:
+    """The values a form was opened with, back from JSON (a slot's value, or its sorted
+    values); None when one of them is neither."""
+    base: dict[str, Value] = {}
+    for slot, value in raw.items():
+        if isinstance(value, str):
+            base[str(slot)] = value
+        elif isinstance(value, list) and all(isinstance(v, str) for v in value):
+            base[str(slot)] = tuple(sorted(value))
+        else:
+            return None
+    return base
+
+
 __all__ = [
     "FREE_TEXT",
     "UNREADABLE",
@@ -265,6 +274,7 @@ __all__ = [
     "FormInput",
     "FormMeta",
     "build_form",
+    "decode_base",
     "free_text_problem",
     "privacy_message",
     "scoped_labels",

@@ -20,6 +20,7 @@ from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescap
 
 from bot.messages import t
 from bot.payloads import parse_json
+from bot.prefs.form import decode_base
 from bot.prefs.remembered import fact_view
 from bot.web.state import State, slot_value
 from memory.lang import Lang
@@ -144,15 +145,7 @@ def read_base(text: str | None) -> dict[str, Value] | None:
         return None
     if not isinstance(data, dict) or len(data) > 100:
         return None
-    base: dict[str, Value] = {}
-    for slot, value in data.items():
-        if isinstance(value, str):
-            base[str(slot)] = value
-        elif isinstance(value, list) and all(isinstance(v, str) for v in value):
-            base[str(slot)] = tuple(sorted(value))
-        else:
-            return None
-    return base
+    return decode_base(data)
 
 
 def _fact(item: Any, lang: Lang) -> dict[str, str]:
