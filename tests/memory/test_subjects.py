@@ -23,6 +23,7 @@ def subjects() -> Subjects:
         ("有没有凌晨一点起飞的便宜机票", "从不坐红眼航班，太累了", {"flight", "time"}),
         ("下周去杭州开会，帮我看看住哪", "酒店一定要含早餐", {"lodging"}),
         ("Which carrier should I pick for Denver?", "I always fly United", {"flight"}),
+        ("Which carrier should I pick for Seoul?", "I'm SkyTeam elite, so Korean Air", {"flight"}),
         ("Get me a car from the airport", "打车只坐专车", {"ground"}),
         ("帮我订去南京的动车票", "On trains I like a window seat", {"rail"}),
     ],
