@@ -309,9 +309,11 @@ def test_rate_limit_is_retried(make_agent: AgentFactory, scripted_model: Scripte
 def test_slow_model_times_out_and_is_retried(
     make_agent: AgentFactory, scripted_model: ScriptedModel
 ) -> None:
-    scripted_model.script(Delay(3, then="too late"), "in time")
-    reply = make_agent(request_timeout_seconds=0.3).run(_ctx(), "hi")
+    # A timeout of a whole second: on a busy machine 0.3 s could expire on the retry too.
+    scripted_model.script(Delay(6, then="too late"), "in time")
+    reply = make_agent(request_timeout_seconds=1.0).run(_ctx(), "hi")
     assert reply.text == "in time"
+    assert len(scripted_model.requests) == 2
 
 
 def test_persistent_server_errors_raise_llm_unavailable(
