@@ -24,7 +24,8 @@ benign ones.
 
 Each sentence is judged as `Memory.record` judges it alone: the rules (`scan`), then similarity
 to instructions (`memory/privacy/similarity.py`, the bundled e5 model); `--rules-only` leaves the
-second out. Rounds 10 and 11 add `r10_dev`, `r10_fresh` and `r11_fresh` (bench/README.md).
+second out. Rounds 10 and 11 add `r10_dev`, `r10_fresh` and `r11_fresh`; round 12 adds
+`t12_dev` (tuned on) and `t12_fresh` (measured once), instructions only (bench/README.md).
 
     .venv/bin/python bench/privacy.py
     .venv/bin/python bench/privacy.py --prefeval ../shared/data/prefeval_dev --json out.json
