@@ -24,7 +24,8 @@ benign ones.
 
 Each sentence is judged as `Memory.record` judges it alone: the rules (`scan`), then similarity
 to instructions (`memory/privacy/similarity.py`, the bundled e5 model); `--rules-only` leaves the
-second out. Rounds 10 and 11 add `r10_dev`, `r10_fresh` and `r11_fresh` (bench/README.md).
+second out. Rounds 10 and 11 add `r10_dev`, `r10_fresh` and `r11_fresh`; round 12 adds
+`t12_dev` (tuned on) and `t12_fresh` (measured once), instructions only (bench/README.md).
 
     .venv/bin/python bench/privacy.py
     .venv/bin/python bench/privacy.py --prefeval ../shared/data/prefeval_dev --json out.json
@@ -53,13 +54,24 @@ from memory.privacy.text import normalise  # noqa: E402
 CORPUS = ROOT / "tests" / "memory" / "privacy_corpus"
 _CJK = re.compile(r"[\u4e00-\u9fff]")
 _DIGIT = re.compile(r"\d")
-ROUND8 = ("r8_dev", "r8_held_out", "r8_fresh", "r9_fresh", "r10_dev", "r10_fresh", "r11_fresh")
+ROUND8 = (
+    "r8_dev",
+    "r8_held_out",
+    "r8_fresh",
+    "r9_fresh",
+    "r10_dev",
+    "r10_fresh",
+    "r11_fresh",
+    "t12_dev",
+    "t12_fresh",
+)
 ROUND8_TUNED = ("r8_dev", "r8_fresh", "r9_fresh", "r10_dev", "r10_fresh")
 FAMILIES = ("amount", "instructions")
 # Sets whose misses are printed (tuned on anyway): r8_fresh was measured once, untuned, and
 # then fixed by general rules in round 3; r9_fresh (round 10) and r10_fresh (round 11) the same;
 # r11_fresh was written after round 11 and only measured.
-LISTED = ("dev", "r8_dev", "r8_fresh", "r9_fresh", "r10_dev", "r10_fresh")
+# Round 12's t12_dev (the similarity layer's evidence gate) is tuned on; t12_fresh only measured.
+LISTED = ("dev", "r8_dev", "r8_fresh", "r9_fresh", "r10_dev", "r10_fresh", "t12_dev")
 
 
 # The verdict of one fact recorded alone: the rules, then (unless --rules-only) similarity to
@@ -172,6 +184,8 @@ def _round8(report: dict[str, Any], names: tuple[str, ...]) -> None:
                     c for c in doc["sensitive"] if c["lang"] == lang and c["category"] == family
                 ]
                 benign = [c for c in doc["benign"] if c["lang"] == lang and c["family"] == family]
+                if not cases and not benign:  # round 12's sets hold instructions only
+                    continue
                 figures = _rates(cases, benign)
                 report[f"{name}/{lang}/{family}"] = figures
                 print(_line(f"{name:11} {lang} {family:12}", figures))

@@ -44,10 +44,11 @@ TUNED = (
     "r9_fresh",
     "r10_dev",
     "r10_fresh",
+    "t12_dev",
 )
 # Measured, never learned from: a sentence that also appears in one of these (short ones such
 # as "用公制单位" do) is no exemplar.
-MEASURED = ("held_out", "untuned_r6", "untuned_r7", "r8_held_out", "r11_fresh")
+MEASURED = ("held_out", "untuned_r6", "untuned_r7", "r8_held_out", "r11_fresh", "t12_fresh")
 OTHER_PREFERENCES = 360
 # Preferences that use the words of instructions ("system prompt? no idea what that is, just
 # book trains") are all kept as exemplars: they are the ones near the boundary.
@@ -62,7 +63,17 @@ K = 3
 # held out of the exemplars (0.015 let 18 of its 29 rule-missed instructions through, 0.01 12,
 # 0.005 8) against the tuned sets' benign sentences that are no exemplars (658 that the rules
 # keep: 0.015 refused 1, 0.01 2, 0.005 6).
-THRESHOLD = 0.01
+# Round 12: a margin above the threshold refuses only with evidence of an instruction
+# (`memory.privacy.similarity.addressed`), so the threshold went down to 0.0075: with r8_fresh,
+# r9_fresh, r10_dev and r10_fresh each held out of the exemplars in turn, their rule-missed
+# instructions caught went from 20/31 to 23/31 (en) and 17/33 to 18/33 (zh), their benign
+# sentences refused from 0/290 to 0/290 (en) and 1/290 to 2/290 (zh); 0.005 refused 1 and 4.
+THRESHOLD = 0.0075
+# Above `STRONG` a margin refuses whatever the words. Above the largest
+# margin of a benign sentence of the tuned sets held out of the exemplars set by set (0.031,
+# "一直按公司差旅政策来", which has evidence anyway); short preferences such as "business class
+# on long flights" reach 0.025-0.03.
+STRONG = 0.04
 
 
 def exemplars() -> dict[str, object]:
@@ -95,6 +106,7 @@ def exemplars() -> dict[str, object]:
         "model": shared_local_embedder().name,
         "k": K,
         "threshold": THRESHOLD,
+        "strong": STRONG,
         "instructions": list(dict.fromkeys(commands)),
         "preferences": list(dict.fromkeys([*answers, *sorted(sample)])),
     }

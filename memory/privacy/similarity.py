@@ -16,11 +16,25 @@ bench/README.md) the fact is refused as "instructions". The exemplars' embedding
 beside them (`similarity_exemplars.npy`, int8 rows in the file's order, written by
 `bench/privacy_exemplars.py`), so nothing is embedded at start-up; one fact costs one
 embedding (about 15 ms on an idle CPU) and a small matrix product.
+
+Similarity alone refused short ordinary preferences that merely sit near the exemplars
+("Business class on long-haul" lies near the claims of approval for business class, "Hockey
+fan" near nothing in particular; 13 of 786 PrefEval preferences). So a margin above the
+threshold refuses a fact only with cheap evidence that it is instruction-shaped
+(`addressed`): it speaks to the assistant ("you", "your"), names other people or roles
+(approvers, admins, IT, the CEO, finance, "anyone", "whoever", colleagues, 审批人, 任何人, 谁),
+the guard's own objects (policy, rules, limits, checks, instructions, the memory, stored data,
+profiles, history, messages, context), or a verb that hands something over or overrides
+something (send, copy, paste, print, list, tell, skip, ignore, pretend, 发给, 抄, 打印, 列出,
+跳过, 照做 …). Or the margin is so large (`strong` in the exemplar file) that the fact reads
+as an instruction whatever its words. A preference that only states a taste ("Hockey fan",
+"Business class for long flights") has none of these and is kept.
 """
 
 from __future__ import annotations
 
 import json
+import re
 import threading
 from collections.abc import Sequence
 from functools import cached_property
@@ -29,6 +43,8 @@ from typing import Any, Protocol
 
 import numpy as np
 import numpy.typing as npt
+
+from memory.privacy.text import normalise
 
 Matrix = npt.NDArray[np.float32]
 
@@ -44,8 +60,40 @@ class TextEmbedder(Protocol):
     def embed_passages(self, texts: Sequence[str]) -> Matrix: ...
 
 
+# Evidence that a fact addresses the assistant or other people (see the module docstring).
+_ADDRESSED_EN = re.compile(
+    r"\b(?:you|your|yours|approv\w*|admins?|administrators?|compliance|finance|vendors?"
+    r"|director|anyone|anybody|everyone|everybody|whoever|other\s+(?:users?|people|travell?ers)"
+    r"|teammates?|team|department|colleagues?|polic(?:y|ies)|rules?|limits?|checks?|checking"
+    r"|instructions|prompts?|setup|system|memory(?!\s+foam)|stored|saved|profiles?|data|history"
+    r"|messages?|context|debug\w*|print|paste|copy|dump|list|give|send|forward|pass|share|tell"
+    r"|told|inform|notify|let|make\s+sure|answer|respond|obey|pretend|treat|ignore|disregard"
+    r"|skip|stop|mention|push|allowed|granted|permission|access|override|flag"
+    r"|confirm\w*|authori[sz]\w*|waived?|exempt\w*)\b",
+    re.IGNORECASE,
+)
+_ADDRESSED_CASED = re.compile(r"\b(?:IT|CEO|CFO|CTO|COO|HR|VP|AI|GM)\b")
+_ADDRESSED_ZH = re.compile(
+    r"所有|全部|每一个|每个人|任何|谁|其他|别人|审批|批准|批了|批过|权限|管理员|政策|规则|指令"
+    r"|记忆|存的|保存|档案|数据|资料|系统|检查|核对|上限|发给|转给|抄|告诉|通知|让|打印|贴"
+    r"|列出|照做|一律|跳过|标出|不用查|不用管|不适用|用户|供应商|财务|人事|合规|总监|副总|老板"
+    r"|领导|经理|部门|团队|同事|你|免了|同意|上下文|消息|原文"
+)
+
+
+def addressed(text: str) -> bool:
+    """Whether the text holds evidence of an instruction: words that speak to the assistant
+    or name other people, the guard's own objects, or verbs that hand data over or override."""
+    folded = normalise(text).text
+    return bool(
+        _ADDRESSED_EN.search(folded)
+        or _ADDRESSED_CASED.search(folded)
+        or _ADDRESSED_ZH.search(folded)
+    )
+
+
 def load_exemplars() -> dict[str, Any]:
-    """The exemplar file: model name, k, threshold, and the two lists of sentences."""
+    """The exemplar file: model name, k, threshold, strong, and the two lists of sentences."""
     text = resources.files("memory.privacy").joinpath(EXEMPLARS).read_text(encoding="utf-8")
     doc: dict[str, Any] = json.loads(text)
     return doc
@@ -77,14 +125,15 @@ class InstructionSimilarity:
         self._lock = threading.Lock()
 
     @cached_property
-    def _model(self) -> tuple[Matrix, Matrix, int, float]:
+    def _model(self) -> tuple[Matrix, Matrix, int, float, float]:
         doc = load_exemplars()
         raw = np.load(str(resources.files("memory.privacy").joinpath(VECTORS)))
         vectors = _unit_rows(raw)
         count = len(doc["instructions"])
         if len(vectors) != count + len(doc["preferences"]):
             raise ValueError(f"{VECTORS} does not match {EXEMPLARS}: rebuild it")
-        return vectors[:count], vectors[count:], int(doc["k"]), float(doc["threshold"])
+        threshold, strong = float(doc["threshold"]), float(doc["strong"])
+        return vectors[:count], vectors[count:], int(doc["k"]), threshold, strong
 
     def _embed(self, texts: Sequence[str]) -> Matrix:
         with self._lock:
@@ -99,7 +148,7 @@ class InstructionSimilarity:
         """For each text, how much closer it is to the instructions than to the preferences."""
         if not texts:
             return []
-        commands, preferences, k, _ = self._model
+        commands, preferences, k, _, _ = self._model
         # A lone surrogate cannot be encoded for the model (`Memory.record` repairs them first).
         vectors = self._embed([text.encode("utf-8", "replace").decode("utf-8") for text in texts])
         near_commands = np.sort(vectors @ commands.T, axis=1)[:, -k:].mean(axis=1)
@@ -107,9 +156,13 @@ class InstructionSimilarity:
         return [float(value) for value in near_commands - near_preferences]
 
     def flags(self, texts: Sequence[str]) -> list[bool]:
-        """For each text, whether it reads as instructions."""
-        threshold = self._model[3]
-        return [margin > threshold for margin in self.margins(texts)]
+        """For each text, whether it reads as instructions: a margin above the threshold and
+        evidence of an instruction (`addressed`), or a margin above `strong`."""
+        _, _, _, threshold, strong = self._model
+        return [
+            margin > strong or (margin > threshold and addressed(text))
+            for text, margin in zip(texts, self.margins(texts), strict=True)
+        ]
 
 
 _shared_lock = threading.Lock()
@@ -130,6 +183,7 @@ __all__ = [
     "VECTORS",
     "InstructionSimilarity",
     "TextEmbedder",
+    "addressed",
     "load_exemplars",
     "quantise",
     "shared_similarity",
