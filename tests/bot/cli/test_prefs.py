@@ -2,35 +2,21 @@
 
 from __future__ import annotations
 
-import os
 import signal
 import subprocess
 import sys
-import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
 import httpx
 
-from tests.support.services import REDIS_URL, free_port
+from tests.support.processes import bot_env, wait_until_healthy
+from tests.support.services import free_port
 from tests.support.slack_harness import BOT_TOKEN, SIGNING_SECRET
 
 TRAVEL_BOT = str(Path(sys.executable).parent / "travel-bot")
 SECRET = "cli-test-secret-3e8a1f0c"
-
-
-def _env(tmp_path: Path, prefix: str, **extra: str) -> dict[str, str]:
-    keep = ("PATH", "HOME", "LANG", "LC_ALL", "TMPDIR", "HF_HOME", "XDG_CACHE_HOME")
-    env = {k: v for k, v in os.environ.items() if k in keep}
-    env.update(
-        MEMORY_DSN=f"sqlite:///{tmp_path}/serve.db",
-        REDIS_URL=REDIS_URL,
-        REDIS_KEY_PREFIX=prefix,
-        PYTHONUNBUFFERED="1",
-    )
-    env.update(extra)
-    return env
 
 
 def _cli(env: dict[str, str], *args: str) -> subprocess.CompletedProcess[str]:
@@ -51,16 +37,9 @@ def _serving(tmp_path: Path, env: dict[str, str], base: str) -> Iterator[list[st
         stderr=subprocess.STDOUT,
     )
     try:
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                if httpx.get(f"{base}/healthz", timeout=1).status_code == 200:
-                    break
-            except httpx.TransportError:
-                pass
-            assert process.poll() is None, process.stdout.read().decode() if process.stdout else ""
-            assert time.monotonic() < deadline, "travel-bot serve did not come up"
-            time.sleep(0.1)
+        wait_until_healthy(
+            process, base, lambda: process.stdout.read().decode() if process.stdout else ""
+        )
         yield logged
     finally:
         process.send_signal(signal.SIGTERM)
@@ -84,7 +63,7 @@ def _open(env: dict[str, str], base: str, user: str) -> tuple[str, httpx.Respons
 def test_serve_answers_the_link_the_command_line_prints(tmp_path: Path, bot_prefix: str) -> None:
     port = free_port()
     base = f"http://127.0.0.1:{port}"
-    env = _env(
+    env = bot_env(
         tmp_path,
         bot_prefix,
         PORT=str(port),
@@ -127,7 +106,9 @@ def test_serve_runs_the_page_alone_without_a_chat_platform(tmp_path: Path, bot_p
     """The five-minute try of the README: console, /remember, prefs link, browser."""
     port = free_port()
     base = f"http://127.0.0.1:{port}"
-    env = _env(tmp_path, bot_prefix, PORT=str(port), WEB_HOST="127.0.0.1", PREFS_LINK_SECRET=SECRET)
+    env = bot_env(
+        tmp_path, bot_prefix, PORT=str(port), WEB_HOST="127.0.0.1", PREFS_LINK_SECRET=SECRET
+    )
     env["PUBLIC_URL"] = base
     chat = subprocess.run(
         [TRAVEL_BOT, "chat"],
@@ -156,7 +137,7 @@ def test_serve_runs_the_page_alone_without_a_chat_platform(tmp_path: Path, bot_p
 
 
 def test_the_link_command_says_what_is_missing(tmp_path: Path, bot_prefix: str) -> None:
-    env = _env(tmp_path, bot_prefix)
+    env = bot_env(tmp_path, bot_prefix)
     done = _cli(env, "--user", "T1:U1")
     assert done.returncode == 2 and "PREFS_LINK_SECRET is not set" in done.stderr
     env.update(PREFS_LINK_SECRET=SECRET)

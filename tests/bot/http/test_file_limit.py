@@ -18,6 +18,7 @@ from pathlib import Path
 import httpx
 import pytest
 
+from tests.support.processes import wait_until_healthy
 from tests.support.services import REDIS_URL, free_port
 from tests.support.slack_api import FakeSlackAPI
 from tests.support.slack_harness import BOT_TOKEN, SIGNING_SECRET, new_ts, sign
@@ -71,16 +72,8 @@ def serve_with_file_limit(
             stderr=subprocess.STDOUT,
         )
     served = Served(process, port, log)
-    deadline = time.monotonic() + 90
-    while True:
-        try:
-            if httpx.get(f"{served.base}/healthz", timeout=1).status_code == 200:
-                return served
-        except httpx.TransportError:
-            pass
-        assert process.poll() is None, served.output()
-        assert time.monotonic() < deadline, "travel-bot serve did not come up"
-        time.sleep(0.2)
+    wait_until_healthy(process, served.base, served.output, seconds=90, poll=0.2)
+    return served
 
 
 def stalled_connections(port: int, count: int) -> list[socket.socket]:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import os
 import signal
 import subprocess
 import sys
@@ -18,6 +17,7 @@ import redis
 
 from tests.bot.conftest import BotFactory
 from tests.support.llm_server import ScriptedModel
+from tests.support.processes import bot_env, wait_until_healthy
 from tests.support.services import REDIS_URL, free_port
 from tests.support.slack_api import FakeSlackAPI
 from tests.support.slack_harness import (
@@ -222,24 +222,11 @@ def _samples(text: str) -> dict[str, float]:
 # -- the `travel-bot` processes -----------------------------------------------------------
 
 
-def _env(tmp_path: Path, bot_prefix: str, **extra: str) -> dict[str, str]:
-    keep = ("PATH", "HOME", "LANG", "LC_ALL", "TMPDIR", "HF_HOME", "XDG_CACHE_HOME")
-    env = {k: v for k, v in os.environ.items() if k in keep}
-    env.update(
-        MEMORY_DSN=f"sqlite:///{tmp_path}/serve.db",
-        REDIS_URL=REDIS_URL,
-        REDIS_KEY_PREFIX=bot_prefix,
-        PYTHONUNBUFFERED="1",
-    )
-    env.update(extra)
-    return env
-
-
 def test_travel_bot_serve_answers_slack_over_http(
     tmp_path: Path, bot_prefix: str, slack: FakeSlackAPI, scripted_model: ScriptedModel
 ) -> None:
     port = free_port()
-    env = _env(
+    env = bot_env(
         tmp_path,
         bot_prefix,
         PORT=str(port),
@@ -261,16 +248,9 @@ def test_travel_bot_serve_answers_slack_over_http(
     )
     try:
         base = f"http://127.0.0.1:{port}"
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                if httpx.get(f"{base}/healthz", timeout=1).status_code == 200:
-                    break
-            except httpx.TransportError:
-                pass
-            assert process.poll() is None, process.stdout.read().decode() if process.stdout else ""
-            assert time.monotonic() < deadline, "travel-bot serve did not come up"
-            time.sleep(0.1)
+        wait_until_healthy(
+            process, base, lambda: process.stdout.read().decode() if process.stdout else ""
+        )
         ts = new_ts()
         event = {
             "type": "event_callback",
@@ -306,7 +286,7 @@ def test_travel_bot_serve_answers_slack_over_http(
 
 
 def test_serve_without_a_signing_secret_refuses_to_start(tmp_path: Path, bot_prefix: str) -> None:
-    env = _env(tmp_path, bot_prefix, SLACK_BOT_TOKEN=BOT_TOKEN)
+    env = bot_env(tmp_path, bot_prefix, SLACK_BOT_TOKEN=BOT_TOKEN)
     done = subprocess.run(
         [TRAVEL_BOT, "serve"], cwd=tmp_path, env=env, capture_output=True, timeout=60
     )
@@ -315,7 +295,7 @@ def test_serve_without_a_signing_secret_refuses_to_start(tmp_path: Path, bot_pre
 
 
 def test_run_without_slack_credentials_starts_the_console(tmp_path: Path, bot_prefix: str) -> None:
-    env = _env(tmp_path, bot_prefix)
+    env = bot_env(tmp_path, bot_prefix)
     done = subprocess.run(
         [TRAVEL_BOT, "run"],
         cwd=tmp_path,
