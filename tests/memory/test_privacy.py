@@ -603,8 +603,9 @@ ADVERSARIAL = [
 
 @pytest.mark.parametrize("text", ADVERSARIAL)
 def test_long_adversarial_text_is_checked_quickly(text: str) -> None:
-    # Each of these takes well under 50 ms; the bound only catches runaway backtracking.
+    # Each of these takes well under 50 ms on a quiet machine; runaway backtracking on
+    # text this long would take minutes. The bound is loose so a loaded CI box never trips it.
     started = time.perf_counter()
     check_fact(text)
     redact(text)
-    assert time.perf_counter() - started < 1.0
+    assert time.perf_counter() - started < 5.0
