@@ -59,6 +59,7 @@ def main() -> int:
         print(f"error: {CHROMIUM} is missing (apt-get install chromium)", file=sys.stderr)
         return 2
     from playwright.sync_api import sync_playwright
+    from pydantic import SecretStr
 
     from bot import compose
     from bot.settings import Settings
@@ -71,7 +72,7 @@ def main() -> int:
             redis_url="",
             llm_model="",
             llm_fast_model="",
-            prefs_link_secret="screenshots-only-secret-000",
+            prefs_link_secret=SecretStr("screenshots-only-secret-000"),
             public_url="http://placeholder",
         )
         core = compose.open_core(settings)
