@@ -82,7 +82,7 @@ NOT_MONEY = re.compile(
     r"|\s?(?:多|余|来|几)?(?:分钟|分|秒|小时|个|天|日|号|月|年|周|星期|晚|夜|点|时|次|人|位|件|箱"
     r"|张|间|层|楼|站|公斤|千克|斤|公里|千米|米|平|星|岁|倍|度|条|排|步|段|积分|里程|寸|厘米|公分|趟"
     r"|家|座|所|辆|班|架|轮|顿|杯|瓶|份|本|页|封|首|场|届|圈|遍|口|只|双|套|台|部|款|种|类|项|回"
-    r"|批|列|节|车厢|号线|路|毫升|升(?![舱级])|瓦|兆|码|篇|跳|分之|号?房(?![费价])|★|车(?![费钱票])|折|名)",
+    r"|批|列|节|车厢|号线|路|毫升|升(?![舱级])|瓦|兆|码|篇|跳|分之|号?房(?![费价补租])|★|车(?![费钱票])|折|名)",
     F,
 )
 _GAP = r"[^0-9,.;!?。、\n]"  # stays within one clause and before the first number
@@ -127,7 +127,8 @@ PER_AFTER = re.compile(
 # "三千预算", "3000 budget"; but "20 budget hotels" are cheap hotels, not a price.
 MONEY_AFTER = re.compile(
     r"\s*的?(?:预算|经费|房费|差标)"
-    r"|\s*budget(?![a-z])(?!\s+(?:hotels?|airlines?|carriers?|chains?|brands?|options?|rooms?"
+    r"|\s*(?:(?:flight|hotel|travel|trip|meal|food|taxi|cab|lodging|accommodation|airfare"
+    r"|monthly|weekly|daily|nightly|total|overall)\s+)?budget(?![a-z])(?!\s+(?:hotels?|airlines?|carriers?|chains?|brands?|options?|rooms?"
     r"|stays?|flights?|travel|inns?|hostels?|accommodation)(?![a-z]))",
     F,
 )
@@ -240,6 +241,8 @@ def _not_money(text: str, start: int, end: int, number: str) -> bool:
     counted = NOT_MONEY.match(text, end)
     if counted is not None and _BIT_MORE.fullmatch(counted.group()) and _over(number, 24):
         counted = None
+    if counted is not None and MONEY_AFTER.match(text, end):
+        counted = None  # "1,200 flight budget" is a budget for flights, not 1,200 flights
     return bool(
         counted
         or RATING_BEFORE.search(text, low, start)

@@ -46,6 +46,10 @@ _THINGS_EN = (
     r"|meals?|dinners?|lunch(?:es)?|breakfasts?|brunch|food|drinks|tips?|visa\s+fees?"
     r"|baggage\s+fees?|upgrades?|limos?|shuttles?|car\s+hire|hire\s+cars?|minibar"
     r"|room\s+service|laundry|tolls?|grabs?"
+    # A kind of room or bed is priced, where "room 520" is a room's number.
+    r"|(?:single|double|twin|king|queen|deluxe|standard|superior|family|executive|shared"
+    r"|private|dorm|sea-?view|city-?view)\s+(?:rooms?|beds?)|dorm(?:itory)?\s+beds?|dorms?"
+    r"|bunks?|couchettes?|sleeper\s+(?:berths?|cabins?)|berth\s+on\s+[a-z\s]{3,20}"
 )
 # Things with a clock time: "lunch 1230", "taxi 1530 from the hotel", "breakfast 730",
 # "晚饭1930" (a Chinese ride's time is said with 点: "打车1100" is a fare).
@@ -106,7 +110,8 @@ SPENT_BEFORE = re.compile(
     r"|(?:dropped|fell|went\s+(?:down|up)|came\s+down|rose|jumped|climbed|increased|decreased"
     r"|reduced|discounted|marked\s+down|cut|raised)\s+to)(?![a-z])"
     r"(?:\s+(?:me|us|about|around|roughly|nearly|almost|over|under|like|only|just|a\s+total\s+of"
-    r"|up\s+to|at\s+least|at\s+most|maybe|probably|close\s+to|~))*\s*:?\s*"
+    r"|up\s+to|at\s+least|at\s+most|maybe|probably|close\s+to|north\s+of|south\s+of"
+    r"|upwards\s+of|more\s+than|less\s+than|well\s+over|just\s+over|just\s+under|~))*\s*:?\s*"
     r"|(?:花了|花掉|花费|花|付了|付过|付|交了|掏了|掏|刷了|刷|消费了?|开销|开支|用了|报销了?|报了|报"
     r"|结账|结了|共计|合计|总计|总共|一共|总额|总价|总花费|总费用|账单|跳到|跳表|打表|留了?|预留"
     r"|准备了?|出了|给了|塞了|打赏了?|赏了|挣了?|赚了?|省了|省下|退了|多收了?我?|少收了?|充值了?|充了|转了我|转账|多花了?"
@@ -127,6 +132,19 @@ EARN_BEFORE = re.compile(
     r"(?:about\s+|around\s+|roughly\s+|like\s+|over\s+|nearly\s+)?\Z",
     F,
 )
+# A kind of room before the number: "single room 520" is a price, "room 520" a room.
+ROOM_KIND = re.compile(
+    r"(?<![a-z])(?:single|double|twin|king|queen|deluxe|standard|superior|family|executive"
+    r"|shared|private|dorm|sea-?view|city-?view)\s+(?:rooms?|beds?)\s*\Z",
+    F,
+)
+# Money returned: "got 1,000 back on the hotel", "received 220 back".
+GOT_BEFORE = re.compile(
+    r"(?<![a-z])(?:got|get|gets|getting|received|receive|claimed|claim|want|wanted)(?![a-z])"
+    r"\s*(?:about\s+|around\s+|roughly\s+|only\s+|just\s+)?\Z",
+    F,
+)
+BACK_AFTER = re.compile(r"\s+back(?![a-z])", F)
 # A booking and what it went for: "booked it for 900", "got a room for 380".
 BOOKED_FOR = re.compile(
     r"(?<![a-z])(?:booked|book|got|get|found|find|bought|buy|snagged|grabbed|scored|reserved"
@@ -197,7 +215,8 @@ WAGE_AFTER = re.compile(
 PAY_AFTER = re.compile(
     r"\s*(?:[a-z\-]+\s+){0,2}?(?:bonus(?:es)?|salary|salaries|commission|stipend|allowance"
     r"|per\s+diem|raise|pay\s+rise|pay\s?check|pay\s?cheque|wage)(?![a-z])"
-    r"|\s*的?(?:年终奖|奖金|工资|月薪|年薪|提成|补贴|补助|津贴|餐补|日补|差补)",
+    r"|\s*的?(?:年终奖|奖金|工资|月薪|年薪|提成|补贴|补助|津贴|餐补|日补|差补|房补|车补|饭补|话补"
+    r"|[\u4e00-\u9fff]{1,2}补(?:贴|助))",
     F,
 )
 # A place, a line or a position before the number: "room 1208", "gate 45", "T2", "第12排".
@@ -264,7 +283,7 @@ def priced(text: str, start: int, end: int) -> bool:
         return False  # no word around it: nothing says what it is
     if (
         _digits(number) > 7  # no price: a reference, an account, a phone number
-        or PLACE_BEFORE.search(text, low, start)
+        or (PLACE_BEFORE.search(text, low, start) and not ROOM_KIND.search(text, low, start))
         or ADDRESS_AFTER.match(text, end)
     ):
         return False
@@ -274,7 +293,9 @@ def priced(text: str, start: int, end: int) -> bool:
         return False  # the railway's booking site; "spent 40000 Hilton points"
     scaled = _SCALED.search(number) is not None
     large = _digits(number) >= 3 or scaled
-    if SPENT_BEFORE.search(text, low, start):
+    if SPENT_BEFORE.search(text, low, start) or (
+        BACK_AFTER.match(text, end) and GOT_BEFORE.search(text, low, start)
+    ):
         return True
     if (_digits(number) >= 4 or scaled) and EARN_BEFORE.search(text, low, start):
         return True
