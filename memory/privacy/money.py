@@ -59,9 +59,9 @@ EXPLICIT = re.compile(
     F,
 )
 # A number not inside another one or a time ("21:30"), and not right after a letter ("300ish"
-# is 300).
+# is 300); after a comma only where a clause ends ("报销款到了，1340", not "1,340").
 CANDIDATE = re.compile(
-    rf"(?<![0-9a-z.,/\-])(?<!\d:)(?:{_AMOUNT})(?=-?ish(?![a-z])|(?![0-9a-z]))", F
+    rf"(?<![0-9a-z./\-])(?<![0-9a-z.],)(?<!\d:)(?:{_AMOUNT})(?=-?ish(?![a-z])|p{{1,3}}n?(?![a-z])|(?![0-9a-z]))", F
 )
 # A number followed by one of these counts something other than money.
 NOT_MONEY = re.compile(
@@ -194,10 +194,17 @@ TIME_NOUN = re.compile(
 )
 
 
+# A number alone in its clause, after a clause about money: "报销款到了，1340".
+LONE_AFTER_MONEY = re.compile(rf"{_MONEY_WORDS}[^0-9.;!?\n]{{0,16}}[,:]\s*\Z", F)
+CLAUSE_END = re.compile(r"\s*(?:块|元)?\s*(?:[,.;!?]|\Z)")
+
+
 def _money_context(text: str, start: int, end: int) -> bool:
     """Whether the bare number at text[start:end] reads as a price."""
     low = max(0, start - 40)
     return bool(
+        (LONE_AFTER_MONEY.search(text, low, start) and CLAUSE_END.match(text, end))
+        or
         MONEY_BEFORE.search(text, low, start)  # "预算3000", "budget of 800"
         or PER_BEFORE.search(text, low, start)  # "人均300", "per night 600"
         or PER_AFTER.match(text, end)  # "800 a night", "600每晚"

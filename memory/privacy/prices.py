@@ -31,7 +31,7 @@ from __future__ import annotations
 import re
 
 from memory.privacy.identifiers import COUNT_AFTER
-from memory.privacy.roles import CLOCK, TIME_BEFORE, explained
+from memory.privacy.roles import CLOCK, FLIGHT_BEFORE, TIME_BEFORE, explained
 
 F = re.ASCII | re.IGNORECASE
 
@@ -45,7 +45,9 @@ _THINGS_EN = (
     r"|taxis?|cabs?|ubers?|lyfts?|didi|car\s+rentals?|rental\s+cars?|parking"
     r"|meals?|dinners?|lunch(?:es)?|breakfasts?|brunch|food|drinks|tips?|visa\s+fees?"
     r"|baggage\s+fees?|upgrades?|limos?|shuttles?|car\s+hire|hire\s+cars?|minibar"
-    r"|room\s+service|laundry|tolls?|grabs?"
+    r"|room\s+service|laundry|tolls?|grabs?|tours?|excursions?|day\s+trips?|admission"
+    r"|(?:entry|entrance)\s+fees?|(?:rail|jr|railway|metro|subway|bus|day|city|museum|ski)"
+    r"\s+pass(?:es)?|massages?"
     # A kind of room or bed is priced, where "room 520" is a room's number.
     r"|(?:single|double|twin|king|queen|deluxe|standard|superior|family|executive|shared"
     r"|private|dorm|sea-?view|city-?view)\s+(?:rooms?|beds?)|dorm(?:itory)?\s+beds?|dorms?"
@@ -132,6 +134,19 @@ EARN_BEFORE = re.compile(
     r"(?:about\s+|around\s+|roughly\s+|like\s+|over\s+|nearly\s+)?\Z",
     F,
 )
+# A fare: "14000 one way", "553 return", "八百九单程".
+FARE_AFTER = re.compile(
+    r"\s*(?:(?:one|1)[\s-]way|each\s+way|round[\s-]?trip|return(?:\s+ticket)?|r/t|o/w)(?![a-z])"
+    r"|\s*(?:单程|往返|来回)",
+    F,
+)
+# An aircraft type beside another: "737比A320舒服", "the 787 over an A330".
+AIRCRAFT_NEAR = re.compile(
+    r"(?<![a-z0-9])(?:a3[1-8]\d|b?7[0-8]7|boeing|airbus|dreamliner)(?![0-9])|波音|空客|机型", F
+)
+_AIRCRAFT_TYPES = re.compile(r"7[0-8]7|3[1-8]0|220|190|195")
+# A tour's number or a count: "tour 3", small; tours are priced in tens or more.
+_SMALL_THINGS = re.compile(r"tours?|excursions?", F)
 # A kind of room before the number: "single room 520" is a price, "room 520" a room.
 ROOM_KIND = re.compile(
     r"(?<![a-z])(?:single|double|twin|king|queen|deluxe|standard|superior|family|executive"
@@ -287,6 +302,10 @@ def priced(text: str, start: int, end: int) -> bool:
         or ADDRESS_AFTER.match(text, end)
     ):
         return False
+    if _AIRCRAFT_TYPES.fullmatch(number) and AIRCRAFT_NEAR.search(
+        text[low:start] + " " + text[end : end + 40]
+    ):
+        return False  # an aircraft compared with another: "737比A320舒服"
     if CLOCK.fullmatch(number) and TIME_BEFORE.search(text, low, start):
         return False  # "resets at 1200 daily", "around 1430 for the train"
     if number == "12306" or COUNT_AFTER.match(text, end):
@@ -308,11 +327,19 @@ def priced(text: str, start: int, end: int) -> bool:
         CLOCK.fullmatch(number) or (_CLOCK_LIKE.match(number) and timed.group().isascii())
     ):
         return False  # "lunch 1230", "breakfast 730", "晚饭1930": when, not how much
+    fare = FARE_AFTER.match(text, end)
+    if (
+        fare is not None
+        and not FLIGHT_BEFORE.search(text, low, start)
+        and not (CLOCK.fullmatch(number) and "return" in fare.group().lower())  # "1130 return"
+    ):
+        return True  # "Shinkansen to Kyoto 14000 one way"
     thing = THING_BEFORE.search(text, low, start)
     if thing is not None and not _FOR_COUNT.search(text, low, start):
         # "hotel 12", "Hotel 71 in Chicago", "酒店12": a hotel's name, floor or count; no
         # room is priced under 20, and a capital mid-sentence is a name.
-        return not (LODGING.match(thing.group()) and (_small(number) or _named(text, thing)))
+        small_thing = LODGING.match(thing.group()) or _SMALL_THINGS.match(thing.group())
+        return not (small_thing and (_small(number) or _named(text, thing)))
     if (
         FOR_THING.match(text, end)
         or (large and FOR_PEOPLE_THING.match(text, end))
