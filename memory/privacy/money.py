@@ -25,7 +25,8 @@ _NUM = (
     r"(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?"
     r"(?:\s?(?:k|w|hundred|thousand|grand|千|万|百)(?![a-z]))?"
 )
-_TO = r"(?:\s*(?:~|to|至|到)\s*|-(?=\d{3}))"  # ranges: "500-800", "两千到三千"
+# ranges: "500-800", "两千到三千", "3-4k"
+_TO = r"(?:\s*(?:~|to|至|到)\s*|-(?=\d{3}|\d{1,3}(?:\.\d+)?\s?[kw千万](?![a-z])))"
 _AMOUNT = rf"{_NUM}(?:{_TO}{_NUM})?"
 # Single Chinese numerals are left as written by normalisation ("三元桥" is a place); the
 # formal ones are written almost only for money ("伍元"), and so are "百元", "千元".
@@ -119,7 +120,8 @@ PER_BEFORE = re.compile(
 )
 PER_AFTER = re.compile(
     r"\s*(?:(?:range|or\s+so|-?ish|tops|max(?:imum)?|at\s+most|or\s+less|or\s+under|and\s+under)"
-    r"\s*)?(?:(?:per|a|an|each|every|/)\s*(?:night|room|ticket|person|head|day|trip|meal)"
+    r"\s*)?(?:(?:per|a|an|each|every|/)\s*(?:night|room|ticket|person|head|day|trip|meal"
+    r"|adult|child|kid|ride|entry|visit|mile|km)"
     r"|nightly)(?![a-z])"
     r"|\s*(?:每|一|/)(?:晚|间|张|人|天|夜|餐|件|趟)|\s*人均",
     F,
@@ -253,7 +255,7 @@ def _not_money(text: str, start: int, end: int, number: str) -> bool:
     return bool(
         counted
         or RATING_BEFORE.search(text, low, start)
-        or (len(number) in (3, 4) and number.startswith("0"))  # "0900", "0715": a time
+        or (len(number) in (3, 4) and number.isdigit() and number.startswith("0"))  # "0900"
         or (
             CLOCK.fullmatch(number) is not None
             and TIME_BEFORE.search(text, low, start) is not None
