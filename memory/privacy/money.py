@@ -26,7 +26,12 @@ _NUM = (
     r"(?:\s?(?:k|w|hundred|thousand|grand|千|万|百)(?![a-z]))?"
 )
 # ranges: "500-800", "两千到三千", "3-4k"
-_TO = r"(?:\s*(?:~|to|至|到)\s*|-(?=\d{3}|\d{1,3}(?:\.\d+)?\s?[kw千万](?![a-z])))"
+_TO = (
+    r"(?:\s*(?:~|to|至|到)\s*|-(?=\d{3}|\d{1,3}(?:\.\d+)?\s?[kw千万](?![a-z])"
+    # two-digit ranges priced by a rate: "25-30 a night", "40-50/day"
+    r"|\d{2}(?![0-9])\s*(?:(?:a|an|per|each|every)\s+|/\s*)(?:night|day|person|head|meal)"
+    r"(?![a-z])))"
+)
 _AMOUNT = rf"{_NUM}(?:{_TO}{_NUM})?"
 # Single Chinese numerals are left as written by normalisation ("三元桥" is a place); the
 # formal ones are written almost only for money ("伍元"), and so are "百元", "千元".
@@ -62,7 +67,9 @@ EXPLICIT = re.compile(
 # A number not inside another one or a time ("21:30"), and not right after a letter ("300ish"
 # is 300); after a comma only where a clause ends ("报销款到了，1340", not "1,340").
 CANDIDATE = re.compile(
-    rf"(?<![0-9a-z./\-])(?<![0-9a-z.],)(?<!\d:)(?:{_AMOUNT})(?=-?ish(?![a-z])|p{{1,3}}n?(?![a-z])|(?![0-9a-z]))", F
+    rf"(?<![0-9a-z./\-])(?<![0-9a-z.],)(?<!\d:)(?:{_AMOUNT})"
+    r"(?=-?ish(?![a-z])|p{1,3}n?(?![a-z])|(?![0-9a-z]))",  # "95pp" is 95 a person
+    F,
 )
 # A number followed by one of these counts something other than money.
 NOT_MONEY = re.compile(
@@ -206,8 +213,7 @@ def _money_context(text: str, start: int, end: int) -> bool:
     low = max(0, start - 40)
     return bool(
         (LONE_AFTER_MONEY.search(text, low, start) and CLAUSE_END.match(text, end))
-        or
-        MONEY_BEFORE.search(text, low, start)  # "预算3000", "budget of 800"
+        or MONEY_BEFORE.search(text, low, start)  # "预算3000", "budget of 800"
         or PER_BEFORE.search(text, low, start)  # "人均300", "per night 600"
         or PER_AFTER.match(text, end)  # "800 a night", "600每晚"
         or MONEY_AFTER.match(text, end)  # "三千预算", "3000 budget"
@@ -308,6 +314,12 @@ VAGUE_PRICE = re.compile(
 )
 
 _WORD = re.compile(r"[A-Za-z\u4e00-\u9fff]")
+NIGHT_AFTER = re.compile(r"\s*(?:(?:a|per|each|every)\s+|/\s*)(?:night|nt)(?![a-z])", F)
+LODGING_BEFORE = re.compile(
+    r"(?<![a-z])(?:hostels?|dorms?|guest\s?houses?|hotels?|motels?|inns?|b&b|bunks?|beds?)"
+    r"(?![a-z])[^0-9.,;!?\n]{0,24}\Z",
+    F,
+)
 
 
 def amounts(text: str) -> Iterator[tuple[int, int]]:
@@ -323,7 +335,15 @@ def amounts(text: str) -> Iterator[tuple[int, int]]:
         yield start, end
     for match in CANDIDATE.finditer(text):
         number, (start, end) = match.group(), match.span()
-        big_enough = sum(ch.isdigit() for ch in number) >= 2 or not number[-1].isdigit()
+        big_enough = (
+            sum(ch.isdigit() for ch in number) >= 2
+            or not number[-1].isdigit()
+            # "the hostel in Hanoi 8 a night": one digit, a night's price of a lodging
+            or (
+                NIGHT_AFTER.match(text, end) is not None
+                and LODGING_BEFORE.search(text, max(0, start - 40), start) is not None
+            )
+        )
         if not _WORD.search(text, max(0, start - 40), end + 40):
             continue  # no word around it: nothing says it is money
         if (

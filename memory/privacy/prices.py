@@ -136,7 +136,7 @@ EARN_BEFORE = re.compile(
 )
 # A fare: "14000 one way", "553 return", "八百九单程".
 FARE_AFTER = re.compile(
-    r"\s*(?:(?:one|1)[\s-]way|each\s+way|round[\s-]?trip|return(?:\s+ticket)?|r/t|o/w)(?![a-z])"
+    r"\s*(?:(?:one|1)[\s-]way|each\s+way|round[\s-]?trip|return(?:\s+ticket)?|r/t|o/w|rt|rtn)(?![a-z])"
     r"|\s*(?:单程|往返|来回)",
     F,
 )
@@ -322,18 +322,18 @@ def priced(text: str, start: int, end: int) -> bool:
         return True
     if COUNT_BEFORE.search(text, low, start) or FOR_COUNT_AFTER.match(text, end):
         return True
-    timed = TIMED_BEFORE.search(text, low, start)
-    if timed is not None and (
-        CLOCK.fullmatch(number) or (_CLOCK_LIKE.match(number) and timed.group().isascii())
-    ):
-        return False  # "lunch 1230", "breakfast 730", "晚饭1930": when, not how much
     fare = FARE_AFTER.match(text, end)
     if (
         fare is not None
         and not FLIGHT_BEFORE.search(text, low, start)
         and not (CLOCK.fullmatch(number) and "return" in fare.group().lower())  # "1130 return"
     ):
-        return True  # "Shinkansen to Kyoto 14000 one way"
+        return True  # "Shinkansen to Kyoto 14000 one way", "the water taxi was 120 return"
+    timed = TIMED_BEFORE.search(text, low, start)
+    if timed is not None and (
+        CLOCK.fullmatch(number) or (_CLOCK_LIKE.match(number) and timed.group().isascii())
+    ):
+        return False  # "lunch 1230", "breakfast 730", "晚饭1930": when, not how much
     thing = THING_BEFORE.search(text, low, start)
     if thing is not None and not _FOR_COUNT.search(text, low, start):
         # "hotel 12", "Hotel 71 in Chicago", "酒店12": a hotel's name, floor or count; no
