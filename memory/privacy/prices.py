@@ -51,7 +51,7 @@ _THINGS_EN = (
     # A kind of room or bed is priced, where "room 520" is a room's number.
     r"|(?:single|double|twin|king|queen|deluxe|standard|superior|family|executive|shared"
     r"|private|dorm|sea-?view|city-?view)\s+(?:rooms?|beds?)|dorm(?:itory)?\s+beds?|dorms?"
-    r"|bunks?|couchettes?|sleeper\s+(?:berths?|cabins?)|berth\s+on\s+[a-z\s]{3,20}"
+    r"|bunks?|couchettes?|sleepers?(?:\s+(?:berths?|cabins?|compartments?))?|berth\s+on\s+[a-z\s]{3,20}"
 )
 # Things with a clock time: "lunch 1230", "taxi 1530 from the hotel", "breakfast 730",
 # "晚饭1930" (a Chinese ride's time is said with 点: "打车1100" is a fare).
