@@ -95,7 +95,8 @@ FOR_THING = re.compile(
     r"|porters?|bellhops?|bellboys?|housekeeping|valets?|concierges?|waiters?|servers?|maids?"
     r"|data\s+plans?)(?![a-z])"
     rf"|\s*(?:用来|拿来|用于|花在|留给|给|来)(?:订|买|付|住|打|吃)?(?:{_THINGS_ZH}|打车|住宿|机票|吃饭)"
-    r"|\s*(?:住|睡)(?:一|每)?(?:晚|夜)",
+    r"|\s*(?:住|睡)(?:一|每)?(?:晚|夜)"
+    rf"|\s*(?:住|订|买|坐|升)(?:{_THINGS_ZH}|套房|商务舱|头等舱|好一点的|贵一点的)",  # "两千住套房"
     F,
 )
 FOR_PEOPLE_THING = re.compile(rf"{_FOR_EN}(?:{_PEOPLE_THINGS}|nights?\s+out)(?![a-z])", F)
@@ -117,7 +118,8 @@ SPENT_BEFORE = re.compile(
     r"|(?:花了|花掉|花费|花|付了|付过|付|交了|掏了|掏|刷了|刷|消费了?|开销|开支|用了|报销了?|报了|报"
     r"|结账|结了|共计|合计|总计|总共|一共|总额|总价|总花费|总费用|账单|跳到|跳表|打表|留了?|预留"
     r"|准备了?|出了|给了|塞了|打赏了?|赏了|挣了?|赚了?|省了|省下|退了|多收了?我?|少收了?|充值了?|充了|转了我|转账|多花了?"
-    r"|少花了?|多付了?|补了|赔了|罚了|扣了|降到|涨到|跌到|降至|涨至|降了|涨了)"
+    r"|少花了?|多付了?|补了|赔了|罚了|扣了|降到|涨到|跌到|降至|涨至|降了|涨了|砸了?|被收了?|收了我|收了"
+    r"|愿意花|肯花|舍得花)"
     r"(?:大概|大约|约|差不多|将近|快|才|就|只|了|个|共)*\s*[:：]?\s*)\Z",
     F,
 )
@@ -136,13 +138,16 @@ EARN_BEFORE = re.compile(
 )
 # A fare: "14000 one way", "553 return", "八百九单程".
 FARE_AFTER = re.compile(
-    r"\s*(?:(?:one|1)[\s-]way|each\s+way|round[\s-]?trip|return(?:\s+ticket)?|r/t|o/w|rt|rtn)(?![a-z])"
+    r"\s*(?:(?:one|1)[\s-]way|each\s+way|round[\s-]?trip|return(?:\s+ticket)?|r/t|o/w|rt"
+    r"|rtn)(?![a-z])"
     r"|\s*(?:单程|往返|来回)",
     F,
 )
-# An aircraft type beside another: "737比A320舒服", "the 787 over an A330".
+# An aircraft type beside another or beside its seats: "737比A320舒服", "777的第1排很好".
 AIRCRAFT_NEAR = re.compile(
-    r"(?<![a-z0-9])(?:a3[1-8]\d|b?7[0-8]7|boeing|airbus|dreamliner)(?![0-9])|波音|空客|机型", F
+    r"(?<![a-z0-9])(?:a3[1-8]\d|b?7[0-8]7|boeing|airbus|dreamliner|rows?|seats?|upper\s+deck"
+    r"|exit\s+row|bulkhead)(?![0-9a-z])|波音|空客|机型|排|座位|上层|安全出口",
+    F,
 )
 _AIRCRAFT_TYPES = re.compile(r"7[0-8]7|3[1-8]0|220|190|195")
 # A tour's number or a count: "tour 3", small; tours are priced in tens or more.
@@ -305,7 +310,7 @@ def priced(text: str, start: int, end: int) -> bool:
     if _AIRCRAFT_TYPES.fullmatch(number) and AIRCRAFT_NEAR.search(
         text[low:start] + " " + text[end : end + 40]
     ):
-        return False  # an aircraft compared with another: "737比A320舒服"
+        return False  # an aircraft: "737比A320舒服", "777的第1排很好"
     if CLOCK.fullmatch(number) and TIME_BEFORE.search(text, low, start):
         return False  # "resets at 1200 daily", "around 1430 for the train"
     if number == "12306" or COUNT_AFTER.match(text, end):
