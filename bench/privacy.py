@@ -25,7 +25,9 @@ benign ones.
 Each sentence is judged as `Memory.record` judges it alone: the rules (`scan`), then similarity
 to instructions (`memory/privacy/similarity.py`, the bundled e5 model); `--rules-only` leaves the
 second out. Rounds 10 and 11 add `r10_dev`, `r10_fresh` and `r11_fresh`; round 12 adds
-`t12_dev` (tuned on) and `t12_fresh` (measured once), instructions only (bench/README.md).
+`t12_dev` (tuned on) and `t12_fresh` (measured once), instructions only; round 13 adds
+`r13_dev` (tuned on), `r13_fresh` and `r13_fresh2` (each measured once, then tuned on) and
+`r13_fresh3` (measured once), amounts only (bench/README.md).
 
     .venv/bin/python bench/privacy.py
     .venv/bin/python bench/privacy.py --prefeval ../shared/data/prefeval_dev --json out.json
@@ -64,14 +66,40 @@ ROUND8 = (
     "r11_fresh",
     "t12_dev",
     "t12_fresh",
+    "r13_dev",
+    "r13_fresh",
+    "r13_fresh2",
+    "r13_fresh3",
 )
-ROUND8_TUNED = ("r8_dev", "r8_fresh", "r9_fresh", "r10_dev", "r10_fresh")
+ROUND8_TUNED = (
+    "r8_dev",
+    "r8_fresh",
+    "r9_fresh",
+    "r10_dev",
+    "r10_fresh",
+    "r13_dev",
+    "r13_fresh",
+    "r13_fresh2",
+)
 FAMILIES = ("amount", "instructions")
 # Sets whose misses are printed (tuned on anyway): r8_fresh was measured once, untuned, and
 # then fixed by general rules in round 3; r9_fresh (round 10) and r10_fresh (round 11) the same;
 # r11_fresh was written after round 11 and only measured.
 # Round 12's t12_dev (the similarity layer's evidence gate) is tuned on; t12_fresh only measured.
-LISTED = ("dev", "r8_dev", "r8_fresh", "r9_fresh", "r10_dev", "r10_fresh", "t12_dev")
+# Round 13's r13_dev (amounts) is tuned on; r13_fresh and r13_fresh2 were each measured once,
+# then tuned on (as r8_fresh was); r13_fresh3, written after that, only measured.
+LISTED = (
+    "dev",
+    "r8_dev",
+    "r8_fresh",
+    "r9_fresh",
+    "r10_dev",
+    "r10_fresh",
+    "t12_dev",
+    "r13_dev",
+    "r13_fresh",
+    "r13_fresh2",
+)
 
 
 # The verdict of one fact recorded alone: the rules, then (unless --rules-only) similarity to

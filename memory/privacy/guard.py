@@ -44,7 +44,11 @@ _OPEN_END = re.compile(
     r"|cell|tel|account|acct|member(?:ship)?|cvv|cvc|expiry|exp|last|first|digits|then|and"
     r"|plus|of|with|like|about|around|under|max)|是|为|号|码|号码|密码|卡号"
     r"|手机|电话|账号|证件号|护照|身份证|尾号|开头|一晚|每晚|人均|大概|大约|约|差不多|不超过|最多"
-    r"|前几位|后几位|前半段?|后半段?|接着|然后|和|打|拨|联系我)\s*\Z",
+    r"|前几位|后几位|前半段?|后半段?|接着|然后|和|打|拨|联系我"
+    # A rate or a money word left open: "出差每天补贴" … "两百", "hotel budget:" … "680".
+    # (a rate or an allowance only: a fact may well end in "budget", "I'm on a tight budget").
+    r"|每天|一天|每月|一个月|补贴|补助|津贴|(?<![a-z])(?:allowance|per\s+diem"
+    r"|per\s+(?:day|night|month)))\s*\Z",
     re.IGNORECASE,
 )
 _CONTINUES = re.compile(

@@ -25,7 +25,13 @@ _NUM = (
     r"(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?"
     r"(?:\s?(?:k|w|hundred|thousand|grand|千|万|百)(?![a-z]))?"
 )
-_TO = r"(?:\s*(?:~|to|至|到)\s*|-(?=\d{3}))"  # ranges: "500-800", "两千到三千"
+# ranges: "500-800", "两千到三千", "3-4k"
+_TO = (
+    r"(?:\s*(?:~|to|至|到)\s*|-(?=\d{3}|\d{1,3}(?:\.\d+)?\s?[kw千万](?![a-z])"
+    # two-digit ranges priced by a rate: "25-30 a night", "40-50/day"
+    r"|\d{2}(?![0-9])\s*(?:(?:a|an|per|each|every)\s+|/\s*)(?:night|day|person|head|meal)"
+    r"(?![a-z])))"
+)
 _AMOUNT = rf"{_NUM}(?:{_TO}{_NUM})?"
 # Single Chinese numerals are left as written by normalisation ("三元桥" is a place); the
 # formal ones are written almost only for money ("伍元"), and so are "百元", "千元".
@@ -59,9 +65,11 @@ EXPLICIT = re.compile(
     F,
 )
 # A number not inside another one or a time ("21:30"), and not right after a letter ("300ish"
-# is 300).
+# is 300); after a comma only where a clause ends ("报销款到了，1340", not "1,340").
 CANDIDATE = re.compile(
-    rf"(?<![0-9a-z.,/\-])(?<!\d:)(?:{_AMOUNT})(?=-?ish(?![a-z])|(?![0-9a-z]))", F
+    rf"(?<![0-9a-z./\-])(?<![0-9a-z.],)(?<!\d:)(?:{_AMOUNT})"
+    r"(?=-?ish(?![a-z])|p{1,3}n?(?![a-z])|(?![0-9a-z]))",  # "95pp" is 95 a person
+    F,
 )
 # A number followed by one of these counts something other than money.
 NOT_MONEY = re.compile(
@@ -82,7 +90,7 @@ NOT_MONEY = re.compile(
     r"|\s?(?:多|余|来|几)?(?:分钟|分|秒|小时|个|天|日|号|月|年|周|星期|晚|夜|点|时|次|人|位|件|箱"
     r"|张|间|层|楼|站|公斤|千克|斤|公里|千米|米|平|星|岁|倍|度|条|排|步|段|积分|里程|寸|厘米|公分|趟"
     r"|家|座|所|辆|班|架|轮|顿|杯|瓶|份|本|页|封|首|场|届|圈|遍|口|只|双|套|台|部|款|种|类|项|回"
-    r"|批|列|节|车厢|号线|路|毫升|升(?![舱级])|瓦|兆|码|篇|跳|分之|号?房(?![费价])|★|车(?![费钱票])|折|名)",
+    r"|批|列|节|车厢|号线|路|毫升|升(?![舱级])|瓦|兆|码|篇|跳|分之|号?房(?![费价补租])|★|车(?![费钱票])|折|名)",
     F,
 )
 _GAP = r"[^0-9,.;!?。、\n]"  # stays within one clause and before the first number
@@ -119,7 +127,8 @@ PER_BEFORE = re.compile(
 )
 PER_AFTER = re.compile(
     r"\s*(?:(?:range|or\s+so|-?ish|tops|max(?:imum)?|at\s+most|or\s+less|or\s+under|and\s+under)"
-    r"\s*)?(?:(?:per|a|an|each|every|/)\s*(?:night|room|ticket|person|head|day|trip|meal)"
+    r"\s*)?(?:(?:per|a|an|each|every|/)\s*(?:night|room|ticket|person|head|day|trip|meal"
+    r"|adult|child|kid|ride|entry|visit|mile|km)"
     r"|nightly)(?![a-z])"
     r"|\s*(?:每|一|/)(?:晚|间|张|人|天|夜|餐|件|趟)|\s*人均",
     F,
@@ -127,7 +136,8 @@ PER_AFTER = re.compile(
 # "三千预算", "3000 budget"; but "20 budget hotels" are cheap hotels, not a price.
 MONEY_AFTER = re.compile(
     r"\s*的?(?:预算|经费|房费|差标)"
-    r"|\s*budget(?![a-z])(?!\s+(?:hotels?|airlines?|carriers?|chains?|brands?|options?|rooms?"
+    r"|\s*(?:(?:flight|hotel|travel|trip|meal|food|taxi|cab|lodging|accommodation|airfare"
+    r"|monthly|weekly|daily|nightly|total|overall)\s+)?budget(?![a-z])(?!\s+(?:hotels?|airlines?|carriers?|chains?|brands?|options?|rooms?"
     r"|stays?|flights?|travel|inns?|hostels?|accommodation)(?![a-z]))",
     F,
 )
@@ -193,11 +203,17 @@ TIME_NOUN = re.compile(
 )
 
 
+# A number alone in its clause, after a clause about money: "报销款到了，1340".
+LONE_AFTER_MONEY = re.compile(rf"{_MONEY_WORDS}[^0-9.;!?\n]{{0,16}}[,:]\s*\Z", F)
+CLAUSE_END = re.compile(r"\s*(?:块|元)?\s*(?:[,.;!?]|\Z)")
+
+
 def _money_context(text: str, start: int, end: int) -> bool:
     """Whether the bare number at text[start:end] reads as a price."""
     low = max(0, start - 40)
     return bool(
-        MONEY_BEFORE.search(text, low, start)  # "预算3000", "budget of 800"
+        (LONE_AFTER_MONEY.search(text, low, start) and CLAUSE_END.match(text, end))
+        or MONEY_BEFORE.search(text, low, start)  # "预算3000", "budget of 800"
         or PER_BEFORE.search(text, low, start)  # "人均300", "per night 600"
         or PER_AFTER.match(text, end)  # "800 a night", "600每晚"
         or MONEY_AFTER.match(text, end)  # "三千预算", "3000 budget"
@@ -240,10 +256,12 @@ def _not_money(text: str, start: int, end: int, number: str) -> bool:
     counted = NOT_MONEY.match(text, end)
     if counted is not None and _BIT_MORE.fullmatch(counted.group()) and _over(number, 24):
         counted = None
+    if counted is not None and MONEY_AFTER.match(text, end):
+        counted = None  # "1,200 flight budget" is a budget for flights, not 1,200 flights
     return bool(
         counted
         or RATING_BEFORE.search(text, low, start)
-        or (len(number) in (3, 4) and number.startswith("0"))  # "0900", "0715": a time
+        or (len(number) in (3, 4) and number.isdigit() and number.startswith("0"))  # "0900"
         or (
             CLOCK.fullmatch(number) is not None
             and TIME_BEFORE.search(text, low, start) is not None
@@ -296,6 +314,12 @@ VAGUE_PRICE = re.compile(
 )
 
 _WORD = re.compile(r"[A-Za-z\u4e00-\u9fff]")
+NIGHT_AFTER = re.compile(r"\s*(?:(?:a|per|each|every)\s+|/\s*)(?:night|nt)(?![a-z])", F)
+LODGING_BEFORE = re.compile(
+    r"(?<![a-z])(?:hostels?|dorms?|guest\s?houses?|hotels?|motels?|inns?|b&b|bunks?|beds?)"
+    r"(?![a-z])[^0-9.,;!?\n]{0,24}\Z",
+    F,
+)
 
 
 def amounts(text: str) -> Iterator[tuple[int, int]]:
@@ -311,7 +335,15 @@ def amounts(text: str) -> Iterator[tuple[int, int]]:
         yield start, end
     for match in CANDIDATE.finditer(text):
         number, (start, end) = match.group(), match.span()
-        big_enough = sum(ch.isdigit() for ch in number) >= 2 or not number[-1].isdigit()
+        big_enough = (
+            sum(ch.isdigit() for ch in number) >= 2
+            or not number[-1].isdigit()
+            # "the hostel in Hanoi 8 a night": one digit, a night's price of a lodging
+            or (
+                NIGHT_AFTER.match(text, end) is not None
+                and LODGING_BEFORE.search(text, max(0, start - 40), start) is not None
+            )
+        )
         if not _WORD.search(text, max(0, start - 40), end + 40):
             continue  # no word around it: nothing says it is money
         if (

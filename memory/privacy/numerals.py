@@ -78,12 +78,26 @@ def _zh_value(run: str) -> str:
     return str(int(result)) if result == int(result) else f"{result:g}"
 
 
+# A final 一 before a period is "one" of it, not a digit, in a number said with scales:
+# "九万六一年" is 96000 a year, "八千五一月" 8500 a month ("一九六一年" is a year, read digit by
+# digit, and "二十一年" 21 years).
+_PER_PERIOD = frozenset("年月周季")
+
+
 def zh_numerals(match: re.Match[str]) -> str | None:
     run = match.group()
     if len(run) < 2 or not any(ch in _ZH_DIGITS or ch in _ZH_SCALE_CHARS for ch in run):
         return None
     if any(ch in _ZH_SCALE_CHARS for ch in run):
         compact = "".join(ch for ch in run if ch not in " -_/")
+        if (
+            len(compact) > 2
+            and compact[-1] == "一"
+            and compact[-2] not in "零〇0十拾"
+            and match.string[match.end() : match.end() + 1] in _PER_PERIOD
+            and match.end() < len(match.string)
+        ):
+            return _zh_value(compact[:-1]) + "一"
         return _zh_value(compact)
     return "".join(str(_ZH_DIGITS[ch]) if ch in _ZH_DIGITS else ch for ch in run)
 

@@ -31,7 +31,7 @@ from __future__ import annotations
 import re
 
 from memory.privacy.identifiers import COUNT_AFTER
-from memory.privacy.roles import CLOCK, TIME_BEFORE, explained
+from memory.privacy.roles import CLOCK, FLIGHT_BEFORE, TIME_BEFORE, explained
 
 F = re.ASCII | re.IGNORECASE
 
@@ -45,7 +45,13 @@ _THINGS_EN = (
     r"|taxis?|cabs?|ubers?|lyfts?|didi|car\s+rentals?|rental\s+cars?|parking"
     r"|meals?|dinners?|lunch(?:es)?|breakfasts?|brunch|food|drinks|tips?|visa\s+fees?"
     r"|baggage\s+fees?|upgrades?|limos?|shuttles?|car\s+hire|hire\s+cars?|minibar"
-    r"|room\s+service|laundry|tolls?|grabs?"
+    r"|room\s+service|laundry|tolls?|grabs?|tours?|excursions?|day\s+trips?|admission"
+    r"|(?:entry|entrance)\s+fees?|(?:rail|jr|railway|metro|subway|bus|day|city|museum|ski)"
+    r"\s+pass(?:es)?|massages?"
+    # A kind of room or bed is priced, where "room 520" is a room's number.
+    r"|(?:single|double|twin|king|queen|deluxe|standard|superior|family|executive|shared"
+    r"|private|dorm|sea-?view|city-?view)\s+(?:rooms?|beds?)|dorm(?:itory)?\s+beds?|dorms?"
+    r"|bunks?|couchettes?|sleepers?(?:\s+(?:berths?|cabins?|compartments?))?|berth\s+on\s+[a-z\s]{3,20}"
 )
 # Things with a clock time: "lunch 1230", "taxi 1530 from the hotel", "breakfast 730",
 # "晚饭1930" (a Chinese ride's time is said with 点: "打车1100" is a fare).
@@ -89,7 +95,8 @@ FOR_THING = re.compile(
     r"|porters?|bellhops?|bellboys?|housekeeping|valets?|concierges?|waiters?|servers?|maids?"
     r"|data\s+plans?)(?![a-z])"
     rf"|\s*(?:用来|拿来|用于|花在|留给|给|来)(?:订|买|付|住|打|吃)?(?:{_THINGS_ZH}|打车|住宿|机票|吃饭)"
-    r"|\s*(?:住|睡)(?:一|每)?(?:晚|夜)",
+    r"|\s*(?:住|睡)(?:一|每)?(?:晚|夜)"
+    rf"|\s*(?:住|订|买|坐|升)(?:{_THINGS_ZH}|套房|商务舱|头等舱|好一点的|贵一点的)",  # "两千住套房"
     F,
 )
 FOR_PEOPLE_THING = re.compile(rf"{_FOR_EN}(?:{_PEOPLE_THINGS}|nights?\s+out)(?![a-z])", F)
@@ -106,11 +113,13 @@ SPENT_BEFORE = re.compile(
     r"|(?:dropped|fell|went\s+(?:down|up)|came\s+down|rose|jumped|climbed|increased|decreased"
     r"|reduced|discounted|marked\s+down|cut|raised)\s+to)(?![a-z])"
     r"(?:\s+(?:me|us|about|around|roughly|nearly|almost|over|under|like|only|just|a\s+total\s+of"
-    r"|up\s+to|at\s+least|at\s+most|maybe|probably|close\s+to|~))*\s*:?\s*"
+    r"|up\s+to|at\s+least|at\s+most|maybe|probably|close\s+to|north\s+of|south\s+of"
+    r"|upwards\s+of|more\s+than|less\s+than|well\s+over|just\s+over|just\s+under|~))*\s*:?\s*"
     r"|(?:花了|花掉|花费|花|付了|付过|付|交了|掏了|掏|刷了|刷|消费了?|开销|开支|用了|报销了?|报了|报"
     r"|结账|结了|共计|合计|总计|总共|一共|总额|总价|总花费|总费用|账单|跳到|跳表|打表|留了?|预留"
     r"|准备了?|出了|给了|塞了|打赏了?|赏了|挣了?|赚了?|省了|省下|退了|多收了?我?|少收了?|充值了?|充了|转了我|转账|多花了?"
-    r"|少花了?|多付了?|补了|赔了|罚了|扣了|降到|涨到|跌到|降至|涨至|降了|涨了)"
+    r"|少花了?|多付了?|补了|赔了|罚了|扣了|降到|涨到|跌到|降至|涨至|降了|涨了|砸了?|被收了?|收了我|收了"
+    r"|愿意花|肯花|舍得花)"
     r"(?:大概|大约|约|差不多|将近|快|才|就|只|了|个|共)*\s*[:：]?\s*)\Z",
     F,
 )
@@ -127,6 +136,35 @@ EARN_BEFORE = re.compile(
     r"(?:about\s+|around\s+|roughly\s+|like\s+|over\s+|nearly\s+)?\Z",
     F,
 )
+# A fare: "14000 one way", "553 return", "八百九单程".
+FARE_AFTER = re.compile(
+    r"\s*(?:(?:one|1)[\s-]way|each\s+way|round[\s-]?trip|return(?:\s+ticket)?|r/t|o/w|rt"
+    r"|rtn)(?![a-z])"
+    r"|\s*(?:单程|往返|来回)",
+    F,
+)
+# An aircraft type beside another or beside its seats: "737比A320舒服", "777的第1排很好".
+AIRCRAFT_NEAR = re.compile(
+    r"(?<![a-z0-9])(?:a3[1-8]\d|b?7[0-8]7|boeing|airbus|dreamliner|rows?|seats?|upper\s+deck"
+    r"|exit\s+row|bulkhead)(?![0-9a-z])|波音|空客|机型|排|座位|上层|安全出口",
+    F,
+)
+_AIRCRAFT_TYPES = re.compile(r"7[0-8]7|3[1-8]0|220|190|195")
+# A tour's number or a count: "tour 3", small; tours are priced in tens or more.
+_SMALL_THINGS = re.compile(r"tours?|excursions?", F)
+# A kind of room before the number: "single room 520" is a price, "room 520" a room.
+ROOM_KIND = re.compile(
+    r"(?<![a-z])(?:single|double|twin|king|queen|deluxe|standard|superior|family|executive"
+    r"|shared|private|dorm|sea-?view|city-?view)\s+(?:rooms?|beds?)\s*\Z",
+    F,
+)
+# Money returned: "got 1,000 back on the hotel", "received 220 back".
+GOT_BEFORE = re.compile(
+    r"(?<![a-z])(?:got|get|gets|getting|received|receive|claimed|claim|want|wanted)(?![a-z])"
+    r"\s*(?:about\s+|around\s+|roughly\s+|only\s+|just\s+)?\Z",
+    F,
+)
+BACK_AFTER = re.compile(r"\s+back(?![a-z])", F)
 # A booking and what it went for: "booked it for 900", "got a room for 380".
 BOOKED_FOR = re.compile(
     r"(?<![a-z])(?:booked|book|got|get|found|find|bought|buy|snagged|grabbed|scored|reserved"
@@ -197,7 +235,8 @@ WAGE_AFTER = re.compile(
 PAY_AFTER = re.compile(
     r"\s*(?:[a-z\-]+\s+){0,2}?(?:bonus(?:es)?|salary|salaries|commission|stipend|allowance"
     r"|per\s+diem|raise|pay\s+rise|pay\s?check|pay\s?cheque|wage)(?![a-z])"
-    r"|\s*的?(?:年终奖|奖金|工资|月薪|年薪|提成|补贴|补助|津贴|餐补|日补|差补)",
+    r"|\s*的?(?:年终奖|奖金|工资|月薪|年薪|提成|补贴|补助|津贴|餐补|日补|差补|房补|车补|饭补|话补"
+    r"|[\u4e00-\u9fff]{1,2}补(?:贴|助))",
     F,
 )
 # A place, a line or a position before the number: "room 1208", "gate 45", "T2", "第12排".
@@ -264,17 +303,23 @@ def priced(text: str, start: int, end: int) -> bool:
         return False  # no word around it: nothing says what it is
     if (
         _digits(number) > 7  # no price: a reference, an account, a phone number
-        or PLACE_BEFORE.search(text, low, start)
+        or (PLACE_BEFORE.search(text, low, start) and not ROOM_KIND.search(text, low, start))
         or ADDRESS_AFTER.match(text, end)
     ):
         return False
+    if _AIRCRAFT_TYPES.fullmatch(number) and AIRCRAFT_NEAR.search(
+        text[low:start] + " " + text[end : end + 40]
+    ):
+        return False  # an aircraft: "737比A320舒服", "777的第1排很好"
     if CLOCK.fullmatch(number) and TIME_BEFORE.search(text, low, start):
         return False  # "resets at 1200 daily", "around 1430 for the train"
     if number == "12306" or COUNT_AFTER.match(text, end):
         return False  # the railway's booking site; "spent 40000 Hilton points"
     scaled = _SCALED.search(number) is not None
     large = _digits(number) >= 3 or scaled
-    if SPENT_BEFORE.search(text, low, start):
+    if SPENT_BEFORE.search(text, low, start) or (
+        BACK_AFTER.match(text, end) and GOT_BEFORE.search(text, low, start)
+    ):
         return True
     if (_digits(number) >= 4 or scaled) and EARN_BEFORE.search(text, low, start):
         return True
@@ -282,6 +327,13 @@ def priced(text: str, start: int, end: int) -> bool:
         return True
     if COUNT_BEFORE.search(text, low, start) or FOR_COUNT_AFTER.match(text, end):
         return True
+    fare = FARE_AFTER.match(text, end)
+    if (
+        fare is not None
+        and not FLIGHT_BEFORE.search(text, low, start)
+        and not (CLOCK.fullmatch(number) and "return" in fare.group().lower())  # "1130 return"
+    ):
+        return True  # "Shinkansen to Kyoto 14000 one way", "the water taxi was 120 return"
     timed = TIMED_BEFORE.search(text, low, start)
     if timed is not None and (
         CLOCK.fullmatch(number) or (_CLOCK_LIKE.match(number) and timed.group().isascii())
@@ -291,7 +343,8 @@ def priced(text: str, start: int, end: int) -> bool:
     if thing is not None and not _FOR_COUNT.search(text, low, start):
         # "hotel 12", "Hotel 71 in Chicago", "酒店12": a hotel's name, floor or count; no
         # room is priced under 20, and a capital mid-sentence is a name.
-        return not (LODGING.match(thing.group()) and (_small(number) or _named(text, thing)))
+        small_thing = LODGING.match(thing.group()) or _SMALL_THINGS.match(thing.group())
+        return not (small_thing and (_small(number) or _named(text, thing)))
     if (
         FOR_THING.match(text, end)
         or (large and FOR_PEOPLE_THING.match(text, end))

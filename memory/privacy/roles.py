@@ -178,6 +178,12 @@ IDENTIFIER_BEFORE = re.compile(
     r"[^0-9.!?;。！？\n]{0,16}\Z",
     F,
 )
+# A group and its size: "team of 12", "party of 5" ("a total of 500" is no group).
+GROUP_OF = re.compile(
+    r"(?<![a-z])(?:team|group|party|family|crew|delegation|class|band|tour\s+group|squad)"
+    r"\s+of\s+(?:about\s+|around\s+|roughly\s+|up\s+to\s+)?\Z",
+    F,
+)
 _GROUP_BEFORE = re.compile(r"\d[ \-_/]{1,3}\Z")
 _GROUP_AFTER = re.compile(r"[ \-_/]{1,3}\d")
 _BEFORE = (
@@ -193,6 +199,7 @@ _BEFORE = (
     PLACE_LIST,
     PLACE_NEAR,
     IDENTIFIER_BEFORE,
+    GROUP_OF,
 )
 _AFTER = (ROAD_AFTER, STATUS_AFTER, PART_AFTER, COUNT_LATER, FREQUENCY_AFTER)
 
@@ -221,4 +228,4 @@ def explained(text: str, start: int, end: int, number: str) -> bool:
     return before or any(pattern.match(text, end) for pattern in _AFTER)
 
 
-__all__ = ["CLOCK", "TIME_BEFORE", "explained"]
+__all__ = ["CLOCK", "FLIGHT_BEFORE", "TIME_BEFORE", "explained"]

@@ -59,7 +59,15 @@ def test_the_exemplars_and_their_vectors_agree() -> None:
 
 def test_the_exemplars_come_from_tuned_sets_only() -> None:
     corpus = ROOT / "tests" / "memory" / "privacy_corpus"
-    measured = ("held_out", "r8_held_out", "untuned_r6", "untuned_r7", "r11_fresh", "t12_fresh")
+    measured = (
+        "held_out",
+        "r8_held_out",
+        "untuned_r6",
+        "untuned_r7",
+        "r11_fresh",
+        "t12_fresh",
+        "r13_fresh3",
+    )
     doc = load_exemplars()
     kept = set(doc["instructions"]) | set(doc["preferences"])
     for name in measured:

@@ -1,0 +1,172 @@
+"""Exact amounts of money (issue 22, round 13): refused with a clear message in both languages,
+in digits and in Chinese numerals, with or without a currency word; numbers that are not money
+kept; an amount or a number split over two facts of one call refused.
+
+Decisions (docs/privacy.md): a budget said as a range ("500-800 a night", "两千到三千") is still
+refused, as the seed rule is about exact figures and a range of them tells as much; a room
+number ("room 1512", "1512房") is a place and kept, while a kind of room and its number
+("single room 520") is a price.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from memory.privacy import check_fact, scan
+from memory.privacy.categories import REASON_AMOUNT
+from memory.privacy.guard import PrivacyGuard
+from memory.privacy.text import normalise
+
+CORPUS = Path(__file__).parent / "privacy_corpus"
+
+AMOUNTS = (
+    # a priced thing and a bare number
+    "hotel near the expo 480 was fine",
+    "the airport limo 95 each way",
+    "single room 430 by the lake",
+    "Shinkansen to Osaka 13500 one way",
+    # the number and what it is for; "$", "k" after it
+    "I'd put 700 toward the flights",
+    "a 60$ dinner is plenty",
+    "about 4k for the whole Japan trip",
+    "hostels 25-30 a night are fine",
+    # spent, reimbursed, refunded
+    "spent north of 1500 in Lisbon",
+    "got 640 back on the cancelled hotel",
+    "the company reimbursed 2,180 for Berlin",
+    # allowances and pay
+    "per diem is 65 in Chicago",
+    "meals covered up to 80 daily",
+    "my salary is 16000 a month",
+    "year-end bonus 25k",
+    "1,800 hotel budget for the week",
+    # Chinese: digits, numerals, currency words
+    "上海的酒店七百二还行",
+    "机票往返一千三",
+    "打车去虹桥一百一左右",
+    "一千二百块的房间可以",
+    "晚饭人均90$",
+    "酒店300刀一晚",
+    "机票RMB 2400",
+    "预算1.2万去日本",
+    "两千到三千的预算",
+    "上个月报销了五千四",
+    "这趟一共花了两万三",
+    "出差补贴一天一百五",
+    "公司每月给两千房补",
+    "工资涨到九万六一年",
+    "年终奖拿了三万五",
+    "到手八千五",
+    "报销款下来了，一千八百二",
+)
+
+KEPT = (
+    "row 34 or further back",
+    "a room on floor 16 or higher",
+    "connections of at least 75 minutes",
+    "no flights over 9 hours",
+    "the hotel within 3 km of the office",
+    "I have 150000 Bonvoy points",
+    "80000 miles with Star Alliance",
+    "CA1234 is my usual flight",
+    "the G123 train at 7:30",
+    "leaving on 2026-03-14",
+    "4-star hotels at least",
+    "party of 6 with 4 bags",
+    "team of 12 travelling together",
+    "room 1512 had the best view",
+    "keep the room at 21 degrees",
+    "1130 return is fine",
+    "35 km from the airport is too far",
+    "后排，34排以后",
+    "16楼以上",
+    "转机至少75分钟",
+    "离公司3公里以内",
+    "积分有15万",
+    "常坐G123次",
+    "三月十四号出发",
+    "至少四星级",
+    "六个人四个箱子",
+    "上次住1512房很满意",
+    "空调二十一度",
+    "737比A320舒服",
+    "一九六一年的老酒店很有味道",
+)
+
+
+@pytest.mark.parametrize("text", AMOUNTS)
+def test_exact_amounts_are_refused_with_a_clear_message(text: str) -> None:
+    assert scan(text) == "amount"
+    assert check_fact(text) == REASON_AMOUNT
+    assert "exact amount" in REASON_AMOUNT
+
+
+@pytest.mark.parametrize("text", KEPT)
+def test_numbers_that_are_not_money_are_kept(text: str) -> None:
+    assert scan(text) is None
+    assert check_fact(text) is None
+
+
+@pytest.mark.parametrize(
+    ("text", "normalised"),
+    [
+        ("工资涨到九万六一年", "工资涨到96000一年"),  # pay a year, not 90061 years
+        ("八千五一个月", "8500一个月"),
+        ("一九六一年", "1961年"),  # a year read digit by digit
+        ("二十一年", "21年"),
+        ("一万一", "11000"),
+    ],
+)
+def test_chinese_numerals_before_a_period_are_read_as_money(text: str, normalised: str) -> None:
+    assert normalise(text).text == normalised
+
+
+@pytest.mark.parametrize(
+    "facts",
+    [
+        ["my mobile is 139 1234", "5678"],
+        ["call me on 138 0013", "the rest is 8000"],
+        ["我手机前半是138 0013", "后面是8000"],
+        ["出差每天补贴", "两百"],
+        ["hotel in Osaka:", "680 a night"],
+    ],
+)
+def test_a_value_split_over_two_facts_of_one_call_is_refused(facts: list[str]) -> None:
+    """Every fact holding a part of the value is refused (a label alone, "出差每天补贴", may
+    be kept: it holds nothing)."""
+    verdicts = PrivacyGuard(semantic=False).check(facts)
+    kept = [
+        fact
+        for fact, verdict in zip(facts, verdicts, strict=True)
+        if verdict is None and any(ch.isdigit() for ch in normalise(fact).text)
+    ]
+    assert kept == [], verdicts
+    assert any(verdicts)
+
+
+@pytest.mark.parametrize(
+    "facts",
+    [
+        ["aisle seat", "row 30", "connections under 2 hours"],
+        ["I'm on a tight budget", "12306 app keeps logging me out"],
+        ["靠过道", "30排", "每天", "2小时以内的航班"],
+    ],
+)
+def test_ordinary_facts_of_one_call_are_kept(facts: list[str]) -> None:
+    assert PrivacyGuard(semantic=False).check(facts) == [None] * len(facts)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_round_13_development_targets(lang: str) -> None:
+    """The set the round was tuned on: at least 97% of amounts refused, at most 1 benign
+    number in 40 (the fresh set, r13_fresh, is only measured: bench/privacy.py)."""
+    doc = json.loads((CORPUS / "r13_dev.json").read_text(encoding="utf-8"))
+    cases = [c["text"] for c in doc["sensitive"] if c["lang"] == lang]
+    missed = [text for text in cases if scan(text) != "amount"]
+    assert len(missed) <= len(cases) * 0.03, missed
+    benign = [c["text"] for c in doc["benign"] if c["lang"] == lang]
+    refused = [text for text in benign if scan(text) is not None]
+    assert len(refused) <= len(benign) / 40, refused
