@@ -179,6 +179,24 @@ class ChangeReader:
             kept.add(facet)
         return frozenset(kept)
 
+    def _within(self, old: str, new: str) -> bool:
+        """Whether `new` is about nothing but what `old` is: its content words (English)
+        or characters (Chinese), stance words aside, are all in `old`. Chinese character
+        pairs miss what one character names ("会" a meeting, "早" early) and count stance
+        words ("讨厌健身房"), so Chinese facts are compared character by character."""
+        if detect_lang(new) != "zh":
+            return self.read(new).tokens <= self.read(old).tokens
+        return self._about(new) <= self._about(old)
+
+    @lru_cache(maxsize=4096)  # noqa: B019 - as `read`
+    def _about(self, text: str) -> frozenset[str]:
+        """The characters of a Chinese fact that say what it is about: no change, liking,
+        stance, generic or stop words ("上午的会别太早" -> 上, 午, 会, 早)."""
+        norm = unicodedata.normalize("NFKC", text).casefold()
+        for pattern in (self._change, self._likes, self.schema.cue_pattern, self._generic_words):
+            norm = pattern.sub(" ", norm)
+        return frozenset(u for u in _UNIT.findall(norm) if u not in self._stop)
+
     def says_change(self, old: str, new: str) -> bool:
         """Whether `new` says a change (a change word) about what `old` is about (a shared
         word or specific subject): a pair worth asking the fast model about even when
@@ -224,11 +242,12 @@ class ChangeReader:
             return "unsure", 2
         if a.stance == b.stance and b.content and b.content <= a.content:
             return None  # nothing new, in the same stance: said again, or agreed with
-        if shared and flipped and b.tokens <= a.tokens:
+        if shared and flipped and self._within(old, new):
             # A reversed stance replaces only when the newer fact is about nothing but
             # what the older one is ("I don't care about a gym"); one that shares a word
             # in passing says something else ("Fast wifi, I'm on calls all day" / "No
-            # calls after 11pm", "怕冷，冬天别去太北的地方" / "冬天喜欢去南方").
+            # calls after 11pm", "怕冷，冬天别去太北的地方" / "冬天喜欢去南方", "下午的
+            # 航班" / "下午的会别排太满": a meeting is not a flight).
             return "replaces", 2
         if b.change:
             return "replaces", 2 if shared else 1
