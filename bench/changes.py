@@ -68,8 +68,8 @@ PAIR_SETS = {
     "scope": ROOT / "tests" / "memory" / "scope_pairs",
 }
 PEOPLE = ROOT / "bench" / "travel_people.json"
-HALVES = ("dev", "heldout", "fresh", "dev2", "heldout2", "fresh2")
-DEV_HALVES = ("dev", "dev2")  # tuned on; --errors lists only their misses
+HALVES = ("dev", "heldout", "fresh", "dev2", "heldout2", "fresh2", "dev3")
+DEV_HALVES = ("dev", "dev2", "dev3")  # tuned on; --errors lists only their misses
 SUMMARY_BUDGET = {"memory_summary_max_facts": 60, "memory_summary_max_chars": 4000}
 SPLIT_OF = {
     "dev": "dev",
@@ -78,6 +78,7 @@ SPLIT_OF = {
     "dev2": "dev",
     "heldout2": "check",
     "fresh2": "check",
+    "dev3": "dev",
 }
 RECORDED: dict[str, str] = {}  # an older fact's text -> the id it was recorded as
 _EXISTING = re.compile(r"^([0-9a-f]{32}): (.*)$", re.MULTILINE)

@@ -191,9 +191,10 @@ class ChangeReader:
     @lru_cache(maxsize=4096)  # noqa: B019 - as `read`
     def _about(self, text: str) -> frozenset[str]:
         """The characters of a Chinese fact that say what it is about: no change, liking,
-        stance, generic or stop words ("上午的会别太早" -> 上, 午, 会, 早)."""
+        stance or stop words ("上午的会别太早" -> 上, 午, 早). Generic words stay: they are
+        what a fact is about ("晚上别订太晚到的航班" is about flights, not a night market)."""
         norm = unicodedata.normalize("NFKC", text).casefold()
-        for pattern in (self._change, self._likes, self.schema.cue_pattern, self._generic_words):
+        for pattern in (self._change, self._likes, self.schema.cue_pattern):
             norm = pattern.sub(" ", norm)
         return frozenset(u for u in _UNIT.findall(norm) if u not in self._stop)
 

@@ -27,7 +27,7 @@ from memory.dedupe import SIMILAR, is_near_duplicate
 from memory.embedding import Embedder
 from memory.lang import Lang
 from memory.profile import ProfileSchema
-from memory.scope import same_scope
+from memory.scope import facets_of, same_scope
 from memory.store import StoredItem, Tx, utcnow
 from memory.types import MemoryItem, RecordOutcome, SlotMatch
 
@@ -73,13 +73,18 @@ def relation(schema: ProfileSchema, old: MemoryItem, new: SlotMatch) -> Relation
 
 def comparable(schema: ProfileSchema, old: MemoryItem, new: SlotMatch | None) -> bool:
     """Whether a change of mind said in free words can relate two facts the slots leave
-    unrelated: any pair with a free-text fact (a scoped slot fact excepted: only its own
-    scope changes it), and two preferred choices of one multi-choice slot in the same
+    unrelated: any pair with a free-text fact (a slot fact scoped beyond a mode excepted:
+    only its own scope changes it), and two preferred choices of one multi-choice slot in the same
     scope ("I stay at Marriott" -> "I stay at Hilton")."""
     if old.slot is None and new is None:
         return True
     if old.slot is None or new is None:
-        return (old.scope if new is None else new.scope) is None
+        # A slot fact limited to a mode only ("I fly Ryanair to save money": budget-conscious
+        # on flights) is about that mode, as a free-text fact is (the reader leaves modes
+        # out of a fact's scope): a free-text change can replace it; a place, trip kind
+        # or situation still keeps both.
+        scope = old.scope if new is None else new.scope
+        return all(kind == "mode" for kind, _ in facets_of(scope))
     if relation(schema, old, new) != "unrelated" or old.slot != new.slot:
         return False
     if schema.slot(new.slot).kind != "multi" or not same_scope(old.scope, new.scope):
