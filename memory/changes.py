@@ -198,6 +198,25 @@ class ChangeReader:
             norm = pattern.sub(" ", norm)
         return frozenset(u for u in _UNIT.findall(norm) if u not in self._stop)
 
+    def _other_kind(self, a: Reading, b: Reading, old: str, new: str) -> bool:
+        """Whether `new` says a change to another kind of what `old` names and nothing
+        more ("I stay at hotels" -> "I prefer serviced apartments now", "出差住酒店" ->
+        "现在更喜欢住服务式公寓"): the older fact's words are all generic ones, the newer
+        names a kind of the same sort (`_KINDS`), not the older's word, and does not avoid
+        it ("No hostels" after "I stay at hotels" adds)."""
+        if a.content or not b.change or b.stance == "negative":
+            return False
+        sorts = self.subjects.of(old)
+        named = self._generic_words.findall(unicodedata.normalize("NFKC", old).casefold())
+        again = self._generic_words.findall(unicodedata.normalize("NFKC", new).casefold())
+        for sort, group in _KINDS:
+            if sort not in sorts or group not in b.aspects:
+                continue
+            kind = {w.rstrip("s") for w in named if sort in self.subjects.of(w)}
+            if not kind & {w.rstrip("s") for w in again}:
+                return True
+        return False
+
     def says_change(self, old: str, new: str) -> bool:
         """Whether `new` says a change (a change word) about what `old` is about (a shared
         word or specific subject): a pair worth asking the fast model about even when
@@ -228,7 +247,8 @@ class ChangeReader:
         framed = one_choice or _frame(
             a.units, b.units, self._stop | self._generic, self._generic_words
         )
-        if not (shared or specific or framed):
+        kind = self._other_kind(a, b, old, new)
+        if not (shared or specific or framed or kind):
             return None
         # A scope said in one fact only keeps both, unless it is the part one fact
         # replaces in the other ("常用机场是首都机场" -> "...大兴机场").
@@ -254,6 +274,10 @@ class ChangeReader:
             return "replaces", 2 if shared else 1
         return None
 
+
+# A broad subject and the aspect group of its kinds: a fact that names only the subject
+# ("I stay at hotels") is changed by a change to one of its kinds.
+_KINDS = (("lodging", "lodging_type"),)
 
 # Below this, two facts are not about the same thing (Chinese pairs sit higher in e5's
 # space than English ones).
