@@ -240,13 +240,28 @@ class FactDecider:
         found: list[tuple[int, float, int, Verdict]],
     ) -> list[tuple[int, float, int, Verdict]]:
         """The reader's finds whose aspect (what a fact is about, `ChangeReader.aspect`)
-        is the closest to the candidate's among the facts it may change, or within
-        `_ASPECT_MARGIN` of it by the strength of the evidence."""
-        near = sorted({i for i in open_ if sims[i] >= _ASPECT_FLOOR} | {f[2] for f in found})
+        is the closest to the candidate's among the facts it may change and its rivals
+        (`_rival`), or within `_ASPECT_MARGIN` of it by the strength of the evidence."""
+        rivals = {
+            i
+            for i in open_
+            if sims[i] >= _ASPECT_FLOOR and self._rival(current[i].item, cand)
+        }
+        near = sorted(rivals | {f[2] for f in found})
         vectors = self._aspect_vectors([current[i].item.text for i in near] + [cand.text])
         closeness = dict(zip(near, (vectors[:-1] @ vectors[-1]).tolist(), strict=True))
         top = max(closeness.values())
         return [f for f in found if top - closeness[f[2]] <= _ASPECT_MARGIN[f[0]]]
+
+    def _rival(self, old: MemoryItem, cand: Candidate) -> bool:
+        """Whether a fact the reader found no change of may still be what the candidate
+        is about: one in the candidate's language (the reader compares no others, and
+        e5 puts "我喜欢提前两个小时到机场" near "I'd rather stay near the airport") and of
+        its scope (a candidate without "for leisure trips" is not about "For leisure
+        trips I like boutique hotels"; it changes the general fact)."""
+        if old.lang != cand.lang:
+            return False
+        return self.changes.read(old.text).facets == self.changes.read(cand.text).facets
 
     def warm_aspects(self, texts: Sequence[str]) -> None:
         """Embed the aspects of facts about to be written, before the write transaction
