@@ -271,6 +271,9 @@ class ChangeReader:
             # 航班" / "下午的会别排太满": a meeting is not a flight).
             return "replaces", 2
         if b.change:
+            if not shared and a.stance == b.stance == "negative":
+                return None  # avoided things add up: "I never book non-refundable fares" /
+                # "No budget carriers for me anymore" share a subject, not a thing
             return "replaces", 2 if shared else 1
         return None
 
