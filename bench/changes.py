@@ -68,7 +68,7 @@ PAIR_SETS = {
     "scope": ROOT / "tests" / "memory" / "scope_pairs",
 }
 PEOPLE = ROOT / "bench" / "travel_people.json"
-HALVES = ("dev", "heldout", "fresh", "dev2", "heldout2", "fresh2", "dev3")
+HALVES = ("dev", "heldout", "fresh", "dev2", "heldout2", "fresh2", "dev3", "fresh3")
 DEV_HALVES = ("dev", "dev2", "dev3")  # tuned on; --errors lists only their misses
 SUMMARY_BUDGET = {"memory_summary_max_facts": 60, "memory_summary_max_chars": 4000}
 SPLIT_OF = {
@@ -79,6 +79,7 @@ SPLIT_OF = {
     "heldout2": "check",
     "fresh2": "check",
     "dev3": "dev",
+    "fresh3": "check",
 }
 RECORDED: dict[str, str] = {}  # an older fact's text -> the id it was recorded as
 _EXISTING = re.compile(r"^([0-9a-f]{32}): (.*)$", re.MULTILINE)
