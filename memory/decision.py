@@ -243,9 +243,7 @@ class FactDecider:
         is the closest to the candidate's among the facts it may change and its rivals
         (`_rival`), or within `_ASPECT_MARGIN` of it by the strength of the evidence."""
         rivals = {
-            i
-            for i in open_
-            if sims[i] >= _ASPECT_FLOOR and self._rival(current[i].item, cand)
+            i for i in open_ if sims[i] >= _ASPECT_FLOOR and self._rival(current[i].item, cand)
         }
         near = sorted(rivals | {f[2] for f in found})
         vectors = self._aspect_vectors([current[i].item.text for i in near] + [cand.text])

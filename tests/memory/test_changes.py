@@ -41,7 +41,9 @@ from tests.support.llm_server import Delay, ScriptedModel
             "I'm done with Ryanair, I'd rather pay a bit more",
             id="en-budget-fact-about-flights",
         ),
-        pytest.param("喜欢吃辣，越辣越好", "现在胃不好，辣的吃不了了", id="zh-cannot-said-as-a-change"),
+        pytest.param(
+            "喜欢吃辣，越辣越好", "现在胃不好，辣的吃不了了", id="zh-cannot-said-as-a-change"
+        ),
     ],
 )
 def test_a_change_said_in_free_words_supersedes_offline_and_keeps_history(
@@ -200,7 +202,9 @@ def test_an_unrelated_detail_on_the_same_thing_keeps_both_unmarked(
         ),
         pytest.param("喜欢吃海鲜", "太油的菜真吃不了", id="zh-potential-complement-is-no-change"),
         pytest.param("房间要安静", "有一点噪音就睡不着了", id="zh-cannot-sleep-is-no-change"),
-        pytest.param("早餐要有咖啡", "不爱喝茶，还是咖啡好", id="zh-haishi-is-rather-not-changed-to"),
+        pytest.param(
+            "早餐要有咖啡", "不爱喝茶，还是咖啡好", id="zh-haishi-is-rather-not-changed-to"
+        ),
         pytest.param("下午的航班最好", "下午的会别排太满", id="zh-a-meeting-is-not-a-flight"),
         pytest.param(
             "晚上喜欢去夜市逛逛", "晚上别订太晚到的航班", id="zh-a-flight-is-not-a-night-market"
