@@ -179,6 +179,44 @@ class ChangeReader:
             kept.add(facet)
         return frozenset(kept)
 
+    def _within(self, old: str, new: str) -> bool:
+        """Whether `new` is about nothing but what `old` is: its content words (English)
+        or characters (Chinese), stance words aside, are all in `old`. Chinese character
+        pairs miss what one character names ("会" a meeting, "早" early) and count stance
+        words ("讨厌健身房"), so Chinese facts are compared character by character."""
+        if detect_lang(new) != "zh":
+            return self.read(new).tokens <= self.read(old).tokens
+        return self._about(new) <= self._about(old)
+
+    @lru_cache(maxsize=4096)  # noqa: B019 - as `read`
+    def _about(self, text: str) -> frozenset[str]:
+        """The characters of a Chinese fact that say what it is about: no change, liking,
+        stance or stop words ("上午的会别太早" -> 上, 午, 早). Generic words stay: they are
+        what a fact is about ("晚上别订太晚到的航班" is about flights, not a night market)."""
+        norm = unicodedata.normalize("NFKC", text).casefold()
+        for pattern in (self._change, self._likes, self.schema.cue_pattern):
+            norm = pattern.sub(" ", norm)
+        return frozenset(u for u in _UNIT.findall(norm) if u not in self._stop)
+
+    def _other_kind(self, a: Reading, b: Reading, old: str, new: str) -> bool:
+        """Whether `new` says a change to another kind of what `old` names and nothing
+        more ("I stay at hotels" -> "I prefer serviced apartments now", "出差住酒店" ->
+        "现在更喜欢住服务式公寓"): the older fact's words are all generic ones, the newer
+        names a kind of the same sort (`_KINDS`), not the older's word, and does not avoid
+        it ("No hostels" after "I stay at hotels" adds)."""
+        if a.content or not b.change or b.stance == "negative":
+            return False
+        sorts = self.subjects.of(old)
+        named = self._generic_words.findall(unicodedata.normalize("NFKC", old).casefold())
+        again = self._generic_words.findall(unicodedata.normalize("NFKC", new).casefold())
+        for sort, group in _KINDS:
+            if sort not in sorts or group not in b.aspects:
+                continue
+            kind = {w.rstrip("s") for w in named if sort in self.subjects.of(w)}
+            if not kind & {w.rstrip("s") for w in again}:
+                return True
+        return False
+
     def says_change(self, old: str, new: str) -> bool:
         """Whether `new` says a change (a change word) about what `old` is about (a shared
         word or specific subject): a pair worth asking the fast model about even when
@@ -209,7 +247,8 @@ class ChangeReader:
         framed = one_choice or _frame(
             a.units, b.units, self._stop | self._generic, self._generic_words
         )
-        if not (shared or specific or framed):
+        kind = self._other_kind(a, b, old, new)
+        if not (shared or specific or framed or kind):
             return None
         # A scope said in one fact only keeps both, unless it is the part one fact
         # replaces in the other ("常用机场是首都机场" -> "...大兴机场").
@@ -224,16 +263,24 @@ class ChangeReader:
             return "unsure", 2
         if a.stance == b.stance and b.content and b.content <= a.content:
             return None  # nothing new, in the same stance: said again, or agreed with
-        if shared and flipped and b.tokens <= a.tokens:
+        if shared and flipped and self._within(old, new):
             # A reversed stance replaces only when the newer fact is about nothing but
             # what the older one is ("I don't care about a gym"); one that shares a word
             # in passing says something else ("Fast wifi, I'm on calls all day" / "No
-            # calls after 11pm", "怕冷，冬天别去太北的地方" / "冬天喜欢去南方").
+            # calls after 11pm", "怕冷，冬天别去太北的地方" / "冬天喜欢去南方", "下午的
+            # 航班" / "下午的会别排太满": a meeting is not a flight).
             return "replaces", 2
         if b.change:
+            if not shared and a.stance == b.stance == "negative":
+                return None  # avoided things add up: "I never book non-refundable fares" /
+                # "No budget carriers for me anymore" share a subject, not a thing
             return "replaces", 2 if shared else 1
         return None
 
+
+# A broad subject and the aspect group of its kinds: a fact that names only the subject
+# ("I stay at hotels") is changed by a change to one of its kinds.
+_KINDS = (("lodging", "lodging_type"),)
 
 # Below this, two facts are not about the same thing (Chinese pairs sit higher in e5's
 # space than English ones).

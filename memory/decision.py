@@ -27,7 +27,7 @@ from memory.dedupe import SIMILAR, is_near_duplicate
 from memory.embedding import Embedder
 from memory.lang import Lang
 from memory.profile import ProfileSchema
-from memory.scope import same_scope
+from memory.scope import facets_of, same_scope
 from memory.store import StoredItem, Tx, utcnow
 from memory.types import MemoryItem, RecordOutcome, SlotMatch
 
@@ -73,13 +73,18 @@ def relation(schema: ProfileSchema, old: MemoryItem, new: SlotMatch) -> Relation
 
 def comparable(schema: ProfileSchema, old: MemoryItem, new: SlotMatch | None) -> bool:
     """Whether a change of mind said in free words can relate two facts the slots leave
-    unrelated: any pair with a free-text fact (a scoped slot fact excepted: only its own
-    scope changes it), and two preferred choices of one multi-choice slot in the same
+    unrelated: any pair with a free-text fact (a slot fact scoped beyond a mode excepted:
+    only its own scope changes it), and two preferred choices of one multi-choice slot in the same
     scope ("I stay at Marriott" -> "I stay at Hilton")."""
     if old.slot is None and new is None:
         return True
     if old.slot is None or new is None:
-        return (old.scope if new is None else new.scope) is None
+        # A slot fact limited to a mode only ("I fly Ryanair to save money": budget-conscious
+        # on flights) is about that mode, as a free-text fact is (the reader leaves modes
+        # out of a fact's scope): a free-text change can replace it; a place, trip kind
+        # or situation still keeps both.
+        scope = old.scope if new is None else new.scope
+        return all(kind == "mode" for kind, _ in facets_of(scope))
     if relation(schema, old, new) != "unrelated" or old.slot != new.slot:
         return False
     if schema.slot(new.slot).kind != "multi" or not same_scope(old.scope, new.scope):
@@ -235,13 +240,26 @@ class FactDecider:
         found: list[tuple[int, float, int, Verdict]],
     ) -> list[tuple[int, float, int, Verdict]]:
         """The reader's finds whose aspect (what a fact is about, `ChangeReader.aspect`)
-        is the closest to the candidate's among the facts it may change, or within
-        `_ASPECT_MARGIN` of it by the strength of the evidence."""
-        near = sorted({i for i in open_ if sims[i] >= _ASPECT_FLOOR} | {f[2] for f in found})
+        is the closest to the candidate's among the facts it may change and its rivals
+        (`_rival`), or within `_ASPECT_MARGIN` of it by the strength of the evidence."""
+        rivals = {
+            i for i in open_ if sims[i] >= _ASPECT_FLOOR and self._rival(current[i].item, cand)
+        }
+        near = sorted(rivals | {f[2] for f in found})
         vectors = self._aspect_vectors([current[i].item.text for i in near] + [cand.text])
         closeness = dict(zip(near, (vectors[:-1] @ vectors[-1]).tolist(), strict=True))
         top = max(closeness.values())
         return [f for f in found if top - closeness[f[2]] <= _ASPECT_MARGIN[f[0]]]
+
+    def _rival(self, old: MemoryItem, cand: Candidate) -> bool:
+        """Whether a fact the reader found no change of may still be what the candidate
+        is about: one in the candidate's language (the reader compares no others, and
+        e5 puts "我喜欢提前两个小时到机场" near "I'd rather stay near the airport") and of
+        its scope (a candidate without "for leisure trips" is not about "For leisure
+        trips I like boutique hotels"; it changes the general fact)."""
+        if old.lang != cand.lang:
+            return False
+        return self.changes.read(old.text).facets == self.changes.read(cand.text).facets
 
     def warm_aspects(self, texts: Sequence[str]) -> None:
         """Embed the aspects of facts about to be written, before the write transaction

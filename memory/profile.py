@@ -40,6 +40,17 @@ _CHANGED_TO = re.compile(
 )
 _FROM = re.compile(r"\bfrom(?:\s+(?:an?|the))?\s*$", re.IGNORECASE)
 _INSTEAD_OF = re.compile(r"^\W*(?:instead of|rather than|over|而不是|而非)\W*$", re.IGNORECASE)
+# Words that leave the option right after them, when the same fact names another of the
+# slot: "I'm done with Hilton, Marriott from now on", "I've gone off Marriott, I book Hyatt
+# now" move to the other option; neither prefers both.
+_LEAVING = re.compile(
+    r"\b(?:(?:i'?m|i am) (?:done|finished) with|done with|(?:gone|went) off|fed up with|"
+    r"sick of|tired of|no more|(?:quit|quitting)|(?:gave|given|giving) up(?: on)?|"
+    r"(?:moved|moving|switched|switching) (?:away )?from|"
+    r"(?:stopped|stop) (?:using|booking|flying(?: with)?|staying (?:at|with)|taking))"
+    r"(?:\s+(?:the|an?))?\s*$|不再(?:住|坐|订|用|飞|选)?\s*$",
+    re.IGNORECASE,
+)
 
 
 @dataclass(frozen=True)
@@ -236,7 +247,8 @@ class ProfileSchema:
         return f"{self.scope_label(scope, lang)}{'：' if lang_key(lang) == 'zh' else ': '}{labels}"
 
     def _changes(self, hits: list[_Hit], text: str) -> list[_Hit]:
-        """Drop the option a fact moves away from: "高铁一等座改成二等座" sets second class."""
+        """Drop the option a fact moves away from: "高铁一等座改成二等座" sets second class,
+        "I've gone off Marriott, I book Hyatt now" prefers Hyatt."""
         dropped: set[_Hit] = set()
         for a in hits:
             for b in hits:
@@ -250,6 +262,9 @@ class ProfileSchema:
                     dropped.add(a)
                 elif _INSTEAD_OF.match(between):
                     dropped.add(b)
+            others = {b.option for b in hits if b.slot == a.slot} - {a.option, None}
+            if a.option is not None and others and _LEAVING.search(text[: a.start]):
+                dropped.add(a)  # "I'm done with Hilton, Marriott from now on"
         return [h for h in hits if h not in dropped]
 
     def _stance(self, masked: str, original: str) -> tuple[Stance | None, bool]:

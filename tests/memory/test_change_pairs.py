@@ -101,3 +101,18 @@ def test_a_malformed_vocabulary_is_named(tmp_path: Path) -> None:
     bad.write_text("{not json", encoding="utf-8")
     with pytest.raises(ChangeTermsError, match="cannot read"):
         load_changes(bad)
+
+
+# Round 4 (bench/README.md): dev pairs of non-changes that look like changes (dev3: potential
+# complements, 还是 / "rather", "no more than", a reversed stance on another object; tuned
+# on) and fresh probes of the same kinds written after the detector was frozen (fresh3):
+# every lookalike kept; changes dev3 1.000 / 1.000, fresh3 0.667 (en) / 0.500 (zh).
+ROUND_4_FLOORS = {"dev3": 0.75, "fresh3": 0.4}
+
+
+@pytest.mark.parametrize("half", sorted(ROUND_4_FLOORS))
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_round_4_lookalikes_are_kept_and_changes_superseded(half: str, lang: str) -> None:
+    superseded, kept, misses = rates(half, lang)
+    assert kept == 1.0, misses
+    assert superseded >= ROUND_4_FLOORS[half], misses

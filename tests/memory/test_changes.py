@@ -29,6 +29,21 @@ from tests.support.llm_server import Delay, ScriptedModel
         pytest.param(
             "红眼航班可以，省一晚房费", "红眼航班不坐了，太折腾", id="zh-saving-a-night-no-scope"
         ),
+        pytest.param(
+            "I'm loyal to Hilton", "I'm done with Hilton, Marriott from now on", id="en-done-with"
+        ),
+        pytest.param(
+            "I stay at hotels", "I prefer serviced apartments now", id="en-another-kind-of-lodging"
+        ),
+        pytest.param("出差住酒店", "现在更喜欢住服务式公寓", id="zh-another-kind-of-lodging"),
+        pytest.param(
+            "I fly Ryanair to save money",
+            "I'm done with Ryanair, I'd rather pay a bit more",
+            id="en-budget-fact-about-flights",
+        ),
+        pytest.param(
+            "喜欢吃辣，越辣越好", "现在胃不好，辣的吃不了了", id="zh-cannot-said-as-a-change"
+        ),
     ],
 )
 def test_a_change_said_in_free_words_supersedes_offline_and_keeps_history(
@@ -111,6 +126,39 @@ def test_a_change_word_on_a_shared_subject_replaces_the_fact_it_is_about(
     }
 
 
+def test_a_scoped_fact_or_one_in_another_language_does_not_block_the_change(
+    memory: Memory, namespace: str
+) -> None:
+    """The leisure-trips fact is closer in what it is about, but a general change cannot
+    change a scoped fact: the general one is replaced; the scoped and the Chinese fact stay
+    and the agent is told only the newer general preference."""
+    facts = [
+        "For leisure trips I like boutique hotels over big chains",
+        "我喜欢提前两个小时到机场",
+        "I like big business hotels",
+        "I'm allergic to shellfish",
+    ]
+    outcomes = memory.record(namespace, facts)
+    [outcome] = memory.record(namespace, ["I've switched to small boutique places"])
+    assert outcome.status == "updated", outcome
+    assert outcome.replaced_ids == (outcomes[2].item_id,)
+    summary = memory.retrieve(namespace, "")
+    assert "I like big business hotels" not in summary
+    for kept in [facts[0], facts[1], facts[3], "I've switched to small boutique places"]:
+        assert kept in summary
+
+
+def test_two_facts_avoiding_different_things_add_up(memory: Memory, namespace: str) -> None:
+    """ "No budget carriers" and "I never book non-refundable fares" share only a
+    subject (money): no change of mind, both reach the agent."""
+    memory.record(namespace, ["I never book non-refundable fares", "Aisle seat please"])
+    [outcome] = memory.record(namespace, ["No budget carriers for me anymore"])
+    assert outcome.status == "added", outcome
+    summary = memory.retrieve(namespace, "")
+    assert "I never book non-refundable fares" in summary
+    assert "No budget carriers for me anymore" in summary
+
+
 @pytest.mark.parametrize(
     ("old", "new"),
     [
@@ -152,14 +200,35 @@ def test_an_unrelated_detail_on_the_same_thing_keeps_both_unmarked(
             "Window blinds that block the light",
             id="en-blinds-are-no-window-seat",
         ),
+        pytest.param("喜欢吃海鲜", "太油的菜真吃不了", id="zh-potential-complement-is-no-change"),
+        pytest.param("房间要安静", "有一点噪音就睡不着了", id="zh-cannot-sleep-is-no-change"),
+        pytest.param(
+            "早餐要有咖啡", "不爱喝茶，还是咖啡好", id="zh-haishi-is-rather-not-changed-to"
+        ),
+        pytest.param("下午的航班最好", "下午的会别排太满", id="zh-a-meeting-is-not-a-flight"),
+        pytest.param(
+            "晚上喜欢去夜市逛逛", "晚上别订太晚到的航班", id="zh-a-flight-is-not-a-night-market"
+        ),
+        pytest.param(
+            "I like long walks in a new city",
+            "No more than a ten-minute walk from the hotel to the metro",
+            id="en-no-more-than-is-no-change",
+        ),
+        pytest.param(
+            "I stay in big chain hotels",
+            "Now and then I'll try a small boutique hotel",
+            id="en-now-and-then-is-no-change",
+        ),
     ],
 )
 def test_one_persons_unrelated_preferences_recorded_one_after_another_all_stay(
     memory: Memory, namespace: str, old: str, new: str
 ) -> None:
-    """A reversed stance on a word said in passing, a time ("九点以后") or an intensifier
-    read as a change word, or window blinds read as a window seat, replaced a person's
-    preference by another they hold too; the agent then lost the first."""
+    """A reversed stance on a word said in passing or on another thing ("会", "航班"), a
+    time ("九点以后"), an intensifier, a potential complement ("吃不了", "睡不着"), "还是"
+    (rather), "no more than" or "now and then" read as a change word, or window blinds read
+    as a window seat, replaced a person's preference by another they hold too; the agent
+    then lost the first."""
     memory.record(namespace, [old])
     [outcome] = memory.record(namespace, [new])
     assert outcome.status == "added", outcome
@@ -232,13 +301,15 @@ def test_the_fast_model_decides_a_change_the_offline_rule_misses(
     make_memory: MemoryFactory, fast_model: ScriptedModel, namespace: str
 ) -> None:
     memory = _judged(make_memory, fast_model)
-    [old] = memory.record(namespace, ["I stay at hotels"])
+    [old] = memory.record(namespace, ["I rent from Hertz"])
     fast_model.script(
-        lambda req: json.dumps({"action": "update", "replaces": [_shown(req)["I stay at hotels"]]})
+        lambda req: json.dumps({"action": "update", "replaces": [_shown(req)["I rent from Hertz"]]})
     )
-    [outcome] = memory.record(namespace, ["I prefer serviced apartments now"])
+    [outcome] = memory.record(namespace, ["Avis is my rental company now"])
     assert outcome.status == "updated" and outcome.replaced_ids == (old.item_id,)
-    assert [i.text for i in memory.items(namespace)] == ["I prefer serviced apartments now"]
+    assert [i.text for i in memory.items(namespace)] == ["Avis is my rental company now"]
+    summary = memory.retrieve(namespace, "")
+    assert "Avis is my rental company now" in summary and "Hertz" not in summary
 
 
 def test_the_fast_model_overrules_the_offline_rule(
