@@ -44,6 +44,9 @@ from tests.support.llm_server import Delay, ScriptedModel
         pytest.param(
             "喜欢吃辣，越辣越好", "现在胃不好，辣的吃不了了", id="zh-cannot-said-as-a-change"
         ),
+        pytest.param(
+            "为了省钱可以住青旅", "青旅不住了，太吵", id="zh-no-longer-staying-is-a-change"
+        ),
     ],
 )
 def test_a_change_said_in_free_words_supersedes_offline_and_keeps_history(
