@@ -25,6 +25,7 @@ from memory.protocol import WarmState
 from memory.ranking import rank_facts, rank_order
 from memory.settings import MemorySettings
 from memory.store import Store, StoredItem, Tx
+from memory.subjects import Subjects, load_subjects
 from memory.summary import summarize_facts
 from memory.types import MemoryItem, Recall, RecordOutcome, ScopedValue
 from memory.views import export_document, profile_of, scoped_of
@@ -277,13 +278,16 @@ class Memory:
             return Recall("", "empty"), "empty"
         if not query.strip() or not self.cache.enabled or generation is None:
             summary, lang, general = self._summarize(facts, query, embedding)
-            values = {FACTS: pack(facts, self.embedder.name)}
+            values = {FACTS: self._pack(facts)}
             values.update(self._summary_fields(own, lang, general, summary))
             filled = self.cache.fill(namespace, values, generation)
             return Recall(summary, "ok"), "warmed" if filled else "unfilled"
         # While the request is embedded and ranked (the model releases the GIL), another
         # thread packs the facts and caches them: a miss costs its embedding and little
         # more. Both are done before the answer, so the next recall finds the facts.
+        # What ranking reads of each fact is derived first (while the request is still
+        # being embedded), once for both: packing keeps it in the entry.
+        facts.features(self._subjects())
         caching = self._filler().submit(self._cache_facts, namespace, facts, generation)
         try:
             summary, lang, general = self._summarize(facts, query, embedding)
@@ -295,7 +299,14 @@ class Memory:
         return Recall(summary, "ok"), "warmed" if filled else "unfilled"
 
     def _cache_facts(self, namespace: str, facts: Facts, generation: str) -> bool:
-        return self.cache.fill(namespace, {FACTS: pack(facts, self.embedder.name)}, generation)
+        return self.cache.fill(namespace, {FACTS: self._pack(facts)}, generation)
+
+    def _pack(self, facts: Facts) -> bytes:
+        """The facts' cache value, with what ranking reads of them (`memory.features`)."""
+        return pack(facts, self.embedder.name, self._subjects())
+
+    def _subjects(self) -> Subjects:
+        return load_subjects(schema=self.schema)
 
     def _filler(self) -> ThreadPoolExecutor:
         with self._filler_lock:

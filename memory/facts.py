@@ -28,7 +28,9 @@ import numpy.typing as npt
 
 from memory.embedding import Vector
 from memory.errors import MemoryEngineError
+from memory.features import FactFeatures, fact_features
 from memory.store import StoredItem
+from memory.subjects import Subjects
 from memory.types import MemoryItem
 
 _MAGIC = b"LTMF"
@@ -61,7 +63,7 @@ class Facts:
     fact they look at.
     """
 
-    __slots__ = ("contested", "ids", "items", "langs", "matrix", "slots", "texts")
+    __slots__ = ("_features", "contested", "ids", "items", "langs", "matrix", "slots", "texts")
 
     def __init__(
         self,
@@ -85,6 +87,16 @@ class Facts:
         self.slots: tuple[str | None, ...] = tuple(slots)
         self.ids: tuple[str, ...] = tuple(ids)
         self.contested: tuple[str | None, ...] = tuple(contested)
+        self._features: FactFeatures | None = None
+
+    def features(self, subjects: Subjects) -> FactFeatures:
+        """What ranking reads of these facts besides their vectors, under the vocabulary
+        `subjects`: derived on first use (or read from the cache entry) and kept."""
+        features = self._features
+        if features is None or not features.fits(subjects, len(self)):
+            features = fact_features(self.texts, self.langs, self.slots, subjects)
+            self._features = features
+        return features
 
     @classmethod
     def from_stored(cls, stored: Sequence[StoredItem]) -> Facts:
@@ -184,13 +196,17 @@ def _row(item: MemoryItem) -> bytes:
     return _ENCODER.encode(values).encode("utf-8")
 
 
-def pack(facts: Facts, model: str) -> bytes:
+def pack(facts: Facts, model: str, subjects: Subjects | None = None) -> bytes:
     """The facts as one compact value for the cache (embeddings quantised to int8).
 
     Layout: header; JSON of what the value holds (model, dimension, item fields, each
-    fact's text, language, slot, id and contester); where each fact's JSON row ends
-    (uint32); the rows; one float32 factor per fact; the int8 codes, a row per fact.
+    fact's text, language, slot, id and contester, and with `subjects` what ranking
+    reads of each fact under that vocabulary, `Facts.features`); where each fact's JSON
+    row ends (uint32); the rows; one float32 factor per fact; the int8 codes, a row per
+    fact. (A value without the features, or with another vocabulary's, reads the same:
+    ranking derives them.)
     """
+    features = facts.features(subjects).packed() if subjects is not None and facts else None
     rows = [_row(item) for item in facts.items]
     meta = json.dumps(
         {
@@ -202,6 +218,7 @@ def pack(facts: Facts, model: str) -> bytes:
             "slots": facts.slots,
             "ids": facts.ids,
             "contested": facts.contested,
+            **({"features": features} if features is not None else {}),
         },
         ensure_ascii=False,
         separators=(",", ":"),
@@ -255,7 +272,10 @@ def unpack(data: bytes, namespace: str, model: str) -> Facts | None:
     bounds = np.stack([starts, ends], axis=1) + first
     matrix: Vector = codes.reshape(count, dim).astype(np.float32)
     matrix *= factors[:, None]
-    return Facts(_LazyItems(data, bounds, namespace), matrix, columns)
+    facts = Facts(_LazyItems(data, bounds, namespace), matrix, columns)
+    if "features" in meta:
+        facts._features = FactFeatures.unpacked(meta["features"], count)
+    return facts
 
 
 def _item(row: Sequence[Any], namespace: str) -> MemoryItem:
