@@ -250,14 +250,14 @@ class Memory:
         """Cache first (a summary, else the cached facts ranked here); on a miss, the
         store's facts, which fill the cache with themselves and the summary (raises on
         failure)."""
-        own = query_field(query)
-        generation = None
         # The request is embedded while the cache (and on a miss, the store) is read: a
         # recall that ranks costs its embedding and little more (on a cached summary the
         # vector is not needed; the embedder keeps it for the next time).
         embedding = (
             self._filler().submit(self.embedder.embed_query, query) if query.strip() else None
         )
+        own = query_field(query)
+        generation = None
         if use_cached:
             found = self.cache.lookup(namespace, [own])
             if found.summary is not None:
@@ -266,6 +266,7 @@ class Memory:
             if found.facts is not None:
                 facts = unpack(found.facts, namespace, self.embedder.name)
                 if facts is not None:
+                    self._prepare(facts, query)
                     summary, lang, general = self._summarize(facts, query, embedding)
                     answers = self._summary_fields(own, lang, general, summary)
                     self.cache.fill_later(namespace, answers, generation)
@@ -278,16 +279,19 @@ class Memory:
             return Recall("", "empty"), "empty"
         if not query.strip() or not self.cache.enabled or generation is None:
             summary, lang, general = self._summarize(facts, query, embedding)
+            if generation is None:  # nothing may be filled: no need to pack
+                return Recall(summary, "ok"), "unfilled"
             values = {FACTS: self._pack(facts)}
             values.update(self._summary_fields(own, lang, general, summary))
             filled = self.cache.fill(namespace, values, generation)
             return Recall(summary, "ok"), "warmed" if filled else "unfilled"
         # While the request is embedded and ranked (the model releases the GIL), another
         # thread packs the facts and caches them: a miss costs its embedding and little
-        # more. Both are done before the answer, so the next recall finds the facts.
+        # more. The facts are cached before the answer, so the next recall finds them;
+        # the summary is cached in the background, as after a recall from cached facts.
         # What ranking reads of each fact is derived first (while the request is still
         # being embedded), once for both: packing keeps it in the entry.
-        facts.features(self._subjects())
+        self._prepare(facts, query)
         caching = self._filler().submit(self._cache_facts, namespace, facts, generation)
         try:
             summary, lang, general = self._summarize(facts, query, embedding)
@@ -295,8 +299,18 @@ class Memory:
             filled = caching.result()
         if filled:
             answers = self._summary_fields(own, lang, general, summary)
-            self.cache.fill(namespace, answers, generation)
+            self.cache.fill_later(namespace, answers, generation)
         return Recall(summary, "ok"), "warmed" if filled else "unfilled"
+
+    def _prepare(self, facts: Facts, query: str) -> None:
+        """What ranking needs besides the request's vector, made while the request is
+        still being embedded (on another thread): what it reads of each fact
+        (`Facts.features`, usually read from the cache entry) and the subjects the
+        request is about (the vocabulary remembers them for the ranking that follows)."""
+        subjects = self._subjects()
+        facts.features(subjects)
+        if query.strip():
+            subjects.of(query)
 
     def _cache_facts(self, namespace: str, facts: Facts, generation: str) -> bool:
         return self.cache.fill(namespace, {FACTS: self._pack(facts)}, generation)
