@@ -19,8 +19,9 @@ import dataclasses
 import json
 import operator
 import struct
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from datetime import datetime
+from json.encoder import c_make_encoder, encode_basestring  # type: ignore[attr-defined]
 from typing import Any, overload
 
 import numpy as np
@@ -187,13 +188,28 @@ _VALUES = operator.attrgetter(*_FIELDS)
 _TIME_AT = tuple(i for i, name in enumerate(_FIELDS) if name in _TIMES)
 
 
+def _encoder() -> Callable[[Any], str]:
+    """`_ENCODER.encode` for a row, without its per-call set-up when the C encoder is
+    there (a row is a flat list of plain values: no circular reference to check). Same
+    text either way."""
+    if c_make_encoder is None:  # pragma: no cover - CPython has it
+        return _ENCODER.encode
+    chunks = c_make_encoder(
+        None, _ENCODER.default, encode_basestring, None, ":", ",", False, False, True
+    )
+    return lambda values: "".join(chunks(values, 0))
+
+
+_ENCODE_ROW = _encoder()
+
+
 def _row(item: MemoryItem) -> bytes:
     """One fact as a JSON array of `_FIELDS` (tuples become arrays, times ISO text)."""
     values = list(_VALUES(item))
     for index in _TIME_AT:
         if values[index] is not None:
             values[index] = values[index].isoformat()
-    return _ENCODER.encode(values).encode("utf-8")
+    return _ENCODE_ROW(values).encode("utf-8")
 
 
 def pack(facts: Facts, model: str, subjects: Subjects | None = None) -> bytes:

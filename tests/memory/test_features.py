@@ -182,3 +182,26 @@ def test_an_entry_packed_without_features_ranks_the_same(
         a = rank_order(plain, request, local, schema, query)
         b = rank_order(rich, request, local, schema, query)
         assert a[0] == b[0] and np.array_equal(a[1], b[1])
+
+
+def test_a_packed_row_is_the_plain_json_encoding() -> None:
+    """Rows are encoded without the encoder's per-call set-up; the bytes are the same."""
+    from memory.facts import _ENCODER, _FIELDS, _TIMES, _row
+
+    item = MemoryItem(
+        id='a"b\\c',
+        namespace="t",
+        text='靠窗 "window" \n \u2028 😀',
+        source="chat",
+        created_at=NOW,
+        slot="seat",
+        value=("window", 1, None, 2.5),
+        polarity="must",
+        lang="zh",
+        scope="mode:train",
+    )
+    values = [
+        getattr(item, name).isoformat() if name in _TIMES else getattr(item, name)
+        for name in _FIELDS
+    ]
+    assert _row(item) == _ENCODER.encode(values).encode("utf-8")
