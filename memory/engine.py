@@ -250,14 +250,14 @@ class Memory:
         """Cache first (a summary, else the cached facts ranked here); on a miss, the
         store's facts, which fill the cache with themselves and the summary (raises on
         failure)."""
+        own = query_field(query)
+        generation = None
         # The request is embedded while the cache (and on a miss, the store) is read: a
         # recall that ranks costs its embedding and little more (on a cached summary the
         # vector is not needed; the embedder keeps it for the next time).
         embedding = (
             self._filler().submit(self.embedder.embed_query, query) if query.strip() else None
         )
-        own = query_field(query)
-        generation = None
         if use_cached:
             found = self.cache.lookup(namespace, [own])
             if found.summary is not None:

@@ -10,7 +10,9 @@ from the store; what quantising costs in recall is measured by `bench/cache_reca
 (see bench/README.md).
 
 Unpacked facts build their `MemoryItem`s only when one is looked at: a recall over
-500 cached facts ranks the matrix and reads the handful of items its summary uses.
+500 cached facts ranks the matrix, reads what ranking needs of each fact from the
+features kept in the value (`memory.features`) and the summary's texts from the columns;
+an item is built only for a fact shown with a note of a change of mind.
 """
 
 from __future__ import annotations
