@@ -42,8 +42,13 @@ class FactFeatures:
         return self.names.index(name)
 
     def fits(self, subjects: Subjects, count: int) -> bool:
-        """Whether these were derived with `subjects` for `count` facts."""
-        return self.vocabulary == subjects.fingerprint and len(self.zh) == count
+        """Whether these were derived with `subjects` for `count` facts (a damaged cache
+        value that names other subjects does not fit: derived again, never a crash)."""
+        return (
+            self.vocabulary == subjects.fingerprint
+            and self.names == subjects.names
+            and len(self.zh) == count
+        )
 
     @classmethod
     def of(

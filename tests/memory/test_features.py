@@ -205,3 +205,15 @@ def test_a_packed_row_is_the_plain_json_encoding() -> None:
         for name in _FIELDS
     ]
     assert _row(item) == _ENCODER.encode(values).encode("utf-8")
+
+
+def test_features_naming_other_subjects_under_the_same_vocabulary_do_not_fit(
+    travel: tuple[Facts, list[str], list[Vector]],
+) -> None:
+    facts, _, _ = travel
+    subjects = load_subjects()
+    raw = facts.features(subjects).packed()
+    assert raw is not None
+    raw["names"] = ["renamed", *raw["names"][1:]]  # type: ignore[index]
+    damaged = FactFeatures.unpacked(raw, len(facts))
+    assert damaged is not None and not damaged.fits(subjects, len(facts))
