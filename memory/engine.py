@@ -25,6 +25,7 @@ from memory.protocol import WarmState
 from memory.ranking import rank_facts, rank_order
 from memory.settings import MemorySettings
 from memory.store import Store, StoredItem, Tx
+from memory.subjects import Subjects, load_subjects
 from memory.summary import summarize_facts
 from memory.types import MemoryItem, Recall, RecordOutcome, ScopedValue
 from memory.views import export_document, profile_of, scoped_of
@@ -265,6 +266,7 @@ class Memory:
             if found.facts is not None:
                 facts = unpack(found.facts, namespace, self.embedder.name)
                 if facts is not None:
+                    self._prepare(facts, query)
                     summary, lang, general = self._summarize(facts, query, embedding)
                     answers = self._summary_fields(own, lang, general, summary)
                     self.cache.fill_later(namespace, answers, generation)
@@ -277,13 +279,19 @@ class Memory:
             return Recall("", "empty"), "empty"
         if not query.strip() or not self.cache.enabled or generation is None:
             summary, lang, general = self._summarize(facts, query, embedding)
-            values = {FACTS: pack(facts, self.embedder.name)}
+            if generation is None:  # nothing may be filled: no need to pack
+                return Recall(summary, "ok"), "unfilled"
+            values = {FACTS: self._pack(facts)}
             values.update(self._summary_fields(own, lang, general, summary))
             filled = self.cache.fill(namespace, values, generation)
             return Recall(summary, "ok"), "warmed" if filled else "unfilled"
         # While the request is embedded and ranked (the model releases the GIL), another
         # thread packs the facts and caches them: a miss costs its embedding and little
-        # more. Both are done before the answer, so the next recall finds the facts.
+        # more. The facts are cached before the answer, so the next recall finds them;
+        # the summary is cached in the background, as after a recall from cached facts.
+        # What ranking reads of each fact is derived first (while the request is still
+        # being embedded), once for both: packing keeps it in the entry.
+        self._prepare(facts, query)
         caching = self._filler().submit(self._cache_facts, namespace, facts, generation)
         try:
             summary, lang, general = self._summarize(facts, query, embedding)
@@ -291,11 +299,28 @@ class Memory:
             filled = caching.result()
         if filled:
             answers = self._summary_fields(own, lang, general, summary)
-            self.cache.fill(namespace, answers, generation)
+            self.cache.fill_later(namespace, answers, generation)
         return Recall(summary, "ok"), "warmed" if filled else "unfilled"
 
+    def _prepare(self, facts: Facts, query: str) -> None:
+        """What ranking needs besides the request's vector, made while the request is
+        still being embedded (on another thread): what it reads of each fact
+        (`Facts.features`, usually read from the cache entry) and the subjects the
+        request is about (the vocabulary remembers them for the ranking that follows)."""
+        subjects = self._subjects()
+        facts.features(subjects)
+        if query.strip():
+            subjects.of(query)
+
     def _cache_facts(self, namespace: str, facts: Facts, generation: str) -> bool:
-        return self.cache.fill(namespace, {FACTS: pack(facts, self.embedder.name)}, generation)
+        return self.cache.fill(namespace, {FACTS: self._pack(facts)}, generation)
+
+    def _pack(self, facts: Facts) -> bytes:
+        """The facts' cache value, with what ranking reads of them (`memory.features`)."""
+        return pack(facts, self.embedder.name, self._subjects())
+
+    def _subjects(self) -> Subjects:
+        return load_subjects(schema=self.schema)
 
     def _filler(self) -> ThreadPoolExecutor:
         with self._filler_lock:

@@ -10,7 +10,9 @@ from the store; what quantising costs in recall is measured by `bench/cache_reca
 (see bench/README.md).
 
 Unpacked facts build their `MemoryItem`s only when one is looked at: a recall over
-500 cached facts ranks the matrix and reads the handful of items its summary uses.
+500 cached facts ranks the matrix, reads what ranking needs of each fact from the
+features kept in the value (`memory.features`) and the summary's texts from the columns;
+an item is built only for a fact shown with a note of a change of mind.
 """
 
 from __future__ import annotations
@@ -19,8 +21,9 @@ import dataclasses
 import json
 import operator
 import struct
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from datetime import datetime
+from json.encoder import c_make_encoder, encode_basestring  # type: ignore[attr-defined]
 from typing import Any, overload
 
 import numpy as np
@@ -28,7 +31,9 @@ import numpy.typing as npt
 
 from memory.embedding import Vector
 from memory.errors import MemoryEngineError
+from memory.features import FactFeatures, fact_features
 from memory.store import StoredItem
+from memory.subjects import Subjects
 from memory.types import MemoryItem
 
 _MAGIC = b"LTMF"
@@ -61,7 +66,7 @@ class Facts:
     fact they look at.
     """
 
-    __slots__ = ("contested", "ids", "items", "langs", "matrix", "slots", "texts")
+    __slots__ = ("_features", "contested", "ids", "items", "langs", "matrix", "slots", "texts")
 
     def __init__(
         self,
@@ -85,6 +90,16 @@ class Facts:
         self.slots: tuple[str | None, ...] = tuple(slots)
         self.ids: tuple[str, ...] = tuple(ids)
         self.contested: tuple[str | None, ...] = tuple(contested)
+        self._features: FactFeatures | None = None
+
+    def features(self, subjects: Subjects) -> FactFeatures:
+        """What ranking reads of these facts besides their vectors, under the vocabulary
+        `subjects`: derived on first use (or read from the cache entry) and kept."""
+        features = self._features
+        if features is None or not features.fits(subjects, len(self)):
+            features = fact_features(self.texts, self.langs, self.slots, subjects)
+            self._features = features
+        return features
 
     @classmethod
     def from_stored(cls, stored: Sequence[StoredItem]) -> Facts:
@@ -175,22 +190,41 @@ _VALUES = operator.attrgetter(*_FIELDS)
 _TIME_AT = tuple(i for i, name in enumerate(_FIELDS) if name in _TIMES)
 
 
+def _encoder() -> Callable[[Any], str]:
+    """`_ENCODER.encode` for a row, without its per-call set-up when the C encoder is
+    there (a row is a flat list of plain values: no circular reference to check). Same
+    text either way."""
+    if c_make_encoder is None:  # pragma: no cover - CPython has it
+        return _ENCODER.encode
+    chunks = c_make_encoder(
+        None, _ENCODER.default, encode_basestring, None, ":", ",", False, False, True
+    )
+    return lambda values: "".join(chunks(values, 0))
+
+
+_ENCODE_ROW = _encoder()
+
+
 def _row(item: MemoryItem) -> bytes:
     """One fact as a JSON array of `_FIELDS` (tuples become arrays, times ISO text)."""
     values = list(_VALUES(item))
     for index in _TIME_AT:
         if values[index] is not None:
             values[index] = values[index].isoformat()
-    return _ENCODER.encode(values).encode("utf-8")
+    return _ENCODE_ROW(values).encode("utf-8")
 
 
-def pack(facts: Facts, model: str) -> bytes:
+def pack(facts: Facts, model: str, subjects: Subjects | None = None) -> bytes:
     """The facts as one compact value for the cache (embeddings quantised to int8).
 
     Layout: header; JSON of what the value holds (model, dimension, item fields, each
-    fact's text, language, slot, id and contester); where each fact's JSON row ends
-    (uint32); the rows; one float32 factor per fact; the int8 codes, a row per fact.
+    fact's text, language, slot, id and contester, and with `subjects` what ranking
+    reads of each fact under that vocabulary, `Facts.features`); where each fact's JSON
+    row ends (uint32); the rows; one float32 factor per fact; the int8 codes, a row per
+    fact. (A value without the features, or with another vocabulary's, reads the same:
+    ranking derives them.)
     """
+    features = facts.features(subjects).packed() if subjects is not None and facts else None
     rows = [_row(item) for item in facts.items]
     meta = json.dumps(
         {
@@ -202,6 +236,7 @@ def pack(facts: Facts, model: str) -> bytes:
             "slots": facts.slots,
             "ids": facts.ids,
             "contested": facts.contested,
+            **({"features": features} if features is not None else {}),
         },
         ensure_ascii=False,
         separators=(",", ":"),
@@ -255,7 +290,10 @@ def unpack(data: bytes, namespace: str, model: str) -> Facts | None:
     bounds = np.stack([starts, ends], axis=1) + first
     matrix: Vector = codes.reshape(count, dim).astype(np.float32)
     matrix *= factors[:, None]
-    return Facts(_LazyItems(data, bounds, namespace), matrix, columns)
+    facts = Facts(_LazyItems(data, bounds, namespace), matrix, columns)
+    if "features" in meta:
+        facts._features = FactFeatures.unpacked(meta["features"], count)
+    return facts
 
 
 def _item(row: Sequence[Any], namespace: str) -> MemoryItem:

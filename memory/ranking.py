@@ -24,7 +24,10 @@ subject's rarity in the namespace (inverse document frequency): a subject every 
 shares says nothing; one that only two facts share says a lot.
 
 Everything is computed from what is passed in (no store, no cache); deterministic and
-independent of the order of the facts.
+independent of the order of the facts. What is read of each fact besides its vector (its
+language, its subjects) does not depend on the request: it is derived once per set of
+facts (`memory.features`, kept with cached facts), and the formula (`_score`) runs over
+whole arrays.
 """
 
 from __future__ import annotations
@@ -32,7 +35,7 @@ from __future__ import annotations
 import logging
 import math
 import threading
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
@@ -40,6 +43,7 @@ import numpy as np
 
 from memory.embedding import Embedder, Vector
 from memory.errors import MemoryEngineError
+from memory.features import FactFeatures, fact_features
 from memory.lang import detect_lang
 from memory.subjects import Subjects, load_subjects
 
@@ -138,34 +142,50 @@ def rank_scores(
     *,
     gap: LanguageGap | None = None,
     subjects: Subjects | None = None,
+    features: FactFeatures | None = None,
 ) -> Vector:
     """Relevance of each stored fact to the request; higher is better.
 
     `query` is the request's `embed_query` vector; `passages` holds the facts' stored
     vectors (rows, L2-normalised) in the order of `texts`, `langs` ("zh"/"en") and
     `slots` (profile slot ids or None). `gap` (see `language_gap`) enables the
-    cross-language lift; `subjects` defaults to the bundled vocabulary.
+    cross-language lift; `subjects` defaults to the bundled vocabulary. `features`:
+    what ranking reads of these facts besides their vectors (`memory.features`), when
+    already derived with the same vocabulary (`Facts.features`); derived here otherwise.
+    The scores are the same either way.
     """
     count = passages.shape[0]
     if count == 0:
         return np.zeros(0, dtype=np.float32)
     if not len(texts) == len(langs) == len(slots) == count:
         raise ValueError("texts, langs, slots and passages must describe the same facts")
-    scores = (passages @ query).astype(np.float64)
-    lang = detect_lang(request)
+    vocabulary = subjects or load_subjects()
+    if features is None or not features.fits(vocabulary, count):
+        features = fact_features(texts, langs, slots, vocabulary)
+    return _score(passages @ query, detect_lang(request), vocabulary.of(request), features, gap)
+
+
+def _score(
+    cosine: Vector,
+    lang: str,
+    asked: Iterable[str],
+    facts: FactFeatures,
+    gap: LanguageGap | None,
+) -> Vector:
+    """The formula (module docstring), over every fact at once: `cosine` of the request
+    with each fact, the request's language `lang`, the subjects it is `asked` about."""
+    scores = cosine.astype(np.float64)
     if gap is not None:
         lift = CROSS_LANGUAGE_LIFT * gap.of(lang)
-        other = [_norm(x or detect_lang(t)) != lang for t, x in zip(texts, langs, strict=True)]
-        scores += lift * np.array(other)
-    vocabulary = subjects or load_subjects()
-    asked = vocabulary.of(request)
-    if asked:
-        about = [vocabulary.of(t, s) for t, s in zip(texts, slots, strict=True)]
-        for subject in asked:
-            having = np.array([subject in a for a in about])
-            n = int(having.sum())
-            if n:
-                scores += SUBJECT_WEIGHT * math.log((count + 1) / (n + 0.5)) * having
+        other = facts.zh != (_norm(lang) == "zh")
+        scores += lift * other
+    count = len(scores)
+    for subject in asked:
+        j = facts.column(subject)
+        having = facts.about[:, j]
+        n = int(facts.counts[j])
+        if n:
+            scores += SUBJECT_WEIGHT * math.log((count + 1) / (n + 0.5)) * having
     out: Vector = scores.astype(np.float32)
     return out
 
@@ -182,6 +202,7 @@ def rank_order(
     vector when it is already known."""
     if not facts:
         return [], np.zeros(0, dtype=np.float32)
+    vocabulary = load_subjects(schema=schema)
     scores = rank_scores(
         query,
         embedder.embed_query(query) if vector is None else vector,
@@ -190,7 +211,8 @@ def rank_order(
         facts.slots,
         facts.matrix,
         gap=language_gap(embedder),
-        subjects=load_subjects(schema=schema),
+        subjects=vocabulary,
+        features=facts.features(vocabulary),
     )
     return np.argsort(-scores, kind="stable").tolist(), scores
 

@@ -9,6 +9,7 @@ Ranking uses it to connect a request to facts that share no word with it: "æœ‰æ²
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
 import threading
@@ -64,6 +65,16 @@ class Subjects:
                 _compile([w for w in words if not _CJK.search(w)], _LATIN_START),
             )
         self.names: tuple[str, ...] = tuple(patterns)
+        # Names the vocabulary (its subjects, their patterns and slots), so that subjects
+        # derived from it once (`memory.ranking.FactFeatures`, kept in the cache entry)
+        # are used again only with the same vocabulary.
+        self.fingerprint = hashlib.sha1(
+            json.dumps(
+                [[name, *(p.pattern if p else "" for p in patterns[name])] for name in self.names]
+                + sorted([slot, *sorted(names)] for slot, names in by_slot.items()),
+                ensure_ascii=False,
+            ).encode("utf-8", "surrogatepass")
+        ).hexdigest()[:16]
         self._patterns = patterns
         self._by_slot = {slot: frozenset(names) for slot, names in by_slot.items()}
         self._seen: OrderedDict[str, frozenset[str]] = OrderedDict()

@@ -153,9 +153,21 @@ def newer_first(items: Sequence[MemoryItem]) -> list[MemoryItem]:
     return out
 
 
+def change_note(item: MemoryItem, which: str) -> str:
+    """The note `change_notes` gives `item` ("newer" or "older")."""
+    return _note(item, which)
+
+
 def _note(item: MemoryItem, which: str) -> str:
     lang = "zh" if item.lang.startswith("zh") else "en"
     return _NOTES[lang][which].format(day=item.created_at.date().isoformat())
 
 
-__all__ = ["change_notes", "export_document", "newer_first", "profile_of", "scoped_of"]
+__all__ = [
+    "change_note",
+    "change_notes",
+    "export_document",
+    "newer_first",
+    "profile_of",
+    "scoped_of",
+]

@@ -1,0 +1,219 @@
+"""Ranking from facts' features derived once (and kept in the cache entry) scores exactly
+as ranking that reads every fact for every request; on real travel facts."""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Sequence
+from datetime import UTC, datetime
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from memory.embedding import LocalEmbedder, Vector, shared_local_embedder
+from memory.facts import Facts, pack, unpack
+from memory.features import FactFeatures, fact_features
+from memory.lang import detect_lang
+from memory.profile import load_schema
+from memory.ranking import (
+    CROSS_LANGUAGE_LIFT,
+    SUBJECT_WEIGHT,
+    LanguageGap,
+    language_gap,
+    rank_order,
+    rank_scores,
+)
+from memory.subjects import Subjects, load_subjects
+from memory.types import MemoryItem
+
+NOW = datetime(2026, 12, 6, tzinfo=UTC)
+PEOPLE = Path(__file__).parents[2] / "bench" / "travel_people.json"
+
+
+def dev_people() -> tuple[list[str], list[str]]:
+    """The facts and requests of the development travellers (bench/travel_people.json)."""
+    people = json.loads(PEOPLE.read_text(encoding="utf-8"))["people"]
+    facts = [f["fact"] for p in people if p["split"] == "dev" for f in p["facts"]]
+    asked = [r for p in people if p["split"] == "dev" for f in p["facts"] for r in f["requests"]]
+    return facts, asked
+
+
+def per_fact_reference(
+    request: str,
+    query: Vector,
+    texts: Sequence[str],
+    langs: Sequence[str],
+    slots: Sequence[str | None],
+    passages: Vector,
+    gap: LanguageGap | None,
+    subjects: Subjects,
+) -> Vector:
+    """The scoring formula as it read every fact for every request before features were
+    derived once (issue 22); keep in step with `memory.ranking._score`."""
+    scores = (passages @ query).astype(np.float64)
+    lang = detect_lang(request)
+    if gap is not None:
+        lift = CROSS_LANGUAGE_LIFT * gap.of(lang)
+        other = [
+            ("zh" if (x or detect_lang(t)).startswith("zh") else "en") != lang
+            for t, x in zip(texts, langs, strict=True)
+        ]
+        scores += lift * np.array(other)
+    asked = subjects.of(request)
+    if asked:
+        about = [subjects.of(t, s) for t, s in zip(texts, slots, strict=True)]
+        for subject in asked:
+            having = np.array([subject in a for a in about])
+            n = int(having.sum())
+            if n:
+                scores += SUBJECT_WEIGHT * math.log((len(texts) + 1) / (n + 0.5)) * having
+    out: Vector = scores.astype(np.float32)
+    return out
+
+
+@pytest.fixture(scope="module")
+def local() -> LocalEmbedder:
+    return shared_local_embedder()
+
+
+@pytest.fixture(scope="module")
+def travel(local: LocalEmbedder) -> tuple[Facts, list[str], list[Vector]]:
+    texts, asked = dev_people()
+    assert len(texts) > 80 and len(asked) > 80
+    # Some facts with a typed slot, some whose language is left to be read from the text.
+    slots = [("red_eye" if i % 7 == 3 else None) for i in range(len(texts))]
+    langs = [("" if i % 5 == 1 else detect_lang(t)) for i, t in enumerate(texts)]
+    items = [
+        MemoryItem(id=f"f{i}", namespace="t", text=t, source="chat", created_at=NOW, lang=x, slot=s)
+        for i, (t, x, s) in enumerate(zip(texts, langs, slots, strict=True))
+    ]
+    facts = Facts(items, local.embed_passages(texts))
+    return facts, asked, [local.embed_query(r) for r in asked]
+
+
+def test_ranking_from_derived_features_equals_reading_every_fact(
+    local: LocalEmbedder, travel: tuple[Facts, list[str], list[Vector]]
+) -> None:
+    facts, asked, vectors = travel
+    subjects = load_subjects()
+    gap = language_gap(local)
+    assert gap is not None
+    cached = unpack(pack(facts, local.name, subjects), "t", local.name)
+    assert cached is not None
+    kept = cached.features(subjects)
+    assert cached._features is kept  # read from the entry, not derived again
+    for request, query in zip(asked, vectors, strict=True):
+        for source in (facts, cached):
+            columns = (source.texts, source.langs, source.slots, source.matrix)
+            expected = per_fact_reference(request, query, *columns, gap, subjects)
+            derived = rank_scores(request, query, *columns, gap=gap, subjects=subjects)
+            given = rank_scores(
+                request,
+                query,
+                *columns,
+                gap=gap,
+                subjects=subjects,
+                features=source.features(subjects),
+            )
+            assert np.allclose(derived, expected, rtol=0, atol=1e-6), request
+            assert np.allclose(given, expected, rtol=0, atol=1e-6), request
+            order = np.argsort(-expected, kind="stable").tolist()
+            assert np.argsort(-given, kind="stable").tolist() == order, request
+
+
+def test_rank_order_uses_the_features_of_the_facts(
+    local: LocalEmbedder, travel: tuple[Facts, list[str], list[Vector]]
+) -> None:
+    facts, asked, vectors = travel
+    schema = load_schema()
+    subjects = load_subjects(schema=schema)
+    gap = language_gap(local)
+    for request, query in list(zip(asked, vectors, strict=True))[:20]:
+        order, scores = rank_order(facts, request, local, schema, query)
+        columns = (facts.texts, facts.langs, facts.slots, facts.matrix)
+        expected = per_fact_reference(request, query, *columns, gap, subjects)
+        assert np.allclose(scores, expected, rtol=0, atol=1e-6)
+        assert order == np.argsort(-expected, kind="stable").tolist()
+
+
+def test_features_of_another_vocabulary_are_derived_again(
+    travel: tuple[Facts, list[str], list[Vector]],
+) -> None:
+    facts, _, _ = travel
+    subjects = load_subjects()
+    other = FactFeatures.of(
+        "another", ("x",), np.zeros(len(facts), bool), np.zeros((len(facts), 1), bool)
+    )
+    assert not other.fits(subjects, len(facts))
+    derived = fact_features(facts.texts, facts.langs, facts.slots, subjects)
+    assert derived.fits(subjects, len(facts)) and not derived.fits(subjects, len(facts) + 1)
+
+
+def test_packed_features_read_back_the_same_and_damage_reads_as_none(
+    travel: tuple[Facts, list[str], list[Vector]],
+) -> None:
+    facts, _, _ = travel
+    features = facts.features(load_subjects())
+    raw = features.packed()
+    assert raw is not None
+    back = FactFeatures.unpacked(json.loads(json.dumps(raw)), len(facts))
+    assert back is not None
+    assert back.names == features.names and back.vocabulary == features.vocabulary
+    assert np.array_equal(back.zh, features.zh) and np.array_equal(back.about, features.about)
+    assert np.array_equal(back.counts, features.counts)
+    assert FactFeatures.unpacked(json.loads(json.dumps(raw)), len(facts) + 1) is None
+    assert FactFeatures.unpacked({"names": []}, len(facts)) is None
+    assert FactFeatures.unpacked("junk", len(facts)) is None
+
+
+def test_an_entry_packed_without_features_ranks_the_same(
+    local: LocalEmbedder, travel: tuple[Facts, list[str], list[Vector]]
+) -> None:
+    facts, asked, vectors = travel
+    subjects = load_subjects()
+    plain = unpack(pack(facts, local.name), "t", local.name)
+    rich = unpack(pack(facts, local.name, subjects), "t", local.name)
+    assert plain is not None and rich is not None
+    assert plain._features is None
+    schema = load_schema()
+    for request, query in list(zip(asked, vectors, strict=True))[:10]:
+        a = rank_order(plain, request, local, schema, query)
+        b = rank_order(rich, request, local, schema, query)
+        assert a[0] == b[0] and np.array_equal(a[1], b[1])
+
+
+def test_a_packed_row_is_the_plain_json_encoding() -> None:
+    """Rows are encoded without the encoder's per-call set-up; the bytes are the same."""
+    from memory.facts import _ENCODER, _FIELDS, _TIMES, _row
+
+    item = MemoryItem(
+        id='a"b\\c',
+        namespace="t",
+        text='靠窗 "window" \n \u2028 😀',
+        source="chat",
+        created_at=NOW,
+        slot="seat",
+        value=("window", 1, None, 2.5),
+        polarity="must",
+        lang="zh",
+        scope="mode:train",
+    )
+    values = [
+        getattr(item, name).isoformat() if name in _TIMES else getattr(item, name)
+        for name in _FIELDS
+    ]
+    assert _row(item) == _ENCODER.encode(values).encode("utf-8")
+
+
+def test_features_naming_other_subjects_under_the_same_vocabulary_do_not_fit(
+    travel: tuple[Facts, list[str], list[Vector]],
+) -> None:
+    facts, _, _ = travel
+    subjects = load_subjects()
+    raw = facts.features(subjects).packed()
+    assert raw is not None
+    raw["names"] = ["renamed", *raw["names"][1:]]  # type: ignore[index]
+    damaged = FactFeatures.unpacked(raw, len(facts))
+    assert damaged is not None and not damaged.fits(subjects, len(facts))
