@@ -261,6 +261,44 @@ _WORD = re.compile(r"[A-Za-z\u4e00-\u9fff]")
 _SCALED = re.compile(r"[kw千万]\Z", re.IGNORECASE)
 
 
+# A train's or a lounge's number is kept ("TGV 6201", "lounge 3"); a price is said of them
+# with a cue of money after the number ("the Eurostar 89 if booked early", "airport lounge 40
+# walk-in", "ICE 89 each way") or, for two or three digits, a class or a berth on "the" train
+# before it ("first class on the TGV 120", "bunk on the night train 120"; "a berth on train
+# 477" stays a train).
+_TRAINS = (
+    r"trains?|ice|tgv|ave|ktx|eurostar|amtrak|acela|shinkansen|nozomi|hikari|kodama"
+    r"|frecciarossa|railjet|thalys|italo|express"
+)
+VEHICLE_BEFORE = re.compile(rf"(?<![a-z])(?:{_TRAINS}|lounges?)\s*\Z", F)
+VEHICLE_MONEY_AFTER = re.compile(
+    r"\s*(?:(?:one|1)[\s-]way|each\s+way|round[\s-]?trip|(?P<ret>return)|pp|p\.p\."
+    r"|per\s+(?:person|head|seat|ticket|visit|entry)|a\s+(?:head|seat|ticket|visit)"
+    r"|if\s+(?:you\s+)?book(?:ed)?|booked|walk-?in|at\s+the\s+door|incl|including"
+    r"|in\s+(?:first|second|business|economy|coach|standard|premier)(?:\s+class)?"
+    r"|plus\s+(?:tax|fees)|for\s+(?:a|the|one|two|each)\s+(?:seat|bunk|berth|ticket|pass"
+    r"|visit|entry))(?![a-z])",
+    F,
+)
+CLASS_ON_THE = re.compile(
+    r"(?<![a-z])(?:(?:first|second|business|standard|premier|economy|coach)\s+class|bunks?"
+    r"|berths?|couchettes?|sleepers?|tickets?|upgrades?)\s+(?:on|in|for)\s+the\s+"
+    rf"(?:[a-z]+\s+)?(?:{_TRAINS})\s*\Z",
+    F,
+)
+
+
+def _vehicle_price(text: str, start: int, end: int, number: str) -> bool:
+    low = max(0, start - 40)
+    if not number.isdigit() or not VEHICLE_BEFORE.search(text, low, start):
+        return False
+    cue = VEHICLE_MONEY_AFTER.match(text, end)
+    if cue is not None and 2 <= len(number) <= 4:
+        clock = CLOCK.fullmatch(number) or _CLOCK_LIKE.match(number)
+        return not (cue.group("ret") and clock)
+    return len(number) in (2, 3) and CLASS_ON_THE.search(text, low, start) is not None
+
+
 LODGING = re.compile(
     r"(?:hotels?|motels?|hostels?|inns?|lodging|lodgings|accommodations?)(?![a-z])"
     r"|酒店|宾馆|民宿|旅馆|青旅|客栈",
@@ -301,6 +339,8 @@ def priced(text: str, start: int, end: int) -> bool:
     low = max(0, start - 40)
     if not _WORD.search(text, low, end + 40):
         return False  # no word around it: nothing says what it is
+    if _vehicle_price(text, start, end, number):
+        return True
     if (
         _digits(number) > 7  # no price: a reference, an account, a phone number
         or (PLACE_BEFORE.search(text, low, start) and not ROOM_KIND.search(text, low, start))
