@@ -288,6 +288,9 @@ CLASS_ON_THE = re.compile(
 )
 
 
+_FORMATTED = re.compile(r"\d{1,3}(?:,\d{3})+(?:\.\d\d)?|\d+\.\d\d")
+
+
 def _vehicle_price(text: str, start: int, end: int, number: str) -> bool:
     low = max(0, start - 40)
     if not number.isdigit() or not VEHICLE_BEFORE.search(text, low, start):
@@ -341,9 +344,16 @@ def priced(text: str, start: int, end: int) -> bool:
         return False  # no word around it: nothing says what it is
     if _vehicle_price(text, start, end, number):
         return True
+    # Written as money: thousands separated or two decimals ("the TGV 89.50", "lounge
+    # 1,200"); no room, gate, line or train is numbered so.
+    formatted = _FORMATTED.fullmatch(number) is not None
     if (
         _digits(number) > 7  # no price: a reference, an account, a phone number
-        or (PLACE_BEFORE.search(text, low, start) and not ROOM_KIND.search(text, low, start))
+        or (
+            PLACE_BEFORE.search(text, low, start)
+            and not ROOM_KIND.search(text, low, start)
+            and not formatted
+        )
         or ADDRESS_AFTER.match(text, end)
     ):
         return False
@@ -396,6 +406,10 @@ def priced(text: str, start: int, end: int) -> bool:
         return True
     # Nothing says it is money, and nothing says what else it is: in a travel preference an
     # unexplained number is a price ("lounge pass: 45", "商务座一千七太贵了").
+    if formatted and (
+        FLIGHT_BEFORE.search(text, low, start) or PLACE_BEFORE.search(text, low, start)
+    ):
+        return True
     return not explained(text, start, end, number)
 
 
