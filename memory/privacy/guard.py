@@ -61,7 +61,8 @@ _CONTINUES = re.compile(
 
 # A fact that is a number said with scales and nothing else ("两万九", "1.2万") is the value of
 # the fact before it: nobody records a bare number as a preference.
-_BARE_SCALED = re.compile(r"\A\s*[0-9零〇一二三四五六七八九两.]+[十百千万]+[0-9零〇一二三四五六七八九两]*\s*\Z")
+_ZH_DIGITS = "0-9零〇一二三四五六七八九两"
+_BARE_SCALED = re.compile(rf"\A\s*[{_ZH_DIGITS}.]+[十百千万]+[{_ZH_DIGITS}]*\s*\Z")
 
 
 def _glued(before: str, after: str) -> bool:

@@ -113,14 +113,14 @@ def zh_numerals(match: re.Match[str]) -> str | None:
     if any(ch in _ZH_SCALE_CHARS for ch in run):
         compact = "".join(ch for ch in run if ch not in " -_/")
         value = (
-            _zh_value(compact[:-1]) + "一"
-            if _one_of_period(match, compact)
-            else _zh_value(compact)
+            _zh_value(compact[:-1]) + "一" if _one_of_period(match, compact) else _zh_value(compact)
         )
         # A Latin word touching a number said with scales ("JR Pass两万九") is a name and its
         # price, never a code: codes are not said in scales. Keep them apart.
-        if match.start() > 0 and match.string[match.start() - 1].isascii() and (
-            match.string[match.start() - 1].isalpha()
+        if (
+            match.start() > 0
+            and match.string[match.start() - 1].isascii()
+            and (match.string[match.start() - 1].isalpha())
         ):
             return " " + value
         return value

@@ -1,6 +1,6 @@
-"""Exact amounts of money (issue 22, rounds 13 and 14): refused with a clear message in both languages,
-in digits and in Chinese numerals, with or without a currency word; numbers that are not money
-kept; an amount or a number split over two facts of one call refused.
+"""Exact amounts of money (issue 22, rounds 13 and 14): refused with a clear message in both
+languages, in digits and in Chinese numerals, with or without a currency word; numbers that are
+not money kept; an amount or a number split over two facts of one call refused.
 
 Decisions (docs/privacy.md): a budget said as a range ("500-800 a night", "两千到三千") is still
 refused, as the seed rule is about exact figures and a range of them tells as much; a room
