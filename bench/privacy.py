@@ -27,7 +27,8 @@ to instructions (`memory/privacy/similarity.py`, the bundled e5 model); `--rules
 second out. Rounds 10 and 11 add `r10_dev`, `r10_fresh` and `r11_fresh`; round 12 adds
 `t12_dev` (tuned on) and `t12_fresh` (measured once), instructions only; round 13 adds
 `r13_dev` (tuned on), `r13_fresh` and `r13_fresh2` (each measured once, then tuned on) and
-`r13_fresh3` (measured once), amounts only (bench/README.md).
+`r13_fresh3` (measured once), amounts only; round 14 adds `r14_dev` (tuned on) and `r14_fresh`
+(measured once), amounts only (bench/README.md).
 
     .venv/bin/python bench/privacy.py
     .venv/bin/python bench/privacy.py --prefeval ../shared/data/prefeval_dev --json out.json
@@ -70,6 +71,8 @@ ROUND8 = (
     "r13_fresh",
     "r13_fresh2",
     "r13_fresh3",
+    "r14_dev",
+    "r14_fresh",
 )
 ROUND8_TUNED = (
     "r8_dev",
@@ -80,6 +83,7 @@ ROUND8_TUNED = (
     "r13_dev",
     "r13_fresh",
     "r13_fresh2",
+    "r14_dev",
 )
 FAMILIES = ("amount", "instructions")
 # Sets whose misses are printed (tuned on anyway): r8_fresh was measured once, untuned, and
@@ -88,6 +92,7 @@ FAMILIES = ("amount", "instructions")
 # Round 12's t12_dev (the similarity layer's evidence gate) is tuned on; t12_fresh only measured.
 # Round 13's r13_dev (amounts) is tuned on; r13_fresh and r13_fresh2 were each measured once,
 # then tuned on (as r8_fresh was); r13_fresh3, written after that, only measured.
+# Round 14's r14_dev (amounts) is tuned on; r14_fresh, written after its tuning, only measured.
 LISTED = (
     "dev",
     "r8_dev",
@@ -99,6 +104,7 @@ LISTED = (
     "r13_dev",
     "r13_fresh",
     "r13_fresh2",
+    "r14_dev",
 )
 
 

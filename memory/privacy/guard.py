@@ -59,9 +59,16 @@ _CONTINUES = re.compile(
 )
 
 
+# A fact that is a number said with scales and nothing else ("两万九", "1.2万") is the value of
+# the fact before it: nobody records a bare number as a preference.
+_ZH_DIGITS = "0-9零〇一二三四五六七八九两"
+_BARE_SCALED = re.compile(rf"\A\s*[{_ZH_DIGITS}.]+[十百千万]+[{_ZH_DIGITS}]*\s*\Z")
+
+
 def _glued(before: str, after: str) -> bool:
     return bool(
         (_ENDS_IN_DIGIT.search(before) and _STARTS_WITH_DIGIT.match(after))
+        or _BARE_SCALED.match(after)
         or _OPEN_END.search(before)
         or _CONTINUES.match(after)
     )

@@ -89,8 +89,8 @@ NOT_MONEY = re.compile(
     r"(?![a-z])|[:/.]\d|-\d{1,2}(?!\d)"
     r"|\s?(?:多|余|来|几)?(?:分钟|分|秒|小时|个|天|日|号|月|年|周|星期|晚|夜|点|时|次|人|位|件|箱"
     r"|张|间|层|楼|站|公斤|千克|斤|公里|千米|米|平|星|岁|倍|度|条|排|步|段|积分|里程|寸|厘米|公分|趟"
-    r"|家|座|所|辆|班|架|轮|顿|杯|瓶|份|本|页|封|首|场|届|圈|遍|口|只|双|套|台|部|款|种|类|项|回"
-    r"|批|列|节|车厢|号线|路|毫升|升(?![舱级])|瓦|兆|码|篇|跳|分之|号?房(?![费价补租])|★|车(?![费钱票])|折|名)",
+    r"|家|座|所|辆|班|架|轮|顿|杯|瓶|份|本|页|封|首|场|届|圈|遍|口|只|双|套|台|部|款|种|类|项|回(?!来)"
+    r"|批|列|节|车厢|号线|路(?!费)|毫升|升(?![舱级])|瓦|兆|码|篇|跳|分之|号?房(?![费价补租])|★|车(?![费钱票])|折|名)",
     F,
 )
 _GAP = r"[^0-9,.;!?。、\n]"  # stays within one clause and before the first number
@@ -130,7 +130,7 @@ PER_AFTER = re.compile(
     r"\s*)?(?:(?:per|a|an|each|every|/)\s*(?:night|room|ticket|person|head|day|trip|meal"
     r"|adult|child|kid|ride|entry|visit|mile|km)"
     r"|nightly)(?![a-z])"
-    r"|\s*(?:每|一|/)(?:晚|间|张|人|天|夜|餐|件|趟)|\s*人均",
+    r"|\s*(?:每|一|/)(?:晚|间|张|人|位|天|夜|餐|件|趟)|\s*人均",
     F,
 )
 # "三千预算", "3000 budget"; but "20 budget hotels" are cheap hotels, not a price.
@@ -322,12 +322,43 @@ LODGING_BEFORE = re.compile(
 )
 
 
+# A one-digit amount needs a cue no count has: a verb of paying right before it ("paid 7 for
+# the locker", "花了4"), a fare or a price per ride after it ("6 each way", "2 per ride"),
+# or an allowance or a fee word just before it ("breakfast allowance 8 a day", "另收8").
+ONE_DIGIT_BEFORE = re.compile(
+    r"(?:(?<![a-z])(?:spent|spend|paid|pay|paying|costs?|costing|charged|charges|tipped"
+    r"|(?:allowance|per\s+diem|fee|fare|toll|surcharge|deposit)s?)(?![a-z])"
+    r"(?:\s+(?:me|us|him|her|them|about|around|roughly|only|just|up\s+to|at\s+most|like|is|was"
+    r"|of|:))*\s*:?\s*"
+    r"|(?:花了|花掉|花|付了|付|交了|掏了|刷了|另收|加收|另付|另加|被收了?|收了我?|补贴|补助|津贴"
+    r"|餐补|房补|车补|小费|费)(?:大概|大约|约|才|就|只|了)*\s*[:：]?\s*)\Z",
+    F,
+)
+ONE_DIGIT_AFTER = re.compile(
+    r"\s*(?:(?:one|1)[\s-]way|each\s+way|return|round[\s-]?trip"
+    r"|(?:a|an|per|each|every|/)\s*(?:ride|ticket|entry|visit))(?![a-z])"
+    r"|\s*(?:单程|往返|来回|一位|每位|一张|每张|一次|每次)",
+    F,
+)
+# "打车花了九块": a single Chinese numeral is left as written, so a paid one is read here.
+SINGLE_ZH_PAID = re.compile(
+    r"(?:花了|花掉|付了|交了|掏了|刷了|另收|加收|被收了?|收了我?|才|只要|就要)\s*"
+    r"([一二两三四五六七八九十])\s*(?:块|元|刀)"
+)
+
+
+def _one_digit_amount(text: str, start: int, end: int) -> bool:
+    low = max(0, start - 30)
+    return bool(ONE_DIGIT_BEFORE.search(text, low, start) or ONE_DIGIT_AFTER.match(text, end))
+
+
 def amounts(text: str) -> Iterator[tuple[int, int]]:
     """The spans of exact amounts of money in normalised `text`."""
     yield from (match.span() for match in SLANG.finditer(text))
     yield from (match.span() for match in SCALE_ONLY.finditer(text))
     yield from (match.span() for match in VAGUE_PRICE.finditer(text))
     yield from (match.span(1) for match in OVER_SCALE.finditer(text))
+    yield from (match.span(1) for match in SINGLE_ZH_PAID.finditer(text))
     for match in EXPLICIT.finditer(text):
         start, end = match.span()
         if _POUNDS.search(match.group()) and WEIGHT.search(text, max(0, start - 40), end + 40):
@@ -343,6 +374,7 @@ def amounts(text: str) -> Iterator[tuple[int, int]]:
                 NIGHT_AFTER.match(text, end) is not None
                 and LODGING_BEFORE.search(text, max(0, start - 40), start) is not None
             )
+            or _one_digit_amount(text, start, end)
         )
         if not _WORD.search(text, max(0, start - 40), end + 40):
             continue  # no word around it: nothing says it is money

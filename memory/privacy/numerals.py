@@ -84,21 +84,46 @@ def _zh_value(run: str) -> str:
 _PER_PERIOD = frozenset("年月周季")
 
 
+# After an allowance or a price word, "五十一天" is 50 a day, not 51 days: "餐补：五十一天",
+# "房补四十一晚" ("出差二十一天" stays 21 days).
+_PER_DAY = frozenset("天日晚夜")
+_RATE_WORD_BEFORE = re.compile(
+    r"(?:补|补贴|补助|津贴|费|预算|差标|标准|房价|日薪|工资|小费|价格)[\s:：是为约大概]{0,4}\Z"
+)
+
+
+def _one_of_period(match: re.Match[str], compact: str) -> bool:
+    """Whether the final 一 of a run said with scales is "one" of the period after it."""
+    if len(compact) <= 2 or compact[-1] != "一" or match.end() >= len(match.string):
+        return False
+    after = match.string[match.end()]
+    if compact[-2] not in "零〇0十拾":
+        return after in _PER_PERIOD
+    return (
+        compact[-2] in "十拾"
+        and after in _PER_DAY
+        and _RATE_WORD_BEFORE.search(match.string, 0, match.start()) is not None
+    )
+
+
 def zh_numerals(match: re.Match[str]) -> str | None:
     run = match.group()
     if len(run) < 2 or not any(ch in _ZH_DIGITS or ch in _ZH_SCALE_CHARS for ch in run):
         return None
     if any(ch in _ZH_SCALE_CHARS for ch in run):
         compact = "".join(ch for ch in run if ch not in " -_/")
+        value = (
+            _zh_value(compact[:-1]) + "一" if _one_of_period(match, compact) else _zh_value(compact)
+        )
+        # A Latin word touching a number said with scales ("JR Pass两万九") is a name and its
+        # price, never a code: codes are not said in scales. Keep them apart.
         if (
-            len(compact) > 2
-            and compact[-1] == "一"
-            and compact[-2] not in "零〇0十拾"
-            and match.string[match.end() : match.end() + 1] in _PER_PERIOD
-            and match.end() < len(match.string)
+            match.start() > 0
+            and match.string[match.start() - 1].isascii()
+            and (match.string[match.start() - 1].isalpha())
         ):
-            return _zh_value(compact[:-1]) + "一"
-        return _zh_value(compact)
+            return " " + value
+        return value
     return "".join(str(_ZH_DIGITS[ch]) if ch in _ZH_DIGITS else ch for ch in run)
 
 

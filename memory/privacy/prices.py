@@ -118,7 +118,7 @@ SPENT_BEFORE = re.compile(
     r"|(?:花了|花掉|花费|花|付了|付过|付|交了|掏了|掏|刷了|刷|消费了?|开销|开支|用了|报销了?|报了|报"
     r"|结账|结了|共计|合计|总计|总共|一共|总额|总价|总花费|总费用|账单|跳到|跳表|打表|留了?|预留"
     r"|准备了?|出了|给了|塞了|打赏了?|赏了|挣了?|赚了?|省了|省下|退了|多收了?我?|少收了?|充值了?|充了|转了我|转账|多花了?"
-    r"|少花了?|多付了?|补了|赔了|罚了|扣了|降到|涨到|跌到|降至|涨至|降了|涨了|砸了?|被收了?|收了我|收了"
+    r"|少花了?|多付了?|另收|加收|另付|另加|另算|补了|赔了|罚了|扣了|降到|涨到|跌到|降至|涨至|降了|涨了|砸了?|被收了?|收了我|收了"
     r"|愿意花|肯花|舍得花)"
     r"(?:大概|大约|约|差不多|将近|快|才|就|只|了|个|共)*\s*[:：]?\s*)\Z",
     F,
@@ -261,6 +261,47 @@ _WORD = re.compile(r"[A-Za-z\u4e00-\u9fff]")
 _SCALED = re.compile(r"[kw千万]\Z", re.IGNORECASE)
 
 
+# A train's or a lounge's number is kept ("TGV 6201", "lounge 3"); a price is said of them
+# with a cue of money after the number ("the Eurostar 89 if booked early", "airport lounge 40
+# walk-in", "ICE 89 each way") or, for two or three digits, a class or a berth on "the" train
+# before it ("first class on the TGV 120", "bunk on the night train 120"; "a berth on train
+# 477" stays a train).
+_TRAINS = (
+    r"trains?|ice|tgv|ave|ktx|eurostar|amtrak|acela|shinkansen|nozomi|hikari|kodama"
+    r"|frecciarossa|railjet|thalys|italo|express"
+)
+VEHICLE_BEFORE = re.compile(rf"(?<![a-z])(?:{_TRAINS}|lounges?)\s*\Z", F)
+VEHICLE_MONEY_AFTER = re.compile(
+    r"\s*(?:(?:one|1)[\s-]way|each\s+way|round[\s-]?trip|(?P<ret>return)|pp|p\.p\."
+    r"|per\s+(?:person|head|seat|ticket|visit|entry)|a\s+(?:head|seat|ticket|visit)"
+    r"|if\s+(?:you\s+)?book(?:ed)?|booked|walk-?in|at\s+the\s+door|incl|including"
+    r"|in\s+(?:first|second|business|economy|coach|standard|premier)(?:\s+class)?"
+    r"|plus\s+(?:tax|fees)|for\s+(?:a|the|one|two|each)\s+(?:seat|bunk|berth|ticket|pass"
+    r"|visit|entry))(?![a-z])",
+    F,
+)
+CLASS_ON_THE = re.compile(
+    r"(?<![a-z])(?:(?:first|second|business|standard|premier|economy|coach)\s+class|bunks?"
+    r"|berths?|couchettes?|sleepers?|tickets?|upgrades?)\s+(?:on|in|for)\s+the\s+"
+    rf"(?:[a-z]+\s+)?(?:{_TRAINS})\s*\Z",
+    F,
+)
+
+
+_FORMATTED = re.compile(r"\d{1,3}(?:,\d{3})+(?:\.\d\d)?|\d+\.\d\d")
+
+
+def _vehicle_price(text: str, start: int, end: int, number: str) -> bool:
+    low = max(0, start - 40)
+    if not number.isdigit() or not VEHICLE_BEFORE.search(text, low, start):
+        return False
+    cue = VEHICLE_MONEY_AFTER.match(text, end)
+    if cue is not None and 2 <= len(number) <= 4:
+        clock = CLOCK.fullmatch(number) or _CLOCK_LIKE.match(number)
+        return not (cue.group("ret") and clock)
+    return len(number) in (2, 3) and CLASS_ON_THE.search(text, low, start) is not None
+
+
 LODGING = re.compile(
     r"(?:hotels?|motels?|hostels?|inns?|lodging|lodgings|accommodations?)(?![a-z])"
     r"|酒店|宾馆|民宿|旅馆|青旅|客栈",
@@ -301,9 +342,18 @@ def priced(text: str, start: int, end: int) -> bool:
     low = max(0, start - 40)
     if not _WORD.search(text, low, end + 40):
         return False  # no word around it: nothing says what it is
+    if _vehicle_price(text, start, end, number):
+        return True
+    # Written as money: thousands separated or two decimals ("the TGV 89.50", "lounge
+    # 1,200"); no room, gate, line or train is numbered so.
+    formatted = _FORMATTED.fullmatch(number) is not None
     if (
         _digits(number) > 7  # no price: a reference, an account, a phone number
-        or (PLACE_BEFORE.search(text, low, start) and not ROOM_KIND.search(text, low, start))
+        or (
+            PLACE_BEFORE.search(text, low, start)
+            and not ROOM_KIND.search(text, low, start)
+            and not formatted
+        )
         or ADDRESS_AFTER.match(text, end)
     ):
         return False
@@ -356,6 +406,10 @@ def priced(text: str, start: int, end: int) -> bool:
         return True
     # Nothing says it is money, and nothing says what else it is: in a travel preference an
     # unexplained number is a price ("lounge pass: 45", "商务座一千七太贵了").
+    if formatted and (
+        FLIGHT_BEFORE.search(text, low, start) or PLACE_BEFORE.search(text, low, start)
+    ):
+        return True
     return not explained(text, start, end, number)
 
 

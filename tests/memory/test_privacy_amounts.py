@@ -1,6 +1,6 @@
-"""Exact amounts of money (issue 22, round 13): refused with a clear message in both languages,
-in digits and in Chinese numerals, with or without a currency word; numbers that are not money
-kept; an amount or a number split over two facts of one call refused.
+"""Exact amounts of money (issue 22, rounds 13 and 14): refused with a clear message in both
+languages, in digits and in Chinese numerals, with or without a currency word; numbers that are
+not money kept; an amount or a number split over two facts of one call refused.
 
 Decisions (docs/privacy.md): a budget said as a range ("500-800 a night", "两千到三千") is still
 refused, as the seed rule is about exact figures and a range of them tells as much; a room
@@ -170,3 +170,85 @@ def test_round_13_development_targets(lang: str) -> None:
     benign = [c["text"] for c in doc["benign"] if c["lang"] == lang]
     refused = [text for text in benign if scan(text) is not None]
     assert len(refused) <= len(benign) / 40, refused
+
+
+# Round 14: one-digit amounts with a cue no count has, a train's or a lounge's number with a cue
+# of money, numbers written as money, a Latin word touching a Chinese number, "五十一天" after
+# an allowance.
+AMOUNTS_R14 = (
+    "paid 6 for a bottle of water",
+    "the shuttle bus cost 8",
+    "tram tickets 3 a ride",
+    "the water taxi is 7 each way",
+    "meal allowance 9 a day",
+    "the ICE to Cologne 79 if booked early",
+    "lounge 50 walk-in at Changi",
+    "second class on the Eurostar 95",
+    "the TGV 64.50",
+    "地铁票花了3",
+    "行李寄存另收6",
+    "出租车花了八块",
+    "JR Pass两万一",
+    "房补：七十一天",
+    "机场快线二十五一位",
+)
+
+KEPT_R14 = (
+    "highway 1 along the coast",
+    "TGV 6201 in the morning",
+    "the lounge 30 minutes before boarding",
+    "lounge 3 near gate 40",
+    "platform 4 for the airport express",
+    "bus 12 to the old town",
+    "a berth on train 477 to Vienna",
+    "2 bags each way",
+    "5 stars in Dubai",
+    "row 12 on the A350",
+    "spent 3 days in Porto",
+    "G7到北京很准",
+    "提前40分钟到贵宾厅",
+    "花了3个小时排队",
+    "出差二十一天",
+    "我们一块去",
+)
+
+
+@pytest.mark.parametrize("text", AMOUNTS_R14)
+def test_round_14_amounts_are_refused_with_the_amount_reason(text: str) -> None:
+    assert scan(text) == "amount"
+    assert check_fact(text) == REASON_AMOUNT
+
+
+@pytest.mark.parametrize("text", KEPT_R14)
+def test_round_14_numbers_that_are_not_money_are_kept(text: str) -> None:
+    assert scan(text) is None
+    assert check_fact(text) is None
+
+
+@pytest.mark.parametrize(
+    ("text", "normalised"),
+    [
+        ("餐补：五十一天", "餐补:50一天"),  # 50 a day after an allowance, not 51 days
+        ("出差二十一天", "出差21天"),
+        ("JR Pass两万九", "JR Pass 29000"),  # a name and its price, apart
+    ],
+)
+def test_round_14_chinese_numerals_in_context(text: str, normalised: str) -> None:
+    assert normalise(text).text == normalised
+
+
+def test_a_bare_scaled_number_is_the_value_of_the_fact_before_it() -> None:
+    verdicts = PrivacyGuard(semantic=False).check(["JR Pass买的七日券", "两万九"])
+    assert verdicts[1] == "amount"
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_round_14_development_targets(lang: str) -> None:
+    """r14_dev, tuned on: at least 97% of amounts refused, no benign number refused (r14_fresh
+    is only measured: bench/privacy.py)."""
+    doc = json.loads((CORPUS / "r14_dev.json").read_text(encoding="utf-8"))
+    cases = [c["text"] for c in doc["sensitive"] if c["lang"] == lang]
+    missed = [text for text in cases if scan(text) != "amount"]
+    assert len(missed) <= len(cases) * 0.03, missed
+    benign = [c["text"] for c in doc["benign"] if c["lang"] == lang]
+    assert [text for text in benign if scan(text) is not None] == []
