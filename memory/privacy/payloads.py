@@ -117,7 +117,8 @@ _WORDS = re.compile(
 
 def _decodes_to_text(body: str) -> bool:
     """Whether a base64 run (padding stripped) decodes to readable text: a code or a name
-    almost never does (each byte would have to land on a printable character)."""
+    almost never does (its bytes would have to form valid UTF-8, mostly printable). Mostly,
+    not all: control characters sprinkled into an encoded instruction must not hide it."""
     if len(body) % 4 == 1:
         return False
     padded = body + "=" * (-len(body) % 4)
@@ -126,7 +127,8 @@ def _decodes_to_text(body: str) -> bool:
         text = raw.decode("utf-8")
     except (ValueError, UnicodeDecodeError):
         return False
-    return len(text) >= 8 and all(ch.isprintable() or ch in "\n\t\r" for ch in text)
+    readable = sum(ch.isprintable() or ch in "\n\t\r" for ch in text)
+    return len(text) >= 8 and readable * 2 >= len(text)
 
 
 _B32_RUN = re.compile(r"(?<![A-Za-z0-9])[A-Z2-7]{16,}={0,6}(?![A-Za-z0-9=])")

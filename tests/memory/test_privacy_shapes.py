@@ -161,8 +161,11 @@ def test_a_link_is_refused_whatever_it_points_to(
     assert scan(text) == "instructions" and next(payloads(normalise(text).text), None), text
 
 
-# A message, not one character repeated: at least six different characters.
-MESSAGES = st.text(min_size=18, max_size=120).filter(lambda text: len(set(text)) >= 6)
+# A message, not one character repeated: at least six different characters, mostly
+# printable (control characters may be sprinkled in to hide it).
+MESSAGES = st.text(min_size=18, max_size=120).filter(
+    lambda text: len(set(text)) >= 6 and 2 * sum(ch.isprintable() for ch in text) >= len(text)
+)
 
 
 @SETTINGS
