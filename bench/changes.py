@@ -3,8 +3,9 @@
 Data: `tests/memory/change_pairs/{dev,heldout,fresh}.json` (round 2 adds `dev2`, tuned on,
 `heldout2`, written before round 2's changes, and `fresh2`, written after them; round 4
 adds `dev3`, tuned on, and `fresh3`, written after round 4's changes, both with
-"lookalike" pairs; round 5 adds `fresh4`, the same kinds, committed before its one run: no change of mind, though words look like one), pairs of
-an older and a newer fact one traveller said, in English or Chinese: "change" (the newer
+"lookalike" pairs: no change of mind, though words look like one; round 5 adds `fresh4`,
+the same kinds on new subjects, committed before its one run), pairs of an older and a
+newer fact one traveller said, in English or Chinese: "change" (the newer
 replaces the older: it should supersede), "scoped" (the newer holds only in a place,
 trip kind or situation), "complement" (the same subject, compatible) and "unrelated" (both should
 stay). The held-out half was written with the dev half, before the change detector, and

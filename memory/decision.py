@@ -87,6 +87,17 @@ def comparable(schema: ProfileSchema, old: MemoryItem, new: SlotMatch | None) ->
         return all(kind == "mode" for kind, _ in facets_of(scope))
     if relation(schema, old, new) != "unrelated" or old.slot != new.slot:
         return False
+    if schema.slot(new.slot).kind == "single" and not same_scope(old.scope, new.scope):
+        # One value of a single slot limited to a mode only, the other general ("I like
+        # red-eye flights to save a hotel night" / "No more red-eyes"): the slots keep
+        # both, as they keep any two scopes; a mode is what free text is about, so the
+        # reader may read a change there, as it does between a mode-only slot fact and
+        # free text. Two modes ("高铁喜欢坐靠窗" / "坐飞机还是靠过道") are two things.
+        if old.scope is not None and new.scope is not None:
+            return False
+        scope = old.scope if new.scope is None else new.scope
+        modes_only = all(kind == "mode" for kind, _ in facets_of(scope))
+        return modes_only and old.value != new.value
     if schema.slot(new.slot).kind != "multi" or not same_scope(old.scope, new.scope):
         return False
     held = set(old.value or ())
@@ -220,7 +231,14 @@ class FactDecider:
             stored, sim = current[index], float(sims[index])
             if sim < MIN_SIMILARITY:
                 continue
-            one_choice = stored.item.slot is not None and cand.match is not None
+            # Two choices of one multi-choice slot are one part replaced ("I stay at
+            # Marriott" / "I stay at Hilton"); two values of a single slot in two scopes
+            # (`comparable`) need the reader's words.
+            one_choice = (
+                stored.item.slot is not None
+                and cand.match is not None
+                and self.schema.slot(cand.match.slot).kind == "multi"
+            )
             weighed = self.changes.weigh(stored.item.text, cand.text, sim, one_choice=one_choice)
             if weighed is not None:
                 found.append((weighed[1], sim, index, weighed[0]))
@@ -308,10 +326,11 @@ class FactDecider:
 # facts, the one it changes is the one whose aspect (what it is about: its content words,
 # without stance or change words) is closest in meaning to the newer fact's, or within
 # this of the closest, by the strength of the reader's evidence (1: a shared specific
-# subject only, 2: a shared word or a replaced part). This keeps a change word on a broad
-# subject from replacing a traveller's other fact on it ("I'd rather leave after lunch
-# these days" is about when to fly, not "I need breakfast included").
-_ASPECT_MARGIN = {1: 0.03, 2: 0.06}
+# subject only, 2: a shared word or a replaced part; 0: a change just under the
+# similarity floor, only marked, and only on the closest aspect). This keeps a change
+# word on a broad subject from replacing a traveller's other fact on it ("I'd rather
+# leave after lunch these days" is about when to fly, not "I need breakfast included").
+_ASPECT_MARGIN = {0: 0.0, 1: 0.03, 2: 0.06}
 _ASPECT_FLOOR = 0.78  # full-text similarity below which a fact is not a rival aspect
 # (embedding model, aspect) -> its embedding, shared by the engines of a process (facts
 # one wrote are the others' current facts); the judge asks outside the write lock.
