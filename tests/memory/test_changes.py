@@ -423,3 +423,22 @@ def test_two_seat_values_of_two_modes_said_without_a_change_keep_both_unmarked(
     [new] = memory.record(namespace, ["我喜欢过道"])
     assert new.status == "added"
     assert all(i.contested_by is None for i in memory.items(namespace))
+
+
+def test_a_change_about_two_facts_alike_keeps_both_marked_rather_than_replace_the_wrong_one(
+    memory: Memory, namespace: str
+) -> None:
+    """Round 5: the offline reader finds "打车换成高德了" changes two facts on a shared
+    word (打车), about as close in text and aspect; it cannot tell which, and a wrong
+    replacement would be lost to the agent: both stay, each marked older, the newer
+    first in the summary."""
+    olds = ["打车喜欢滴滴专车", "打车用滴滴"]
+    for text in olds:
+        memory.record(namespace, [text])
+    [outcome] = memory.record(namespace, ["打车换成高德了"])
+    assert outcome.status == "added" and outcome.replaced_ids == ()
+    marked = {i.text for i in memory.items(namespace) if i.contested_by == outcome.item_id}
+    assert marked == set(olds)
+    summary = memory.retrieve(namespace, "")
+    newer = summary.index("打车换成高德了（较新，")
+    assert all(newer < summary.index(f"{text}（较早，") for text in olds), summary
