@@ -3,8 +3,9 @@
 Data: `tests/memory/change_pairs/{dev,heldout,fresh}.json` (round 2 adds `dev2`, tuned on,
 `heldout2`, written before round 2's changes, and `fresh2`, written after them; round 4
 adds `dev3`, tuned on, and `fresh3`, written after round 4's changes, both with
-"lookalike" pairs: no change of mind, though words look like one), pairs of
-an older and a newer fact one traveller said, in English or Chinese: "change" (the newer
+"lookalike" pairs: no change of mind, though words look like one; round 5 adds `fresh4`,
+the same kinds on new subjects, committed before its one run), pairs of an older and a
+newer fact one traveller said, in English or Chinese: "change" (the newer
 replaces the older: it should supersede), "scoped" (the newer holds only in a place,
 trip kind or situation), "complement" (the same subject, compatible) and "unrelated" (both should
 stay). The held-out half was written with the dev half, before the change detector, and
@@ -70,7 +71,7 @@ PAIR_SETS = {
     "scope": ROOT / "tests" / "memory" / "scope_pairs",
 }
 PEOPLE = ROOT / "bench" / "travel_people.json"
-HALVES = ("dev", "heldout", "fresh", "dev2", "heldout2", "fresh2", "dev3", "fresh3")
+HALVES = ("dev", "heldout", "fresh", "dev2", "heldout2", "fresh2", "dev3", "fresh3", "fresh4")
 DEV_HALVES = ("dev", "dev2", "dev3")  # tuned on; --errors lists only their misses
 SUMMARY_BUDGET = {"memory_summary_max_facts": 60, "memory_summary_max_chars": 4000}
 SPLIT_OF = {
@@ -82,6 +83,7 @@ SPLIT_OF = {
     "fresh2": "check",
     "dev3": "dev",
     "fresh3": "check",
+    "fresh4": "check",
 }
 RECORDED: dict[str, str] = {}  # an older fact's text -> the id it was recorded as
 _EXISTING = re.compile(r"^([0-9a-f]{32}): (.*)$", re.MULTILINE)

@@ -26,7 +26,9 @@ both. Words of change ("now", "no longer", "switched to", "以后", "改成", "�
 or a reversed stance on a shared word ("I like hotels with a gym" / "I don't care about
 a gym") replace; so does a habitual choice with one part replaced ("I usually fly out of
 X" / "... Y"), while a liking with one part replaced ("I like Marriott hotels" / "I like
-Hyatt hotels") is *unsure*. Cue words alone never decide: "now I also want a pool" adds,
+Hyatt hotels") is *unsure*, and so is a change said about a shared word or subject
+just under the similarity floor (both stay; the summary marks the newer). Cue words
+alone never decide: "now I also want a pool" adds,
 and a change word on a fact about something else changes nothing. The vocabulary is
 `change_terms.json`; `bench/changes.py` measures the rule (bench/README.md).
 """
@@ -236,11 +238,25 @@ class ChangeReader:
         self, old: str, new: str, similarity: float, *, one_choice: bool = False
     ) -> tuple[Verdict, int] | None:
         """The verdict and how strong its evidence is: 2 a shared word or a replaced part,
-        1 a shared specific subject. Among several older facts a newer one may change,
-        the strongest (then the closest) is the one it changes."""
+        1 a shared specific subject, 0 a change just under the similarity floor (always
+        "unsure"). Among several older facts a newer one may change, the strongest (then
+        the closest) is the one it changes."""
         lang = detect_lang(new)
-        if similarity < _SIMILAR[lang] or detect_lang(old) != lang:
+        if detect_lang(old) != lang or similarity < _SIMILAR[lang] - _UNSURE_BELOW:
             return None  # words of two languages cannot be compared; the model can
+        found = self._weigh(old, new, similarity, one_choice=one_choice)
+        if similarity < _SIMILAR[lang]:
+            # Just under the floor, a change said (a change word) about a shared word or
+            # subject is one the reader does not dare make: both stay, the newer marked
+            # newer for the agent ("Find me something downtown" / "From now on book
+            # hotels close to the airport": 0.815).
+            said = found is not None and found[0] == "replaces" and self.read(new).change
+            return ("unsure", 0) if said else None
+        return found
+
+    def _weigh(
+        self, old: str, new: str, similarity: float, *, one_choice: bool = False
+    ) -> tuple[Verdict, int] | None:
         a, b = self.read(old), self.read(new)
         shared = a.tokens & b.tokens
         specific = a.aspects & b.aspects
@@ -285,7 +301,10 @@ _KINDS = (("lodging", "lodging_type"),)
 # Below this, two facts are not about the same thing (Chinese pairs sit higher in e5's
 # space than English ones).
 _SIMILAR = {"en": 0.84, "zh": 0.86}
-MIN_SIMILARITY = min(_SIMILAR.values())
+# The unsure band (both kept, the newer marked newer for the agent): a change said about
+# a shared word or subject up to this far under the floor.
+_UNSURE_BELOW = 0.03
+MIN_SIMILARITY = min(_SIMILAR.values()) - _UNSURE_BELOW
 
 
 def _frame(

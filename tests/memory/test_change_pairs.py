@@ -32,7 +32,7 @@ def decided(old_text: str, new_text: str) -> str:
     if not comparable(schema, stored, new):
         return "both"
     a, b = shared_local_embedder().embed_passages([old_text, new_text])
-    one_choice = old is not None and new is not None
+    one_choice = old is not None and new is not None and schema.slot(new.slot).kind == "multi"
     verdict = load_changes().verdict(old_text, new_text, float(a @ b), one_choice=one_choice)
     return "supersedes" if verdict == "replaces" else "both"
 

@@ -252,6 +252,14 @@ def test_one_persons_unrelated_preferences_recorded_one_after_another_all_stay(
             id="en",
         ),
         pytest.param("喜欢晚上的航班", "喜欢早上的航班", "（较新，", "（较早，", id="zh"),
+        # round 5: a change said about a shared subject just under the similarity floor
+        pytest.param(
+            "Find me something downtown",
+            "From now on book hotels close to the airport",
+            " (newer, said ",
+            " (older, said ",
+            id="en-just-under-the-floor",
+        ),
     ],
 )
 def test_an_unsure_change_keeps_both_and_the_agent_is_told_which_is_newer(
@@ -374,3 +382,63 @@ def test_a_model_slower_than_its_timeout_leaves_the_decision_to_the_offline_rule
     assert fast_model.requests, "the model was asked"
     assert outcome.status == "updated" and outcome.replaced_ids == (old.item_id,)
     assert [i.text for i in memory.items(namespace)] == ["现在不坐廉航了"]
+
+
+def test_a_change_just_under_the_floor_among_other_facts_is_marked_newer_first(
+    memory: Memory, namespace: str
+) -> None:
+    """Round 5: the unsure band marks the fact the change is about (it must be the closest
+    in aspect: `_ASPECT_MARGIN[0]`), not the traveller's others, and what the agent
+    receives puts the newer first with its note."""
+    others = ["I'm allergic to peanuts", "I eat anything", "I pay with a corporate card"]
+    memory.record(namespace, others)
+    old, new = "Find me something downtown", "From now on book hotels close to the airport"
+    memory.record(namespace, [old])
+    [outcome] = memory.record(namespace, [new])
+    assert outcome.status == "added" and outcome.replaced_ids == ()
+    marked = {i.text for i in memory.items(namespace) if i.contested_by == outcome.item_id}
+    assert marked == {old}
+    summary = memory.retrieve(namespace, "")
+    assert summary.index(f"{new} (newer, said ") < summary.index(f"{old} (older, said ")
+    for text in others:
+        assert text.rstrip(".") in summary and f"{text} (older" not in summary
+
+
+def test_a_single_slot_value_limited_to_a_mode_is_changed_in_free_words(
+    memory: Memory, namespace: str
+) -> None:
+    """Round 5: "hotel night" limits the older red-eye fact to a mode only; the newer one,
+    general, says a change on the same word: it replaces, kept in history."""
+    [old] = memory.record(namespace, ["I like red-eye flights to save a hotel night"])
+    [new] = memory.record(namespace, ["No more red-eyes, I can't sleep on planes"])
+    assert new.status == "updated" and new.replaced_ids == (old.item_id,)
+    history = {r["text"]: r for r in memory.export(namespace)["items"]}
+    assert history["I like red-eye flights to save a hotel night"]["current"] is False
+
+
+def test_two_seat_values_of_two_modes_said_without_a_change_keep_both_unmarked(
+    memory: Memory, namespace: str
+) -> None:
+    memory.record(namespace, ["坐飞机要靠窗，孩子喜欢看"])
+    [new] = memory.record(namespace, ["我喜欢过道"])
+    assert new.status == "added"
+    assert all(i.contested_by is None for i in memory.items(namespace))
+
+
+def test_a_change_about_two_facts_alike_keeps_both_marked_rather_than_replace_the_wrong_one(
+    memory: Memory, namespace: str
+) -> None:
+    """Round 5: the offline reader finds "打车换成高德了" changes two facts on a shared
+    word (打车), about as close in text and aspect; it cannot tell which, and a wrong
+    replacement would be lost to the agent: both stay, each marked older, the newer
+    first in the summary."""
+    olds = ["打车喜欢滴滴专车", "打车用滴滴"]
+    for text in olds:
+        memory.record(namespace, [text])
+    [outcome] = memory.record(namespace, ["打车换成高德了"])
+    assert outcome.status == "added" and outcome.replaced_ids == ()
+    marked = {i.text for i in memory.items(namespace) if i.contested_by == outcome.item_id}
+    assert marked == set(olds)
+    summary = memory.retrieve(namespace, "")
+    newer = summary.index("打车换成高德了（较新，")
+    assert all(newer < summary.index(f"{text}（较早，") for text in olds), summary
