@@ -196,10 +196,17 @@ def _encoder() -> Callable[[Any], str]:
     text either way."""
     if c_make_encoder is None:  # pragma: no cover - CPython has it
         return _ENCODER.encode
-    chunks = c_make_encoder(
-        None, _ENCODER.default, encode_basestring, None, ":", ",", False, False, True
-    )
-    return lambda values: "".join(chunks(values, 0))
+    try:  # a private function: should its signature ever change, use the public path
+        chunks = c_make_encoder(
+            None, _ENCODER.default, encode_basestring, None, ":", ",", False, False, True
+        )
+        fast: Callable[[Any], str] = lambda values: "".join(chunks(values, 0))  # noqa: E731
+        sample = ['a"é', 1, 2.5, None, True, ["x"], "2026-12-06T00:00:00+00:00"]
+        if fast(sample) == _ENCODER.encode(sample):
+            return fast
+    except Exception:  # pragma: no cover - only on another Python
+        pass
+    return _ENCODER.encode  # pragma: no cover
 
 
 _ENCODE_ROW = _encoder()
