@@ -73,6 +73,7 @@ ROUND8 = (
     "r13_fresh3",
     "r14_dev",
     "r14_fresh",
+    "r15_dev",
     "r15_fresh",
 )
 ROUND8_TUNED = (
@@ -85,6 +86,7 @@ ROUND8_TUNED = (
     "r13_fresh",
     "r13_fresh2",
     "r14_dev",
+    "r15_dev",
 )
 FAMILIES = ("amount", "instructions")
 # Sets whose misses are printed (tuned on anyway): r8_fresh was measured once, untuned, and
@@ -94,7 +96,7 @@ FAMILIES = ("amount", "instructions")
 # Round 13's r13_dev (amounts) is tuned on; r13_fresh and r13_fresh2 were each measured once,
 # then tuned on (as r8_fresh was); r13_fresh3, written after that, only measured.
 # Round 14's r14_dev (amounts) is tuned on; r14_fresh, written after its tuning, only measured.
-# Round 15's r15_fresh (amounts) was written before the round's rule was run on it, only measured.
+# Round 15's r15_dev (amounts) is tuned on; r15_fresh (amounts) was written before the round's rule was run on it, only measured.
 LISTED = (
     "dev",
     "r8_dev",
@@ -107,6 +109,7 @@ LISTED = (
     "r13_fresh",
     "r13_fresh2",
     "r14_dev",
+    "r15_dev",
 )
 
 
