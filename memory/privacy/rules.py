@@ -27,6 +27,7 @@ from memory.privacy.codes import codes
 from memory.privacy.identifiers import glued, ibans, long_numbers, masked
 from memory.privacy.instructions import instructions
 from memory.privacy.money import amounts
+from memory.privacy.unexplained import unexplained_amounts
 from memory.privacy.numbers import shaped_runs
 from memory.privacy.payloads import LINK, encoded
 from memory.privacy.text import normalise
@@ -163,6 +164,9 @@ _CHECKS: tuple[tuple[Callable[[str], _Spans], Category], ...] = (
     (_phones, "phone"),
     (amounts, "amount"),
     (instructions, "instructions"),
+    # Round 15: a number money surrounds that nothing else explains; after every other rule,
+    # so it only refuses what they keep.
+    (unexplained_amounts, "amount"),
 )
 
 
