@@ -96,7 +96,8 @@ FAMILIES = ("amount", "instructions")
 # Round 13's r13_dev (amounts) is tuned on; r13_fresh and r13_fresh2 were each measured once,
 # then tuned on (as r8_fresh was); r13_fresh3, written after that, only measured.
 # Round 14's r14_dev (amounts) is tuned on; r14_fresh, written after its tuning, only measured.
-# Round 15's r15_dev (amounts) is tuned on; r15_fresh (amounts) was written before the round's rule was run on it, only measured.
+# Round 15's r15_dev (amounts) is tuned on; r15_fresh (amounts), written before the round's
+# rule was first run on it, only measured.
 LISTED = (
     "dev",
     "r8_dev",

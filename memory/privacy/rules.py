@@ -27,10 +27,10 @@ from memory.privacy.codes import codes
 from memory.privacy.identifiers import glued, ibans, long_numbers, masked
 from memory.privacy.instructions import instructions
 from memory.privacy.money import amounts
-from memory.privacy.unexplained import unexplained_amounts
 from memory.privacy.numbers import shaped_runs
 from memory.privacy.payloads import LINK, encoded
 from memory.privacy.text import normalise
+from memory.privacy.unexplained import unexplained_amounts
 from memory.privacy.vocabulary import labels
 
 _Spans = Iterator[tuple[int, int]]

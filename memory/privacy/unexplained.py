@@ -30,7 +30,6 @@ from collections.abc import Iterator
 from memory.privacy.identifiers import COUNT_AFTER
 from memory.privacy.money import CANDIDATE, NOT_MONEY, RATING_BEFORE
 from memory.privacy.roles import (
-    _YEAR,
     AGE,
     BALANCE_BEFORE,
     CLOCK,
@@ -41,6 +40,7 @@ from memory.privacy.roles import (
 )
 
 F = re.ASCII | re.IGNORECASE
+_YEAR = re.compile(r"(?:19[5-9]\d|20[0-3]\d)")  # as `roles` reads a bare year
 
 # A unit of purchase after the number: what a price is said "per".
 _PER = (
@@ -52,7 +52,7 @@ _PER = (
 CUE_AFTER = re.compile(
     rf"\s*(?:(?:a|an|per|each|every|/)\s*(?:{_PER})(?![a-z])"
     r"|apiece|a\s+pop|each(?!\s+(?:of|other|time|way\s+is\s+\d))(?![a-z])"
-    r"|all[\s-]+in(?![a-z])|all\s+told|in\s+total|(?:total|extra)(?![a-z])(?!\s*[a-z])"
+    r"|all[\s-]+in(?![a-z])|in\s+total|(?:total|extra)(?![a-z])(?!\s*[a-z])"
     r"|plus\s+(?:tax|tip|tips|vat|fees?|service)(?![a-z])|incl(?:uding|\.)?\s+(?:tax|tip|vat"
     r"|breakfast|fees?|service)|out\s+of\s+pocket|up\s*front(?![a-z])"
     r"|for\s+(?:the\s+)?(?:day|night|whole\s+(?:day|night|thing|trip)|pair|both|two\s+of\s+us"
@@ -96,6 +96,29 @@ POSITION_BEFORE = re.compile(
     r"|(?:第|房间|楼|层|排|号线|航站楼|站台|登机口|车厢|月台|出口)\s*\Z",
     F,
 )
+# What a one-digit number is given per when it is shared out, not priced: "2 per room", "4 per
+# car", "max 3 per booking"; and the words of sharing out before "each": "the kids get 2 each".
+_ALLOTTED = re.compile(
+    r"\s*(?:a|an|per|each|every|/)\s*(?:room|car|table|booking|person|bed|family|group|couple"
+    r"|kid|child|adult|head|pax|bag)(?![a-z])",
+    F,
+)
+_SHARED = re.compile(
+    r"(?<![a-z])(?:kids|children|we|us|they|them|everyone|everybody|people|get|gets|got|have"
+    r"|has|take|takes|carry|carries|bring|brings|need|needs|want|wants)(?![a-z])"
+    r"|孩子|我们|他们|每人",
+    F,
+)
+# After a paying verb, a number followed by a word is a count of that word ("I'd pay for 2
+# checked bags", "earned 3 upgrades", "made 12 friends"); an amount ends its clause or goes on
+# with a preposition, a cue of price or a conjunction ("paid 8 for the bus", "cost 6, cash").
+PAID_NUMBER_ENDS = re.compile(
+    r"\s*(?:[,.;:!?)]|\Z|(?:for|on|to|towards?|in|at|per|each|a|an|or|and|plus|extra|total|all"
+    r"|with|from|including|incl|last|this|that|when|because|but|so|after|before|just|only"
+    r"|which|tops|max|apiece|cash|back|there|here|instead|again|then|now|once)(?![a-z])"
+    r"|[^\x00-\x7f])",
+    F,
+)
 _WORD = re.compile(r"[A-Za-z\u4e00-\u9fff]")
 
 
@@ -136,11 +159,19 @@ def unexplained_amounts(text: str) -> Iterator[tuple[int, int]]:
         if _strongly_explained(text, start, end, number):
             continue
         low = max(0, start - 40)
-        if CUE_AFTER.match(text, end):
-            if not POSITION_BEFORE.search(text, max(0, start - 20), start):
+        one_digit = sum(ch.isdigit() for ch in number) == 1 and number[-1].isdigit()
+        cue = CUE_AFTER.match(text, end)
+        if cue is not None and not POSITION_BEFORE.search(text, max(0, start - 20), start):
+            shared = _ALLOTTED.match(text, end) or (
+                "each" in cue.group().lower() and _SHARED.search(text, low, start)
+            )
+            if not (one_digit and shared):
                 yield start, end
-        elif PAID_BEFORE.search(text, low, start) and not IDENTIFIER_BEFORE.search(
-            text, low, start
+                continue
+        if (
+            PAID_BEFORE.search(text, low, start)
+            and PAID_NUMBER_ENDS.match(text, end)
+            and not IDENTIFIER_BEFORE.search(text, low, start)
         ):
             yield start, end
 

@@ -281,6 +281,10 @@ KEPT_R15 = (
     "每人带2个箱子",
     "每次坐第4节车厢",
     "2 extra nights in Seville",
+    "I'd pay for 2 checked bags",  # after a paying verb, a number and a noun is a count
+    "I earned 3 upgrades last year",
+    "2 per room is the max",  # one digit shared out, not priced
+    "the kids get 1 each",
 )
 
 
