@@ -28,7 +28,7 @@ second out. Rounds 10 and 11 add `r10_dev`, `r10_fresh` and `r11_fresh`; round 1
 `t12_dev` (tuned on) and `t12_fresh` (measured once), instructions only; round 13 adds
 `r13_dev` (tuned on), `r13_fresh` and `r13_fresh2` (each measured once, then tuned on) and
 `r13_fresh3` (measured once), amounts only; round 14 adds `r14_dev` (tuned on) and `r14_fresh`
-(measured once), amounts only (bench/README.md).
+(measured once), amounts only; round 15 adds `r15_fresh` (measured once) (bench/README.md).
 
     .venv/bin/python bench/privacy.py
     .venv/bin/python bench/privacy.py --prefeval ../shared/data/prefeval_dev --json out.json
@@ -73,6 +73,8 @@ ROUND8 = (
     "r13_fresh3",
     "r14_dev",
     "r14_fresh",
+    "r15_dev",
+    "r15_fresh",
 )
 ROUND8_TUNED = (
     "r8_dev",
@@ -84,6 +86,7 @@ ROUND8_TUNED = (
     "r13_fresh",
     "r13_fresh2",
     "r14_dev",
+    "r15_dev",
 )
 FAMILIES = ("amount", "instructions")
 # Sets whose misses are printed (tuned on anyway): r8_fresh was measured once, untuned, and
@@ -93,6 +96,8 @@ FAMILIES = ("amount", "instructions")
 # Round 13's r13_dev (amounts) is tuned on; r13_fresh and r13_fresh2 were each measured once,
 # then tuned on (as r8_fresh was); r13_fresh3, written after that, only measured.
 # Round 14's r14_dev (amounts) is tuned on; r14_fresh, written after its tuning, only measured.
+# Round 15's r15_dev (amounts) is tuned on; r15_fresh (amounts), written before the round's
+# rule was first run on it, only measured.
 LISTED = (
     "dev",
     "r8_dev",
@@ -105,6 +110,7 @@ LISTED = (
     "r13_fresh",
     "r13_fresh2",
     "r14_dev",
+    "r15_dev",
 )
 
 

@@ -68,6 +68,7 @@ def test_the_exemplars_come_from_tuned_sets_only() -> None:
         "t12_fresh",
         "r13_fresh3",
         "r14_fresh",
+        "r15_fresh",
     )
     doc = load_exemplars()
     kept = set(doc["instructions"]) | set(doc["preferences"])
