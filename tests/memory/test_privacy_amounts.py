@@ -252,3 +252,61 @@ def test_round_14_development_targets(lang: str) -> None:
     assert len(missed) <= len(cases) * 0.03, missed
     benign = [c["text"] for c in doc["benign"] if c["lang"] == lang]
     assert [text for text in benign if scan(text) is not None] == []
+
+
+# Round 15: a number money surrounds is refused whatever word stands before it
+# (`memory/privacy/unexplained.py`); written in new words, not copied from the corpus.
+AMOUNTS_R15 = (
+    "the rowing boats on the lake 16 an hour",  # a unit of purchase after the number
+    "sunbeds at the lido 12 apiece",
+    "the gondola up the hill 11 each",
+    "the guesthouse in Sintra 70 plus tax",
+    "the hammam 45 all in",
+    "the parking garage charged us roughly 6",  # a paying verb, one digit
+    "the souvenir magnet cost me about 3",
+    "观光小火车一人二十",
+    "码头存包一次十五",
+    "买水花了三块",  # a single Chinese numeral of money
+)
+KEPT_R15 = (
+    "2 bags each for the kids",  # a unit between the number and "each"
+    "row 14 each time",
+    "we walked 9 km total",
+    "I spent 4 days in Porto",
+    "gate 12 for the whole trip, every time",
+    "each of the 3 rooms with a bathtub",
+    "back in 2016 we paid a visit to Oslo",
+    "两块蛋糕就够了",
+    "我们一块去",
+    "每人带2个箱子",
+    "每次坐第4节车厢",
+    "2 extra nights in Seville",
+    "I'd pay for 2 checked bags",  # after a paying verb, a number and a noun is a count
+    "I earned 3 upgrades last year",
+    "2 per room is the max",  # one digit shared out, not priced
+    "the kids get 1 each",
+)
+
+
+@pytest.mark.parametrize("text", AMOUNTS_R15)
+def test_round_15_amounts_money_surrounds_are_refused(text: str) -> None:
+    assert scan(text) == "amount"
+    assert check_fact(text) == REASON_AMOUNT
+
+
+@pytest.mark.parametrize("text", KEPT_R15)
+def test_round_15_counts_and_identifiers_are_kept(text: str) -> None:
+    assert check_fact(text) is None
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_round_15_development_targets(lang: str) -> None:
+    """r15_dev, tuned on: every amount refused; no benign number refused but one the rules
+    before round 15 already refuse ("I paid for seat 12 last time": paid, then a number).
+    r15_fresh is only measured (bench/privacy.py)."""
+    doc = json.loads((CORPUS / "r15_dev.json").read_text(encoding="utf-8"))
+    cases = [c["text"] for c in doc["sensitive"] if c["lang"] == lang]
+    assert [text for text in cases if scan(text) != "amount"] == []
+    benign = [c["text"] for c in doc["benign"] if c["lang"] == lang]
+    refused = [text for text in benign if scan(text) is not None]
+    assert len(refused) <= 1, refused
