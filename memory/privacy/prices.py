@@ -31,7 +31,7 @@ from __future__ import annotations
 import re
 
 from memory.privacy.identifiers import COUNT_AFTER
-from memory.privacy.roles import CLOCK, FLIGHT_BEFORE, TIME_BEFORE, explained
+from memory.privacy.roles import BALANCE_BEFORE, CLOCK, FLIGHT_BEFORE, TIME_BEFORE, explained
 
 F = re.ASCII | re.IGNORECASE
 
@@ -257,6 +257,19 @@ ADDRESS_AFTER = re.compile(
     r"\s+(?:[A-Z][a-z]+\s+){1,3}(?:Street|St|Avenue|Ave|Road|Rd|Boulevard|Blvd|Lane|Ln|Drive"
     r"|Dr|Way|Place|Pl|Square|Sq|Plaza)\b"
 )
+# Round 16: money put in with others, where "in" is otherwise a year's or a place's word
+# ("tossed in 25 for the porter", "chipped in 40"; "in 2019" stays a year).
+PAID_IN = re.compile(
+    r"(?<![a-z])(?:toss(?:ed|es)?|chip(?:ped|s)?|thr(?:ew|ow|ows)|put|puts|pitch(?:ed|es)?"
+    r"|kick(?:ed|s)?|pay|paid|pays)\s+in\s+(?:about\s+|around\s+|another\s+|an\s+extra\s+)?\Z",
+    F,
+)
+# A room named by what follows the number: "喜欢住1801这种高层房间", "1208号房"; "800的房间" is a
+# room's price (the CAP_AFTER cue), and a price word beside it keeps it one.
+ROOM_AFTER_ZH = re.compile(
+    r"\s*(?:号房|号房间|房间|(?:这种|那种|这样的|那样的)(?![^，。,.]{0,6}(?:价|钱|块|元))"
+    r"[^，。,.]{0,6}(?:房|楼层|高层))"
+)
 _WORD = re.compile(r"[A-Za-z\u4e00-\u9fff]")
 _SCALED = re.compile(r"[kw千万]\Z", re.IGNORECASE)
 
@@ -342,8 +355,10 @@ def priced(text: str, start: int, end: int) -> bool:
     low = max(0, start - 40)
     if not _WORD.search(text, low, end + 40):
         return False  # no word around it: nothing says what it is
-    if _vehicle_price(text, start, end, number):
+    if _vehicle_price(text, start, end, number) or PAID_IN.search(text, low, start):
         return True
+    if ROOM_AFTER_ZH.match(text, end):
+        return False  # a room: "住1801这种高层房间"
     # Written as money: thousands separated or two decimals ("the TGV 89.50", "lounge
     # 1,200"); no room, gate, line or train is numbered so.
     formatted = _FORMATTED.fullmatch(number) is not None
@@ -367,7 +382,10 @@ def priced(text: str, start: int, end: int) -> bool:
         return False  # the railway's booking site; "spent 40000 Hilton points"
     scaled = _SCALED.search(number) is not None
     large = _digits(number) >= 3 or scaled
-    if SPENT_BEFORE.search(text, low, start) or (
+    spent = SPENT_BEFORE.search(text, low, start)
+    if not spent and BALANCE_BEFORE.search(text, low, start):
+        return False  # a balance: "my Bonvoy balance is around 95,000"
+    if spent or (
         BACK_AFTER.match(text, end) and GOT_BEFORE.search(text, low, start)
     ):
         return True

@@ -33,7 +33,9 @@ _YEAR = re.compile(r"(?:19[5-9]\d|20[0-3]\d)")
 _CLAUSE_BEFORE = r"[^0-9.!?;。！？；\n]"
 AGE = re.compile(
     r"(?:(?<![a-z])(?:i'?m|i\s+am|he'?s|she'?s|they'?re|aged?|ages|kids?|sons?|daughters?"
-    r"|children|child|boy|girl|baby|toddler|teens?|turns?|turning)(?![a-z])[^0-9.!?;\n]{0,16}"
+    r"|children|child|boy|girl|baby|toddler|teens?|turns?|turning|grand(?:ma|pa|mother|father"
+    r"|parents?|kids?|sons?|daughters?)|mom|mum|dad|mother|father|parents?|wife|husband"
+    r"|partner|niece|nephew)(?![a-z])[^0-9.!?;\n]{0,16}"
     r"|(?:孩子|儿子|女儿|宝宝|小孩|年龄|今年)[^0-9。！？；\n]{0,4})"
     r"(?:\d+\s*(?:,|and|&|、|和|或)\s*)*\Z",
     F,
@@ -96,7 +98,8 @@ FLIGHT_BEFORE = re.compile(
     r"|(?<![a-z])(?:united|delta|american|lufthansa|cathay|emirates|qatar|ana|jal|klm|eva"
     r"|air\s+(?:france|china|canada|india)|british\s+airways|singapore|china\s+(?:eastern"
     r"|southern)|hainan|qantas|flight|flights|train|trains|ice|tgv|ave|ktx|thsr|eurostar|amtrak"
-    r"|acela|shinkansen|nozomi|hikari|kodama|frecciarossa|railjet|thalys)\s*\Z",
+    r"|acela|shinkansen|nozomi|hikari|kodama|frecciarossa|railjet|thalys|express|nightjet"
+    r"|intercity|eurocity|ouigo|avlo|sapsan|allegro)\s*\Z",
     F,
 )
 ROAD_AFTER = re.compile(
@@ -154,7 +157,8 @@ PLACE_LIST = re.compile(
 # airline's code and its list: "CX 300 or 302".
 PLACE_NEAR = re.compile(
     r"(?:(?<![a-z])(?:rooms?|seats?|rows?|floors?|gates?|platforms?|terminals?|carriages?"
-    r"|coaches?)(?![a-z])|房间|座位|楼层|登机口|站台)[^0-9.!?;。！？；\n]{0,20}\Z"
+    r"|coaches?|exits?|piers?|docks?|tracks?|carousels?|(?:shoe|dress|shirt|ring)\s+sizes?"
+    r"|sizes?)(?![a-z])|房间|座位|楼层|登机口|站台)[^0-9.!?;。！？；\n]{0,20}\Z"
     r"|(?-i:(?<![A-Za-z])[A-Z][A-Z0-9]\s?\d{1,4})\s*(?:,|/|or|and|、|或|和)\s*\Z",
     F,
 )
@@ -184,6 +188,27 @@ GROUP_OF = re.compile(
     r"\s+of\s+(?:about\s+|around\s+|roughly\s+|up\s+to\s+)?\Z",
     F,
 )
+# Round 16: a service numbered and where it goes: "Nightjet 466 to Zurich", "466去苏黎世";
+# a price goes after the place ("Thalys to Amsterdam 59").
+DESTINATION_AFTER = re.compile(
+    r"\s+(?:to|towards|bound\s+for)\s+(?-i:[A-Z])|\s*(?:去|开往|开去|飞往|往)[\u4e00-\u9fff]", F
+)
+# A race is a distance: "I run a 10K", "the 5k loop", "a half marathon".
+RACE_BEFORE = re.compile(
+    r"(?<![a-z])(?:run|runs|ran|running|race|races|racing|jog|jogs|jogging|do|did|doing|finished"
+    r"|training\s+for|train\s+for)\s+(?:a|an|the|my|our|one|that)?\s*\Z",
+    F,
+)
+RACE_AFTER = re.compile(r"\s*(?:runs?|races?|loops?|route|trail|course|fun\s+run)(?![a-z])", F)
+_KILO = re.compile(r"\d{1,2}\s?k\Z", re.IGNORECASE)
+# The next item of a contrast or a list after a number something explained: "take the 101
+# Freeway, not the 405", "the A350 rather than the 777".
+PARALLEL_BEFORE = re.compile(
+    r"(?:[,;]\s*)?(?<![a-z])(?:not|or|and|than|vs\.?|versus|instead\s+of|rather\s+than|over|nor)"
+    r"\s+(?:the\s+|a\s+|an\s+)?\Z|(?:不是|而不是|或者?|和|比|不坐|不走)\s*\Z",
+    F,
+)
+_PREVIOUS_NUMBER = re.compile(r"(?<![0-9a-z.])\d+(?:\.\d+)?(?![0-9])", F)
 _GROUP_BEFORE = re.compile(r"\d[ \-_/]{1,3}\Z")
 _GROUP_AFTER = re.compile(r"[ \-_/]{1,3}\d")
 _BEFORE = (
@@ -201,7 +226,7 @@ _BEFORE = (
     IDENTIFIER_BEFORE,
     GROUP_OF,
 )
-_AFTER = (ROAD_AFTER, STATUS_AFTER, PART_AFTER, COUNT_LATER, FREQUENCY_AFTER)
+_AFTER = (ROAD_AFTER, STATUS_AFTER, PART_AFTER, COUNT_LATER, FREQUENCY_AFTER, DESTINATION_AFTER)
 
 
 def explained(text: str, start: int, end: int, number: str) -> bool:
@@ -225,7 +250,28 @@ def explained(text: str, start: int, end: int, number: str) -> bool:
     if value is not None and value < 100 and WEIGHT_BEFORE.search(text, low, start):
         return True  # kilograms of luggage
     before = any(pattern.search(text, low, start) for pattern in _BEFORE)
-    return before or any(pattern.match(text, end) for pattern in _AFTER)
+    if before or any(pattern.match(text, end) for pattern in _AFTER):
+        return True
+    if _KILO.fullmatch(number) and (
+        RACE_BEFORE.search(text, low, start) or RACE_AFTER.match(text, end)
+    ):
+        return True  # a race: "I run a 10K most mornings"
+    return _parallel(text, start)
+
+
+def _parallel(text: str, start: int) -> bool:
+    """The number stands in a contrast or a list with the number before it, and that one is
+    explained as something else: "the 101 Freeway, not the 405"."""
+    low = max(0, start - 40)
+    joint = PARALLEL_BEFORE.search(text, low, start)
+    if joint is None:
+        return False
+    previous = None
+    for previous in _PREVIOUS_NUMBER.finditer(text, low, joint.start()):
+        pass
+    if previous is None or text[previous.end() : joint.start()].strip(" ,;").count(" ") > 4:
+        return False
+    return explained(text, previous.start(), previous.end(), previous.group())
 
 
 __all__ = ["CLOCK", "FLIGHT_BEFORE", "TIME_BEFORE", "explained"]
