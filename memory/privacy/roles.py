@@ -35,7 +35,8 @@ AGE = re.compile(
     r"(?:(?<![a-z])(?:i'?m|i\s+am|he'?s|she'?s|they'?re|aged?|ages|kids?|sons?|daughters?"
     r"|children|child|boy|girl|baby|toddler|teens?|turns?|turning|grand(?:ma|pa|mother|father"
     r"|parents?|kids?|sons?|daughters?)|mom|mum|dad|mother|father|parents?|wife|husband"
-    r"|partner|niece|nephew)(?![a-z])[^0-9.!?;\n]{0,16}"
+    r"|partner|niece|nephew|dog|cat|pet|puppy)(?![a-z])[^0-9.!?;\n]{0,16}"
+    r"|(?<![a-z])(?:i'?ll|i\s+will|he'?ll|she'?ll)\s+be\s+(?:turning\s+)?"
     r"|(?:孩子|儿子|女儿|宝宝|小孩|年龄|今年)[^0-9。！？；\n]{0,4})"
     r"(?:\d+\s*(?:,|and|&|、|和|或)\s*)*\Z",
     F,
@@ -114,7 +115,12 @@ SOFT_PLACE_BEFORE = re.compile(
     r"|place|spot|stop|station|site|venue|office|campus|region|province|state|county|sector"
     r"|section|option|choice|item|case|leg|segment|round|episode|season|edition|volume|issue"
     r"|part|plan|trip|tour|visit|meeting|event|conference|batch|team|group|class|grade|type"
-    r"|category|rank|ranked)(?![a-z])|邮编|第|号线)\s*#?\s*\Z",
+    r"|category|rank|ranked"
+    # Round 16: more things numbered to be found ("hole 18", "table 21", "locker 14")
+    r"|hole|table|locker|lot|camp|hangar|window|queue|lane|checkpoint|junction|marker|post"
+    r"|bay|stand|box|tram|trolley|shuttle|metro|subway|ferry|boat|berth|cabin|stop|exit"
+    r"|pier|dock|wharf|jetty|quay|level|hut|base|ward|bed|cell|lab|studio|screen|court|field"
+    r"|pitch|ring|arena|stadium|section|sector|portal|door|wing)(?![a-z])|邮编|第|号线)\s*#?\s*\Z",
     F,
 )
 BALANCE_BEFORE = re.compile(
@@ -204,8 +210,30 @@ _KILO = re.compile(r"\d{1,2}\s?k\Z", re.IGNORECASE)
 # The next item of a contrast or a list after a number something explained: "take the 101
 # Freeway, not the 405", "the A350 rather than the 777".
 PARALLEL_BEFORE = re.compile(
-    r"(?:[,;]\s*)?(?<![a-z])(?:not|or|and|than|vs\.?|versus|instead\s+of|rather\s+than|over|nor)"
+    r"(?:[,;]\s*)?(?<![a-z])(?:not|or|and|than|vs\.?|versus|instead\s+of|rather\s+than|over|nor"
+    r"|then|(?:and\s+)?then\s+change\s+to)"
     r"\s+(?:the\s+|a\s+|an\s+)?\Z|(?:不是|而不是|或者?|和|比|不坐|不走)\s*\Z",
+    F,
+)
+# A route or an aircraft said with "the" that does what a vehicle does: "the 44 goes up the
+# hill", "the 38 stops by the hotel".
+ROUTE_VERB_AFTER = re.compile(
+    r"\s+(?:goes|go|runs|run|stops|stop|leaves|departs|heads|loops|climbs|winds|comes|gets\s+you"
+    r"|takes\s+you|will\s+take\s+you|drops\s+you|passes|connects|links|terminates|arrives)(?![a-z])",
+    F,
+)
+THE_BEFORE = re.compile(r"(?<![a-z])the\s+\Z", F)
+# A count of things: a plural noun right after the number ("100 parkruns", "50 states"), or
+# a part of a count ("12 of the 20 stages"). Money words in the plural are read before this
+# (`money.EXPLICIT`: dollars, euros, bucks, quid, rupees...).
+_NOT_NOUNS = (
+    r"always|perhaps|towards?|afterwards|besides|sometimes|plus|less|unless|across|yes|this"
+    r"|thus|does|was|has|its|his|hers|ours|yours|theirs|upwards|backwards|downwards|extras?"
+    r"|bucks|dollars|euros|pounds|quid|cents|pence|rupees|pesos|francs|bills|notes|grand"
+)
+PLURAL_AFTER = re.compile(
+    rf"\s+(?!(?:{_NOT_NOUNS})(?![a-z]))[a-z]{{2,}}(?<![su])s(?![a-z'])"
+    r"|\s+of\s+(?:the|my|our|their|all|those|these)\s+\d+\s+[a-z]{3,}s(?![a-z])",
     F,
 )
 _PREVIOUS_NUMBER = re.compile(r"(?<![0-9a-z.])\d+(?:\.\d+)?(?![0-9])", F)
@@ -252,6 +280,10 @@ def explained(text: str, start: int, end: int, number: str) -> bool:
     before = any(pattern.search(text, low, start) for pattern in _BEFORE)
     if before or any(pattern.match(text, end) for pattern in _AFTER):
         return True
+    if PLURAL_AFTER.match(text, end) or (
+        THE_BEFORE.search(text, low, start) and ROUTE_VERB_AFTER.match(text, end)
+    ):
+        return True  # "100 parkruns", "12 of the 20 stages"; "the 44 goes up the hill"
     if _KILO.fullmatch(number) and (
         RACE_BEFORE.search(text, low, start) or RACE_AFTER.match(text, end)
     ):
@@ -274,4 +306,6 @@ def _parallel(text: str, start: int) -> bool:
     return explained(text, previous.start(), previous.end(), previous.group())
 
 
-__all__ = ["CLOCK", "FLIGHT_BEFORE", "TIME_BEFORE", "explained"]
+AIRCRAFT_TYPES = _AIRCRAFT
+
+__all__ = ["AIRCRAFT_TYPES", "CLOCK", "FLIGHT_BEFORE", "TIME_BEFORE", "explained"]
