@@ -254,7 +254,10 @@ _BEFORE = (
     IDENTIFIER_BEFORE,
     GROUP_OF,
 )
-_AFTER = (ROAD_AFTER, STATUS_AFTER, PART_AFTER, COUNT_LATER, FREQUENCY_AFTER, DESTINATION_AFTER)
+_AFTER = (ROAD_AFTER, STATUS_AFTER, PART_AFTER, COUNT_LATER, FREQUENCY_AFTER)
+# What numbers a service before a destination: its name or "the" ("Nightjet 466 to Zurich",
+# "the 466 to Zurich"); "老板批了两千五去东京" is money approved for a trip.
+NAMED_BEFORE = re.compile(r"(?<![a-z])(?:[a-z]{2,}|the)\s*\Z", F)
 
 
 def explained(text: str, start: int, end: int, number: str) -> bool:
@@ -280,6 +283,8 @@ def explained(text: str, start: int, end: int, number: str) -> bool:
     before = any(pattern.search(text, low, start) for pattern in _BEFORE)
     if before or any(pattern.match(text, end) for pattern in _AFTER):
         return True
+    if DESTINATION_AFTER.match(text, end) and NAMED_BEFORE.search(text, low, start):
+        return True  # "Nightjet 466 to Zurich", "Nightjet 466去苏黎世"
     if PLURAL_AFTER.match(text, end) or (
         THE_BEFORE.search(text, low, start) and ROUTE_VERB_AFTER.match(text, end)
     ):
