@@ -303,9 +303,8 @@ def _parallel(text: str, start: int) -> bool:
     joint = PARALLEL_BEFORE.search(text, low, start)
     if joint is None:
         return False
-    previous = None
-    for previous in _PREVIOUS_NUMBER.finditer(text, low, joint.start()):
-        pass
+    numbers = list(_PREVIOUS_NUMBER.finditer(text, low, joint.start()))
+    previous = numbers[-1] if numbers else None
     if previous is None or text[previous.end() : joint.start()].strip(" ,;").count(" ") > 4:
         return False
     return explained(text, previous.start(), previous.end(), previous.group())
