@@ -28,7 +28,9 @@ second out. Rounds 10 and 11 add `r10_dev`, `r10_fresh` and `r11_fresh`; round 1
 `t12_dev` (tuned on) and `t12_fresh` (measured once), instructions only; round 13 adds
 `r13_dev` (tuned on), `r13_fresh` and `r13_fresh2` (each measured once, then tuned on) and
 `r13_fresh3` (measured once), amounts only; round 14 adds `r14_dev` (tuned on) and `r14_fresh`
-(measured once), amounts only; round 15 adds `r15_fresh` (measured once) (bench/README.md).
+(measured once), amounts only; round 15 adds `r15_dev` (tuned on) and `r15_fresh` (measured
+once); round 16 tunes on `r14_fresh` and `r15_fresh` and adds `r16_fresh` (measured once)
+(bench/README.md).
 
     .venv/bin/python bench/privacy.py
     .venv/bin/python bench/privacy.py --prefeval ../shared/data/prefeval_dev --json out.json
@@ -75,6 +77,7 @@ ROUND8 = (
     "r14_fresh",
     "r15_dev",
     "r15_fresh",
+    "r16_fresh",
 )
 ROUND8_TUNED = (
     "r8_dev",
@@ -86,7 +89,9 @@ ROUND8_TUNED = (
     "r13_fresh",
     "r13_fresh2",
     "r14_dev",
+    "r14_fresh",
     "r15_dev",
+    "r15_fresh",
 )
 FAMILIES = ("amount", "instructions")
 # Sets whose misses are printed (tuned on anyway): r8_fresh was measured once, untuned, and
@@ -98,6 +103,8 @@ FAMILIES = ("amount", "instructions")
 # Round 14's r14_dev (amounts) is tuned on; r14_fresh, written after its tuning, only measured.
 # Round 15's r15_dev (amounts) is tuned on; r15_fresh (amounts), written before the round's
 # rule was first run on it, only measured.
+# Round 16 tunes on r14_fresh and r15_fresh (each measured once, blind, in its own round) and
+# adds r16_fresh (amounts), written and committed before its first run, only measured.
 LISTED = (
     "dev",
     "r8_dev",
@@ -110,7 +117,9 @@ LISTED = (
     "r13_fresh",
     "r13_fresh2",
     "r14_dev",
+    "r14_fresh",
     "r15_dev",
+    "r15_fresh",
 )
 
 

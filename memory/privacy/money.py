@@ -208,12 +208,24 @@ LONE_AFTER_MONEY = re.compile(rf"{_MONEY_WORDS}[^0-9.;!?\n]{{0,16}}[,:]\s*\Z", F
 CLAUSE_END = re.compile(r"\s*(?:块|元)?\s*(?:[,.;!?]|\Z)")
 
 
+# Round 16: a position named right before the number owns it, whatever money word stands
+# earlier in the clause ("I paid for seat 12 last time" is a seat; "budget: 800" is money).
+POSITION_RIGHT_BEFORE = re.compile(
+    r"(?<![a-z])(?:seat|row|gate|platform|terminal|track|floor|pier|exit|berth|cabin|room"
+    r"|carriage|coach|car|dock|stand|carousel)\s*(?:no\.?|number|#)?\s*\Z",
+    F,
+)
+
+
 def _money_context(text: str, start: int, end: int) -> bool:
     """Whether the bare number at text[start:end] reads as a price."""
     low = max(0, start - 40)
     return bool(
         (LONE_AFTER_MONEY.search(text, low, start) and CLAUSE_END.match(text, end))
-        or MONEY_BEFORE.search(text, low, start)  # "预算3000", "budget of 800"
+        or (  # "预算3000", "budget of 800"; "paid for seat 12" is a seat
+            MONEY_BEFORE.search(text, low, start)
+            and not POSITION_RIGHT_BEFORE.search(text, low, start)
+        )
         or PER_BEFORE.search(text, low, start)  # "人均300", "per night 600"
         or PER_AFTER.match(text, end)  # "800 a night", "600每晚"
         or MONEY_AFTER.match(text, end)  # "三千预算", "3000 budget"
@@ -327,6 +339,7 @@ LODGING_BEFORE = re.compile(
 # or an allowance or a fee word just before it ("breakfast allowance 8 a day", "另收8").
 ONE_DIGIT_BEFORE = re.compile(
     r"(?:(?<![a-z])(?:spent|spend|paid|pay|paying|costs?|costing|charged|charges|tipped"
+    r"|set\s+(?:me|us|him|her|them)\s+back|came\s+to|comes\s+to|(?:tossed|chipped|threw)\s+in"
     r"|(?:allowance|per\s+diem|fee|fare|toll|surcharge|deposit)s?)(?![a-z])"
     r"(?:\s+(?:me|us|him|her|them|about|around|roughly|only|just|up\s+to|at\s+most|like|is|was"
     r"|of|:))*\s*:?\s*"

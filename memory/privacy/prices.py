@@ -31,7 +31,14 @@ from __future__ import annotations
 import re
 
 from memory.privacy.identifiers import COUNT_AFTER
-from memory.privacy.roles import CLOCK, FLIGHT_BEFORE, TIME_BEFORE, explained
+from memory.privacy.roles import (
+    AIRCRAFT_TYPES,
+    BALANCE_BEFORE,
+    CLOCK,
+    FLIGHT_BEFORE,
+    TIME_BEFORE,
+    explained,
+)
 
 F = re.ASCII | re.IGNORECASE
 
@@ -47,7 +54,8 @@ _THINGS_EN = (
     r"|baggage\s+fees?|upgrades?|limos?|shuttles?|car\s+hire|hire\s+cars?|minibar"
     r"|room\s+service|laundry|tolls?|grabs?|tours?|excursions?|day\s+trips?|admission"
     r"|(?:entry|entrance)\s+fees?|(?:rail|jr|railway|metro|subway|bus|day|city|museum|ski)"
-    r"\s+pass(?:es)?|massages?"
+    r"\s+pass(?:es)?|massages?|(?:metro|subway|transit|travel|tram|bus|oyster|octopus|suica"
+    r"|pasmo)\s+cards?|coffees?|beers?|wines?|cocktails?"
     # A kind of room or bed is priced, where "room 520" is a room's number.
     r"|(?:single|double|twin|king|queen|deluxe|standard|superior|family|executive|shared"
     r"|private|dorm|sea-?view|city-?view)\s+(?:rooms?|beds?)|dorm(?:itory)?\s+beds?|dorms?"
@@ -150,6 +158,16 @@ AIRCRAFT_NEAR = re.compile(
     F,
 )
 _AIRCRAFT_TYPES = re.compile(r"7[0-8]7|3[1-8]0|220|190|195")
+# An aircraft type said as one flies it: "the 319", "fly the 787".
+AIRCRAFT_SAID = re.compile(
+    r"(?<![a-z])(?:the|an?|fly|flying|flew|flown|prefer|ride|board(?:ed)?)\s+\Z", F
+)
+PURCHASE_AFTER = re.compile(
+    r"\s*(?:(?:per|a|an|each|/)\s*(?:person|head|cabin|seat|bed|berth|bunk|night|ticket|ride"
+    r"|car|visit|entry|adult|child|kid|pax|couple|pass|go)(?![a-z])|apiece|all[\s-]in"
+    r"|plus\s+tax|pp(?![a-z])|p\.p\.)",
+    F,
+)
 # A tour's number or a count: "tour 3", small; tours are priced in tens or more.
 _SMALL_THINGS = re.compile(r"tours?|excursions?", F)
 # A kind of room before the number: "single room 520" is a price, "room 520" a room.
@@ -257,6 +275,21 @@ ADDRESS_AFTER = re.compile(
     r"\s+(?:[A-Z][a-z]+\s+){1,3}(?:Street|St|Avenue|Ave|Road|Rd|Boulevard|Blvd|Lane|Ln|Drive"
     r"|Dr|Way|Place|Pl|Square|Sq|Plaza)\b"
 )
+# Round 16: money put in with others, where "in" is otherwise a year's or a place's word
+# ("tossed in 25 for the porter", "chipped in 40"; "in 2019" stays a year).
+PAID_IN = re.compile(
+    r"(?<![a-z])(?:toss(?:ed|es)?|chip(?:ped|s)?|thr(?:ew|ow|ows)|put|puts|pitch(?:ed|es)?"
+    r"|kick(?:ed|s)?|pay|paid|pays)\s+in\s+(?:about\s+|around\s+|another\s+|an\s+extra\s+)?\Z",
+    F,
+)
+# A room named by what follows the number: "喜欢住1801这种高层房间", "1208号房"; "800的房间" is a
+# room's price (the CAP_AFTER cue), and a price word beside it keeps it one.
+ROOM_AFTER_ZH = re.compile(
+    r"\s*(?:号房|号房间|房间|(?:这种|那种|这样的|那样的)(?![^，。,.]{0,6}(?:价|钱|块|元))"
+    r"[^，。,.]{0,6}(?:房|楼层|高层))"
+)
+# "我们住过1506": stayed in a room; a night's price is said with 一晚 or 花 ("住一晚1506").
+STAYED_IN_ZH = re.compile(r"(?:住过|住在|住进了?|入住了?|住的是|住了)\s*\Z")
 _WORD = re.compile(r"[A-Za-z\u4e00-\u9fff]")
 _SCALED = re.compile(r"[kw千万]\Z", re.IGNORECASE)
 
@@ -342,8 +375,10 @@ def priced(text: str, start: int, end: int) -> bool:
     low = max(0, start - 40)
     if not _WORD.search(text, low, end + 40):
         return False  # no word around it: nothing says what it is
-    if _vehicle_price(text, start, end, number):
+    if _vehicle_price(text, start, end, number) or PAID_IN.search(text, low, start):
         return True
+    if ROOM_AFTER_ZH.match(text, end) or STAYED_IN_ZH.search(text, low, start):
+        return False  # a room: "住1801这种高层房间"
     # Written as money: thousands separated or two decimals ("the TGV 89.50", "lounge
     # 1,200"); no room, gate, line or train is numbered so.
     formatted = _FORMATTED.fullmatch(number) is not None
@@ -361,15 +396,22 @@ def priced(text: str, start: int, end: int) -> bool:
         text[low:start] + " " + text[end : end + 40]
     ):
         return False  # an aircraft: "737比A320舒服", "777的第1排很好"
+    if (
+        number in AIRCRAFT_TYPES
+        and AIRCRAFT_SAID.search(text, low, start)
+        and not SPENT_BEFORE.search(text, low, start)
+    ):
+        return False  # "I prefer the 319 on short flights"
     if CLOCK.fullmatch(number) and TIME_BEFORE.search(text, low, start):
         return False  # "resets at 1200 daily", "around 1430 for the train"
     if number == "12306" or COUNT_AFTER.match(text, end):
         return False  # the railway's booking site; "spent 40000 Hilton points"
     scaled = _SCALED.search(number) is not None
     large = _digits(number) >= 3 or scaled
-    if SPENT_BEFORE.search(text, low, start) or (
-        BACK_AFTER.match(text, end) and GOT_BEFORE.search(text, low, start)
-    ):
+    spent = SPENT_BEFORE.search(text, low, start)
+    if not spent and BALANCE_BEFORE.search(text, low, start):
+        return False  # a balance: "my Bonvoy balance is around 95,000"
+    if spent or (BACK_AFTER.match(text, end) and GOT_BEFORE.search(text, low, start)):
         return True
     if (_digits(number) >= 4 or scaled) and EARN_BEFORE.search(text, low, start):
         return True
@@ -403,6 +445,10 @@ def priced(text: str, start: int, end: int) -> bool:
         or RATE_BEFORE_ZH.search(text, low, start)
         or (WAGE_AFTER.match(text, end) and (_digits(number) >= 4 or scaled))
     ):
+        return True
+    # Round 16: a unit of purchase after the number is money, whatever word before it seems
+    # to number it ("the night ferry 60 per cabin"; a position right before it returned above).
+    if PURCHASE_AFTER.match(text, end):
         return True
     # Nothing says it is money, and nothing says what else it is: in a travel preference an
     # unexplained number is a price ("lounge pass: 45", "商务座一千七太贵了").

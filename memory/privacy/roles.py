@@ -33,7 +33,10 @@ _YEAR = re.compile(r"(?:19[5-9]\d|20[0-3]\d)")
 _CLAUSE_BEFORE = r"[^0-9.!?;。！？；\n]"
 AGE = re.compile(
     r"(?:(?<![a-z])(?:i'?m|i\s+am|he'?s|she'?s|they'?re|aged?|ages|kids?|sons?|daughters?"
-    r"|children|child|boy|girl|baby|toddler|teens?|turns?|turning)(?![a-z])[^0-9.!?;\n]{0,16}"
+    r"|children|child|boy|girl|baby|toddler|teens?|turns?|turning|grand(?:ma|pa|mother|father"
+    r"|parents?|kids?|sons?|daughters?)|mom|mum|dad|mother|father|parents?|wife|husband"
+    r"|partner|niece|nephew|dog|cat|pet|puppy)(?![a-z])[^0-9.!?;\n]{0,16}"
+    r"|(?<![a-z])(?:i'?ll|i\s+will|he'?ll|she'?ll)\s+be\s+(?:turning\s+)?"
     r"|(?:孩子|儿子|女儿|宝宝|小孩|年龄|今年)[^0-9。！？；\n]{0,4})"
     r"(?:\d+\s*(?:,|and|&|、|和|或)\s*)*\Z",
     F,
@@ -96,7 +99,8 @@ FLIGHT_BEFORE = re.compile(
     r"|(?<![a-z])(?:united|delta|american|lufthansa|cathay|emirates|qatar|ana|jal|klm|eva"
     r"|air\s+(?:france|china|canada|india)|british\s+airways|singapore|china\s+(?:eastern"
     r"|southern)|hainan|qantas|flight|flights|train|trains|ice|tgv|ave|ktx|thsr|eurostar|amtrak"
-    r"|acela|shinkansen|nozomi|hikari|kodama|frecciarossa|railjet|thalys)\s*\Z",
+    r"|acela|shinkansen|nozomi|hikari|kodama|frecciarossa|railjet|thalys|express|nightjet"
+    r"|intercity|eurocity|ouigo|avlo|sapsan|allegro)\s*\Z",
     F,
 )
 ROAD_AFTER = re.compile(
@@ -111,7 +115,12 @@ SOFT_PLACE_BEFORE = re.compile(
     r"|place|spot|stop|station|site|venue|office|campus|region|province|state|county|sector"
     r"|section|option|choice|item|case|leg|segment|round|episode|season|edition|volume|issue"
     r"|part|plan|trip|tour|visit|meeting|event|conference|batch|team|group|class|grade|type"
-    r"|category|rank|ranked)(?![a-z])|邮编|第|号线)\s*#?\s*\Z",
+    r"|category|rank|ranked"
+    # Round 16: more things numbered to be found ("hole 18", "table 21", "locker 14")
+    r"|hole|table|locker|lot|camp|hangar|window|queue|lane|checkpoint|junction|marker|post"
+    r"|bay|stand|box|tram|trolley|shuttle|metro|subway|ferry|boat|berth|cabin|stop|exit"
+    r"|pier|dock|wharf|jetty|quay|level|hut|base|ward|bed|cell|lab|studio|screen|court|field"
+    r"|pitch|ring|arena|stadium|section|sector|portal|door|wing)(?![a-z])|邮编|第|号线)\s*#?\s*\Z",
     F,
 )
 BALANCE_BEFORE = re.compile(
@@ -154,7 +163,8 @@ PLACE_LIST = re.compile(
 # airline's code and its list: "CX 300 or 302".
 PLACE_NEAR = re.compile(
     r"(?:(?<![a-z])(?:rooms?|seats?|rows?|floors?|gates?|platforms?|terminals?|carriages?"
-    r"|coaches?)(?![a-z])|房间|座位|楼层|登机口|站台)[^0-9.!?;。！？；\n]{0,20}\Z"
+    r"|coaches?|exits?|piers?|docks?|tracks?|carousels?|(?:shoe|dress|shirt|ring)\s+sizes?"
+    r"|sizes?)(?![a-z])|房间|座位|楼层|登机口|站台)[^0-9.!?;。！？；\n]{0,20}\Z"
     r"|(?-i:(?<![A-Za-z])[A-Z][A-Z0-9]\s?\d{1,4})\s*(?:,|/|or|and|、|或|和)\s*\Z",
     F,
 )
@@ -184,6 +194,49 @@ GROUP_OF = re.compile(
     r"\s+of\s+(?:about\s+|around\s+|roughly\s+|up\s+to\s+)?\Z",
     F,
 )
+# Round 16: a service numbered and where it goes: "Nightjet 466 to Zurich", "466去苏黎世";
+# a price goes after the place ("Thalys to Amsterdam 59").
+DESTINATION_AFTER = re.compile(
+    r"\s+(?:to|towards|bound\s+for)\s+(?-i:[A-Z])|\s*(?:去|开往|开去|飞往|往)[\u4e00-\u9fff]", F
+)
+# A race is a distance: "I run a 10K", "the 5k loop", "a half marathon".
+RACE_BEFORE = re.compile(
+    r"(?<![a-z])(?:run|runs|ran|running|race|races|racing|jog|jogs|jogging|do|did|doing|finished"
+    r"|training\s+for|train\s+for)\s+(?:a|an|the|my|our|one|that)?\s*\Z",
+    F,
+)
+RACE_AFTER = re.compile(r"\s*(?:runs?|races?|loops?|route|trail|course|fun\s+run)(?![a-z])", F)
+_KILO = re.compile(r"\d{1,2}\s?k\Z", re.IGNORECASE)
+# The next item of a contrast or a list after a number something explained: "take the 101
+# Freeway, not the 405", "the A350 rather than the 777".
+PARALLEL_BEFORE = re.compile(
+    r"(?:[,;]\s*)?(?<![a-z])(?:not|or|and|than|vs\.?|versus|instead\s+of|rather\s+than|over|nor"
+    r"|then|(?:and\s+)?then\s+change\s+to)"
+    r"\s+(?:the\s+|a\s+|an\s+)?\Z|(?:不是|而不是|或者?|和|比|不坐|不走)\s*\Z",
+    F,
+)
+# A route or an aircraft said with "the" that does what a vehicle does: "the 44 goes up the
+# hill", "the 38 stops by the hotel".
+ROUTE_VERB_AFTER = re.compile(
+    r"\s+(?:goes|go|runs|run|stops|stop|leaves|departs|heads|loops|climbs|winds|comes|gets\s+you"
+    r"|takes\s+you|will\s+take\s+you|drops\s+you|passes|connects|links|terminates|arrives)(?![a-z])",
+    F,
+)
+THE_BEFORE = re.compile(r"(?<![a-z])the\s+\Z", F)
+# A count of things: a plural noun right after the number ("100 parkruns", "50 states"), or
+# a part of a count ("12 of the 20 stages"). Money words in the plural are read before this
+# (`money.EXPLICIT`: dollars, euros, bucks, quid, rupees...).
+_NOT_NOUNS = (
+    r"always|perhaps|towards?|afterwards|besides|sometimes|plus|less|unless|across|yes|this"
+    r"|thus|does|was|has|its|his|hers|ours|yours|theirs|upwards|backwards|downwards|extras?"
+    r"|bucks|dollars|euros|pounds|quid|cents|pence|rupees|pesos|francs|bills|notes|grand"
+)
+PLURAL_AFTER = re.compile(
+    rf"\s+(?!(?:{_NOT_NOUNS})(?![a-z]))[a-z]{{2,}}(?<![su])s(?![a-z'])"
+    r"|\s+of\s+(?:the|my|our|their|all|those|these)\s+\d+\s+[a-z]{3,}s(?![a-z])",
+    F,
+)
+_PREVIOUS_NUMBER = re.compile(r"(?<![0-9a-z.])\d+(?:\.\d+)?(?![0-9])", F)
 _GROUP_BEFORE = re.compile(r"\d[ \-_/]{1,3}\Z")
 _GROUP_AFTER = re.compile(r"[ \-_/]{1,3}\d")
 _BEFORE = (
@@ -202,6 +255,9 @@ _BEFORE = (
     GROUP_OF,
 )
 _AFTER = (ROAD_AFTER, STATUS_AFTER, PART_AFTER, COUNT_LATER, FREQUENCY_AFTER)
+# What numbers a service before a destination: its name or "the" ("Nightjet 466 to Zurich",
+# "the 466 to Zurich"); "老板批了两千五去东京" is money approved for a trip.
+NAMED_BEFORE = re.compile(r"(?<![a-z])(?:[a-z]{2,}|the)\s*\Z", F)
 
 
 def explained(text: str, start: int, end: int, number: str) -> bool:
@@ -225,7 +281,35 @@ def explained(text: str, start: int, end: int, number: str) -> bool:
     if value is not None and value < 100 and WEIGHT_BEFORE.search(text, low, start):
         return True  # kilograms of luggage
     before = any(pattern.search(text, low, start) for pattern in _BEFORE)
-    return before or any(pattern.match(text, end) for pattern in _AFTER)
+    if before or any(pattern.match(text, end) for pattern in _AFTER):
+        return True
+    if DESTINATION_AFTER.match(text, end) and NAMED_BEFORE.search(text, low, start):
+        return True  # "Nightjet 466 to Zurich", "Nightjet 466去苏黎世"
+    if PLURAL_AFTER.match(text, end) or (
+        THE_BEFORE.search(text, low, start) and ROUTE_VERB_AFTER.match(text, end)
+    ):
+        return True  # "100 parkruns", "12 of the 20 stages"; "the 44 goes up the hill"
+    if _KILO.fullmatch(number) and (
+        RACE_BEFORE.search(text, low, start) or RACE_AFTER.match(text, end)
+    ):
+        return True  # a race: "I run a 10K most mornings"
+    return _parallel(text, start)
 
 
-__all__ = ["CLOCK", "FLIGHT_BEFORE", "TIME_BEFORE", "explained"]
+def _parallel(text: str, start: int) -> bool:
+    """The number stands in a contrast or a list with the number before it, and that one is
+    explained as something else: "the 101 Freeway, not the 405"."""
+    low = max(0, start - 40)
+    joint = PARALLEL_BEFORE.search(text, low, start)
+    if joint is None:
+        return False
+    numbers = list(_PREVIOUS_NUMBER.finditer(text, low, joint.start()))
+    previous = numbers[-1] if numbers else None
+    if previous is None or text[previous.end() : joint.start()].strip(" ,;").count(" ") > 4:
+        return False
+    return explained(text, previous.start(), previous.end(), previous.group())
+
+
+AIRCRAFT_TYPES = _AIRCRAFT
+
+__all__ = ["AIRCRAFT_TYPES", "CLOCK", "FLIGHT_BEFORE", "TIME_BEFORE", "explained"]

@@ -30,6 +30,7 @@ from memory.privacy.money import amounts
 from memory.privacy.numbers import shaped_runs
 from memory.privacy.payloads import LINK, encoded
 from memory.privacy.text import normalise
+from memory.privacy.unexplained import unexplained_amounts
 from memory.privacy.vocabulary import labels
 
 _Spans = Iterator[tuple[int, int]]
@@ -163,6 +164,9 @@ _CHECKS: tuple[tuple[Callable[[str], _Spans], Category], ...] = (
     (_phones, "phone"),
     (amounts, "amount"),
     (instructions, "instructions"),
+    # Round 15: a number money surrounds that nothing else explains; after every other rule,
+    # so it only refuses what they keep.
+    (unexplained_amounts, "amount"),
 )
 
 

@@ -252,3 +252,124 @@ def test_round_14_development_targets(lang: str) -> None:
     assert len(missed) <= len(cases) * 0.03, missed
     benign = [c["text"] for c in doc["benign"] if c["lang"] == lang]
     assert [text for text in benign if scan(text) is not None] == []
+
+
+# Round 15: a number money surrounds is refused whatever word stands before it
+# (`memory/privacy/unexplained.py`); written in new words, not copied from the corpus.
+AMOUNTS_R15 = (
+    "the rowing boats on the lake 16 an hour",  # a unit of purchase after the number
+    "sunbeds at the lido 12 apiece",
+    "the gondola up the hill 11 each",
+    "the guesthouse in Sintra 70 plus tax",
+    "the hammam 45 all in",
+    "the parking garage charged us roughly 6",  # a paying verb, one digit
+    "the souvenir magnet cost me about 3",
+    "观光小火车一人二十",
+    "码头存包一次十五",
+    "买水花了三块",  # a single Chinese numeral of money
+)
+KEPT_R15 = (
+    "2 bags each for the kids",  # a unit between the number and "each"
+    "row 14 each time",
+    "we walked 9 km total",
+    "I spent 4 days in Porto",
+    "gate 12 for the whole trip, every time",
+    "each of the 3 rooms with a bathtub",
+    "back in 2016 we paid a visit to Oslo",
+    "两块蛋糕就够了",
+    "我们一块去",
+    "每人带2个箱子",
+    "每次坐第4节车厢",
+    "2 extra nights in Seville",
+    "I'd pay for 2 checked bags",  # after a paying verb, a number and a noun is a count
+    "I earned 3 upgrades last year",
+    "2 per room is the max",  # one digit shared out, not priced
+    "the kids get 1 each",
+)
+
+
+@pytest.mark.parametrize("text", AMOUNTS_R15)
+def test_round_15_amounts_money_surrounds_are_refused(text: str) -> None:
+    assert scan(text) == "amount"
+    assert check_fact(text) == REASON_AMOUNT
+
+
+@pytest.mark.parametrize("text", KEPT_R15)
+def test_round_15_counts_and_identifiers_are_kept(text: str) -> None:
+    assert check_fact(text) is None
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_round_15_development_targets(lang: str) -> None:
+    """r15_dev, tuned on: every amount refused; no benign number refused but one the rules
+    before round 15 already refuse ("I paid for seat 12 last time": paid, then a number).
+    r15_fresh is only measured (bench/privacy.py)."""
+    doc = json.loads((CORPUS / "r15_dev.json").read_text(encoding="utf-8"))
+    cases = [c["text"] for c in doc["sensitive"] if c["lang"] == lang]
+    assert [text for text in cases if scan(text) != "amount"] == []
+    benign = [c["text"] for c in doc["benign"] if c["lang"] == lang]
+    refused = [text for text in benign if scan(text) is not None]
+    assert len(refused) <= 1, refused
+
+
+# Round 16: widen what explains a number (identifiers and quantities in context) so the
+# "an unexplained number is an amount" fallback stops refusing them, and keep the amounts.
+AMOUNTS_R16 = (
+    "tossed in 25 for the porter",  # money put in; "in 2019" stays a year
+    "I chipped in 50 for the guide",
+    "the toll road set us back 9",  # a one-digit amount after "set us back"
+    "the funicular up was 6 each",
+    "the ferry to Capri was 22 one way",
+    "a bunk in the hostel was 28",
+    "the guided walk was 15 a head",
+    "the bus to the airport was 12",
+    "the night bus was 30 instead of the 90 train",
+    "the Eurostar ticket set me back 160",
+    "entry to the park was 35 per car",
+    "my Bonvoy balance paid nothing, I spent 950 on the room",
+    "住一晚青旅四十",
+    "渡轮单程二十五",
+    "打车到酒店五十八",
+)
+KEPT_R16 = (
+    "Nightjet 466 to Zurich",  # a service and where it goes
+    "Nightjet 466去苏黎世",
+    "take the 101 Freeway, not the 405",  # a contrast with an explained number
+    "the bus 62 or the 64 both go to the beach",
+    "I run a 10K most mornings, find hotels near a park",  # a race
+    "the marathon is 42 km, I'm running it in Berlin",
+    "喜欢住1801这种高层房间",  # a room named after the number
+    "I paid for seat 12 last time and loved it",  # a position right before the number
+    "my Bonvoy balance is around 95,000",  # a balance
+    "our gate was 52 last time, miles from security",
+    "my shoe size is 44 so boots take half the bag",
+    "I always get off at exit 7 for the old town",
+    "pier 21 is where the ferries to the islands leave",
+    "the 28 tram is the prettiest ride in Lisbon",
+    "I'd rather take the Glacier Express 902 than drive",
+    "my grandma is 82 and needs step-free access",
+    "back in 2016 we paid a visit to Oslo",
+    "坐38路公交去海边",
+    "我妈妈82岁了，需要无障碍房间",
+)
+
+
+@pytest.mark.parametrize("text", AMOUNTS_R16)
+def test_round_16_amounts_are_refused_with_the_amount_reason(text: str) -> None:
+    assert scan(text) == "amount"
+    assert check_fact(text) == REASON_AMOUNT
+
+
+@pytest.mark.parametrize("text", KEPT_R16)
+def test_round_16_identifiers_and_quantities_are_kept(text: str) -> None:
+    assert check_fact(text) is None
+
+
+@pytest.mark.parametrize("name", ["r14_fresh", "r15_fresh"])
+def test_round_16_targets_on_the_sets_it_was_tuned_on(name: str) -> None:
+    """r14_fresh and r15_fresh, measured blind in rounds 14 and 15, tuned on in round 16:
+    every amount refused, no benign number refused. r16_fresh is only measured."""
+    doc = json.loads((CORPUS / f"{name}.json").read_text(encoding="utf-8"))
+    missed = [c["text"] for c in doc["sensitive"] if scan(c["text"]) != "amount"]
+    refused = [c["text"] for c in doc["benign"] if scan(c["text"]) is not None]
+    assert (missed, refused) == ([], [])
