@@ -18,6 +18,7 @@ from collections.abc import Iterator
 
 from memory.privacy.prices import priced
 from memory.privacy.roles import CLOCK, TIME_BEFORE
+from memory.privacy.small_amounts import SINGLE_ZH_PAID, one_digit_amount
 
 F = re.ASCII | re.IGNORECASE
 
@@ -326,43 +327,6 @@ VAGUE_PRICE = re.compile(
 )
 
 _WORD = re.compile(r"[A-Za-z\u4e00-\u9fff]")
-NIGHT_AFTER = re.compile(r"\s*(?:(?:a|per|each|every)\s+|/\s*)(?:night|nt)(?![a-z])", F)
-LODGING_BEFORE = re.compile(
-    r"(?<![a-z])(?:hostels?|dorms?|guest\s?houses?|hotels?|motels?|inns?|b&b|bunks?|beds?)"
-    r"(?![a-z])[^0-9.,;!?\n]{0,24}\Z",
-    F,
-)
-
-
-# A one-digit amount needs a cue no count has: a verb of paying right before it ("paid 7 for
-# the locker", "花了4"), a fare or a price per ride after it ("6 each way", "2 per ride"),
-# or an allowance or a fee word just before it ("breakfast allowance 8 a day", "另收8").
-ONE_DIGIT_BEFORE = re.compile(
-    r"(?:(?<![a-z])(?:spent|spend|paid|pay|paying|costs?|costing|charged|charges|tipped"
-    r"|set\s+(?:me|us|him|her|them)\s+back|came\s+to|comes\s+to|(?:tossed|chipped|threw)\s+in"
-    r"|(?:allowance|per\s+diem|fee|fare|toll|surcharge|deposit)s?)(?![a-z])"
-    r"(?:\s+(?:me|us|him|her|them|about|around|roughly|only|just|up\s+to|at\s+most|like|is|was"
-    r"|of|:))*\s*:?\s*"
-    r"|(?:花了|花掉|花|付了|付|交了|掏了|刷了|另收|加收|另付|另加|被收了?|收了我?|补贴|补助|津贴"
-    r"|餐补|房补|车补|小费|费)(?:大概|大约|约|才|就|只|了)*\s*[:：]?\s*)\Z",
-    F,
-)
-ONE_DIGIT_AFTER = re.compile(
-    r"\s*(?:(?:one|1)[\s-]way|each\s+way|return|round[\s-]?trip"
-    r"|(?:a|an|per|each|every|/)\s*(?:ride|ticket|entry|visit))(?![a-z])"
-    r"|\s*(?:单程|往返|来回|一位|每位|一张|每张|一次|每次)",
-    F,
-)
-# "打车花了九块": a single Chinese numeral is left as written, so a paid one is read here.
-SINGLE_ZH_PAID = re.compile(
-    r"(?:花了|花掉|付了|交了|掏了|刷了|另收|加收|被收了?|收了我?|才|只要|就要)\s*"
-    r"([一二两三四五六七八九十])\s*(?:块|元|刀)"
-)
-
-
-def _one_digit_amount(text: str, start: int, end: int) -> bool:
-    low = max(0, start - 30)
-    return bool(ONE_DIGIT_BEFORE.search(text, low, start) or ONE_DIGIT_AFTER.match(text, end))
 
 
 def amounts(text: str) -> Iterator[tuple[int, int]]:
@@ -382,12 +346,7 @@ def amounts(text: str) -> Iterator[tuple[int, int]]:
         big_enough = (
             sum(ch.isdigit() for ch in number) >= 2
             or not number[-1].isdigit()
-            # "the hostel in Hanoi 8 a night": one digit, a night's price of a lodging
-            or (
-                NIGHT_AFTER.match(text, end) is not None
-                and LODGING_BEFORE.search(text, max(0, start - 40), start) is not None
-            )
-            or _one_digit_amount(text, start, end)
+            or one_digit_amount(text, start, end)
         )
         if not _WORD.search(text, max(0, start - 40), end + 40):
             continue  # no word around it: nothing says it is money
