@@ -32,7 +32,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from memory.decision import relation  # noqa: E402
+from memory.relations import relation  # noqa: E402
 from memory.profile import ProfileSchema, load_schema  # noqa: E402
 from memory.types import MemoryItem  # noqa: E402
 

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from memory.decision import relation
+from memory.relations import relation
 from memory.profile import ProfileSchema, load_schema
 from memory.types import MemoryItem
 
