@@ -7,7 +7,7 @@ The held-out half was written before the scope reader existed and is never tuned
 
 Each pair is decided by the slot rule `Memory.record` applies: both facts go through the
 schema's slot and scope recognition (`ProfileSchema.detect`), then the same relation the
-engine applies (`memory.decision.relation`). A pair with a fact that is no slot comes out
+engine applies (`memory.relations.relation`). A pair with a fact that is no slot comes out
 "both" here; the engine then reads it as a change of mind said in free words
 (`memory.changes`), which `bench/changes.py --pairs scope` measures on these same pairs
 through the whole `Memory.record`.
@@ -32,8 +32,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from memory.relations import relation  # noqa: E402
 from memory.profile import ProfileSchema, load_schema  # noqa: E402
+from memory.relations import relation  # noqa: E402
 from memory.types import MemoryItem  # noqa: E402
 
 PAIRS = ROOT / "tests" / "memory" / "scope_pairs"

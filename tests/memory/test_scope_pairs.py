@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from memory.relations import relation
 from memory.profile import ProfileSchema, load_schema
+from memory.relations import relation
 from memory.types import MemoryItem
 
 PAIRS = Path(__file__).with_name("scope_pairs")
