@@ -318,7 +318,8 @@ class ChangeReader:
             if zh:
                 extra = set(self._about(clause) - before)
             else:
-                extra = {_stem(w) for w in said.content if not _NEGATION.fullmatch(w)}
+                bare = self.read(self.schema.cue_pattern.sub(" ", clause))
+                extra = {_stem(w) for w in bare.content if not _NEGATION.fullmatch(w)}
                 extra -= before
             if extra:
                 return True
