@@ -337,8 +337,9 @@ class ChangeReader:
         a, b = self.read(old), self.read(new)
         if not b.change or b.additive or (a.listed and b.listed) or a.facets != b.facets:
             return False
-        if a.stance == b.stance == "negative":
-            return False  # things avoided add up
+        if a.stance == "negative":
+            return False  # a thing avoided is changed by naming it ("I never book
+            # non-refundable fares" is not what "I only bring my e-reader now" is about)
         if a.tokens & b.tokens or a.aspects & b.aspects or self._other_kind(a, b, old, new):
             return False  # the reader's own rules decide these
         return not _frame(a.units, b.units, self._stop | self._generic, self._generic_words)

@@ -245,9 +245,14 @@ class FactDecider:
                 found.append((weighed[1], sim, index, weighed[0]))
             elif self.changes.loose(stored.item.text, cand.text, sim):
                 loose.append(index)
-        same = [i for i in open_ if current[i].item.lang == cand.lang]
-        nearest = max(same, key=lambda i: float(sims[i])) if same else None
-        loose = [i for i in loose if i == nearest]  # only the closest fact in text, too
+        # Only the fact clearly closest in text (by `_RIVAL_SIMILARITY` over the next one in
+        # the candidate's language): among a traveller's facts, e5 puts "现在改成租电动滑板车了"
+        # nearer "打车喜欢滴滴专车" than the bicycle it replaces.
+        same = sorted(
+            (float(sims[i]) for i in open_ if current[i].item.lang == cand.lang), reverse=True
+        )
+        runner_up = same[1] if len(same) > 1 else -1.0
+        loose = [i for i in loose if float(sims[i]) == same[0] >= runner_up + _RIVAL_SIMILARITY]
         if loose:
             # A change word about a fact that shares no word or subject with the newer
             # one, whose aspects are close in meaning ("I always pick up a postcard in
