@@ -4,6 +4,8 @@ Data: `tests/memory/change_pairs/{dev,heldout,fresh}.json` (round 2 adds `dev2`,
 `heldout2`, written before round 2's changes, and `fresh2`, written after them; round 4
 adds `dev3`, tuned on, and `fresh3`, written after round 4's changes, both with
 "lookalike" pairs: no change of mind, though words look like one; round 5 adds `fresh4`,
+the same kinds on new subjects, committed before its one run; round 6 adds `dev4`, tuned on,
+and `fresh5`,
 the same kinds on new subjects, committed before its one run), pairs of an older and a
 newer fact one traveller said, in English or Chinese: "change" (the newer
 replaces the older: it should supersede), "scoped" (the newer holds only in a place,
@@ -71,8 +73,20 @@ PAIR_SETS = {
     "scope": ROOT / "tests" / "memory" / "scope_pairs",
 }
 PEOPLE = ROOT / "bench" / "travel_people.json"
-HALVES = ("dev", "heldout", "fresh", "dev2", "heldout2", "fresh2", "dev3", "fresh3", "fresh4")
-DEV_HALVES = ("dev", "dev2", "dev3")  # tuned on; --errors lists only their misses
+HALVES = (
+    "dev",
+    "heldout",
+    "fresh",
+    "dev2",
+    "heldout2",
+    "fresh2",
+    "dev3",
+    "fresh3",
+    "fresh4",
+    "dev4",
+    "fresh5",
+)
+DEV_HALVES = ("dev", "dev2", "dev3", "dev4")  # tuned on; --errors lists only their misses
 SUMMARY_BUDGET = {"memory_summary_max_facts": 60, "memory_summary_max_chars": 4000}
 SPLIT_OF = {
     "dev": "dev",
@@ -84,6 +98,8 @@ SPLIT_OF = {
     "dev3": "dev",
     "fresh3": "check",
     "fresh4": "check",
+    "dev4": "dev",
+    "fresh5": "check",
 }
 RECORDED: dict[str, str] = {}  # an older fact's text -> the id it was recorded as
 _EXISTING = re.compile(r"^([0-9a-f]{32}): (.*)$", re.MULTILINE)

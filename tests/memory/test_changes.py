@@ -260,6 +260,33 @@ def test_one_persons_unrelated_preferences_recorded_one_after_another_all_stay(
             " (older, said ",
             id="en-just-under-the-floor",
         ),
+        # round 6: a narrower case, or another activity, on a shared word is no
+        # replacement (the older may still hold), but the newer is marked newer
+        pytest.param(
+            "I take lots of pictures of street art",
+            "I don't print my pictures anymore",
+            " (newer, said ",
+            " (older, said ",
+            id="en-another-activity-on-a-shared-word",
+        ),
+        pytest.param(
+            "每天早上要喝咖啡",
+            "机场的咖啡不买了，太贵",
+            "（较新，",
+            "（较早，",
+            id="zh-a-narrower-case",
+        ),
+        # round 6: a change with no shared word, whose object is close in meaning
+        pytest.param(
+            "I always pack my noise-cancelling headphones",
+            "I've switched to earplugs, they're lighter",
+            " (newer, said ",
+            " (older, said ",
+            id="en-no-shared-word-close-objects",
+        ),
+        pytest.param(
+            "出门带纸质地图", "现在都用导航软件了", "（较新，", "（较早，", id="zh-no-shared-word"
+        ),
     ],
 )
 def test_an_unsure_change_keeps_both_and_the_agent_is_told_which_is_newer(
