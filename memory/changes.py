@@ -38,33 +38,27 @@ from __future__ import annotations
 import json
 import re
 import unicodedata
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 from typing import Any, Literal
 
-from memory.errors import MemoryEngineError
+from memory.change_vocab import ChangeTermsError, require, term_patterns, term_words
+from memory.framing import CJK_RUN, UNIT, frame, stem
 from memory.lang import detect_lang
 from memory.profile import ProfileSchema, load_schema
 from memory.scope import facets_of
 from memory.subjects import Subjects, load_subjects
 
 Verdict = Literal["replaces", "unsure"]
-LANGS = ("en", "zh")
 _DEFAULT_PATH = Path(__file__).with_name("change_terms.json")
 # Subjects nearly every fact of a kind has, or that lump things apart (airlines and hotel
 # chains are both "brand"): sharing one says little about what two facts are about.
 _BROAD = frozenset(("flight", "rail", "lodging", "brand"))
 _EN_WORD = re.compile(r"[a-z0-9][a-z0-9'-]*")
-_CJK_RUN = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]+")
-_UNIT = re.compile(r"[a-z0-9][a-z0-9'-]*|[\u3400-\u9fff\uf900-\ufaff]")
 _CLAUSE = re.compile(r"[,，;；。.!！?？]")
 _NEGATION = re.compile(r"\w+n't|cannot|not|no|never")
-
-
-class ChangeTermsError(MemoryEngineError, ValueError):
-    """The change vocabulary file is malformed; the message names the file and the entry."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,24 +90,24 @@ class ChangeReader:
     ) -> None:
         self.schema = schema
         self.subjects = subjects
-        self._change = _patterns(data, "change", source)
-        self._additive = _patterns(data, "additive", source)
-        self._accept = _patterns(data, "accept", source)
-        self._not_scopes = _patterns(data, "not_scopes", source)
-        self._lists = _patterns(data, "lists", source)
-        self._likes = _patterns(data, "likes", source)
-        self._habitual = _patterns(data, "habitual", source)
+        self._change = term_patterns(data, "change", source)
+        self._additive = term_patterns(data, "additive", source)
+        self._accept = term_patterns(data, "accept", source)
+        self._not_scopes = term_patterns(data, "not_scopes", source)
+        self._lists = term_patterns(data, "lists", source)
+        self._likes = term_patterns(data, "likes", source)
+        self._habitual = term_patterns(data, "habitual", source)
         groups: Any = data.get("aspects")
-        _need(isinstance(groups, dict) and groups, source, "aspects")
-        self._groups = {name: _patterns(groups, name, source) for name in groups}
+        require(isinstance(groups, dict) and groups, source, "aspects")
+        self._groups = {name: term_patterns(groups, name, source) for name in groups}
         facets: Any = data.get("aspect_facets")
-        _need(isinstance(facets, list), source, "aspect_facets")
+        require(isinstance(facets, list), source, "aspect_facets")
         self._aspect_facets = frozenset(str(f).casefold() for f in facets)
-        self._generic = frozenset(w.casefold() for w in _words(data, "generic", source))
-        self._stop = frozenset(w.casefold() for w in _words(data, "stop", source))
+        self._generic = frozenset(w.casefold() for w in term_words(data, "generic", source))
+        self._stop = frozenset(w.casefold() for w in term_words(data, "stop", source))
         self._generic_words = re.compile(
             "|".join(
-                re.escape(w) if _CJK_RUN.fullmatch(w) else rf"\b{re.escape(w)}s?\b"
+                re.escape(w) if CJK_RUN.fullmatch(w) else rf"\b{re.escape(w)}s?\b"
                 for w in sorted(self._generic, key=len, reverse=True)
             )
         )
@@ -125,7 +119,7 @@ class ChangeReader:
         lang = detect_lang(norm)
         stop, generic = self._stop, self._generic
         if lang == "zh":
-            runs = _CJK_RUN.findall(self._accept.sub(" ", norm))
+            runs = CJK_RUN.findall(self._accept.sub(" ", norm))
             tokens = {
                 run[i : i + 2]
                 for run in runs
@@ -135,16 +129,16 @@ class ChangeReader:
             tokens = {t for t in tokens if not any(t in word for word in generic)}
             tokens |= {w for w in _EN_WORD.findall(norm) if w not in stop | generic}
         else:
-            words = {_stem(w) for w in _EN_WORD.findall(norm) if w not in stop}
+            words = {stem(w) for w in _EN_WORD.findall(norm) if w not in stop}
             tokens = {w for w in words if w not in generic}
         about = {name for name, pattern in self._groups.items() if pattern.search(norm)}
         plain = self._likes.sub(" like ", self._change.sub(" ", norm))
-        units = tuple(_UNIT.findall(plain))
+        units = tuple(UNIT.findall(plain))
         bare = self._generic_words.sub(" ", plain)
         return Reading(
             lang=lang,
             units=units,
-            content=frozenset(u for u in _UNIT.findall(bare) if u not in stop),
+            content=frozenset(u for u in UNIT.findall(bare) if u not in stop),
             tokens=frozenset(tokens),
             aspects=frozenset(about | (self.subjects.of(text) - _BROAD)),
             facets=self._facets(text),
@@ -200,7 +194,7 @@ class ChangeReader:
         norm = unicodedata.normalize("NFKC", text).casefold()
         for pattern in (self._change, self._likes, self.schema.cue_pattern):
             norm = pattern.sub(" ", norm)
-        return frozenset(u for u in _UNIT.findall(norm) if u not in self._stop)
+        return frozenset(u for u in UNIT.findall(norm) if u not in self._stop)
 
     def _other_kind(self, a: Reading, b: Reading, old: str, new: str) -> bool:
         """Whether `new` says a change to another kind of what `old` names and nothing
@@ -262,7 +256,7 @@ class ChangeReader:
         a, b = self.read(old), self.read(new)
         shared = a.tokens & b.tokens
         specific = a.aspects & b.aspects
-        framed = one_choice or _frame(
+        framed = one_choice or frame(
             a.units, b.units, self._stop | self._generic, self._generic_words
         )
         kind = self._other_kind(a, b, old, new)
@@ -310,7 +304,7 @@ class ChangeReader:
         planes", "现在不租车了，都打车") is no narrowing."""
         a = self.read(old)
         zh = a.lang == "zh"
-        before = self._about(old) if zh else {_stem(w) for w in a.content} | a.tokens
+        before = self._about(old) if zh else {stem(w) for w in a.content} | a.tokens
         for clause in _CLAUSE.split(new):
             said = self.read(clause) if clause.strip() else None
             if said is None or not said.change or not said.tokens & shared:
@@ -319,7 +313,7 @@ class ChangeReader:
                 extra = set(self._about(clause) - before)
             else:
                 bare = self.read(self.schema.cue_pattern.sub(" ", clause))
-                extra = {_stem(w) for w in bare.content if not _NEGATION.fullmatch(w)}
+                extra = {stem(w) for w in bare.content if not _NEGATION.fullmatch(w)}
                 extra -= before
             if extra:
                 return True
@@ -342,7 +336,7 @@ class ChangeReader:
             # non-refundable fares" is not what "I only bring my e-reader now" is about)
         if a.tokens & b.tokens or a.aspects & b.aspects or self._other_kind(a, b, old, new):
             return False  # the reader's own rules decide these
-        return not _frame(a.units, b.units, self._stop | self._generic, self._generic_words)
+        return not frame(a.units, b.units, self._stop | self._generic, self._generic_words)
 
 
 # A broad subject and the aspect group of its kinds: a fact that names only the subject
@@ -356,71 +350,6 @@ _SIMILAR = {"en": 0.84, "zh": 0.86}
 # a shared word or subject up to this far under the floor.
 _UNSURE_BELOW = 0.03
 MIN_SIMILARITY = min(_SIMILAR.values()) - _UNSURE_BELOW
-
-
-def _frame(
-    old: Sequence[str],
-    new: Sequence[str],
-    stop: frozenset[str],
-    generic: re.Pattern[str] | None = None,
-) -> bool:
-    """`new` is `old` with one part replaced: a shared start and end at least two thirds
-    as long as the longer differing part, more than a stance, more than the words nearly
-    every fact of a kind has (`generic`), and differing middles that are more than stop
-    words."""
-    shortest = min(len(old), len(new))
-    start = 0
-    while start < shortest and old[start] == new[start]:
-        start += 1
-    end = 0
-    while end < shortest - start and old[-1 - end] == new[-1 - end]:
-        end += 1
-    kept = start + end
-    middles = (old[start : len(old) - end], new[start : len(new) - end])
-    if kept * 3 < 2 * max(len(m) for m in middles):
-        return False
-    frame = [*old[:start], *old[len(old) - end :]]
-    if len(frame) < 3 and all(unit in stop for unit in frame):
-        return False  # "I prefer X" / "I prefer Y": nothing but the stance is shared
-    if generic is not None and not _bare(frame, stop, generic):
-        return False  # "酒店房间要无烟的" / "酒店房间要有办公桌": a room, said twice
-    return all(any(unit not in stop for unit in middle) for middle in middles)
-
-
-def _bare(units: Sequence[str], stop: frozenset[str], generic: re.Pattern[str]) -> bool:
-    """Whether `units` say something beyond stop and generic words."""
-    text = "".join(u if _CJK_RUN.fullmatch(u) else f" {u} " for u in units)
-    return any(u not in stop for u in _UNIT.findall(generic.sub(" ", text)))
-
-
-def _stem(word: str) -> str:
-    if len(word) > 3 and word.endswith("s") and not word.endswith("ss"):
-        return word[:-1]
-    return word
-
-
-def _words(data: Mapping[str, Any], name: str, source: str) -> list[str]:
-    raw: Any = data.get(name)
-    _need(isinstance(raw, dict) and set(raw) == set(LANGS), source, name)
-    words = [w for lang in LANGS for w in raw[lang]]
-    _need(all(isinstance(w, str) and w for w in words), source, name)
-    return words
-
-
-def _need(ok: object, source: str, where: str) -> None:
-    if not ok:
-        raise ChangeTermsError(f"{source}: {where} is malformed")
-
-
-def _patterns(data: Mapping[str, Any], name: str, source: str) -> re.Pattern[str]:
-    raw: Any = data.get(name)
-    _need(isinstance(raw, dict) and set(raw) == set(LANGS), source, name)
-    listed = [p for lang in LANGS for p in raw[lang]]
-    _need(listed and all(isinstance(p, str) and p for p in listed), source, name)
-    try:
-        return re.compile("|".join(f"(?:{p})" for p in listed), re.IGNORECASE)
-    except re.error as exc:
-        raise ChangeTermsError(f"{source}: {name}: {exc}") from exc
 
 
 def load_changes(path: str | Path | None = None) -> ChangeReader:
