@@ -132,14 +132,16 @@ def test_a_write_still_invisible_after_the_timeout_is_invalidated_anyway(
 def test_sync_writes_report_the_service_changes_and_invalidate_after_a_delay(
     make_bailian: BailianFactory, bailian: FakeBailian, namespace: str
 ) -> None:
-    mem = make_bailian(bailian_write_mode="sync")
+    # A delay long enough that no delayed invalidation lands before `before` is read, even
+    # on a loaded machine (0.2 s did once).
+    mem = make_bailian(bailian_write_mode="sync", bailian_visibility_delay_seconds=1.5)
     [added] = mem.record(namespace, ["I prefer aisle seats"])
     assert added.status == "added" and added.item_id
     assert bailian.calls("add") and not bailian.calls("add-async")
     [again] = mem.record(namespace, ["I prefer aisle seats"])
     assert again.status == "duplicate"
     before = generation(mem, namespace)
-    assert mem.follower.settle(5)
+    assert mem.follower.settle(10)
     assert generation(mem, namespace) == before + 2  # one delayed invalidation per write
 
 
