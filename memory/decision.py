@@ -180,7 +180,8 @@ class FactDecider:
             (float(sims[i]) for i in open_ if current[i].item.lang == cand.lang), reverse=True
         )
         runner_up = same[1] if len(same) > 1 else -1.0
-        loose = [i for i in loose if float(sims[i]) == same[0] >= runner_up + _RIVAL_SIMILARITY]
+        clear = bool(same) and same[0] >= runner_up + _RIVAL_SIMILARITY
+        loose = [i for i in loose if clear and float(sims[i]) == same[0]]
         if loose:
             # A change word about a fact that shares no word or subject with the newer
             # one, whose aspects are close in meaning ("I always pick up a postcard in

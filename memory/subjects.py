@@ -23,6 +23,10 @@ from typing import Any
 from memory.profile import ProfileSchema, load_schema
 from memory.slots import LANGS, ProfileSchemaError
 
+# Bumped when the code that derives a fact's subjects or language changes (not only the
+# vocabulary): cached features from another version are then derived again, not trusted.
+FEATURES_VERSION = 1
+
 _DEFAULT_PATH = Path(__file__).with_name("subjects.json")
 _CACHE_SIZE = 65536  # texts whose subjects are remembered: a few thousand travellers' facts
 _CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
@@ -70,7 +74,8 @@ class Subjects:
         # are used again only with the same vocabulary.
         self.fingerprint = hashlib.sha1(
             json.dumps(
-                [[name, *(p.pattern if p else "" for p in patterns[name])] for name in self.names]
+                [FEATURES_VERSION]
+                + [[name, *(p.pattern if p else "" for p in patterns[name])] for name in self.names]
                 + sorted([slot, *sorted(names)] for slot, names in by_slot.items()),
                 ensure_ascii=False,
             ).encode("utf-8", "surrogatepass")

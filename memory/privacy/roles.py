@@ -33,14 +33,29 @@ _YEAR = re.compile(r"(?:19[5-9]\d|20[0-3]\d)")
 _CLAUSE_BEFORE = r"[^0-9.!?;。！？；\n]"
 AGE = re.compile(
     r"(?:(?<![a-z])(?:i'?m|i\s+am|he'?s|she'?s|they'?re|aged?|ages|kids?|sons?|daughters?"
-    r"|children|child|boy|girl|baby|toddler|teens?|turns?|turning|grand(?:ma|pa|mother|father"
-    r"|parents?|kids?|sons?|daughters?)|mom|mum|dad|mother|father|parents?|wife|husband"
-    r"|partner|niece|nephew|dog|cat|pet|puppy)(?![a-z])[^0-9.!?;\n]{0,16}"
+    r"|children|child|boy|girl|baby|toddler|teens?|turns?|turning)(?![a-z])[^0-9.!?;\n]{0,16}"
+    # Round 16: a family member's or a pet's age said as one ("my dad is 70", "mom's 68", "the
+    # dog turns 3") or one's own to come ("I'll be 30"); "my wife says 45 is fine" is not one.
+    r"|(?<![a-z])(?:grand(?:ma|pa|mother|father|parents?|kids?|sons?|daughters?)|mom|mum|dad"
+    r"|mother|father|parents?|wife|husband|partner|niece|nephew|dog|cat|pet|puppy)"
+    r"(?:'s|\s+is|\s+are|\s+turns?|\s+turned|\s+aged?|\s+will\s+be)\s+(?:now\s+|only\s+|just\s+)?"
     r"|(?<![a-z])(?:i'?ll|i\s+will|he'?ll|she'?ll)\s+be\s+(?:turning\s+)?"
     r"|(?:孩子|儿子|女儿|宝宝|小孩|年龄|今年)[^0-9。！？；\n]{0,4})"
     r"(?:\d+\s*(?:,|and|&|、|和|或)\s*)*\Z",
     F,
 )
+MAX_AGE = 120
+
+
+def is_age(text: str, start: int, number: str) -> bool:
+    """Whether the bare number at `start` is someone's age: said as one, and one a person
+    can have ("my dad said 250 was enough" is no age)."""
+    digits = number.replace(",", "")
+    if not digits.isdigit() or int(digits) > MAX_AGE:
+        return False
+    return AGE.search(text, max(0, start - 40), start) is not None
+
+
 HEIGHT = re.compile(r"(?:身高|个子|height|tall|高)\s*[^0-9]{0,4}\Z", F)
 # A unit right before the digits: the second half of "7点05", "1米85", "3月12".
 UNIT_BEFORE = re.compile(r"(?:点|时|分|号|月|年|米|公里|岁|楼|层|排)\s*\Z")
@@ -115,14 +130,29 @@ SOFT_PLACE_BEFORE = re.compile(
     r"|place|spot|stop|station|site|venue|office|campus|region|province|state|county|sector"
     r"|section|option|choice|item|case|leg|segment|round|episode|season|edition|volume|issue"
     r"|part|plan|trip|tour|visit|meeting|event|conference|batch|team|group|class|grade|type"
-    r"|category|rank|ranked"
-    # Round 16: more things numbered to be found ("hole 18", "table 21", "locker 14")
-    r"|hole|table|locker|lot|camp|hangar|window|queue|lane|checkpoint|junction|marker|post"
-    r"|bay|stand|box|tram|trolley|shuttle|metro|subway|ferry|boat|berth|cabin|stop|exit"
-    r"|pier|dock|wharf|jetty|quay|level|hut|base|ward|bed|cell|lab|studio|screen|court|field"
-    r"|pitch|ring|arena|stadium|section|sector|portal|door|wing)(?![a-z])|邮编|第|号线)\s*#?\s*\Z",
+    r"|category|rank|ranked)(?![a-z])|邮编|第|号线)\s*#?\s*\Z",
     F,
 )
+# Round 16: more things numbered to be found ("hole 18", "table 21", "locker 14", "pier 39"),
+# for numbers below 100 only: these words are also said with a price ("the table 300 minimum
+# spend"), and things with a price of their own (beds, cabins, boxes, seats at a stadium)
+# are not among them.
+NUMBERED_BEFORE = re.compile(
+    r"(?<![a-z])(?:hole|table|locker|lot|camp|hangar|window|queue|lane|checkpoint|junction"
+    r"|marker|post|bay|stand|trolley|shuttle|metro|subway|ferry|boat|exit|pier|dock|wharf"
+    r"|jetty|quay|level|ward|portal|door|wing)(?![a-z])\s*#?\s*\Z",
+    F,
+)
+
+
+def small_numbered(text: str, start: int, number: str) -> bool:
+    """A number below 100 after a thing numbered to be found (`NUMBERED_BEFORE`)."""
+    digits = number.replace(",", "")
+    if not digits.isdigit() or int(digits) >= 100:
+        return False
+    return NUMBERED_BEFORE.search(text, max(0, start - 40), start) is not None
+
+
 BALANCE_BEFORE = re.compile(
     r"(?:(?<![a-z])(?:points?|miles|avios|balance|status|tier|elite|level|credits?\s+left)"
     r"(?![a-z])|积分|里程|会员等级)[^0-9。.!?]{0,12}\Z",
@@ -240,7 +270,6 @@ _PREVIOUS_NUMBER = re.compile(r"(?<![0-9a-z.])\d+(?:\.\d+)?(?![0-9])", F)
 _GROUP_BEFORE = re.compile(r"\d[ \-_/]{1,3}\Z")
 _GROUP_AFTER = re.compile(r"[ \-_/]{1,3}\d")
 _BEFORE = (
-    AGE,
     HEIGHT,
     UNIT_BEFORE,
     FLIGHT_BEFORE,
@@ -281,6 +310,7 @@ def explained(text: str, start: int, end: int, number: str) -> bool:
     if value is not None and value < 100 and WEIGHT_BEFORE.search(text, low, start):
         return True  # kilograms of luggage
     before = any(pattern.search(text, low, start) for pattern in _BEFORE)
+    before = before or is_age(text, start, number) or small_numbered(text, start, number)
     if before or any(pattern.match(text, end) for pattern in _AFTER):
         return True
     if DESTINATION_AFTER.match(text, end) and NAMED_BEFORE.search(text, low, start):
@@ -312,4 +342,4 @@ def _parallel(text: str, start: int) -> bool:
 
 AIRCRAFT_TYPES = _AIRCRAFT
 
-__all__ = ["AIRCRAFT_TYPES", "CLOCK", "FLIGHT_BEFORE", "TIME_BEFORE", "explained"]
+__all__ = ["AIRCRAFT_TYPES", "CLOCK", "FLIGHT_BEFORE", "TIME_BEFORE", "explained", "is_age"]

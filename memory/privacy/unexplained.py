@@ -30,13 +30,13 @@ from collections.abc import Iterator
 from memory.privacy.identifiers import COUNT_AFTER
 from memory.privacy.money import CANDIDATE, NOT_MONEY, RATING_BEFORE
 from memory.privacy.roles import (
-    AGE,
     BALANCE_BEFORE,
     CLOCK,
     COUNT_LATER,
     FREQUENCY_AFTER,
     TIME_WORDS,
     WEIGHT_BEFORE,
+    is_age,
 )
 
 F = re.ASCII | re.IGNORECASE
@@ -129,9 +129,10 @@ def _strongly_explained(text: str, start: int, end: int, number: str) -> bool:
     return bool(
         NOT_MONEY.match(text, end)
         or RATING_BEFORE.search(text, max(0, start - 30), start)
-        or (len(digits) in (3, 4) and digits.startswith("0"))
+        or (len(digits) in (3, 4) and digits.isdigit() and digits.startswith("0"))
         or (
-            CLOCK.fullmatch(digits.rjust(4, "0"))
+            len(digits) in (3, 4)
+            and CLOCK.fullmatch(digits.rjust(4, "0"))
             and TIME_WORDS.search(text, low, min(len(text), end + 30))
         )
         or (_YEAR.fullmatch(digits) and not PAID_BEFORE.search(text, low, start))
@@ -140,7 +141,7 @@ def _strongly_explained(text: str, start: int, end: int, number: str) -> bool:
         or COUNT_LATER.match(text, end)
         or COUNT_AFTER.match(text, end)
         or FREQUENCY_AFTER.match(text, end)
-        or AGE.search(text, low, start)
+        or is_age(text, start, number)
         or BALANCE_BEFORE.search(text, low, start)
         or (len(digits) <= 2 and WEIGHT_BEFORE.search(text, low, start))
     )

@@ -373,3 +373,38 @@ def test_round_16_targets_on_the_sets_it_was_tuned_on(name: str) -> None:
     missed = [c["text"] for c in doc["sensitive"] if scan(c["text"]) != "amount"]
     refused = [c["text"] for c in doc["benign"] if scan(c["text"]) is not None]
     assert (missed, refused) == ([], [])
+
+
+# Prices that round 16's wider explanations (a family member's age, things numbered to be
+# found) let through, found in review: an age is one a person can have and said as one; a
+# numbered thing explains a small number only, and things with a price of their own do not.
+PRICES_NOT_AGES_OR_PLACES = [
+    "my wife says 450 is fine for a hotel night",
+    "my dad said 250 was enough for the hotel",
+    "mom's max is 400",
+    "my dog's vet bill was 900",
+    "I'll be 300 over budget",
+    "the table 300 minimum spend",
+    "the box 120 at the opera",
+    "stadium 80 for the match",
+    "a bed 40 in Hanoi was fine",
+    "the locker was 0.50 per hour",
+]
+AGES_AND_PLACES = [
+    "my dad is 70 and needs an aisle seat",
+    "mom's 68, book her a lower berth",
+    "I'll be 30 next month, plan something fun",
+    "table 21 by the window please",
+    "pier 39 is close to the hotel",
+    "the dog turns 3 in May",
+]
+
+
+@pytest.mark.parametrize("text", PRICES_NOT_AGES_OR_PLACES)
+def test_a_price_is_no_age_and_no_numbered_place(text: str) -> None:
+    assert check_fact(text) == REASON_AMOUNT
+
+
+@pytest.mark.parametrize("text", AGES_AND_PLACES)
+def test_ages_and_numbered_places_are_kept(text: str) -> None:
+    assert check_fact(text) is None
