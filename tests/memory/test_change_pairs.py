@@ -38,9 +38,9 @@ def decided(old_text: str, new_text: str) -> str:
 
 
 @cache
-def rates(half: str, lang: str) -> tuple[float, float, tuple[str, ...]]:
-    """(share of changes superseded, or only marked newer by `SLACK` at most; share of the
-    others kept, marked or not; the misses)."""
+def rates(half: str, lang: str) -> tuple[float, float, float, tuple[str, ...]]:
+    """(share of changes superseded; share superseded or marked newer, so the agent is told
+    which is newer; share of the others kept, marked or not; the misses)."""
     pairs = json.loads((PAIRS / f"{half}.json").read_text(encoding="utf-8"))["pairs"]
     mine = [p for p in pairs if p["lang"] == lang]
     got = {(p["old"], p["new"]): decided(p["old"], p["new"]) for p in mine}
@@ -54,43 +54,42 @@ def rates(half: str, lang: str) -> tuple[float, float, tuple[str, ...]]:
     superseded = sum(got[(p["old"], p["new"])] == "supersedes" for p in changes) / len(changes)
     told = sum(got[(p["old"], p["new"])] != "both" for p in changes) / len(changes)
     kept = sum(got[(p["old"], p["new"])] != "supersedes" for p in others) / len(others)
-    return min(told, superseded + SLACK), kept, misses
+    return superseded, told, kept, misses
 
 
-# Round 6 (bench/README.md): a change whose newer fact narrows the shared thing or is about
-# another activity on it is only marked newer, never replaced ("High floor" -> "a low
-# floor is better, I hate waiting for lifts" was replaced before, is marked now): a change
-# marked newer counts, up to this share of a half's changes.
-SLACK = 0.1
-
-
-# Measured (bench/README.md): dev 0.905 / 1.000 in both languages, held-out 0.850 / 1.000
-# in both, fresh 0.667 (en) and 0.750 (zh) / 1.000. A little room for vocabulary changes,
-# none for keeping fewer complementary pairs.
-FLOORS = {"dev": 0.85, "heldout": 0.8, "fresh": 0.6}
+# Floors of (superseded, told newer). Since round 6 (bench/README.md) a change whose newer
+# fact narrows the shared thing or is about another activity on it is only marked newer,
+# never replaced ("High floor" -> "a low floor is better, I hate waiting for lifts"), so
+# the agent is told which is newer without a preference being replaced at a guess.
+# Measured after round 6: dev 0.952 / 1.000 (en), 0.952 / 0.952 (zh); held-out 0.850 /
+# 0.900, 0.850 / 0.950; fresh 0.583 / 0.667, 0.750 / 0.750; every other pair kept. A little
+# room for vocabulary changes, none for keeping fewer complementary pairs.
+FLOORS = {"dev": (0.9, 0.9), "heldout": (0.8, 0.85), "fresh": (0.55, 0.6)}
 
 
 @pytest.mark.parametrize("half", sorted(FLOORS))
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_changes_are_superseded_and_the_others_kept(half: str, lang: str) -> None:
-    superseded, kept, misses = rates(half, lang)
+    superseded, told, kept, misses = rates(half, lang)
     assert kept == 1.0, misses
-    assert superseded >= FLOORS[half], misses
+    assert superseded >= FLOORS[half][0], misses
+    assert told >= FLOORS[half][1], misses
 
 
 # Round 2 (bench/README.md): new dev pairs (dev2, tuned on), held-out pairs written before
 # round 2's changes (heldout2) and fresh probes written after them (fresh2), smaller
-# halves: dev2 0.700 (en) / 0.900 (zh), heldout2 0.667 / 0.917, fresh2 0.500 / 0.500,
-# every other pair kept.
-ROUND_2_FLOORS = {"dev2": 0.6, "heldout2": 0.6, "fresh2": 0.4}
+# halves. After round 6: dev2 0.900 / 1.000 (en), 1.000 / 1.000 (zh); heldout2 0.667 /
+# 0.750, 0.833 / 0.917; fresh2 0.333 / 0.500, 0.500 / 0.500; every other pair kept.
+ROUND_2_FLOORS = {"dev2": (0.85, 0.95), "heldout2": (0.6, 0.7), "fresh2": (0.3, 0.45)}
 
 
 @pytest.mark.parametrize("half", sorted(ROUND_2_FLOORS))
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_round_2_changes_are_superseded_and_the_others_kept(half: str, lang: str) -> None:
-    superseded, kept, misses = rates(half, lang)
+    superseded, told, kept, misses = rates(half, lang)
     assert kept == 1.0, misses
-    assert superseded >= ROUND_2_FLOORS[half], misses
+    assert superseded >= ROUND_2_FLOORS[half][0], misses
+    assert told >= ROUND_2_FLOORS[half][1], misses
 
 
 def test_every_half_covers_each_language_and_kind() -> None:
@@ -115,23 +114,26 @@ def test_a_malformed_vocabulary_is_named(tmp_path: Path) -> None:
 # Round 4 (bench/README.md): dev pairs of non-changes that look like changes (dev3: potential
 # complements, 还是 / "rather", "no more than", a reversed stance on another object; tuned
 # on) and fresh probes of the same kinds written after the detector was frozen (fresh3):
-# every lookalike kept; changes dev3 1.000 / 1.000, fresh3 0.667 (en) / 0.500 (zh).
+# every lookalike kept; changes dev3 1.000 / 1.000, fresh3 0.583 (en) / 0.583 (zh) after
+# round 6 (0.667 / 0.500 at round 4).
 ROUND_4_FLOORS = {"dev3": 0.75, "fresh3": 0.4}
 
 
 @pytest.mark.parametrize("half", sorted(ROUND_4_FLOORS))
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_round_4_lookalikes_are_kept_and_changes_superseded(half: str, lang: str) -> None:
-    superseded, kept, misses = rates(half, lang)
+    superseded, _, kept, misses = rates(half, lang)
     assert kept == 1.0, misses
     assert superseded >= ROUND_4_FLOORS[half], misses
 
 
 # Round 6 (bench/README.md): dev pairs (dev4, tuned on) of changes whose newer fact shares
 # no word with the older one (only marked newer, never replaced) and of lookalikes on
-# another activity or a narrower case of a shared thing: changes marked 0.700 in both
-# languages (0.100 / 0.200 superseded), lookalikes kept 8/8 (en) and 7/8 (zh).
+# another activity or a narrower case of a shared thing: lookalikes kept 8/8 (en) and 7/8
+# (zh) pair by pair here. (Its changes are marked newer by the engine's aspect comparison
+# among a person's facts, 0.700 in both languages in `bench/changes.py`; pair by pair, as
+# here, 0.100 / 0.200: tests/memory/test_changes.py checks the marks through retrieve().)
 def test_round_6_lookalikes_on_another_activity_are_not_replaced() -> None:
     for lang, floor in (("en", 1.0), ("zh", 0.85)):
-        _, kept, misses = rates("dev4", lang)
+        _, _, kept, misses = rates("dev4", lang)
         assert kept >= floor, misses
