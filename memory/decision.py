@@ -171,7 +171,7 @@ class FactDecider:
             weighed = self.changes.weigh(stored.item.text, cand.text, sim, one_choice=one_choice)
             if weighed is not None:
                 found.append((weighed[1], sim, index, weighed[0]))
-            elif self.changes.loose(stored.item.text, cand.text, sim):
+            elif not one_choice and self.changes.loose(stored.item.text, cand.text, sim):
                 loose.append(index)
         # Only the fact clearly closest in text (by `_RIVAL_SIMILARITY` over the next one in
         # the candidate's language): among a traveller's facts, e5 puts "现在改成租电动滑板车了"
