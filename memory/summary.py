@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 from memory.lang import Lang, detect_lang, dominant_lang
 from memory.types import MemoryItem
-from memory.views import change_note, change_notes, newer_first
+from memory.views import change_marks, change_note, change_notes, newer_first, newer_first_of
 
 if TYPE_CHECKING:
     from memory.facts import Facts
@@ -112,8 +112,9 @@ def _ranked(facts: Facts, order: list[int], lang: Lang, max_facts: int, max_char
     if facts.contested.count(None) != len(facts.contested):
         position = {facts.ids[i]: n for n, i in enumerate(order)}
         if any(facts.contested[i] in position for i in order):
-            order = _newer_first(order, facts.ids, facts.contested, position)
-            notes = _change_notes(order, facts.ids, facts.contested)
+            ids, contested = facts.ids, facts.contested
+            order = newer_first_of(order, ids.__getitem__, contested.__getitem__)
+            notes = change_marks(order, ids.__getitem__, contested.__getitem__)
     sep, end = ("；", "。") if lang == "zh" else ("; ", ".")
     parts: list[str] = []
     used = len(end)
@@ -136,51 +137,3 @@ def _ranked(facts: Facts, order: list[int], lang: Lang, max_facts: int, max_char
         parts.append(text)
         used += cost
     return sep.join(parts) + end if parts else ""
-
-
-def _newer_first(
-    order: list[int],
-    ids: Sequence[str],
-    contested: Sequence[str | None],
-    position: dict[str, int],
-) -> list[int]:
-    """`memory.views.newer_first` over positions of facts (`order`; `position`: each
-    fact's id -> its place in `order`), reading only their id and contester."""
-    before: dict[int, list[int]] = {}
-    for n, i in enumerate(order):
-        newer = contested[i]
-        if newer is not None and position.get(newer, -1) > n:
-            before.setdefault(i, []).append(order[position[newer]])
-    moved = {j for group in before.values() for j in group}
-    out: list[int] = []
-    seen: set[int] = set()
-
-    def place(i: int) -> None:
-        if i in seen:
-            return
-        seen.add(i)
-        for newer in before.get(i, ()):
-            place(newer)
-        out.append(i)
-
-    for i in order:
-        if i not in moved:
-            place(i)
-    for i in order:  # a newer fact whose older one was placed after it already
-        place(i)
-    return out
-
-
-def _change_notes(
-    order: list[int], ids: Sequence[str], contested: Sequence[str | None]
-) -> dict[int, str]:
-    """`memory.views.change_notes` over positions of facts: which note ("newer" or
-    "older") each fact gets; the note's text is made only for the facts shown."""
-    present = {ids[i]: i for i in order}
-    notes: dict[int, str] = {}
-    for i in order:
-        newer = present.get(contested[i]) if contested[i] else None  # type: ignore[arg-type]
-        if newer is not None:
-            notes[newer] = "newer"
-            notes[i] = "older"
-    return notes

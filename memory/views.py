@@ -5,13 +5,15 @@ not sure enough to replace one. `Memory` reads the store and hands the items her
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Callable, Sequence
+from typing import Any, TypeVar
 
 from memory.errors import InvalidSlotValue
 from memory.profile import ProfileSchema
 from memory.store import StoredItem, utcnow
 from memory.types import MemoryItem, ScopedValue
+
+K = TypeVar("K")
 
 
 def scoped_of(schema: ProfileSchema, current: Sequence[StoredItem]) -> list[ScopedValue]:
@@ -114,42 +116,60 @@ def change_notes(items: Sequence[MemoryItem]) -> dict[str, str]:
     """Notes for the facts among `items` that a newer one among them may replace (a change
     of mind the engine was not sure of): the newer is marked newer, the older older, each
     with the day it was said, in the fact's own language. Item id -> note."""
-    present = {item.id: item for item in items}
-    notes: dict[str, str] = {}
-    for item in items:
-        newer = present.get(item.contested_by) if item.contested_by else None
+    marks = change_marks(items, lambda item: item.id, lambda item: item.contested_by)
+    return {item.id: _note(item, mark) for item, mark in marks.items()}
+
+
+def change_marks(
+    keys: Sequence[K], id_of: Callable[[K], str], contester: Callable[[K], str | None]
+) -> dict[K, str]:
+    """`change_notes` over any keys of facts (items, or positions with `id_of` and
+    `contester` reading the facts' columns): which mark, "newer" or "older", each gets."""
+    present = {id_of(key): key for key in keys}
+    marks: dict[K, str] = {}
+    for key in keys:
+        named = contester(key)
+        newer = present.get(named) if named else None
         if newer is not None:
-            notes[newer.id] = _note(newer, "newer")
-            notes[item.id] = _note(item, "older")
-    return notes
+            marks[newer] = "newer"
+            marks[key] = "older"
+    return marks
 
 
 def newer_first(items: Sequence[MemoryItem]) -> list[MemoryItem]:
     """`items` in order, except that a newer fact that may replace an older one comes
     right before it (every item exactly once)."""
-    position = {item.id: n for n, item in enumerate(items)}
-    before: dict[str, list[MemoryItem]] = {}
-    for item in items:
-        newer = item.contested_by
-        if newer is not None and position.get(newer, -1) > position[item.id]:
-            before.setdefault(item.id, []).append(items[position[newer]])
-    moved = {newer.id for group in before.values() for newer in group}
-    out: list[MemoryItem] = []
+    return newer_first_of(items, lambda item: item.id, lambda item: item.contested_by)
+
+
+def newer_first_of(
+    keys: Sequence[K], id_of: Callable[[K], str], contester: Callable[[K], str | None]
+) -> list[K]:
+    """`newer_first` over any keys of facts (items, or positions with `id_of` and
+    `contester` reading the facts' columns)."""
+    position = {id_of(key): n for n, key in enumerate(keys)}
+    before: dict[str, list[K]] = {}
+    for key in keys:
+        newer = contester(key)
+        if newer is not None and position.get(newer, -1) > position[id_of(key)]:
+            before.setdefault(id_of(key), []).append(keys[position[newer]])
+    moved = {id_of(newer) for group in before.values() for newer in group}
+    out: list[K] = []
     seen: set[str] = set()
 
-    def place(item: MemoryItem) -> None:
-        if item.id in seen:
+    def place(key: K) -> None:
+        if id_of(key) in seen:
             return
-        seen.add(item.id)
-        for newer in before.get(item.id, ()):
+        seen.add(id_of(key))
+        for newer in before.get(id_of(key), ()):
             place(newer)
-        out.append(item)
+        out.append(key)
 
-    for item in items:
-        if item.id not in moved:
-            place(item)
-    for item in items:  # a newer fact whose older one was placed after it already
-        place(item)
+    for key in keys:
+        if id_of(key) not in moved:
+            place(key)
+    for key in keys:  # a newer fact whose older one was placed after it already
+        place(key)
     return out
 
 
@@ -164,10 +184,12 @@ def _note(item: MemoryItem, which: str) -> str:
 
 
 __all__ = [
+    "change_marks",
     "change_note",
     "change_notes",
     "export_document",
     "newer_first",
+    "newer_first_of",
     "profile_of",
     "scoped_of",
 ]
