@@ -36,7 +36,7 @@ from typing import Any
 import httpx
 import redis
 from bot_load import REDIS_URL, TRAVEL_BOT, _cpu_seconds, _free_port, _pct, _rss_kb
-from doubles import Answer, DingTalkDouble, ModelDouble
+from doubles import Answer, DingTalkDouble, ModelDouble, Post
 
 from bot.dingtalk.http import compute_sign
 
@@ -97,12 +97,15 @@ class Bench:
             LLM_TIMEOUT_SECONDS=str(max(30.0, self.args.delay * 4)),
             AGENT_WORKERS=str(self.args.workers),
         )
+        log: Any = subprocess.DEVNULL
+        if self.args.server_log:
+            log = open(self.args.server_log, "wb")  # noqa: SIM115 (the child keeps it)
         self.process = subprocess.Popen(
-            [TRAVEL_BOT, "--log-level", "WARNING", "serve"],
+            [TRAVEL_BOT, "--log-level", self.args.log_level, "serve"],
             cwd=self.tmp,
             env=env,
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
+            stdout=log,
+            stderr=log,
         )
         deadline = time.monotonic() + 120
         while time.monotonic() < deadline:
@@ -130,7 +133,7 @@ class Bench:
             "chatbotCorpId": CORP,
             "chatbotUserId": "$:LWCP_v1:$bot",
             "robotCode": CLIENT_ID,
-            "sessionWebhook": self.dingtalk.webhook(session),
+            "sessionWebhook": self.dingtalk.webhook(session, staff_id),
             "sessionWebhookExpiredTime": int((time.time() + 5400) * 1000),
         }
         body = json.dumps(data).encode()
@@ -166,12 +169,19 @@ class Bench:
         self.dingtalk.reset()
         n = args.conversations
         sends: list[tuple[str, float, float]] = [("", 0.0, 0.0)] * n
+        failed: dict[str, str] = {}  # session -> why its callback was not acknowledged
         barrier = threading.Barrier(n + 1)
 
         def converse(index: int) -> None:
             session = f"burst-{index}"
             barrier.wait()
-            sent, acked = self.callback(f"staff{index:05d}", f"plan trip number {index}", session)
+            try:
+                sent, acked = self.callback(
+                    f"staff{index:05d}", f"plan trip number {index}", session
+                )
+            except (SystemExit, httpx.HTTPError) as exc:  # a thread would drop it silently
+                failed[session] = str(exc) or type(exc).__name__
+                return
             sends[index] = (session, sent, acked)
 
         threads = [threading.Thread(target=converse, args=(i,)) for i in range(n)]
@@ -180,13 +190,16 @@ class Bench:
         barrier.wait()
         for thread in threads:
             thread.join()
+        if failed:
+            reasons = sorted(set(failed.values()))
+            raise SystemExit(f"{len(failed)} of {n} burst callbacks not acknowledged: {reasons}")
 
         command_acks: list[float] = []
 
-        def answered() -> int:
-            return sum(1 for p in self.dingtalk.replies if p.args["session"].startswith("burst-"))
+        def in_burst(post: Post) -> bool:
+            return str(post.args["session"]).startswith("burst-")
 
-        while answered() < n and len(command_acks) < 40:
+        while self.dingtalk.answered(in_burst) < n and len(command_acks) < 40:
             started = time.monotonic()
             self.callback(
                 f"cmd{len(command_acks):03d}", "/travel-prefs", f"cmd-{len(command_acks)}"
@@ -194,11 +207,14 @@ class Bench:
             command_acks.append(time.monotonic() - started)
             time.sleep(0.05)
 
-        replies = self.dingtalk.wait_for_replies(
-            n,
-            timeout=max(60.0, args.delay * n),
-            where=lambda p: p.args["session"].startswith("burst-"),
-        )
+        try:
+            replies = self.dingtalk.wait_for_replies(
+                n, timeout=max(60.0, args.delay * n), where=in_burst
+            )
+        except SystemExit as exc:
+            answered = {p.args["session"] for p in self.dingtalk.replies}
+            missing = [s for s, _, _ in sends if s not in answered]
+            raise SystemExit(f"{exc}; no reply to {missing[:20]}") from None
         rss_now, rss_peak = _rss_kb(pid)
         answered_at = {str(p.args["session"]): p.at for p in replies}
         burst = [answered_at[s] - sent - args.delay for s, sent, _ in sends]
@@ -211,6 +227,7 @@ class Bench:
             "agent_workers": args.workers,
             "burst_wall_s": round(wall, 3),
             "throughput_conversations_per_s": round(n / wall, 2),
+            "replies_via_openapi": sum(1 for p in replies if p.args.get("via") == "openapi"),
             "overhead_alone_ms_p50": round(_pct(alone, 50) * ms, 1),
             "overhead_alone_ms_p95": round(_pct(alone, 95) * ms, 1),
             "server_cpu_ms_per_conversation": round(cpu_alone * ms, 1),
@@ -250,6 +267,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--workers", type=int, default=64, help="AGENT_WORKERS of the server")
     parser.add_argument("--sequential", type=int, default=20, help="conversations one at a time")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
+    parser.add_argument("--log-level", default="WARNING", help="the server's log level")
+    parser.add_argument("--server-log", default="", help="write the server's log to this file")
     args = parser.parse_args(argv)
     bench = Bench(args)
     try:

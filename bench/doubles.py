@@ -17,7 +17,8 @@ Bailian, kept small on purpose.
   `tokens_per_second` (None: all at once), and writes down when each answer's first
   token and its end went out (`streamed`).
 - `DingTalkDouble` (`dingtalk_load.py`): DingTalk's access token, robot sends and session
-  webhooks, writing down when each reply arrived and to which message's session.
+  webhooks, writing down when each reply arrived, to which message's session and how
+  (`via`: the session webhook, or the robot's one-to-one OpenAPI send to the writer).
 - `BailianDouble`: Bailian's memory API for `latency.py --backend bailian`: every
   traveller has the same `facts`; search answers the first `top_k` of them with scores,
   list pages through them, the profile has a few attributes, writes are accepted and
@@ -111,6 +112,12 @@ class _Handler(BaseHTTPRequestHandler):
 
 
 class _Quiet(ThreadingHTTPServer):
+    # socketserver's default listen queue is 5: a burst of new connections (the bot's
+    # answers to 200 conversations arriving together) overflowed it, and the kernel reset
+    # some of them (the bot saw `ReadError`): a fault of the double, not of the service
+    # it stands in for. The kernel caps this at `net.core.somaxconn`.
+    request_queue_size = 1024
+
     def handle_error(self, request: Any, client_address: Any) -> None:
         pass  # a client closing its kept-alive connection at the end is no news
 
@@ -237,11 +244,17 @@ class DingTalkDouble(_Server):
         super().__init__()
         self._replies: list[Post] = []
         self._lock = threading.Condition()
+        self._sessions: dict[str, str] = {}  # staff id -> the session of their last message
 
-    def webhook(self, session: str) -> str:
+    def webhook(self, session: str, staff_id: str = "") -> str:
         """A session webhook whose replies are written down with `session` (DingTalk's
         shape: the bot posts only to `/robot/sendBySession` on DingTalk's origins or
-        `DINGTALK_API_URL`'s)."""
+        `DINGTALK_API_URL`'s). With `staff_id`, the robot's one-to-one OpenAPI send to
+        that person (the bot's way when a webhook fails) is written down with `session`
+        too, as the same answer reaching the same chat."""
+        if staff_id:
+            with self._lock:
+                self._sessions[staff_id] = session
         return f"{self.base}/robot/sendBySession?session={session}"
 
     def answer(self, path: str, body: dict[str, Any]) -> dict[str, Any]:
@@ -252,9 +265,15 @@ class DingTalkDouble(_Server):
         if path == "/v1.0/oauth2/accessToken":
             return {"accessToken": "bench-token", "expireIn": 7200}
         if path == "/robot/sendBySession" or path.startswith("/v1.0/robot/"):
-            session = dict(parse_qsl(url.query)).get("session", "")
             with self._lock:
-                self._replies.append(Post({"session": session, **body}))
+                if path == "/robot/sendBySession":
+                    session = dict(parse_qsl(url.query)).get("session", "")
+                    self._replies.append(Post({"session": session, "via": "webhook", **body}))
+                else:
+                    users = body.get("userIds") or [""]
+                    for user in users if isinstance(users, list) else [""]:
+                        session = self._sessions.get(str(user), "")
+                        self._replies.append(Post({"session": session, "via": "openapi", **body}))
                 self._lock.notify_all()
             return {"errcode": 0, "errmsg": "ok", "processQueryKey": "q"}
         return {}
@@ -271,13 +290,26 @@ class DingTalkDouble(_Server):
     def wait_for_replies(
         self, count: int, timeout: float, where: Callable[[Post], bool] = lambda p: True
     ) -> list[Post]:
-        """The first `count` replies matching `where`, once they arrived (else SystemExit)."""
+        """The first reply of `count` sessions matching `where`, once they arrived (else
+        SystemExit naming the sessions that got none)."""
         deadline = time.monotonic() + timeout
         with self._lock:
-            while len(found := [p for p in self._replies if where(p)]) < count:
+            while len(found := self._first_per_session(where)) < count:
                 if not self._lock.wait(timeout=max(0.0, deadline - time.monotonic())):
                     raise SystemExit(f"only {len(found)} of {count} replies arrived")
             return found[:count]
+
+    def answered(self, where: Callable[[Post], bool] = lambda p: True) -> int:
+        """How many sessions matching `where` got a reply."""
+        with self._lock:
+            return len(self._first_per_session(where))
+
+    def _first_per_session(self, where: Callable[[Post], bool]) -> list[Post]:
+        first: dict[str, Post] = {}
+        for post in self._replies:
+            if where(post):
+                first.setdefault(str(post.args["session"]), post)
+        return list(first.values())
 
 
 class FeishuDouble(_Server):
