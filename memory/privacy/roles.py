@@ -45,6 +45,9 @@ AGE = re.compile(
     F,
 )
 MAX_AGE = 120
+# What someone is, said with an article: an elite tier ("I'm a 1K", United's top status) or a
+# kind of traveller ("I'm a 10K runner"), not an amount of theirs.
+KIND_BEFORE = re.compile(r"(?<![a-z])(?:i'?m|i\s+am|she'?s|he'?s)\s+an?\s+\Z", F)
 
 
 def is_age(text: str, start: int, number: str) -> bool:
@@ -270,6 +273,7 @@ _PREVIOUS_NUMBER = re.compile(r"(?<![0-9a-z.])\d+(?:\.\d+)?(?![0-9])", F)
 _GROUP_BEFORE = re.compile(r"\d[ \-_/]{1,3}\Z")
 _GROUP_AFTER = re.compile(r"[ \-_/]{1,3}\d")
 _BEFORE = (
+    KIND_BEFORE,
     HEIGHT,
     UNIT_BEFORE,
     FLIGHT_BEFORE,

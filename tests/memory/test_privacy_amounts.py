@@ -397,6 +397,7 @@ AGES_AND_PLACES = [
     "table 21 by the window please",
     "pier 39 is close to the hotel",
     "the dog turns 3 in May",
+    "United is my carrier of choice, I'm a 1K",  # an elite tier, not a thousand
 ]
 
 
