@@ -22,13 +22,19 @@ Steering: `rate_limit(kind, times)` answers 403 `Forbidden.AccessDenied.QpsLimit
 `fail(kind, times, status)` answers an error; `flow_control(times)` answers batchSend
 with the user in `flowControlledStaffIdList`; `down(True)` answers every robot send and
 webhook with 503. `kind` is "otm" (one-to-one), "group", "webhook", "token",
-"card_create", "card_stream" or "card_update".
+"card_create", "card_stream" or "card_update". Transport faults:
+`refuse_connections()` / `accept_connections()` close the port and open it again (a
+client is refused: nothing reaches DingTalk); `webhook_fault("reset" | "hang")` takes
+the next webhook's message (it is in `sent`: the chat shows it) and then resets the
+connection, or answers nothing until `hang_seconds` have passed.
 """
 
 from __future__ import annotations
 
 import itertools
 import json
+import socket
+import struct
 import threading
 import time
 import uuid
@@ -91,6 +97,8 @@ class FakeDingTalkAPI(CardMethods, LocalServer):
         self._rejected: list[tuple[str, int]] = []
         self._steer: dict[str, list[tuple[int, dict[str, Any]]]] = defaultdict(list)
         self._down = False
+        self._faults: list[str] = []
+        self.hang_seconds = 3.0
         self._lock = threading.Condition()
         self._ids = itertools.count(1)
         self._init_cards()
@@ -136,6 +144,13 @@ class FakeDingTalkAPI(CardMethods, LocalServer):
 
     def flow_control(self, times: int = 1) -> None:
         self._push("otm", times, 200, {"flow_controlled": True})
+
+    def webhook_fault(self, fault: str, times: int = 1) -> None:
+        """The next `times` webhook messages are taken, then the connection is reset
+        ("reset") or left without an answer for `hang_seconds` ("hang")."""
+        assert fault in ("reset", "hang")
+        with self._lock:
+            self._faults.extend([fault] * times)
 
     def down(self, value: bool = True) -> None:
         with self._lock:
@@ -348,6 +363,15 @@ class _Handler(JSONHandler):
             self.send_json(200, {"errcode": 300001, "errmsg": "session 不存在"})
             return
         fake._record(_from_webhook(body, session.conversation))
+        with fake._lock:
+            fault = fake._faults.pop(0) if fake._faults else None
+        if fault == "hang":
+            fake.closing.wait(fake.hang_seconds)
+        if fault is not None:  # taken, never answered: the client cannot know
+            self.connection.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+            self.connection.close()  # with linger 0: a reset, not a clean close
+            self.close_connection = True
+            return
         self.send_json(200, {"errcode": 0, "errmsg": "ok"})
 
     def _robot_send(self, kind: str, body: dict[str, Any]) -> None:
