@@ -24,9 +24,10 @@ with the user in `flowControlledStaffIdList`; `down(True)` answers every robot s
 webhook with 503. `kind` is "otm" (one-to-one), "group", "webhook", "token",
 "card_create", "card_stream" or "card_update". Transport faults:
 `refuse_connections()` / `accept_connections()` close the port and open it again (a
-client is refused: nothing reaches DingTalk); `webhook_fault("reset" | "hang")` takes
-the next webhook's message (it is in `sent`: the chat shows it) and then resets the
-connection, or answers nothing until `hang_seconds` have passed.
+client is refused: nothing reaches DingTalk); `take_then_fail(kind, "reset" | "hang")`
+takes the next message of `kind` ("webhook", "otm" or "group": it is in `sent`, the
+chat shows it) and then resets the connection, or answers nothing until
+`hang_seconds` have passed.
 """
 
 from __future__ import annotations
@@ -97,7 +98,7 @@ class FakeDingTalkAPI(CardMethods, LocalServer):
         self._rejected: list[tuple[str, int]] = []
         self._steer: dict[str, list[tuple[int, dict[str, Any]]]] = defaultdict(list)
         self._down = False
-        self._faults: list[str] = []
+        self._faults: dict[str, list[str]] = defaultdict(list)
         self.hang_seconds = 3.0
         self._lock = threading.Condition()
         self._ids = itertools.count(1)
@@ -145,12 +146,12 @@ class FakeDingTalkAPI(CardMethods, LocalServer):
     def flow_control(self, times: int = 1) -> None:
         self._push("otm", times, 200, {"flow_controlled": True})
 
-    def webhook_fault(self, fault: str, times: int = 1) -> None:
-        """The next `times` webhook messages are taken, then the connection is reset
+    def take_then_fail(self, kind: str, fault: str, times: int = 1) -> None:
+        """The next `times` messages of `kind` are taken, then the connection is reset
         ("reset") or left without an answer for `hang_seconds` ("hang")."""
-        assert fault in ("reset", "hang")
+        assert fault in ("reset", "hang") and kind in ("webhook", "otm", "group")
         with self._lock:
-            self._faults.extend([fault] * times)
+            self._faults[kind].extend([fault] * times)
 
     def down(self, value: bool = True) -> None:
         with self._lock:
@@ -363,16 +364,24 @@ class _Handler(JSONHandler):
             self.send_json(200, {"errcode": 300001, "errmsg": "session 不存在"})
             return
         fake._record(_from_webhook(body, session.conversation))
+        if not self._failed_after_taking("webhook"):
+            self.send_json(200, {"errcode": 0, "errmsg": "ok"})
+
+    def _failed_after_taking(self, kind: str) -> bool:
+        """A message of `kind` was taken: reset or hang if steered to (True)."""
+        fake = self.owner
         with fake._lock:
-            fault = fake._faults.pop(0) if fake._faults else None
+            faults = fake._faults[kind]
+            fault = faults.pop(0) if faults else None
         if fault == "hang":
             fake.closing.wait(fake.hang_seconds)
-        if fault is not None:  # taken, never answered: the client cannot know
-            self.connection.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
-            self.connection.close()  # with linger 0: a reset, not a clean close
-            self.close_connection = True
-            return
-        self.send_json(200, {"errcode": 0, "errmsg": "ok"})
+        if fault is None:
+            return False
+        # Taken, never answered: the client cannot know. Linger 0: a reset, not a close.
+        self.connection.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+        self.connection.close()
+        self.close_connection = True
+        return True
 
     def _robot_send(self, kind: str, body: dict[str, Any]) -> None:
         fake = self.owner
@@ -393,6 +402,8 @@ class _Handler(JSONHandler):
             return
         conversation = str(body.get("openConversationId") or "")
         fake._record(_from_openapi(body, conversation, users))
+        if self._failed_after_taking(kind):
+            return
         answer: dict[str, Any] = {"processQueryKey": uuid.uuid4().hex}
         if kind == "otm":
             answer.update(invalidStaffIdList=[], flowControlledStaffIdList=[])

@@ -107,7 +107,7 @@ def test_a_reply_the_webhook_may_have_taken_is_not_sent_again(
     monkeypatch.setattr(bot.dingtalk.api, "WEBHOOK_TIMEOUT", 0.5)
     dingtalk.hang_seconds = 2.0
     scripted_model.script("Window seats, noted.", "Aisle next time?")
-    dingtalk.webhook_fault(fault)
+    dingtalk.take_then_fail("webhook", fault)
     robot.send("I like window seats")
     _settle(robot, dingtalk, 1)
     [answer] = dingtalk.sent  # the chat shows it once: no OpenAPI copy
@@ -126,8 +126,25 @@ def test_a_group_reply_the_webhook_may_have_taken_is_not_posted_in_the_group_aga
     robot: HTTPRobot, scripted_model: ScriptedModel, dingtalk: FakeDingTalkAPI
 ) -> None:
     scripted_model.script("Noted for the team.")
-    dingtalk.webhook_fault("reset")
+    dingtalk.take_then_fail("webhook", "reset")
     robot.send("we fly economy", group=True)
     _settle(robot, dingtalk, 1)
     assert len(dingtalk.sent) == 1
     assert "/v1.0/robot/groupMessages/send" not in dingtalk.requests
+
+
+@pytest.mark.parametrize(("group", "kind"), [(False, "otm"), (True, "group")])
+def test_an_openapi_send_dingtalk_may_have_taken_is_not_retried(
+    robot: HTTPRobot,
+    scripted_model: ScriptedModel,
+    dingtalk: FakeDingTalkAPI,
+    group: bool,
+    kind: str,
+) -> None:
+    scripted_model.script("Through the OpenAPI, once.")
+    dingtalk.take_then_fail(kind, "reset")
+    robot.send("hello", group=group, webhook_expires_in=-1)  # no usable webhook
+    _settle(robot, dingtalk, 1)
+    [answer] = dingtalk.sent
+    assert answer.via == "openapi" and answer.text == "Through the OpenAPI, once."
+    assert robot.core.metrics.value("dingtalk_send_failures_total", kind="answer") == 0
