@@ -59,6 +59,13 @@ _BROAD = frozenset(("flight", "rail", "lodging", "brand"))
 _EN_WORD = re.compile(r"[a-z0-9][a-z0-9'-]*")
 _CLAUSE = re.compile(r"[,，;；。.!！?？]")
 _NEGATION = re.compile(r"\w+n't|cannot|not|no|never")
+# A reason said inside the clause that says the change ("I'm done with Lufthansa after
+# the strikes"): its words say why, not what is given up.
+_REASON = re.compile(r"\b(?:after|because|since|due to|thanks to)\b|因为|由于")
+# "不…了" says a change and a negation; the verb right after 不 is what is no longer done
+# ("现在照片不洗出来了": printing, not the photos), which the change pattern would hide
+# (what follows it, an object or a direction, is left out as before).
+_NOT_ANY_MORE = re.compile(r"不(?:太|再)?([^，。,.；;！!？?不了])[^，。,.；;！!？?不了]{0,7}了")
 
 
 @dataclass(frozen=True, slots=True)
@@ -192,6 +199,7 @@ class ChangeReader:
         stance or stop words ("上午的会别太早" -> 上, 午, 早). Generic words stay: they are
         what a fact is about ("晚上别订太晚到的航班" is about flights, not a night market)."""
         norm = unicodedata.normalize("NFKC", text).casefold()
+        norm = _NOT_ANY_MORE.sub(r" \1 ", norm)  # "照片不洗出来了": 洗 stays
         for pattern in (self._change, self._likes, self.schema.cue_pattern):
             norm = pattern.sub(" ", norm)
         return frozenset(u for u in UNIT.findall(norm) if u not in self._stop)
@@ -270,6 +278,11 @@ class ChangeReader:
         if framed:
             if a.stance == b.stance == "negative":
                 return None  # things avoided add up: "I never take X" / "I never take Y"
+            if b.stance == "negative" and flipped and b.change and shared and self._narrows(
+                old, new, shared
+            ):
+                return "unsure", 2  # a narrower case given up: "喜欢逛博物馆" /
+                # "排长队的博物馆就算了" (the queue replaces 逛, yet museums still hold)
             if b.change or flipped or self._habitual.search(new):
                 return "replaces", 2
             return "unsure", 2
@@ -306,6 +319,7 @@ class ChangeReader:
         zh = a.lang == "zh"
         before = self._about(old) if zh else {stem(w) for w in a.content} | a.tokens
         for clause in _CLAUSE.split(new):
+            clause = _REASON.split(clause)[0]  # "... after the strikes": why, not what
             said = self.read(clause) if clause.strip() else None
             if said is None or not said.change or not said.tokens & shared:
                 continue
