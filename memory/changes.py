@@ -271,9 +271,23 @@ class ChangeReader:
         if not (shared or specific or framed or kind):
             return None
         # A scope said in one fact only keeps both, unless it is the part one fact
-        # replaces in the other ("常用机场是首都机场" -> "...大兴机场").
-        if (a.facets != b.facets and not framed) or b.additive or (a.listed and b.listed):
+        # replaces in the other ("常用机场是首都机场" -> "...大兴机场"); a change said in
+        # general about what an older fact limited to a scope said ("I go to the beach
+        # every summer" / "No more beach holidays for me") may be meant for that scope
+        # too: both stay, the newer marked newer.
+        wider = not framed and b.change and a.facets > b.facets
+        if (a.facets != b.facets and not framed and not wider) or b.additive:
             return None
+        if a.listed and b.listed:
+            return None
+        found = self._read_stances(a, b, old, new, shared, framed)
+        # The weakest evidence: among a traveller's facts, any sure change wins over it.
+        return ("unsure", 0) if found and wider else found
+
+    def _read_stances(
+        self, a: Reading, b: Reading, old: str, new: str, shared: frozenset[str], framed: bool
+    ) -> tuple[Verdict, int] | None:
+        """What the newer fact's stance and words say about the older one, in one scope."""
         flipped = (a.stance == "negative") != (b.stance == "negative")
         if framed:
             if a.stance == b.stance == "negative":
