@@ -296,7 +296,7 @@ def test_one_persons_unrelated_preferences_recorded_one_after_another_all_stay(
         # round 7: a narrower case given up with a giving-up word, another verb in 不…了,
         # and a general change about what an older fact limited to a scope said
         pytest.param(
-            "喜欢逛博物馆", "排长队的博物馆就算了", "（较新，", "（较早，", id="zh-narrower-given-up"
+            "喜欢逛博物馆", "排长队的博物馆就算了", "（较新，", "（较早，", id="zh-narrower-case"
         ),
         pytest.param(
             "喜欢拍照片", "现在照片不洗出来了", "（较新，", "（较早，", id="zh-bu-another-verb-le"
