@@ -17,7 +17,8 @@ scope:
 - *in the same scope*: a place, a trip kind or a situation said in one and not the other
   keeps both ("In Beijing I stay near the airport" beside "I like the city centre"), read
   by the scope reader of `memory.scope`, with modes left out (in free text "hotels" or
-  "flights" is what a fact is about, not a limit on it).
+  "flights" is what a fact is about, not a limit on it); a general change of an older
+  fact limited to a scope only marks the newer ("I skip the spa these days").
 
 Then what the newer fact says decides. Words that add ("too", "as well", "也"), facts
 of a kind that adds up (allergies; things avoided, when one replaces a part of the
@@ -27,10 +28,10 @@ or a reversed stance on a shared word ("I like hotels with a gym" / "I don't car
 a gym") replace; so does a habitual choice with one part replaced ("I usually fly out of
 X" / "... Y"), while a liking with one part replaced ("I like Marriott hotels" / "I like
 Hyatt hotels") is *unsure*, and so is a change said about a shared word or subject
-just under the similarity floor (both stay; the summary marks the newer). Cue words
-alone never decide: "now I also want a pool" adds,
-and a change word on a fact about something else changes nothing. The vocabulary is
-`change_terms.json`; `bench/changes.py` measures the rule (bench/README.md).
+just under the similarity floor, or a narrower case given up ("排长队的博物馆就算了")
+(both stay; the summary marks the newer). Cue words alone never decide: "now I also
+want a pool" adds, and a change word on a fact about something else changes nothing.
+The vocabulary is `change_terms.json`; `bench/changes.py` measures it (bench/README.md).
 """
 
 from __future__ import annotations
@@ -44,6 +45,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, Literal
 
+from memory import change_vocab
 from memory.change_vocab import ChangeTermsError, require, term_patterns, term_words
 from memory.framing import CJK_RUN, UNIT, frame, stem
 from memory.lang import detect_lang
@@ -192,6 +194,7 @@ class ChangeReader:
         stance or stop words ("上午的会别太早" -> 上, 午, 早). Generic words stay: they are
         what a fact is about ("晚上别订太晚到的航班" is about flights, not a night market)."""
         norm = unicodedata.normalize("NFKC", text).casefold()
+        norm = change_vocab.NOT_ANY_MORE.sub(r" \1 ", norm)  # "照片不洗出来了": 洗 stays
         for pattern in (self._change, self._likes, self.schema.cue_pattern):
             norm = pattern.sub(" ", norm)
         return frozenset(u for u in UNIT.findall(norm) if u not in self._stop)
@@ -263,13 +266,28 @@ class ChangeReader:
         if not (shared or specific or framed or kind):
             return None
         # A scope said in one fact only keeps both, unless it is the part one fact
-        # replaces in the other ("常用机场是首都机场" -> "...大兴机场").
-        if (a.facets != b.facets and not framed) or b.additive or (a.listed and b.listed):
+        # replaces in the other ("常用机场是首都机场" -> "...大兴机场"); a general change of
+        # an older fact limited to a scope ("A spa is a must on every holiday" / "I skip
+        # the spa these days") may be meant for it too: both stay, the newer marked.
+        wider = not framed and b.change and a.facets > b.facets
+        stray = a.facets != b.facets and not framed and not wider
+        if stray or b.additive or (a.listed and b.listed):
             return None
+        found = self._read_stances(a, b, old, new, shared, framed)
+        return ("unsure", 0) if found and wider else found  # 0: any sure change wins
+
+    def _read_stances(
+        self, a: Reading, b: Reading, old: str, new: str, shared: frozenset[str], framed: bool
+    ) -> tuple[Verdict, int] | None:
+        """What the newer fact's stance and words say about the older one, in one scope."""
         flipped = (a.stance == "negative") != (b.stance == "negative")
         if framed:
             if a.stance == b.stance == "negative":
                 return None  # things avoided add up: "I never take X" / "I never take Y"
+            given_up = b.stance == "negative" and flipped and b.change and shared
+            if given_up and self._narrows(old, new, shared):
+                return "unsure", 2  # a narrower case given up: "喜欢逛博物馆" /
+                # "排长队的博物馆就算了" (the queue replaces 逛, yet museums still hold)
             if b.change or flipped or self._habitual.search(new):
                 return "replaces", 2
             return "unsure", 2
@@ -306,6 +324,7 @@ class ChangeReader:
         zh = a.lang == "zh"
         before = self._about(old) if zh else {stem(w) for w in a.content} | a.tokens
         for clause in _CLAUSE.split(new):
+            clause = change_vocab.REASON.split(clause)[0]  # "... after the strikes": why, not what
             said = self.read(clause) if clause.strip() else None
             if said is None or not said.change or not said.tokens & shared:
                 continue
