@@ -17,8 +17,16 @@ import re
 from collections.abc import Iterator
 
 from memory.privacy.prices import priced
-from memory.privacy.roles import CLOCK, TIME_BEFORE
+from memory.privacy.roles import TIME_BEFORE
 from memory.privacy.small_amounts import SINGLE_ZH_PAID, one_digit_amount
+from memory.privacy.vocabulary import (
+    ADMISSIONS,
+    CLOCK,
+    PAYERS,
+    PER_WORD,
+    POSITIONS,
+    zero_led_time,
+)
 
 F = re.ASCII | re.IGNORECASE
 
@@ -128,8 +136,7 @@ PER_BEFORE = re.compile(
 )
 PER_AFTER = re.compile(
     r"\s*(?:(?:range|or\s+so|-?ish|tops|max(?:imum)?|at\s+most|or\s+less|or\s+under|and\s+under)"
-    r"\s*)?(?:(?:per|a|an|each|every|/)\s*(?:night|room|ticket|person|head|day|trip|meal"
-    r"|adult|child|kid|ride|entry|visit|mile|km)"
+    rf"\s*)?(?:{PER_WORD}\s*(?:{PAYERS}|{ADMISSIONS}|night|room|day|trip|meal|mile|km)"
     r"|nightly)(?![a-z])"
     r"|\s*(?:每|一|/)(?:晚|间|张|人|位|天|夜|餐|件|趟)|\s*人均",
     F,
@@ -212,8 +219,7 @@ CLAUSE_END = re.compile(r"\s*(?:块|元)?\s*(?:[,.;!?]|\Z)")
 # Round 16: a position named right before the number owns it, whatever money word stands
 # earlier in the clause ("I paid for seat 12 last time" is a seat; "budget: 800" is money).
 POSITION_RIGHT_BEFORE = re.compile(
-    r"(?<![a-z])(?:seat|row|gate|platform|terminal|track|floor|pier|exit|berth|cabin|room"
-    r"|carriage|coach|car|dock|stand|carousel)\s*(?:no\.?|number|#)?\s*\Z",
+    rf"(?<![a-z])(?:{POSITIONS}|cabin|carriage|coach|car|dock)\s*(?:no\.?|number|#)?\s*\Z",
     F,
 )
 
@@ -274,7 +280,7 @@ def _not_money(text: str, start: int, end: int, number: str) -> bool:
     return bool(
         counted
         or RATING_BEFORE.search(text, low, start)
-        or (len(number) in (3, 4) and number.isdigit() and number.startswith("0"))  # "0900"
+        or zero_led_time(number)  # "0900"
         or (
             CLOCK.fullmatch(number) is not None
             and TIME_BEFORE.search(text, low, start) is not None

@@ -31,14 +31,7 @@ from __future__ import annotations
 import re
 
 from memory.privacy.identifiers import COUNT_AFTER
-from memory.privacy.roles import (
-    AIRCRAFT_TYPES,
-    BALANCE_BEFORE,
-    CLOCK,
-    FLIGHT_BEFORE,
-    TIME_BEFORE,
-    explained,
-)
+from memory.privacy.roles import BALANCE_BEFORE, FLIGHT_BEFORE, TIME_BEFORE, explained
 from memory.privacy.spending import (
     BACK_AFTER,
     BOOKED_FOR,
@@ -56,6 +49,13 @@ from memory.privacy.spending import (
     RATE_BEFORE_ZH,
     SPENT_BEFORE,
     WAGE_AFTER,
+)
+from memory.privacy.vocabulary import (
+    AIRCRAFT_TYPES,
+    CLOCK,
+    PLACES,
+    PLACES_ZH,
+    numbered_before,
 )
 
 F = re.ASCII | re.IGNORECASE
@@ -132,7 +132,6 @@ AIRCRAFT_NEAR = re.compile(
     r"|exit\s+row|bulkhead)(?![0-9a-z])|波音|空客|机型|排|座位|上层|安全出口",
     F,
 )
-_AIRCRAFT_TYPES = re.compile(r"7[0-8]7|3[1-8]0|220|190|195")
 # An aircraft type said as one flies it: "the 319", "fly the 787".
 AIRCRAFT_SAID = re.compile(
     r"(?<![a-z])(?:the|an?|fly|flying|flew|flown|prefer|ride|board(?:ed)?)\s+\Z", F
@@ -164,17 +163,13 @@ _TIME_WORD = re.compile(
     F,
 )
 # A place, a line or a position before the number: "room 1208", "gate 45", "T2", "第12排".
-PLACE_BEFORE = re.compile(
-    r"(?:(?<![a-z])(?:room|rm|suite|floor|level|storey|row|seat|gate|terminal|platform|track"
-    r"|car|coach|carriage|bus|line|route|exit|zone|tier|group|size|no|number|version|model"
-    r"|boeing|airbus|aisle|block|building|tower|pier|berth|cabin|deck|hall|door|apt|unit|bay"
-    r"|stand|counter|desk|belt|carousel|page|step|phase|stage|week|day|top|chapter|area"
-    r"|district|avenue|street|road|highway|interstate|flight|train|lounge|wing|concourse"
-    r"|pavilion|stall|booth|ward|zip|postcode|since|after|before|in|from|until|till|by|during"
-    r"|circa|year|ref|reference|booking|order|confirmation|conf|pnr|code|id|locator|voucher"
-    r"|invoice|receipt|ext|extension)\.?\s*(?:no\.?|number|#)?\s*[:#]?\s*|#\s*)\Z"
-    r"|(?:第|房间|房|楼|层|排|(?<![等务硬软卧])座|号线|路|航站楼|站台|登机口|车厢|月台|出口)\s*\Z",
-    F,
+# Besides the shared places: steps, areas, stalls, postcodes, words of time ("since 1998"),
+# references and codes; 座 is a seat but not in 二等座, 商务座, 硬座, 软座, 卧座.
+PLACE_BEFORE = numbered_before(
+    rf"{PLACES}|storey|group|step|phase|area|interstate|concourse|pavilion|stall|booth|ward"
+    r"|zip|postcode|after|before|from|until|till|by|during|circa|ref|reference|booking|order"
+    r"|confirmation|conf|pnr|code|id|locator|voucher|invoice|receipt|ext|extension",
+    rf"{PLACES_ZH}|(?<![等务硬软卧])座",
 )
 # A street address: "200 Park Avenue", "45 Main St".
 ADDRESS_AFTER = re.compile(
@@ -289,7 +284,7 @@ def priced(text: str, start: int, end: int) -> bool:
         or ADDRESS_AFTER.match(text, end)
     ):
         return False
-    if _AIRCRAFT_TYPES.fullmatch(number) and AIRCRAFT_NEAR.search(
+    if number in AIRCRAFT_TYPES and AIRCRAFT_NEAR.search(
         text[low:start] + " " + text[end : end + 40]
     ):
         return False  # an aircraft: "737比A320舒服", "777的第1排很好"

@@ -28,8 +28,9 @@ from __future__ import annotations
 
 import re
 
+from memory.privacy.vocabulary import AIRCRAFT_TYPES, YEAR
+
 F = re.ASCII | re.IGNORECASE
-_YEAR = re.compile(r"(?:19[5-9]\d|20[0-3]\d)")
 _CLAUSE_BEFORE = r"[^0-9.!?;。！？；\n]"
 AGE = re.compile(
     r"(?:(?<![a-z])(?:i'?m|i\s+am|he'?s|she'?s|they'?re|aged?|ages|kids?|sons?|daughters?"
@@ -68,9 +69,7 @@ SMALL_TIME_BEFORE = re.compile(
     F,
 )
 _ANY_CLOCK = re.compile(r"(?:[01]?\d|2[0-3])[0-5]\d")
-# A clock time written as four digits, and the words before one: "trains around 1430",
-# "resets at 1200 daily".
-CLOCK = re.compile(r"(?:[01]\d|2[0-3])[0-5]\d")
+# The words before a clock time: "trains around 1430", "resets at 1200 daily".
 TIME_BEFORE = re.compile(
     r"(?<![a-z])(?:around|about|at|after|before|by|from|until|till|between|and|earliest"
     r"|latest|resets?)\s*\Z",
@@ -82,29 +81,6 @@ TIME_WORDS = re.compile(
     r"|noon|return|returning|back|outbound|inbound|departure)(?![a-z])"
     r"|起飞|出发|到达|落地|航班|高铁|火车|动车|早上|晚上|下午|上午|中午|回程|返程|去程",
     F,
-)
-_AIRCRAFT = frozenset(
-    (
-        "707",
-        "717",
-        "727",
-        "737",
-        "747",
-        "757",
-        "767",
-        "777",
-        "787",
-        "319",
-        "320",
-        "321",
-        "330",
-        "340",
-        "350",
-        "380",
-        "220",
-        "190",
-        "195",
-    )
 )
 AIRCRAFT_WORDS = re.compile(
     r"(?<![a-z])(?:boeing|airbus|plane|aircraft|jet|max|neo|dreamliner|the|a|an|on|fly|flying)"
@@ -299,7 +275,7 @@ def explained(text: str, start: int, end: int, number: str) -> bool:
     low = max(0, start - 40)
     digits = number.replace(",", "")
     value = float(digits) if digits.replace(".", "", 1).isdigit() else None
-    if (_YEAR.fullmatch(digits) and not text[end : end + 1].isdigit()) or (
+    if (YEAR.fullmatch(digits) and not text[end : end + 1].isdigit()) or (
         value is not None and "." in digits and value < 10
     ):
         return True  # a year; a rating such as 4.5
@@ -307,7 +283,7 @@ def explained(text: str, start: int, end: int, number: str) -> bool:
         return True
     if _ANY_CLOCK.fullmatch(digits) and TIME_WORDS.search(text, low, min(len(text), end + 30)):
         return True
-    if digits in _AIRCRAFT and AIRCRAFT_WORDS.search(text, max(0, start - 12), start):
+    if digits in AIRCRAFT_TYPES and AIRCRAFT_WORDS.search(text, max(0, start - 12), start):
         return True
     if _GROUP_BEFORE.search(text, max(0, start - 4), start) or _GROUP_AFTER.match(text, end):
         return True  # a group of a longer number ("138 00", "4111 11"): the identifier rules'
@@ -344,6 +320,4 @@ def _parallel(text: str, start: int) -> bool:
     return explained(text, previous.start(), previous.end(), previous.group())
 
 
-AIRCRAFT_TYPES = _AIRCRAFT
-
-__all__ = ["AIRCRAFT_TYPES", "CLOCK", "FLIGHT_BEFORE", "TIME_BEFORE", "explained", "is_age"]
+__all__ = ["FLIGHT_BEFORE", "TIME_BEFORE", "explained", "is_age"]

@@ -7,27 +7,29 @@ from __future__ import annotations
 
 import re
 
+from memory.privacy.vocabulary import ADMISSIONS, PAYERS, PAYING_EN, PAYING_ZH, PER_WORD
+
 F = re.ASCII | re.IGNORECASE
 
 # What was spent, paid, given or set aside, right before the number: "spent 2300",
 # "came to 1340", "ran me 410", "set aside 3000", "花了23000", "一共2400", "给酒店留800".
 SPENT_BEFORE = re.compile(
-    r"(?:(?<![a-z])(?:spent|spend(?:s|ing)?|paid|pay(?:s|ing)?|cost(?:s|ing)?|charged"
+    rf"(?:(?<![a-z])(?:{PAYING_EN}|spends|spending|pays"
     r"|blew|blown|dropped|forked\s+out|shelled\s+out|splurged|burned|wasted|owe[sd]?"
     r"|set\s+(?:me|us|him|her|them)\s+back|came\s+(?:out\s+)?(?:to|at)|comes\s+(?:out\s+)?(?:to|at)|ran(?:\s+(?:me|us))?"
     r"|runs\s+(?:me|us)|totall?ed|totals?|grand\s+total|subtotal|billed|expensed|reimbursed"
     r"|cover|covers|covered|set\s+aside|put\s+aside|budgeted|allot(?:ted)?|earmark(?:ed)?"
     r"|all\s+in|all-in|in\s+total|altogether|saved|save|saving|refunded|quoted|split|brought"
-    r"|claimed|bill|bills|lost|tipped|topped\s+up|withdrew|exchanged|got\s+back|paid\s+back"
+    r"|claimed|bill|bills|lost|topped\s+up|withdrew|exchanged|got\s+back|paid\s+back"
     r"|(?:dropped|fell|went\s+(?:down|up)|came\s+down|rose|jumped|climbed|increased|decreased"
     r"|reduced|discounted|marked\s+down|cut|raised)\s+to)(?![a-z])"
     r"(?:\s+(?:me|us|about|around|roughly|nearly|almost|over|under|like|only|just|a\s+total\s+of"
     r"|up\s+to|at\s+least|at\s+most|maybe|probably|close\s+to|north\s+of|south\s+of"
     r"|upwards\s+of|more\s+than|less\s+than|well\s+over|just\s+over|just\s+under|~))*\s*:?\s*"
-    r"|(?:花了|花掉|花费|花|付了|付过|付|交了|掏了|掏|刷了|刷|消费了?|开销|开支|用了|报销了?|报了|报"
+    rf"|(?:{PAYING_ZH}|花费|花|付过|付|掏|刷|消费了?|开销|开支|用了|报销了?|报了|报"
     r"|结账|结了|共计|合计|总计|总共|一共|总额|总价|总花费|总费用|账单|跳到|跳表|打表|留了?|预留"
     r"|准备了?|出了|给了|塞了|打赏了?|赏了|挣了?|赚了?|省了|省下|退了|多收了?我?|少收了?|充值了?|充了|转了我|转账|多花了?"
-    r"|少花了?|多付了?|另收|加收|另付|另加|另算|补了|赔了|罚了|扣了|降到|涨到|跌到|降至|涨至|降了|涨了|砸了?|被收了?|收了我|收了"
+    r"|少花了?|多付了?|另付|另加|另算|补了|赔了|罚了|扣了|降到|涨到|跌到|降至|涨至|降了|涨了|砸了?"
     r"|愿意花|肯花|舍得花)"
     r"(?:大概|大约|约|差不多|将近|快|才|就|只|了|个|共)*\s*[:：]?\s*)\Z",
     F,
@@ -52,9 +54,11 @@ FARE_AFTER = re.compile(
     r"|\s*(?:单程|往返|来回)",
     F,
 )
+# A unit of purchase after the number ("60 per cabin", "14 a bed"); not "every" ("60 every
+# night" is as often how often as a price).
 PURCHASE_AFTER = re.compile(
-    r"\s*(?:(?:per|a|an|each|/)\s*(?:person|head|cabin|seat|bed|berth|bunk|night|ticket|ride"
-    r"|car|visit|entry|adult|child|kid|pax|couple|pass|go)(?![a-z])|apiece|all[\s-]in"
+    rf"\s*(?:(?:per|a|an|each|/)\s*(?:{PAYERS}|{ADMISSIONS}|pax|couple|cabin|seat|bed|berth"
+    r"|bunk|night|car|pass|go)(?![a-z])|apiece|all[\s-]in"
     r"|plus\s+tax|pp(?![a-z])|p\.p\.)",
     F,
 )
@@ -110,7 +114,7 @@ RATE_AFTER = re.compile(
 )
 # Pay: a number and "a month", "a year", "an hour" is a wage when it is large or scaled.
 WAGE_AFTER = re.compile(
-    r"\s*(?:(?:a|an|per|each|every|/)\s*(?:month|year|yr|hour|hr|week|annum)|monthly|yearly"
+    rf"\s*(?:{PER_WORD}\s*(?:month|year|yr|hour|hr|week|annum)|monthly|yearly"
     r"|annually|hourly|weekly|p\.?a\.?)(?![a-z])|\s*(?:一个月|每月|每年|一年|每小时|一小时)",
     F,
 )
