@@ -16,8 +16,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from memory.privacy.prices import priced
-from memory.privacy.roles import TIME_BEFORE
+from memory.privacy.prices import PLACE_BEFORE, priced
+from memory.privacy.roles import TIME_BEFORE, small_numbered
 from memory.privacy.small_amounts import SINGLE_ZH_PAID, one_digit_amount
 from memory.privacy.vocabulary import (
     ADMISSIONS,
@@ -92,7 +92,7 @@ NOT_MONEY = re.compile(
     r"|bookings?|cars?|items?|calls?|meetings?|colleagues?|members?|mah|ml|w|kw|mbps|hz|lines?"
     r"|words?|pages?|photos?|emails?|laps?|reps?|cups?|bottles?|mb|tb|inch|★|☆|score|rating|bus|tram|ferry"
     r"|reviews?|comments?|ratings|votes?|grams?|kph|mph|db|decibels?|characters?|chars?|weekends?"
-    r"|wide|long|tall|high|deep|thick"
+    r"|wide|long|tall|high|deep|thick|strong"
     r"|run|race|marathon|tv|video|screen|monitor|resolution|dpi|lux"
     r"|avios|mqms?|xp|kcal|calories|o'?clock|legs?|cars?)"
     r"(?![a-z])|[:/.]\d|-\d{1,2}(?!\d)"
@@ -111,13 +111,14 @@ _MONEY_WORDS = (
     r"|ctc|(?:annual|comp(?:ensation)?|salary|pay|total)\s+package|total|subtotal|refunds?"
     r"|rebates?|cashback|vouchers?|coupons?|(?:travel\s+|store\s+|airline\s+)?credits?"
     r"|penalt(?:y|ies)|tolls?|surcharges?|(?:service\s+)?charges?|tax(?:es)?|vat|minibar|cash"
-    r"|worth|ceiling|quotes?|raise|pay\s+rise|(?:daily|spending|expense|budget|meal|trip"
+    r"|worth|ceiling|quotes?|raise|pay\s+rise|rent(?!\s+(?:a|an|the|out|some|\d))|mortgage|(?:daily|spending|expense|budget|meal|trip"
     r"|per-day|card)\s+limits?|(?<!speed\s)(?<!weight\s)(?<!age\s)(?<!height\s)(?<!size\s)"
     r"(?<!baggage\s)(?<!luggage\s)(?<!bag\s)(?<!time\s)(?<!data\s)(?<!word\s)limit)(?![a-z])"
     r"|预算|价格|价位|价钱|房价|票价|费用|花费|开销|报销|差标|住宿标准|差旅标准|住宿费|消费"
     r"|月薪|年薪|工资|收入|薪水|薪资|底薪|押金|定金|订金|房费|补贴|补助|津贴|餐补|差补|日补|房补"
     r"|车补|饭补|餐标|奖金|年终奖|提成|分红|绩效|薪酬|年包|到手|税后|税前|时薪|日薪|周薪|月入"
     r"|年入|工钱|劳务费|月收入|年收入|挣|赚|涨薪|加薪|退款|差价|红包|现金|报价|充值|转账|小费"
+    r"|房租|租金|月租|房贷"
     r"|[\u4e00-\u9fff]{1,3}费(?!用户)"
     r"|单价|均价|限额|额度|上限|标准|钱(?!包))"
 )
@@ -234,7 +235,7 @@ def _money_context(text: str, start: int, end: int) -> bool:
             and not POSITION_RIGHT_BEFORE.search(text, low, start)
         )
         or PER_BEFORE.search(text, low, start)  # "人均300", "per night 600"
-        or PER_AFTER.match(text, end)  # "800 a night", "600每晚"
+        or (PER_AFTER.match(text, end) and not how_often(text, start, end))  # "800 a night"
         or MONEY_AFTER.match(text, end)  # "三千预算", "3000 budget"
         or THING_AFTER.match(text, end)  # "3000以内的酒店"
         or THING_BEFORE_EN.search(text, low, start)  # "hotels under 800"
@@ -255,6 +256,19 @@ def _money_context(text: str, start: int, end: int) -> bool:
             and THING_IN_SENTENCE_ZH.search(text, low, start) is not None
         )
     )
+
+
+# Round 17: "every night" after a number a place or a numbered thing owns says how often, not
+# what it costs: "table 21 every night", "bus 14 every morning", "gate 5 every time".
+EVERY_AFTER = re.compile(r"\s*every(?![a-z])", F)
+
+
+def how_often(text: str, start: int, end: int) -> bool:
+    if EVERY_AFTER.match(text, end) is None:
+        return False
+    low = max(0, start - 40)
+    number = text[start:end]
+    return bool(PLACE_BEFORE.search(text, low, start) or small_numbered(text, start, number))
 
 
 def _over(number: str, limit: int) -> bool:
@@ -364,4 +378,4 @@ def amounts(text: str) -> Iterator[tuple[int, int]]:
             yield start, end
 
 
-__all__ = ["amounts"]
+__all__ = ["amounts", "how_often"]

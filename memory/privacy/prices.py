@@ -31,7 +31,13 @@ from __future__ import annotations
 import re
 
 from memory.privacy.identifiers import COUNT_AFTER
-from memory.privacy.roles import BALANCE_BEFORE, FLIGHT_BEFORE, TIME_BEFORE, explained
+from memory.privacy.roles import (
+    BALANCE_BEFORE,
+    CALLED_BEFORE,
+    FLIGHT_BEFORE,
+    TIME_BEFORE,
+    explained,
+)
 from memory.privacy.spending import (
     BACK_AFTER,
     BOOKED_FOR,
@@ -53,6 +59,7 @@ from memory.privacy.spending import (
 from memory.privacy.vocabulary import (
     AIRCRAFT_TYPES,
     CLOCK,
+    ON_FOOT,
     PLACES,
     PLACES_ZH,
     numbered_before,
@@ -234,6 +241,13 @@ LODGING = re.compile(
 )
 
 
+# Round 17: a lodging one has read or heard of is named: "I read about hotel 1000 in Seattle".
+HEARD_OF = re.compile(
+    r"(?<![a-z])(?:read|heard|hear|know|knew|learned|saw|seen)\s+(?:about|of)\s+(?:the\s+|a\s+)?\Z",
+    F,
+)
+
+
 def _small(number: str) -> bool:
     return number.isdigit() and int(number) < 20
 
@@ -271,6 +285,8 @@ def priced(text: str, start: int, end: int) -> bool:
         return True
     if ROOM_AFTER_ZH.match(text, end) or STAYED_IN_ZH.search(text, low, start):
         return False  # a room: "住1801这种高层房间"
+    if CALLED_BEFORE.search(text, low, start):
+        return False  # a name: "一家叫1000的酒店", "a bar called 21"
     # Written as money: thousands separated or two decimals ("the TGV 89.50", "lounge
     # 1,200"); no room, gate, line or train is numbered so.
     formatted = _FORMATTED.fullmatch(number) is not None
@@ -315,6 +331,7 @@ def priced(text: str, start: int, end: int) -> bool:
     if (
         fare is not None
         and not FLIGHT_BEFORE.search(text, low, start)
+        and not ON_FOOT.search(text, low, start)  # "the hike to the lake is 12 each way"
         and not (CLOCK.fullmatch(number) and "return" in fare.group().lower())  # "1130 return"
     ):
         return True  # "Shinkansen to Kyoto 14000 one way", "the water taxi was 120 return"
@@ -328,7 +345,8 @@ def priced(text: str, start: int, end: int) -> bool:
         # "hotel 12", "Hotel 71 in Chicago", "酒店12": a hotel's name, floor or count; no
         # room is priced under 20, and a capital mid-sentence is a name.
         small_thing = LODGING.match(thing.group()) or _SMALL_THINGS.match(thing.group())
-        return not (small_thing and (_small(number) or _named(text, thing)))
+        named = _named(text, thing) or HEARD_OF.search(text, low, thing.start()) is not None
+        return not (small_thing and (_small(number) or named))
     if (
         FOR_THING.match(text, end)
         or (large and FOR_PEOPLE_THING.match(text, end))

@@ -28,7 +28,7 @@ import re
 from collections.abc import Iterator
 
 from memory.privacy.identifiers import COUNT_AFTER
-from memory.privacy.money import CANDIDATE, NOT_MONEY, RATING_BEFORE
+from memory.privacy.money import CANDIDATE, NOT_MONEY, RATING_BEFORE, how_often
 from memory.privacy.roles import (
     BALANCE_BEFORE,
     COUNT_LATER,
@@ -40,6 +40,7 @@ from memory.privacy.roles import (
 from memory.privacy.vocabulary import (
     ADMISSIONS,
     CLOCK,
+    ON_FOOT,
     PAYERS,
     PAYING_EN,
     PAYING_ZH,
@@ -48,6 +49,7 @@ from memory.privacy.vocabulary import (
     PLACES_ZH,
     POSITIONS,
     POSITIONS_ZH,
+    WAY_AFTER,
     YEAR,
     numbered_before,
     zero_led_time,
@@ -91,7 +93,7 @@ IDENTIFIER_BEFORE = numbered_before(
 # A single Chinese numeral of money, left as written by normalisation: "电瓶车一人十块" ("两块蛋糕"
 # is two pieces of cake, "一块去" is together: 块 ends the clause or is followed by 钱).
 SINGLE_ZH_KUAI = re.compile(
-    r"(?<![0-9一二两三四五六七八九十百千万])([二两三四五六七八九十])\s*块(?=钱|左右|\s*(?:[,.;!?，。；！？]|\Z))"
+    r"(?<![0-9一二两三四五六七八九十百千万])([二两三四五六七八九十])\s*块(?=钱|左右|[一每][次位人张]|\s*(?:[,.;!?，。；！？]|\Z))"
 )
 # A position right before the number ("gate 12 for the whole trip", "row 14 each time"): its
 # number, whatever follows. Vehicles, lines and lodgings are not here: "the funicular 4 each".
@@ -124,6 +126,7 @@ PAID_NUMBER_ENDS = re.compile(
     F,
 )
 _WORD = re.compile(r"[A-Za-z\u4e00-\u9fff]")
+
 
 
 def _strongly_explained(text: str, start: int, end: int, number: str) -> bool:
@@ -166,7 +169,12 @@ def unexplained_amounts(text: str) -> Iterator[tuple[int, int]]:
         low = max(0, start - 40)
         one_digit = sum(ch.isdigit() for ch in number) == 1 and number[-1].isdigit()
         cue = CUE_AFTER.match(text, end)
-        if cue is not None and not POSITION_BEFORE.search(text, max(0, start - 20), start):
+        if (
+            cue is not None
+            and not POSITION_BEFORE.search(text, max(0, start - 20), start)
+            and not how_often(text, start, end)
+            and not (ON_FOOT.search(text, low, start) and WAY_AFTER.match(text, end))
+        ):
             shared = _ALLOTTED.match(text, end) or (
                 "each" in cue.group().lower() and _SHARED.search(text, low, start)
             )

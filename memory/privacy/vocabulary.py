@@ -272,6 +272,15 @@ def zero_led_time(number: str) -> bool:
     return len(number) in (3, 4) and number.isdigit() and number.startswith("0")
 
 
+# A way on foot, whose number "each way" is a distance, not a fare: "the hike to the lake is
+# 12 each way", "徒步单程12".
+ON_FOOT = re.compile(
+    r"(?<![a-z])(?:hikes?|hiking|walks?|walking|treks?|trekking|trails?|climbs?|runs?|running"
+    r"|jogs?|swims?|paddles?)(?![a-z])|徒步|步行|走路|爬山",
+    F,
+)
+WAY_AFTER = re.compile(r"\s*(?:each\s+way|one\s+way|(?:a|per)\s+way)(?![a-z])|\s*单程", F)
+
 # What a price is said "per": before it "a", "an", "per", "each", "every" or "/"; the people
 # it is paid for and the admissions it buys. Alternatives of a regular expression, for `rf"…"`.
 PER_WORD = r"(?:a|an|per|each|every|/)"
@@ -312,6 +321,7 @@ __all__ = [
     "CLOCK",
     "DATE_YEAR",
     "LABEL",
+    "ON_FOOT",
     "PAYERS",
     "PAYING_EN",
     "PAYING_ZH",
@@ -320,6 +330,7 @@ __all__ = [
     "PLACES_ZH",
     "POSITIONS",
     "POSITIONS_ZH",
+    "WAY_AFTER",
     "YEAR",
     "Kind",
     "Label",
