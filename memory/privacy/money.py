@@ -156,7 +156,7 @@ THING_AFTER = re.compile(f"(?:{_LIMIT_ZH}|内)的?{_THING_ZH}")
 THING_BEFORE_ZH = re.compile(rf"(?:{_THING_ZH}|住的?){_GAP}{{0,8}}\Z")
 CAP_BEFORE_ZH = re.compile(
     r"(?:不超过|不高于|(?<!不)低于|少于|最多|最高|控制在|别超过|不到|≤|<=?)"
-    r"(?:报|花|给|付|出|订|到)?\s*\Z"
+    r"(?:能|可以|愿意|肯)?(?:报|花|给|付|出|订|到)?\s*\Z"
 )
 LIMIT_AFTER_ZH = re.compile(rf"\s?{_LIMIT_ZH}")
 # "高铁二等座能接受，最多六百": a cap on a number of hundreds, in a sentence about a priced

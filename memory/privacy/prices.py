@@ -31,13 +31,8 @@ from __future__ import annotations
 import re
 
 from memory.privacy.identifiers import COUNT_AFTER
-from memory.privacy.roles import (
-    BALANCE_BEFORE,
-    CALLED_BEFORE,
-    FLIGHT_BEFORE,
-    TIME_BEFORE,
-    explained,
-)
+from memory.privacy.measures import CALLED_BEFORE
+from memory.privacy.roles import BALANCE_BEFORE, FLIGHT_BEFORE, TIME_BEFORE, explained
 from memory.privacy.spending import (
     BACK_AFTER,
     BOOKED_FOR,
@@ -243,7 +238,8 @@ LODGING = re.compile(
 
 # Round 17: a lodging one has read or heard of is named: "I read about hotel 1000 in Seattle".
 HEARD_OF = re.compile(
-    r"(?<![a-z])(?:read|heard|hear|know|knew|learned|saw|seen)\s+(?:about|of)\s+(?:the\s+|a\s+)?\Z",
+    r"(?<![a-z])(?:read|heard|hear|know|knew|learned|saw|seen|told\s+(?:me|us)"
+    r"|tells?\s+(?:me|us))\s+(?:about|of)\s+(?:the\s+|a\s+)?\Z",
     F,
 )
 

@@ -28,7 +28,8 @@ from __future__ import annotations
 
 import re
 
-from memory.privacy.vocabulary import AIRCRAFT_TYPES, ON_FOOT, WAY_AFTER, YEAR
+from memory.privacy.measures import more_roles
+from memory.privacy.vocabulary import AIRCRAFT_TYPES, YEAR
 
 F = re.ASCII | re.IGNORECASE
 _CLAUSE_BEFORE = r"[^0-9.!?;。！？；\n]"
@@ -264,73 +265,6 @@ _BEFORE = (
     GROUP_OF,
 )
 _AFTER = (ROAD_AFTER, STATUS_AFTER, PART_AFTER, COUNT_LATER, FREQUENCY_AFTER)
-# Round 17: what else a bare number is, by the words of its clause.
-# A duration: "the drive from the airport took 45", "the walk lasts 40".
-DURATION_BEFORE = re.compile(
-    r"(?<![a-z])(?:took|takes|take|taking|lasted|lasts|lasting)(?:\s+(?:us|me|them|about"
-    r"|around|only|just|under|over|roughly|nearly|almost|maybe|barely))*\s*\Z",
-    F,
-)
-# An altitude: "the pass tops out at 5,416", "海拔5416", "1,800 above the sea", "1,200 vertical".
-ALTITUDE_BEFORE = re.compile(
-    r"(?:(?<![a-z])(?:altitude|elevation|summit|peaks?|tops?\s+out|climbs?|ascent|descent"
-    r"|acclimati[sz]\w*)(?![a-z])|海拔|高度|落差|爬升)[^0-9.!?;。！？\n]{0,12}\Z",
-    F,
-)
-ALTITUDE_AFTER = re.compile(
-    r"\s*(?:vertical|above\s+(?:the\s+)?sea|(?:of\s+)?(?:climb|ascent|descent|elevation"
-    r"|altitude))(?![a-z])|\s*(?:的)?(?:海拔|落差|爬升)",
-    F,
-)
-# A temperature: a number a person can feel, in a clause about weather or water ("it was 38
-# in Seville, too hot", "the water was 17, too cold to swim", "塞维利亚七月38度").
-WEATHER = re.compile(
-    r"(?<![a-z])(?:hot|hotter|cold|colder|warm|warmer|chilly|freezing|humid|heat|heatwave"
-    r"|weather|forecast|sunny|snowing|swim|swimming|celsius|fahrenheit)(?![a-z])"
-    r"|热|冷|气温|水温|温度|暖和|凉快|下雪|游泳",
-    F,
-)
-# A rating out of a scale: "10 out of 10", "满分10分".
-OUT_OF_AFTER = re.compile(r"\s*(?:out\s+of|/)\s*\d", F)
-OUT_OF_BEFORE = re.compile(r"(?:(?<![a-z])out\s+of|满分)\s*\Z", F)
-# A name said as one: "a hotel called 1000", "叫1000的酒店", "named 21".
-CALLED_BEFORE = re.compile(
-    r"(?:(?<![a-z])(?:called|named|known\s+as)\s+(?:the\s+)?|叫做|叫作|名叫|名为|叫)\s*\Z", F
-)
-
-
-def _clause(text: str, start: int, end: int) -> tuple[int, int]:
-    """The bounds of the clause around text[start:end] (commas end no clause here)."""
-    low = max(0, start - 40)
-    cut = max(text.rfind(mark, low, start) for mark in ".!?;。！？；\n")
-    high = min(len(text), end + 40)
-    ends = [i for i in (text.find(mark, end, high) for mark in ".!?;。！？；\n") if i != -1]
-    return (cut + 1 if cut >= low else low), (min(ends) if ends else high)
-
-
-def _temperature(text: str, start: int, end: int, value: float | None) -> bool:
-    if value is None or not 0 <= value <= 50:
-        return False
-    low, high = _clause(text, start, end)
-    return WEATHER.search(text, low, high) is not None
-
-
-def _more_roles(text: str, start: int, end: int, value: float | None) -> bool:
-    """Round 17's explanations: a duration, an altitude, a temperature, a rating out of a
-    scale, a name, a way on foot."""
-    low = max(0, start - 40)
-    return bool(
-        DURATION_BEFORE.search(text, low, start)
-        or ALTITUDE_BEFORE.search(text, low, start)
-        or ALTITUDE_AFTER.match(text, end)
-        or OUT_OF_AFTER.match(text, end)
-        or OUT_OF_BEFORE.search(text, low, start)
-        or CALLED_BEFORE.search(text, low, start)
-        or _temperature(text, start, end, value)
-        or (ON_FOOT.search(text, low, start) and WAY_AFTER.match(text, end))  # a distance
-    )
-
-
 # What numbers a service before a destination: its name or "the" ("Nightjet 466 to Zurich",
 # "the 466 to Zurich"); "老板批了两千五去东京" is money approved for a trip.
 NAMED_BEFORE = re.compile(r"(?<![a-z])(?:[a-z]{2,}|the)\s*\Z", F)
@@ -360,7 +294,7 @@ def explained(text: str, start: int, end: int, number: str) -> bool:
     before = before or is_age(text, start, number) or small_numbered(text, start, number)
     if before or any(pattern.match(text, end) for pattern in _AFTER):
         return True
-    if _more_roles(text, start, end, value):
+    if more_roles(text, start, end, value):
         return True
     if DESTINATION_AFTER.match(text, end) and NAMED_BEFORE.search(text, low, start):
         return True  # "Nightjet 466 to Zurich", "Nightjet 466去苏黎世"

@@ -32,7 +32,7 @@ ONE_DIGIT_BEFORE = re.compile(
 )
 ONE_DIGIT_AFTER = re.compile(
     r"\s*(?:(?:one|1)[\s-]way|each\s+way|return|round[\s-]?trip"
-    rf"|{PER_WORD}\s*(?:{ADMISSIONS}))(?![a-z])"
+    rf"|{PER_WORD}\s*(?:{ADMISSIONS})|from\s+(?:me|us))(?![a-z])"
     r"|\s*(?:单程|往返|来回|一位|每位|一张|每张|一次|每次)",
     F,
 )

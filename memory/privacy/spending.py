@@ -37,7 +37,8 @@ SPENT_BEFORE = re.compile(
 )
 # Rates of allowance or pay: "每天给报200", "日均300", "每次出差最多2500", "90 daily".
 RATE_BEFORE_ZH = re.compile(
-    r"(?:每天|每日|一天|日均|每月|每个月|一个月|月均|每周|每年|一年|每次|每趟|单程|往返|来回)"
+    r"(?:每天|每日|一天|日均|每月|每个月|一个月|月均|每周|每年|一年|每次|每趟|单程|往返|来回|一小时"
+    r"|每小时|时薪)"
     r"[^0-9,.;!?，。；！？\n]{0,6}?\Z"
 )
 # Pay said with "make" or "earn": "I make 8k", "clears 12000" (thousands only: "make 2 stops").
@@ -127,10 +128,11 @@ PAY_AFTER = re.compile(
     F,
 )
 # Round 16: money put in with others, where "in" is otherwise a year's or a place's word
-# ("tossed in 25 for the porter", "chipped in 40"; "in 2019" stays a year).
+# ("tossed in 25 for the porter", "chipped in 40"; "in 2019" stays a year), and money earned
+# ("my side gig brings in 800 a month", round 17).
 PAID_IN = re.compile(
     r"(?<![a-z])(?:toss(?:ed|es)?|chip(?:ped|s)?|thr(?:ew|ow|ows)|put|puts|pitch(?:ed|es)?"
-    r"|kick(?:ed|s)?|pay|paid|pays)\s+in\s+(?:about\s+|around\s+|another\s+|an\s+extra\s+)?\Z",
+    r"|kick(?:ed|s)?|pay|paid|pays|brings?|bringing|brought|pulls?|pulled|rakes?|raked)\s+in\s+(?:about\s+|around\s+|another\s+|an\s+extra\s+)?\Z",
     F,
 )
 

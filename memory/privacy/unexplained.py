@@ -128,7 +128,6 @@ PAID_NUMBER_ENDS = re.compile(
 _WORD = re.compile(r"[A-Za-z\u4e00-\u9fff]")
 
 
-
 def _strongly_explained(text: str, start: int, end: int, number: str) -> bool:
     """A unit or counter after it, a rating, a clock time in talk of times, a year."""
     digits = number.replace(",", "")

@@ -1,0 +1,107 @@
+"""What else a bare number is, by the words of its clause (round 17): a duration ("the drive
+took 45"), an altitude ("the pass tops out at 5,416", "海拔5416"), a temperature ("it was 38 in
+Seville, too hot"), a rating out of a scale ("10 out of 10"), a name ("a hotel called 1000"),
+a number below zero, an interval ("every 15"), a time to get somewhere ("gets you there in
+20"), a route going somewhere ("the 12 from the station gets you to the beach"), a way on foot
+("the hike is 12 each way"). `memory.privacy.roles.explained` asks; only the fallback "an
+unexplained number is an amount" uses it, so a cue of money beside the number still decides.
+"""
+
+from __future__ import annotations
+
+import re
+
+from memory.privacy.vocabulary import ON_FOOT, WAY_AFTER
+
+F = re.ASCII | re.IGNORECASE
+THE_BEFORE = re.compile(r"(?<![a-z])the\s+\Z", F)
+
+# A duration: "the drive from the airport took 45", "the walk lasts 40".
+DURATION_BEFORE = re.compile(
+    r"(?<![a-z])(?:took|takes|take|taking|lasted|lasts|lasting)(?:\s+(?:us|me|them|about"
+    r"|around|only|just|under|over|roughly|nearly|almost|maybe|barely))*\s*\Z",
+    F,
+)
+# An altitude: "the pass tops out at 5,416", "海拔5416", "1,800 above the sea", "1,200 vertical".
+ALTITUDE_BEFORE = re.compile(
+    r"(?:(?<![a-z])(?:altitude|elevation|summit|peaks?|tops?\s+out|climbs?|ascent|descent"
+    r"|acclimati[sz]\w*|rises|rising|rose)(?![a-z])|海拔|高度|落差|爬升)[^0-9.!?;。！？\n]{0,12}\Z",
+    F,
+)
+ALTITUDE_AFTER = re.compile(
+    r"\s*(?:vertical|above\s+(?:the\s+)?sea|(?:of\s+)?(?:climb|ascent|descent|elevation"
+    r"|altitude))(?![a-z])|\s*(?:的)?(?:海拔|落差|爬升)",
+    F,
+)
+# A temperature: a number a person can feel, in a clause about weather or water ("it was 38
+# in Seville, too hot", "the water was 17, too cold to swim", "塞维利亚七月38度").
+WEATHER = re.compile(
+    r"(?<![a-z])(?:hot|hotter|cold|colder|warm|warmer|chilly|freezing|humid|heat|heatwave"
+    r"|weather|forecast|sunny|snowing|swim|swimming|celsius|fahrenheit)(?![a-z])"
+    r"|热|冷|气温|水温|温度|暖和|凉快|下雪|游泳",
+    F,
+)
+# Below zero: "minus 20", "零下20".
+BELOW_ZERO_BEFORE = re.compile(r"(?:(?<![a-z])minus|零下|负)\s*\Z", F)
+# An interval: "it came every 15", "每隔20".
+EVERY_BEFORE = re.compile(r"(?:(?<![a-z])every|每隔|隔)\s*\Z", F)
+# A time to get somewhere: "gets you to the beach in 20", "we got there in 35".
+IN_TIME_BEFORE = re.compile(
+    r"(?<![a-z])(?:gets?|got|getting|takes?|took|brings?|be|are|were|was|is)\s+(?:you|us|me|them"
+    r"|there|here|back)(?![a-z])[^0-9.,;!?\n]{0,30}?(?<![a-z])in\s+(?:about\s+|under\s+"
+    r"|around\s+|less\s+than\s+|roughly\s+|just\s+)?\Z",
+    F,
+)
+# A route said with "the" whose number goes somewhere, a verb of going later in the clause:
+# "the 12 from the central station gets you to the beach".
+ROUTE_LATER = re.compile(
+    r"\s+(?:from|to|towards)\s+[^0-9.,;!?\n]{0,30}?(?<![a-z])(?:gets\s+you|takes\s+you"
+    r"|stops|runs|goes|leaves|departs)(?![a-z])",
+    F,
+)
+# A rating out of a scale: "10 out of 10", "满分10分".
+OUT_OF_AFTER = re.compile(r"\s*(?:out\s+of|/)\s*\d", F)
+OUT_OF_BEFORE = re.compile(r"(?:(?<![a-z])out\s+of|满分)\s*\Z", F)
+# A name said as one: "a hotel called 1000", "叫1000的酒店", "named 21".
+CALLED_BEFORE = re.compile(
+    r"(?:(?<![a-z])(?:called|named|known\s+as)\s+(?:the\s+)?|叫做|叫作|名叫|名为|叫)\s*\Z", F
+)
+
+
+def _clause(text: str, start: int, end: int) -> tuple[int, int]:
+    """The bounds of the clause around text[start:end] (commas end no clause here)."""
+    low = max(0, start - 40)
+    cut = max(text.rfind(mark, low, start) for mark in ".!?;。！？；\n")
+    high = min(len(text), end + 40)
+    ends = [i for i in (text.find(mark, end, high) for mark in ".!?;。！？；\n") if i != -1]
+    return (cut + 1 if cut >= low else low), (min(ends) if ends else high)
+
+
+def _temperature(text: str, start: int, end: int, value: float | None) -> bool:
+    if value is None or not 0 <= value <= 50:
+        return False
+    low, high = _clause(text, start, end)
+    return WEATHER.search(text, low, high) is not None
+
+
+def more_roles(text: str, start: int, end: int, value: float | None) -> bool:
+    """Round 17's explanations: a duration, an altitude, a temperature, a rating out of a
+    scale, a name, a way on foot."""
+    low = max(0, start - 40)
+    return bool(
+        DURATION_BEFORE.search(text, low, start)
+        or ALTITUDE_BEFORE.search(text, low, start)
+        or ALTITUDE_AFTER.match(text, end)
+        or OUT_OF_AFTER.match(text, end)
+        or OUT_OF_BEFORE.search(text, low, start)
+        or CALLED_BEFORE.search(text, low, start)
+        or BELOW_ZERO_BEFORE.search(text, low, start)
+        or EVERY_BEFORE.search(text, low, start)
+        or IN_TIME_BEFORE.search(text, low, start)
+        or (THE_BEFORE.search(text, low, start) and ROUTE_LATER.match(text, end))
+        or _temperature(text, start, end, value)
+        or (ON_FOOT.search(text, low, start) and WAY_AFTER.match(text, end))  # a distance
+    )
+
+
+__all__ = ["CALLED_BEFORE", "more_roles"]

@@ -1,0 +1,51 @@
+"""Round 17 (issue 22): numbers that are not money, which the fallback "an unexplained number
+is an amount" refused, and amounts said beside the same words (bench/README.md)."""
+
+from __future__ import annotations
+
+import pytest
+
+from memory.privacy import scan
+
+KEPT = (
+    "we ask for table 21 every night at that place",  # how often, not a rate
+    "bus 14 every morning to the office",
+    "a friend told me about hotel 1000 in Seattle",  # a lodging heard of is named
+    "有家叫1000的酒店想去住住",
+    "the transfer from the port took 45, fine",  # a duration
+    "the ridge tops out at 4,120 so we go slowly",  # an altitude
+    "垭口海拔4120，要慢慢走",
+    "it was 41 in Marrakech, far too hot",  # a temperature
+    "the sea was 16, too cold to swim",
+    "the lake freezes at minus 15",
+    "we'd give the hostel 9 out of 10",  # a rating
+    "the walk to the waterfall is 8 each way",  # a distance on foot
+    "the group was 30 strong",  # a group's size
+    "the tram came every 12",  # an interval
+    "the 5 from the old port takes you to the beach",  # a route going somewhere
+    "the shuttle gets you to the terminal in 25",
+)
+REFUSED = (
+    "dinner at table 21 came to 140",
+    "bus 14 is 3 each way if you pay cash",
+    "the room was 189 every night with breakfast included",
+    "rent back home is 2400 so trips are cheap",
+    "房租每月5500",
+    "my side job brings in 900 a month",
+    "the porter got 5 from me",
+    "航空公司退了我300",
+    "景区进门收45",
+    "公交投币两块一次",
+    "好点的房间最多能出300",
+    "请导游一小时20",
+)
+
+
+@pytest.mark.parametrize("text", KEPT)
+def test_numbers_that_are_not_money_are_kept(text: str) -> None:
+    assert scan(text) is None
+
+
+@pytest.mark.parametrize("text", REFUSED)
+def test_amounts_beside_the_same_words_are_refused(text: str) -> None:
+    assert scan(text) == "amount"
