@@ -41,6 +41,27 @@ WEATHER = re.compile(
     r"|热|冷|气温|水温|温度|暖和|凉快|下雪|游泳",
     F,
 )
+# A verb no price follows, right before the number: what a vehicle or a place holds or does,
+# how far one went on foot, how late something was ("the tour bus fits 50", "the car does 120",
+# "we hiked 18", "our flight was delayed 90", "晚点90"). Verbs of paying, asking, quoting,
+# running (a cost) stay out: "the guide wanted 30", "it runs 45".
+VERB_BEFORE = re.compile(
+    r"(?:(?<![a-z])(?:fits|fit|holds|held|seats|sleeps|carries|carried|accommodates|does|doing"
+    r"|hits|hit|reaches|reached|topped|tops|delayed|waited|queued|walked|hiked|trekked|cycled"
+    r"|biked|paddled|swam|climbed|descended|gusting|gusts|gusted)(?:\s+(?:about|around|only"
+    r"|just|over|under|roughly|nearly|almost|easily|up\s+to|at\s+least))*"
+    r"|(?<![a-z])(?:wait|waiting|queue|delay|layover|stopover|wind|winds|gusts)(?:\s+time)?"
+    r"(?:\s+(?:was|is|of|were|are|at|hit|reached))?(?:\s+(?:about|around|only|just|over"
+    r"|under|roughly|nearly|almost))*"
+    r"|晚点了?|晚了|延误了?|推迟了?|提前了?|风力(?:有|达到?)?|风速(?:有|达到?)?|排队排了|等了)\s*\Z",
+    F,
+)
+LATE_AFTER = re.compile(r"\s+(?:late|early|behind(?:\s+schedule)?)(?![a-z])", F)
+# A distance between two places: "the night train covers 900 between Vienna and Rome".
+COVERS_BEFORE = re.compile(
+    r"(?<![a-z])(?:covers|covered|spans|spanned)\s+(?:about\s+|around\s+|roughly\s+)?\Z", F
+)
+BETWEEN_AFTER = re.compile(r"\s+(?:between\s|from\s+[^0-9,.;!?\n]{1,30}\s+to\s)", F)
 # Below zero: "minus 20", "零下20".
 BELOW_ZERO_BEFORE = re.compile(r"(?:(?<![a-z])minus|零下|负)\s*\Z", F)
 # An interval: "it came every 15", "每隔20".
@@ -95,6 +116,8 @@ def more_roles(text: str, start: int, end: int, value: float | None) -> bool:
         or OUT_OF_AFTER.match(text, end)
         or OUT_OF_BEFORE.search(text, low, start)
         or CALLED_BEFORE.search(text, low, start)
+        or VERB_BEFORE.search(text, low, start)
+        or LATE_AFTER.match(text, end)
         or BELOW_ZERO_BEFORE.search(text, low, start)
         or EVERY_BEFORE.search(text, low, start)
         or IN_TIME_BEFORE.search(text, low, start)
@@ -104,4 +127,15 @@ def more_roles(text: str, start: int, end: int, value: float | None) -> bool:
     )
 
 
-__all__ = ["CALLED_BEFORE", "more_roles"]
+def verb_before(text: str, start: int) -> bool:
+    """A verb no price follows right before the number ("the tour bus fits 50")."""
+    return VERB_BEFORE.search(text, max(0, start - 40), start) is not None
+
+
+def distance_between(text: str, start: int, end: int) -> bool:
+    """ "covers 900 between Vienna and Rome": a distance, where "covers" is otherwise paying."""
+    low = max(0, start - 40)
+    return bool(COVERS_BEFORE.search(text, low, start) and BETWEEN_AFTER.match(text, end))
+
+
+__all__ = ["CALLED_BEFORE", "distance_between", "more_roles", "verb_before"]

@@ -31,7 +31,7 @@ from __future__ import annotations
 import re
 
 from memory.privacy.identifiers import COUNT_AFTER
-from memory.privacy.measures import CALLED_BEFORE
+from memory.privacy.measures import CALLED_BEFORE, distance_between, verb_before
 from memory.privacy.roles import BALANCE_BEFORE, FLIGHT_BEFORE, TIME_BEFORE, explained
 from memory.privacy.spending import (
     BACK_AFTER,
@@ -281,7 +281,7 @@ def priced(text: str, start: int, end: int) -> bool:
         return True
     if ROOM_AFTER_ZH.match(text, end) or STAYED_IN_ZH.search(text, low, start):
         return False  # a room: "住1801这种高层房间"
-    if CALLED_BEFORE.search(text, low, start):
+    if CALLED_BEFORE.search(text, low, start) or distance_between(text, start, end):
         return False  # a name: "一家叫1000的酒店", "a bar called 21"
     # Written as money: thousands separated or two decimals ("the TGV 89.50", "lounge
     # 1,200"); no room, gate, line or train is numbered so.
@@ -304,6 +304,7 @@ def priced(text: str, start: int, end: int) -> bool:
         number in AIRCRAFT_TYPES
         and AIRCRAFT_SAID.search(text, low, start)
         and not SPENT_BEFORE.search(text, low, start)
+        and not PAY_AFTER.match(text, end)  # "got a 340 bonus" is pay, not an Airbus
     ):
         return False  # "I prefer the 319 on short flights"
     if CLOCK.fullmatch(number) and TIME_BEFORE.search(text, low, start):
@@ -338,6 +339,8 @@ def priced(text: str, start: int, end: int) -> bool:
         return False  # "lunch 1230", "breakfast 730", "晚饭1930": when, not how much
     thing = THING_BEFORE.search(text, low, start)
     if thing is not None and not _FOR_COUNT.search(text, low, start):
+        if verb_before(text, start) and not PURCHASE_AFTER.match(text, end):
+            return False  # "the tour bus fits 50": what it holds, not what it costs
         # "hotel 12", "Hotel 71 in Chicago", "酒店12": a hotel's name, floor or count; no
         # room is priced under 20, and a capital mid-sentence is a name.
         small_thing = LODGING.match(thing.group()) or _SMALL_THINGS.match(thing.group())

@@ -24,6 +24,15 @@ KEPT = (
     "the tram came every 12",  # an interval
     "the 5 from the old port takes you to the beach",  # a route going somewhere
     "the shuttle gets you to the terminal in 25",
+    "the ferry was 25 late again",  # a delay
+    "our train was delayed 40",
+    "火车晚点了40",
+    "the minibus fits 14",  # what a vehicle holds
+    "the van holds 9 with bags",
+    "gusts hit 70 at the top",  # a speed
+    "山顶风力有50",
+    "the queue was about 45 at security",
+    "the ferry covers 300 between the islands",  # a distance
 )
 REFUSED = (
     "dinner at table 21 came to 140",
@@ -38,6 +47,9 @@ REFUSED = (
     "公交投币两块一次",
     "好点的房间最多能出300",
     "请导游一小时20",
+    "the boat tour was 50 and it holds 12",
+    "the ferry covers 300 for the whole family",
+    "the delay cost us 90 in taxis",
 )
 
 
