@@ -29,7 +29,7 @@ ALTITUDE_BEFORE = re.compile(
     F,
 )
 ALTITUDE_AFTER = re.compile(
-    r"\s*(?:vertical|above\s+(?:the\s+)?sea|(?:of\s+)?(?:climb|ascent|descent|elevation"
+    r"\s*(?:vertical|up(?!\s*front)|above\s+(?:the\s+)?sea|(?:of\s+)?(?:climb|ascent|descent|elevation"
     r"|altitude))(?![a-z])|\s*(?:的)?(?:海拔|落差|爬升)",
     F,
 )
@@ -128,8 +128,24 @@ def more_roles(text: str, start: int, end: int, value: float | None) -> bool:
 
 
 def verb_before(text: str, start: int) -> bool:
-    """A verb no price follows right before the number ("the tour bus fits 50")."""
-    return VERB_BEFORE.search(text, max(0, start - 40), start) is not None
+    """A verb no price follows, or "every", right before the number ("the tour bus fits 50",
+    "the shuttle ran every 20")."""
+    low = max(0, start - 40)
+    return bool(VERB_BEFORE.search(text, low, start) or EVERY_BEFORE.search(text, low, start))
+
+
+# How far or how long, by the way one goes or where it lies: "about 200 by road", "40 off
+# the coast", "15 on foot", "an hour away" ("away" after any number).
+WAY_GONE_AFTER = re.compile(
+    r"\s+(?:by\s+(?:road|car|train|rail|bus|coach|boat|ferry|air|plane|bike|bicycle|foot)"
+    r"|on\s+foot|away|off\s+(?:the\s+)?(?:coast|shore|mainland)|offshore|inland"
+    r"|(?:north|south|east|west)\s+of\s+(?-i:[A-Z]))(?![a-z])",
+    F,
+)
+
+
+def distance_after(text: str, end: int) -> bool:
+    return WAY_GONE_AFTER.match(text, end) is not None
 
 
 def distance_between(text: str, start: int, end: int) -> bool:
@@ -138,4 +154,4 @@ def distance_between(text: str, start: int, end: int) -> bool:
     return bool(COVERS_BEFORE.search(text, low, start) and BETWEEN_AFTER.match(text, end))
 
 
-__all__ = ["CALLED_BEFORE", "distance_between", "more_roles", "verb_before"]
+__all__ = ["CALLED_BEFORE", "distance_after", "distance_between", "more_roles", "verb_before"]

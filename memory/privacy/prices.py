@@ -31,8 +31,19 @@ from __future__ import annotations
 import re
 
 from memory.privacy.identifiers import COUNT_AFTER
-from memory.privacy.measures import CALLED_BEFORE, distance_between, verb_before
-from memory.privacy.roles import BALANCE_BEFORE, FLIGHT_BEFORE, TIME_BEFORE, explained
+from memory.privacy.measures import (
+    CALLED_BEFORE,
+    distance_after,
+    distance_between,
+    verb_before,
+)
+from memory.privacy.roles import (
+    BALANCE_BEFORE,
+    FLIGHT_BEFORE,
+    PLURAL_AFTER,
+    TIME_BEFORE,
+    explained,
+)
 from memory.privacy.spending import (
     BACK_AFTER,
     BOOKED_FOR,
@@ -281,7 +292,12 @@ def priced(text: str, start: int, end: int) -> bool:
         return True
     if ROOM_AFTER_ZH.match(text, end) or STAYED_IN_ZH.search(text, low, start):
         return False  # a room: "住1801这种高层房间"
-    if CALLED_BEFORE.search(text, low, start) or distance_between(text, start, end):
+    if (
+        CALLED_BEFORE.search(text, low, start)
+        or distance_between(text, start, end)
+        or (distance_after(text, end) and not SPENT_BEFORE.search(text, low, start))
+        or (PLURAL_AFTER.match(text, end) and not PURCHASE_AFTER.match(text, end))
+    ):
         return False  # a name: "一家叫1000的酒店", "a bar called 21"
     # Written as money: thousands separated or two decimals ("the TGV 89.50", "lounge
     # 1,200"); no room, gate, line or train is numbered so.

@@ -239,7 +239,8 @@ THE_BEFORE = re.compile(r"(?<![a-z])the\s+\Z", F)
 _NOT_NOUNS = (
     r"always|perhaps|towards?|afterwards|besides|sometimes|plus|less|unless|across|yes|this"
     r"|thus|does|was|has|its|his|hers|ours|yours|theirs|upwards|backwards|downwards|extras?"
-    r"|bucks|dollars|euros|pounds|quid|cents|pence|rupees|pesos|francs|bills|notes|grand"
+    r"|bucks|dollars|euros|pounds|quid|cents|pence|rupees|pesos|francs|bills|notes|grand|tops"
+    r"|credits|vouchers|coupons|tips|fees|fares|rates|prices|costs|payments|refunds"
 )
 PLURAL_AFTER = re.compile(
     rf"\s+(?!(?:{_NOT_NOUNS})(?![a-z]))[a-z]{{2,}}(?<![su])s(?![a-z'])"

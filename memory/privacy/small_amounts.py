@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from memory.privacy.vocabulary import ADMISSIONS, PAYING_EN, PAYING_ZH, PER_WORD
+from memory.privacy.vocabulary import ADMISSIONS, HAGGLED_DOWN, PAYING_EN, PAYING_ZH, PER_WORD
 
 F = re.ASCII | re.IGNORECASE
 
@@ -21,7 +21,7 @@ LODGING_BEFORE = re.compile(
 # the locker", "花了4"), a fare or a price per ride after it ("6 each way", "2 per ride"),
 # or an allowance or a fee word just before it ("breakfast allowance 8 a day", "另收8").
 ONE_DIGIT_BEFORE = re.compile(
-    rf"(?:(?<![a-z])(?:{PAYING_EN}|charges"
+    rf"(?:(?<![a-z])(?:{PAYING_EN}|charges|{HAGGLED_DOWN}"
     r"|set\s+(?:me|us|him|her|them)\s+back|came\s+to|comes\s+to|(?:tossed|chipped|threw)\s+in"
     r"|(?:allowance|per\s+diem|fee|fare|toll|surcharge|deposit)s?)(?![a-z])"
     r"(?:\s+(?:me|us|him|her|them|about|around|roughly|only|just|up\s+to|at\s+most|like|is|was"

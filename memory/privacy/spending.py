@@ -7,14 +7,21 @@ from __future__ import annotations
 
 import re
 
-from memory.privacy.vocabulary import ADMISSIONS, PAYERS, PAYING_EN, PAYING_ZH, PER_WORD
+from memory.privacy.vocabulary import (
+    ADMISSIONS,
+    HAGGLED_DOWN,
+    PAYERS,
+    PAYING_EN,
+    PAYING_ZH,
+    PER_WORD,
+)
 
 F = re.ASCII | re.IGNORECASE
 
 # What was spent, paid, given or set aside, right before the number: "spent 2300",
 # "came to 1340", "ran me 410", "set aside 3000", "花了23000", "一共2400", "给酒店留800".
 SPENT_BEFORE = re.compile(
-    rf"(?:(?<![a-z])(?:{PAYING_EN}|spends|spending|pays"
+    rf"(?:(?<![a-z])(?:{PAYING_EN}|spends|spending|pays|{HAGGLED_DOWN}"
     r"|blew|blown|dropped|forked\s+out|shelled\s+out|splurged|burned|wasted|owe[sd]?"
     r"|set\s+(?:me|us|him|her|them)\s+back|came\s+(?:out\s+)?(?:to|at)|comes\s+(?:out\s+)?(?:to|at)|ran(?:\s+(?:me|us))?"
     r"|runs\s+(?:me|us)|totall?ed|totals?|grand\s+total|subtotal|billed|expensed|reimbursed"

@@ -125,6 +125,8 @@ PAID_NUMBER_ENDS = re.compile(
     r"|[^\x00-\x7f])",
     F,
 )
+# "the kids 15 each" is pocket money, not an age.
+_EACH_AFTER = re.compile(r"\s*(?:each|apiece)(?![a-z])", F)
 _WORD = re.compile(r"[A-Za-z\u4e00-\u9fff]")
 
 
@@ -147,7 +149,7 @@ def _strongly_explained(text: str, start: int, end: int, number: str) -> bool:
         or COUNT_LATER.match(text, end)
         or COUNT_AFTER.match(text, end)
         or FREQUENCY_AFTER.match(text, end)
-        or is_age(text, start, number)
+        or (is_age(text, start, number) and not _EACH_AFTER.match(text, end))
         or BALANCE_BEFORE.search(text, low, start)
         or (len(digits) <= 2 and WEIGHT_BEFORE.search(text, low, start))
     )

@@ -281,6 +281,12 @@ ON_FOOT = re.compile(
 )
 WAY_AFTER = re.compile(r"\s*(?:each\s+way|one\s+way|(?:a|per)\s+way)(?![a-z])|\s*单程", F)
 
+# A price talked down: "we haggled the tuk-tuk down to 8", "knocked it down to 40".
+HAGGLED_DOWN = (
+    r"(?:haggled|bargained|negotiated|talked|knocked|beat|got|brought)(?:\s+[a-z'\-]+){0,3}?"
+    r"\s+down\s+to"
+)
+
 # What a price is said "per": before it "a", "an", "per", "each", "every" or "/"; the people
 # it is paid for and the admissions it buys. Alternatives of a regular expression, for `rf"…"`.
 PER_WORD = r"(?:a|an|per|each|every|/)"
@@ -320,6 +326,7 @@ __all__ = [
     "BEFORE",
     "CLOCK",
     "DATE_YEAR",
+    "HAGGLED_DOWN",
     "LABEL",
     "ON_FOOT",
     "PAYERS",

@@ -33,6 +33,10 @@ KEPT = (
     "山顶风力有50",
     "the queue was about 45 at security",
     "the ferry covers 300 between the islands",  # a distance
+    "the island is about 30 off the coast",
+    "Leeds to York is about 40 by road",
+    "the city pass covers 50 museums",  # a count of things
+    "the shuttle runs every 30 from the hotel",
 )
 REFUSED = (
     "dinner at table 21 came to 140",
@@ -50,6 +54,9 @@ REFUSED = (
     "the boat tour was 50 and it holds 12",
     "the ferry covers 300 for the whole family",
     "the delay cost us 90 in taxis",
+    "we talked the driver down to 7",
+    "I give the kids 12 each for snacks",
+    "the cab 45 tops",
 )
 
 
