@@ -230,6 +230,17 @@ def _round8(report: dict[str, Any], names: tuple[str, ...]) -> None:
                 print(_line(f"{name:11} {lang} {family:12}", figures))
                 if name in LISTED:
                     _print_details(figures)
+            # Round 17's fresh set mixes a few identifiers, passwords and cards in with the
+            # amounts: caught is refused under any category, the category checked apart.
+            others = [
+                c for c in doc["sensitive"] if c["lang"] == lang and c["category"] not in FAMILIES
+            ]
+            if others:
+                figures = _rates(others, [])
+                report[f"{name}/{lang}/identifiers"] = figures
+                print(_line(f"{name:11} {lang} {'identifiers':12}", figures))
+                if name in LISTED:
+                    _print_details(figures)
             if "turns" in doc:
                 figures = _turn_rates(doc["turns"], lang)
                 report[f"{name}/{lang}/turns"] = figures
