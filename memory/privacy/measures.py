@@ -25,7 +25,8 @@ DURATION_BEFORE = re.compile(
 # An altitude: "the pass tops out at 5,416", "海拔5416", "1,800 above the sea", "1,200 vertical".
 ALTITUDE_BEFORE = re.compile(
     r"(?:(?<![a-z])(?:altitude|elevation|summit|peaks?|tops?\s+out|climbs?|ascent|descent"
-    r"|acclimati[sz]\w*|rises|rising|rose)(?![a-z])|海拔|高度|落差|爬升)[^0-9.!?;。！？\n]{0,12}\Z",
+    r"|acclimati[sz]\w*|rises|rising|rose)(?![a-z])(?:\s*(?:of|is|was|at|about|around|roughly"
+    r"|some|nearly|reaches|reaching|to|:))*\s*|(?:海拔|高度|落差|爬升)[^0-9。！？；\n]{0,4})\Z",
     F,
 )
 ALTITUDE_AFTER = re.compile(
@@ -37,8 +38,9 @@ ALTITUDE_AFTER = re.compile(
 # in Seville, too hot", "the water was 17, too cold to swim", "塞维利亚七月38度").
 WEATHER = re.compile(
     r"(?<![a-z])(?:hot|hotter|cold|colder|warm|warmer|chilly|freezing|humid|heat|heatwave"
-    r"|weather|forecast|sunny|snowing|swim|swimming|celsius|fahrenheit)(?![a-z])"
-    r"|热|冷|气温|水温|温度|暖和|凉快|下雪|游泳",
+    r"|weather|forecast|sunny|snowing|swim|swimming|celsius|fahrenheit|coat|layers|sweater"
+    r"|jumper|fleece|gloves)(?![a-z])"
+    r"|热|冷|气温|水温|温度|暖和|凉快|下雪|游泳|厚外套|羽绒服|毛衣",
     F,
 )
 # A verb no price follows, right before the number: what a vehicle or a place holds or does,
@@ -80,6 +82,49 @@ ROUTE_LATER = re.compile(
     r"|stops|runs|goes|leaves|departs)(?![a-z])",
     F,
 )
+# A battery's level: "my laptop was on 12", "keep the phone charged above 50", "只剩12的电".
+BATTERY_BEFORE = re.compile(
+    r"(?:(?<![a-z])(?:(?:phone|laptop|tablet|watch|battery|power\s*bank)\s+(?:was|is|at|on"
+    r"|down\s+to|dies\s+at)|charged|charge\s+(?:was|is|at))(?:\s+(?:on|at|only|just|down\s+to"
+    r"|about|around|above|over|below|under))*|电量[^0-9。！？；\n]{0,6}|电池[^0-9。！？；\n]{0,6})\s*\Z",
+    F,
+)
+BATTERY_AFTER = re.compile(r"\s*(?:的电|格电|格|的电量)")
+# What makes a cap an altitude, in the same clause: "the peaks around it top 4,000", "the trail
+# stays under 1,500 so no altitude worries", "山峰都超过4000".
+ALTITUDE_CLAUSE = re.compile(
+    r"(?<![a-z])(?:peaks?|summits?|altitude|elevation|ridges?|glaciers?|snow\s*line|tree\s*line"
+    r"|sea\s+level|acclimati[sz]\w*)(?![a-z])|山峰|山顶|海拔|高反|雪线|垭口",
+    F,
+)
+
+
+CAP_WORD_BEFORE = re.compile(
+    r"(?:(?<![a-z])(?:under|over|above|below|tops?|around|about|up\s+to|beyond)|超过|高于|低于"
+    r"|在)\s*\Z",
+    F,
+)
+CAP_WORD_AFTER = re.compile(r"\s*(?:以下|以上|左右|上下)")
+
+
+def height_cap(text: str, start: int, end: int) -> bool:
+    """A cap or an approximation on a number in a clause about heights and not about money
+    ("the peaks top 4,000", "stays under 1,500 so no altitude worries", "山峰都超过4000")."""
+    low = max(0, start - 40)
+    if not (CAP_WORD_BEFORE.search(text, low, start) or CAP_WORD_AFTER.match(text, end)):
+        return False
+    low, high = _clause(text, start, end)
+    return bool(ALTITUDE_CLAUSE.search(text, low, high) and not _MONEY.search(text, low, high))
+
+
+# Money in the clause keeps a cap a price: "the altitude trek budget is under 1,500".
+_MONEY = re.compile(
+    r"(?<![a-z])(?:budget|price|cost|costs|fare|pay|paid|spend|spent|fee|fees|rate|per|a\s+night"
+    r"|each)(?![a-z])|预算|价|费|花|付|块|元|每人|一晚",
+    F,
+)
+
+
 # A rating out of a scale: "10 out of 10", "满分10分".
 OUT_OF_AFTER = re.compile(r"\s*(?:out\s+of|/)\s*\d", F)
 OUT_OF_BEFORE = re.compile(r"(?:(?<![a-z])out\s+of|满分)\s*\Z", F)
@@ -119,6 +164,9 @@ def more_roles(text: str, start: int, end: int, value: float | None) -> bool:
         or VERB_BEFORE.search(text, low, start)
         or LATE_AFTER.match(text, end)
         or BELOW_ZERO_BEFORE.search(text, low, start)
+        or BATTERY_BEFORE.search(text, low, start)
+        or BATTERY_AFTER.match(text, end)
+        or height_cap(text, start, end)
         or EVERY_BEFORE.search(text, low, start)
         or IN_TIME_BEFORE.search(text, low, start)
         or (THE_BEFORE.search(text, low, start) and ROUTE_LATER.match(text, end))
@@ -154,4 +202,11 @@ def distance_between(text: str, start: int, end: int) -> bool:
     return bool(COVERS_BEFORE.search(text, low, start) and BETWEEN_AFTER.match(text, end))
 
 
-__all__ = ["CALLED_BEFORE", "distance_after", "distance_between", "more_roles", "verb_before"]
+__all__ = [
+    "CALLED_BEFORE",
+    "distance_after",
+    "distance_between",
+    "height_cap",
+    "more_roles",
+    "verb_before",
+]

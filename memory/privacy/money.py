@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
+from memory.privacy.measures import height_cap
 from memory.privacy.prices import PLACE_BEFORE, priced
 from memory.privacy.roles import TIME_BEFORE, small_numbered
 from memory.privacy.small_amounts import SINGLE_ZH_PAID, one_digit_amount
@@ -373,6 +374,7 @@ def amounts(text: str) -> Iterator[tuple[int, int]]:
         if (
             big_enough
             and not _not_money(text, start, end, number)
+            and not height_cap(text, start, end)
             and (_money_context(text, start, end) or priced(text, start, end))
         ):
             yield start, end

@@ -35,6 +35,7 @@ from memory.privacy.measures import (
     CALLED_BEFORE,
     distance_after,
     distance_between,
+    height_cap,
     verb_before,
 )
 from memory.privacy.roles import (
@@ -294,6 +295,7 @@ def priced(text: str, start: int, end: int) -> bool:
         return False  # a room: "住1801这种高层房间"
     if (
         CALLED_BEFORE.search(text, low, start)
+        or height_cap(text, start, end)
         or distance_between(text, start, end)
         or (distance_after(text, end) and not SPENT_BEFORE.search(text, low, start))
         or (PLURAL_AFTER.match(text, end) and not PURCHASE_AFTER.match(text, end))

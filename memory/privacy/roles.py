@@ -56,9 +56,15 @@ def is_age(text: str, start: int, number: str) -> bool:
     """Whether the bare number at `start` is someone's age: said as one, and one a person
     can have ("my dad said 250 was enough" is no age)."""
     digits = number.replace(",", "")
+    first = _FIRST_OF_RANGE.match(digits)  # "ages 6 to 14": the range's first age
+    if first is not None:
+        digits = first.group(1)
     if not digits.isdigit() or int(digits) > MAX_AGE:
         return False
     return AGE.search(text, max(0, start - 40), start) is not None
+
+
+_FIRST_OF_RANGE = re.compile(r"(\d{1,3})\s*(?:~|-|to|至|到)\s*\d{1,3}\Z")
 
 
 HEIGHT = re.compile(r"(?:身高|个子|height|tall|高)\s*[^0-9]{0,4}\Z", F)
@@ -120,7 +126,7 @@ SOFT_PLACE_BEFORE = re.compile(
 NUMBERED_BEFORE = re.compile(
     r"(?<![a-z])(?:hole|table|locker|lot|camp|hangar|window|queue|lane|checkpoint|junction"
     r"|marker|post|bay|stand|trolley|shuttle|metro|subway|ferry|boat|exit|pier|dock|wharf"
-    r"|jetty|quay|level|ward|portal|door|wing)(?![a-z])\s*#?\s*\Z",
+    r"|jetty|quay|level|ward|portal|door|wing|plot|pitch|mooring|pontoon|slip)(?![a-z])\s*#?\s*\Z",
     F,
 )
 

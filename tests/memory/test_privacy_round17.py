@@ -37,6 +37,13 @@ KEPT = (
     "Leeds to York is about 40 by road",
     "the city pass covers 50 museums",  # a count of things
     "the shuttle runs every 30 from the hotel",
+    "Oslo was 3 in May, pack a fleece",  # a temperature, by what one wears
+    "my tablet was on 9 by the time we landed",  # a battery
+    "只剩15的电了",
+    "the campground gave us plot 31",  # numbered to be found
+    "the summer camp takes ages 8 to 15",  # an age range
+    "the peaks here all top 3,000",  # a cap on a height
+    "那几座山峰都超过5000",
 )
 REFUSED = (
     "dinner at table 21 came to 140",
@@ -57,6 +64,8 @@ REFUSED = (
     "we talked the driver down to 7",
     "I give the kids 12 each for snacks",
     "the cab 45 tops",
+    "the altitude pills were 28 at the pharmacy",
+    "the altitude trek budget is under 1,500",
 )
 
 
