@@ -147,17 +147,43 @@ def _temperature(text: str, start: int, end: int, value: float | None) -> bool:
     if value is None or not 0 <= value <= 50:
         return False
     low, high = _clause(text, start, end)
-    return WEATHER.search(text, low, high) is not None
+    return bool(WEATHER.search(text, low, high) and not _bought(text, start, end))
+
+
+def _bought(text: str, start: int, end: int) -> bool:
+    """Money or shopping in the clause: a summit's shop, a coat in a sale."""
+    low, high = _clause(text, start, end)
+    return bool(_MONEY.search(text, low, high) or _BOUGHT.search(text, low, high))
+
+
+# What makes a number beside warm words a price: shopping and food ("the coat was 45 in the
+# outlet sale", "38 for the hot pot", "打折买的羽绒服45").
+_BOUGHT = re.compile(
+    r"(?<![a-z])(?:shop|shops|shopping|store|outlet|sale|sales|boutique|market|bought|buy"
+    r"|buying|robbery|rip-?off|hot\s*pot|hotpot|menu|dish|meal|dinner|lunch|breakfast|drinks?"
+    r"|coffee|beer|eat|ate)(?![a-z])|买|卖|店|打折|奥特莱斯|火锅|吃|喝",
+    F,
+)
+# Money taken: "took 45 in fees", "took 10 off me", "took 120 from each of us".
+TAKEN_AFTER = re.compile(
+    r"\s+(?:in\s+(?:fees?|charges?|commission|tips?|cash|cuts?)|(?:off|from)\s+(?:me|us|my|our"
+    r"|each|every|him|her|them|everyone|everybody)|手续费)(?![a-z])",
+    F,
+)
 
 
 def more_roles(text: str, start: int, end: int, value: float | None) -> bool:
     """Round 17's explanations: a duration, an altitude, a temperature, a rating out of a
     scale, a name, a way on foot."""
     low = max(0, start - 40)
+    if TAKEN_AFTER.match(text, end):
+        return False  # money taken, whatever the verb: "the porter took 10 off me"
     return bool(
         DURATION_BEFORE.search(text, low, start)
-        or ALTITUDE_BEFORE.search(text, low, start)
-        or ALTITUDE_AFTER.match(text, end)
+        or (
+            (ALTITUDE_BEFORE.search(text, low, start) or ALTITUDE_AFTER.match(text, end))
+            and not _bought(text, start, end)
+        )
         or OUT_OF_AFTER.match(text, end)
         or OUT_OF_BEFORE.search(text, low, start)
         or CALLED_BEFORE.search(text, low, start)
@@ -204,6 +230,7 @@ def distance_between(text: str, start: int, end: int) -> bool:
 
 __all__ = [
     "CALLED_BEFORE",
+    "TAKEN_AFTER",
     "distance_after",
     "distance_between",
     "height_cap",

@@ -33,6 +33,7 @@ import re
 from memory.privacy.identifiers import COUNT_AFTER
 from memory.privacy.measures import (
     CALLED_BEFORE,
+    TAKEN_AFTER,
     distance_after,
     distance_between,
     height_cap,
@@ -248,6 +249,9 @@ LODGING = re.compile(
 )
 
 
+# Round 17: money taken, after a verb of taking: "the porter took 10 off me", "took 45 in
+# fees", "拿了120".
+_TOOK = re.compile(r"(?:(?<![a-z])(?:took|takes|take|taken|taking|wanted|got)|拿了|收了)\s*\Z", F)
 # Round 17: a lodging one has read or heard of is named: "I read about hotel 1000 in Seattle".
 HEARD_OF = re.compile(
     r"(?<![a-z])(?:read|heard|hear|know|knew|learned|saw|seen|told\s+(?:me|us)"
@@ -289,7 +293,11 @@ def priced(text: str, start: int, end: int) -> bool:
     low = max(0, start - 40)
     if not _WORD.search(text, low, end + 40):
         return False  # no word around it: nothing says what it is
-    if _vehicle_price(text, start, end, number) or PAID_IN.search(text, low, start):
+    if (
+        _vehicle_price(text, start, end, number)
+        or PAID_IN.search(text, low, start)
+        or (TAKEN_AFTER.match(text, end) and _TOOK.search(text, low, start))
+    ):
         return True
     if ROOM_AFTER_ZH.match(text, end) or STAYED_IN_ZH.search(text, low, start):
         return False  # a room: "住1801这种高层房间"

@@ -66,6 +66,11 @@ REFUSED = (
     "the cab 45 tops",
     "the altitude pills were 28 at the pharmacy",
     "the altitude trek budget is under 1,500",
+    "the cash machine took 35 in fees",  # money taken, whatever the verb
+    "the driver took 15 off us",
+    "the gloves were 40 in the airport shop",  # warm words in talk of shopping
+    "the scarf at the summit kiosk was 30",
+    "毛衣打折买的45",
 )
 
 
