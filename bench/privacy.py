@@ -29,8 +29,8 @@ second out. Rounds 10 and 11 add `r10_dev`, `r10_fresh` and `r11_fresh`; round 1
 `r13_dev` (tuned on), `r13_fresh` and `r13_fresh2` (each measured once, then tuned on) and
 `r13_fresh3` (measured once), amounts only; round 14 adds `r14_dev` (tuned on) and `r14_fresh`
 (measured once), amounts only; round 15 adds `r15_dev` (tuned on) and `r15_fresh` (measured
-once); round 16 tunes on `r14_fresh` and `r15_fresh` and adds `r16_fresh` (measured once)
-(bench/README.md).
+once); round 16 tunes on `r14_fresh` and `r15_fresh` and adds `r16_fresh` (measured once);
+round 17 adds `r17_dev` (tuned on) and `r17_fresh` (measured once) (bench/README.md).
 
     .venv/bin/python bench/privacy.py
     .venv/bin/python bench/privacy.py --prefeval ../shared/data/prefeval_dev --json out.json
@@ -78,6 +78,8 @@ ROUND8 = (
     "r15_dev",
     "r15_fresh",
     "r16_fresh",
+    "r17_dev",
+    "r17_fresh",
 )
 ROUND8_TUNED = (
     "r8_dev",
@@ -92,6 +94,7 @@ ROUND8_TUNED = (
     "r14_fresh",
     "r15_dev",
     "r15_fresh",
+    "r17_dev",
 )
 FAMILIES = ("amount", "instructions")
 # Sets whose misses are printed (tuned on anyway): r8_fresh was measured once, untuned, and
@@ -105,6 +108,8 @@ FAMILIES = ("amount", "instructions")
 # rule was first run on it, only measured.
 # Round 16 tunes on r14_fresh and r15_fresh (each measured once, blind, in its own round) and
 # adds r16_fresh (amounts), written and committed before its first run, only measured.
+# Round 17's r17_dev (amounts: benign numbers the fallback refused) is tuned on; r17_fresh,
+# written and committed before its only run, only measured.
 LISTED = ("dev", "t12_dev", *ROUND8_TUNED)  # every set tuned on
 
 
@@ -223,6 +228,17 @@ def _round8(report: dict[str, Any], names: tuple[str, ...]) -> None:
                 figures = _rates(cases, benign)
                 report[f"{name}/{lang}/{family}"] = figures
                 print(_line(f"{name:11} {lang} {family:12}", figures))
+                if name in LISTED:
+                    _print_details(figures)
+            # Round 17's fresh set mixes a few identifiers, passwords and cards in with the
+            # amounts: caught is refused under any category, the category checked apart.
+            others = [
+                c for c in doc["sensitive"] if c["lang"] == lang and c["category"] not in FAMILIES
+            ]
+            if others:
+                figures = _rates(others, [])
+                report[f"{name}/{lang}/identifiers"] = figures
+                print(_line(f"{name:11} {lang} {'identifiers':12}", figures))
                 if name in LISTED:
                     _print_details(figures)
             if "turns" in doc:
