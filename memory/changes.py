@@ -40,7 +40,7 @@ import json
 import re
 import unicodedata
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from pathlib import Path
 from typing import Any, Literal
@@ -93,6 +93,7 @@ class ChangeReader:
         self.schema = schema
         self.subjects = subjects
         self._change = term_patterns(data, "change", source)
+        self._general = term_patterns(data, "general", source)
         self._additive = term_patterns(data, "additive", source)
         self._accept = term_patterns(data, "accept", source)
         self._not_scopes = term_patterns(data, "not_scopes", source)
@@ -269,12 +270,40 @@ class ChangeReader:
         # replaces in the other ("常用机场是首都机场" -> "...大兴机场"); a general change of
         # an older fact limited to a scope ("A spa is a must on every holiday" / "I skip
         # the spa these days") may be meant for it too: both stay, the newer marked.
+        if b.change and not (framed or kind):
+            b = replace(b, change=self._change_about(a, new))
         wider = not framed and b.change and a.facets > b.facets
         stray = a.facets != b.facets and not framed and not wider
         if stray or b.additive or (a.listed and b.listed):
             return None
         found = self._read_stances(a, b, old, new, shared, framed)
+        if found == ("replaces", 1) and (a.listed or "health" in specific):
+            return "unsure", 1  # a shared subject never replaces what adds up (allergies)
+        if found and not framed and a.stance == b.stance and self._general.search(old):
+            # An older fact said of whatever case there is, in the newer's stance: the newer
+            # may name one ("I'll take the airport train when there is one" / "Now I take
+            # the Elizabeth line to the airport"). Both stay, the newer marked newer.
+            return None if self._general.search(new) else ("unsure", found[1])
         return ("unsure", 0) if found and wider else found  # 0: any sure change wins
+
+    def _change_about(self, a: Reading, new: str) -> bool:
+        """Whether a change word of `new` sits in a clause about what the older fact (read
+        as `a`) is about (a shared word or subject), in one that chooses something, or in
+        one of change words alone ("On second thought, ..."): "Skiing is off the list now,
+        the kids find it too cold" gives up skiing, not beach holidays with the kids."""
+        for clause in _CLAUSE.split(new):
+            said = self.read(clause) if clause.strip() else None
+            if said is None or not said.change:
+                continue
+            if said.tokens & a.tokens or said.aspects & a.aspects:
+                return True
+            if self.schema.stance(clause) != "negative":
+                return True  # a choice: what it replaces may be named in another clause
+                # ("现在改成住房车了，帐篷太累"); giving up something else is not
+            bare = self.read(self._change.sub(" ", clause.casefold()))
+            if not (bare.tokens or bare.aspects):
+                return True
+        return False
 
     def _read_stances(
         self, a: Reading, b: Reading, old: str, new: str, shared: frozenset[str], framed: bool
