@@ -30,7 +30,8 @@ second out. Rounds 10 and 11 add `r10_dev`, `r10_fresh` and `r11_fresh`; round 1
 `r13_fresh3` (measured once), amounts only; round 14 adds `r14_dev` (tuned on) and `r14_fresh`
 (measured once), amounts only; round 15 adds `r15_dev` (tuned on) and `r15_fresh` (measured
 once); round 16 tunes on `r14_fresh` and `r15_fresh` and adds `r16_fresh` (measured once);
-round 17 adds `r17_dev` (tuned on) and `r17_fresh` (measured once) (bench/README.md).
+round 17 adds `r17_dev` (tuned on) and `r17_fresh` (measured once); round 18 adds
+`r18_fresh` (measured once) (bench/README.md).
 
     .venv/bin/python bench/privacy.py
     .venv/bin/python bench/privacy.py --prefeval ../shared/data/prefeval_dev --json out.json
@@ -80,6 +81,7 @@ ROUND8 = (
     "r16_fresh",
     "r17_dev",
     "r17_fresh",
+    "r18_fresh",
 )
 ROUND8_TUNED = (
     "r8_dev",
@@ -110,6 +112,8 @@ FAMILIES = ("amount", "instructions")
 # adds r16_fresh (amounts), written and committed before its first run, only measured.
 # Round 17's r17_dev (amounts: benign numbers the fallback refused) is tuned on; r17_fresh,
 # written and committed before its only run, only measured.
+# Round 18's r18_fresh (amounts), written and committed before the round's learned fallback
+# was trained, only measured.
 LISTED = ("dev", "t12_dev", *ROUND8_TUNED)  # every set tuned on
 
 
