@@ -53,6 +53,7 @@ sys.path.insert(0, str(ROOT))
 
 from memory.privacy import Category  # noqa: E402
 from memory.privacy import scan as rules_scan  # noqa: E402
+from memory.privacy.amount_similarity import guessed_only, shared_amount_similarity  # noqa: E402
 from memory.privacy.guard import PrivacyGuard  # noqa: E402
 from memory.privacy.similarity import shared_similarity  # noqa: E402
 from memory.privacy.text import normalise  # noqa: E402
@@ -122,12 +123,21 @@ LISTED = ("dev", "t12_dev", *ROUND8_TUNED)  # every set tuned on
 # `_prepare`, so the model embeds in batches.
 _VERDICTS: dict[str, Category | None] = {}
 SEMANTIC = [True]
+AMOUNTS = [True]  # round 18's learned reading of guessed amounts (--without-learned-amounts)
 
 
 def _prepare(texts: list[str]) -> None:
     todo = [text for text in dict.fromkeys(texts) if text not in _VERDICTS]
     for text in todo:
         _VERDICTS[text] = rules_scan(text)
+    if SEMANTIC[0] and AMOUNTS[0]:
+        guessed = [text for text in todo if _VERDICTS[text] == "amount" and guessed_only(text)]
+        amounts = shared_amount_similarity()
+        for start in range(0, len(guessed), 64):
+            batch = guessed[start : start + 64]
+            for text, kept in zip(batch, amounts.keeps(batch), strict=True):
+                if kept:
+                    _VERDICTS[text] = None
     passed = [text for text in todo if _VERDICTS[text] is None]
     if SEMANTIC[0] and passed:
         similarity = shared_similarity()
@@ -145,7 +155,7 @@ def scan(text: str) -> Category | None:
 
 
 def _guard() -> PrivacyGuard:
-    return PrivacyGuard(semantic=SEMANTIC[0])
+    return PrivacyGuard(semantic=SEMANTIC[0], read_amounts=AMOUNTS[0])
 
 
 def _load(name: str) -> dict[str, Any]:
@@ -360,9 +370,15 @@ def main(argv: list[str] | None = None) -> int:
         action="store_true",
         help="the rules alone, without similarity to instructions (memory/privacy/similarity.py)",
     )
+    parser.add_argument(
+        "--without-learned-amounts",
+        action="store_true",
+        help="without round 18's learned reading of guessed amounts (the guard before it)",
+    )
     parser.add_argument("--sets", nargs="*", help="only these round sets (e.g. r10_dev r10_fresh)")
     args = parser.parse_args(argv)
     SEMANTIC[0] = not args.rules_only
+    AMOUNTS[0] = not args.without_learned_amounts
 
     report: dict[str, Any] = {}
     probes = sorted(path.stem for path in CORPUS.glob("probe_*.json"))
