@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import re
 
+from memory.privacy.guessing import guessing
 from memory.privacy.identifiers import COUNT_AFTER
 from memory.privacy.measures import (
     CALLED_BEFORE,
@@ -391,7 +392,7 @@ def priced(text: str, start: int, end: int) -> bool:
         FLIGHT_BEFORE.search(text, low, start) or PLACE_BEFORE.search(text, low, start)
     ):
         return True
-    return not explained(text, start, end, number)
+    return guessing() and not explained(text, start, end, number)
 
 
 __all__ = ["priced"]
