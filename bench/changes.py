@@ -4,15 +4,16 @@ Data: `tests/memory/change_pairs/{dev,heldout,fresh}.json` (round 2 adds `dev2`,
 `heldout2`, written before round 2's changes, and `fresh2`, written after them; round 4
 adds `dev3`, tuned on, and `fresh3`, written after round 4's changes, both with
 "lookalike" pairs: no change of mind, though words look like one; round 5 adds `fresh4`,
-the same kinds on new subjects, committed before its one run; round 6 adds `dev4`, tuned on,
-and `fresh5`,
-the same kinds on new subjects, committed before its one run), pairs of an older and a
-newer fact one traveller said, in English or Chinese: "change" (the newer
-replaces the older: it should supersede), "scoped" (the newer holds only in a place,
-trip kind or situation), "complement" (the same subject, compatible) and "unrelated" (both should
-stay). The held-out half was written with the dev half, before the change detector, and
-is never tuned on; the fresh probes, on other subjects, were written after it was
-frozen. `--errors` lists the dev halves' misses only.
+the same kinds on new subjects, committed before its one run; round 6 adds `dev4`, tuned
+on, and `fresh5`, the same kinds on new subjects, committed before its one run; round 7
+adds `dev5`, tuned on, and `fresh6`, committed before its one run, and tunes on fresh3-5
+too; round 8 adds `dev6`, tuned on), pairs of an older and a newer fact one traveller
+said, in English or Chinese: "change" (the newer replaces the older: it should supersede),
+"scoped" (the newer holds only in a place, trip kind or situation), "complement" (the same
+subject, compatible) and "unrelated" (both should stay). The held-out half was written
+with the dev half, before the change detector, and is never tuned on; the fresh probes, on
+other subjects, were written after it was frozen. `--errors` lists the dev halves' misses
+only.
 
 Each pair goes through the real `Memory.record` (a SQLite file, the bundled embedding
 model, no Redis): the older fact, then the newer one, in a namespace of its own
@@ -85,8 +86,13 @@ HALVES = (
     "fresh4",
     "dev4",
     "fresh5",
+    "dev5",
+    "fresh6",
+    "dev6",
 )
-DEV_HALVES = ("dev", "dev2", "dev3", "dev4")  # tuned on; --errors lists only their misses
+DEV_HALVES = ("dev", "dev2", "dev3", "dev4", "dev5", "dev6", "fresh3", "fresh4", "fresh5")
+# tuned on (fresh3-5 since round 7, after their blind runs were reported); --errors lists
+# only their misses
 SUMMARY_BUDGET = {"memory_summary_max_facts": 60, "memory_summary_max_chars": 4000}
 SPLIT_OF = {
     "dev": "dev",
@@ -100,6 +106,9 @@ SPLIT_OF = {
     "fresh4": "check",
     "dev4": "dev",
     "fresh5": "check",
+    "dev5": "dev",
+    "fresh6": "check",
+    "dev6": "dev",
 }
 RECORDED: dict[str, str] = {}  # an older fact's text -> the id it was recorded as
 _EXISTING = re.compile(r"^([0-9a-f]{32}): (.*)$", re.MULTILINE)

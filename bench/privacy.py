@@ -29,8 +29,9 @@ second out. Rounds 10 and 11 add `r10_dev`, `r10_fresh` and `r11_fresh`; round 1
 `r13_dev` (tuned on), `r13_fresh` and `r13_fresh2` (each measured once, then tuned on) and
 `r13_fresh3` (measured once), amounts only; round 14 adds `r14_dev` (tuned on) and `r14_fresh`
 (measured once), amounts only; round 15 adds `r15_dev` (tuned on) and `r15_fresh` (measured
-once); round 16 tunes on `r14_fresh` and `r15_fresh` and adds `r16_fresh` (measured once)
-(bench/README.md).
+once); round 16 tunes on `r14_fresh` and `r15_fresh` and adds `r16_fresh` (measured once);
+round 17 adds `r17_dev` (tuned on) and `r17_fresh` (measured once); round 18 adds
+`r18_fresh` (measured once) (bench/README.md).
 
     .venv/bin/python bench/privacy.py
     .venv/bin/python bench/privacy.py --prefeval ../shared/data/prefeval_dev --json out.json
@@ -52,6 +53,7 @@ sys.path.insert(0, str(ROOT))
 
 from memory.privacy import Category  # noqa: E402
 from memory.privacy import scan as rules_scan  # noqa: E402
+from memory.privacy.amount_similarity import guessed_only, shared_amount_similarity  # noqa: E402
 from memory.privacy.guard import PrivacyGuard  # noqa: E402
 from memory.privacy.similarity import shared_similarity  # noqa: E402
 from memory.privacy.text import normalise  # noqa: E402
@@ -78,6 +80,9 @@ ROUND8 = (
     "r15_dev",
     "r15_fresh",
     "r16_fresh",
+    "r17_dev",
+    "r17_fresh",
+    "r18_fresh",
 )
 ROUND8_TUNED = (
     "r8_dev",
@@ -92,6 +97,7 @@ ROUND8_TUNED = (
     "r14_fresh",
     "r15_dev",
     "r15_fresh",
+    "r17_dev",
 )
 FAMILIES = ("amount", "instructions")
 # Sets whose misses are printed (tuned on anyway): r8_fresh was measured once, untuned, and
@@ -105,6 +111,10 @@ FAMILIES = ("amount", "instructions")
 # rule was first run on it, only measured.
 # Round 16 tunes on r14_fresh and r15_fresh (each measured once, blind, in its own round) and
 # adds r16_fresh (amounts), written and committed before its first run, only measured.
+# Round 17's r17_dev (amounts: benign numbers the fallback refused) is tuned on; r17_fresh,
+# written and committed before its only run, only measured.
+# Round 18's r18_fresh (amounts), written and committed before the round's learned fallback
+# was trained, only measured.
 LISTED = ("dev", "t12_dev", *ROUND8_TUNED)  # every set tuned on
 
 
@@ -113,12 +123,21 @@ LISTED = ("dev", "t12_dev", *ROUND8_TUNED)  # every set tuned on
 # `_prepare`, so the model embeds in batches.
 _VERDICTS: dict[str, Category | None] = {}
 SEMANTIC = [True]
+AMOUNTS = [True]  # round 18's learned reading of guessed amounts (--without-learned-amounts)
 
 
 def _prepare(texts: list[str]) -> None:
     todo = [text for text in dict.fromkeys(texts) if text not in _VERDICTS]
     for text in todo:
         _VERDICTS[text] = rules_scan(text)
+    if SEMANTIC[0] and AMOUNTS[0]:
+        guessed = [text for text in todo if _VERDICTS[text] == "amount" and guessed_only(text)]
+        amounts = shared_amount_similarity()
+        for start in range(0, len(guessed), 64):
+            batch = guessed[start : start + 64]
+            for text, kept in zip(batch, amounts.keeps(batch), strict=True):
+                if kept:
+                    _VERDICTS[text] = None
     passed = [text for text in todo if _VERDICTS[text] is None]
     if SEMANTIC[0] and passed:
         similarity = shared_similarity()
@@ -136,7 +155,7 @@ def scan(text: str) -> Category | None:
 
 
 def _guard() -> PrivacyGuard:
-    return PrivacyGuard(semantic=SEMANTIC[0])
+    return PrivacyGuard(semantic=SEMANTIC[0], read_amounts=AMOUNTS[0])
 
 
 def _load(name: str) -> dict[str, Any]:
@@ -223,6 +242,17 @@ def _round8(report: dict[str, Any], names: tuple[str, ...]) -> None:
                 figures = _rates(cases, benign)
                 report[f"{name}/{lang}/{family}"] = figures
                 print(_line(f"{name:11} {lang} {family:12}", figures))
+                if name in LISTED:
+                    _print_details(figures)
+            # Round 17's fresh set mixes a few identifiers, passwords and cards in with the
+            # amounts: caught is refused under any category, the category checked apart.
+            others = [
+                c for c in doc["sensitive"] if c["lang"] == lang and c["category"] not in FAMILIES
+            ]
+            if others:
+                figures = _rates(others, [])
+                report[f"{name}/{lang}/identifiers"] = figures
+                print(_line(f"{name:11} {lang} {'identifiers':12}", figures))
                 if name in LISTED:
                     _print_details(figures)
             if "turns" in doc:
@@ -340,9 +370,15 @@ def main(argv: list[str] | None = None) -> int:
         action="store_true",
         help="the rules alone, without similarity to instructions (memory/privacy/similarity.py)",
     )
+    parser.add_argument(
+        "--without-learned-amounts",
+        action="store_true",
+        help="without round 18's learned reading of guessed amounts (the guard before it)",
+    )
     parser.add_argument("--sets", nargs="*", help="only these round sets (e.g. r10_dev r10_fresh)")
     args = parser.parse_args(argv)
     SEMANTIC[0] = not args.rules_only
+    AMOUNTS[0] = not args.without_learned_amounts
 
     report: dict[str, Any] = {}
     probes = sorted(path.stem for path in CORPUS.glob("probe_*.json"))

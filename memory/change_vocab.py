@@ -10,6 +10,13 @@ from typing import Any
 from memory.errors import MemoryEngineError
 
 LANGS = ("en", "zh")
+# A reason said inside the clause that says a change ("I'm done with Lufthansa after the
+# strikes"): its words say why, not what is given up.
+REASON = re.compile(r"\b(?:after|because|since|due to|thanks to)\b|因为|由于")
+# "不…了" says a change and a negation; the verb right after 不 is what is no longer done
+# ("现在照片不洗出来了": printing, not the photos), which the change pattern would hide
+# (what follows it, an object or a direction, is left out as before).
+NOT_ANY_MORE = re.compile(r"不(?:太|再)?([^，。,.；;！!？?不了])[^，。,.；;！!？?不了]{0,7}了")
 
 
 class ChangeTermsError(MemoryEngineError, ValueError):
@@ -40,4 +47,12 @@ def term_patterns(data: Mapping[str, Any], name: str, source: str) -> re.Pattern
         raise ChangeTermsError(f"{source}: {name}: {exc}") from exc
 
 
-__all__ = ["LANGS", "ChangeTermsError", "require", "term_patterns", "term_words"]
+__all__ = [
+    "LANGS",
+    "NOT_ANY_MORE",
+    "REASON",
+    "ChangeTermsError",
+    "require",
+    "term_patterns",
+    "term_words",
+]

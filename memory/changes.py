@@ -17,7 +17,8 @@ scope:
 - *in the same scope*: a place, a trip kind or a situation said in one and not the other
   keeps both ("In Beijing I stay near the airport" beside "I like the city centre"), read
   by the scope reader of `memory.scope`, with modes left out (in free text "hotels" or
-  "flights" is what a fact is about, not a limit on it).
+  "flights" is what a fact is about, not a limit on it); a general change of an older
+  fact limited to a scope only marks the newer ("I skip the spa these days").
 
 Then what the newer fact says decides. Words that add ("too", "as well", "也"), facts
 of a kind that adds up (allergies; things avoided, when one replaces a part of the
@@ -27,10 +28,15 @@ or a reversed stance on a shared word ("I like hotels with a gym" / "I don't car
 a gym") replace; so does a habitual choice with one part replaced ("I usually fly out of
 X" / "... Y"), while a liking with one part replaced ("I like Marriott hotels" / "I like
 Hyatt hotels") is *unsure*, and so is a change said about a shared word or subject
-just under the similarity floor (both stay; the summary marks the newer). Cue words
-alone never decide: "now I also want a pool" adds,
-and a change word on a fact about something else changes nothing. The vocabulary is
-`change_terms.json`; `bench/changes.py` measures the rule (bench/README.md).
+just under the similarity floor, or a narrower case given up ("排长队的博物馆就算了")
+(both stay; the summary marks the newer). Cue words alone never decide: "now I also
+want a pool" adds, and a change word on a fact about something else changes nothing,
+nor does one in a clause that gives something else up ("Skiing is off the list now, the
+kids find it too cold"; `memory.change_clauses`). A shared subject alone never changes a
+fact of a kind that adds up (allergies, health), and a newer fact in the stance of an
+older one said of whatever case there is ("I take the airport train when there is one")
+may name one of its cases: only marked.
+The vocabulary is `change_terms.json`; `bench/changes.py` measures it (bench/README.md).
 """
 
 from __future__ import annotations
@@ -39,11 +45,13 @@ import json
 import re
 import unicodedata
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import replace
 from functools import lru_cache
 from pathlib import Path
 from typing import Any, Literal
 
+from memory import change_vocab
+from memory.change_clauses import Reading, change_about, narrows
 from memory.change_vocab import ChangeTermsError, require, term_patterns, term_words
 from memory.framing import CJK_RUN, UNIT, frame, stem
 from memory.lang import detect_lang
@@ -57,24 +65,6 @@ _DEFAULT_PATH = Path(__file__).with_name("change_terms.json")
 # chains are both "brand"): sharing one says little about what two facts are about.
 _BROAD = frozenset(("flight", "rail", "lodging", "brand"))
 _EN_WORD = re.compile(r"[a-z0-9][a-z0-9'-]*")
-_CLAUSE = re.compile(r"[,，;；。.!！?？]")
-_NEGATION = re.compile(r"\w+n't|cannot|not|no|never")
-
-
-@dataclass(frozen=True, slots=True)
-class Reading:
-    """What one fact's words say, read once."""
-
-    lang: str
-    units: tuple[str, ...]  # words or Chinese characters, change words out, likes as one
-    content: frozenset[str]  # the units that are neither stop words nor generic ones
-    tokens: frozenset[str]  # content words (English) or character pairs (Chinese)
-    aspects: frozenset[str]  # specific subjects and aspect groups it has words of
-    facets: frozenset[str]  # its scope, modes and aspects left out
-    stance: str  # "negative", "accept" or "positive" (also when no cue says it)
-    change: bool  # says that something changed ("now", "no longer", "以后", "改成")
-    additive: bool  # adds to what was said ("too", "也")
-    listed: bool  # of a kind that adds up (allergies)
 
 
 class ChangeReader:
@@ -91,6 +81,7 @@ class ChangeReader:
         self.schema = schema
         self.subjects = subjects
         self._change = term_patterns(data, "change", source)
+        self._general = term_patterns(data, "general", source)
         self._additive = term_patterns(data, "additive", source)
         self._accept = term_patterns(data, "accept", source)
         self._not_scopes = term_patterns(data, "not_scopes", source)
@@ -192,6 +183,7 @@ class ChangeReader:
         stance or stop words ("上午的会别太早" -> 上, 午, 早). Generic words stay: they are
         what a fact is about ("晚上别订太晚到的航班" is about flights, not a night market)."""
         norm = unicodedata.normalize("NFKC", text).casefold()
+        norm = change_vocab.NOT_ANY_MORE.sub(r" \1 ", norm)  # "照片不洗出来了": 洗 stays
         for pattern in (self._change, self._likes, self.schema.cue_pattern):
             norm = pattern.sub(" ", norm)
         return frozenset(u for u in UNIT.findall(norm) if u not in self._stop)
@@ -263,13 +255,37 @@ class ChangeReader:
         if not (shared or specific or framed or kind):
             return None
         # A scope said in one fact only keeps both, unless it is the part one fact
-        # replaces in the other ("常用机场是首都机场" -> "...大兴机场").
-        if (a.facets != b.facets and not framed) or b.additive or (a.listed and b.listed):
+        # replaces in the other ("常用机场是首都机场" -> "...大兴机场"); a general change of
+        # an older fact limited to a scope ("A spa is a must on every holiday" / "I skip
+        # the spa these days") may be meant for it too: both stay, the newer marked.
+        if b.change and not (framed or kind):
+            b = replace(b, change=change_about(self, a, new))
+        wider = not framed and b.change and a.facets > b.facets
+        stray = a.facets != b.facets and not framed and not wider
+        if stray or b.additive or (a.listed and b.listed):
             return None
+        found = self._read_stances(a, b, old, new, shared, framed)
+        if found and found[1] == 1 and (a.listed or "health" in specific):
+            return None  # a shared subject alone never changes what adds up (allergies)
+        if found and not framed and a.stance == b.stance and self._general.search(old):
+            # An older fact said of whatever case there is, in the newer's stance: the newer
+            # may name one ("I'll take the airport train when there is one" / "Now I take
+            # the Elizabeth line to the airport"). Both stay, the newer marked newer.
+            return None if self._general.search(new) else ("unsure", found[1])
+        return ("unsure", 0) if found and wider else found  # 0: any sure change wins
+
+    def _read_stances(
+        self, a: Reading, b: Reading, old: str, new: str, shared: frozenset[str], framed: bool
+    ) -> tuple[Verdict, int] | None:
+        """What the newer fact's stance and words say about the older one, in one scope."""
         flipped = (a.stance == "negative") != (b.stance == "negative")
         if framed:
             if a.stance == b.stance == "negative":
                 return None  # things avoided add up: "I never take X" / "I never take Y"
+            given_up = b.stance == "negative" and flipped and b.change and shared
+            if given_up and narrows(self, old, new, shared):
+                return "unsure", 2  # a narrower case given up: "喜欢逛博物馆" /
+                # "排长队的博物馆就算了" (the queue replaces 逛, yet museums still hold)
             if b.change or flipped or self._habitual.search(new):
                 return "replaces", 2
             return "unsure", 2
@@ -286,7 +302,7 @@ class ChangeReader:
             if not shared and a.stance == b.stance == "negative":
                 return None  # avoided things add up: "I never book non-refundable fares" /
                 # "No budget carriers for me anymore" share a subject, not a thing
-            if shared and flipped and self._narrows(old, new, shared):
+            if shared and flipped and narrows(self, old, new, shared):
                 # The newer fact gives up a narrower case of the shared thing, or another
                 # activity on it ("I take lots of pictures of street art" / "I don't print
                 # my pictures anymore", "I love wandering around markets" / "Crowded night
@@ -295,29 +311,6 @@ class ChangeReader:
                 return "unsure", 2
             return "replaces", 2 if shared else 1
         return None
-
-    def _narrows(self, old: str, new: str, shared: frozenset[str]) -> bool:
-        """Whether a clause of `new` that says the change (a change word) about a word it
-        shares with `old` adds words `old` does not have (a qualifier or another verb:
-        "airports", "print", "机场"), stance and change words aside. A reason or an
-        alternative said in a clause of its own ("No more red-eyes, I can't sleep on
-        planes", "现在不租车了，都打车") is no narrowing."""
-        a = self.read(old)
-        zh = a.lang == "zh"
-        before = self._about(old) if zh else {stem(w) for w in a.content} | a.tokens
-        for clause in _CLAUSE.split(new):
-            said = self.read(clause) if clause.strip() else None
-            if said is None or not said.change or not said.tokens & shared:
-                continue
-            if zh:
-                extra = set(self._about(clause) - before)
-            else:
-                bare = self.read(self.schema.cue_pattern.sub(" ", clause))
-                extra = {stem(w) for w in bare.content if not _NEGATION.fullmatch(w)}
-                extra -= before
-            if extra:
-                return True
-        return False
 
     def loose(self, old: str, new: str, similarity: float) -> bool:
         """Whether `new` says a change (a change word) about something `old` shares no

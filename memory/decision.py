@@ -194,6 +194,13 @@ class FactDecider:
             for i, near in zip(loose, (vectors[:-1] @ vectors[-1]).tolist(), strict=True):
                 if near >= floor:
                     found.append((0, float(sims[i]), i, "unsure"))
+        if any(f[0] > 0 for f in found):
+            # A general change only marked on a fact limited to a scope (the weakest
+            # evidence) yields to a change the reader is surer of in the same scope: among a
+            # traveller's facts, "For leisure trips I like boutique hotels" is not what
+            # "I've switched to small boutique places" changes when "I like big business
+            # hotels" is there.
+            found = [f for f in found if f[0] > 0 or self._rival(current[f[2]].item, cand)]
         closeness: dict[int, float] = {}
         if found and len(open_) > 1:
             found, closeness = self._nearest_aspect(current, sims, open_, cand, found)

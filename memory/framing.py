@@ -46,8 +46,16 @@ def bare(units: Sequence[str], stop: frozenset[str], generic: re.Pattern[str]) -
 
 
 def stem(word: str) -> str:
+    """A light English stem, the same for "surf", "surfs" and "surfing", "hike" and
+    "hiking", "run" and "running" (compared with one another only)."""
     if len(word) > 3 and word.endswith("s") and not word.endswith("ss"):
-        return word[:-1]
+        word = word[:-1]
+    if len(word) > 5 and word.endswith("ing"):
+        word = word[:-3]
+        if len(word) > 3 and word[-1] == word[-2] and word[-1] not in "aeiouls":
+            word = word[:-1]  # running -> run
+    if len(word) > 3 and word.endswith("e") and not word.endswith("ee"):
+        word = word[:-1]  # hike -> hik, as hiking
     return word
 
 

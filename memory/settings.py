@@ -48,8 +48,8 @@ class MemorySettings(BaseSettings):
     memory_max_fact_chars: int = Field(default=500, ge=20)
     memory_max_facts_per_call: int = Field(default=20, ge=20)
     memory_max_facts_per_namespace: int = Field(default=500, ge=500)
-    memory_summary_max_facts: int = Field(default=100, ge=1)
-    memory_summary_max_chars: int = Field(default=4000, ge=40)
+    memory_summary_max_facts: int = Field(default=150, ge=1)
+    memory_summary_max_chars: int = Field(default=6000, ge=40)
 
     # Bailian (百炼) long-term memory as the store, selected by
     # MEMORY_DSN=bailian://{memory_library_id}?project_id=... (issue 17; docs/bailian.md).

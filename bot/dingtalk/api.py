@@ -27,6 +27,11 @@ Every failure raises `DingTalkError` whose `reason` is fit for the log (DingTalk
 code or the HTTP status, never the message). A rate limit (HTTP 403 with a
 `...QpsLimit...` code, HTTP 429, or a staff id in `flowControlledStaffIdList`) is waited
 out and retried; so are network errors and 5xx answers, a few times, within a patience.
+DingTalk's message sends take no idempotency key (a resent request is a second message),
+so a send that failed after it may have reached DingTalk (a read error or timeout, a
+connection closed after the request: `bot.retry.never_sent` is False) is never sent
+again: it raises `DingTalkError` with `maybe_sent` set. A session webhook that could not
+be reached at all (refused, connect timeout) is tried once more after a short pause.
 """
 
 from __future__ import annotations
@@ -40,7 +45,7 @@ from typing import Any
 
 import httpx
 
-from bot.retry import retry_after
+from bot.retry import never_sent, once_more_if_never_sent, retry_after
 
 log = logging.getLogger(__name__)
 
@@ -56,12 +61,14 @@ WEBHOOK_TIMEOUT = 5.0
 
 
 class DingTalkError(Exception):
-    """A call DingTalk refused, or one that could not be made."""
+    """A call DingTalk refused, or one that could not be made; `maybe_sent`: it failed
+    after the request may have reached DingTalk, so it may have been acted on."""
 
-    def __init__(self, reason: str, *, status: int | None = None) -> None:
+    def __init__(self, reason: str, *, status: int | None = None, maybe_sent: bool = False) -> None:
         super().__init__(reason)
         self.reason = reason
         self.status = status
+        self.maybe_sent = maybe_sent
 
 
 class OpenAPI:
@@ -132,7 +139,9 @@ class OpenAPI:
             "msgKey": msg_key,
             "msgParam": json.dumps(msg_param, ensure_ascii=False),
         }
-        self._call("/v1.0/robot/oToMessages/batchSend", body, recipients=list(user_ids))
+        self._call(
+            "/v1.0/robot/oToMessages/batchSend", body, recipients=list(user_ids), resend=False
+        )
 
     def send_to_group(
         self, conversation_id: str, msg_key: str, msg_param: Mapping[str, Any]
@@ -144,7 +153,7 @@ class OpenAPI:
             "msgKey": msg_key,
             "msgParam": json.dumps(msg_param, ensure_ascii=False),
         }
-        self._call("/v1.0/robot/groupMessages/send", body)
+        self._call("/v1.0/robot/groupMessages/send", body, resend=False)
 
     def webhook_allowed(self, url: str) -> bool:
         """Whether `url` is a session webhook DingTalk could have handed out (see the
@@ -153,14 +162,21 @@ class OpenAPI:
 
     def post_webhook(self, url: str, payload: Mapping[str, Any]) -> None:
         """A reply through a message's session webhook; `DingTalkError` unless it took it
-        (or when `url` is not DingTalk's: nothing is sent then)."""
+        (or when `url` is not DingTalk's: nothing is sent then). A webhook that could not
+        be reached is tried once more; one that may have taken the reply without
+        answering raises with `maybe_sent`."""
         target = _webhook_url(url, self.base_url)
         if target is None:
             raise DingTalkError("webhook: not on a DingTalk origin")
         try:
-            response = self._http.post(target, json=dict(payload), timeout=WEBHOOK_TIMEOUT)
+            response = once_more_if_never_sent(
+                lambda: self._http.post(target, json=dict(payload), timeout=WEBHOOK_TIMEOUT),
+                what="DingTalk session webhook",
+                sleep=self._sleep,
+            )
         except httpx.HTTPError as exc:
-            raise DingTalkError(f"webhook: {type(exc).__name__}") from exc
+            reason = f"webhook: {type(exc).__name__}"
+            raise DingTalkError(reason, maybe_sent=not never_sent(exc)) from exc
         data = _json(response)
         errcode = data.get("errcode", 0)
         if response.status_code != 200 or errcode not in (0, "0", None):
@@ -219,7 +235,10 @@ class OpenAPI:
         *,
         recipients: Sequence[str] = (),
         method: str = "POST",
+        resend: bool = True,
     ) -> dict[str, Any]:
+        """One call with its retries; `resend=False` for a call DingTalk does not
+        deduplicate (a message): never sent again once it may have reached DingTalk."""
         waited = 0.0
         refreshed = False
         reason = "no attempt"
@@ -237,6 +256,9 @@ class OpenAPI:
                     raise  # refused credentials do not mend by waiting
                 reason, delay = exc.reason, 0.5 * attempt
             except httpx.HTTPError as exc:
+                if not resend and not never_sent(exc):
+                    reason = f"{path}: {type(exc).__name__}"
+                    raise DingTalkError(reason, maybe_sent=True) from exc
                 reason, delay = type(exc).__name__, 0.5 * attempt
             else:
                 data = _json(response)

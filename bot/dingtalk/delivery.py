@@ -5,7 +5,16 @@ Every robot message DingTalk delivers carries a `sessionWebhook` valid until
 chat. It expires (sooner, sometimes, than it says: "session 不存在"), so a `Delivery`
 uses it only while it is valid and, after it fails once, never again for that message:
 the robot's OpenAPI sends take over (one-to-one `batchSend` to the writer's staff id, or
-the group's `groupMessages/send`).
+the group's `groupMessages/send`). An external contact (no staff id) one-to-one has no
+such route: a reply the webhook did not take is lost, and logged at ERROR with the
+conversation's id (never the reply).
+
+A reply is sent at most once. Neither way takes an idempotency key, so a send that
+failed after DingTalk may have taken it (`DingTalkError.maybe_sent`: a read error or
+timeout) is not sent again, neither way: it counts as sent, "unconfirmed", and is
+logged at WARNING. The replies after it go through the OpenAPI when there is a route
+(the webhook is slow or failing); an external contact's keep to the webhook. A webhook
+that could not be reached at all was already tried twice (`OpenAPI.post_webhook`).
 
 A reply is Markdown, optionally with buttons (an ActionCard); `Reply` knows both shapes
 DingTalk wants: the webhook's `msgtype` payload and the OpenAPI's `msgKey`/`msgParam`.
@@ -122,38 +131,81 @@ class Delivery:
             and self._clock() < dest.webhook_expires - WEBHOOK_MARGIN_SECONDS
         )
 
+    @property
+    def has_route(self) -> bool:
+        """Whether the OpenAPI can reach the chat (a group, or a writer with a staff id)."""
+        return self.destination.is_group or bool(self.destination.staff_id)
+
     def send(self, reply: Reply) -> str:
-        """Post `reply` in the message's chat; how it went ("webhook" or "openapi").
+        """Post `reply` in the message's chat; how it went ("webhook", "openapi", or
+        "unconfirmed": it may have arrived, and is not sent again).
 
         `DingTalkError` when neither way took it.
         """
         dest = self.destination
+        with self._lock:
+            failed = self._webhook_failed
+        failure = (
+            "no session webhook"
+            if not dest.webhook
+            else "the session webhook failed before"
+            if failed
+            else "the session webhook expired"
+        )
         if self.webhook_usable:
             try:
                 self.api.post_webhook(dest.webhook, reply.webhook_payload())
                 return "webhook"
             except DingTalkError as exc:
-                log.info("session webhook failed (%s); using the OpenAPI", exc.reason)
+                if exc.maybe_sent:
+                    with self._lock:  # later replies avoid a webhook that hangs, if they can
+                        self._webhook_failed = self.has_route
+                    return _unconfirmed(exc)
+                failure = exc.reason
                 with self._lock:
                     self._webhook_failed = True
-        msg_key, param = reply.openapi_message()
-        if dest.is_group:
-            self.api.send_to_group(dest.conversation_id, msg_key, param)
-        elif dest.staff_id:
-            self.api.send_to_users([dest.staff_id], msg_key, param)
-        else:
+            if self.has_route:
+                log.info("session webhook failed (%s); using the OpenAPI", failure)
+        if not self.has_route:
+            log.error(
+                "a DingTalk reply was lost: %s, and an external contact has no other route "
+                "(conversation %s)",
+                failure,
+                dest.conversation_id,
+            )
             raise DingTalkError("no way to reach an external contact without the session webhook")
+        msg_key, param = reply.openapi_message()
+        try:
+            if dest.is_group:
+                self.api.send_to_group(dest.conversation_id, msg_key, param)
+            else:
+                self.api.send_to_users([dest.staff_id], msg_key, param)
+        except DingTalkError as exc:
+            if exc.maybe_sent:
+                return _unconfirmed(exc)
+            raise
         return "openapi"
 
     def send_private(self, reply: Reply) -> None:
-        """The robot's one-to-one message to the writer (`DingTalkError` if it fails)."""
+        """The robot's one-to-one message to the writer (`DingTalkError` if it fails;
+        one that may have arrived counts as sent)."""
         if not self.destination.is_group:
             self.send(reply)
             return
         if not self.destination.staff_id:
             raise DingTalkError("an external contact has no staff id to write to")
         msg_key, param = reply.openapi_message()
-        self.api.send_to_users([self.destination.staff_id], msg_key, param)
+        try:
+            self.api.send_to_users([self.destination.staff_id], msg_key, param)
+        except DingTalkError as exc:
+            if not exc.maybe_sent:
+                raise
+            _unconfirmed(exc)
+
+
+def _unconfirmed(exc: DingTalkError) -> str:
+    log.warning("a DingTalk reply is unconfirmed (%s); not sending it again", exc.reason)
+    return "unconfirmed"
 
 
 __all__ = ["GROUP", "ONE_TO_ONE", "Button", "Delivery", "Destination", "Reply"]

@@ -16,7 +16,10 @@ plain reply, else as a new message in the chat, as far as the chat allows
   `x-ogw-ratelimit-reset` seconds when Feishu says, else a growing backoff, within a
   patience; past it the call fails with `FeishuRateLimited`.
 - Feishu unreachable, or an answer that is not JSON (a proxy's error page): one quick
-  retry, then `FeishuUnavailable`.
+  retry, then `FeishuUnavailable`. A message sent without a uuid (Feishu deduplicates
+  by it) is retried only when the request never left (`bot.retry.never_sent`): after
+  a read error or timeout it may have been posted, and a second post is a second
+  message.
 - Any other non-zero code: `FeishuError(code, msg)` at once.
 
 A call blocks and may sleep: it never runs on a listener thread. Errors carry Feishu's
@@ -51,7 +54,7 @@ from lark_oapi.core.token.manager import TokenManager
 
 from bot.feishu.cardkit import CardKitCalls, compact_json
 from bot.feishu.reply_modes import Mode, ReplyModes
-from bot.retry import retry_after
+from bot.retry import never_sent, retry_after
 
 log = logging.getLogger(__name__)
 
@@ -113,9 +116,11 @@ class FeishuAPI(CardKitCalls):
 
     # -- every call -----------------------------------------------------------------------
 
-    def call(self, name: str, send: Callable[[], Any], *, patience: float = PATIENCE) -> Any:
-        """`send()` (one SDK call) with token refresh, rate limits and one network retry;
-        returns the response's `data`."""
+    def call(
+        self, name: str, send: Callable[[], Any], *, patience: float = PATIENCE, resend: bool = True
+    ) -> Any:
+        """`send()` (one SDK call) with token refresh, rate limits and one network retry
+        (with `resend=False`, only of a request that never left); the response's `data`."""
         refreshed = retried = False
         waited, backoff = 0.0, 0.5
         while True:
@@ -125,7 +130,7 @@ class FeishuAPI(CardKitCalls):
             except ObtainAccessTokenException as exc:
                 raise FeishuError(exc.code, f"no tenant token: {exc.msg}", call=name) from None
             except Exception as exc:  # unreachable, timed out, or not JSON
-                if retried:
+                if retried or not (resend or never_sent(exc)):
                     raise FeishuUnavailable(None, type(exc).__name__, call=name) from None
                 retried = True
                 log.info("Feishu %s failed (%s); retrying once", name, type(exc).__name__)
@@ -225,7 +230,10 @@ class FeishuAPI(CardKitCalls):
             body = body.uuid(uuid[:50])
         request = ReplyMessageRequest.builder().message_id(message_id).request_body(body.build())
         data = self.call(
-            "reply", lambda: self.client.im.v1.message.reply(request.build()), patience=patience
+            "reply",
+            lambda: self.client.im.v1.message.reply(request.build()),
+            patience=patience,
+            resend=bool(uuid),
         )
         return str(getattr(data, "message_id", "") or "")
 
@@ -250,7 +258,10 @@ class FeishuAPI(CardKitCalls):
             body = body.uuid(uuid[:50])
         request = CreateMessageRequest.builder().receive_id_type(id_type).request_body(body.build())
         data = self.call(
-            "send", lambda: self.client.im.v1.message.create(request.build()), patience=patience
+            "send",
+            lambda: self.client.im.v1.message.create(request.build()),
+            patience=patience,
+            resend=bool(uuid),
         )
         return str(getattr(data, "message_id", "") or "")
 

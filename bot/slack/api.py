@@ -1,6 +1,11 @@
 """Talking to Slack's Web API: the client, posting with rate limits, and reading payloads.
 
 - `web_client(token=..., base_url=...)`: the `WebClient` for `SLACK_API_URL` with the bot token.
+  A request that never reached Slack (refused, unresolvable, connect timeout:
+  `bot.retry.never_sent`) is retried twice; one that may have (a reset or a hang-up
+  after the request was written) is not, as `chat.postMessage` takes no idempotency key
+  and a second post is a second message (the SDK's own connection-error handler
+  retries those too).
 - `post(...)`: `chat.postMessage`, waiting out rate limits (`Retry-After`) within a
   patience; it sleeps, so it never runs on Bolt's listener threads.
 - `dm(...)`: a direct message whose failure is logged, never raised.
@@ -18,10 +23,13 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from slack_sdk.errors import SlackApiError
-from slack_sdk.http_retry.builtin_handlers import ConnectionErrorRetryHandler
+from slack_sdk.http_retry.handler import RetryHandler
+from slack_sdk.http_retry.request import HttpRequest
+from slack_sdk.http_retry.response import HttpResponse
+from slack_sdk.http_retry.state import RetryState
 from slack_sdk.web import WebClient
 
-from bot.retry import retry_after
+from bot.retry import never_sent, retry_after
 
 if TYPE_CHECKING:
     pass
@@ -35,6 +43,20 @@ MAX_RETRY_AFTER = 30.0
 POST_PATIENCE = MAX_RETRY_AFTER * (MAX_POST_ATTEMPTS - 1)
 
 
+class NeverSentRetryHandler(RetryHandler):
+    """Retries a request only when it certainly never reached Slack (`never_sent`)."""
+
+    def _can_retry(
+        self,
+        *,
+        state: RetryState,
+        request: HttpRequest,
+        response: HttpResponse | None = None,
+        error: Exception | None = None,
+    ) -> bool:
+        return error is not None and response is None and never_sent(error)
+
+
 def web_client(*, token: str | None, base_url: str) -> WebClient:
     """The Web API client for `base_url` (`SLACK_API_URL`) with the bot token; rate limits
     are handled by the callers."""
@@ -44,7 +66,7 @@ def web_client(*, token: str | None, base_url: str) -> WebClient:
         token=token,
         base_url=base_url,
         timeout=10,
-        retry_handlers=[ConnectionErrorRetryHandler(max_retry_count=2)],
+        retry_handlers=[NeverSentRetryHandler(max_retry_count=2)],
     )
 
 

@@ -26,7 +26,14 @@ from collections.abc import Iterator
 from memory.privacy.categories import Category
 from memory.privacy.identifiers import COUNT_AFTER, harmless_shape
 from memory.privacy.numbers import compact
-from memory.privacy.vocabulary import Label, category_of, labels, nearest, same_sentence
+from memory.privacy.vocabulary import (
+    DATE_YEAR,
+    Label,
+    category_of,
+    labels,
+    nearest,
+    same_sentence,
+)
 
 F = re.ASCII | re.IGNORECASE
 Found = Iterator[tuple[Category, int, int]]
@@ -81,7 +88,6 @@ _PLACED = re.compile(
     F,
 )
 # A year after an article or a preposition is when, not a PIN: "book the 2024 conference".
-_YEAR = re.compile(r"(?:19|20)\d\d")
 _DATED = re.compile(r"(?<![a-z])(?:the|in|of|since|from|for|during)\s*\Z", F)
 _SECRET_WINDOW = 48  # as far as a label before a value may own it (vocabulary.BEFORE)
 # A login right after an account label: "携程账号 zhang.wei88", "username: li_wei1990".
@@ -106,7 +112,10 @@ def _secret_values(text: str, label: Label) -> Iterator[tuple[int, int]]:
         if (
             _COUNTED.match(text, match.end(1))
             or _PLACED.search(text, max(0, start - 12), start)
-            or (_YEAR.fullmatch(match.group(1)) and _DATED.search(text, max(0, start - 8), start))
+            or (
+                DATE_YEAR.fullmatch(match.group(1))
+                and _DATED.search(text, max(0, start - 8), start)
+            )
         ):
             continue
         yield match.span(1)

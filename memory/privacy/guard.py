@@ -8,6 +8,10 @@ pieces that only together form a number ("my number starts with 138 0013" … "a
 fast model, `memory.privacy.review`), a second opinion on facts the rules pass that hold
 digits.
 
+A fact the rules refuse as an amount only because a number in it is unexplained is read by
+meaning as well (`memory.privacy.amount_similarity`, round 18): it is kept when it lies
+clearly nearer numbers that are not money than amounts.
+
 Before the reviewer, facts the rules pass are compared by meaning with instruction-shaped
 exemplars (`memory.privacy.similarity`, the bundled e5 model): what addresses the assistant
 or other people in words no rule lists is refused as "instructions". All of a call's facts
@@ -22,6 +26,11 @@ from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from typing import Protocol
 
+from memory.privacy.amount_similarity import (
+    AmountSimilarity,
+    guessed_only,
+    shared_amount_similarity,
+)
 from memory.privacy.categories import Category
 from memory.privacy.numbers import pieces, pieces_shape
 from memory.privacy.rules import DIGIT, findings, scan
@@ -82,18 +91,24 @@ class PrivacyReviewer(Protocol):
 
 
 class PrivacyGuard:
-    """The rules, pieces across facts, similarity to instructions (unless `semantic` is
-    False) and an optional reviewer (see the module docstring)."""
+    """The rules, the learned reading of guessed amounts and similarity to instructions
+    (unless `semantic` is False), pieces across facts and an optional reviewer (see the
+    module docstring)."""
 
     def __init__(
         self,
         *,
         reviewer: PrivacyReviewer | None = None,
         similarity: InstructionSimilarity | None = None,
+        amounts: AmountSimilarity | None = None,
         semantic: bool = True,
+        read_amounts: bool = True,
     ) -> None:
         self.reviewer = reviewer
         self.similarity = similarity or (shared_similarity() if semantic else None)
+        # `read_amounts=False`: the guard as it was before round 18 (bench/privacy.py compares).
+        learned = semantic and read_amounts
+        self.amounts = amounts or (shared_amount_similarity() if learned else None)
 
     def check(
         self, facts: Sequence[str], stored: Callable[[], Iterable[str]] = tuple
@@ -101,6 +116,16 @@ class PrivacyGuard:
         """One verdict per fact. `stored` gives the person's remembered facts; it is only
         called when a new fact offers a piece of a number."""
         verdicts: list[Category | None] = [scan(fact) for fact in facts]
+        if self.amounts is not None:
+            # Round 18: facts refused only by the guess "an unexplained number is an amount"
+            # are read by meaning; the joins below still refuse what a call's facts say together.
+            guessed = [
+                i for i, v in enumerate(verdicts) if v == "amount" and guessed_only(facts[i])
+            ]
+            keeps = self.amounts.keeps([facts[index] for index in guessed])
+            for index, kept in zip(guessed, keeps, strict=True):
+                if kept:
+                    verdicts[index] = None
         if len(facts) > 1 and any(verdict in _WEAK for verdict in verdicts):
             self._join_turn(facts, verdicts)
         self._join_pieces(facts, verdicts, stored)

@@ -21,7 +21,7 @@ from collections.abc import Iterator
 
 from memory.privacy.categories import Category
 from memory.privacy.numbers import compact, shape
-from memory.privacy.vocabulary import Label, category_of, labels, nearest
+from memory.privacy.vocabulary import CLOCK, DATE_YEAR, Label, category_of, labels, nearest
 
 F = re.ASCII | re.IGNORECASE
 Found = Iterator[tuple[Category, int, int]]
@@ -56,13 +56,11 @@ DATE_SHAPE = re.compile(
     rf"(?:{_DATE_PART}|{_DAY_FIRST})(?:\s?[\-~/]\s?(?:{_DATE_PART}|{_DAY_FIRST}|\d{{1,2}}))?",
     F,
 )
-_CLOCK = re.compile(r"(?:[01]\d|2[0-3])[0-5]\d")
-_YEAR = re.compile(r"(?:19|20)\d\d")
 _IP_OR_VERSION = re.compile(r"\d{1,3}(?:\.\d{1,3}){2,3}")
 
 
 def _valid_ymd(digits: str) -> bool:
-    if len(digits) != 8 or not _YEAR.fullmatch(digits[:4]):
+    if len(digits) != 8 or not DATE_YEAR.fullmatch(digits[:4]):
         return False
     month, day = int(digits[4:6]), int(digits[6:])
     return 1 <= month <= 12 and 1 <= day <= 31
@@ -82,7 +80,7 @@ def harmless_shape(run: str) -> bool:
     if len(groups) == 2 and separators <= {"-", "/", "~", "_"} and all(len(g) <= 5 for g in groups):
         return True  # "0800-1100", "1000-1500", "5101/5102": a range or alternatives
     if len(groups) >= 2 and (
-        all(_CLOCK.fullmatch(g) for g in groups) or all(_YEAR.fullmatch(g) for g in groups)
+        all(CLOCK.fullmatch(g) for g in groups) or all(DATE_YEAR.fullmatch(g) for g in groups)
     ):
         return " " not in separators or len(groups) > 2  # "0800 1100 1400", "2019-2021"
     return False

@@ -16,9 +16,18 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from memory.privacy.prices import priced
-from memory.privacy.roles import CLOCK, TIME_BEFORE
+from memory.privacy.measures import height_cap
+from memory.privacy.prices import PLACE_BEFORE, priced
+from memory.privacy.roles import TIME_BEFORE, small_numbered
 from memory.privacy.small_amounts import SINGLE_ZH_PAID, one_digit_amount
+from memory.privacy.vocabulary import (
+    ADMISSIONS,
+    CLOCK,
+    PAYERS,
+    PER_WORD,
+    POSITIONS,
+    zero_led_time,
+)
 
 F = re.ASCII | re.IGNORECASE
 
@@ -84,7 +93,7 @@ NOT_MONEY = re.compile(
     r"|bookings?|cars?|items?|calls?|meetings?|colleagues?|members?|mah|ml|w|kw|mbps|hz|lines?"
     r"|words?|pages?|photos?|emails?|laps?|reps?|cups?|bottles?|mb|tb|inch|★|☆|score|rating|bus|tram|ferry"
     r"|reviews?|comments?|ratings|votes?|grams?|kph|mph|db|decibels?|characters?|chars?|weekends?"
-    r"|wide|long|tall|high|deep|thick"
+    r"|wide|long|tall|high|deep|thick|strong"
     r"|run|race|marathon|tv|video|screen|monitor|resolution|dpi|lux"
     r"|avios|mqms?|xp|kcal|calories|o'?clock|legs?|cars?)"
     r"(?![a-z])|[:/.]\d|-\d{1,2}(?!\d)"
@@ -103,13 +112,14 @@ _MONEY_WORDS = (
     r"|ctc|(?:annual|comp(?:ensation)?|salary|pay|total)\s+package|total|subtotal|refunds?"
     r"|rebates?|cashback|vouchers?|coupons?|(?:travel\s+|store\s+|airline\s+)?credits?"
     r"|penalt(?:y|ies)|tolls?|surcharges?|(?:service\s+)?charges?|tax(?:es)?|vat|minibar|cash"
-    r"|worth|ceiling|quotes?|raise|pay\s+rise|(?:daily|spending|expense|budget|meal|trip"
+    r"|worth|ceiling|quotes?|raise|pay\s+rise|rent(?!\s+(?:a|an|the|out|some|\d))|mortgage|(?:daily|spending|expense|budget|meal|trip"
     r"|per-day|card)\s+limits?|(?<!speed\s)(?<!weight\s)(?<!age\s)(?<!height\s)(?<!size\s)"
     r"(?<!baggage\s)(?<!luggage\s)(?<!bag\s)(?<!time\s)(?<!data\s)(?<!word\s)limit)(?![a-z])"
     r"|预算|价格|价位|价钱|房价|票价|费用|花费|开销|报销|差标|住宿标准|差旅标准|住宿费|消费"
     r"|月薪|年薪|工资|收入|薪水|薪资|底薪|押金|定金|订金|房费|补贴|补助|津贴|餐补|差补|日补|房补"
     r"|车补|饭补|餐标|奖金|年终奖|提成|分红|绩效|薪酬|年包|到手|税后|税前|时薪|日薪|周薪|月入"
     r"|年入|工钱|劳务费|月收入|年收入|挣|赚|涨薪|加薪|退款|差价|红包|现金|报价|充值|转账|小费"
+    r"|房租|租金|月租|房贷"
     r"|[\u4e00-\u9fff]{1,3}费(?!用户)"
     r"|单价|均价|限额|额度|上限|标准|钱(?!包))"
 )
@@ -128,8 +138,7 @@ PER_BEFORE = re.compile(
 )
 PER_AFTER = re.compile(
     r"\s*(?:(?:range|or\s+so|-?ish|tops|max(?:imum)?|at\s+most|or\s+less|or\s+under|and\s+under)"
-    r"\s*)?(?:(?:per|a|an|each|every|/)\s*(?:night|room|ticket|person|head|day|trip|meal"
-    r"|adult|child|kid|ride|entry|visit|mile|km)"
+    rf"\s*)?(?:{PER_WORD}\s*(?:{PAYERS}|{ADMISSIONS}|night|room|day|trip|meal|mile|km)"
     r"|nightly)(?![a-z])"
     r"|\s*(?:每|一|/)(?:晚|间|张|人|位|天|夜|餐|件|趟)|\s*人均",
     F,
@@ -148,7 +157,7 @@ THING_AFTER = re.compile(f"(?:{_LIMIT_ZH}|内)的?{_THING_ZH}")
 THING_BEFORE_ZH = re.compile(rf"(?:{_THING_ZH}|住的?){_GAP}{{0,8}}\Z")
 CAP_BEFORE_ZH = re.compile(
     r"(?:不超过|不高于|(?<!不)低于|少于|最多|最高|控制在|别超过|不到|≤|<=?)"
-    r"(?:报|花|给|付|出|订|到)?\s*\Z"
+    r"(?:能|可以|愿意|肯)?(?:报|花|给|付|出|订|到)?\s*\Z"
 )
 LIMIT_AFTER_ZH = re.compile(rf"\s?{_LIMIT_ZH}")
 # "高铁二等座能接受，最多六百": a cap on a number of hundreds, in a sentence about a priced
@@ -212,8 +221,7 @@ CLAUSE_END = re.compile(r"\s*(?:块|元)?\s*(?:[,.;!?]|\Z)")
 # Round 16: a position named right before the number owns it, whatever money word stands
 # earlier in the clause ("I paid for seat 12 last time" is a seat; "budget: 800" is money).
 POSITION_RIGHT_BEFORE = re.compile(
-    r"(?<![a-z])(?:seat|row|gate|platform|terminal|track|floor|pier|exit|berth|cabin|room"
-    r"|carriage|coach|car|dock|stand|carousel)\s*(?:no\.?|number|#)?\s*\Z",
+    rf"(?<![a-z])(?:{POSITIONS}|cabin|carriage|coach|car|dock)\s*(?:no\.?|number|#)?\s*\Z",
     F,
 )
 
@@ -228,7 +236,7 @@ def _money_context(text: str, start: int, end: int) -> bool:
             and not POSITION_RIGHT_BEFORE.search(text, low, start)
         )
         or PER_BEFORE.search(text, low, start)  # "人均300", "per night 600"
-        or PER_AFTER.match(text, end)  # "800 a night", "600每晚"
+        or (PER_AFTER.match(text, end) and not how_often(text, start, end))  # "800 a night"
         or MONEY_AFTER.match(text, end)  # "三千预算", "3000 budget"
         or THING_AFTER.match(text, end)  # "3000以内的酒店"
         or THING_BEFORE_EN.search(text, low, start)  # "hotels under 800"
@@ -249,6 +257,19 @@ def _money_context(text: str, start: int, end: int) -> bool:
             and THING_IN_SENTENCE_ZH.search(text, low, start) is not None
         )
     )
+
+
+# Round 17: "every night" after a number a place or a numbered thing owns says how often, not
+# what it costs: "table 21 every night", "bus 14 every morning", "gate 5 every time".
+EVERY_AFTER = re.compile(r"\s*every(?![a-z])", F)
+
+
+def how_often(text: str, start: int, end: int) -> bool:
+    if EVERY_AFTER.match(text, end) is None:
+        return False
+    low = max(0, start - 40)
+    number = text[start:end]
+    return bool(PLACE_BEFORE.search(text, low, start) or small_numbered(text, start, number))
 
 
 def _over(number: str, limit: int) -> bool:
@@ -274,7 +295,7 @@ def _not_money(text: str, start: int, end: int, number: str) -> bool:
     return bool(
         counted
         or RATING_BEFORE.search(text, low, start)
-        or (len(number) in (3, 4) and number.isdigit() and number.startswith("0"))  # "0900"
+        or zero_led_time(number)  # "0900"
         or (
             CLOCK.fullmatch(number) is not None
             and TIME_BEFORE.search(text, low, start) is not None
@@ -353,9 +374,10 @@ def amounts(text: str) -> Iterator[tuple[int, int]]:
         if (
             big_enough
             and not _not_money(text, start, end, number)
+            and not height_cap(text, start, end)
             and (_money_context(text, start, end) or priced(text, start, end))
         ):
             yield start, end
 
 
-__all__ = ["amounts"]
+__all__ = ["amounts", "how_often"]

@@ -30,12 +30,20 @@ from __future__ import annotations
 
 import re
 
+from memory.privacy.guessing import guessing
 from memory.privacy.identifiers import COUNT_AFTER
+from memory.privacy.measures import (
+    CALLED_BEFORE,
+    TAKEN_AFTER,
+    distance_after,
+    distance_between,
+    height_cap,
+    verb_before,
+)
 from memory.privacy.roles import (
-    AIRCRAFT_TYPES,
     BALANCE_BEFORE,
-    CLOCK,
     FLIGHT_BEFORE,
+    PLURAL_AFTER,
     TIME_BEFORE,
     explained,
 )
@@ -56,6 +64,14 @@ from memory.privacy.spending import (
     RATE_BEFORE_ZH,
     SPENT_BEFORE,
     WAGE_AFTER,
+)
+from memory.privacy.vocabulary import (
+    AIRCRAFT_TYPES,
+    CLOCK,
+    ON_FOOT,
+    PLACES,
+    PLACES_ZH,
+    numbered_before,
 )
 
 F = re.ASCII | re.IGNORECASE
@@ -132,7 +148,6 @@ AIRCRAFT_NEAR = re.compile(
     r"|exit\s+row|bulkhead)(?![0-9a-z])|波音|空客|机型|排|座位|上层|安全出口",
     F,
 )
-_AIRCRAFT_TYPES = re.compile(r"7[0-8]7|3[1-8]0|220|190|195")
 # An aircraft type said as one flies it: "the 319", "fly the 787".
 AIRCRAFT_SAID = re.compile(
     r"(?<![a-z])(?:the|an?|fly|flying|flew|flown|prefer|ride|board(?:ed)?)\s+\Z", F
@@ -164,17 +179,13 @@ _TIME_WORD = re.compile(
     F,
 )
 # A place, a line or a position before the number: "room 1208", "gate 45", "T2", "第12排".
-PLACE_BEFORE = re.compile(
-    r"(?:(?<![a-z])(?:room|rm|suite|floor|level|storey|row|seat|gate|terminal|platform|track"
-    r"|car|coach|carriage|bus|line|route|exit|zone|tier|group|size|no|number|version|model"
-    r"|boeing|airbus|aisle|block|building|tower|pier|berth|cabin|deck|hall|door|apt|unit|bay"
-    r"|stand|counter|desk|belt|carousel|page|step|phase|stage|week|day|top|chapter|area"
-    r"|district|avenue|street|road|highway|interstate|flight|train|lounge|wing|concourse"
-    r"|pavilion|stall|booth|ward|zip|postcode|since|after|before|in|from|until|till|by|during"
-    r"|circa|year|ref|reference|booking|order|confirmation|conf|pnr|code|id|locator|voucher"
-    r"|invoice|receipt|ext|extension)\.?\s*(?:no\.?|number|#)?\s*[:#]?\s*|#\s*)\Z"
-    r"|(?:第|房间|房|楼|层|排|(?<![等务硬软卧])座|号线|路|航站楼|站台|登机口|车厢|月台|出口)\s*\Z",
-    F,
+# Besides the shared places: steps, areas, stalls, postcodes, words of time ("since 1998"),
+# references and codes; 座 is a seat but not in 二等座, 商务座, 硬座, 软座, 卧座.
+PLACE_BEFORE = numbered_before(
+    rf"{PLACES}|storey|group|step|phase|area|interstate|concourse|pavilion|stall|booth|ward"
+    r"|zip|postcode|after|before|from|until|till|by|during|circa|ref|reference|booking|order"
+    r"|confirmation|conf|pnr|code|id|locator|voucher|invoice|receipt|ext|extension",
+    rf"{PLACES_ZH}|(?<![等务硬软卧])座",
 )
 # A street address: "200 Park Avenue", "45 Main St".
 ADDRESS_AFTER = re.compile(
@@ -239,6 +250,17 @@ LODGING = re.compile(
 )
 
 
+# Round 17: money taken, after a verb of taking: "the porter took 10 off me", "took 45 in
+# fees", "拿了120".
+_TOOK = re.compile(r"(?:(?<![a-z])(?:took|takes|take|taken|taking|wanted|got)|拿了|收了)\s*\Z", F)
+# Round 17: a lodging one has read or heard of is named: "I read about hotel 1000 in Seattle".
+HEARD_OF = re.compile(
+    r"(?<![a-z])(?:read|heard|hear|know|knew|learned|saw|seen|told\s+(?:me|us)"
+    r"|tells?\s+(?:me|us))\s+(?:about|of)\s+(?:the\s+|a\s+)?\Z",
+    F,
+)
+
+
 def _small(number: str) -> bool:
     return number.isdigit() and int(number) < 20
 
@@ -272,10 +294,22 @@ def priced(text: str, start: int, end: int) -> bool:
     low = max(0, start - 40)
     if not _WORD.search(text, low, end + 40):
         return False  # no word around it: nothing says what it is
-    if _vehicle_price(text, start, end, number) or PAID_IN.search(text, low, start):
+    if (
+        _vehicle_price(text, start, end, number)
+        or PAID_IN.search(text, low, start)
+        or (TAKEN_AFTER.match(text, end) and _TOOK.search(text, low, start))
+    ):
         return True
     if ROOM_AFTER_ZH.match(text, end) or STAYED_IN_ZH.search(text, low, start):
         return False  # a room: "住1801这种高层房间"
+    if (
+        CALLED_BEFORE.search(text, low, start)
+        or height_cap(text, start, end)
+        or distance_between(text, start, end)
+        or (distance_after(text, end) and not SPENT_BEFORE.search(text, low, start))
+        or (PLURAL_AFTER.match(text, end) and not PURCHASE_AFTER.match(text, end))
+    ):
+        return False  # a name: "一家叫1000的酒店", "a bar called 21"
     # Written as money: thousands separated or two decimals ("the TGV 89.50", "lounge
     # 1,200"); no room, gate, line or train is numbered so.
     formatted = _FORMATTED.fullmatch(number) is not None
@@ -289,7 +323,7 @@ def priced(text: str, start: int, end: int) -> bool:
         or ADDRESS_AFTER.match(text, end)
     ):
         return False
-    if _AIRCRAFT_TYPES.fullmatch(number) and AIRCRAFT_NEAR.search(
+    if number in AIRCRAFT_TYPES and AIRCRAFT_NEAR.search(
         text[low:start] + " " + text[end : end + 40]
     ):
         return False  # an aircraft: "737比A320舒服", "777的第1排很好"
@@ -297,6 +331,7 @@ def priced(text: str, start: int, end: int) -> bool:
         number in AIRCRAFT_TYPES
         and AIRCRAFT_SAID.search(text, low, start)
         and not SPENT_BEFORE.search(text, low, start)
+        and not PAY_AFTER.match(text, end)  # "got a 340 bonus" is pay, not an Airbus
     ):
         return False  # "I prefer the 319 on short flights"
     if CLOCK.fullmatch(number) and TIME_BEFORE.search(text, low, start):
@@ -320,6 +355,7 @@ def priced(text: str, start: int, end: int) -> bool:
     if (
         fare is not None
         and not FLIGHT_BEFORE.search(text, low, start)
+        and not ON_FOOT.search(text, low, start)  # "the hike to the lake is 12 each way"
         and not (CLOCK.fullmatch(number) and "return" in fare.group().lower())  # "1130 return"
     ):
         return True  # "Shinkansen to Kyoto 14000 one way", "the water taxi was 120 return"
@@ -330,10 +366,13 @@ def priced(text: str, start: int, end: int) -> bool:
         return False  # "lunch 1230", "breakfast 730", "晚饭1930": when, not how much
     thing = THING_BEFORE.search(text, low, start)
     if thing is not None and not _FOR_COUNT.search(text, low, start):
+        if verb_before(text, start) and not PURCHASE_AFTER.match(text, end):
+            return False  # "the tour bus fits 50": what it holds, not what it costs
         # "hotel 12", "Hotel 71 in Chicago", "酒店12": a hotel's name, floor or count; no
         # room is priced under 20, and a capital mid-sentence is a name.
         small_thing = LODGING.match(thing.group()) or _SMALL_THINGS.match(thing.group())
-        return not (small_thing and (_small(number) or _named(text, thing)))
+        named = _named(text, thing) or HEARD_OF.search(text, low, thing.start()) is not None
+        return not (small_thing and (_small(number) or named))
     if (
         FOR_THING.match(text, end)
         or (large and FOR_PEOPLE_THING.match(text, end))
@@ -353,7 +392,7 @@ def priced(text: str, start: int, end: int) -> bool:
         FLIGHT_BEFORE.search(text, low, start) or PLACE_BEFORE.search(text, low, start)
     ):
         return True
-    return not explained(text, start, end, number)
+    return guessing() and not explained(text, start, end, number)
 
 
 __all__ = ["priced"]

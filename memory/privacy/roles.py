@@ -28,8 +28,10 @@ from __future__ import annotations
 
 import re
 
+from memory.privacy.measures import more_roles
+from memory.privacy.vocabulary import AIRCRAFT_TYPES, YEAR
+
 F = re.ASCII | re.IGNORECASE
-_YEAR = re.compile(r"(?:19[5-9]\d|20[0-3]\d)")
 _CLAUSE_BEFORE = r"[^0-9.!?;。！？；\n]"
 AGE = re.compile(
     r"(?:(?<![a-z])(?:i'?m|i\s+am|he'?s|she'?s|they'?re|aged?|ages|kids?|sons?|daughters?"
@@ -54,9 +56,15 @@ def is_age(text: str, start: int, number: str) -> bool:
     """Whether the bare number at `start` is someone's age: said as one, and one a person
     can have ("my dad said 250 was enough" is no age)."""
     digits = number.replace(",", "")
+    first = _FIRST_OF_RANGE.match(digits)  # "ages 6 to 14": the range's first age
+    if first is not None:
+        digits = first.group(1)
     if not digits.isdigit() or int(digits) > MAX_AGE:
         return False
     return AGE.search(text, max(0, start - 40), start) is not None
+
+
+_FIRST_OF_RANGE = re.compile(r"(\d{1,3})\s*(?:~|-|to|至|到)\s*\d{1,3}\Z")
 
 
 HEIGHT = re.compile(r"(?:身高|个子|height|tall|高)\s*[^0-9]{0,4}\Z", F)
@@ -68,9 +76,7 @@ SMALL_TIME_BEFORE = re.compile(
     F,
 )
 _ANY_CLOCK = re.compile(r"(?:[01]?\d|2[0-3])[0-5]\d")
-# A clock time written as four digits, and the words before one: "trains around 1430",
-# "resets at 1200 daily".
-CLOCK = re.compile(r"(?:[01]\d|2[0-3])[0-5]\d")
+# The words before a clock time: "trains around 1430", "resets at 1200 daily".
 TIME_BEFORE = re.compile(
     r"(?<![a-z])(?:around|about|at|after|before|by|from|until|till|between|and|earliest"
     r"|latest|resets?)\s*\Z",
@@ -82,29 +88,6 @@ TIME_WORDS = re.compile(
     r"|noon|return|returning|back|outbound|inbound|departure)(?![a-z])"
     r"|起飞|出发|到达|落地|航班|高铁|火车|动车|早上|晚上|下午|上午|中午|回程|返程|去程",
     F,
-)
-_AIRCRAFT = frozenset(
-    (
-        "707",
-        "717",
-        "727",
-        "737",
-        "747",
-        "757",
-        "767",
-        "777",
-        "787",
-        "319",
-        "320",
-        "321",
-        "330",
-        "340",
-        "350",
-        "380",
-        "220",
-        "190",
-        "195",
-    )
 )
 AIRCRAFT_WORDS = re.compile(
     r"(?<![a-z])(?:boeing|airbus|plane|aircraft|jet|max|neo|dreamliner|the|a|an|on|fly|flying)"
@@ -143,7 +126,7 @@ SOFT_PLACE_BEFORE = re.compile(
 NUMBERED_BEFORE = re.compile(
     r"(?<![a-z])(?:hole|table|locker|lot|camp|hangar|window|queue|lane|checkpoint|junction"
     r"|marker|post|bay|stand|trolley|shuttle|metro|subway|ferry|boat|exit|pier|dock|wharf"
-    r"|jetty|quay|level|ward|portal|door|wing)(?![a-z])\s*#?\s*\Z",
+    r"|jetty|quay|level|ward|portal|door|wing|plot|pitch|mooring|pontoon|slip)(?![a-z])\s*#?\s*\Z",
     F,
 )
 
@@ -262,7 +245,8 @@ THE_BEFORE = re.compile(r"(?<![a-z])the\s+\Z", F)
 _NOT_NOUNS = (
     r"always|perhaps|towards?|afterwards|besides|sometimes|plus|less|unless|across|yes|this"
     r"|thus|does|was|has|its|his|hers|ours|yours|theirs|upwards|backwards|downwards|extras?"
-    r"|bucks|dollars|euros|pounds|quid|cents|pence|rupees|pesos|francs|bills|notes|grand"
+    r"|bucks|dollars|euros|pounds|quid|cents|pence|rupees|pesos|francs|bills|notes|grand|tops"
+    r"|credits|vouchers|coupons|tips|fees|fares|rates|prices|costs|payments|refunds"
 )
 PLURAL_AFTER = re.compile(
     rf"\s+(?!(?:{_NOT_NOUNS})(?![a-z]))[a-z]{{2,}}(?<![su])s(?![a-z'])"
@@ -299,7 +283,7 @@ def explained(text: str, start: int, end: int, number: str) -> bool:
     low = max(0, start - 40)
     digits = number.replace(",", "")
     value = float(digits) if digits.replace(".", "", 1).isdigit() else None
-    if (_YEAR.fullmatch(digits) and not text[end : end + 1].isdigit()) or (
+    if (YEAR.fullmatch(digits) and not text[end : end + 1].isdigit()) or (
         value is not None and "." in digits and value < 10
     ):
         return True  # a year; a rating such as 4.5
@@ -307,7 +291,7 @@ def explained(text: str, start: int, end: int, number: str) -> bool:
         return True
     if _ANY_CLOCK.fullmatch(digits) and TIME_WORDS.search(text, low, min(len(text), end + 30)):
         return True
-    if digits in _AIRCRAFT and AIRCRAFT_WORDS.search(text, max(0, start - 12), start):
+    if digits in AIRCRAFT_TYPES and AIRCRAFT_WORDS.search(text, max(0, start - 12), start):
         return True
     if _GROUP_BEFORE.search(text, max(0, start - 4), start) or _GROUP_AFTER.match(text, end):
         return True  # a group of a longer number ("138 00", "4111 11"): the identifier rules'
@@ -316,6 +300,8 @@ def explained(text: str, start: int, end: int, number: str) -> bool:
     before = any(pattern.search(text, low, start) for pattern in _BEFORE)
     before = before or is_age(text, start, number) or small_numbered(text, start, number)
     if before or any(pattern.match(text, end) for pattern in _AFTER):
+        return True
+    if more_roles(text, start, end, value):
         return True
     if DESTINATION_AFTER.match(text, end) and NAMED_BEFORE.search(text, low, start):
         return True  # "Nightjet 466 to Zurich", "Nightjet 466去苏黎世"
@@ -344,6 +330,4 @@ def _parallel(text: str, start: int) -> bool:
     return explained(text, previous.start(), previous.end(), previous.group())
 
 
-AIRCRAFT_TYPES = _AIRCRAFT
-
-__all__ = ["AIRCRAFT_TYPES", "CLOCK", "FLIGHT_BEFORE", "TIME_BEFORE", "explained", "is_age"]
+__all__ = ["FLIGHT_BEFORE", "TIME_BEFORE", "explained", "is_age"]

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import re
 
+from memory.privacy.vocabulary import ADMISSIONS, HAGGLED_DOWN, PAYING_EN, PAYING_ZH, PER_WORD
+
 F = re.ASCII | re.IGNORECASE
 
 NIGHT_AFTER = re.compile(r"\s*(?:(?:a|per|each|every)\s+|/\s*)(?:night|nt)(?![a-z])", F)
@@ -19,24 +21,24 @@ LODGING_BEFORE = re.compile(
 # the locker", "花了4"), a fare or a price per ride after it ("6 each way", "2 per ride"),
 # or an allowance or a fee word just before it ("breakfast allowance 8 a day", "另收8").
 ONE_DIGIT_BEFORE = re.compile(
-    r"(?:(?<![a-z])(?:spent|spend|paid|pay|paying|costs?|costing|charged|charges|tipped"
+    rf"(?:(?<![a-z])(?:{PAYING_EN}|charges|{HAGGLED_DOWN}"
     r"|set\s+(?:me|us|him|her|them)\s+back|came\s+to|comes\s+to|(?:tossed|chipped|threw)\s+in"
     r"|(?:allowance|per\s+diem|fee|fare|toll|surcharge|deposit)s?)(?![a-z])"
     r"(?:\s+(?:me|us|him|her|them|about|around|roughly|only|just|up\s+to|at\s+most|like|is|was"
     r"|of|:))*\s*:?\s*"
-    r"|(?:花了|花掉|花|付了|付|交了|掏了|刷了|另收|加收|另付|另加|被收了?|收了我?|补贴|补助|津贴"
+    rf"|(?:{PAYING_ZH}|花|付|另付|另加|补贴|补助|津贴"
     r"|餐补|房补|车补|小费|费)(?:大概|大约|约|才|就|只|了)*\s*[:：]?\s*)\Z",
     F,
 )
 ONE_DIGIT_AFTER = re.compile(
     r"\s*(?:(?:one|1)[\s-]way|each\s+way|return|round[\s-]?trip"
-    r"|(?:a|an|per|each|every|/)\s*(?:ride|ticket|entry|visit))(?![a-z])"
+    rf"|{PER_WORD}\s*(?:{ADMISSIONS})|from\s+(?:me|us))(?![a-z])"
     r"|\s*(?:单程|往返|来回|一位|每位|一张|每张|一次|每次)",
     F,
 )
 # "打车花了九块": a single Chinese numeral is left as written, so a paid one is read here.
 SINGLE_ZH_PAID = re.compile(
-    r"(?:花了|花掉|付了|交了|掏了|刷了|另收|加收|被收了?|收了我?|才|只要|就要)\s*"
+    rf"(?:{PAYING_ZH}|才|只要|就要)\s*"
     r"([一二两三四五六七八九十])\s*(?:块|元|刀)"
 )
 

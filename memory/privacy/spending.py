@@ -7,34 +7,45 @@ from __future__ import annotations
 
 import re
 
+from memory.privacy.vocabulary import (
+    ADMISSIONS,
+    HAGGLED_DOWN,
+    PAYERS,
+    PAYING_EN,
+    PAYING_ZH,
+    PER_WORD,
+)
+
 F = re.ASCII | re.IGNORECASE
 
 # What was spent, paid, given or set aside, right before the number: "spent 2300",
 # "came to 1340", "ran me 410", "set aside 3000", "花了23000", "一共2400", "给酒店留800".
 SPENT_BEFORE = re.compile(
-    r"(?:(?<![a-z])(?:spent|spend(?:s|ing)?|paid|pay(?:s|ing)?|cost(?:s|ing)?|charged"
+    rf"(?:(?<![a-z])(?:{PAYING_EN}|spends|spending|pays|{HAGGLED_DOWN}"
     r"|blew|blown|dropped|forked\s+out|shelled\s+out|splurged|burned|wasted|owe[sd]?"
     r"|set\s+(?:me|us|him|her|them)\s+back|came\s+(?:out\s+)?(?:to|at)|comes\s+(?:out\s+)?(?:to|at)|ran(?:\s+(?:me|us))?"
     r"|runs\s+(?:me|us)|totall?ed|totals?|grand\s+total|subtotal|billed|expensed|reimbursed"
     r"|cover|covers|covered|set\s+aside|put\s+aside|budgeted|allot(?:ted)?|earmark(?:ed)?"
     r"|all\s+in|all-in|in\s+total|altogether|saved|save|saving|refunded|quoted|split|brought"
-    r"|claimed|bill|bills|lost|tipped|topped\s+up|withdrew|exchanged|got\s+back|paid\s+back"
+    r"|claimed|bill|bills|lost|topped\s+up|withdrew|exchanged|got\s+back|paid\s+back"
     r"|(?:dropped|fell|went\s+(?:down|up)|came\s+down|rose|jumped|climbed|increased|decreased"
     r"|reduced|discounted|marked\s+down|cut|raised)\s+to)(?![a-z])"
     r"(?:\s+(?:me|us|about|around|roughly|nearly|almost|over|under|like|only|just|a\s+total\s+of"
     r"|up\s+to|at\s+least|at\s+most|maybe|probably|close\s+to|north\s+of|south\s+of"
     r"|upwards\s+of|more\s+than|less\s+than|well\s+over|just\s+over|just\s+under|~))*\s*:?\s*"
-    r"|(?:花了|花掉|花费|花|付了|付过|付|交了|掏了|掏|刷了|刷|消费了?|开销|开支|用了|报销了?|报了|报"
+    rf"|(?:{PAYING_ZH}|花费|花|付过|付|掏|刷|消费了?|开销|开支|用了|报销了?|报了|报"
     r"|结账|结了|共计|合计|总计|总共|一共|总额|总价|总花费|总费用|账单|跳到|跳表|打表|留了?|预留"
     r"|准备了?|出了|给了|塞了|打赏了?|赏了|挣了?|赚了?|省了|省下|退了|多收了?我?|少收了?|充值了?|充了|转了我|转账|多花了?"
-    r"|少花了?|多付了?|另收|加收|另付|另加|另算|补了|赔了|罚了|扣了|降到|涨到|跌到|降至|涨至|降了|涨了|砸了?|被收了?|收了我|收了"
+    r"|少花了?|多付了?|另付|另加|另算|补了我?|赔了我?|退了我|退我|赔我|返了我?|罚了|扣了"
+    r"|(?:要|只|就|才|进门|门口|入场|进场)收(?:费)?|降到|涨到|跌到|降至|涨至|降了|涨了|砸了?"
     r"|愿意花|肯花|舍得花)"
     r"(?:大概|大约|约|差不多|将近|快|才|就|只|了|个|共)*\s*[:：]?\s*)\Z",
     F,
 )
 # Rates of allowance or pay: "每天给报200", "日均300", "每次出差最多2500", "90 daily".
 RATE_BEFORE_ZH = re.compile(
-    r"(?:每天|每日|一天|日均|每月|每个月|一个月|月均|每周|每年|一年|每次|每趟|单程|往返|来回)"
+    r"(?:每天|每日|一天|日均|每月|每个月|一个月|月均|每周|每年|一年|每次|每趟|单程|往返|来回|一小时"
+    r"|每小时|时薪)"
     r"[^0-9,.;!?，。；！？\n]{0,6}?\Z"
 )
 # Pay said with "make" or "earn": "I make 8k", "clears 12000" (thousands only: "make 2 stops").
@@ -52,9 +63,11 @@ FARE_AFTER = re.compile(
     r"|\s*(?:单程|往返|来回)",
     F,
 )
+# A unit of purchase after the number ("60 per cabin", "14 a bed"); not "every" ("60 every
+# night" is as often how often as a price).
 PURCHASE_AFTER = re.compile(
-    r"\s*(?:(?:per|a|an|each|/)\s*(?:person|head|cabin|seat|bed|berth|bunk|night|ticket|ride"
-    r"|car|visit|entry|adult|child|kid|pax|couple|pass|go)(?![a-z])|apiece|all[\s-]in"
+    rf"\s*(?:(?:per|a|an|each|/)\s*(?:{PAYERS}|{ADMISSIONS}|pax|couple|cabin|seat|bed|berth"
+    r"|bunk|night|car|pass|go)(?![a-z])|apiece|all[\s-]in"
     r"|plus\s+tax|pp(?![a-z])|p\.p\.)",
     F,
 )
@@ -110,7 +123,7 @@ RATE_AFTER = re.compile(
 )
 # Pay: a number and "a month", "a year", "an hour" is a wage when it is large or scaled.
 WAGE_AFTER = re.compile(
-    r"\s*(?:(?:a|an|per|each|every|/)\s*(?:month|year|yr|hour|hr|week|annum)|monthly|yearly"
+    rf"\s*(?:{PER_WORD}\s*(?:month|year|yr|hour|hr|week|annum)|monthly|yearly"
     r"|annually|hourly|weekly|p\.?a\.?)(?![a-z])|\s*(?:一个月|每月|每年|一年|每小时|一小时)",
     F,
 )
@@ -122,10 +135,11 @@ PAY_AFTER = re.compile(
     F,
 )
 # Round 16: money put in with others, where "in" is otherwise a year's or a place's word
-# ("tossed in 25 for the porter", "chipped in 40"; "in 2019" stays a year).
+# ("tossed in 25 for the porter", "chipped in 40"; "in 2019" stays a year), and money earned
+# ("my side gig brings in 800 a month", round 17).
 PAID_IN = re.compile(
     r"(?<![a-z])(?:toss(?:ed|es)?|chip(?:ped|s)?|thr(?:ew|ow|ows)|put|puts|pitch(?:ed|es)?"
-    r"|kick(?:ed|s)?|pay|paid|pays)\s+in\s+(?:about\s+|around\s+|another\s+|an\s+extra\s+)?\Z",
+    r"|kick(?:ed|s)?|pay|paid|pays|brings?|bringing|brought|pulls?|pulled|rakes?|raked)\s+in\s+(?:about\s+|around\s+|another\s+|an\s+extra\s+)?\Z",
     F,
 )
 

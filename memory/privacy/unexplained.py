@@ -28,29 +28,44 @@ import re
 from collections.abc import Iterator
 
 from memory.privacy.identifiers import COUNT_AFTER
-from memory.privacy.money import CANDIDATE, NOT_MONEY, RATING_BEFORE
+from memory.privacy.money import CANDIDATE, NOT_MONEY, RATING_BEFORE, how_often
 from memory.privacy.roles import (
     BALANCE_BEFORE,
-    CLOCK,
     COUNT_LATER,
     FREQUENCY_AFTER,
     TIME_WORDS,
     WEIGHT_BEFORE,
     is_age,
 )
+from memory.privacy.vocabulary import (
+    ADMISSIONS,
+    CLOCK,
+    ON_FOOT,
+    PAYERS,
+    PAYING_EN,
+    PAYING_ZH,
+    PER_WORD,
+    PLACES,
+    PLACES_ZH,
+    POSITIONS,
+    POSITIONS_ZH,
+    WAY_AFTER,
+    YEAR,
+    numbered_before,
+    zero_led_time,
+)
 
 F = re.ASCII | re.IGNORECASE
-_YEAR = re.compile(r"(?:19[5-9]\d|20[0-3]\d)")  # as `roles` reads a bare year
 
 # A unit of purchase after the number: what a price is said "per".
 _PER = (
-    r"seat|ticket|person|head|pax|adult|kid|child|go|pop|pitch|piece|ride|trip|visit|entry"
-    r"|bag|locker|item|drink|coffee|beer|glass|plate|dish|meal|night|day|hour|hr|bed|room"
-    r"|pass|lesson|class|session|round|game|person|couple|family|car|bike|kayak|board|chair"
-    r"|lounger|umbrella|load|wash|shot|slice|portion|box|bottle|can|cup|pint"
+    rf"{PAYERS}|{ADMISSIONS}|seat|pax|go|pop|pitch|piece|trip|bag|locker|item|drink|coffee"
+    r"|beer|glass|plate|dish|meal|night|day|hour|hr|bed|room|pass|lesson|class|session|round"
+    r"|game|couple|family|car|bike|kayak|board|chair|lounger|umbrella|load|wash|shot|slice"
+    r"|portion|box|bottle|can|cup|pint"
 )
 CUE_AFTER = re.compile(
-    rf"\s*(?:(?:a|an|per|each|every|/)\s*(?:{_PER})(?![a-z])"
+    rf"\s*(?:{PER_WORD}\s*(?:{_PER})(?![a-z])"
     r"|apiece|a\s+pop|each(?!\s+(?:of|other|time|way\s+is\s+\d))(?![a-z])"
     r"|all[\s-]+in(?![a-z])|in\s+total|(?:total|extra)(?![a-z])(?!\s*[a-z])"
     r"|plus\s+(?:tax|tip|tips|vat|fees?|service)(?![a-z])|incl(?:uding|\.)?\s+(?:tax|tip|vat"
@@ -61,46 +76,37 @@ CUE_AFTER = re.compile(
     F,
 )
 PAID_BEFORE = re.compile(
-    r"(?:(?<![a-z])(?:spent|spend|spending|paid|pay|paying|pays|cost|costs|costing|charged"
-    r"|charges?|tipped|blew|dropped|forked\s+out|shelled\s+out|splurged|set\s+(?:me|us)\s+back"
+    rf"(?:(?<![a-z])(?:{PAYING_EN}|spending|pays|charge|charges|blew|dropped|forked\s+out|shelled\s+out|splurged|set\s+(?:me|us)\s+back"
     r"|came\s+to|came\s+in\s+at|ran\s+(?:me|us)|runs\s+(?:me|us)|billed|reimbursed|refunded"
     r"|earn|earns|earned|make|makes|made)(?![a-z])"
     r"(?:\s+[a-z']+){0,3}?\s*:?\s*"
-    r"|(?:花了|花掉|花|付了|付|交了|掏了|刷了|另收|加收|另付|被收了?|收了我?|给了|赚了?|挣了?)"
+    rf"|(?:{PAYING_ZH}|花|付|另付|给了|赚了?|挣了?)"
     r"[^0-9，。；！？,.;!?\n]{0,4}?)\Z",
     F,
 )
 # An identifier or counted thing right before the number ("seat 12", "gate 4", "第3"): the
 # number is that thing's, whatever was paid in the clause.
-IDENTIFIER_BEFORE = re.compile(
-    r"(?:(?<![a-z])(?:room|rm|suite|floor|level|row|seat|gate|terminal|platform|track|car"
-    r"|coach|carriage|bus|line|route|exit|zone|tier|size|no|number|version|model|boeing|airbus"
-    r"|aisle|block|building|tower|pier|berth|cabin|deck|hall|door|apt|unit|bay|stand|counter"
-    r"|desk|belt|carousel|page|stage|week|day|top|chapter|district|avenue|street|road|highway"
-    r"|flight|train|lounge|wing|locker|spot|space|lot|slot|iphone|pixel|galaxy|windows|season"
-    r"|episode|year|in|since)\.?\s*(?:no\.?|number|#)?\s*[:#]?\s*|#\s*)\Z"
-    r"|(?:第|房间|房|楼|层|排|座|号线|路|航站楼|站台|登机口|车厢|月台|出口|号)\s*\Z",
-    F,
+IDENTIFIER_BEFORE = numbered_before(
+    rf"{PLACES}|locker|spot|space|lot|slot|iphone|pixel|galaxy|windows|season|episode",
+    rf"{PLACES_ZH}|座|号",
 )
 # A single Chinese numeral of money, left as written by normalisation: "电瓶车一人十块" ("两块蛋糕"
 # is two pieces of cake, "一块去" is together: 块 ends the clause or is followed by 钱).
 SINGLE_ZH_KUAI = re.compile(
-    r"(?<![0-9一二两三四五六七八九十百千万])([二两三四五六七八九十])\s*块(?=钱|左右|\s*(?:[,.;!?，。；！？]|\Z))"
+    r"(?<![0-9一二两三四五六七八九十百千万])([二两三四五六七八九十])\s*块(?=钱|左右|[一每][次位人张]|\s*(?:[,.;!?，。；！？]|\Z))"
 )
 # A position right before the number ("gate 12 for the whole trip", "row 14 each time"): its
 # number, whatever follows. Vehicles, lines and lodgings are not here: "the funicular 4 each".
-POSITION_BEFORE = re.compile(
-    r"(?:(?<![a-z])(?:room|rm|suite|floor|level|storey|row|seat|gate|terminal|platform|track"
-    r"|exit|zone|aisle|pier|berth|bay|stand|counter|desk|belt|carousel|page|door|apt|unit"
-    r"|no|number)\.?\s*(?:no\.?|number|#)?\s*[:#]?\s*|#\s*)\Z"
-    r"|(?:第|房间|楼|层|排|号线|航站楼|站台|登机口|车厢|月台|出口)\s*\Z",
-    F,
+POSITION_BEFORE = numbered_before(
+    rf"{POSITIONS}|rm|suite|level|storey|zone|aisle|bay|counter|desk|belt|page|door|apt|unit"
+    r"|no|number",
+    POSITIONS_ZH,
 )
 # What a one-digit number is given per when it is shared out, not priced: "2 per room", "4 per
 # car", "max 3 per booking"; and the words of sharing out before "each": "the kids get 2 each".
 _ALLOTTED = re.compile(
-    r"\s*(?:a|an|per|each|every|/)\s*(?:room|car|table|booking|person|bed|family|group|couple"
-    r"|kid|child|adult|head|pax|bag)(?![a-z])",
+    rf"\s*{PER_WORD}\s*(?:{PAYERS}|room|car|table|booking|bed|family|group|couple|pax|bag)"
+    r"(?![a-z])",
     F,
 )
 _SHARED = re.compile(
@@ -119,6 +125,8 @@ PAID_NUMBER_ENDS = re.compile(
     r"|[^\x00-\x7f])",
     F,
 )
+# "the kids 15 each" is pocket money, not an age.
+_EACH_AFTER = re.compile(r"\s*(?:each|apiece)(?![a-z])", F)
 _WORD = re.compile(r"[A-Za-z\u4e00-\u9fff]")
 
 
@@ -129,19 +137,19 @@ def _strongly_explained(text: str, start: int, end: int, number: str) -> bool:
     return bool(
         NOT_MONEY.match(text, end)
         or RATING_BEFORE.search(text, max(0, start - 30), start)
-        or (len(digits) in (3, 4) and digits.isdigit() and digits.startswith("0"))
+        or zero_led_time(digits)
         or (
             len(digits) in (3, 4)
             and CLOCK.fullmatch(digits.rjust(4, "0"))
             and TIME_WORDS.search(text, low, min(len(text), end + 30))
         )
-        or (_YEAR.fullmatch(digits) and not PAID_BEFORE.search(text, low, start))
+        or (YEAR.fullmatch(digits) and not PAID_BEFORE.search(text, low, start))
         # counted later in the clause ("about 20 for the whole trip, people I mean"), points
         # or miles, a frequency, an age, a balance, kilograms of luggage
         or COUNT_LATER.match(text, end)
         or COUNT_AFTER.match(text, end)
         or FREQUENCY_AFTER.match(text, end)
-        or is_age(text, start, number)
+        or (is_age(text, start, number) and not _EACH_AFTER.match(text, end))
         or BALANCE_BEFORE.search(text, low, start)
         or (len(digits) <= 2 and WEIGHT_BEFORE.search(text, low, start))
     )
@@ -162,7 +170,12 @@ def unexplained_amounts(text: str) -> Iterator[tuple[int, int]]:
         low = max(0, start - 40)
         one_digit = sum(ch.isdigit() for ch in number) == 1 and number[-1].isdigit()
         cue = CUE_AFTER.match(text, end)
-        if cue is not None and not POSITION_BEFORE.search(text, max(0, start - 20), start):
+        if (
+            cue is not None
+            and not POSITION_BEFORE.search(text, max(0, start - 20), start)
+            and not how_often(text, start, end)
+            and not (ON_FOOT.search(text, low, start) and WAY_AFTER.match(text, end))
+        ):
             shared = _ALLOTTED.match(text, end) or (
                 "each" in cue.group().lower() and _SHARED.search(text, low, start)
             )

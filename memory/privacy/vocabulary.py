@@ -247,14 +247,104 @@ def nearest(found: list[Label], start: int, end: int, text: str) -> Label | None
     return best[1] if best else None
 
 
+# --- Words around a bare number (the amount rules: `money`, `prices`, `spending`,
+# `small_amounts`, `roles`, `unexplained`). One list each, which the modules combine with
+# words of their own; each module says why it adds what it adds.
+
+# A year said alone (1950-2039), as the amount rules read one ("in 2019").
+YEAR = re.compile(r"(?:19[5-9]\d|20[0-3]\d)")
+# A year inside a date or a number ("20240315", "1990-2024"): any of 1900-2099.
+DATE_YEAR = re.compile(r"(?:19|20)\d\d")
+# A clock time written as four digits: "trains around 1430".
+CLOCK = re.compile(r"(?:[01]\d|2[0-3])[0-5]\d")
+# Aircraft types said by their number alone: "the 319", "737比A320舒服".
+AIRCRAFT_TYPES = frozenset(
+    (
+        *("707", "717", "727", "737", "747", "757", "767", "777", "787"),  # Boeing
+        *("319", "320", "321", "330", "340", "350", "380", "220"),  # Airbus
+        *("190", "195"),  # Embraer
+    )
+)
+
+
+def zero_led_time(number: str) -> bool:
+    """Three or four digits starting with 0 are a clock time ("0900"), never a price."""
+    return len(number) in (3, 4) and number.isdigit() and number.startswith("0")
+
+
+# A way on foot, whose number "each way" is a distance, not a fare: "the hike to the lake is
+# 12 each way", "徒步单程12".
+ON_FOOT = re.compile(
+    r"(?<![a-z])(?:hikes?|hiking|walks?|walking|treks?|trekking|trails?|climbs?|runs?|running"
+    r"|jogs?|swims?|paddles?)(?![a-z])|徒步|步行|走路|爬山",
+    F,
+)
+WAY_AFTER = re.compile(r"\s*(?:each\s+way|one\s+way|(?:a|per)\s+way)(?![a-z])|\s*单程", F)
+
+# A price talked down: "we haggled the tuk-tuk down to 8", "knocked it down to 40".
+HAGGLED_DOWN = (
+    r"(?:haggled|bargained|negotiated|talked|knocked|beat|got|brought)(?:\s+[a-z'\-]+){0,3}?"
+    r"\s+down\s+to"
+)
+
+# What a price is said "per": before it "a", "an", "per", "each", "every" or "/"; the people
+# it is paid for and the admissions it buys. Alternatives of a regular expression, for `rf"…"`.
+PER_WORD = r"(?:a|an|per|each|every|/)"
+PAYERS = r"person|head|adult|child|kid"
+ADMISSIONS = r"ticket|ride|visit|entry"
+# Verbs of paying, right before an amount ("paid 7", "cost 90", "花了4", "被收了九十五").
+PAYING_EN = r"spent|spend|paid|pay|paying|costs?|costing|charged|tipped"
+PAYING_ZH = r"花了|花掉|付了|交了|掏了|刷了|另收|加收|被收了?|收了我?"
+# Positions, whose number is where one is, not what one paid: "seat 12", "gate 4", "第3排".
+POSITIONS = r"room|floor|row|seat|gate|terminal|platform|track|exit|pier|berth|stand|carousel"
+POSITIONS_ZH = r"第|房间|楼|层|排|号线|航站楼|站台|登机口|车厢|月台|出口"
+# Places, lines and numbered things before a number ("room 1208", "bus 21", "version 3"):
+# the shared part of `prices.PLACE_BEFORE` and `unexplained.IDENTIFIER_BEFORE`.
+PLACES = (
+    rf"{POSITIONS}|rm|suite|level|car|coach|carriage|bus|line|route|zone|tier|size|no|number"
+    r"|version|model|boeing|airbus|aisle|block|building|tower|cabin|deck|hall|door|apt|unit|bay"
+    r"|counter|desk|belt|page|stage|week|day|top|chapter|district|avenue|street|road|highway"
+    r"|flight|train|lounge|wing|year|in|since"
+)
+PLACES_ZH = rf"{POSITIONS_ZH}|房|路"
+
+
+def numbered_before(words: str, words_zh: str) -> re.Pattern[str]:
+    """A word of `words` (or of `words_zh`) right before the end of the searched text, with
+    "no.", "number", "#" or ":" between: "room 1208", "seat no. 4", "gate #12", "第3"."""
+    return re.compile(
+        rf"(?:(?<![a-z])(?:{words})\.?\s*(?:no\.?|number|#)?\s*[:#]?\s*|#\s*)\Z"
+        rf"|(?:{words_zh})\s*\Z",
+        F,
+    )
+
+
 __all__ = [
+    "ADMISSIONS",
     "AFTER",
+    "AIRCRAFT_TYPES",
     "BEFORE",
+    "CLOCK",
+    "DATE_YEAR",
+    "HAGGLED_DOWN",
     "LABEL",
+    "ON_FOOT",
+    "PAYERS",
+    "PAYING_EN",
+    "PAYING_ZH",
+    "PER_WORD",
+    "PLACES",
+    "PLACES_ZH",
+    "POSITIONS",
+    "POSITIONS_ZH",
+    "WAY_AFTER",
+    "YEAR",
     "Kind",
     "Label",
     "category_of",
     "labels",
     "nearest",
+    "numbered_before",
     "same_sentence",
+    "zero_led_time",
 ]

@@ -23,6 +23,7 @@ from tests.support.llm_server import ScriptedModel
 from tests.support.services import delete_keys
 from tests.support.slack_api import FakeSlackAPI
 from tests.support.slack_harness import BOT_TOKEN, SIGNING_SECRET, BotHarness
+from tests.support.taker import closed_url, taker  # noqa: F401 (fixtures for every channel)
 
 
 @pytest.fixture

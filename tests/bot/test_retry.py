@@ -1,10 +1,20 @@
-"""Reading how long a rate-limited server asks us to wait (the model endpoint and Slack)."""
+"""Reading how long a rate-limited server asks us to wait (the model endpoint and Slack),
+and whether a failed request certainly never reached the server (every channel's HTTP
+stack: httpx, requests, urllib)."""
 
 from __future__ import annotations
 
-import pytest
+import urllib.error
+import urllib.request
+from collections.abc import Callable
+from email.message import Message
 
-from bot.retry import retry_after
+import httpx
+import pytest
+import requests
+
+from bot.retry import never_sent, once_more_if_never_sent, retry_after
+from tests.support.taker import Taker
 
 
 @pytest.mark.parametrize(
@@ -20,3 +30,68 @@ from bot.retry import retry_after
 )
 def test_retry_after(headers: dict[str, object], expected: float | None) -> None:
     assert retry_after(headers) == expected
+
+
+# -- never_sent: each channel's HTTP stack against real sockets ------------------------------
+
+
+def _raised(call: Callable[[], object]) -> BaseException:
+    try:
+        call()
+    except Exception as exc:
+        return exc
+    raise AssertionError("no error")
+
+
+def test_httpx_a_refused_connection_was_never_sent_and_a_reset_may_have_been(
+    taker: Taker, closed_url: str
+) -> None:
+    assert never_sent(_raised(lambda: httpx.post(closed_url, json={"a": 1})))
+    assert not never_sent(_raised(lambda: httpx.post(taker.url, json={"a": 1})))
+    assert taker.taken == 1
+
+
+def test_requests_a_refused_connection_was_never_sent_and_a_reset_may_have_been(
+    taker: Taker, closed_url: str
+) -> None:
+    assert never_sent(_raised(lambda: requests.post(closed_url, json={"a": 1}, timeout=5)))
+    assert not never_sent(_raised(lambda: requests.post(taker.url, json={"a": 1}, timeout=5)))
+
+
+def test_urllib_a_refused_connection_was_never_sent_and_a_reset_may_have_been(
+    taker: Taker, closed_url: str
+) -> None:
+    def post(url: str) -> object:
+        return urllib.request.urlopen(urllib.request.Request(url, data=b"{}"), timeout=5)
+
+    assert never_sent(_raised(lambda: post(closed_url)))
+    assert not never_sent(_raised(lambda: post(taker.url)))
+
+
+def test_an_answer_or_a_read_timeout_is_not_never_sent() -> None:
+    request = httpx.Request("POST", "http://127.0.0.1/")
+    assert not never_sent(httpx.ReadTimeout("slow", request=request))
+    assert not never_sent(httpx.RemoteProtocolError("hung up", request=request))
+    answer = urllib.error.HTTPError("http://x/", 503, "down", Message(), None)
+    assert not never_sent(answer)
+    assert never_sent(httpx.ConnectTimeout("no SYN-ACK", request=request))
+
+
+def test_once_more_if_never_sent_retries_only_what_never_left(closed_url: str) -> None:
+    calls: list[str] = []
+
+    def refused() -> object:
+        calls.append("refused")
+        return httpx.post(closed_url)
+
+    with pytest.raises(httpx.ConnectError):
+        once_more_if_never_sent(refused, what="test", sleep=lambda _: None)
+    assert calls == ["refused", "refused"]
+
+    def timed_out() -> object:
+        calls.append("timeout")
+        raise httpx.ReadTimeout("slow", request=httpx.Request("POST", closed_url))
+
+    with pytest.raises(httpx.ReadTimeout):
+        once_more_if_never_sent(timed_out, what="test", sleep=lambda _: None)
+    assert calls[2:] == ["timeout"]

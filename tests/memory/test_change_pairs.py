@@ -124,6 +124,31 @@ def test_round_4_lookalikes_are_kept_and_changes_superseded(half: str, lang: str
 # among a person's facts, 0.700 in both languages in `bench/changes.py`; pair by pair, as
 # here, 0.100 / 0.200: tests/memory/test_changes.py checks the marks through retrieve().)
 def test_round_6_lookalikes_on_another_activity_are_not_replaced() -> None:
-    for lang, floor in (("en", 1.0), ("zh", 0.85)):
+    for lang in ("en", "zh"):
         _, _, kept, misses = rates("dev4", lang)
-        assert kept >= floor, misses
+        assert kept == 1.0, misses  # zh 7/8 until round 7 ("照片不洗出来了")
+
+
+# Round 7 (bench/README.md): dev pairs (dev5, tuned on) of giving-up words ("I'm done with",
+# 就算了, 受够了), 不…了 around another verb and narrower cases given up; fresh4 and fresh5,
+# reported blind before, tuned on since. Every lookalike kept; dev5 changes superseded
+# 0.714 in both languages pair by pair after round 7.
+@pytest.mark.parametrize("half", ["dev5", "fresh4", "fresh5"])
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_round_7_narrower_cases_given_up_are_not_replaced(half: str, lang: str) -> None:
+    superseded, _, kept, misses = rates(half, lang)
+    assert kept == 1.0, misses
+    if half == "dev5":
+        assert superseded >= 0.7, misses
+
+
+# Round 8 (bench/README.md): dev pairs (dev6, tuned on) of the blind fresh summary-recall
+# run's wrong replacements (an allergy lost to "最近在学吉他，手指头疼死了", a preference to
+# "reading a lot of ... lately") and lookalikes of their kinds: no lookalike is replaced
+# pair by pair (the allergies beside health chatter are only marked newer), and the
+# changes among them still replace.
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_round_8_a_change_word_about_something_else_replaces_nothing(lang: str) -> None:
+    superseded, _, kept, misses = rates("dev6", lang)
+    assert kept == 1.0, misses
+    assert superseded >= 0.6, misses  # en 5/5, zh 2/3 ("吉他现在不学了，改学尤克里里" marked)

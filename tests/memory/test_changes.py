@@ -47,6 +47,12 @@ from tests.support.llm_server import Delay, ScriptedModel
         pytest.param(
             "为了省钱可以住青旅", "青旅不住了，太吵", id="zh-no-longer-staying-is-a-change"
         ),
+        # round 7: giving-up words are a negative stance, not a liking
+        pytest.param(
+            "I stay at Hilton when I travel for work", "I'm done with Hilton", id="en-done-alone"
+        ),
+        pytest.param("我一般住希尔顿", "希尔顿就算了，服务越来越差", id="zh-jiu-suan-le"),
+        pytest.param("每天早上要喝咖啡", "咖啡现在不喝了，睡不好", id="zh-bu-verb-le-same-verb"),
     ],
 )
 def test_a_change_said_in_free_words_supersedes_offline_and_keeps_history(
@@ -286,6 +292,28 @@ def test_one_persons_unrelated_preferences_recorded_one_after_another_all_stay(
         ),
         pytest.param(
             "出门带纸质地图", "现在都用导航软件了", "（较新，", "（较早，", id="zh-no-shared-word"
+        ),
+        # round 7: a narrower case given up with a giving-up word, another verb in 不…了,
+        # and a general change about what an older fact limited to a scope said
+        pytest.param(
+            "喜欢逛博物馆", "排长队的博物馆就算了", "（较新，", "（较早，", id="zh-narrower-case"
+        ),
+        pytest.param(
+            "喜欢拍照片", "现在照片不洗出来了", "（较新，", "（较早，", id="zh-bu-another-verb-le"
+        ),
+        pytest.param(
+            "I love street markets",
+            "I'm done with tourist-trap markets",
+            " (newer, said ",
+            " (older, said ",
+            id="en-narrower-done-with",
+        ),
+        pytest.param(
+            "A spa treatment is a must on every holiday",
+            "I skip the spa these days, it's not worth the money",
+            " (newer, said ",
+            " (older, said ",
+            id="en-general-change-of-a-scoped-fact",
         ),
     ],
 )

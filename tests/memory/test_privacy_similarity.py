@@ -69,6 +69,8 @@ def test_the_exemplars_come_from_tuned_sets_only() -> None:
         "r13_fresh3",
         "r14_fresh",
         "r15_fresh",
+        "r16_fresh",
+        "r17_fresh",
     )
     doc = load_exemplars()
     kept = set(doc["instructions"]) | set(doc["preferences"])

@@ -22,13 +22,20 @@ Steering: `rate_limit(kind, times)` answers 403 `Forbidden.AccessDenied.QpsLimit
 `fail(kind, times, status)` answers an error; `flow_control(times)` answers batchSend
 with the user in `flowControlledStaffIdList`; `down(True)` answers every robot send and
 webhook with 503. `kind` is "otm" (one-to-one), "group", "webhook", "token",
-"card_create", "card_stream" or "card_update".
+"card_create", "card_stream" or "card_update". Transport faults:
+`refuse_connections()` / `accept_connections()` close the port and open it again (a
+client is refused: nothing reaches DingTalk); `take_then_fail(kind, "reset" | "hang")`
+takes the next message of `kind` ("webhook", "otm" or "group": it is in `sent`, the
+chat shows it) and then resets the connection, or answers nothing until
+`hang_seconds` have passed.
 """
 
 from __future__ import annotations
 
 import itertools
 import json
+import socket
+import struct
 import threading
 import time
 import uuid
@@ -91,6 +98,8 @@ class FakeDingTalkAPI(CardMethods, LocalServer):
         self._rejected: list[tuple[str, int]] = []
         self._steer: dict[str, list[tuple[int, dict[str, Any]]]] = defaultdict(list)
         self._down = False
+        self._faults: dict[str, list[str]] = defaultdict(list)
+        self.hang_seconds = 3.0
         self._lock = threading.Condition()
         self._ids = itertools.count(1)
         self._init_cards()
@@ -136,6 +145,13 @@ class FakeDingTalkAPI(CardMethods, LocalServer):
 
     def flow_control(self, times: int = 1) -> None:
         self._push("otm", times, 200, {"flow_controlled": True})
+
+    def take_then_fail(self, kind: str, fault: str, times: int = 1) -> None:
+        """The next `times` messages of `kind` are taken, then the connection is reset
+        ("reset") or left without an answer for `hang_seconds` ("hang")."""
+        assert fault in ("reset", "hang") and kind in ("webhook", "otm", "group")
+        with self._lock:
+            self._faults[kind].extend([fault] * times)
 
     def down(self, value: bool = True) -> None:
         with self._lock:
@@ -348,7 +364,24 @@ class _Handler(JSONHandler):
             self.send_json(200, {"errcode": 300001, "errmsg": "session 不存在"})
             return
         fake._record(_from_webhook(body, session.conversation))
-        self.send_json(200, {"errcode": 0, "errmsg": "ok"})
+        if not self._failed_after_taking("webhook"):
+            self.send_json(200, {"errcode": 0, "errmsg": "ok"})
+
+    def _failed_after_taking(self, kind: str) -> bool:
+        """A message of `kind` was taken: reset or hang if steered to (True)."""
+        fake = self.owner
+        with fake._lock:
+            faults = fake._faults[kind]
+            fault = faults.pop(0) if faults else None
+        if fault == "hang":
+            fake.closing.wait(fake.hang_seconds)
+        if fault is None:
+            return False
+        # Taken, never answered: the client cannot know. Linger 0: a reset, not a close.
+        self.connection.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+        self.connection.close()
+        self.close_connection = True
+        return True
 
     def _robot_send(self, kind: str, body: dict[str, Any]) -> None:
         fake = self.owner
@@ -369,6 +402,8 @@ class _Handler(JSONHandler):
             return
         conversation = str(body.get("openConversationId") or "")
         fake._record(_from_openapi(body, conversation, users))
+        if self._failed_after_taking(kind):
+            return
         answer: dict[str, Any] = {"processQueryKey": uuid.uuid4().hex}
         if kind == "otm":
             answer.update(invalidStaffIdList=[], flowControlledStaffIdList=[])

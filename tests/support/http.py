@@ -23,12 +23,13 @@ class LocalServer:
         self.closing = threading.Event()
         self._server: ThreadingHTTPServer | None = None
         self._thread: threading.Thread | None = None
+        self._kept_port = 0  # the port while `refuse_connections` has closed it
 
     def start(self) -> Self:
         if self._server is not None:
             return self
         bound = type("_BoundHandler", (self.handler,), {"owner": self})
-        server = ThreadingHTTPServer(("127.0.0.1", 0), bound)
+        server = ThreadingHTTPServer(("127.0.0.1", self._kept_port), bound)
         server.daemon_threads = True
         server.block_on_close = False
         self._server = server
@@ -38,6 +39,18 @@ class LocalServer:
         )
         self._thread.start()
         return self
+
+    def refuse_connections(self) -> None:
+        """Stop listening, keeping the port: a client connecting now is refused (nothing
+        is sent), as by a host that is down. `accept_connections` listens again."""
+        port = self.port
+        LocalServer.close(self)  # only the listener: a subclass's other parts run on
+        self._kept_port = port
+
+    def accept_connections(self) -> None:
+        """Listen again on the same port, after `refuse_connections`."""
+        LocalServer.start(self)
+        self._kept_port = 0
 
     def close(self) -> None:
         self.closing.set()
@@ -62,6 +75,8 @@ class LocalServer:
 
     @property
     def port(self) -> int:
+        if self._server is None and self._kept_port:
+            return self._kept_port
         if self._server is None:
             raise RuntimeError(f"{type(self).__name__} is not started")
         return int(self._server.server_address[1])

@@ -1,0 +1,87 @@
+"""The clauses of a newer fact that say a change (`memory.changes`): whether one says it
+about what the older fact is about, and whether it narrows what it changes."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Protocol
+
+from memory import change_vocab
+from memory.framing import stem
+from memory.profile import ProfileSchema
+
+CLAUSE = re.compile(r"[,，;；。.!！?？]")
+_NEGATION = re.compile(r"\w+n't|cannot|not|no|never")
+
+
+@dataclass(frozen=True, slots=True)
+class Reading:
+    """What one fact's words say, read once."""
+
+    lang: str
+    units: tuple[str, ...]  # words or Chinese characters, change words out, likes as one
+    content: frozenset[str]  # the units that are neither stop words nor generic ones
+    tokens: frozenset[str]  # content words (English) or character pairs (Chinese)
+    aspects: frozenset[str]  # specific subjects and aspect groups it has words of
+    facets: frozenset[str]  # its scope, modes and aspects left out
+    stance: str  # "negative", "accept" or "positive" (also when no cue says it)
+    change: bool  # says that something changed ("now", "no longer", "以后", "改成")
+    additive: bool  # adds to what was said ("too", "也")
+    listed: bool  # of a kind that adds up (allergies)
+
+
+class ClauseReader(Protocol):
+    """What these rules need of `memory.changes.ChangeReader`."""
+
+    schema: ProfileSchema
+    _change: re.Pattern[str]
+
+    def read(self, text: str) -> Reading: ...
+
+    def _about(self, text: str) -> frozenset[str]: ...
+
+
+def change_about(reader: ClauseReader, a: Reading, new: str) -> bool:
+    """Whether a change word of `new` sits in a clause about what the older fact (read
+    as `a`) is about (a shared word or subject), in one that chooses something, or in
+    one of change words alone ("On second thought, ..."): "Skiing is off the list now,
+    the kids find it too cold" gives up skiing, not beach holidays with the kids."""
+    for clause in CLAUSE.split(new):
+        said = reader.read(clause) if clause.strip() else None
+        if said is None or not said.change:
+            continue
+        if said.tokens & a.tokens or said.aspects & a.aspects:
+            return True
+        if reader.schema.stance(clause) != "negative":
+            return True  # a choice: what it replaces may be named in another clause
+            # ("现在改成住房车了，帐篷太累"); giving up something else is not
+        bare = reader.read(reader._change.sub(" ", clause.casefold()))
+        if not (bare.tokens or bare.aspects):
+            return True
+    return False
+
+
+def narrows(reader: ClauseReader, old: str, new: str, shared: frozenset[str]) -> bool:
+    """Whether a clause of `new` that says the change (a change word) about a word it
+    shares with `old` adds words `old` does not have (a qualifier or another verb:
+    "airports", "print", "机场"), stance and change words aside. A reason or an
+    alternative said in a clause of its own ("No more red-eyes, I can't sleep on
+    planes", "现在不租车了，都打车") is no narrowing."""
+    a = reader.read(old)
+    zh = a.lang == "zh"
+    before = reader._about(old) if zh else {stem(w) for w in a.content} | a.tokens
+    for clause in CLAUSE.split(new):
+        clause = change_vocab.REASON.split(clause)[0]  # "... after the strikes": why, not what
+        said = reader.read(clause) if clause.strip() else None
+        if said is None or not said.change or not said.tokens & shared:
+            continue
+        if zh:
+            extra = set(reader._about(clause) - before)
+        else:
+            bare = reader.read(reader.schema.cue_pattern.sub(" ", clause))
+            extra = {stem(w) for w in bare.content if not _NEGATION.fullmatch(w)}
+            extra -= before
+        if extra:
+            return True
+    return False

@@ -1,0 +1,85 @@
+"""Round 18: facts the rules refuse only because a number is unexplained are read by meaning
+(`memory.privacy.amount_similarity`), with the real bundled model. Outcomes: what is kept and
+what is refused, alone and within a call."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from memory.privacy import scan
+from memory.privacy.amount_similarity import (
+    guessed_only,
+    load_amount_exemplars,
+    shared_amount_similarity,
+)
+from memory.privacy.guard import PrivacyGuard
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture(scope="module")
+def guard() -> PrivacyGuard:
+    return PrivacyGuard()
+
+
+def test_only_facts_refused_by_the_guess_alone_are_asked() -> None:
+    assert guessed_only("lounge pass: 45")  # nothing says what 45 is
+    assert guessed_only("湖水才16，太凉了")
+    assert not guessed_only("paid 45 for the taxi")  # a paying verb names money
+    assert not guessed_only("商务座一千七太贵了")  # "too expensive" names money
+    assert not guessed_only("window seat in row 12")  # kept by the rules
+    assert scan("lounge pass: 45") == "amount"  # the rules themselves still guess
+
+
+def test_a_guessed_number_that_reads_as_no_money_is_kept(guard: PrivacyGuard) -> None:
+    assert guard.check(["湖水才16，太凉了"]) == [None]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "lounge pass: 45",
+        "the night market dumplings 25",
+        "夜市的烤串二十五",
+        "a kayak for the afternoon 40",  # unsure: refused
+    ],
+)
+def test_a_guessed_amount_stays_refused(guard: PrivacyGuard, text: str) -> None:
+    assert guard.check([text]) == ["amount"]
+
+
+def test_amounts_a_rule_names_are_never_asked(guard: PrivacyGuard) -> None:
+    assert guard.check(["paid 45 for the taxi", "商务座一千七太贵了"]) == ["amount", "amount"]
+
+
+def test_the_guard_without_the_layer_refuses_as_the_rules_do() -> None:
+    assert PrivacyGuard(read_amounts=False).check(["湖水才16，太凉了"]) == ["amount"]
+    assert PrivacyGuard(semantic=False).check(["湖水才16，太凉了"]) == ["amount"]
+
+
+def test_a_split_amount_is_still_refused_across_facts(guard: PrivacyGuard) -> None:
+    facts = ["the weekly ferry pass came to", "17"]
+    assert guard.check(facts)[1] == "amount"  # the value is refused, as without the layer
+    assert guard.check(facts) == PrivacyGuard(read_amounts=False).check(facts)
+
+
+def test_the_exemplars_match_their_vectors_and_hold_no_measured_set() -> None:
+    doc = load_amount_exemplars()
+    vectors = np.load(str(ROOT / "memory" / "privacy" / "amount_exemplars.npy"))
+    assert vectors.shape == (len(doc["amounts"]) + len(doc["benign"]), 384)
+    assert vectors.dtype == np.int8
+    assert not [name for name in doc["sets"] if "fresh" in name or "held" in name]
+    corpus = ROOT / "tests" / "memory" / "privacy_corpus"
+    measured = {
+        case["text"]
+        for path in corpus.glob("*.json")
+        if path.stem not in doc["sets"]
+        for kind in ("sensitive", "benign")
+        for case in json.loads(path.read_text(encoding="utf-8"))[kind]
+    }
+    assert not measured & {*doc["amounts"], *doc["benign"]}
+    assert shared_amount_similarity().keeps([]) == []
