@@ -28,22 +28,12 @@ from functools import cached_property
 from importlib import resources
 from typing import Any
 
-import numpy as np
-
 from memory.privacy.guessing import without_guessing
 from memory.privacy.rules import scan
-from memory.privacy.similarity import Matrix, TextEmbedder
+from memory.privacy.similarity import ExemplarMargin, Matrix, exemplar_vectors
 
 EXEMPLARS = "amount_exemplars.json"
 VECTORS = "amount_exemplars.npy"
-
-
-def _unit_rows(raw: np.ndarray[Any, Any]) -> Matrix:
-    rows = raw.astype(np.float32)
-    norms = np.linalg.norm(rows, axis=1, keepdims=True)
-    norms[norms == 0] = 1.0
-    out: Matrix = rows / norms
-    return out
 
 
 def guessed_only(text: str) -> bool:
@@ -61,42 +51,23 @@ def load_amount_exemplars() -> dict[str, Any]:
     return doc
 
 
-class AmountSimilarity:
+class AmountSimilarity(ExemplarMargin):
     """Whether facts refused only by the guess read as numbers that are not money (see the
-    module docstring). The embedder is asked for lazily, on the first check."""
-
-    def __init__(self, embedder: TextEmbedder | None = None) -> None:
-        self._embedder = embedder
-        self._lock = threading.Lock()
+    module docstring)."""
 
     @cached_property
     def _model(self) -> tuple[Matrix, Matrix, int, float]:
         doc = load_amount_exemplars()
-        raw = np.load(str(resources.files("memory.privacy").joinpath(VECTORS)))
-        vectors = _unit_rows(raw)
         count = len(doc["amounts"])
-        if len(vectors) != count + len(doc["benign"]):
-            raise ValueError(f"{VECTORS} does not match {EXEMPLARS}: rebuild it")
-        return vectors[:count], vectors[count:], int(doc["k"]), float(doc["threshold"])
-
-    def _embed(self, texts: Sequence[str]) -> Matrix:
-        with self._lock:
-            if self._embedder is None:
-                from memory.embedding import shared_local_embedder
-
-                self._embedder = shared_local_embedder()
-            embedder = self._embedder
-        return embedder.embed_passages(texts)
+        amounts, benign = exemplar_vectors(VECTORS, count, count + len(doc["benign"]))
+        return amounts, benign, int(doc["k"]), float(doc["threshold"])
 
     def margins(self, texts: Sequence[str]) -> list[float]:
         """For each text, how much closer it is to the benign exemplars than to the amounts."""
         if not texts:
             return []
         amounts, benign, k, _ = self._model
-        vectors = self._embed([text.encode("utf-8", "replace").decode("utf-8") for text in texts])
-        near_amounts = np.sort(vectors @ amounts.T, axis=1)[:, -k:].mean(axis=1)
-        near_benign = np.sort(vectors @ benign.T, axis=1)[:, -k:].mean(axis=1)
-        return [float(value) for value in near_benign - near_amounts]
+        return self._margin(texts, benign, amounts, k)
 
     def keeps(self, texts: Sequence[str]) -> list[bool]:
         """For each text the guess alone refuses, whether it reads as no amount."""

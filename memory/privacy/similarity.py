@@ -106,34 +106,27 @@ def quantise(vectors: Matrix) -> tuple[npt.NDArray[np.int8], Matrix]:
     return np.round(vectors / scale).astype(np.int8), scale.astype(np.float32)
 
 
-def _unit_rows(raw: npt.NDArray[np.int8]) -> Matrix:
+def exemplar_vectors(name: str, first: int, total: int) -> tuple[Matrix, Matrix]:
+    """The unit rows of the bundled int8 file `name`, split after the `first` (the first
+    list of its exemplar file, then the second); `ValueError` unless it holds `total`."""
+    raw = np.load(str(resources.files("memory.privacy").joinpath(name)))
     rows = raw.astype(np.float32)
     norms = np.linalg.norm(rows, axis=1, keepdims=True)
     norms[norms == 0] = 1.0
-    out: Matrix = rows / norms
-    return out
+    vectors: Matrix = rows / norms
+    if len(vectors) != total:
+        raise ValueError(f"{name} does not match its exemplar file: rebuild it")
+    return vectors[:first], vectors[first:]
 
 
-class InstructionSimilarity:
-    """Whether facts read like instructions rather than preferences (see the module docstring).
-
-    The embedder is asked for lazily, on the first check, so building a guard loads nothing.
-    """
+class ExemplarMargin:
+    """How much closer texts sit to one set of labelled exemplars than to another: the mean
+    similarity of the `k` closest of each, with the memory's own embedding model. The
+    embedder is asked for lazily, on the first check, so building a guard loads nothing."""
 
     def __init__(self, embedder: TextEmbedder | None = None) -> None:
         self._embedder = embedder
         self._lock = threading.Lock()
-
-    @cached_property
-    def _model(self) -> tuple[Matrix, Matrix, int, float, float]:
-        doc = load_exemplars()
-        raw = np.load(str(resources.files("memory.privacy").joinpath(VECTORS)))
-        vectors = _unit_rows(raw)
-        count = len(doc["instructions"])
-        if len(vectors) != count + len(doc["preferences"]):
-            raise ValueError(f"{VECTORS} does not match {EXEMPLARS}: rebuild it")
-        threshold, strong = float(doc["threshold"]), float(doc["strong"])
-        return vectors[:count], vectors[count:], int(doc["k"]), threshold, strong
 
     def _embed(self, texts: Sequence[str]) -> Matrix:
         with self._lock:
@@ -142,18 +135,37 @@ class InstructionSimilarity:
 
                 self._embedder = shared_local_embedder()
             embedder = self._embedder
-        return embedder.embed_passages(texts)
+        # A lone surrogate cannot be encoded for the model (`Memory.record` repairs them first).
+        return embedder.embed_passages(
+            [text.encode("utf-8", "replace").decode("utf-8") for text in texts]
+        )
+
+    def _margin(self, texts: Sequence[str], toward: Matrix, away: Matrix, k: int) -> list[float]:
+        if not texts:
+            return []
+        vectors = self._embed(texts)
+        near = np.sort(vectors @ toward.T, axis=1)[:, -k:].mean(axis=1)
+        far = np.sort(vectors @ away.T, axis=1)[:, -k:].mean(axis=1)
+        return [float(value) for value in near - far]
+
+
+class InstructionSimilarity(ExemplarMargin):
+    """Whether facts read like instructions rather than preferences (see the module docstring)."""
+
+    @cached_property
+    def _model(self) -> tuple[Matrix, Matrix, int, float, float]:
+        doc = load_exemplars()
+        count = len(doc["instructions"])
+        commands, preferences = exemplar_vectors(VECTORS, count, count + len(doc["preferences"]))
+        threshold, strong = float(doc["threshold"]), float(doc["strong"])
+        return commands, preferences, int(doc["k"]), threshold, strong
 
     def margins(self, texts: Sequence[str]) -> list[float]:
         """For each text, how much closer it is to the instructions than to the preferences."""
         if not texts:
             return []
         commands, preferences, k, _, _ = self._model
-        # A lone surrogate cannot be encoded for the model (`Memory.record` repairs them first).
-        vectors = self._embed([text.encode("utf-8", "replace").decode("utf-8") for text in texts])
-        near_commands = np.sort(vectors @ commands.T, axis=1)[:, -k:].mean(axis=1)
-        near_preferences = np.sort(vectors @ preferences.T, axis=1)[:, -k:].mean(axis=1)
-        return [float(value) for value in near_commands - near_preferences]
+        return self._margin(texts, commands, preferences, k)
 
     def flags(self, texts: Sequence[str]) -> list[bool]:
         """For each text, whether it reads as instructions: a margin above the threshold and
@@ -181,9 +193,11 @@ def shared_similarity() -> InstructionSimilarity:
 __all__ = [
     "EXEMPLARS",
     "VECTORS",
+    "ExemplarMargin",
     "InstructionSimilarity",
     "TextEmbedder",
     "addressed",
+    "exemplar_vectors",
     "load_exemplars",
     "quantise",
     "shared_similarity",
