@@ -131,7 +131,7 @@ def _prepare(texts: list[str]) -> None:
     for text in todo:
         _VERDICTS[text] = rules_scan(text)
     if SEMANTIC[0] and AMOUNTS[0]:
-        guessed = [text for text in todo if _VERDICTS[text] == "amount" and guessed_only(text)]
+        guessed = [text for text in todo if guessed_only(text, _VERDICTS[text])]
         amounts = shared_amount_similarity()
         for start in range(0, len(guessed), 64):
             batch = guessed[start : start + 64]

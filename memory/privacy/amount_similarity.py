@@ -36,9 +36,10 @@ EXEMPLARS = "amount_exemplars.json"
 VECTORS = "amount_exemplars.npy"
 
 
-def guessed_only(text: str) -> bool:
-    """Whether the rules refuse `text` as an amount only because a number in it is unexplained."""
-    if scan(text) != "amount":
+def guessed_only(text: str, verdict: str | None = None) -> bool:
+    """Whether the rules refuse `text` as an amount only because a number in it is unexplained;
+    `verdict`: what `scan` already said of it (read again when not given)."""
+    if (scan(text) if verdict is None else verdict) != "amount":
         return False
     with without_guessing():
         return scan(text) is None

@@ -120,7 +120,7 @@ class PrivacyGuard:
             # Round 18: facts refused only by the guess "an unexplained number is an amount"
             # are read by meaning; the joins below still refuse what a call's facts say together.
             guessed = [
-                i for i, v in enumerate(verdicts) if v == "amount" and guessed_only(facts[i])
+                i for i, v in enumerate(verdicts) if v == "amount" and guessed_only(facts[i], v)
             ]
             keeps = self.amounts.keeps([facts[index] for index in guessed])
             for index, kept in zip(guessed, keeps, strict=True):
