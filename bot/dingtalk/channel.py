@@ -203,8 +203,9 @@ class DingTalkChannel:
 
     # -- approvals: to a person, into a thread (`bot.flows.approvals.Messenger`) -----------
 
-    def to_person(self, namespace: str, outcome: Outcome) -> bool:
-        """The robot's one-to-one message (`oToMessages/batchSend`) to the staff id."""
+    def to_person(self, namespace: str, outcome: Outcome, *, key: str) -> bool:
+        """The robot's one-to-one message (`oToMessages/batchSend`) to the staff id (it
+        takes no idempotency key, so `key` goes unused)."""
         reply = render(DingTalkWidgets(self.codes), outcome.view)
         msg_key, param = reply.openapi_message()
         try:
@@ -214,7 +215,7 @@ class DingTalkChannel:
             return False
         return True
 
-    def to_thread(self, where: Mapping[str, Any], outcome: Outcome) -> bool:
+    def to_thread(self, where: Mapping[str, Any], outcome: Outcome, *, key: str) -> bool:
         """In the chat it was asked from: the group (`groupMessages/send`), or one-to-one
         to the person (their thread of a direct chat)."""
         in_group = where.get("kind") not in ("dm", None)

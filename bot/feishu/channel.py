@@ -20,11 +20,18 @@ work and Feishu gets its acknowledgement at once:
 A command's outcome (`show`) is drawn by the widgets (`bot.feishu.widgets`): in a direct
 chat it is the reply; in a group, what is the person's own goes to them directly and the
 group thread only hears that it was sent.
+
+Every message the channel sends carries a uuid derived from what it answers (the message,
+the menu event, the approval request and its step: `reply_uuid`), so Feishu keeps one
+message per logical send (for an hour) and a send whose answer was lost in transport (a
+read error or timeout, a reset after the request) is sent again safely
+(`bot.feishu.api`).
 """
 
 from __future__ import annotations
 
 import logging
+import uuid as uuidlib
 from collections.abc import Callable, Mapping
 from concurrent.futures import Future, ThreadPoolExecutor
 from concurrent.futures import TimeoutError as FutureTimeout
@@ -71,6 +78,7 @@ class Where:
     lang: Lang
     reply_to: str | None = None  # the message that asked (None: the bot menu)
     in_group: bool = True
+    event: str = ""  # the menu event that asked (its id), when `reply_to` is None
 
 
 @dataclass(frozen=True, slots=True)
@@ -132,7 +140,7 @@ class FeishuChannel:
                 PLATFORM, tenant, user, Action(SHOW_PREFS), self.default_lang, once=once
             )
         if self.pipeline.admit(PLATFORM, request, kind="application.bot.menu_v6") and request:
-            where = Where(user, self.default_lang)
+            where = Where(user, self.default_lang, event=event_id)
             self.run_task(lambda: self.deliver(where, self.pipeline.flows.handle(request)))
 
     def on_card(self, data: P2CardActionTrigger) -> P2CardActionTriggerResponse:
@@ -205,7 +213,9 @@ class FeishuChannel:
         """A command's outcome: the reply in a direct chat; in a group (or from the menu),
         the person's own to them directly, and a note in the group thread."""
         card = render(self.widgets, outcome.view)
-        key = where.reply_to or f"menu:{where.open_id}"
+        # One uuid per logical send: the message or the menu event it answers (an event
+        # without an id, never seen from Feishu, still gets one for its own retries).
+        key = where.reply_to or f"menu:{where.event or uuidlib.uuid4().hex}"
         try:
             if where.reply_to and not (outcome.private and where.in_group):
                 self._reply(where.reply_to, card, reply_uuid(key, "prefs"))
@@ -215,7 +225,7 @@ class FeishuChannel:
                 id_type="open_id",
                 msg_type="interactive",
                 content=card,
-                uuid=reply_uuid(key, "prefs") if where.reply_to else None,
+                uuid=reply_uuid(key, "prefs"),
             )
             if where.reply_to:
                 note = answer_card(t("prefs_sent_privately", where.lang))
@@ -286,26 +296,38 @@ class FeishuChannel:
 
     # -- approvals: to a person, into a thread (`bot.flows.approvals.Messenger`) -----------
 
-    def to_person(self, namespace: str, outcome: Outcome) -> bool:
-        """A card to the person (`im/v1/messages`, `receive_id_type=open_id`)."""
+    def to_person(self, namespace: str, outcome: Outcome, *, key: str) -> bool:
+        """A card to the person (`im/v1/messages`, `receive_id_type=open_id`); `key`
+        names the send, so a retried one is the same message."""
         card = render(self.widgets, outcome.view)
         try:
             self.api.send(
-                person_id(namespace), id_type="open_id", msg_type="interactive", content=card
+                person_id(namespace),
+                id_type="open_id",
+                msg_type="interactive",
+                content=card,
+                uuid=reply_uuid(key, "approval"),
             )
         except FeishuError as exc:
             log.warning("could not send an approval card (%s)", exc.code)
             return False
         return True
 
-    def to_thread(self, where: Mapping[str, Any], outcome: Outcome) -> bool:
-        """A card in reply to the message `where` names (in its thread)."""
+    def to_thread(self, where: Mapping[str, Any], outcome: Outcome, *, key: str) -> bool:
+        """A card in reply to the message `where` names (in its thread); `key` as for
+        `to_person`."""
         message, chat = str(where.get("thread") or ""), str(where.get("conversation") or "")
         if not message:
             return False
         card = render(self.widgets, outcome.view)
         try:
-            self.api.reply(message, msg_type="interactive", content=card, chat_id=chat or None)
+            self.api.reply(
+                message,
+                msg_type="interactive",
+                content=card,
+                chat_id=chat or None,
+                uuid=reply_uuid(key, "approval"),
+            )
         except FeishuError as exc:
             log.warning("could not tell an approval's outcome (%s)", exc.code)
             return False

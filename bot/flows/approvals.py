@@ -171,7 +171,9 @@ class ApprovalFlows:
         for approver in asked.approvers:
             try:
                 sent = messenger is not None and messenger.to_person(
-                    approver, Outcome(card, text=card_text(card), private=False)
+                    approver,
+                    Outcome(card, text=card_text(card), private=False),
+                    key=f"approval:{asked.id}:ask:{approver}",
                 )
             except Exception as exc:  # the request stands; an admin can still decide
                 log.warning("an approval request was not delivered (%s)", type(exc).__name__)
@@ -256,10 +258,11 @@ class ApprovalFlows:
             {"who": who, "trip": asked.trip, "choice": asked.choice},
         )
         outcome = Outcome(told, text=told.text(), private=False)
+        key = f"approval:{asked.id}:told:{asked.state}"
         try:
             if where:
-                return messenger.to_thread(where, outcome)
-            return messenger.to_person(asked.traveller, outcome)
+                return messenger.to_thread(where, outcome, key=key)
+            return messenger.to_person(asked.traveller, outcome, key=key)
         except Exception as exc:  # a platform's failure never undoes the decision
             log.warning("could not tell a traveller an approval's outcome (%s)", type(exc).__name__)
             return False

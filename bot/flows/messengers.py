@@ -5,6 +5,11 @@ where they asked, long after the click that started it. Each channel this proces
 is a `Messenger` (it posts an outcome, drawn by its widgets, to a person or into a thread
 it named in a `Request.where`) and is registered with the core's `Messengers` by the
 composition root; the flows find the one for a namespace by its platform.
+
+Each post names itself with a `key`, the same every time that logical message is sent
+(the approval request and its step): a platform that deduplicates sends by a key of the
+caller's uses it, so a post whose answer was lost in transport can be sent again without
+showing twice.
 """
 
 from __future__ import annotations
@@ -26,11 +31,11 @@ class Messenger(Protocol):
     @property
     def platform(self) -> Platform: ...
 
-    def to_person(self, namespace: str, outcome: Outcome) -> bool:
+    def to_person(self, namespace: str, outcome: Outcome, *, key: str) -> bool:
         """Post `outcome` to the person `namespace` one-to-one; whether it went."""
         ...
 
-    def to_thread(self, where: Mapping[str, Any], outcome: Outcome) -> bool:
+    def to_thread(self, where: Mapping[str, Any], outcome: Outcome, *, key: str) -> bool:
         """Post `outcome` into the thread `where` (the channel's own address, as its
         `Request.where` gave it); whether it went."""
         ...

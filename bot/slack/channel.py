@@ -96,11 +96,12 @@ class SlackChannel:
 
     # -- approvals: to a person, into a thread (`bot.flows.approvals.Messenger`) -----------
 
-    def to_person(self, namespace: str, outcome: Outcome) -> bool:
-        """A direct message to the person (`chat.postMessage` to their user id)."""
+    def to_person(self, namespace: str, outcome: Outcome, *, key: str) -> bool:
+        """A direct message to the person (`chat.postMessage` to their user id; it takes
+        no key of ours, so `key` goes unused)."""
         return self._post(person_id(namespace), None, outcome)
 
-    def to_thread(self, where: Mapping[str, Any], outcome: Outcome) -> bool:
+    def to_thread(self, where: Mapping[str, Any], outcome: Outcome, *, key: str) -> bool:
         channel, thread = str(where.get("conversation") or ""), str(where.get("thread") or "")
         return bool(channel) and self._post(channel, thread or None, outcome)
 

@@ -33,7 +33,9 @@ Steering: `expire_tokens()` (issued tokens become invalid: the next call gets 99
 `rate_limit(kind, times=1, code=99991400, status=400, reset=1)` (Feishu's frequency limit,
 HTTP 400 and `x-ogw-ratelimit-reset`), `fail(kind, code, msg, times=1)`, `delay(kind,
 seconds, times=None)`, `broken(kind, times=1)` (an HTML error page, as a proxy sends),
-`lose(kind, times=1)` (the call is done, then its answer lost to an error page);
+`lose(kind, times=1)` (the call is done, then its answer lost to an error page),
+`take_then_reset(kind, times=1)` (the call is done, then the connection is reset without
+an answer: a read error, the client cannot know whether it was acted on);
 `add_user(open_id, name, city, country)`, `add_message(...)` seed state.
 """
 
@@ -42,6 +44,8 @@ from __future__ import annotations
 import itertools
 import json
 import re
+import socket
+import struct
 import threading
 import time
 import uuid as uuidlib
@@ -254,6 +258,15 @@ class FakeFeishuAPI(LocalServer):
             return 502, {"_html": "<html>Gateway Timeout</html>"}
 
         self._push(kind, times, done_then_lost)
+
+    def take_then_reset(self, kind: str, times: int = 1) -> None:
+        """Do what the next `times` calls ask, then reset the connection unanswered."""
+
+        def done_then_reset(call: FeishuCall) -> tuple[int, dict[str, Any]]:
+            self._serve_call(call)
+            return 0, {"_reset": True}
+
+        self._push(kind, times, done_then_reset)
 
     def delay(self, kind: str, seconds: float, times: int | None = None) -> None:
         with self._lock:
@@ -657,6 +670,11 @@ class _Handler(JSONHandler):
         self.owner._record(call)
         status, answer = self.owner._answer(call)
         self.owner._answered(call, status, answer)
+        if answer.get("_reset"):  # taken, never answered. Linger 0: a reset, not a close.
+            self.connection.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+            self.connection.close()
+            self.close_connection = True
+            return
         if "_html" in answer:
             data = answer["_html"].encode()
             self.send_response(status)

@@ -60,11 +60,11 @@ class Toy:
 
     # -- approvals: to a person, into a thread -------------------------------------------------
 
-    def to_person(self, namespace: str, outcome: Outcome) -> bool:
+    def to_person(self, namespace: str, outcome: Outcome, *, key: str) -> bool:
         self.post({**render(self.widgets, outcome.view), "to": namespace})
         return True
 
-    def to_thread(self, where: Mapping[str, Any], outcome: Outcome) -> bool:
+    def to_thread(self, where: Mapping[str, Any], outcome: Outcome, *, key: str) -> bool:
         shown = render(self.widgets, outcome.view)
         self.post({**shown, "chat": where.get("conversation"), "thread": where.get("thread")})
         return True

@@ -102,3 +102,41 @@ def test_the_approval_round_trip_in_feishu(
     audit = bot.core.policy.audit.entries(f"feishu:{TENANT}")
     assert [e.kind for e in audit].count("approved") == 1
     assert [e.actor for e in audit if e.kind == "decision_refused"] == [bot.namespace(BOB)]
+
+
+def test_approval_cards_lost_in_transport_are_sent_again_and_shown_once(
+    make_feishu: FeishuFactory, scripted_model: ScriptedModel, fake_feishu: FakeFeishuAPI
+) -> None:
+    """Feishu takes the approver's card, then the traveller's outcome, and each time the
+    connection resets before it answers: each is sent again with the same uuid, and
+    each person sees it once."""
+    bot = make_feishu()
+    assert bot.core.policy is not None
+    bot.core.policy.set(f"feishu:{TENANT}", STRICT, by="cli:ana")
+    scripted_model.script(plan_call(return_date=LATER), "这是你的成都行程。")
+    card = plan_card(bot, bot.dm(ALICE, "规划一下上海到成都的行程"))
+    save = buttons_of(card["content"])["保存行程"]
+    bot.click(ALICE, save["value"], message_id=card["message_id"])
+    [form] = wait(
+        lambda: [m for m in fake_feishu.replies_to(card["message_id"]) if "'form'" in str(m)]
+    )
+    [submit] = [b for label, b in buttons_of(form["content"]).items() if label == "提交审批"]
+
+    fake_feishu.take_then_reset("send")
+    asked = submit_form(bot, ALICE, submit["value"], form["message_id"], REASON)
+    assert asked["toast"]["type"] == "success" and "已请" in asked["toast"]["content"]
+    [approval] = wait(lambda: fake_feishu.sent_to(APPROVER))
+    sends = fake_feishu.calls_to("send")
+    assert len(sends) == 2 and sends[0].body["uuid"] == sends[1].body["uuid"]
+
+    fake_feishu.take_then_reset("reply")
+    approve = buttons_of(approval["content"])["批准"]["value"]
+    decided = bot.click(APPROVER, approve, message_id=approval["message_id"]).json()
+    assert decided["toast"]["type"] == "success"
+    told = wait(
+        lambda: [m for m in fake_feishu.replies_to(card["message_id"]) if "批准了" in str(m)]
+    )
+    time.sleep(0.5)  # a second copy would come within it
+    assert len(fake_feishu.sent_to(APPROVER)) == 1
+    assert len([m for m in fake_feishu.replies_to(card["message_id"]) if "批准了" in str(m)]) == 1
+    assert told

@@ -171,3 +171,22 @@ def test_the_bot_menu_sends_the_card_directly(
     feishu.drain()
     [card] = fake_feishu.sent_to(ALICE)
     assert "aisle seats" in card_text(card["content"])
+
+
+def test_the_menus_card_lost_in_transport_is_sent_again_and_shown_once(
+    feishu: FeishuHarness, fake_feishu: FakeFeishuAPI
+) -> None:
+    """Feishu takes the card, then the connection resets before it answers: the bot
+    cannot know, and sends it again with the same uuid; Alice sees one card."""
+    feishu.core.memory.record(feishu.namespace(ALICE), ["I prefer aisle seats"])
+    fake_feishu.take_then_reset("send")
+    menu = events.menu_event(
+        token=VERIFICATION_TOKEN, tenant=TENANT, operator=ALICE, key="travel_prefs"
+    )
+    assert feishu.post(menu).status_code == 200
+    fake_feishu.wait_for("send", ok=True)
+    feishu.drain()
+    sends = fake_feishu.calls_to("send")
+    assert len(sends) == 2 and sends[0].body["uuid"] == sends[1].body["uuid"]
+    [card] = fake_feishu.sent_to(ALICE)
+    assert "aisle seats" in card_text(card["content"])

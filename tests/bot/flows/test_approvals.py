@@ -79,11 +79,11 @@ class Recorder:
     widgets: Any
     sent: list[Drawn] = field(default_factory=list)
 
-    def to_person(self, namespace: str, outcome: Outcome) -> bool:
+    def to_person(self, namespace: str, outcome: Outcome, *, key: str) -> bool:
         self.sent.append(Drawn(namespace, render(self.widgets, outcome.view)))
         return True
 
-    def to_thread(self, where: Mapping[str, Any], outcome: Outcome) -> bool:
+    def to_thread(self, where: Mapping[str, Any], outcome: Outcome, *, key: str) -> bool:
         drawn = render(self.widgets, outcome.view)
         self.sent.append(Drawn(f"thread:{where['conversation']}/{where['thread']}", drawn))
         return True
