@@ -11,7 +11,12 @@ time, so a retried or lost update never shows anything twice), at most every
 and sets the card's `flowStatus` to finished (`PUT /v1.0/card/instances`).
 
 The answer is never lost nor shown twice: when the card cannot be created nothing was
-shown and the sink posts the answer as Markdown; when an update fails the next one
+shown and the sink posts the answer as Markdown; when its creation may have reached
+DingTalk without an answer (a read error or timeout, a reset after the request) it is not
+created again (a second card) nor given up for Markdown (a second answer): the card is
+taken as shown, and the updates that follow tell: they land in it when it exists, and
+when it does not, the final text cannot be shown and the sink posts the answer (below);
+when an update fails the next one
 catches up; when the final text cannot be shown (neither by streaming nor by updating
 the instance), the card is marked failed with a note that the answer follows, and
 `finish` returns False so the sink posts it as Markdown.
@@ -134,9 +139,13 @@ class AICard:
         try:
             self.api.create_and_deliver_card(body)
         except DingTalkError as exc:
-            log.info("not streaming into an AI card (%s); posting the answer", exc.reason)
-            self.state = "off"
-            return
+            if not exc.maybe_sent:
+                log.info("not streaming into an AI card (%s); posting the answer", exc.reason)
+                self.state = "off"
+                return
+            log.warning(
+                "an AI card may have been delivered (%s); not creating it again", exc.reason
+            )
         self.state = "live"
         self._shown = text
 

@@ -19,7 +19,8 @@ they live here:
   internal address, a custom robot's `/robot/send`) is never requested;
 - AI cards (`bot.dingtalk.ai_card`): `create_and_deliver_card(body)` (a card instance
   from a template, delivered to a chat: `POST /v1.0/card/instances/createAndDeliver`;
-  a delivery DingTalk reports as failed raises too), `stream_card(...)` (a card field's
+  a delivery DingTalk reports as failed raises too; like a message, never sent again once
+  it may have reached DingTalk), `stream_card(...)` (a card field's
   text as it is written: `PUT /v1.0/card/streaming`) and `update_card(...)` (the
   instance's data, e.g. its `flowStatus`: `PUT /v1.0/card/instances`).
 
@@ -188,8 +189,10 @@ class OpenAPI:
     # -- AI cards -------------------------------------------------------------------------------
 
     def create_and_deliver_card(self, body: Mapping[str, Any]) -> dict[str, Any]:
-        """Create a card instance and deliver it; DingTalk's `result`."""
-        data = self._call("/v1.0/card/instances/createAndDeliver", body)
+        """Create a card instance and deliver it; DingTalk's `result`. A card in the chat
+        is a message: never sent again once it may have reached DingTalk (its
+        documentation names no answer to an `outTrackId` used twice), `maybe_sent`."""
+        data = self._call("/v1.0/card/instances/createAndDeliver", body, resend=False)
         result = data.get("result") if isinstance(data.get("result"), dict) else {}
         delivered = result.get("deliverResults") if isinstance(result, dict) else None
         for outcome in delivered or []:

@@ -26,8 +26,8 @@ webhook with 503. `kind` is "otm" (one-to-one), "group", "webhook", "token",
 `refuse_connections()` / `accept_connections()` close the port and open it again (a
 client is refused: nothing reaches DingTalk); `take_then_fail(kind, "reset" | "hang")`
 takes the next message of `kind` ("webhook", "otm" or "group": it is in `sent`, the
-chat shows it) and then resets the connection, or answers nothing until
-`hang_seconds` have passed.
+chat shows it; "card_create": the card is in `cards`) and then resets the connection,
+or answers nothing until `hang_seconds` have passed.
 """
 
 from __future__ import annotations
@@ -149,7 +149,7 @@ class FakeDingTalkAPI(CardMethods, LocalServer):
     def take_then_fail(self, kind: str, fault: str, times: int = 1) -> None:
         """The next `times` messages of `kind` are taken, then the connection is reset
         ("reset") or left without an answer for `hang_seconds` ("hang")."""
-        assert fault in ("reset", "hang") and kind in ("webhook", "otm", "group")
+        assert fault in ("reset", "hang") and kind in ("webhook", "otm", "group", "card_create")
         with self._lock:
             self._faults[kind].extend([fault] * times)
 
@@ -319,6 +319,8 @@ class _Handler(JSONHandler):
         status, answer = fake.card_call(kind, body)
         if status != 200:
             fake._reject(kind, status)
+        elif self._failed_after_taking(kind):
+            return
         self.send_json(status, answer)
 
     def _token(self, body: dict[str, Any]) -> None:

@@ -20,7 +20,7 @@ DingTalk's error shape (`{"code": ..., "message": ...}`; the codes are the fake'
 shown now, every streamed text with its time, its `flowStatus`); steering:
 `fail(kind, times, status)` and `rate_limit(kind, times)` with kinds "card_create",
 "card_stream", "card_update"; `undeliverable(times)` makes a delivery report
-`success: false`.
+`success: false`; `drop_cards()` forgets every card (a creation that never arrived).
 """
 
 from __future__ import annotations
@@ -89,6 +89,11 @@ class CardMethods:
                     raise AssertionError("no AI card was delivered")
                 self._lock.wait(left)
             return next(iter(self._cards.values()))
+
+    def drop_cards(self) -> None:
+        """Forget every card: as if the requests that made them never reached DingTalk."""
+        with self._lock:
+            self._cards.clear()
 
     def undeliverable(self, times: int = 1) -> None:
         self._push("card_create", times, 200, {"undeliverable": True})

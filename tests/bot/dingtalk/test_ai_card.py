@@ -227,3 +227,42 @@ def test_without_a_card_the_work_is_a_quoted_line_under_the_answer(
         f"好的，给你订高铁一等座。\n\n> 用到：出差只坐高铁一等座 ({_said_today()} 说的)"
     )
     assert dingtalk.cards == []
+
+
+def test_a_card_dingtalk_took_without_answering_is_not_created_again(
+    dingtalk: FakeDingTalkAPI, parts: Parts
+) -> None:
+    """createAndDeliver reaches DingTalk, then the connection resets: the card may be in
+    the chat, so it is neither created again (a second card) nor given up for Markdown
+    (a second answer); it is there, and the answer streams into it."""
+    dingtalk.take_then_fail("card_create", "reset")
+    sink = _card_sink(dingtalk, parts)
+    _write(sink, tokens(ANSWER))
+    sink.finish()
+    sink.close()
+    [card] = dingtalk.cards
+    assert card.text() == renderable(ANSWER) and card.status == FINISHED
+    assert dingtalk.requests.count("/v1.0/card/instances/createAndDeliver") == 1
+    time.sleep(0.2)
+    assert dingtalk.sent == []  # no Markdown copy of the answer
+
+
+def test_a_card_whose_creation_never_arrived_leaves_the_answer_to_markdown_once(
+    dingtalk: FakeDingTalkAPI, parts: Parts
+) -> None:
+    """The same reset, but DingTalk has no card after all: the updates find none, the
+    final text cannot be shown, and the whole answer is posted once as Markdown."""
+    dingtalk.take_then_fail("card_create", "reset")
+    sink = _card_sink(dingtalk, parts)
+    pieces = tokens(ANSWER)
+    _write(sink, pieces[:3])
+    dingtalk.drop_cards()
+    _write(sink, pieces[3:])
+    sink.finish()
+    sink.close()
+    assert dingtalk.cards == []
+    assert dingtalk.requests.count("/v1.0/card/instances/createAndDeliver") == 1
+    [message] = dingtalk.wait_for(1)
+    assert message.text == renderable(ANSWER) and message.kind == "markdown"
+    time.sleep(0.2)
+    assert len(dingtalk.sent) == 1
