@@ -854,6 +854,33 @@ _MESSAGES: dict[str, dict[str, str]] = {
         "en": "Asked {approvers} to approve {trip}. You will be told here.",
         "zh": "已请 {approvers} 审批{trip}，结果会在这里告诉你。",
     },
+    "approval_sent_unconfirmed": {
+        "en": "Asked {approvers} to approve {trip}, but the chat service did not confirm that "
+        "{unconfirmed} received it: if they have not seen it, let them know it is waiting. "
+        "You will be told here.",
+        "zh": "已请 {approvers} 审批{trip}，但平台未确认 {unconfirmed} 已收到：如对方没有看到，"
+        "请告诉对方有待审批的申请。结果会在这里告诉你。",
+    },
+    "approval_sent_partly": {
+        "en": "Asked {approvers} to approve {trip}; the request could not be sent to {failed}. "
+        "You will be told here.",
+        "zh": "已请 {approvers} 审批{trip}；申请未能发送给 {failed}。结果会在这里告诉你。",
+    },
+    "approval_not_delivered": {
+        "en": "{trip} is waiting for approval, but the request could not be sent to {failed}: "
+        "let them, or a travel admin, know it is waiting. You will be told here.",
+        "zh": "{trip}已在等待审批，但申请未能发送给 {failed}："
+        "请告诉对方或差旅管理员有待审批的申请。结果会在这里告诉你。",
+    },
+    "approval_traveller_not_delivered": {
+        "en": "The traveller could not be told; please let them know.",
+        "zh": "未能通知出行人，请直接告诉对方。",
+    },
+    "approval_traveller_unconfirmed": {
+        "en": "The chat service did not confirm that the traveller was told; if they have not "
+        "heard, please let them know.",
+        "zh": "平台未确认已通知出行人；如对方没有收到，请直接告诉对方。",
+    },
     "approval_already_pending": {
         "en": "{trip} is already waiting for approval.",
         "zh": "{trip}已在等待审批。",

@@ -42,7 +42,7 @@ from bot.dingtalk.delivery import Delivery, Destination, Reply
 from bot.dingtalk.incoming import PLATFORM, parse_message
 from bot.dingtalk.sink import DingTalkReplySink
 from bot.dingtalk.widgets import DingTalkWidgets, code_action, markdown_reply, text_reply
-from bot.flows.approvals import person_id
+from bot.flows.approvals import Sent, person_id
 from bot.flows.commands import tidy
 from bot.flows.pipeline import Incoming
 from bot.flows.views import Outcome, PlanView, render
@@ -203,7 +203,7 @@ class DingTalkChannel:
 
     # -- approvals: to a person, into a thread (`bot.flows.approvals.Messenger`) -----------
 
-    def to_person(self, namespace: str, outcome: Outcome, *, key: str) -> bool:
+    def to_person(self, namespace: str, outcome: Outcome, *, key: str) -> Sent:
         """The robot's one-to-one message (`oToMessages/batchSend`) to the staff id (it
         takes no idempotency key, so `key` goes unused)."""
         reply = render(DingTalkWidgets(self.codes), outcome.view)
@@ -211,11 +211,10 @@ class DingTalkChannel:
         try:
             self.api.send_to_users([person_id(namespace)], msg_key, param)
         except DingTalkError as exc:
-            log.warning("could not send an approval card (%s)", exc.reason)
-            return False
-        return True
+            return _failed(exc, "could not send an approval card")
+        return Sent.DELIVERED
 
-    def to_thread(self, where: Mapping[str, Any], outcome: Outcome, *, key: str) -> bool:
+    def to_thread(self, where: Mapping[str, Any], outcome: Outcome, *, key: str) -> Sent:
         """In the chat it was asked from: the group (`groupMessages/send`), or one-to-one
         to the person (their thread of a direct chat)."""
         in_group = where.get("kind") not in ("dm", None)
@@ -228,15 +227,24 @@ class DingTalkChannel:
             elif user:
                 self.api.send_to_users([user], msg_key, param)
             else:
-                return False
+                return Sent.NOT_DELIVERED
         except DingTalkError as exc:
-            log.warning("could not tell an approval's outcome (%s)", exc.reason)
-            return False
-        return True
+            return _failed(exc, "could not tell an approval's outcome")
+        return Sent.DELIVERED
 
     def close(self) -> None:
         self.timers.close()
         self.api.close()
+
+
+def _failed(exc: DingTalkError, what: str) -> Sent:
+    """A send that failed: unconfirmed when DingTalk may have it (it is not sent again:
+    DingTalk takes no idempotency key), else not delivered."""
+    if exc.maybe_sent:
+        log.warning("%s: unconfirmed, DingTalk may have it (%s)", what, exc.reason)
+        return Sent.UNCONFIRMED
+    log.warning("%s (%s)", what, exc.reason)
+    return Sent.NOT_DELIVERED
 
 
 __all__ = ["DingTalkChannel", "Turns", "Where"]

@@ -22,6 +22,9 @@ plain reply, else as a new message in the chat, as far as the chat allows
   message.
 - Any other non-zero code: `FeishuError(code, msg)` at once.
 
+An error says whether a try of the call may have reached Feishu (`maybe_sent`): a caller
+that cannot send again safely reports such a send as unconfirmed, not as failed.
+
 A call blocks and may sleep: it never runs on a listener thread. Errors carry Feishu's
 code and message, never the request.
 """
@@ -67,13 +70,17 @@ MAX_BACKOFF = 10.0
 
 
 class FeishuError(Exception):
-    """Feishu answered with a non-zero code (or could not be asked)."""
+    """Feishu answered with a non-zero code (or could not be asked); `maybe_sent`: a try
+    of the call failed after the request may have reached Feishu (it may have acted)."""
 
-    def __init__(self, code: int | None, msg: str, *, call: str = "") -> None:
+    def __init__(
+        self, code: int | None, msg: str, *, call: str = "", maybe_sent: bool = False
+    ) -> None:
         super().__init__(f"{call}: Feishu code {code}: {msg}" if call else f"code {code}: {msg}")
         self.code = code
         self.msg = msg
         self.call = call
+        self.maybe_sent = maybe_sent
 
 
 class FeishuRateLimited(FeishuError):
@@ -121,7 +128,7 @@ class FeishuAPI(CardKitCalls):
     ) -> Any:
         """`send()` (one SDK call) with token refresh, rate limits and one network retry
         (with `resend=False`, only of a request that never left); the response's `data`."""
-        refreshed = retried = False
+        refreshed = retried = maybe = False
         waited, backoff = 0.0, 0.5
         while True:
             token = TokenManager.cache.get(self._token_key)
@@ -130,8 +137,10 @@ class FeishuAPI(CardKitCalls):
             except ObtainAccessTokenException as exc:
                 raise FeishuError(exc.code, f"no tenant token: {exc.msg}", call=name) from None
             except Exception as exc:  # unreachable, timed out, or not JSON
+                maybe = maybe or not never_sent(exc)
                 if retried or not (resend or never_sent(exc)):
-                    raise FeishuUnavailable(None, type(exc).__name__, call=name) from None
+                    reason = type(exc).__name__
+                    raise FeishuUnavailable(None, reason, call=name, maybe_sent=maybe) from None
                 retried = True
                 log.info("Feishu %s failed (%s); retrying once", name, type(exc).__name__)
                 self._sleep(0.2)
@@ -149,12 +158,13 @@ class FeishuAPI(CardKitCalls):
                 delay = _reset_seconds(headers) or backoff
                 backoff = min(backoff * 2, MAX_BACKOFF)
                 if waited + delay > patience:
-                    raise FeishuRateLimited(code, str(response.msg or ""), call=name)
+                    msg = str(response.msg or "")
+                    raise FeishuRateLimited(code, msg, call=name, maybe_sent=maybe)
                 log.info("Feishu %s rate limited (%s); retrying in %.1f s", name, code, delay)
                 self._sleep(delay)
                 waited += delay
                 continue
-            raise FeishuError(code, str(response.msg or ""), call=name)
+            raise FeishuError(code, str(response.msg or ""), call=name, maybe_sent=maybe)
 
     def forget_token(self, token: str | None = None) -> None:
         """Drop the cached tenant token, so the next call fetches a new one.

@@ -51,7 +51,7 @@ from bot.feishu.sink import FeishuReplySink, reply_uuid
 from bot.feishu.turns import FeishuTurns
 from bot.feishu.widgets import REASON_FIELD, FeishuWidgets
 from bot.flows.actions import SHOW_PREFS, Action, Request
-from bot.flows.approvals import person_id
+from bot.flows.approvals import Sent, person_id
 from bot.flows.pipeline import Incoming
 from bot.flows.views import Outcome, ReasonForm, render
 from bot.messages import t
@@ -296,7 +296,7 @@ class FeishuChannel:
 
     # -- approvals: to a person, into a thread (`bot.flows.approvals.Messenger`) -----------
 
-    def to_person(self, namespace: str, outcome: Outcome, *, key: str) -> bool:
+    def to_person(self, namespace: str, outcome: Outcome, *, key: str) -> Sent:
         """A card to the person (`im/v1/messages`, `receive_id_type=open_id`); `key`
         names the send, so a retried one is the same message."""
         card = render(self.widgets, outcome.view)
@@ -309,16 +309,15 @@ class FeishuChannel:
                 uuid=reply_uuid(key, "approval"),
             )
         except FeishuError as exc:
-            log.warning("could not send an approval card (%s)", exc.code)
-            return False
-        return True
+            return _failed(exc, "could not send an approval card")
+        return Sent.DELIVERED
 
-    def to_thread(self, where: Mapping[str, Any], outcome: Outcome, *, key: str) -> bool:
+    def to_thread(self, where: Mapping[str, Any], outcome: Outcome, *, key: str) -> Sent:
         """A card in reply to the message `where` names (in its thread); `key` as for
         `to_person`."""
         message, chat = str(where.get("thread") or ""), str(where.get("conversation") or "")
         if not message:
-            return False
+            return Sent.NOT_DELIVERED
         card = render(self.widgets, outcome.view)
         try:
             self.api.reply(
@@ -329,9 +328,18 @@ class FeishuChannel:
                 uuid=reply_uuid(key, "approval"),
             )
         except FeishuError as exc:
-            log.warning("could not tell an approval's outcome (%s)", exc.code)
-            return False
-        return True
+            return _failed(exc, "could not tell an approval's outcome")
+        return Sent.DELIVERED
+
+
+def _failed(exc: FeishuError, what: str) -> Sent:
+    """A send that failed: unconfirmed when Feishu may have it (its uuid was sent again
+    as far as `FeishuAPI.call` goes, and no answer came), else not delivered."""
+    if exc.maybe_sent:
+        log.warning("%s: unconfirmed, Feishu may have it (%s)", what, exc.code)
+        return Sent.UNCONFIRMED
+    log.warning("%s (%s)", what, exc.code)
+    return Sent.NOT_DELIVERED
 
 
 def _response(toast: Toast) -> P2CardActionTriggerResponse:

@@ -10,13 +10,16 @@ decision and the traveller told, written once for every chat platform.
    the trip goes `pending`, and each named approver of the traveller (the policy's, for
    their grade or department) gets `ApprovalView` one-to-one on the same platform: the
    trip, the rules broken in words, the reason, *Approve* / *Reject*. Asking again while
-   one is pending (a double submit, a replay) asks nobody twice.
+   one is pending (a double submit, a replay) asks nobody twice. The traveller is told
+   what became of each card (`Sent`): sent, not sent (ask them or a travel admin), or
+   unconfirmed (the platform may have it: tell them if they have not seen it).
 3. A click on *Approve* / *Reject* (`APPROVE`, `REJECT`) decides once: only a named
    approver or a travel admin of the organisation may (anyone else is refused, in the
    audit log and `{platform}_approvals_total{outcome=refused}`); of two clicks, two
    approvers at once or a replay, exactly one decides, the others see the outcome that
    stands. The decider's card shows the outcome; the traveller is told in the thread
-   where they asked (`Messenger.to_thread`).
+   where they asked (`Messenger.to_thread`), and when that was not delivered or is
+   unconfirmed the decider's card and toast say so (the traveller may not know).
 4. `sweep` (the clock) expires requests older than `APPROVAL_TTL_DAYS` and tells their
    travellers the same way.
 
@@ -27,13 +30,22 @@ and registers with the core's `Messengers`; nothing here names a platform.
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from bot.conversation.reply import PlanPart
 from bot.flows.actions import APPROVAL_REASON, APPROVE, REJECT, Action, Request
+from bot.flows.approval_words import (
+    COUNTED,
+    approval_body,
+    asked_notice,
+    card_text,
+    reason_ask,
+    state_line,
+)
 from bot.flows.exceptions import Exceptional, chosen, exceptions, trip_words
-from bot.flows.messengers import Messenger, Messengers, person_id
+from bot.flows.messengers import Messenger, Messengers, Sent, person_id
 from bot.flows.views import ApprovalView, Notice, Outcome, ReasonForm, Tone
 from bot.messages import t
 from bot.policy.orgs import org_of
@@ -168,22 +180,22 @@ class ApprovalFlows:
         self.metrics.inc(f"{name}_approvals_total", outcome="requested")
         messenger = self.messengers.of(trip.namespace)
         card = self.card(asked, request.platform, lang)
+        ends: dict[str, Sent] = {}
         for approver in asked.approvers:
+            ends[approver] = Sent.NOT_DELIVERED
             try:
-                sent = messenger is not None and messenger.to_person(
-                    approver,
-                    Outcome(card, text=card_text(card), private=False),
-                    key=f"approval:{asked.id}:ask:{approver}",
-                )
+                if messenger is not None:
+                    ends[approver] = messenger.to_person(
+                        approver,
+                        Outcome(card, text=card_text(card), private=False),
+                        key=f"approval:{asked.id}:ask:{approver}",
+                    )
             except Exception as exc:  # the request stands; an admin can still decide
                 log.warning("an approval request was not delivered (%s)", type(exc).__name__)
-                sent = False
-            self.metrics.inc(f"{name}_approval_cards_total", outcome="sent" if sent else "failed")
-        mentions = ", ".join(request.platform.mention(person_id(a)) for a in asked.approvers)
-        sent_notice = Notice("approval_sent", lang, {"approvers": mentions, "trip": words})
-        return Outcome(
-            sent_notice, text=sent_notice.text(), tone="success", replace=True, private=False
-        )
+            self.metrics.inc(f"{name}_approval_cards_total", outcome=COUNTED[ends[approver]])
+        told = asked_notice(ends, request.platform, words, lang)
+        tone: Tone = "success" if told.key == "approval_sent" else "warning"
+        return Outcome(told, text=told.text(), tone=tone, replace=True, private=False)
 
     def card(self, asked: ApprovalRequest, platform: Platform, lang: Lang) -> ApprovalView:
         """The approver's card for `asked`: buttons while pending, the outcome after."""
@@ -237,16 +249,34 @@ class ApprovalFlows:
         if not decision.decided:
             toast = t("approval_already_decided", lang)
             return Outcome(card, text=card_text(card), toast=toast, tone="warning", replace=True)
-        self.tell(asked)
+        told = self.tell(asked)
         tone: Tone = "success" if approve else "warning"
-        return Outcome(card, text=card_text(card), tone=tone, replace=True, private=False)
+        if told is Sent.DELIVERED:
+            return Outcome(card, text=card_text(card), tone=tone, replace=True, private=False)
+        note = f"approval_traveller_{told.value}"  # the traveller may not know: say so
+        card = replace(card, note=note)
+        return Outcome(
+            card,
+            text=card_text(card),
+            toast=t(note, lang),
+            tone="warning",
+            replace=True,
+            private=False,
+        )
 
-    def tell(self, asked: ApprovalRequest) -> bool:
+    def tell(self, asked: ApprovalRequest) -> Sent:
         """Tell the traveller the outcome of `asked`, in the thread where it was asked
-        (one-to-one when the channel named no thread); whether it went."""
+        (one-to-one when the channel named no thread); what became of it (counted in
+        `{platform}_approval_told_total`)."""
         messenger = self.messengers.of(asked.traveller)
         if messenger is None:
-            return False
+            return Sent.NOT_DELIVERED
+        told = self._tell(messenger, asked)
+        name = messenger.platform.name
+        self.metrics.inc(f"{name}_approval_told_total", outcome=COUNTED[told])
+        return told
+
+    def _tell(self, messenger: Messenger, asked: ApprovalRequest) -> Sent:
         where = dict(asked.reply_to)
         lang: Lang = "zh" if where.pop("l", "en") == "zh" else "en"
         who = ""
@@ -265,7 +295,7 @@ class ApprovalFlows:
             return messenger.to_person(asked.traveller, outcome, key=key)
         except Exception as exc:  # a platform's failure never undoes the decision
             log.warning("could not tell a traveller an approval's outcome (%s)", type(exc).__name__)
-            return False
+            return Sent.NOT_DELIVERED
 
     # -- 4. expiry --------------------------------------------------------------------------
 
@@ -290,54 +320,6 @@ class ApprovalFlows:
         return admins is not None and admins.is_admin(request.scope, request.user, request.admins)
 
 
-def _as_is(text: str) -> str:
-    return text
-
-
-def reason_ask(form: ReasonForm, quote: Callable[[str], str] = _as_is) -> str:
-    """What the reason form asks, the person's words put through the channel's `quote`
-    (its escaping for the markup it draws in)."""
-    return t(
-        "approval_reason_ask",
-        form.lang,
-        trip=quote(form.trip),
-        choice=quote("; ".join(form.choice)),
-        breaks=quote("; ".join(form.breaks)),
-    )
-
-
-def approval_body(card: ApprovalView, quote: Callable[[str], str] = _as_is) -> str:
-    """Who asks, for what, which rules it breaks and why; the traveller is a mention in
-    the channel's markup, the rest goes through the channel's `quote`."""
-    return t(
-        "approval_body",
-        card.lang,
-        traveller=card.traveller,
-        choice=quote(card.choice),
-        breaks=quote("; ".join(card.breaks)),
-        reason=quote(card.reason),
-    )
-
-
-def card_text(card: ApprovalView) -> str:
-    """The approver's card in plain lines (what a channel shows without widgets)."""
-    lang = card.lang
-    lines = [
-        t("approval_title", lang, trip=card.trip),
-        approval_body(card),
-        state_line(card),
-    ]
-    return "\n".join(line for line in lines if line)
-
-
-def state_line(card: ApprovalView) -> str:
-    """What became of the request, in a line (its expiry day while pending)."""
-    if card.state == "pending":
-        return t("approval_expires", card.lang, day=card.expires) if card.expires else ""
-    key = f"approval_state_{card.state}"
-    return t(key, card.lang, who=card.decided_by or "")
-
-
 def _say(notice: Notice, tone: Tone) -> Outcome:
     return Outcome(notice, text=notice.text(), tone=tone, private=True)
 
@@ -346,7 +328,9 @@ __all__ = [
     "ApprovalFlows",
     "Messenger",
     "Messengers",
+    "Sent",
     "approval_body",
+    "asked_notice",
     "card_text",
     "chosen",
     "exceptions",

@@ -10,11 +10,17 @@ Each post names itself with a `key`, the same every time that logical message is
 (the approval request and its step): a platform that deduplicates sends by a key of the
 caller's uses it, so a post whose answer was lost in transport can be sent again without
 showing twice.
+
+A post comes to one of three ends (`Sent`): the platform took it; it did not (it refused
+it, or it never left); or it failed after the platform may have taken it (a read error
+or timeout, a connection reset after the request) and cannot be sent again safely:
+*unconfirmed*, which the flows neither count nor report as either of the others.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
+from enum import StrEnum
 from typing import TYPE_CHECKING, Any, Protocol
 from urllib.parse import unquote
 
@@ -25,19 +31,27 @@ if TYPE_CHECKING:
     from bot.platform import Platform
 
 
+class Sent(StrEnum):
+    """What became of a post (see the module docstring)."""
+
+    DELIVERED = "delivered"
+    NOT_DELIVERED = "not_delivered"
+    UNCONFIRMED = "unconfirmed"  # it may have arrived; it is not sent again
+
+
 class Messenger(Protocol):
     """What a channel does for approvals: post an outcome to a person, or into a thread."""
 
     @property
     def platform(self) -> Platform: ...
 
-    def to_person(self, namespace: str, outcome: Outcome, *, key: str) -> bool:
-        """Post `outcome` to the person `namespace` one-to-one; whether it went."""
+    def to_person(self, namespace: str, outcome: Outcome, *, key: str) -> Sent:
+        """Post `outcome` to the person `namespace` one-to-one; what became of it."""
         ...
 
-    def to_thread(self, where: Mapping[str, Any], outcome: Outcome, *, key: str) -> bool:
+    def to_thread(self, where: Mapping[str, Any], outcome: Outcome, *, key: str) -> Sent:
         """Post `outcome` into the thread `where` (the channel's own address, as its
-        `Request.where` gave it); whether it went."""
+        `Request.where` gave it); what became of it."""
         ...
 
 
@@ -71,4 +85,4 @@ def person_id(namespace: str) -> str:
     return unquote(user_of(namespace))
 
 
-__all__ = ["Messenger", "Messengers", "person_id"]
+__all__ = ["Messenger", "Messengers", "Sent", "person_id"]

@@ -116,6 +116,7 @@ class ApprovalView:
     approve: Action | None = None
     reject: Action | None = None
     decided_by: str | None = None
+    note: str = ""  # a message key said under the state (e.g. the traveller not told)
 
 
 View = Notice | PreferencesView | Confirmation | PlanView | ReasonForm | ApprovalView

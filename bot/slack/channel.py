@@ -22,15 +22,17 @@ from collections.abc import Mapping
 from concurrent.futures import ThreadPoolExecutor
 from typing import TYPE_CHECKING, Any
 
+from slack_sdk.errors import SlackApiError
 from slack_sdk.web import WebClient
 
 from bot.conversation.incoming import IncomingMessage
 from bot.conversation.reply import PlanPart
 from bot.conversation.threads import Turn
-from bot.flows.approvals import person_id
+from bot.flows.approvals import Sent, person_id
 from bot.flows.pipeline import Incoming
 from bot.flows.views import Outcome, render
 from bot.planning.admins import NOBODY, Admins
+from bot.retry import never_sent
 from bot.slack.api import dm
 from bot.slack.assistant import AssistantThreads, ChannelNames
 from bot.slack.incoming import PLATFORM, bot_user_id, parse_event
@@ -96,16 +98,21 @@ class SlackChannel:
 
     # -- approvals: to a person, into a thread (`bot.flows.approvals.Messenger`) -----------
 
-    def to_person(self, namespace: str, outcome: Outcome, *, key: str) -> bool:
+    def to_person(self, namespace: str, outcome: Outcome, *, key: str) -> Sent:
         """A direct message to the person (`chat.postMessage` to their user id; it takes
         no key of ours, so `key` goes unused)."""
         return self._post(person_id(namespace), None, outcome)
 
-    def to_thread(self, where: Mapping[str, Any], outcome: Outcome, *, key: str) -> bool:
+    def to_thread(self, where: Mapping[str, Any], outcome: Outcome, *, key: str) -> Sent:
         channel, thread = str(where.get("conversation") or ""), str(where.get("thread") or "")
-        return bool(channel) and self._post(channel, thread or None, outcome)
+        if not channel:
+            return Sent.NOT_DELIVERED
+        return self._post(channel, thread or None, outcome)
 
-    def _post(self, channel: str, thread: str | None, outcome: Outcome) -> bool:
+    def _post(self, channel: str, thread: str | None, outcome: Outcome) -> Sent:
+        """`chat.postMessage`: delivered; not delivered when Slack answered with an error
+        or the request never left; unconfirmed when it failed after Slack may have
+        posted it (the client's retry handlers do not send those again)."""
         drawn = render(self.widgets, outcome.view)
         extra: dict[str, Any] = {"blocks": drawn.blocks} if drawn.blocks else {}
         try:
@@ -113,9 +120,13 @@ class SlackChannel:
                 channel=channel, thread_ts=thread, text=drawn.text, **extra
             )
         except Exception as exc:
-            logging.getLogger(__name__).warning("could not post to Slack (%s)", type(exc).__name__)
-            return False
-        return True
+            log = logging.getLogger(__name__)
+            if isinstance(exc, SlackApiError) or never_sent(exc):
+                log.warning("could not post to Slack (%s)", type(exc).__name__)
+                return Sent.NOT_DELIVERED
+            log.warning("a Slack post is unconfirmed (%s); not sent again", type(exc).__name__)
+            return Sent.UNCONFIRMED
+        return Sent.DELIVERED
 
     # -- the turn's questions -----------------------------------------------------------------
 

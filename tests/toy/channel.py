@@ -8,6 +8,7 @@ from typing import Any
 
 from bot.conversation.reply import PlanPart
 from bot.conversation.threads import Turn
+from bot.flows.messengers import Sent
 from bot.flows.pipeline import Incoming, Pipeline
 from bot.flows.views import Outcome, render
 from bot.planning.admins import Admins
@@ -60,14 +61,14 @@ class Toy:
 
     # -- approvals: to a person, into a thread -------------------------------------------------
 
-    def to_person(self, namespace: str, outcome: Outcome, *, key: str) -> bool:
+    def to_person(self, namespace: str, outcome: Outcome, *, key: str) -> Sent:
         self.post({**render(self.widgets, outcome.view), "to": namespace})
-        return True
+        return Sent.DELIVERED
 
-    def to_thread(self, where: Mapping[str, Any], outcome: Outcome, *, key: str) -> bool:
+    def to_thread(self, where: Mapping[str, Any], outcome: Outcome, *, key: str) -> Sent:
         shown = render(self.widgets, outcome.view)
         self.post({**shown, "chat": where.get("conversation"), "thread": where.get("thread")})
-        return True
+        return Sent.DELIVERED
 
     def post(self, shown: dict[str, Any]) -> None:
         with self._lock:

@@ -93,3 +93,69 @@ def test_the_approval_round_trip_in_dingtalk(
     audit = robot.core.policy.audit.entries(f"dingtalk:{CORP}")
     assert [e.kind for e in audit].count("approved") == 1 and "rejected" not in str(audit)
     assert [e.actor for e in audit if e.kind == "decision_refused"] == [robot.namespace(BOB)]
+
+
+def _ask(robot: HTTPRobot, scripted_model: ScriptedModel, dingtalk: FakeDingTalkAPI) -> str:
+    """Alice plans, saves an out-of-policy trip and is asked why: the reply to send."""
+    robot.core.policy.set(f"dingtalk:{CORP}", STRICT, by="cli:ana")  # type: ignore[union-attr]
+    scripted_model.script(
+        plan_call("Shanghai", "Chengdu", return_date=RETURN), "Your Chengdu plan."
+    )
+    robot.send("plan my trip from Shanghai to Chengdu")
+    _, card = robot.answers(2)
+    robot.send(command_of(card.buttons[0][1]))
+    asked_why = wait(dingtalk, lambda s: "Reply in this chat" in s.text)
+    return asked_why.text.split("**")[-2]  # "reason CODE"
+
+
+@pytest.mark.parametrize(
+    ("fault", "alice_reads"),
+    [
+        ("reset", "did not confirm that @staff-approver received it"),
+        ("refused", "could not be sent to @staff-approver"),
+    ],
+)
+def test_alice_is_told_the_truth_about_the_approvers_card(
+    make_robot: Callable[..., HTTPRobot],
+    scripted_model: ScriptedModel,
+    dingtalk: FakeDingTalkAPI,
+    fault: str,
+    alice_reads: str,
+) -> None:
+    """The card to the approver is taken and the connection reset (it may be there: not
+    sent again, 'unconfirmed'), or refused (it is not there): Alice is told which, never
+    a plain 'Asked', and the approver has at most the one card."""
+    robot = make_robot()
+    reply = _ask(robot, scripted_model, dingtalk)
+    if fault == "reset":
+        dingtalk.take_then_fail("otm", "reset")
+    else:
+        dingtalk.fail("otm", status=400)
+    robot.send(f"{reply} {REASON}")
+    told = wait(dingtalk, lambda s: alice_reads in s.text)
+    assert told.users != (APPROVER,)
+    time.sleep(0.3)
+    cards = [s for s in dingtalk.sent if s.users == (APPROVER,)]
+    assert len(cards) == (1 if fault == "reset" else 0)
+    outcome = "unconfirmed" if fault == "reset" else "failed"
+    assert robot.core.metrics.value("dingtalk_approval_cards_total", outcome=outcome) == 1
+
+
+def test_the_approver_is_told_when_alice_may_not_have_heard(
+    make_robot: Callable[..., HTTPRobot], scripted_model: ScriptedModel, dingtalk: FakeDingTalkAPI
+) -> None:
+    """The outcome to Alice is taken and the connection reset: it is not sent again, and
+    the approver's card says the traveller may not have been told."""
+    robot = make_robot()
+    reply = _ask(robot, scripted_model, dingtalk)
+    robot.send(f"{reply} {REASON}")
+    approval = wait(dingtalk, lambda s: s.users == (APPROVER,))
+    approve = command_of(approval.button_urls[0])
+    dingtalk.take_then_fail("otm", "reset")
+    robot.send(approve, staff_id=APPROVER)
+    decided = wait(dingtalk, lambda s: "Approved by @staff-approver" in s.text)
+    assert "did not confirm that the traveller was told" in decided.text
+    time.sleep(0.3)
+    assert len([s for s in dingtalk.sent if "approved Shanghai" in s.text]) == 1
+    metrics = robot.core.metrics
+    assert metrics.value("dingtalk_approval_told_total", outcome="unconfirmed") == 1

@@ -140,3 +140,39 @@ def test_approval_cards_lost_in_transport_are_sent_again_and_shown_once(
     assert len(fake_feishu.sent_to(APPROVER)) == 1
     assert len([m for m in fake_feishu.replies_to(card["message_id"]) if "批准了" in str(m)]) == 1
     assert told
+
+
+def test_when_feishu_never_answers_the_people_are_told_it_is_unconfirmed(
+    make_feishu: FeishuFactory, scripted_model: ScriptedModel, fake_feishu: FakeFeishuAPI
+) -> None:
+    """The approver's card and then the traveller's outcome are taken, and both tries of
+    each reset: the card is there once (one uuid), and neither Alice nor the approver
+    is told it went as if it surely had."""
+    bot = make_feishu()
+    assert bot.core.policy is not None
+    bot.core.policy.set(f"feishu:{TENANT}", STRICT, by="cli:ana")
+    scripted_model.script(plan_call(return_date=LATER), "这是你的成都行程。")
+    card = plan_card(bot, bot.dm(ALICE, "规划一下上海到成都的行程"))
+    bot.click(
+        ALICE, buttons_of(card["content"])["保存行程"]["value"], message_id=card["message_id"]
+    )
+    [form] = wait(
+        lambda: [m for m in fake_feishu.replies_to(card["message_id"]) if "'form'" in str(m)]
+    )
+    [submit] = [b for label, b in buttons_of(form["content"]).items() if label == "提交审批"]
+
+    fake_feishu.take_then_reset("send", times=2)
+    asked = submit_form(bot, ALICE, submit["value"], form["message_id"], REASON)
+    assert asked["toast"]["type"] == "warning" and "平台未确认" in asked["toast"]["content"]
+    [approval] = fake_feishu.sent_to(APPROVER)
+    metrics = bot.core.metrics
+    assert metrics.value("feishu_approval_cards_total", outcome="unconfirmed") == 1
+
+    fake_feishu.take_then_reset("reply", times=2)
+    approve = buttons_of(approval["content"])["批准"]["value"]
+    decided = bot.click(APPROVER, approve, message_id=approval["message_id"]).json()
+    assert decided["toast"]["type"] == "warning"
+    assert "平台未确认已通知出行人" in decided["toast"]["content"]
+    assert "平台未确认已通知出行人" in text_of(decided["card"]["data"])
+    assert len([m for m in fake_feishu.replies_to(card["message_id"]) if "批准了" in str(m)]) == 1
+    assert metrics.value("feishu_approval_told_total", outcome="unconfirmed") == 1

@@ -28,7 +28,7 @@ from bot.dingtalk.codes import PendingActions
 from bot.dingtalk.widgets import DingTalkWidgets, code_action
 from bot.feishu.widgets import REASON_FIELD, FeishuWidgets
 from bot.flows.actions import SAVE_TRIP, Action, Request
-from bot.flows.approvals import ApprovalFlows, Messengers
+from bot.flows.approvals import ApprovalFlows, Messengers, Sent
 from bot.flows.pipeline import Flows
 from bot.flows.preferences import PreferenceFlows
 from bot.flows.trips import TripFlows, encode
@@ -79,14 +79,14 @@ class Recorder:
     widgets: Any
     sent: list[Drawn] = field(default_factory=list)
 
-    def to_person(self, namespace: str, outcome: Outcome, *, key: str) -> bool:
+    def to_person(self, namespace: str, outcome: Outcome, *, key: str) -> Sent:
         self.sent.append(Drawn(namespace, render(self.widgets, outcome.view)))
-        return True
+        return Sent.DELIVERED
 
-    def to_thread(self, where: Mapping[str, Any], outcome: Outcome, *, key: str) -> bool:
+    def to_thread(self, where: Mapping[str, Any], outcome: Outcome, *, key: str) -> Sent:
         drawn = render(self.widgets, outcome.view)
         self.sent.append(Drawn(f"thread:{where['conversation']}/{where['thread']}", drawn))
-        return True
+        return Sent.DELIVERED
 
 
 # -- how each platform's widget is clicked -----------------------------------------------------
