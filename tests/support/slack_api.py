@@ -22,6 +22,8 @@ POSTed to a `response_url`).
 Steering: `rate_limit(method, times=1, retry_after=1)` answers HTTP 429 with
 `Retry-After`; `delay(method, seconds, times=None)` sleeps before answering;
 `fail(method, error, times=1)` answers `{"ok": false, "error": error}`;
+`take_then_reset(method, times=1)` does what the next calls ask, then resets the
+connection without an answer (Slack may have acted; the client cannot know);
 `handle(method, fn)` installs a custom answer `fn(call) -> dict`; `add_user(...)`,
 `add_usergroup(...)`, `add_message(...)` seed workspace state; `reset()` clears calls and
 steering but keeps the workspace's identity.
@@ -67,6 +69,8 @@ from __future__ import annotations
 import contextlib
 import itertools
 import json
+import socket
+import struct
 import threading
 import time
 import uuid
@@ -127,6 +131,7 @@ class _Steer:
     failures: dict[str, list[str]] = field(default_factory=lambda: defaultdict(list))
     handlers: dict[str, Handler] = field(default_factory=dict)
     unknown: set[str] = field(default_factory=set)
+    resets: dict[str, int] = field(default_factory=lambda: defaultdict(int))
 
 
 class FakeSlackAPI(StreamingMethods, SessionMethods, LocalServer):
@@ -289,6 +294,19 @@ class FakeSlackAPI(StreamingMethods, SessionMethods, LocalServer):
         """Answer the next `times` calls of `method` with `{"ok": false, "error": error}`."""
         with self._lock:
             self._steer.failures[method].extend([error] * times)
+
+    def take_then_reset(self, method: str, times: int = 1) -> None:
+        """Do what the next `times` calls of `method` ask, then reset each connection
+        without an answer (a read error: Slack may have acted, the client cannot know)."""
+        with self._lock:
+            self._steer.resets[method] += times
+
+    def _reset_now(self, method: str) -> bool:
+        with self._lock:
+            if self._steer.resets.get(method, 0) <= 0:
+                return False
+            self._steer.resets[method] -= 1
+            return True
 
     def forget(self, method: str) -> None:
         """Answer `method` with `unknown_method` from now on (not available here)."""
@@ -722,6 +740,11 @@ class _Handler(JSONHandler):
         self.owner._record(call)
         status, body, extra = self.owner._answer(call)
         self.owner._answered(call, status, body)
+        if self.owner._reset_now(method):  # taken, never answered. Linger 0: a reset.
+            self.connection.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+            self.connection.close()
+            self.close_connection = True
+            return
         self.send_json(status, body, extra)
 
 

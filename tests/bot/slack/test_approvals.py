@@ -128,3 +128,29 @@ def test_the_approval_round_trip_in_slack(
     audit = bot.core.policy.audit.entries(bot.team_id)
     assert [e.kind for e in audit].count("approved") == 1
     assert [e.actor for e in audit if e.kind == "decision_refused"] == [bot.namespace(BOB)]
+
+
+def test_alice_is_told_when_slack_never_confirmed_the_approvers_card(
+    make_bot: BotFactory, scripted_model: ScriptedModel, slack: FakeSlackAPI
+) -> None:
+    """Slack takes the approver's message, then the connection resets: it is not posted
+    again (chat.postMessage takes no idempotency key), and Alice is told that Slack did
+    not confirm it reached the approver, not a plain 'asked'."""
+    bot = make_bot()
+    assert bot.core.policy is not None
+    bot.core.policy.set(bot.team_id, STRICT, by="cli:ana")
+    scripted_model.script(plan_call(return_date=RETURN), "这是你的成都行程。")
+    sent = bot.dm(ALICE, "规划一下上海到成都的行程")
+    click(bot, ALICE, save_message(bot, sent), sent.channel, SAVE_TRIP_ACTION)
+    [modal] = wait_view(slack, "views.open", lambda v: v["callback_id"] == APPROVAL_REASON_CALLBACK)
+
+    slack.take_then_reset("chat.postMessage")  # the first post: the approver's card
+    reason = {REASON_BLOCK: {REASON_ACTION: {"type": "plain_text_input", "value": REASON}}}
+    assert submit(bot, {**modal, "id": "V2"}, ALICE, reason).status_code == 200
+    [told] = slack.wait_for(
+        "chat.postMessage", where=lambda c: "平台未确认" in str(c.args.get("text"))
+    )
+    assert told.args["channel"] == sent.channel and "<@U0APPROVER>" in told.args["text"]
+    cards = [c for c in slack.calls_to("chat.postMessage") if c.args["channel"] == APPROVER]
+    assert len(cards) == 1  # sent once, never again
+    assert bot.core.metrics.value("slack_approval_cards_total", outcome="unconfirmed") == 1
