@@ -1,4 +1,4 @@
-"""Build the exemplars of the guard's learned amount decision (round 18).
+"""Build the exemplars of the guard's learned amount decision (rounds 18 and 19).
 
 The decision is `memory/privacy/amount_similarity.py`.
 
@@ -45,12 +45,15 @@ SETS = (
     "r14_dev",
     "r15_dev",
     "r17_dev",
+    "r19_dev",
 )
 K = 5
-# Round 18, leave-one-set-out over SETS: the smallest margin an amount refused only by the
-# guess reached when its set was left out was -0.0143 (read as money by -0.0143); a fact is
-# kept above 0.015, so none of those 92 amounts would have been kept (bench/README.md).
-THRESHOLD = 0.015
+# Round 19, leave-one-set-out over SETS, on both sides (round 18 could only see the amounts:
+# 4 guessed benign sentences in its sets). Of the 101 amounts and 28 benign numbers refused
+# only by the guess, a fact kept above 0.006 lets 1 amount through (margin 0.0143, the one no
+# threshold under 0.0143 refuses; the next is 0.0055) and keeps 18 benign numbers; round 18's
+# 0.015 let none through and kept 11 (bench/README.md, round 19).
+THRESHOLD = 0.006
 _DIGIT = re.compile(r"\d")
 
 
@@ -62,7 +65,7 @@ def exemplars() -> dict[str, object]:
         amounts += [c["text"] for c in doc["sensitive"] if c["category"] == "amount"]
         benign += [c["text"] for c in doc["benign"] if _DIGIT.search(normalise(c["text"]).text)]
     return {
-        "about": "Round 18: exemplars of the learned amount decision, written by "
+        "about": "Rounds 18-19: exemplars of the learned amount decision, written by "
         "bench/privacy_amount_exemplars.py; do not edit by hand.",
         "model": shared_local_embedder().name,
         "k": K,
