@@ -48,12 +48,13 @@ SETS = (
     "r19_dev",
 )
 K = 5
-# Round 19, leave-one-set-out over SETS, on both sides (round 18 could only see the amounts:
-# 4 guessed benign sentences in its sets). Of the 101 amounts and 28 benign numbers refused
-# only by the guess, a fact kept above 0.006 lets 1 amount through (margin 0.0143, the one no
-# threshold under 0.0143 refuses; the next is 0.0055) and keeps 18 benign numbers; round 18's
-# 0.015 let none through and kept 11 (bench/README.md, round 19).
-THRESHOLD = 0.006
+# Round 18, leave-one-set-out over its sets: the smallest margin an amount refused only by the
+# guess reached when its set was left out was -0.0143 (read as money by -0.0143); a fact is
+# kept above 0.015, so none of those 92 amounts would have been kept. Round 19 set it on both
+# sides (r19_dev's benign numbers beside the amounts; 0.006 kept 18 of 28 guessed benign numbers
+# in leave-one-set-out for 1 of 101 amounts), but measured sets' guessed amounts reach 0.0131
+# (five let through on five sets at 0.006), so 0.015 stays (bench/README.md, round 19).
+THRESHOLD = 0.015
 _DIGIT = re.compile(r"\d")
 
 
