@@ -1,4 +1,4 @@
-"""Build the exemplars of the guard's learned amount decision (round 18).
+"""Build the exemplars of the guard's learned amount decision (rounds 18 and 19).
 
 The decision is `memory/privacy/amount_similarity.py`.
 
@@ -45,11 +45,15 @@ SETS = (
     "r14_dev",
     "r15_dev",
     "r17_dev",
+    "r19_dev",
 )
 K = 5
-# Round 18, leave-one-set-out over SETS: the smallest margin an amount refused only by the
+# Round 18, leave-one-set-out over its sets: the smallest margin an amount refused only by the
 # guess reached when its set was left out was -0.0143 (read as money by -0.0143); a fact is
-# kept above 0.015, so none of those 92 amounts would have been kept (bench/README.md).
+# kept above 0.015, so none of those 92 amounts would have been kept. Round 19 set it on both
+# sides (r19_dev's benign numbers beside the amounts; 0.006 kept 18 of 28 guessed benign numbers
+# in leave-one-set-out for 1 of 101 amounts), but measured sets' guessed amounts reach 0.0131
+# (five let through on five sets at 0.006), so 0.015 stays (bench/README.md, round 19).
 THRESHOLD = 0.015
 _DIGIT = re.compile(r"\d")
 
@@ -62,7 +66,7 @@ def exemplars() -> dict[str, object]:
         amounts += [c["text"] for c in doc["sensitive"] if c["category"] == "amount"]
         benign += [c["text"] for c in doc["benign"] if _DIGIT.search(normalise(c["text"]).text)]
     return {
-        "about": "Round 18: exemplars of the learned amount decision, written by "
+        "about": "Rounds 18-19: exemplars of the learned amount decision, written by "
         "bench/privacy_amount_exemplars.py; do not edit by hand.",
         "model": shared_local_embedder().name,
         "k": K,

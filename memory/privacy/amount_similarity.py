@@ -12,8 +12,9 @@ The fact's embedding is compared with labelled exemplars (`amount_exemplars.json
 amounts and the benign sentences with numbers of the privacy corpus's development sets, never
 a fresh or held-out set); the margin is the mean similarity of the `k` closest benign
 sentences minus that of the `k` closest amounts. The fact is kept only when the margin is
-above `threshold`, which was set by leave-one-set-out cross-validation on those sets to let
-none of their guessed-only amounts through (bench/README.md, round 18): when unsure, refuse.
+above `threshold`, set by leave-one-set-out cross-validation on those sets to let none of
+their guessed-only amounts through (round 18); a lower one, set on both sides in round 19, let
+amounts of measured sets through (bench/README.md, rounds 18 and 19): when unsure, refuse.
 The exemplars' embeddings are stored beside them (`amount_exemplars.npy`, int8, amounts first,
 written by `bench/privacy_amount_exemplars.py`); one fact costs one embedding, and only facts
 the guess alone refuses are embedded.

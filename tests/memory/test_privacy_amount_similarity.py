@@ -83,3 +83,24 @@ def test_the_exemplars_match_their_vectors_and_hold_no_measured_set() -> None:
     }
     assert not measured & {*doc["amounts"], *doc["benign"]}
     assert shared_amount_similarity().keeps([]) == []
+
+
+def test_no_amount_of_any_set_is_kept_by_the_learned_reading(guard: PrivacyGuard) -> None:
+    # Round 19: a threshold set on the development sets alone (0.006) let five amounts of
+    # measured sets through; every amount the guess refuses, in every set, stays refused.
+    corpus = ROOT / "tests" / "memory" / "privacy_corpus"
+    guessed = [
+        case["text"]
+        for path in sorted(corpus.glob("*.json"))
+        for case in json.loads(path.read_text(encoding="utf-8"))["sensitive"]
+        if case["category"] == "amount" and guessed_only(case["text"])
+    ]
+    assert len(guessed) > 100
+    assert guard.check(guessed) == ["amount"] * len(guessed)
+
+
+def test_bare_numbers_that_are_no_money_are_kept(guard: PrivacyGuard) -> None:
+    # r19_dev, in the exemplars since round 19: heights, delays, ages said bare.
+    facts = ["the trail drops 1,100 to the valley floor", "我爸74了，最怕爬楼梯"]
+    assert [guessed_only(fact) for fact in facts] == [True, True]
+    assert guard.check(facts) == [None, None]

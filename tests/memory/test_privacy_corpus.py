@@ -173,14 +173,14 @@ def test_round_10_sets_are_well_formed() -> None:
     for name in ROUND10:
         doc = _load(name)
         for case in doc["sensitive"]:
-            # Round 17's fresh set holds a few identifiers, passwords and cards as well.
-            allowed = CATEGORIES if name == "r17_fresh" else FAMILIES
+            # Rounds 17 and 19's fresh sets hold a few identifiers, passwords and cards too.
+            allowed = CATEGORIES if name in ("r17_fresh", "r19_fresh") else FAMILIES
             assert case["lang"] in LANGS and case["category"] in allowed, (name, case)
         for case in doc["benign"]:
             assert case["lang"] in LANGS and case["family"] in FAMILIES, (name, case)
-        # Rounds 13 to 18's sets (issue 22) hold amounts only; the others both families.
+        # Rounds 13 to 19's sets (issue 22) hold amounts only; the others both families.
         families = {case["category"] for case in doc["sensitive"]} & set(FAMILIES)
-        amounts_only = name.startswith(("r13_", "r14_", "r15_", "r16_", "r17_", "r18_"))
+        amounts_only = name.startswith(("r13_", "r14_", "r15_", "r16_", "r17_", "r18_", "r19_"))
         assert families == set(FAMILIES) or amounts_only, (name, families)
         for lang in LANGS:
             for family in families:
