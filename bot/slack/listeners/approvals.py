@@ -5,7 +5,8 @@ who may, once only, and tells the traveller in their thread.
 The reason is checked inside `ack` (empty, too long or private: the modal shows why, and
 nothing is asked); then the request goes to the approvers on the task pool. A decision
 redraws the approver's message with its outcome; a refusal or a decision already taken is
-told to the clicker alone (ephemeral).
+told to the clicker alone (ephemeral). An answer that cannot be posted in the thread goes
+to the traveller's DM, unless Slack may have posted it (a reset after the request left).
 """
 
 from __future__ import annotations
@@ -15,12 +16,15 @@ import re
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
+from slack_sdk.errors import SlackApiError
+
 from bot.conversation.replays import request_name
 from bot.flows.actions import APPROVAL_REASON, APPROVE, REJECT, Action, Request
 from bot.flows.views import ReasonForm, render
 from bot.messages import t
 from bot.payloads import parse_json
 from bot.policy.requests import InvalidRequest, check_reason
+from bot.retry import never_sent
 from bot.slack.api import dm, person_of
 from bot.slack.incoming import PLATFORM
 from bot.slack.listeners.interaction import Interaction, on
@@ -91,6 +95,10 @@ def register(app: App, pipeline: Pipeline, prefs: Preferences) -> None:
                 client.chat_postMessage(channel=channel, thread_ts=thread or None, text=text)
                 return
             except Exception as exc:
+                if not (isinstance(exc, SlackApiError) or never_sent(exc)):
+                    # Slack may have posted it: a DM would show the answer twice.
+                    log.warning("an answer in the thread is unconfirmed (%s)", type(exc).__name__)
+                    return
                 log.info("could not answer in the thread (%s)", type(exc).__name__)
         dm(client, request.user, text)
 

@@ -6,6 +6,7 @@ thread where they asked; trips, policies and approvals on SQLite and PostgreSQL.
 from __future__ import annotations
 
 import json
+import time
 from typing import Any
 
 import pytest
@@ -154,3 +155,30 @@ def test_alice_is_told_when_slack_never_confirmed_the_approvers_card(
     cards = [c for c in slack.calls_to("chat.postMessage") if c.args["channel"] == APPROVER]
     assert len(cards) == 1  # sent once, never again
     assert bot.core.metrics.value("slack_approval_cards_total", outcome="unconfirmed") == 1
+
+
+def test_an_answer_slack_may_have_posted_in_the_thread_is_not_sent_again_as_a_dm(
+    make_bot: BotFactory, scripted_model: ScriptedModel, slack: FakeSlackAPI
+) -> None:
+    """The approver's card and then Alice's answer in her thread are each taken by Slack and
+    the connection resets: Alice's answer is in her thread once, not again in a DM."""
+    bot = make_bot()
+    assert bot.core.policy is not None
+    bot.core.policy.set(bot.team_id, STRICT, by="cli:ana")
+    scripted_model.script(plan_call(return_date=RETURN), "这是你的成都行程。")
+    sent = bot.dm(ALICE, "规划一下上海到成都的行程")
+    click(bot, ALICE, save_message(bot, sent), sent.channel, SAVE_TRIP_ACTION)
+    [modal] = wait_view(slack, "views.open", lambda v: v["callback_id"] == APPROVAL_REASON_CALLBACK)
+
+    slack.take_then_reset("chat.postMessage", times=2)  # the approver's card, Alice's answer
+    reason = {REASON_BLOCK: {REASON_ACTION: {"type": "plain_text_input", "value": REASON}}}
+    assert submit(bot, {**modal, "id": "V2"}, ALICE, reason).status_code == 200
+    [told] = slack.wait_for(
+        "chat.postMessage", where=lambda c: "平台未确认" in str(c.args.get("text"))
+    )
+    assert told.args["channel"] == sent.channel
+    deadline = time.monotonic() + 1.0  # a copy would follow the reset within milliseconds
+    while time.monotonic() < deadline:
+        answers = [c for c in slack.calls_to("chat.postMessage") if "平台未确认" in str(c.args)]
+        assert len(answers) == 1  # in her thread only
+        time.sleep(0.02)
