@@ -9,8 +9,10 @@ facts listed read-only beneath, and the free-text "Anything else?" limit. A rend
 `validate_form` checks what came back, the same for every renderer: each choice against
 the schema, no option both preferred and avoided (the schema's `clashes`, the check the
 memory engine applies on write), and the free text against the length limit and the
-privacy guard chat facts pass. Errors are keyed by field id (`FREE_TEXT` for the free
-text), in the person's language.
+privacy guard's verdict on it as chat's record path gives it (`memory.privacy.verdict`: the
+rules, the learned reading of guessed amounts and of instructions), so the form refuses what
+chat refuses and keeps what chat keeps, with the same message. Errors are keyed by field id
+(`FREE_TEXT` for the free text), in the person's language.
 
 `FormMeta` is what a form carries from opening to saving: whose it is, in which
 language, where it was opened, and the profile it was opened on (see `bot.prefs.saving`).
@@ -241,13 +243,13 @@ def privacy_message(code: str, lang: Lang) -> str:
 
 
 def free_text_problem(raw: str, lang: Lang, limit: int) -> str | None:
-    """Why the free text cannot be kept (the same checks chat facts pass), or None."""
+    """Why the free text cannot be kept (the verdict chat's record path gives it), or None."""
     text = " ".join(raw.split())
     if len(text) > limit:
         return t("prefs_too_long", lang, limit=limit)
     if any(unicodedata.category(ch) == "Cc" and ch not in "\n\r\t" for ch in raw):
         return t("prefs_control_chars", lang)
-    category = privacy.scan(text)
+    category = privacy.verdict(text)
     return privacy_message(category, lang) if category else None
 
 
