@@ -6,8 +6,9 @@ it is written and read back, and what a reason may say: not empty, at most
 passwords), since it is kept and shown to the approver. Amounts may be in a reason: a
 trip's price is the company's business, not a person's memory; so may wording the guard reads
 as instructions (a reason argues with a person, the approver, and never reaches memory). The
-verdict is memory's own (`memory.privacy.verdict`, with those two allowed): a number split
-into pieces is found as in chat, and a link before a phone number no longer hides it.
+verdict is memory's own (`memory.privacy.verdict`, with those two allowed), so a reason is
+refused for private data exactly where chat would refuse the same words; and a link read
+first no longer hides a phone number after it (`scan` names only the first thing found).
 """
 
 from __future__ import annotations

@@ -15,6 +15,7 @@ from bot.messages import t
 from bot.slack.views import blocks as views
 from tests.bot.conftest import BotFactory
 from tests.support.llm_server import Delay, ScriptedModel
+from tests.support.sentences import ADMIN_ZH, ROW_ZH
 from tests.support.slack_api import FakeSlackAPI
 from tests.support.slack_harness import BotHarness
 from tests.support.slack_payloads import (
@@ -313,6 +314,28 @@ def test_free_text_the_privacy_guard_refuses_is_an_inline_error(
     }
     settle(bot)
     assert bot.core.memory.items(bot.namespace(ALICE)) == []
+
+
+def test_free_text_gets_the_answer_chat_gives_not_the_rules_alone(
+    bot: BotHarness, slack: FakeSlackAPI
+) -> None:
+    slack.add_user(ALICE, locale="zh-CN")
+    ns = bot.namespace(ALICE)
+    # Refused as chat refuses it (the rules alone let it through), inline: the modal stays
+    # open with everything typed in it, and nothing is saved.
+    form = open_form(bot, ALICE)
+    refused = submit(bot, form, ALICE, state_for(form, {"seat": "aisle"}, free_text=ADMIN_ZH))
+    assert refused.json() == {
+        "response_action": "errors",
+        "errors": {views.FREE_TEXT_BLOCK_ID: t("prefs_privacy_instructions", "zh")},
+    }
+    # A seat row the rules' guess called money: kept, as chat keeps it.
+    answer = submit(bot, form, ALICE, state_for(form, {"seat": "aisle"}, free_text=ROW_ZH))
+    assert answer.text == ""  # closes the modal
+    [message] = told(slack, ALICE)
+    assert f"另外记下了：“{ROW_ZH}”" in message
+    assert bot.core.memory.profile(ns) == {"seat": "aisle"}
+    assert ROW_ZH in {item.text for item in bot.core.memory.items(ns)}
 
 
 def test_values_outside_the_schema_are_refused_inline(bot: BotHarness) -> None:
