@@ -9,8 +9,8 @@ and similarity to instructions. So a sentence gets the same answer on the form a
 with the same category, hence the same message (`bot.messages.rejection`).
 
 Left out: the fast model's second opinion (`memory.privacy.review`), a network call of up to
-seconds, too slow for a form's validation (a Slack modal must be answered within 3 s); the
-record path still asks it, and a form's save reports what it refused.
+seconds, too slow for a form's validation (a chat platform's modal must be answered within a
+few seconds); the record path still asks it, and a form's save reports what it refused.
 
 `allow` names categories a caller accepts (an approval reason may give a price): the
 verdict is then the most specific category found that is not allowed, so an allowed
