@@ -567,3 +567,20 @@ def test_scoped_preferences_sit_beside_the_general_one_in_the_form_and_on_home(
     shown = texts(published_home(slack, ALICE))
     assert "On trains I like a window seat\n_from chat_" in shown
     assert "only for: trains" in shown
+
+
+def test_a_note_completing_a_stored_number_is_an_inline_error(
+    bot: BotHarness, slack: FakeSlackAPI
+) -> None:
+    ns = bot.namespace(ALICE)
+    [kept] = bot.core.memory.record(ns, ["my number starts with 138 00"])
+    assert kept.status == "added"
+    form = open_form(bot, ALICE)
+    state = state_for(form, {"seat": "aisle"}, free_text="it ends with 138000")
+    answer = submit(bot, form, ALICE, state).json()
+    assert answer == {
+        "response_action": "errors",
+        "errors": {views.FREE_TEXT_BLOCK_ID: t("prefs_privacy_phone", "en")},
+    }
+    settle(bot)
+    assert bot.core.memory.profile(ns) == {}

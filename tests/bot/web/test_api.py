@@ -181,6 +181,19 @@ def test_a_note_only_the_learned_layer_refuses_is_refused_as_chat_refuses_it(
     assert (said.status, said.code) == ("rejected", "instructions")
 
 
+def test_a_note_that_completes_a_stored_number_is_refused_before_anything_is_saved(
+    prefs_bot: PrefsBot,
+) -> None:
+    ns = prefs_bot.namespace()
+    [kept] = prefs_bot.memory.record(ns, ["my number starts with 138 00"])
+    assert kept.status == "added"  # a piece alone says nothing
+    body = {"slots": {"seat": "aisle"}, "note": "it ends with 138000"}
+    response = _post(prefs_bot.api(prefs_bot.token()), body)
+    assert response.status_code == 400  # as chat would refuse it, with the same words
+    assert response.json()["errors"] == {"note": t("prefs_privacy_phone", "en")}
+    assert prefs_bot.memory.profile(ns) == {}  # the seat is not saved without its note
+
+
 def test_unknown_fields_options_and_shapes_are_errors_by_field(prefs_bot: PrefsBot) -> None:
     client = prefs_bot.api(prefs_bot.token())
     response = _post(
