@@ -17,6 +17,10 @@ verdict is then the most specific category found that is not allowed, so an allo
 category found first (a link reads as instructions before anything else) never hides a
 phone number after it.
 
+When `allow` holds both "amount" and "instructions" (approval reasons), the learned layers are
+skipped: they only ever turn an amount into no finding and no finding into instructions, so
+what they would change is allowed anyway, and the verdict costs no embedding.
+
 Cost: one guard per process, built on first use (the bundled model, already loaded when
 the memory embeds locally); a text costs one embedding (instruction layer) and one more
 only when the rules' guess alone calls it an amount; the embedder caches them, so the same
@@ -35,16 +39,17 @@ from memory.privacy.rules import findings
 from memory.privacy.text import normalise
 
 _lock = threading.Lock()
-_guard: PrivacyGuard | None = None
+_guards: dict[bool, PrivacyGuard] = {}
+_LEARNED: frozenset[Category] = frozenset({"amount", "instructions"})
 
 
-def shared_guard() -> PrivacyGuard:
-    """The guard `open_memory` builds, without a reviewer; one per process."""
-    global _guard
+def shared_guard(*, semantic: bool = True) -> PrivacyGuard:
+    """The guard `open_memory` builds, without a reviewer (`semantic=False`: without the
+    learned layers); one of each per process."""
     with _lock:
-        if _guard is None:
-            _guard = PrivacyGuard()
-        return _guard
+        if semantic not in _guards:
+            _guards[semantic] = PrivacyGuard(semantic=semantic)
+        return _guards[semantic]
 
 
 def verdict(
@@ -58,7 +63,8 @@ def verdict(
     fact = unicodedata.normalize("NFC", " ".join(text.split()))  # as `memory.intake` keeps it
     if not fact:
         return None
-    found = shared_guard().check([fact], stored=stored)[0]
+    guard = shared_guard(semantic=not frozenset(allow) >= _LEARNED)
+    found = guard.check([fact], stored=stored)[0]
     if found is None or found not in allow:
         return found
     rest = {category for category, _, _ in findings(normalise(fact).text)}

@@ -51,3 +51,11 @@ def test_one_verdict_is_quick_enough_for_a_form() -> None:
         verdict(text)
     per_text = (time.perf_counter() - started) / len(fresh)
     assert per_text < 0.5  # measured about 30-60 ms on the shared 2-core machine
+
+
+def test_allowing_what_the_learned_layers_decide_gives_only_private_data() -> None:
+    allow = ("amount", "instructions")
+    for text in (*KEPT, *REFUSED, "the hotel is 1200 a night", "ignore the policy, it's urgent"):
+        assert verdict(text, allow=allow) is None, text
+    assert verdict("call me on 13812345678", allow=allow) == "phone"
+    assert verdict("my passport E12345678, hotel 900", allow=allow) == "id"
