@@ -4,7 +4,11 @@
 it is written and read back, and what a reason may say: not empty, at most
 `MAX_REASON_CHARS`, and never private data (ID, card, account or phone numbers,
 passwords), since it is kept and shown to the approver. Amounts may be in a reason: a
-trip's price is the company's business, not a person's memory.
+trip's price is the company's business, not a person's memory; so may wording the guard reads
+as instructions (a reason argues with a person, the approver, and never reaches memory). The
+verdict is memory's own (`memory.privacy.verdict`, with those two allowed), so a reason is
+refused for private data exactly where chat would refuse the same words; and a link read
+first no longer hides a phone number after it (`scan` names only the first thing found).
 """
 
 from __future__ import annotations
@@ -16,12 +20,13 @@ from datetime import datetime
 from typing import Any
 
 from bot.policy.rules import Break
-from memory.privacy import scan
+from memory.privacy import Category, verdict
 from memory.store import Backend, Cursor
 
 PENDING = "pending"
 MAX_REASON_CHARS = 500
 PRIVATE = ("id", "card", "account", "secret", "phone")
+ALLOWED: tuple[Category, ...] = ("amount", "instructions")  # what a reason may say
 
 COLUMNS = (
     "id, org, trip_id, trip, traveller, requester, choice, breaks, reason, approvers, "
@@ -93,8 +98,8 @@ def check_reason(reason: str) -> str:
         raise InvalidRequest(
             "reason_too_long", f"a reason is at most {MAX_REASON_CHARS} characters"
         )
-    category = scan(text)
-    if category in PRIVATE:
+    category = verdict(text, allow=ALLOWED)
+    if category is not None:
         raise InvalidRequest("reason_private", f"a reason may not carry private data ({category})")
     return text
 
@@ -157,6 +162,7 @@ def _mapping(text: Any) -> dict[str, Any]:
 
 
 __all__ = [
+    "ALLOWED",
     "COLUMNS",
     "MAX_REASON_CHARS",
     "PENDING",

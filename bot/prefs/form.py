@@ -9,8 +9,10 @@ facts listed read-only beneath, and the free-text "Anything else?" limit. A rend
 `validate_form` checks what came back, the same for every renderer: each choice against
 the schema, no option both preferred and avoided (the schema's `clashes`, the check the
 memory engine applies on write), and the free text against the length limit and the
-privacy guard chat facts pass. Errors are keyed by field id (`FREE_TEXT` for the free
-text), in the person's language.
+privacy guard's verdict on it as chat's record path gives it (`memory.privacy.verdict`: the
+rules, the learned reading of guessed amounts and of instructions), so the form refuses what
+chat refuses and keeps what chat keeps, with the same message. Errors are keyed by field id
+(`FREE_TEXT` for the free text), in the person's language.
 
 `FormMeta` is what a form carries from opening to saving: whose it is, in which
 language, where it was opened, and the profile it was opened on (see `bot.prefs.saving`).
@@ -24,17 +26,20 @@ from __future__ import annotations
 
 import json
 import unicodedata
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from bot.messages import rejection, t
 from bot.payloads import parse_json
 from memory import privacy
-from memory.errors import InvalidSlotValue
+from memory.errors import InvalidSlotValue, MemoryEngineError
 from memory.lang import Lang
 from memory.profile import ProfileSchema, Value
 from memory.types import ScopedValue
+
+if TYPE_CHECKING:
+    from memory.protocol import LongTermMemory
 
 FREE_TEXT = "free_text"  # the field id of "Anything else?"
 MAX_META_CHARS = 3000  # what a form may carry (a modal's metadata field holds 3000)
@@ -201,12 +206,16 @@ def validate_form(
     free_text: str | None,
     lang: Lang,
     free_text_limit: int = 500,
+    *,
+    stored: Callable[[], Iterable[str]] = tuple,
 ) -> FormInput:
     """Check the choices (option ids by slot id) and the free text of a submitted form.
 
     A slot missing from `chosen` is left out (not cleared); a choice outside the schema
     (or `UNREADABLE`), an option both preferred and avoided, and free text the privacy
-    guard refuses each get an error.
+    guard refuses each get an error. `stored`: the person's remembered facts, asked only
+    when the free text offers a piece of a number (as chat's record path asks them).
+    Blocking (it may embed the free text): call it off an event loop.
     """
     values: dict[str, Value | None] = {}
     errors: dict[str, str] = {}
@@ -229,7 +238,7 @@ def validate_form(
     text = ""
     if isinstance(free_text, str) and free_text.strip():
         text = " ".join(free_text.split())
-        problem = free_text_problem(free_text, lang, free_text_limit)
+        problem = free_text_problem(free_text, lang, free_text_limit, stored=stored)
         if problem:
             errors[FREE_TEXT] = problem
     return FormInput(values=values, free_text=text, errors=errors)
@@ -240,15 +249,30 @@ def privacy_message(code: str, lang: Lang) -> str:
     return rejection(code, code, lang)
 
 
-def free_text_problem(raw: str, lang: Lang, limit: int) -> str | None:
-    """Why the free text cannot be kept (the same checks chat facts pass), or None."""
+def free_text_problem(
+    raw: str, lang: Lang, limit: int, *, stored: Callable[[], Iterable[str]] = tuple
+) -> str | None:
+    """Why the free text cannot be kept (the verdict chat's record path gives it), or None."""
     text = " ".join(raw.split())
     if len(text) > limit:
         return t("prefs_too_long", lang, limit=limit)
     if any(unicodedata.category(ch) == "Cc" and ch not in "\n\r\t" for ch in raw):
         return t("prefs_control_chars", lang)
-    category = privacy.scan(text)
+    category = privacy.verdict(text, stored=stored)
     return privacy_message(category, lang) if category else None
+
+
+def stored_texts(memory: LongTermMemory, namespace: str) -> Callable[[], Iterable[str]]:
+    """The person's remembered facts for `validate_form`'s `stored`, read when asked; none
+    when memory cannot be read (the save reads them again and refuses then)."""
+
+    def read() -> list[str]:
+        try:
+            return [item.text for item in memory.items(namespace)]
+        except MemoryEngineError:
+            return []
+
+    return read
 
 
 def decode_base(raw: Mapping[object, object]) -> dict[str, Value] | None:
@@ -278,5 +302,6 @@ __all__ = [
     "free_text_problem",
     "privacy_message",
     "scoped_labels",
+    "stored_texts",
     "validate_form",
 ]

@@ -7,7 +7,10 @@ with the command's `trigger_id` at once (it expires after three seconds). Everyt
 that reads or writes memory, asks the model or looks up the person's locale runs on the
 task pool (`Pools.run_task`), so neither Bolt's listener pool nor a queue of slow agent
 turns can hold up a form, a save or the Home tab; the loading view is then replaced by
-the form. The form itself is data (`bot.prefs.form`), drawn by `bot.slack.views`.
+the form. One exception: a submitted form is checked inside its acknowledgement (inline
+errors can only be given there), and the note's privacy check embeds it (tens of ms) and
+reads the person's stored facts when, and only when, it offers a piece of a number.
+The form itself is data (`bot.prefs.form`), drawn by `bot.slack.views`.
 """
 
 from __future__ import annotations

@@ -32,7 +32,7 @@ from bot.http.asgi import PayloadTooLarge, Receive, Scope, Send
 from bot.messages import t
 from bot.payloads import parse_json
 from bot.prefs import remembered
-from bot.prefs.form import FREE_TEXT, validate_form
+from bot.prefs.form import FREE_TEXT
 from bot.web.page import ITEM_ID
 from bot.web.request import Reply, Request, error, json_reply
 from bot.web.sessions import CSRF_HEADER, Caller
@@ -103,7 +103,10 @@ class PrefsAPI:
         if isinstance(parsed, Reply):
             return parsed
         chosen, note = parsed
-        checked = validate_form(site.schema, chosen, note, lang, site.free_text_limit)
+        try:  # off the event loop: the note's check embeds it
+            checked = await site.run(site.check, caller.namespace, chosen, note, lang)
+        except RuntimeError:
+            return self.unavailable(lang)
         if checked.errors:
             errors = {NOTE if k == FREE_TEXT else k: v for k, v in checked.errors.items()}
             return error(400, "invalid", t("api_invalid", lang), errors=errors)

@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING
 from bot.http.asgi import PayloadTooLarge, Receive, Scope, Send, first
 from bot.messages import t
 from bot.prefs import remembered
-from bot.prefs.form import FREE_TEXT, UNREADABLE, validate_form
+from bot.prefs.form import FREE_TEXT, UNREADABLE
 from bot.prefs.links import LinkClaims
 from bot.web.render import Result, read_base
 from bot.web.request import Reply, Request, form_fields, html, redirect
@@ -178,7 +178,13 @@ class PrefsPage:
         session, fields = posted
         site, lang = self.site, session.lang
         note = first(fields.get(NOTE)) or ""
-        checked = validate_form(site.schema, self.choices(fields), note, lang, site.free_text_limit)
+        try:  # off the event loop: the note's check embeds it
+            checked = await site.run(
+                site.check, session.namespace, self.choices(fields), note, lang
+            )
+        except RuntimeError:
+            result = Result("error", [t("memory_unavailable", lang)])
+            return await self.show(session, result=result, note=note, status=503)
         errors = {NOTE if key == FREE_TEXT else key: text for key, text in checked.errors.items()}
         values = dict(checked.values)
         if errors:

@@ -18,7 +18,7 @@ from urllib.parse import urlsplit
 
 from bot.flows.trips import trip_lines
 from bot.messages import t
-from bot.prefs.form import FormInput
+from bot.prefs.form import FormInput, stored_texts, validate_form
 from bot.prefs.links import named_namespace, public_base_of
 from bot.prefs.prefill import SlotMapper, structured_profile
 from bot.prefs.revocations import Revocations, Standing
@@ -195,6 +195,14 @@ class PrefsSite:
             free_text_limit=self.free_text_limit,
             values=values,
         )
+
+    def check(
+        self, namespace: str, chosen: Mapping[str, object], note: str | None, lang: Lang
+    ) -> FormInput:
+        """`validate_form` for `namespace`'s form: the note gets the verdict chat's record path
+        gives it, pieces of a number against the person's stored facts included."""
+        stored = stored_texts(self.memory, namespace)
+        return validate_form(self.schema, chosen, note, lang, self.free_text_limit, stored=stored)
 
     def save(
         self, namespace: str, form: FormInput, lang: Lang, base: Mapping[str, Value] | None

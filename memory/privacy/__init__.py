@@ -28,13 +28,16 @@ language), `commands` (data handed to other people, dumps, claims of approval) a
 `findings`), `similarity` (instruction-shaped text found by meaning, with the bundled e5
 model and exemplars), `guard` (one `record` call's facts together: values split over them,
 pieces against stored facts, similarity) and `review` (the fast model's second opinion).
-`scan` is the rules alone; `Memory.record` runs `PrivacyGuard.check`.
+`scan` is the rules alone; `Memory.record` runs `PrivacyGuard.check`, and `verdict` gives what
+it says of one text, for whatever checks text before it is kept (the preferences form, approval
+reasons): callers outside memory use `verdict`, never `scan`, so a sentence gets one answer.
 """
 
 from __future__ import annotations
 
 from memory.privacy.categories import CATEGORIES, REASONS, REDACTED, Category
 from memory.privacy.rules import DIGIT, check_fact, preview, redact, scan
+from memory.privacy.verdict import verdict
 
 __all__ = [
     "CATEGORIES",
@@ -46,4 +49,5 @@ __all__ = [
     "preview",
     "redact",
     "scan",
+    "verdict",
 ]

@@ -19,7 +19,7 @@ from slack_bolt import Ack
 from slack_sdk.web import WebClient
 
 from bot.messages import t
-from bot.prefs.form import FormInput, FormMeta
+from bot.prefs.form import FormInput, FormMeta, stored_texts
 from bot.prefs.saving import SUBMIT_TTL_SECONDS, save_form
 from bot.slack.api import person_of
 from bot.slack.incoming import PLATFORM
@@ -54,7 +54,10 @@ def register(app: App, prefs: Preferences, claims: Claims, metrics: Metrics) -> 
             ack(response_action="update", view=notice_modal(lang, t("prefs_not_yours", lang)))
             return
         state = (view.get("state") or {}).get("values") or {}
-        form = read_form(prefs.schema, state, lang, prefs.free_text_limit)
+        # The note's check embeds it (tens of ms) and reads stored facts only for a piece of
+        # a number: well inside the 3 s acknowledgement.
+        stored = stored_texts(prefs.memory, PLATFORM.key(team, user))
+        form = read_form(prefs.schema, state, lang, prefs.free_text_limit, stored=stored)
         if form.errors:
             ack(response_action="errors", errors=form.errors)
             return

@@ -10,7 +10,7 @@ for Slack's inline errors. Ids and limits are `bot.slack.views.blocks`.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 from slack_sdk.models.blocks import (
@@ -157,7 +157,12 @@ def _readonly_facts(facts: Sequence[str], lang: Lang) -> list[Block]:
 
 
 def read_form(
-    schema: ProfileSchema, state: Mapping[str, Any], lang: Lang, free_text_limit: int = 500
+    schema: ProfileSchema,
+    state: Mapping[str, Any],
+    lang: Lang,
+    free_text_limit: int = 500,
+    *,
+    stored: Callable[[], Iterable[str]] = tuple,
 ) -> FormInput:
     """The choices and free text of `view.state.values`, checked (`validate_form`).
 
@@ -172,9 +177,8 @@ def read_form(
     block = state.get(FREE_TEXT_BLOCK_ID)
     entry = block.get(FREE_TEXT_ACTION_ID) if isinstance(block, Mapping) else None
     raw = entry.get("value") if isinstance(entry, Mapping) else None
-    form = validate_form(
-        schema, chosen, raw if isinstance(raw, str) else None, lang, free_text_limit
-    )
+    note = raw if isinstance(raw, str) else None
+    form = validate_form(schema, chosen, note, lang, free_text_limit, stored=stored)
     errors = {
         FREE_TEXT_BLOCK_ID if key == FREE_TEXT else SLOT_BLOCK_PREFIX + key: text
         for key, text in form.errors.items()

@@ -77,6 +77,9 @@ def test_asking_again_while_pending_creates_nothing(desk: Desk) -> None:
         ("x" * 501, "reason_too_long"),
         ("call me on 13800138000 to confirm", "reason_private"),
         ("my passport E12345678 is needed there", "reason_private"),
+        # A link is read first (as instructions, which a reason may hold): the phone after it
+        # is still found, as chat finds it.
+        ("details at https://x.example/trip, call me on 13800138000", "reason_private"),
     ],
 )
 def test_a_reason_must_say_something_and_nothing_private(

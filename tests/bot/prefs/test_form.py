@@ -3,9 +3,10 @@ whatever draws it."""
 
 from __future__ import annotations
 
-from bot.messages import t
+from bot.messages import rejection, t
 from bot.prefs.form import FREE_TEXT, UNREADABLE, FormMeta, build_form, validate_form
 from memory.profile import load_schema
+from tests.support.sentences import KEPT, REFUSED
 
 SCHEMA = load_schema()
 
@@ -47,3 +48,14 @@ def test_unreadable_or_unknown_choices_and_refused_free_text_are_errors() -> Non
     assert checked.errors["cabin_class"] == t("prefs_invalid_option", "en")
     assert checked.errors[FREE_TEXT] == t("prefs_privacy_phone", "en")
     assert validate_form(SCHEMA, {"seat": None}, "  quiet rooms ", "en").errors == {}
+
+
+def test_free_text_gets_the_verdict_chat_gives_not_the_rules_alone() -> None:
+    # The rules' guess calls these numbers amounts; chat keeps them (a seat row, a floor).
+    for text in KEPT:
+        assert validate_form(SCHEMA, {}, text, "en").errors == {}, text
+    # The rules let these through; chat refuses them, and so does the form, with chat's words.
+    for lang in ("en", "zh"):
+        for text in REFUSED:
+            errors = validate_form(SCHEMA, {"seat": "aisle"}, text, lang).errors
+            assert errors == {FREE_TEXT: rejection("instructions", "", lang)}

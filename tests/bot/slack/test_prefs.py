@@ -15,6 +15,7 @@ from bot.messages import t
 from bot.slack.views import blocks as views
 from tests.bot.conftest import BotFactory
 from tests.support.llm_server import Delay, ScriptedModel
+from tests.support.sentences import ADMIN_ZH, ROW_ZH
 from tests.support.slack_api import FakeSlackAPI
 from tests.support.slack_harness import BotHarness
 from tests.support.slack_payloads import (
@@ -315,6 +316,28 @@ def test_free_text_the_privacy_guard_refuses_is_an_inline_error(
     assert bot.core.memory.items(bot.namespace(ALICE)) == []
 
 
+def test_free_text_gets_the_answer_chat_gives_not_the_rules_alone(
+    bot: BotHarness, slack: FakeSlackAPI
+) -> None:
+    slack.add_user(ALICE, locale="zh-CN")
+    ns = bot.namespace(ALICE)
+    # Refused as chat refuses it (the rules alone let it through), inline: the modal stays
+    # open with everything typed in it, and nothing is saved.
+    form = open_form(bot, ALICE)
+    refused = submit(bot, form, ALICE, state_for(form, {"seat": "aisle"}, free_text=ADMIN_ZH))
+    assert refused.json() == {
+        "response_action": "errors",
+        "errors": {views.FREE_TEXT_BLOCK_ID: t("prefs_privacy_instructions", "zh")},
+    }
+    # A seat row the rules' guess called money: kept, as chat keeps it.
+    answer = submit(bot, form, ALICE, state_for(form, {"seat": "aisle"}, free_text=ROW_ZH))
+    assert answer.text == ""  # closes the modal
+    [message] = told(slack, ALICE)
+    assert f"另外记下了：“{ROW_ZH}”" in message
+    assert bot.core.memory.profile(ns) == {"seat": "aisle"}
+    assert ROW_ZH in {item.text for item in bot.core.memory.items(ns)}
+
+
 def test_values_outside_the_schema_are_refused_inline(bot: BotHarness) -> None:
     form = open_form(bot, ALICE)
     answer = submit(bot, form, ALICE, state_for(form, {"seat": "cockpit"})).json()
@@ -544,3 +567,20 @@ def test_scoped_preferences_sit_beside_the_general_one_in_the_form_and_on_home(
     shown = texts(published_home(slack, ALICE))
     assert "On trains I like a window seat\n_from chat_" in shown
     assert "only for: trains" in shown
+
+
+def test_a_note_completing_a_stored_number_is_an_inline_error(
+    bot: BotHarness, slack: FakeSlackAPI
+) -> None:
+    ns = bot.namespace(ALICE)
+    [kept] = bot.core.memory.record(ns, ["my number starts with 138 00"])
+    assert kept.status == "added"
+    form = open_form(bot, ALICE)
+    state = state_for(form, {"seat": "aisle"}, free_text="it ends with 138000")
+    answer = submit(bot, form, ALICE, state).json()
+    assert answer == {
+        "response_action": "errors",
+        "errors": {views.FREE_TEXT_BLOCK_ID: t("prefs_privacy_phone", "en")},
+    }
+    settle(bot)
+    assert bot.core.memory.profile(ns) == {}

@@ -12,6 +12,7 @@ from bot.messages import t
 from tests.bot.conftest import BotFactory
 from tests.bot.web.conftest import ALICE, BOB, PrefsBot, start_prefs_bot
 from tests.support.llm_server import ScriptedModel
+from tests.support.sentences import HANDS_OVER, ROW_ZH
 from tests.support.services import free_port
 
 API = "/api/preferences"
@@ -148,6 +149,49 @@ def test_the_privacy_guard_refuses_the_note_in_the_persons_language(prefs_bot: P
     assert response.status_code == 400
     assert response.json()["errors"] == {"note": t("prefs_privacy_phone", "zh")}
     assert prefs_bot.memory.items(ns) == []
+
+
+def test_a_note_chat_keeps_is_kept_though_the_rules_guess_its_number_is_money(
+    prefs_bot: PrefsBot,
+) -> None:
+    ns = prefs_bot.namespace()
+    client = prefs_bot.api(prefs_bot.token(lang="zh"))
+    response = _post(client, {"slots": {"seat": "window"}, "note": ROW_ZH})
+    assert response.status_code == 200
+    body = response.json()
+    assert body["status"] == "saved"
+    assert "另外记下了：“我坐飞机喜欢靠前，最好在10以内”" in body["message"]
+    assert ROW_ZH in {item.text for item in prefs_bot.memory.items(ns)}
+    # Chat keeps the same sentence: the same answer everywhere.
+    [said] = prefs_bot.memory.record(prefs_bot.namespace(BOB), [ROW_ZH])
+    assert said.status == "added"
+
+
+def test_a_note_only_the_learned_layer_refuses_is_refused_as_chat_refuses_it(
+    prefs_bot: PrefsBot,
+) -> None:
+    ns = prefs_bot.namespace()
+    response = _post(
+        prefs_bot.api(prefs_bot.token()), {"slots": {"seat": "aisle"}, "note": HANDS_OVER}
+    )
+    assert response.status_code == 400
+    assert response.json()["errors"] == {"note": t("prefs_privacy_instructions", "en")}
+    assert prefs_bot.memory.items(ns) == []  # nothing saved, the seat neither
+    [said] = prefs_bot.memory.record(prefs_bot.namespace(BOB), [HANDS_OVER])
+    assert (said.status, said.code) == ("rejected", "instructions")
+
+
+def test_a_note_that_completes_a_stored_number_is_refused_before_anything_is_saved(
+    prefs_bot: PrefsBot,
+) -> None:
+    ns = prefs_bot.namespace()
+    [kept] = prefs_bot.memory.record(ns, ["my number starts with 138 00"])
+    assert kept.status == "added"  # a piece alone says nothing
+    body = {"slots": {"seat": "aisle"}, "note": "it ends with 138000"}
+    response = _post(prefs_bot.api(prefs_bot.token()), body)
+    assert response.status_code == 400  # as chat would refuse it, with the same words
+    assert response.json()["errors"] == {"note": t("prefs_privacy_phone", "en")}
+    assert prefs_bot.memory.profile(ns) == {}  # the seat is not saved without its note
 
 
 def test_unknown_fields_options_and_shapes_are_errors_by_field(prefs_bot: PrefsBot) -> None:

@@ -12,8 +12,10 @@ import html
 from pathlib import Path
 from typing import Any
 
+from bot.messages import t
 from tests.bot.web.conftest import PrefsBot
 from tests.support.browser import chromium, require_chromium
+from tests.support.sentences import HANDS_OVER, ROW_EN
 from tests.support.stored import store_unchecked
 
 QUIET = "I like quiet rooms"
@@ -116,3 +118,38 @@ def test_the_form_works_with_javascript_off(prefs_bot: PrefsBot, tmp_path: Path)
         assert "已删除“喜欢安静的房间”。" in page.locator("#result").inner_text()
     assert memory.profile(ns) == {"rail_class": "second_class", "red_eye": "avoid"}
     assert "喜欢安静的房间" not in {item.text for item in memory.items(ns)}
+
+
+def test_a_note_gets_the_answer_chat_gives_in_a_browser(
+    prefs_bot: PrefsBot, tmp_path: Path
+) -> None:
+    """A seat row the rules alone took for money is kept; text chat refuses as instructions
+    is refused beside the note, with chat's reason, and nothing typed is lost."""
+    require_chromium()
+    ns, memory = prefs_bot.namespace(), prefs_bot.memory
+    with chromium(tmp_path / "profile") as browser:
+        page = browser.new_page()
+        _open_from_another_site(page, prefs_bot.link(lang="en"))
+        seat = page.get_by_role("group", name="Seat", exact=True)
+        seat.get_by_role("radio", name="Aisle", exact=True).check()
+        note = page.get_by_label("Anything else?")
+        note.fill(HANDS_OVER)
+        page.get_by_role("button", name="Save", exact=True).click()
+
+        page.locator("#error-note").wait_for()
+        assert page.locator("#error-note").inner_text() == t("prefs_privacy_instructions", "en")
+        assert page.locator("#result").get_attribute("role") == "alert"
+        note = page.get_by_label("Anything else?")
+        assert note.input_value() == HANDS_OVER  # nothing typed is lost
+        assert note.get_attribute("aria-invalid") == "true"
+        seat = page.get_by_role("group", name="Seat", exact=True)
+        assert seat.get_by_role("radio", name="Aisle", exact=True).is_checked()
+        assert memory.items(ns) == []
+
+        note.fill(ROW_EN)
+        page.get_by_role("button", name="Save", exact=True).click()
+        result = page.locator("#result", has_text="Saved your travel preferences.")
+        result.wait_for()
+        assert f"Also noted: “{ROW_EN}”" in result.inner_text()
+    assert memory.profile(ns) == {"seat": "aisle"}
+    assert ROW_EN in {item.text for item in memory.items(ns)}

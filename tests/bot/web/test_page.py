@@ -13,6 +13,7 @@ from bot.prefs.links import issue_token
 from tests.bot.conftest import BotFactory
 from tests.bot.web.conftest import ALICE, BOB, SECRET, PrefsBot, start_prefs_bot
 from tests.support.llm_server import ScriptedModel
+from tests.support.sentences import ADMIN_ZH, FLOOR_EN
 
 
 def _csrf(page: str) -> str:
@@ -138,6 +139,29 @@ def test_mistakes_come_back_beside_their_fields_with_what_was_typed(prefs_bot: P
     assert ">Prefer hotels near the office</textarea>" in text  # nothing typed is lost
     assert _checked(text)["avoided_airlines"] == ["MU"]
     assert prefs_bot.memory.items(ns) == []
+
+
+def test_a_note_chat_refuses_comes_back_with_chats_reason_and_nothing_lost(
+    prefs_bot: PrefsBot,
+) -> None:
+    ns = prefs_bot.namespace()
+    browser = prefs_bot.signed_in(lang="zh")
+    form = _form(browser.get("/prefs").text, seat="aisle")
+    form["note"] = ADMIN_ZH
+    response = browser.post("/prefs", data=form)
+    assert response.status_code == 400
+    text = response.text
+    assert 'id="error-note"' in text and t("prefs_privacy_instructions", "zh") in text
+    assert f">{ADMIN_ZH}</textarea>" in text  # what was typed is all still there
+    assert _checked(text)["seat"] == ["aisle"]
+    assert prefs_bot.memory.items(ns) == []
+    # Fixed, the same form saves; a floor the rules' guess called money is kept, as in chat.
+    form = _form(text)
+    form["note"] = FLOOR_EN
+    saved = browser.post("/prefs", data=form)
+    assert saved.status_code == 200
+    assert f"另外记下了：“{FLOOR_EN}”" in saved.text
+    assert prefs_bot.memory.profile(ns) == {"seat": "aisle"}
 
 
 def test_forget_removes_one_fact_from_memory_and_the_page(prefs_bot: PrefsBot) -> None:
