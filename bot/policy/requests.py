@@ -25,7 +25,6 @@ from memory.store import Backend, Cursor
 
 PENDING = "pending"
 MAX_REASON_CHARS = 500
-PRIVATE = ("id", "card", "account", "secret", "phone")
 ALLOWED: tuple[Category, ...] = ("amount", "instructions")  # what a reason may say
 
 COLUMNS = (
@@ -166,7 +165,6 @@ __all__ = [
     "COLUMNS",
     "MAX_REASON_CHARS",
     "PENDING",
-    "PRIVATE",
     "ApprovalRequest",
     "InvalidRequest",
     "check_reason",
