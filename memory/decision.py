@@ -170,7 +170,10 @@ class FactDecider:
             )
             weighed = self.changes.weigh(stored.item.text, cand.text, sim, one_choice=one_choice)
             if weighed is not None:
-                found.append((weighed[1], sim, index, weighed[0]))
+                # another option of the candidate's own slot: what it changes, whatever
+                # the aspects of the traveller's other facts (3: the strongest evidence)
+                strength = 3 if one_choice and weighed == ("replaces", 2) else weighed[1]
+                found.append((strength, sim, index, weighed[0]))
             elif not one_choice and self.changes.loose(stored.item.text, cand.text, sim):
                 loose.append(index)
         # Only the fact clearly closest in text (by `_RIVAL_SIMILARITY` over the next one in
@@ -215,7 +218,7 @@ class FactDecider:
             and best[1] - f[1] <= _RIVAL_SIMILARITY
             and abs(closeness.get(f[2], 0.0) - near) <= _RIVAL_SIMILARITY
         ]
-        if best[0] == 2 and len(sure) > 1:
+        if best[0] >= 2 and len(sure) > 1:
             # Two facts the newer one surely changes on a shared word, about as close in
             # text and aspect ("打车换成高德了": "打车用滴滴", "打车喜欢滴滴专车"): which one
             # it is about the reader cannot tell, and a wrong replacement is lost to the
@@ -310,7 +313,7 @@ class FactDecider:
 # similarity floor, only marked, and only on the closest aspect). This keeps a change
 # word on a broad subject from replacing a traveller's other fact on it ("I'd rather
 # leave after lunch these days" is about when to fly, not "I need breakfast included").
-_ASPECT_MARGIN = {0: 0.0, 1: 0.03, 2: 0.06}
+_ASPECT_MARGIN = {0: 0.0, 1: 0.03, 2: 0.06, 3: 1.0}
 # Two facts a newer one surely changes on a shared word, within this of
 # each other in similarity and in the closeness of their aspect to the newer fact's: the
 # reader cannot tell which it is about (both are marked).
