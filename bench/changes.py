@@ -7,9 +7,9 @@ adds `dev3`, tuned on, and `fresh3`, written after round 4's changes, both with
 the same kinds on new subjects, committed before its one run; round 6 adds `dev4`, tuned
 on, and `fresh5`, the same kinds on new subjects, committed before its one run; round 7
 adds `dev5`, tuned on, and `fresh6`, committed before its one run, and tunes on fresh3-5
-too; round 8 adds `dev6`, tuned on;
-round 9 adds `dev7`, tuned on, and `fresh7`, committed before its one run), pairs of an older and a newer fact one traveller
-said, in English or Chinese: "change" (the newer replaces the older: it should supersede),
+too; round 8 adds `dev6`, tuned on; round 9 adds `dev7`, tuned on, and `fresh7`,
+committed before its one run), pairs of an older and a newer fact one traveller said,
+in English or Chinese: "change" (the newer replaces the older: it should supersede),
 "scoped" (the newer holds only in a place, trip kind or situation), "complement" (the same
 subject, compatible) and "unrelated" (both should stay). The held-out half was written
 with the dev half, before the change detector, and is never tuned on; the fresh probes, on
