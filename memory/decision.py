@@ -75,14 +75,22 @@ class FactDecider:
                 if found == "duplicate" and not self._adds_detail(s.item, cand):
                     return _duplicate(cand, s.item)
             replaced = [s for s, found in relations if found == "replaces"]
+        # A flip of a slot's preferred/avoided option that the reader reads as a narrower
+        # case given up ("我一般住洲际" / "洲际的行政酒廊现在不去了"): both stay, marked.
+        narrower = [
+            s
+            for s, sim in zip(current, sims, strict=True)
+            if s in replaced and self.changes.weigh(s.item.text, cand.text, sim) == ("unsure", 2)
+        ]
         known = {s.item.id: s for s in current}
         said = cand.decision
         if said is not None and said.action == "duplicate" and said.replaces[0] in known:
             return _duplicate(cand, known[said.replaces[0]].item)
         # A change of mind is about one thing: one a slot rule found is the whole change.
         changed = [] if replaced else self._changes(current, sims, cand)
+        replaced = [s for s in replaced if s not in narrower]
         outdated = [s for s, verdict in changed if verdict == "replaces"]
-        contested = [s for s, verdict in changed if verdict == "unsure"]
+        contested = [s for s, verdict in changed if verdict == "unsure"] + narrower
         if len(current) - len(replaced) - len(outdated) >= limit:
             return RecordOutcome(
                 cand.text,
