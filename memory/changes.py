@@ -282,6 +282,9 @@ class ChangeReader:
         if stray or (b.additive and adds_to(self, a, new)) or (a.listed and b.listed):
             return None
         found = self._read_stances(a, b, old, new, shared, framed)
+        named = (a.aspects & self._choices, b.aspects & self._choices)
+        if found and found[1] == 1 and all(named) and not named[0] & named[1]:
+            return None  # names of two kinds (an airline's miles, a hotel's points)
         if found and found[1] == 1 and a.stance == b.stance and specific & self._choices:
             found = (found[0], 2)  # one name of a kind for another: a part replaced
         if found and found[1] == 1 and (a.listed or "health" in specific):
