@@ -229,7 +229,8 @@ class ChangeReader:
     def weigh(
         self, old: str, new: str, similarity: float, *, one_choice: bool = False
     ) -> tuple[Verdict, int] | None:
-        """The verdict and how strong its evidence is: 2 a shared word or a replaced part,
+        """The verdict and how strong its evidence is: 3 one name of a kind (an airline,
+        a booking site) for another, in one stance, 2 a shared word or a replaced part,
         1 a shared specific subject, 0 a change just under the similarity floor (always
         "unsure"). Among several older facts a newer one may change, the strongest (then
         the closest) is the one it changes."""
@@ -285,8 +286,8 @@ class ChangeReader:
         named = (a.aspects & self._choices, b.aspects & self._choices)
         if found and found[1] == 1 and all(named) and not named[0] & named[1]:
             return None  # names of two kinds (an airline's miles, a hotel's points)
-        if found and found[1] == 1 and a.stance == b.stance and specific & self._choices:
-            found = (found[0], 2)  # one name of a kind for another: a part replaced
+        if found and found[0] == "replaces" and a.stance == b.stance and named[0] & named[1]:
+            found = ("replaces", 3)  # one name of a kind for another: a part replaced
         if found and found[1] == 1 and (a.listed or "health" in specific):
             return None  # a shared subject alone never changes what adds up (allergies)
         if found and not framed and a.stance == b.stance and self._general.search(old):

@@ -318,7 +318,9 @@ class FactDecider:
 # without stance or change words) is closest in meaning to the newer fact's, or within
 # this of the closest, by the strength of the reader's evidence (1: a shared specific
 # subject only, 2: a shared word or a replaced part; 0: a change just under the
-# similarity floor, only marked, and only on the closest aspect). This keeps a change
+# similarity floor, only marked, and only on the closest aspect; 3: another option of
+# the candidate's slot or another name of one kind, kept whatever the aspects say: e5
+# places names poorly, "Expedia" / "Hotels.com"). This keeps a change
 # word on a broad subject from replacing a traveller's other fact on it ("I'd rather
 # leave after lunch these days" is about when to fly, not "I need breakfast included").
 _ASPECT_MARGIN = {0: 0.0, 1: 0.03, 2: 0.06, 3: 1.0}
