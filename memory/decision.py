@@ -75,8 +75,8 @@ class FactDecider:
                 if found == "duplicate" and not self._adds_detail(s.item, cand):
                     return _duplicate(cand, s.item)
             replaced = [s for s, found in relations if found == "replaces"]
-        # A flip of a slot's preferred/avoided option that the reader reads as a narrower
-        # case given up ("我一般住洲际" / "洲际的行政酒廊现在不去了"): both stay, marked.
+        # A slot replacement the reader reads as a narrower case given up (a preferred /
+        # avoided flip: "我一般住洲际" / "洲际的行政酒廊现在不去了"; any slot): both stay, marked.
         narrower = [
             s
             for s, sim in zip(current, sims, strict=True)
