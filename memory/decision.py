@@ -75,12 +75,15 @@ class FactDecider:
                 if found == "duplicate" and not self._adds_detail(s.item, cand):
                     return _duplicate(cand, s.item)
             replaced = [s for s, found in relations if found == "replaces"]
-        # A slot replacement the reader reads as a narrower case given up (a preferred /
-        # avoided flip: "我一般住洲际" / "洲际的行政酒廊现在不去了"; any slot): both stay, marked.
+        # A flip of a slot's preferred/avoided option that the reader reads as a narrower
+        # case given up ("我一般住洲际" / "洲际的行政酒廊现在不去了"): both stay, marked.
         narrower = [
             s
             for s, sim in zip(current, sims, strict=True)
-            if s in replaced and self.changes.weigh(s.item.text, cand.text, sim) == ("unsure", 2)
+            if s in replaced
+            and match is not None
+            and s.item.slot != match.slot
+            and self.changes.weigh(s.item.text, cand.text, sim) == ("unsure", 2)
         ]
         known = {s.item.id: s for s in current}
         said = cand.decision
