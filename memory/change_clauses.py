@@ -13,6 +13,13 @@ from memory.profile import ProfileSchema
 
 CLAUSE = re.compile(r"[,，;；。.!！?？]")
 _NEGATION = re.compile(r"\w+n't|cannot|not|no|never")
+# A clause about what one is busy with lately chooses nothing ("最近在学潜水"): its change
+# word is a word of time about something else.
+_PROGRESSIVE = re.compile(
+    r"(?:正|最近|近来|这阵子)在(?:学|练|看|读|忙|准备)|\b(?:i've been|i'm|i am) "
+    r"(?:learning|reading|watching|practi[cs]ing|training)\b",
+    re.IGNORECASE,
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,13 +60,25 @@ def change_about(reader: ClauseReader, a: Reading, new: str) -> bool:
             continue
         if said.tokens & a.tokens or said.aspects & a.aspects:
             return True
-        if reader.schema.stance(clause) != "negative":
+        if reader.schema.stance(clause) != "negative" and not _PROGRESSIVE.search(clause):
             return True  # a choice: what it replaces may be named in another clause
             # ("现在改成住房车了，帐篷太累"); giving up something else is not
         bare = reader.read(reader._change.sub(" ", clause.casefold()))
         if not (bare.tokens or bare.aspects):
             return True
     return False
+
+
+def adds_to(reader: ClauseReader, a: Reading, new: str) -> bool:
+    """Whether an additive word of `new` ("too", "也") adds to what the older fact (read
+    as `a`) is about: it sits in a clause that shares a word or subject with it, or that
+    says the change, or `new` is one clause. An additive word in a reason said after a
+    switch adds to the reason ("现在改住亚朵了，床更舒服，早餐也不错")."""
+    clauses = [reader.read(c) for c in CLAUSE.split(new) if c.strip()]
+    additive = [said for said in clauses if said.additive]
+    if len(clauses) < 2 or not additive:
+        return True  # one clause, or an additive phrase across two ("还是X，只是…")
+    return any(s.change or s.tokens & a.tokens or s.aspects & a.aspects for s in additive)
 
 
 def narrows(reader: ClauseReader, old: str, new: str, shared: frozenset[str]) -> bool:

@@ -51,7 +51,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from memory import change_vocab
-from memory.change_clauses import Reading, change_about, narrows
+from memory.change_clauses import Reading, adds_to, change_about, narrows
 from memory.change_vocab import ChangeTermsError, require, term_patterns, term_words
 from memory.framing import CJK_RUN, UNIT, frame, stem
 from memory.lang import detect_lang
@@ -65,6 +65,7 @@ _DEFAULT_PATH = Path(__file__).with_name("change_terms.json")
 # chains are both "brand"): sharing one says little about what two facts are about.
 _BROAD = frozenset(("flight", "rail", "lodging", "brand"))
 _EN_WORD = re.compile(r"[a-z0-9][a-z0-9'-]*")
+_POSSESSIVE = re.compile(r"(?<=[a-z])'s\b")
 
 
 class ChangeReader:
@@ -91,6 +92,9 @@ class ChangeReader:
         groups: Any = data.get("aspects")
         require(isinstance(groups, dict) and groups, source, "aspects")
         self._groups = {name: term_patterns(groups, name, source) for name in groups}
+        choices: Any = data.get("choice_aspects")
+        require(isinstance(choices, list) and set(choices) <= set(groups), source, "choice_aspects")
+        self._choices = frozenset(str(c) for c in choices)
         facets: Any = data.get("aspect_facets")
         require(isinstance(facets, list), source, "aspect_facets")
         self._aspect_facets = frozenset(str(f).casefold() for f in facets)
@@ -106,7 +110,7 @@ class ChangeReader:
     @lru_cache(maxsize=4096)  # noqa: B019 - one reader per vocabulary file, kept for the process
     def read(self, text: str) -> Reading:
         text = unicodedata.normalize("NFKC", text).replace("\u2019", "'")
-        norm = text.casefold()
+        norm = _POSSESSIVE.sub("", text.casefold())  # "Delta's schedule": Delta
         lang = detect_lang(norm)
         stop, generic = self._stop, self._generic
         if lang == "zh":
@@ -225,7 +229,8 @@ class ChangeReader:
     def weigh(
         self, old: str, new: str, similarity: float, *, one_choice: bool = False
     ) -> tuple[Verdict, int] | None:
-        """The verdict and how strong its evidence is: 2 a shared word or a replaced part,
+        """The verdict and how strong its evidence is: 3 one name of a kind (an airline,
+        a booking site) for another, in one stance, 2 a shared word or a replaced part,
         1 a shared specific subject, 0 a change just under the similarity floor (always
         "unsure"). Among several older facts a newer one may change, the strongest (then
         the closest) is the one it changes."""
@@ -239,8 +244,17 @@ class ChangeReader:
             # newer for the agent ("Find me something downtown" / "From now on book
             # hotels close to the airport": 0.815).
             said = found is not None and found[0] == "replaces" and self.read(new).change
+            if said and self._named_choices(old, new):
+                return found  # two names of one kind sit apart in e5's space ("携程" / "飞猪")
             return ("unsure", 0) if said else None
         return found
+
+    def _named_choices(self, old: str, new: str) -> bool:
+        """Whether both facts name a choice of one kind (an airline, a hotel chain, a
+        booking site, a board sport) in one stance: a switch between two names, which
+        the embedding of two names alone places lower than other changes."""
+        a, b = self.read(old), self.read(new)
+        return a.stance == b.stance and bool(a.aspects & b.aspects & self._choices)
 
     def _weigh(
         self, old: str, new: str, similarity: float, *, one_choice: bool = False
@@ -248,6 +262,10 @@ class ChangeReader:
         a, b = self.read(old), self.read(new)
         shared = a.tokens & b.tokens
         specific = a.aspects & b.aspects
+        if a.stance != b.stance:
+            # Named choices of one kind said in two stances are two things: "I avoid
+            # Ryanair" is not what "I fly United now" changes.
+            specific -= self._choices
         framed = one_choice or frame(
             a.units, b.units, self._stop | self._generic, self._generic_words
         )
@@ -262,9 +280,14 @@ class ChangeReader:
             b = replace(b, change=change_about(self, a, new))
         wider = not framed and b.change and a.facets > b.facets
         stray = a.facets != b.facets and not framed and not wider
-        if stray or b.additive or (a.listed and b.listed):
+        if stray or (b.additive and adds_to(self, a, new)) or (a.listed and b.listed):
             return None
         found = self._read_stances(a, b, old, new, shared, framed)
+        named = (a.aspects & self._choices, b.aspects & self._choices)
+        if found and found[1] == 1 and all(named) and not named[0] & named[1]:
+            return None  # names of two kinds (an airline's miles, a hotel's points)
+        if found and found[0] == "replaces" and a.stance == b.stance and named[0] & named[1]:
+            found = ("replaces", 3)  # one name of a kind for another: a part replaced
         if found and found[1] == 1 and (a.listed or "health" in specific):
             return None  # a shared subject alone never changes what adds up (allergies)
         if found and not framed and a.stance == b.stance and self._general.search(old):

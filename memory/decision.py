@@ -75,14 +75,25 @@ class FactDecider:
                 if found == "duplicate" and not self._adds_detail(s.item, cand):
                     return _duplicate(cand, s.item)
             replaced = [s for s, found in relations if found == "replaces"]
+        # A flip of a slot's preferred/avoided option that the reader reads as a narrower
+        # case given up ("我一般住洲际" / "洲际的行政酒廊现在不去了"): both stay, marked.
+        narrower = [
+            s
+            for s, sim in zip(current, sims, strict=True)
+            if s in replaced
+            and match is not None
+            and s.item.slot != match.slot
+            and self.changes.weigh(s.item.text, cand.text, sim) == ("unsure", 2)
+        ]
         known = {s.item.id: s for s in current}
         said = cand.decision
         if said is not None and said.action == "duplicate" and said.replaces[0] in known:
             return _duplicate(cand, known[said.replaces[0]].item)
         # A change of mind is about one thing: one a slot rule found is the whole change.
         changed = [] if replaced else self._changes(current, sims, cand)
+        replaced = [s for s in replaced if s not in narrower]
         outdated = [s for s, verdict in changed if verdict == "replaces"]
-        contested = [s for s, verdict in changed if verdict == "unsure"]
+        contested = [s for s, verdict in changed if verdict == "unsure"] + narrower
         if len(current) - len(replaced) - len(outdated) >= limit:
             return RecordOutcome(
                 cand.text,
@@ -170,7 +181,10 @@ class FactDecider:
             )
             weighed = self.changes.weigh(stored.item.text, cand.text, sim, one_choice=one_choice)
             if weighed is not None:
-                found.append((weighed[1], sim, index, weighed[0]))
+                # another option of the candidate's own slot: what it changes, whatever
+                # the aspects of the traveller's other facts (3: the strongest evidence)
+                strength = 3 if one_choice and weighed == ("replaces", 2) else weighed[1]
+                found.append((strength, sim, index, weighed[0]))
             elif not one_choice and self.changes.loose(stored.item.text, cand.text, sim):
                 loose.append(index)
         # Only the fact clearly closest in text (by `_RIVAL_SIMILARITY` over the next one in
@@ -215,7 +229,7 @@ class FactDecider:
             and best[1] - f[1] <= _RIVAL_SIMILARITY
             and abs(closeness.get(f[2], 0.0) - near) <= _RIVAL_SIMILARITY
         ]
-        if best[0] == 2 and len(sure) > 1:
+        if best[0] >= 2 and len(sure) > 1:
             # Two facts the newer one surely changes on a shared word, about as close in
             # text and aspect ("打车换成高德了": "打车用滴滴", "打车喜欢滴滴专车"): which one
             # it is about the reader cannot tell, and a wrong replacement is lost to the
@@ -307,10 +321,12 @@ class FactDecider:
 # without stance or change words) is closest in meaning to the newer fact's, or within
 # this of the closest, by the strength of the reader's evidence (1: a shared specific
 # subject only, 2: a shared word or a replaced part; 0: a change just under the
-# similarity floor, only marked, and only on the closest aspect). This keeps a change
+# similarity floor, only marked, and only on the closest aspect; 3: another option of
+# the candidate's slot or another name of one kind, kept whatever the aspects say: e5
+# places names poorly, "Expedia" / "Hotels.com"). This keeps a change
 # word on a broad subject from replacing a traveller's other fact on it ("I'd rather
 # leave after lunch these days" is about when to fly, not "I need breakfast included").
-_ASPECT_MARGIN = {0: 0.0, 1: 0.03, 2: 0.06}
+_ASPECT_MARGIN = {0: 0.0, 1: 0.03, 2: 0.06, 3: 1.0}
 # Two facts a newer one surely changes on a shared word, within this of
 # each other in similarity and in the closeness of their aspect to the newer fact's: the
 # reader cannot tell which it is about (both are marked).

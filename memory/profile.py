@@ -42,13 +42,16 @@ _FROM = re.compile(r"\bfrom(?:\s+(?:an?|the))?\s*$", re.IGNORECASE)
 _INSTEAD_OF = re.compile(r"^\W*(?:instead of|rather than|over|而不是|而非)\W*$", re.IGNORECASE)
 # Words that leave the option right after them, when the same fact names another of the
 # slot: "I'm done with Hilton, Marriott from now on", "I've gone off Marriott, I book Hyatt
-# now" move to the other option; neither prefers both.
+# now", "I used to love Hilton, now only Marriott", "以前住万豪，现在住希尔顿" move to the
+# other option; neither prefers both.
 _LEAVING = re.compile(
     r"\b(?:(?:i'?m|i am) (?:done|finished) with|done with|(?:gone|went) off|fed up with|"
     r"sick of|tired of|no more|(?:quit|quitting)|(?:gave|given|giving) up(?: on)?|"
     r"(?:moved|moving|switched|switching) (?:away )?from|"
-    r"(?:stopped|stop) (?:using|booking|flying(?: with)?|staying (?:at|with)|taking))"
-    r"(?:\s+(?:the|an?))?\s*$|不再(?:住|坐|订|用|飞|选)?\s*$",
+    r"(?:stopped|stop) (?:using|booking|flying(?: with)?|staying (?:at|with)|taking)|"
+    r"used to (?:[a-z]+ ){0,2})"
+    r"(?:\s+(?:the|an?))?\s*$|不再(?:住|坐|订|用|飞|选)?\s*$|"
+    r"(?:以前|原来|过去)(?:很|挺|一直|常|总)?(?:喜欢|爱)?(?:住|坐|订|用|飞|选)?\s*$",
     re.IGNORECASE,
 )
 

@@ -27,11 +27,14 @@ def decided(old_text: str, new_text: str) -> str:
     old, new = schema.detect(old_text), schema.detect(new_text)
     read = {name: getattr(old, name) for name in ("slot", "value", "polarity", "scope") if old}
     stored = MemoryItem("old", "t", old_text, "chat", datetime.now(UTC), **read)
+    a, b = shared_local_embedder().embed_passages([old_text, new_text])
     if new is not None and relation(schema, stored, new) == "replaces":
-        return "supersedes"
+        # a preferred/avoided flip read as a narrower case given up is only marked
+        flip = old is not None and old.slot != new.slot
+        narrower = load_changes().weigh(old_text, new_text, float(a @ b)) == ("unsure", 2)
+        return "marked" if flip and narrower else "supersedes"
     if not comparable(schema, stored, new):
         return "both"
-    a, b = shared_local_embedder().embed_passages([old_text, new_text])
     one_choice = old is not None and new is not None and schema.slot(new.slot).kind == "multi"
     verdict = load_changes().verdict(old_text, new_text, float(a @ b), one_choice=one_choice)
     return {"replaces": "supersedes", "unsure": "marked"}.get(verdict or "", "both")
@@ -152,3 +155,17 @@ def test_round_8_a_change_word_about_something_else_replaces_nothing(lang: str) 
     superseded, _, kept, misses = rates("dev6", lang)
     assert kept == 1.0, misses
     assert superseded >= 0.6, misses  # en 5/5, zh 2/3 ("吉他现在不学了，改学尤克里里" marked)
+
+
+# Round 9 (bench/README.md): dev pairs (dev7, tuned on) of named choices (airlines, hotel
+# chains, booking sites, board sports), "don't bother"/懒得, kinds of holiday given up,
+# brands left with "used to"/以前, switches in several Chinese clauses, and lookalikes of
+# a narrower part of the same name given up: every lookalike kept, every English change
+# superseded; in Chinese three changes of an older fact limited to a season or to
+# domestic flights stay unreplaced (two only marked), as a general change of a scoped fact.
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_round_9_named_choices_and_narrower_parts_of_them(lang: str) -> None:
+    superseded, told, kept, misses = rates("dev7", lang)
+    assert kept == 1.0, misses
+    assert superseded >= (1.0 if lang == "en" else 0.75), misses
+    assert told >= (1.0 if lang == "en" else 0.9), misses
