@@ -33,9 +33,8 @@ just under the similarity floor, or a narrower case given up ("排长队的博�
 want a pool" adds, and a change word on a fact about something else changes nothing,
 nor does one in a clause that gives something else up ("Skiing is off the list now, the
 kids find it too cold"; `memory.change_clauses`). A shared subject alone never changes a
-fact of a kind that adds up (allergies, health), and a newer fact in the stance of an
-older one said of whatever case there is ("I take the airport train when there is one")
-may name one of its cases: only marked.
+fact of a kind that adds up (allergies, health) nor ends a membership; a newer fact in
+the stance of an older one said of whatever case there is names a case: only marked.
 The vocabulary is `change_terms.json`; `bench/changes.py` measures it (bench/README.md).
 """
 
@@ -100,12 +99,9 @@ class ChangeReader:
         self._aspect_facets = frozenset(str(f).casefold() for f in facets)
         self._generic = frozenset(w.casefold() for w in term_words(data, "generic", source))
         self._stop = frozenset(w.casefold() for w in term_words(data, "stop", source))
-        self._generic_words = re.compile(
-            "|".join(
-                re.escape(w) if CJK_RUN.fullmatch(w) else rf"\b{re.escape(w)}s?\b"
-                for w in sorted(self._generic, key=len, reverse=True)
-            )
-        )
+        words = sorted(self._generic, key=len, reverse=True)
+        alts = (re.escape(w) if CJK_RUN.fullmatch(w) else rf"\b{re.escape(w)}s?\b" for w in words)
+        self._generic_words = re.compile("|".join(alts))
 
     @lru_cache(maxsize=4096)  # noqa: B019 - one reader per vocabulary file, kept for the process
     def read(self, text: str) -> Reading:
@@ -238,6 +234,8 @@ class ChangeReader:
         if detect_lang(old) != lang or similarity < _SIMILAR[lang] - _UNSURE_BELOW:
             return None  # words of two languages cannot be compared; the model can
         found = self._weigh(old, new, similarity, one_choice=one_choice)
+        if found and found[0] == "replaces" and self._membership_holds(old, new):
+            found = ("unsure", found[1])
         if similarity < _SIMILAR[lang]:
             # Just under the floor, a change said (a change word) about a shared word or
             # subject is one the reader does not dare make: both stay, the newer marked
@@ -248,6 +246,11 @@ class ChangeReader:
                 return found  # two names of one kind sit apart in e5's space ("携程" / "飞猪")
             return ("unsure", 0) if said else None
         return found
+
+    def _membership_holds(self, old: str, new: str) -> bool:
+        """A membership, then a choice naming nothing of it ("我是万豪会员", "改住希尔顿了")."""
+        a, b = self.read(old), self.read(new)
+        return "loyalty" in a.aspects - b.aspects and not a.tokens & b.tokens
 
     def _named_choices(self, old: str, new: str) -> bool:
         """Whether both facts name a choice of one kind (an airline, a hotel chain, a

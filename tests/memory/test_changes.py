@@ -94,6 +94,26 @@ def test_a_scoped_or_complementary_fact_keeps_both(
     assert "newer" not in summary and "较新" not in summary
 
 
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        pytest.param("我是南航明珠会员", "现在都坐国航了", id="zh-airline-membership"),
+        pytest.param("I'm a Delta SkyMiles member", "These days I fly United", id="en-membership"),
+        pytest.param("我是万豪会员", "最近改住希尔顿了", id="zh-hotel-membership"),
+    ],
+)
+def test_a_membership_is_kept_when_the_traveller_now_chooses_another_brand(
+    memory: Memory, namespace: str, old: str, new: str
+) -> None:
+    """A new airline or hotel chain does not end a membership the traveller still holds
+    (the card still earns miles on a partner, the status still counts): both stay."""
+    memory.record(namespace, [old])
+    [outcome] = memory.record(namespace, [new])
+    assert outcome.status == "added", outcome
+    assert {i.text for i in memory.items(namespace)} == {old, new}
+    assert old in memory.retrieve(namespace, "")
+
+
 TRAVELLER = [
     "I run every morning, so a hotel near a park is ideal",
     "Nothing before 8am, I hate early flights",
