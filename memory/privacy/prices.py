@@ -122,9 +122,11 @@ ADDRESS_AFTER = re.compile(
 # A room named by what follows the number: "喜欢住1801这种高层房间", "1208号房"; "800的房间" is a
 # room's price (the CAP_AFTER cue), and a price word beside it keeps it one.
 ROOM_AFTER_ZH = re.compile(
-    r"\s*(?:号房|号房间|房间|(?:这种|那种|这样的|那样的)(?![^，。,.]{0,6}(?:价|钱|块|元))"
-    r"[^，。,.]{0,6}(?:房|楼层|高层))"
+    r"\s*(?:号房|号房间|房间|(?:这种|那种|这样的|那样的)(?![^，。,.]{0,6}(?:价|钱|块|元))[^，。,.]{0,6}(?:房|楼层|高层))"
 )
+# Round 20: what a room has and a price has not, after a number no round price has ("住的2214
+# 景观很好", "视野", "朝向"; "住的800视野一般" may be a price, "800景观房" a kind of room).
+ROOM_TRAIT_AFTER_ZH = re.compile(r"\s*的?(?:景观|视野|风景|朝向|采光|窗景|阳台|隔音)(?!房)")
 # "我们住过1506": stayed in a room; a night's price is said with 一晚 or 花 ("住一晚1506").
 STAYED_IN_ZH = re.compile(r"(?:住过|住在|住进了?|入住了?|住的是|住了)\s*\Z")
 _WORD = re.compile(r"[A-Za-z\u4e00-\u9fff]")
@@ -182,7 +184,11 @@ def priced(text: str, start: int, end: int) -> bool:
         or (TAKEN_AFTER.match(text, end) and _TOOK.search(text, low, start))
     ):
         return True
-    if ROOM_AFTER_ZH.match(text, end) or STAYED_IN_ZH.search(text, low, start):
+    if (
+        ROOM_AFTER_ZH.match(text, end)
+        or STAYED_IN_ZH.search(text, low, start)
+        or (ROOM_TRAIT_AFTER_ZH.match(text, end) and number.isdigit() and number[-1] != "0")
+    ):
         return False  # a room: "住1801这种高层房间"
     if (
         CALLED_BEFORE.search(text, low, start)
