@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 
+from memory.privacy.priced_things import THING_BEFORE
 from memory.privacy.vocabulary import ON_FOOT, WAY_AFTER
 
 F = re.ASCII | re.IGNORECASE
@@ -94,7 +95,16 @@ BATTERY_AFTER = re.compile(r"\s*(?:的电|格电|格|的电量)")
 # stays under 1,500 so no altitude worries", "山峰都超过4000".
 ALTITUDE_CLAUSE = re.compile(
     r"(?<![a-z])(?:peaks?|summits?|altitude|elevation|ridges?|glaciers?|snow\s*line|tree\s*line"
-    r"|sea\s+level|acclimati[sz]\w*)(?![a-z])|山峰|山顶|海拔|高反|雪线|垭口",
+    r"|sea\s+level|acclimati[sz]\w*|(?:clos(?:es|ed|ing)|sleep(?:s|ing)?(?:\s+(?:badly|poorly"
+    r"|well))?)\s+above)(?![a-z])"
+    r"|山峰|山顶|山脊|峰顶|主峰|海拔|高反|雪线|垭口|爬升|攀升|落差",
+    F,
+)
+# Round 20: a number "up" is a climb or an elevation ("about 900 up from the car park", "sits at
+# about 2,400 up"); money paid up front, or a price up on last year, is not.
+UP_AFTER = re.compile(
+    r"\s*up(?![a-z])(?!\s*(?:front|for|to|until|till|on|over|since|compared|from\s+(?:last"
+    r"|the\s+last|before|previous|\d)))",
     F,
 )
 
@@ -105,22 +115,35 @@ CAP_WORD_BEFORE = re.compile(
     F,
 )
 CAP_WORD_AFTER = re.compile(r"\s*(?:以下|以上|左右|上下)")
+# Round 20: a height named right before the number, with or without an approximation:
+# "爬升大概九百", "山脊最高大概两千八", "海拔约3000" ("去垭口的包车大概六百" is a price).
+HEIGHT_RIGHT_BEFORE_ZH = re.compile(
+    r"(?:爬升|攀升|海拔|落差|高度|最高点?)(?:有|是|在|达到?)?(?:大概|大约|约|差不多|将近|接近)?\s*\Z"
+)
 
 
 def height_cap(text: str, start: int, end: int) -> bool:
     """A cap or an approximation on a number in a clause about heights and not about money
     ("the peaks top 4,000", "stays under 1,500 so no altitude worries", "山峰都超过4000")."""
     low = max(0, start - 40)
-    if not (CAP_WORD_BEFORE.search(text, low, start) or CAP_WORD_AFTER.match(text, end)):
+    if not (
+        CAP_WORD_BEFORE.search(text, low, start)
+        or CAP_WORD_AFTER.match(text, end)
+        or HEIGHT_RIGHT_BEFORE_ZH.search(text, low, start)
+    ):
         return False
     low, high = _clause(text, start, end)
-    return bool(ALTITUDE_CLAUSE.search(text, low, high) and not _MONEY.search(text, low, high))
+    altitude = ALTITUDE_CLAUSE.search(text, low, high) or UP_AFTER.match(text, end)
+    # A priced thing right before the number owns it ("缆车票大概八十，山顶风景很好").
+    owned = THING_BEFORE.search(text, max(0, start - 40), start)
+    return bool(altitude and not owned and not _MONEY.search(text, low, high))
 
 
 # Money in the clause keeps a cap a price: "the altitude trek budget is under 1,500".
 _MONEY = re.compile(
-    r"(?<![a-z])(?:budget|price|cost|costs|fare|pay|paid|spend|spent|fee|fees|rate|per|a\s+night"
-    r"|each)(?![a-z])|预算|价|费|花|付|块|元|每人|一晚",
+    r"(?<![a-z])(?:budget|pric(?:e|es|ed|ing)|cost|costs|fares?|pay|paid|spend|spent|fee|fees|rate"
+    r"|rates|per|a\s+night"
+    r"|each)(?![a-z])|预算|价|费|花|付|块|元|票|每人|一晚",
     F,
 )
 

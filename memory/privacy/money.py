@@ -100,7 +100,8 @@ NOT_MONEY = re.compile(
     r"|\s?(?:多|余|来|几)?(?:分钟|分|秒|小时|个|天|日|号|月|年|周|星期|晚|夜|点|时|次|人|位|件|箱"
     r"|张|间|层|楼|站|公斤|千克|斤|公里|千米|米|平|星|岁|倍|度|条|排|步|段|积分|里程|寸|厘米|公分|趟"
     r"|家|座|所|辆|班|架|轮|顿|杯|瓶|份|本|页|封|首|场|届|圈|遍|口|只|双|套|台|部|款|种|类|项|回(?!来)"
-    r"|批|列|节|车厢|号线|路(?!费)|毫升|升(?![舱级])|瓦|兆|码|篇|跳|分之|号?房(?![费价补租])|★|车(?![费钱票])|折|名)",
+    r"|批|列|节|车厢|号线|路(?!费)|毫升|升(?![舱级])|瓦|兆|码|篇|跳|分之|号?房(?![费价补租])|★|车(?![费钱票])|折|名"
+    r"|舱(?![费价位]))",
     F,
 )
 _GAP = r"[^0-9,.;!?。、\n]"  # stays within one clause and before the first number
@@ -114,7 +115,8 @@ _MONEY_WORDS = (
     r"|penalt(?:y|ies)|tolls?|surcharges?|(?:service\s+)?charges?|tax(?:es)?|vat|minibar|cash"
     r"|worth|ceiling|quotes?|raise|pay\s+rise|rent(?!\s+(?:a|an|the|out|some|\d))|mortgage|(?:daily|spending|expense|budget|meal|trip"
     r"|per-day|card)\s+limits?|(?<!speed\s)(?<!weight\s)(?<!age\s)(?<!height\s)(?<!size\s)"
-    r"(?<!baggage\s)(?<!luggage\s)(?<!bag\s)(?<!time\s)(?<!data\s)(?<!word\s)limit)(?![a-z])"
+    r"(?<!baggage\s)(?<!luggage\s)(?<!bag\s)(?<!time\s)(?<!data\s)(?<!word\s)(?<!road\s)"
+    r"(?<!motorway\s)(?<!highway\s)(?<!freeway\s)(?<!autobahn\s)limit)(?![a-z])"
     r"|预算|价格|价位|价钱|房价|票价|费用|花费|开销|报销|差标|住宿标准|差旅标准|住宿费|消费"
     r"|月薪|年薪|工资|收入|薪水|薪资|底薪|押金|定金|订金|房费|补贴|补助|津贴|餐补|差补|日补|房补"
     r"|车补|饭补|餐标|奖金|年终奖|提成|分红|绩效|薪酬|年包|到手|税后|税前|时薪|日薪|周薪|月入"

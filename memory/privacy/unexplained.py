@@ -65,7 +65,8 @@ _PER = (
     r"|portion|box|bottle|can|cup|pint"
 )
 CUE_AFTER = re.compile(
-    rf"\s*(?:{PER_WORD}\s*(?:{_PER})(?![a-z])"
+    # a word "per" needs a space after it: "4 around" is not "a round"
+    rf"\s*(?:(?:(?:a|an|per|each|every)\s+|/\s*)(?:{_PER})(?![a-z])"
     r"|apiece|a\s+pop|each(?!\s+(?:of|other|time|way\s+is\s+\d))(?![a-z])"
     r"|all[\s-]+in(?![a-z])|in\s+total|(?:total|extra)(?![a-z])(?!\s*[a-z])"
     r"|plus\s+(?:tax|tip|tips|vat|fees?|service)(?![a-z])|incl(?:uding|\.)?\s+(?:tax|tip|vat"
@@ -123,6 +124,13 @@ PAID_NUMBER_ENDS = re.compile(
     r"|with|from|including|incl|last|this|that|when|because|but|so|after|before|just|only"
     r"|which|tops|max|apiece|cash|back|there|here|instead|again|then|now|once)(?![a-z])"
     r"|[^\x00-\x7f])",
+    F,
+)
+# Round 20: a device kept charged above a level is a battery, not a price: "keep the phone
+# charged above 50" ("the phone shop charged 50" is paid).
+DEVICE_CHARGED = re.compile(
+    r"(?<![a-z])(?:phones?|laptops?|tablets?|batter(?:y|ies)|power\s*banks?|cameras?|devices?)"
+    r"(?:\s+(?:is|was|stays|kept|fully))?\s+charged\s+(?:above|over|past|beyond|to|at\s+least)\s*\Z",
     F,
 )
 # "the kids 15 each" is pocket money, not an age.
@@ -186,6 +194,7 @@ def unexplained_amounts(text: str) -> Iterator[tuple[int, int]]:
             PAID_BEFORE.search(text, low, start)
             and PAID_NUMBER_ENDS.match(text, end)
             and not IDENTIFIER_BEFORE.search(text, low, start)
+            and not DEVICE_CHARGED.search(text, low, start)
         ):
             yield start, end
 

@@ -39,7 +39,11 @@ ROUND8 = tuple(sorted(path.stem for path in CORPUS.glob("r[89]_*.json")))
 ROUND8_TUNED = ("r8_dev", "r8_fresh")
 # Rounds 10 and 11 (bench/README.md): smaller sets, read with similarity to instructions too
 # (tests/memory/test_privacy_similarity.py); here, their form and their masking.
-ROUND10 = tuple(sorted(path.stem for path in CORPUS.glob("r1[0-9]_*.json")))
+ROUND10 = tuple(
+    sorted(
+        path.stem for pattern in ("r1[0-9]_*.json", "r20_*.json") for path in CORPUS.glob(pattern)
+    )
+)
 FAMILIES = ("amount", "instructions")
 
 
@@ -173,14 +177,16 @@ def test_round_10_sets_are_well_formed() -> None:
     for name in ROUND10:
         doc = _load(name)
         for case in doc["sensitive"]:
-            # Rounds 17 and 19's fresh sets hold a few identifiers, passwords and cards too.
-            allowed = CATEGORIES if name in ("r17_fresh", "r19_fresh") else FAMILIES
+            # Rounds 17, 19 and 20's fresh sets hold a few identifiers, passwords and cards too.
+            allowed = CATEGORIES if name in ("r17_fresh", "r19_fresh", "r20_fresh") else FAMILIES
             assert case["lang"] in LANGS and case["category"] in allowed, (name, case)
         for case in doc["benign"]:
             assert case["lang"] in LANGS and case["family"] in FAMILIES, (name, case)
-        # Rounds 13 to 19's sets (issue 22) hold amounts only; the others both families.
+        # Rounds 13 to 20's sets (issue 22) hold amounts only; the others both families.
         families = {case["category"] for case in doc["sensitive"]} & set(FAMILIES)
-        amounts_only = name.startswith(("r13_", "r14_", "r15_", "r16_", "r17_", "r18_", "r19_"))
+        amounts_only = name.startswith(
+            ("r13_", "r14_", "r15_", "r16_", "r17_", "r18_", "r19_", "r20_")
+        )
         assert families == set(FAMILIES) or amounts_only, (name, families)
         for lang in LANGS:
             for family in families:
