@@ -53,7 +53,7 @@ _OPEN_END = re.compile(
     r"|cell|tel|account|acct|member(?:ship)?|cvv|cvc|expiry|exp|last|first|digits|then|and"
     r"|plus|of|with|like|about|around|under|max)|是|为|号|码|号码|密码|卡号"
     r"|手机|电话|账号|证件号|护照|身份证|尾号|开头|一晚|每晚|人均|大概|大约|约|差不多|不超过|最多"
-    r"|前几位|后几位|前半段?|后半段?|接着|然后|和|打|拨|联系我"
+    r"|前几位|后几位|前半段?|后半段?|接着|然后|和|打|拨|联系我|一共|总共|共计|合计|花了|付了"
     # A rate or a money word left open: "出差每天补贴" … "两百", "hotel budget:" … "680".
     # (a rate or an allowance only: a fact may well end in "budget", "I'm on a tight budget").
     r"|每天|一天|每月|一个月|补贴|补助|津贴|(?<![a-z])(?:allowance|per\s+diem"
@@ -68,10 +68,12 @@ _CONTINUES = re.compile(
 )
 
 
-# A fact that is a number said with scales and nothing else ("两万九", "1.2万") is the value of
-# the fact before it: nobody records a bare number as a preference.
+# A fact that is a number and nothing else ("两万九", "一百三十八", "1.2万", "138") is the value
+# of the fact before it: nobody records a bare number as a preference.
 _ZH_DIGITS = "0-9零〇一二三四五六七八九两"
-_BARE_SCALED = re.compile(rf"\A\s*[{_ZH_DIGITS}.]+[十百千万]+[{_ZH_DIGITS}]*\s*\Z")
+_BARE_SCALED = re.compile(
+    rf"\A\s*(?:(?:[{_ZH_DIGITS}.]+[十百千万]+)+[{_ZH_DIGITS}]*|[0-9]+(?:\.[0-9]+)?)\s*\Z"
+)
 
 
 def _glued(before: str, after: str) -> bool:

@@ -242,6 +242,26 @@ def test_a_bare_scaled_number_is_the_value_of_the_fact_before_it() -> None:
     assert verdicts[1] == "amount"
 
 
+@pytest.mark.parametrize(
+    "facts",
+    [
+        ["接机的专车一共", "一百二十六"],  # two scales: 百 and 十
+        ["接机的专车一共", "126"],  # digits alone
+        ["打车去机场花了", "七十四"],
+        ["the transfer from the station came to", "47"],
+    ],
+)
+def test_a_total_said_over_two_facts_of_a_turn_is_refused(facts: list[str]) -> None:
+    assert PrivacyGuard(semantic=False).check(facts)[1] == "amount"
+
+
+@pytest.mark.parametrize(
+    "facts", [["6站台", "11车厢3A座"], ["一共三个人出差", "都要靠窗"], ["I like row", "12"]]
+)
+def test_numbers_of_a_turn_that_are_not_money_are_kept(facts: list[str]) -> None:
+    assert PrivacyGuard(semantic=False).check(facts) == [None, None]
+
+
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_round_14_development_targets(lang: str) -> None:
     """r14_dev, tuned on: at least 97% of amounts refused, no benign number refused (r14_fresh
