@@ -120,13 +120,15 @@ SOFT_PLACE_BEFORE = re.compile(
     F,
 )
 # Round 16: more things numbered to be found ("hole 18", "table 21", "locker 14", "pier 39"),
+# and a sunscreen's factor ("factor 50", "SPF 30"),
 # for numbers below 100 only: these words are also said with a price ("the table 300 minimum
 # spend"), and things with a price of their own (beds, cabins, boxes, seats at a stadium)
 # are not among them.
 NUMBERED_BEFORE = re.compile(
     r"(?<![a-z])(?:hole|table|locker|lot|camp|hangar|window|queue|lane|checkpoint|junction"
     r"|marker|post|bay|stand|trolley|shuttle|metro|subway|ferry|boat|exit|pier|dock|wharf"
-    r"|jetty|quay|level|ward|portal|door|wing|plot|pitch|mooring|pontoon|slip)(?![a-z])\s*#?\s*\Z",
+    r"|jetty|quay|level|ward|portal|door|wing|plot|pitch|mooring|pontoon|slip|spf|factor)(?![a-z])"
+    r"\s*#?\s*\Z",
     F,
 )
 

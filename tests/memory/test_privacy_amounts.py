@@ -350,6 +350,7 @@ AMOUNTS_R16 = (
     "住一晚青旅四十",
     "渡轮单程二十五",
     "打车到酒店五十八",
+    "the factor 50 sunscreen at the airport was 18",  # the factor kept, its price refused
 )
 KEPT_R16 = (
     "Nightjet 466 to Zurich",  # a service and where it goes
@@ -371,6 +372,8 @@ KEPT_R16 = (
     "back in 2016 we paid a visit to Oslo",
     "坐38路公交去海边",
     "我妈妈82岁了，需要无障碍房间",
+    "I always pack factor 50 sunscreen",  # a sunscreen's factor
+    "SPF 30 at least, I burn easily",
 )
 
 
