@@ -102,7 +102,7 @@ class FactFeatures:
             "names": self.names,
             "zh": self.zh.astype(np.int8).tolist(),
             "about": np.asarray(masks, dtype=np.int64).tolist(),
-            "near": self.near.tolist(),
+            "near": self.near.reshape(-1).tolist(),  # `NEIGHBOURS` a fact, or fewer
         }
 
     @classmethod
@@ -154,8 +154,13 @@ def nearest(vectors: npt.NDArray[np.float32], k: int = NEIGHBOURS) -> npt.NDArra
     whole = codes.astype(np.float32)
     sims = (whole @ whole.T) * factors[None, :]  # row i's own factor orders nothing
     np.fill_diagonal(sims, -np.inf)
-    near = np.argpartition(-sims, k - 1, axis=1)[:, :k]
-    return np.sort(near, axis=1).astype(np.int64)
+    rows = np.arange(count)
+    near = np.empty((count, k), dtype=np.int64)
+    for column in range(k):  # k is small: k passes of argmax beat a partition
+        best = sims.argmax(axis=1)
+        near[:, column] = best
+        sims[rows, best] = -np.inf
+    return np.sort(near, axis=1)
 
 
 def fact_features(
