@@ -141,6 +141,26 @@ def int8_codes(
     return codes, factors
 
 
+# Tiles of the facts-by-facts product small enough for the BLAS library to compute each
+# on the calling thread: one product of 200 facts by 200 would wake its worker threads,
+# which then compete with the request's embedding running beside it (a miss went from
+# ~1 ms to ~4-5 ms beyond the embedding on two cores).
+_TILE_ROWS, _TILE_COLUMNS = 32, 20
+
+
+def _products(whole: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
+    """`whole @ whole.T`, tile by tile. The rows hold int8 codes, so every entry is an
+    integer below 2**24 and exact whatever the order of the sums."""
+    count = whole.shape[0]
+    out = np.empty((count, count), dtype=np.float32)
+    for top in range(0, count, _TILE_ROWS):
+        rows = whole[top : top + _TILE_ROWS]
+        for left in range(0, count, _TILE_COLUMNS):
+            columns = whole[left : left + _TILE_COLUMNS]
+            out[top : top + _TILE_ROWS, left : left + _TILE_COLUMNS] = rows @ columns.T
+    return out
+
+
 def nearest(vectors: npt.NDArray[np.float32], k: int = NEIGHBOURS) -> npt.NDArray[np.int64]:
     """For each row of `vectors` (L2-normalised), the positions of the `k` other rows
     closest to it by cosine (fewer when there are fewer facts), in no particular order.
@@ -151,8 +171,9 @@ def nearest(vectors: npt.NDArray[np.float32], k: int = NEIGHBOURS) -> npt.NDArra
     if k <= 0:
         return np.zeros((count, 0), dtype=np.int64)
     codes, factors = int8_codes(vectors)
-    whole = codes.astype(np.float32)
-    sims = (whole @ whole.T) * factors[None, :]  # row i's own factor orders nothing
+    sims = (
+        _products(codes.astype(np.float32)) * factors[None, :]
+    )  # row i's own factor orders nothing
     np.fill_diagonal(sims, -np.inf)
     rows = np.arange(count)
     near = np.empty((count, k), dtype=np.int64)
