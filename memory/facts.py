@@ -31,7 +31,7 @@ import numpy.typing as npt
 
 from memory.embedding import Vector
 from memory.errors import MemoryEngineError
-from memory.features import FactFeatures, fact_features
+from memory.features import FactFeatures, fact_features, int8_codes
 from memory.store import StoredItem
 from memory.subjects import Subjects
 from memory.types import MemoryItem
@@ -97,7 +97,7 @@ class Facts:
         `subjects`: derived on first use (or read from the cache entry) and kept."""
         features = self._features
         if features is None or not features.fits(subjects, len(self)):
-            features = fact_features(self.texts, self.langs, self.slots, subjects)
+            features = fact_features(self.texts, self.langs, self.slots, subjects, self.matrix)
             self._features = features
         return features
 
@@ -249,13 +249,7 @@ def pack(facts: Facts, model: str, subjects: Subjects | None = None) -> bytes:
         separators=(",", ":"),
     ).encode("utf-8")
     ends = np.cumsum([len(row) for row in rows], dtype=np.uint32)
-    matrix = np.asarray(facts.matrix, dtype=np.float32)
-    peaks = np.abs(matrix).max(axis=1) if len(facts) else np.zeros(0, dtype=np.float32)
-    codes = np.rint(matrix * np.where(peaks > 0, 127.0 / peaks, 1.0)[:, None])
-    codes = codes.clip(-127, 127).astype(np.int8)
-    # One factor per row turns the codes back into a unit vector: 1 / |codes|.
-    lengths = np.linalg.norm(codes.astype(np.float32), axis=1)
-    factors = np.where(lengths > 0, 1.0 / np.maximum(lengths, 1e-12), 0.0).astype(np.float32)
+    codes, factors = int8_codes(facts.matrix)  # a factor per row: 1 / |codes|
     header = _HEADER.pack(_MAGIC, _VERSION, len(facts), len(meta))
     return b"".join([header, meta, ends.tobytes(), *rows, factors.tobytes(), codes.tobytes()])
 

@@ -21,7 +21,10 @@ the request's own (bench/README.md).
 的便宜机票" vs "从不坐红眼航班"), but both are about flights and time of day. For each subject
 the request is about (`memory/subjects.py`), facts about it gain `SUBJECT_WEIGHT` times the
 subject's rarity in the namespace (inverse document frequency): a subject every fact
-shares says nothing; one that only two facts share says a lot.
+shares says nothing; one that only two facts share says a lot. A fact whose own words
+name no such subject still gains part of it when its nearest facts do
+(`memory.features`, `NEIGHBOUR_SHARE`): the vocabulary misses words, the neighbours
+fill in some of them.
 
 Everything is computed from what is passed in (no store, no cache); deterministic and
 independent of the order of the facts. What is read of each fact besides its vector (its
@@ -161,7 +164,7 @@ def rank_scores(
         raise ValueError("texts, langs, slots and passages must describe the same facts")
     vocabulary = subjects or load_subjects()
     if features is None or not features.fits(vocabulary, count):
-        features = fact_features(texts, langs, slots, vocabulary)
+        features = fact_features(texts, langs, slots, vocabulary, passages)
     return _score(passages @ query, detect_lang(request), vocabulary.of(request), features, gap)
 
 
@@ -182,7 +185,7 @@ def _score(
     count = len(scores)
     for subject in asked:
         j = facts.column(subject)
-        having = facts.about[:, j]
+        having = facts.weight[:, j]
         n = int(facts.counts[j])
         if n:
             scores += SUBJECT_WEIGHT * math.log((count + 1) / (n + 0.5)) * having

@@ -25,7 +25,7 @@ from memory.slots import LANGS, ProfileSchemaError
 
 # Bumped when the code that derives a fact's subjects or language changes (not only the
 # vocabulary): cached features from another version are then derived again, not trusted.
-FEATURES_VERSION = 1
+FEATURES_VERSION = 2
 
 _DEFAULT_PATH = Path(__file__).with_name("subjects.json")
 _CACHE_SIZE = 65536  # texts whose subjects are remembered: a few thousand travellers' facts

@@ -14,7 +14,13 @@ import pytest
 
 from memory.embedding import LocalEmbedder, Vector, shared_local_embedder
 from memory.facts import Facts, pack, unpack
-from memory.features import FactFeatures, fact_features
+from memory.features import (
+    NEIGHBOUR_SHARE,
+    NEIGHBOURS,
+    FactFeatures,
+    fact_features,
+    int8_codes,
+)
 from memory.lang import detect_lang
 from memory.profile import load_schema
 from memory.ranking import (
@@ -64,13 +70,29 @@ def per_fact_reference(
     asked = subjects.of(request)
     if asked:
         about = [subjects.of(t, s) for t, s in zip(texts, slots, strict=True)]
+        near = [nearest_of(passages, i) for i in range(len(texts))]
         for subject in asked:
             having = np.array([subject in a for a in about])
             n = int(having.sum())
+            lent = np.array([sum(subject in about[j] for j in ns) / len(ns) for ns in near])
+            weight = np.maximum(having, NEIGHBOUR_SHARE * lent)
             if n:
-                scores += SUBJECT_WEIGHT * math.log((len(texts) + 1) / (n + 0.5)) * having
+                scores += SUBJECT_WEIGHT * math.log((len(texts) + 1) / (n + 0.5)) * weight
     out: Vector = scores.astype(np.float32)
     return out
+
+
+def nearest_of(passages: Vector, i: int) -> list[int]:
+    """The NEIGHBOURS facts closest to fact i, by cosine of the vectors as the cache keeps
+    them (int8), one at a time."""
+    codes, factors = int8_codes(passages)
+    mine = codes[i].astype(np.int64)
+    sims = [
+        (float(mine @ codes[j].astype(np.int64)) * float(factors[j]), j)
+        for j in range(len(passages))
+        if j != i
+    ]
+    return [j for _, j in sorted(sims, reverse=True)[:NEIGHBOURS]]
 
 
 @pytest.fixture(scope="module")
@@ -147,7 +169,7 @@ def test_features_of_another_vocabulary_are_derived_again(
         "another", ("x",), np.zeros(len(facts), bool), np.zeros((len(facts), 1), bool)
     )
     assert not other.fits(subjects, len(facts))
-    derived = fact_features(facts.texts, facts.langs, facts.slots, subjects)
+    derived = fact_features(facts.texts, facts.langs, facts.slots, subjects, facts.matrix)
     assert derived.fits(subjects, len(facts)) and not derived.fits(subjects, len(facts) + 1)
 
 
@@ -163,6 +185,8 @@ def test_packed_features_read_back_the_same_and_damage_reads_as_none(
     assert back.names == features.names and back.vocabulary == features.vocabulary
     assert np.array_equal(back.zh, features.zh) and np.array_equal(back.about, features.about)
     assert np.array_equal(back.counts, features.counts)
+    assert np.array_equal(back.near, features.near)
+    assert np.array_equal(back.weight, features.weight)
     assert FactFeatures.unpacked(json.loads(json.dumps(raw)), len(facts) + 1) is None
     assert FactFeatures.unpacked({"names": []}, len(facts)) is None
     assert FactFeatures.unpacked("junk", len(facts)) is None
