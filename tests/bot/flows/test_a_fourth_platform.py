@@ -13,9 +13,10 @@ from __future__ import annotations
 import ast
 import time
 from collections.abc import Iterator
-from datetime import date, timedelta
+from datetime import date, datetime, timedelta
 from pathlib import Path
 from typing import Any
+from zoneinfo import ZoneInfo
 
 import pytest
 
@@ -185,7 +186,8 @@ def test_it_shows_the_steps_and_the_preferences_the_answer_used(
     [work] = toy.shown("work")
     assert toy.toy.outbox.index(work) < toy.toy.outbox.index(answer)  # before the answer
     used = {item["text"]: item["when"] for item in work["used"]}
-    today = date.today().isoformat()
+    # in Toy's people's time zone (Asia/Shanghai): after 16:00 UTC it is already tomorrow there
+    today = datetime.now(ZoneInfo("Asia/Shanghai")).date().isoformat()
     assert used == {
         "I never take red-eye flights": f"said on {today}",
         "I prefer aisle seats": f"said on {today}",
