@@ -866,6 +866,20 @@ _MESSAGES: dict[str, dict[str, str]] = {
         "You will be told here.",
         "zh": "已请 {approvers} 审批{trip}；申请未能发送给 {failed}。结果会在这里告诉你。",
     },
+    "approval_sent_partly_unconfirmed": {
+        "en": "Asked {approvers} to approve {trip}; the request could not be sent to {failed}, "
+        "and the chat service did not confirm that {unconfirmed} received it: if they have not "
+        "seen it, let them know it is waiting. You will be told here.",
+        "zh": "已请 {approvers} 审批{trip}；申请未能发送给 {failed}，平台也未确认 {unconfirmed} "
+        "已收到：如对方没有看到，请告诉对方有待审批的申请。结果会在这里告诉你。",
+    },
+    "approval_not_delivered_unconfirmed": {
+        "en": "{trip} is waiting for approval, but the request could not be sent to {failed}, "
+        "and the chat service did not confirm that {unconfirmed} received it: let them, or a "
+        "travel admin, know it is waiting. You will be told here.",
+        "zh": "{trip}已在等待审批，但申请未能发送给 {failed}，平台也未确认 {unconfirmed} 已收到："
+        "请告诉对方或差旅管理员有待审批的申请。结果会在这里告诉你。",
+    },
     "approval_not_delivered": {
         "en": "{trip} is waiting for approval, but the request could not be sent to {failed}: "
         "let them, or a travel admin, know it is waiting. You will be told here.",

@@ -74,7 +74,7 @@ COUNTED = {Sent.DELIVERED: "sent", Sent.NOT_DELIVERED: "failed", Sent.UNCONFIRME
 def asked_notice(ends: Mapping[str, Sent], platform: Platform, trip: str, lang: Lang) -> Notice:
     """What the traveller is told of the cards sent to their approvers (`ends`: what
     became of each): asked; asked, but unconfirmed for some; asked, but not sent to
-    some; or sent to none."""
+    some (and unconfirmed for others); or sent to none (and unconfirmed for the rest)."""
     failed = [a for a, end in ends.items() if end is Sent.NOT_DELIVERED]
     unsure = [a for a, end in ends.items() if end is Sent.UNCONFIRMED]
     reached = [a for a in ends if a not in failed]
@@ -83,7 +83,12 @@ def asked_notice(ends: Mapping[str, Sent], platform: Platform, trip: str, lang: 
         return ", ".join(platform.mention(person_id(a)) for a in people)
 
     params = {"trip": trip, "approvers": mentions(reached)}
-    if failed:
+    if failed and unsure:  # the traveller hears of both, and "asked" names the sure ones only
+        params.update(failed=mentions(failed), unconfirmed=mentions(unsure))
+        sure = [a for a in reached if a not in unsure]
+        params["approvers"] = mentions(sure)
+        key = "approval_sent_partly_unconfirmed" if sure else "approval_not_delivered_unconfirmed"
+    elif failed:
         params["failed"] = mentions(failed)
         key = "approval_sent_partly" if reached else "approval_not_delivered"
     elif unsure:

@@ -78,10 +78,13 @@ class Recorder:
     platform: Platform
     widgets: Any
     sent: list[Drawn] = field(default_factory=list)
+    ends: dict[str, Sent] = field(default_factory=dict)  # a person's posts end so (not shown)
 
     def to_person(self, namespace: str, outcome: Outcome, *, key: str) -> Sent:
-        self.sent.append(Drawn(namespace, render(self.widgets, outcome.view)))
-        return Sent.DELIVERED
+        end = self.ends.get(namespace, Sent.DELIVERED)
+        if end is not Sent.NOT_DELIVERED:
+            self.sent.append(Drawn(namespace, render(self.widgets, outcome.view)))
+        return end
 
     def to_thread(self, where: Mapping[str, Any], outcome: Outcome, *, key: str) -> Sent:
         drawn = render(self.widgets, outcome.view)
@@ -450,3 +453,24 @@ def test_an_admins_plan_for_a_colleague_asks_approval_for_the_colleague(office: 
     )
     asked_by = o.ask("U0BOSS", approve, admins=admins)  # who asked never decides
     assert asked_by.tone == "error"
+
+
+def test_a_mixed_outcome_names_who_was_asked_who_was_not_and_who_is_unconfirmed(
+    office: Office,
+) -> None:
+    """Three approvers: one card arrives, one is refused, one may have arrived. Alice reads
+    all three, and the unconfirmed one is not among those she is told were asked."""
+    o = office
+    policy = EXAMPLE.replace("approvers: [U0APPROVER]", "approvers: [U0ANNA, U0BEN, U0CAI]")
+    o.desk.book.set(o.org, policy, by="cli:ana")
+    o.messenger.ends = {o.ns("U0BEN"): Sent.NOT_DELIVERED, o.ns("U0CAI"): Sent.UNCONFIRMED}
+    view = o.flows.trips.plan_view(plan_part(o), o.platform)
+    [(_, pick)] = view.picks
+    form = o.draw(o.ask("U0ALICE", pick))
+    sent = o.ask("U0ALICE", answer_form(o.platform, form, REASON, o.codes))
+    assert sent.tone == "warning", sent.text
+    asked_part, rest = sent.text.split("；", 1)
+    assert "U0ANNA" in asked_part and "U0CAI" not in asked_part and "U0BEN" not in asked_part
+    assert "未能发送给" in rest and "U0BEN" in rest
+    assert "平台也未确认" in rest and "U0CAI" in rest
+    assert {d.to for d in o.messenger.sent} == {o.ns("U0ANNA"), o.ns("U0CAI")}
