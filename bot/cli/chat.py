@@ -260,6 +260,7 @@ class _Session:
             "/remember": self.remember,
             "/recall": self.recall,
             "/prefs": self.prefs,
+            "/travel-prefs": self.prefs,  # the chat platforms' name for it
             "/forget": self.forget,
         }
         if name in ("/help", "/?"):

@@ -175,6 +175,9 @@ def test_prefs_reads_like_the_page_in_both_languages(sqlite_memory: Memory) -> N
     assert "仅限部分行程（在聊天中告诉我即可修改）：日本：靠窗" in chinese
     assert "我记住的内容（2 条）：" in chinese
     assert "rail_class" not in english + chinese and "first_class" not in english + chinese
+    # the name people know from Slack, Feishu and DingTalk works here too
+    slash = _session(_settings(), "/travel-prefs\n", memory=sqlite_memory)
+    assert "Unknown command" not in slash and "What I remember (2):" in slash
 
 
 def test_help_unknown_commands_chinese_and_quit(sqlite_memory: Memory) -> None:
