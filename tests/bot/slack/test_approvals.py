@@ -21,8 +21,8 @@ from bot.slack.views.trip import SAVE_TRIP_ACTION
 from tests.bot.conftest import BotFactory
 from tests.bot.slack.test_plans import RETURN, plan_call, save_message
 from tests.support.llm_server import ScriptedModel
-from tests.support.slack_api import FakeSlackAPI
-from tests.support.slack_harness import BotHarness
+from tests.support.slack_api import Call, FakeSlackAPI
+from tests.support.slack_harness import BotHarness, Sent
 from tests.support.slack_payloads import (
     click_payload,
     open_home,
@@ -131,6 +131,31 @@ def test_the_approval_round_trip_in_slack(
     assert [e.actor for e in audit if e.kind == "decision_refused"] == [bot.namespace(BOB)]
 
 
+def reason_modal(
+    bot: BotHarness, scripted_model: ScriptedModel, slack: FakeSlackAPI
+) -> tuple[Sent, dict[str, Any]]:
+    """Alice's out-of-policy plan under STRICT, *Save trip* clicked: (her DM, the reason modal)."""
+    assert bot.core.policy is not None
+    bot.core.policy.set(bot.team_id, STRICT, by="cli:ana")
+    scripted_model.script(plan_call(return_date=RETURN), "这是你的成都行程。")
+    sent = bot.dm(ALICE, "规划一下上海到成都的行程")
+    click(bot, ALICE, save_message(bot, sent), sent.channel, SAVE_TRIP_ACTION)
+    [modal] = wait_view(slack, "views.open", lambda v: v["callback_id"] == APPROVAL_REASON_CALLBACK)
+    return sent, modal
+
+
+def give_reason_until_unconfirmed(
+    bot: BotHarness, slack: FakeSlackAPI, modal: dict[str, Any]
+) -> Call:
+    """Alice submits her reason; the post telling her Slack did not confirm the card."""
+    reason = {REASON_BLOCK: {REASON_ACTION: {"type": "plain_text_input", "value": REASON}}}
+    assert submit(bot, {**modal, "id": "V2"}, ALICE, reason).status_code == 200
+    [told] = slack.wait_for(
+        "chat.postMessage", where=lambda c: "平台未确认" in str(c.args.get("text"))
+    )
+    return told
+
+
 def test_alice_is_told_when_slack_never_confirmed_the_approvers_card(
     make_bot: BotFactory, scripted_model: ScriptedModel, slack: FakeSlackAPI
 ) -> None:
@@ -138,19 +163,10 @@ def test_alice_is_told_when_slack_never_confirmed_the_approvers_card(
     again (chat.postMessage takes no idempotency key), and Alice is told that Slack did
     not confirm it reached the approver, not a plain 'asked'."""
     bot = make_bot()
-    assert bot.core.policy is not None
-    bot.core.policy.set(bot.team_id, STRICT, by="cli:ana")
-    scripted_model.script(plan_call(return_date=RETURN), "这是你的成都行程。")
-    sent = bot.dm(ALICE, "规划一下上海到成都的行程")
-    click(bot, ALICE, save_message(bot, sent), sent.channel, SAVE_TRIP_ACTION)
-    [modal] = wait_view(slack, "views.open", lambda v: v["callback_id"] == APPROVAL_REASON_CALLBACK)
+    sent, modal = reason_modal(bot, scripted_model, slack)
 
     slack.take_then_reset("chat.postMessage")  # the first post: the approver's card
-    reason = {REASON_BLOCK: {REASON_ACTION: {"type": "plain_text_input", "value": REASON}}}
-    assert submit(bot, {**modal, "id": "V2"}, ALICE, reason).status_code == 200
-    [told] = slack.wait_for(
-        "chat.postMessage", where=lambda c: "平台未确认" in str(c.args.get("text"))
-    )
+    told = give_reason_until_unconfirmed(bot, slack, modal)
     assert told.args["channel"] == sent.channel and "<@U0APPROVER>" in told.args["text"]
     cards = [c for c in slack.calls_to("chat.postMessage") if c.args["channel"] == APPROVER]
     assert len(cards) == 1  # sent once, never again
@@ -163,19 +179,10 @@ def test_an_answer_slack_may_have_posted_in_the_thread_is_not_sent_again_as_a_dm
     """The approver's card and then Alice's answer in her thread are each taken by Slack and
     the connection resets: Alice's answer is in her thread once, not again in a DM."""
     bot = make_bot()
-    assert bot.core.policy is not None
-    bot.core.policy.set(bot.team_id, STRICT, by="cli:ana")
-    scripted_model.script(plan_call(return_date=RETURN), "这是你的成都行程。")
-    sent = bot.dm(ALICE, "规划一下上海到成都的行程")
-    click(bot, ALICE, save_message(bot, sent), sent.channel, SAVE_TRIP_ACTION)
-    [modal] = wait_view(slack, "views.open", lambda v: v["callback_id"] == APPROVAL_REASON_CALLBACK)
+    sent, modal = reason_modal(bot, scripted_model, slack)
 
     slack.take_then_reset("chat.postMessage", times=2)  # the approver's card, Alice's answer
-    reason = {REASON_BLOCK: {REASON_ACTION: {"type": "plain_text_input", "value": REASON}}}
-    assert submit(bot, {**modal, "id": "V2"}, ALICE, reason).status_code == 200
-    [told] = slack.wait_for(
-        "chat.postMessage", where=lambda c: "平台未确认" in str(c.args.get("text"))
-    )
+    told = give_reason_until_unconfirmed(bot, slack, modal)
     assert told.args["channel"] == sent.channel
     deadline = time.monotonic() + 1.0  # a copy would follow the reset within milliseconds
     while time.monotonic() < deadline:
