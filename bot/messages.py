@@ -1072,6 +1072,36 @@ _MESSAGES: dict[str, dict[str, str]] = {
         "en": "I couldn't message you privately. Please send me /travel-prefs in a direct chat.",
         "zh": "无法通过单聊联系你，请在与我的单聊中发送“我的偏好”。",
     },
+    # Feishu: the preferences card did not reach the person (bot/feishu/undelivered.py).
+    "feishu_prefs_unreachable": {
+        "en": (
+            "I couldn't send your travel preferences to you directly: Feishu doesn't let me "
+            "message you one-to-one (the app may not be available to you; a Feishu admin can "
+            "add you to its availability). Nothing was changed."
+        ),
+        "zh": (
+            "无法通过单聊把你的出行偏好发给你：飞书不允许我单独给你发消息（应用的可用范围可能"
+            "不包括你，可请飞书管理员把你加入）。没有做任何更改。"
+        ),
+    },
+    "feishu_prefs_busy": {
+        "en": (
+            "Feishu is limiting how many messages I can send right now, so your travel "
+            "preferences card did not go out. Please try again in a minute."
+        ),
+        "zh": "飞书暂时限制了我的发消息频率，你的出行偏好卡片没有发出。请一分钟后再试。",
+    },
+    "feishu_prefs_failed": {
+        "en": (
+            "I couldn't show your travel preferences card just now (Feishu refused it, code "
+            "{code}). Please try again; if it keeps failing, send /travel-prefs to me in a "
+            "direct chat."
+        ),
+        "zh": (
+            "刚才没能显示你的出行偏好卡片（飞书拒绝了它，错误码 {code}）。请再试一次；"
+            "如果仍然失败，请在与我的单聊中发送“我的偏好”。"
+        ),
+    },
     "dingtalk_or_send": {"en": "Or send: {command}", "zh": "也可以发送：{command}"},
     "prefs_forget_expired": {
         "en": (
