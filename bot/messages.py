@@ -947,8 +947,21 @@ _MESSAGES: dict[str, dict[str, str]] = {
         "zh": "{who} 驳回了{trip}（{choice}）。请选择符合差标的选项，或重新申请。",
     },
     "approval_told_expired": {
-        "en": "The approval of {trip} ({choice}) expired without a decision.",
-        "zh": "{trip}（{choice}）的审批已过期，未被处理。",
+        "en": "The approval of {trip} ({choice}) expired without a decision, so that choice "
+        "is not approved. To go ahead with it, save the trip again and give your reason (your "
+        "approver is asked again), or choose an option within the policy.",
+        "zh": "{trip}（{choice}）的审批已过期，未被处理，因此该选择未获批准。如仍需要，请重新"
+        "保存行程并填写理由（会再次请审批人审批），或选择符合差标的选项。",
+    },
+    # Sent one-to-one when the expiry's post in the thread failed or may not have arrived.
+    "approval_told_expired_direct": {
+        "en": "I could not confirm that my message in the thread where you asked reached "
+        "you, so here it is: the approval of {trip} ({choice}) expired without a decision, "
+        "so that choice is not approved. To go ahead with it, save the trip again and give "
+        "your reason (your approver is asked again), or choose an option within the policy.",
+        "zh": "我无法确认你提交申请的那个对话里的消息已送达，所以在这里再说一次：{trip}（{choice}）"
+        "的审批已过期，未被处理，因此该选择未获批准。如仍需要，请重新保存行程并填写理由"
+        "（会再次请审批人审批），或选择符合差标的选项。",
     },
     "trips_heading": {"en": "Your trips", "zh": "你的行程"},
     "trip_state_pending": {"en": "waiting for approval", "zh": "待审批"},
