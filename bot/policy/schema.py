@@ -102,8 +102,7 @@ POLICY_MIGRATIONS: tuple[Migration, ...] = (
             "UPDATE approval_requests SET told = 'before' WHERE state <> 'pending'",
         ),
         postgres=(
-            "ALTER TABLE approval_requests ADD COLUMN IF NOT EXISTS told TEXT NOT NULL "
-            "DEFAULT ''",
+            "ALTER TABLE approval_requests ADD COLUMN IF NOT EXISTS told TEXT NOT NULL DEFAULT ''",
             "UPDATE approval_requests SET told = 'before' WHERE state <> 'pending'",
         ),
     ),
