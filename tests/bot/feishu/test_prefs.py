@@ -254,3 +254,22 @@ def test_in_a_group_a_person_the_bot_may_not_message_hears_why_in_the_thread(
     assert "高铁一等座" not in str(notice["content"])
     assert fake_feishu.sent_to(BOB) == []
     assert len(feishu.replies(sent)) == 1  # no "sent to you privately" note
+
+
+def test_the_menus_card_still_rate_limited_after_waiting_is_explained_in_the_persons_language(
+    make_feishu: FeishuFactory, fake_feishu: FakeFeishuAPI
+) -> None:
+    """230020 (one chat's frequency limit) answered until the bot's patience (30 s of
+    Feishu's `x-ogw-ratelimit-reset`) runs out: Alice is told, in Chinese, that Feishu is
+    limiting messages and to try again in a minute. The waits are counted, not slept."""
+    feishu = make_feishu(default_language="zh")
+    feishu.feishu.api._sleep = lambda seconds: None  # the waits still count against patience
+    fake_feishu.rate_limit("send", times=4, code=230020, reset=10)
+    assert feishu.post(_menu()).status_code == 200
+    fake_feishu.wait_for("send", ok=True)
+    feishu.drain()
+    [told] = fake_feishu.sent_to(ALICE)
+    assert told["msg_type"] == "text" and "请一分钟后再试" in told["content"]["text"]
+    assert len(fake_feishu.calls_to("send")) == 5  # four limited tries of the card, the notice
+    metrics = feishu.core.metrics
+    assert metrics.value("feishu_prefs_undelivered_total", reason="busy") == 1
