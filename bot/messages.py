@@ -947,8 +947,21 @@ _MESSAGES: dict[str, dict[str, str]] = {
         "zh": "{who} 驳回了{trip}（{choice}）。请选择符合差标的选项，或重新申请。",
     },
     "approval_told_expired": {
-        "en": "The approval of {trip} ({choice}) expired without a decision.",
-        "zh": "{trip}（{choice}）的审批已过期，未被处理。",
+        "en": "The approval of {trip} ({choice}) expired without a decision, so that choice "
+        "is not approved. To go ahead with it, save the trip again and give your reason (your "
+        "approver is asked again), or choose an option within the policy.",
+        "zh": "{trip}（{choice}）的审批已过期，未被处理，因此该选择未获批准。如仍需要，请重新"
+        "保存行程并填写理由（会再次请审批人审批），或选择符合差标的选项。",
+    },
+    # Sent one-to-one when the expiry's post in the thread failed or may not have arrived.
+    "approval_told_expired_direct": {
+        "en": "I could not confirm that my message in the thread where you asked reached "
+        "you, so here it is: the approval of {trip} ({choice}) expired without a decision, "
+        "so that choice is not approved. To go ahead with it, save the trip again and give "
+        "your reason (your approver is asked again), or choose an option within the policy.",
+        "zh": "我无法确认你提交申请的那个对话里的消息已送达，所以在这里再说一次：{trip}（{choice}）"
+        "的审批已过期，未被处理，因此该选择未获批准。如仍需要，请重新保存行程并填写理由"
+        "（会再次请审批人审批），或选择符合差标的选项。",
     },
     "trips_heading": {"en": "Your trips", "zh": "你的行程"},
     "trip_state_pending": {"en": "waiting for approval", "zh": "待审批"},
@@ -1071,6 +1084,36 @@ _MESSAGES: dict[str, dict[str, str]] = {
     "dingtalk_prefs_private_failed": {
         "en": "I couldn't message you privately. Please send me /travel-prefs in a direct chat.",
         "zh": "无法通过单聊联系你，请在与我的单聊中发送“我的偏好”。",
+    },
+    # Feishu: the preferences card did not reach the person (bot/feishu/undelivered.py).
+    "feishu_prefs_unreachable": {
+        "en": (
+            "I couldn't send your travel preferences to you directly: Feishu doesn't let me "
+            "message you one-to-one (the app may not be available to you; a Feishu admin can "
+            "add you to its availability). Nothing was changed."
+        ),
+        "zh": (
+            "无法通过单聊把你的出行偏好发给你：飞书不允许我单独给你发消息（应用的可用范围可能"
+            "不包括你，可请飞书管理员把你加入）。没有做任何更改。"
+        ),
+    },
+    "feishu_prefs_busy": {
+        "en": (
+            "Feishu is limiting how many messages I can send right now, so your travel "
+            "preferences card did not go out. Please try again in a minute."
+        ),
+        "zh": "飞书暂时限制了我的发消息频率，你的出行偏好卡片没有发出。请一分钟后再试。",
+    },
+    "feishu_prefs_failed": {
+        "en": (
+            "I couldn't show your travel preferences card just now (Feishu refused it, code "
+            "{code}). Please try again; if it keeps failing, send /travel-prefs to me in a "
+            "direct chat."
+        ),
+        "zh": (
+            "刚才没能显示你的出行偏好卡片（飞书拒绝了它，错误码 {code}）。请再试一次；"
+            "如果仍然失败，请在与我的单聊中发送“我的偏好”。"
+        ),
     },
     "dingtalk_or_send": {"en": "Or send: {command}", "zh": "也可以发送：{command}"},
     "prefs_forget_expired": {

@@ -7,6 +7,7 @@ and the preferences site on it. Part of the composition root (`bot.compose`).
 from __future__ import annotations
 
 import logging
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -88,6 +89,7 @@ def open_core(
 
     metrics = metrics or Metrics()
     memory = memory if memory is not None else open_memory(settings)
+    warm_privacy()
     trips = open_trip_store(settings)
     policy = open_policy_book(settings, trips.backend)
     if agent is None:
@@ -144,6 +146,25 @@ def open_core(
         conversation=conversation,
         messengers=Messengers(),
     )
+
+
+def warm_privacy() -> threading.Thread:
+    """Warm the privacy guard's learned layers (`memory.privacy.verdict.warm`) on a daemon
+    thread: the first preferences form a process checks then finds them loaded, and nothing
+    waits for it (a platform's acknowledgement, readiness and every request go on at once;
+    a check that comes first loads them itself, as before)."""
+
+    def run() -> None:
+        from memory.privacy.verdict import warm
+
+        try:
+            warm()
+        except Exception:  # the first check loads them, as it did before
+            logging.getLogger(__name__).warning("could not warm the privacy guard", exc_info=True)
+
+    thread = threading.Thread(target=run, name="privacy-warm", daemon=True)
+    thread.start()
+    return thread
 
 
 def approval_flows(core: Core) -> ApprovalFlows:
@@ -292,5 +313,6 @@ __all__ = [
     "open_core",
     "pipeline",
     "server",
+    "warm_privacy",
     "web_app",
 ]

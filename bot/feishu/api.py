@@ -40,12 +40,8 @@ from typing import Any
 
 import lark_oapi as lark
 from lark_oapi.api.im.v1 import (
-    CreateMessageReactionRequest,
-    CreateMessageReactionRequestBody,
     CreateMessageRequest,
     CreateMessageRequestBody,
-    DeleteMessageReactionRequest,
-    Emoji,
     ListMessageRequest,
     PatchMessageRequest,
     PatchMessageRequestBody,
@@ -56,6 +52,8 @@ from lark_oapi.core.exception import ObtainAccessTokenException
 from lark_oapi.core.token.manager import TokenManager
 
 from bot.feishu.cardkit import CardKitCalls, compact_json
+from bot.feishu.errors import FeishuError, FeishuRateLimited, FeishuUnavailable
+from bot.feishu.reactions import ReactionCalls
 from bot.feishu.reply_modes import Mode, ReplyModes
 from bot.retry import never_sent, retry_after
 
@@ -69,31 +67,9 @@ PATIENCE = 30.0  # seconds of rate limits a call waits out in total, by default
 MAX_BACKOFF = 10.0
 
 
-class FeishuError(Exception):
-    """Feishu answered with a non-zero code (or could not be asked); `maybe_sent`: a try
-    of the call failed after the request may have reached Feishu (it may have acted)."""
-
-    def __init__(
-        self, code: int | None, msg: str, *, call: str = "", maybe_sent: bool = False
-    ) -> None:
-        super().__init__(f"{call}: Feishu code {code}: {msg}" if call else f"code {code}: {msg}")
-        self.code = code
-        self.msg = msg
-        self.call = call
-        self.maybe_sent = maybe_sent
-
-
-class FeishuRateLimited(FeishuError):
-    """Still rate limited after waiting as long as the caller would."""
-
-
-class FeishuUnavailable(FeishuError):
-    """Feishu could not be reached, or answered with something that is not JSON."""
-
-
-class FeishuAPI(CardKitCalls):
+class FeishuAPI(CardKitCalls, ReactionCalls):
     """The bot's calls to Feishu's open API (see the module docstring); CardKit's are
-    in `bot.feishu.cardkit`. Thread-safe."""
+    in `bot.feishu.cardkit`, reactions' in `bot.feishu.reactions`. Thread-safe."""
 
     def __init__(
         self,
@@ -276,7 +252,11 @@ class FeishuAPI(CardKitCalls):
         return str(getattr(data, "message_id", "") or "")
 
     def update_card(self, message_id: str, card: Mapping[str, Any]) -> None:
-        """Replace a card the bot sent (a shared card: everyone sees the new one)."""
+        """Replace a card the bot sent (a shared card: everyone sees the new one).
+
+        Retried after a read error like any call: the patch (`im/v1/messages/:id`, PATCH)
+        takes no uuid, but it replaces the card's whole content with `card`, so applying
+        it twice shows the same card once; nothing is added that could show twice."""
         body = PatchMessageRequestBody.builder().content(compact_json(card)).build()
         request = PatchMessageRequest.builder().message_id(message_id).request_body(body).build()
         self.call("update_card", lambda: self.client.im.v1.message.patch(request))
@@ -296,34 +276,6 @@ class FeishuAPI(CardKitCalls):
         )
         items = getattr(data, "items", None) or []
         return [json.loads(lark.JSON.marshal(item)) for item in items]
-
-    # -- reactions ------------------------------------------------------------------------
-
-    def react(self, message_id: str, emoji: str, *, patience: float = 2.0) -> str:
-        """Add a reaction; its id (for taking it away)."""
-        body = (
-            CreateMessageReactionRequestBody.builder()
-            .reaction_type(Emoji.builder().emoji_type(emoji).build())
-            .build()
-        )
-        request = (
-            CreateMessageReactionRequest.builder().message_id(message_id).request_body(body).build()
-        )
-        data = self.call(
-            "react",
-            lambda: self.client.im.v1.message_reaction.create(request),
-            patience=patience,
-        )
-        return str(getattr(data, "reaction_id", "") or "")
-
-    def unreact(self, message_id: str, reaction_id: str) -> None:
-        request = (
-            DeleteMessageReactionRequest.builder()
-            .message_id(message_id)
-            .reaction_id(reaction_id)
-            .build()
-        )
-        self.call("unreact", lambda: self.client.im.v1.message_reaction.delete(request))
 
     # -- the bot itself --------------------------------------------------------------------
 

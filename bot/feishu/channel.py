@@ -19,7 +19,8 @@ work and Feishu gets its acknowledgement at once:
 
 A command's outcome (`show`) is drawn by the widgets (`bot.feishu.widgets`): in a direct
 chat it is the reply; in a group, what is the person's own goes to them directly and the
-group thread only hears that it was sent.
+group thread only hears that it was sent. When it cannot be sent, the person is told by
+what still works, or it is logged why nothing can (`bot.feishu.undelivered`).
 
 Every message the channel sends carries a uuid derived from what it answers (the message,
 the menu event, the approval request and its step: `reply_uuid`), so Feishu keeps one
@@ -49,6 +50,7 @@ from bot.feishu.cards import answer_card
 from bot.feishu.incoming import PLATFORM, field, parse_message, text_field
 from bot.feishu.sink import FeishuReplySink, reply_uuid
 from bot.feishu.turns import FeishuTurns
+from bot.feishu.undelivered import notice_key, why
 from bot.feishu.widgets import REASON_FIELD, FeishuWidgets
 from bot.flows.actions import SHOW_PREFS, Action, Request
 from bot.flows.approvals import Sent, person_id
@@ -216,8 +218,9 @@ class FeishuChannel:
         # One uuid per logical send: the message or the menu event it answers (an event
         # without an id, never seen from Feishu, still gets one for its own retries).
         key = where.reply_to or f"menu:{where.event or uuidlib.uuid4().hex}"
+        direct = bool(where.reply_to) and not (outcome.private and where.in_group)
         try:
-            if where.reply_to and not (outcome.private and where.in_group):
+            if where.reply_to and direct:
                 self._reply(where.reply_to, card, reply_uuid(key, "prefs"))
                 return
             self.api.send(
@@ -227,11 +230,40 @@ class FeishuChannel:
                 content=card,
                 uuid=reply_uuid(key, "prefs"),
             )
-            if where.reply_to:
-                note = answer_card(t("prefs_sent_privately", where.lang))
-                self._reply(where.reply_to, note, reply_uuid(key, "prefs-note"))
         except FeishuError as exc:
-            log.warning("could not send the preferences card (%s)", exc.code)
+            self._undelivered(where, key, exc, direct=direct)
+            return
+        if where.reply_to:
+            note = answer_card(t("prefs_sent_privately", where.lang))
+            try:
+                self._reply(where.reply_to, note, reply_uuid(key, "prefs-note"))
+            except FeishuError as exc:  # the card itself reached the person
+                log.warning("could not say in the group that the card was sent (%s)", exc.code)
+
+    def _undelivered(self, where: Where, key: str, exc: FeishuError, *, direct: bool) -> None:
+        """The card did not reach the person: tell them through what still works, or log
+        why nothing can (`bot.feishu.undelivered`)."""
+        reason = why(exc)
+        self.metrics.inc("feishu_prefs_undelivered_total", reason=reason)
+        log.warning("could not send the preferences card (%s: %s)", reason, exc.code)
+        if reason == "unconfirmed":  # the card may be there: a notice could contradict it
+            return
+        text = {"text": t(notice_key(reason), where.lang, code=exc.code)}
+        uuid = reply_uuid(key, "prefs-undelivered")
+        try:
+            if where.reply_to and not (direct and reason == "unreachable"):
+                self.api.reply(where.reply_to, msg_type="text", content=text, uuid=uuid)
+            elif reason != "unreachable":
+                self.api.send(
+                    where.open_id, id_type="open_id", msg_type="text", content=text, uuid=uuid
+                )
+            else:
+                log.warning(
+                    "nobody can tell the person: the bot may not message them one-to-one "
+                    "and a menu event takes no answer; add them to the app's availability"
+                )
+        except FeishuError as again:
+            log.warning("could not tell the person either (%s)", again.code)
 
     # -- card buttons -------------------------------------------------------------------------
 

@@ -21,7 +21,8 @@ decision and the traveller told, written once for every chat platform.
    where they asked (`Messenger.to_thread`), and when that was not delivered or is
    unconfirmed the decider's card and toast say so (the traveller may not know).
 4. `sweep` (the clock) expires requests older than `APPROVAL_TTL_DAYS` and tells their
-   travellers the same way.
+   travellers the same way, once, with what to do now; when the thread's post failed or
+   is unconfirmed, once more one-to-one (`sweep`).
 
 A channel is a `Messenger` (it can post a view to a person, and into a thread it named)
 and registers with the core's `Messengers`; nothing here names a platform.
@@ -277,17 +278,8 @@ class ApprovalFlows:
         return told
 
     def _tell(self, messenger: Messenger, asked: ApprovalRequest) -> Sent:
-        where = dict(asked.reply_to)
-        lang: Lang = "zh" if where.pop("l", "en") == "zh" else "en"
-        who = ""
-        if asked.decided_by and asked.decided_by != "system":
-            who = messenger.platform.mention(person_id(asked.decided_by))
-        told = Notice(
-            f"approval_told_{asked.state}",
-            lang,
-            {"who": who, "trip": asked.trip, "choice": asked.choice},
-        )
-        outcome = Outcome(told, text=told.text(), private=False)
+        where = _thread_of(asked)
+        outcome = _told(messenger, asked, f"approval_told_{asked.state}")
         key = f"approval:{asked.id}:told:{asked.state}"
         try:
             if where:
@@ -300,13 +292,39 @@ class ApprovalFlows:
     # -- 4. expiry --------------------------------------------------------------------------
 
     def sweep(self) -> int:
-        """Expire the requests whose time is up and tell their travellers; how many."""
+        """Expire the requests whose time is up; how many. Then tell the traveller of every
+        expired request nobody has told yet (expired by this sweep, by a late click, by a
+        command line or a clock that serves no platform), once: each telling is claimed in
+        the database, so neither a later sweep nor another process tells it again. A
+        request of a platform this process does not serve waits for one that does."""
         if self.approvals is None:
             return 0
         expired = self.approvals.expire_due()
-        for asked in expired:
-            self.tell(asked)
+        for asked in self.approvals.untold():
+            messenger = self.messengers.of(asked.traveller)
+            if messenger is None or not self.approvals.claim_telling(asked.id):
+                continue
+            self.approvals.mark_told(asked.id, COUNTED[self._tell_expired(messenger, asked)])
         return len(expired)
+
+    def _tell_expired(self, messenger: Messenger, asked: ApprovalRequest) -> Sent:
+        """The expiry, in the thread where it was asked; when that post failed or may not
+        have arrived, once more one-to-one (no decider is there to pass it on, as one is
+        for a decision), saying why it comes there. Not sent again in the thread: a post
+        the platform may have taken would show twice."""
+        told = self.tell(asked)
+        if told is Sent.DELIVERED or not _thread_of(asked):
+            return told
+        outcome = _told(messenger, asked, "approval_told_expired_direct")
+        key = f"approval:{asked.id}:told:expired:direct"
+        try:
+            again = messenger.to_person(asked.traveller, outcome, key=key)
+        except Exception as exc:  # as `_tell`: the expiry stands whatever the platform does
+            log.warning("could not tell a traveller of an expiry (%s)", type(exc).__name__)
+            again = Sent.NOT_DELIVERED
+        name = messenger.platform.name
+        self.metrics.inc(f"{name}_approval_expiry_direct_total", outcome=COUNTED[again])
+        return again if again is not Sent.NOT_DELIVERED else told
 
     # -- who ----------------------------------------------------------------------------------
 
@@ -318,6 +336,21 @@ class ApprovalFlows:
             return False
         admins = self.admins
         return admins is not None and admins.is_admin(request.scope, request.user, request.admins)
+
+
+def _thread_of(asked: ApprovalRequest) -> dict[str, Any]:
+    """Where `asked` was asked (the channel's address of the thread), without its language."""
+    return {k: v for k, v in asked.reply_to.items() if k != "l"}
+
+
+def _told(messenger: Messenger, asked: ApprovalRequest, key: str) -> Outcome:
+    """The traveller's notice `key` of `asked`'s outcome, in the language they asked in."""
+    lang: Lang = "zh" if asked.reply_to.get("l") == "zh" else "en"
+    who = ""
+    if asked.decided_by and asked.decided_by != "system":
+        who = messenger.platform.mention(person_id(asked.decided_by))
+    told = Notice(key, lang, {"who": who, "trip": asked.trip, "choice": asked.choice})
+    return Outcome(told, text=told.text(), private=False)
 
 
 def _say(notice: Notice, tone: Tone) -> Outcome:

@@ -239,6 +239,38 @@ class Approvals:
                     expired.append(select(self.backend, cur, "id = %s", (request.id,))[0])
         return expired
 
+    def untold(self, *, limit: int = 500) -> list[ApprovalRequest]:
+        """Expired requests whose traveller nobody has told yet (however they expired:
+        the sweep, a late click, a command line), the oldest expiry first."""
+        self._ready()
+        with self.backend.transaction() as cur:
+            return select(
+                self.backend,
+                cur,
+                "state = %s AND told = '' ORDER BY decided_at LIMIT %s",
+                (EXPIRED, limit),
+            )
+
+    def claim_telling(self, request_id: str) -> bool:
+        """Take the telling of an expired request's traveller; False when another sweep
+        (this process's or another's) took it first: each traveller is told once."""
+        with self.backend.transaction() as cur:
+            cur.execute(
+                self.backend.sql(
+                    "UPDATE approval_requests SET told = 'telling' WHERE id = %s AND told = ''"
+                ),
+                (request_id,),
+            )
+            return bool(cur.rowcount == 1)
+
+    def mark_told(self, request_id: str, outcome: str) -> None:
+        """What became of telling the traveller (`sent`, `failed`, `unconfirmed`)."""
+        with self.backend.transaction() as cur:
+            cur.execute(
+                self.backend.sql("UPDATE approval_requests SET told = %s WHERE id = %s"),
+                (outcome, request_id),
+            )
+
     def _expire(self, cur: Cursor, request_id: str, now: datetime) -> bool:
         cur.execute(
             self.backend.sql(

@@ -7,7 +7,8 @@
   travel admins' reads of a colleague's memory, per organisation;
 - `approval_requests`: an out-of-policy trip waiting for, or given, a decision; at most
   one pending per trip; `reply_to` is where it was asked (a channel's own address of
-  the thread, with the asker's language), so the outcome is told there.
+  the thread, with the asker's language), so the outcome is told there; `told`, for an
+  expired one, whether its traveller was told ('' not yet; then what became of it).
 """
 
 from __future__ import annotations
@@ -89,6 +90,20 @@ POLICY_MIGRATIONS: tuple[Migration, ...] = (
         postgres=(
             "ALTER TABLE approval_requests ADD COLUMN IF NOT EXISTS reply_to TEXT NOT NULL "
             "DEFAULT '{}'",
+        ),
+    ),
+    Migration(
+        version=3,
+        description="whether a traveller was told of an expiry (told once, by one process)",
+        sqlite=(
+            "ALTER TABLE approval_requests ADD COLUMN told TEXT NOT NULL DEFAULT ''",
+            # Requests settled before: their outcome was told when they were (or never
+            # will be); the sweep tells only what expires from now on.
+            "UPDATE approval_requests SET told = 'before' WHERE state <> 'pending'",
+        ),
+        postgres=(
+            "ALTER TABLE approval_requests ADD COLUMN IF NOT EXISTS told TEXT NOT NULL DEFAULT ''",
+            "UPDATE approval_requests SET told = 'before' WHERE state <> 'pending'",
         ),
     ),
 )

@@ -24,7 +24,10 @@ what they would change is allowed anyway, and the verdict costs no embedding.
 Cost: one guard per process, built on first use (the bundled model, already loaded when
 the memory embeds locally); a text costs one embedding (instruction layer) and one more
 only when the rules' guess alone calls it an amount; the embedder caches them, so the same
-text recorded right after is not embedded again.
+text recorded right after is not embedded again. The first check in a process would also
+read both exemplar files, load the bundled model (when the memory embeds elsewhere) and run
+it for the first time: `warm()` does that ahead, and a process calls it at start on a
+background thread (`bot.compose.core.warm_privacy`), so nobody's first form waits for it.
 """
 
 from __future__ import annotations
@@ -41,6 +44,7 @@ from memory.privacy.text import normalise
 _lock = threading.Lock()
 _guards: dict[bool, PrivacyGuard] = {}
 _LEARNED: frozenset[Category] = frozenset({"amount", "instructions"})
+_warmed = threading.Event()
 
 
 def shared_guard(*, semantic: bool = True) -> PrivacyGuard:
@@ -71,4 +75,16 @@ def verdict(
     return next((c for c in CATEGORIES if c in rest and c not in allow), None)
 
 
-__all__ = ["shared_guard", "verdict"]
+def warm() -> None:
+    """Load what the first check would (both layers' exemplars and vectors, the model) and
+    run the model once; later calls return at once. Safe beside checks on other threads."""
+    if _warmed.is_set():
+        return
+    guard = shared_guard()
+    for layer in (guard.similarity, guard.amounts):
+        if layer is not None:
+            layer.margins(["window seat on long flights"])  # reads the exemplars, embeds once
+    _warmed.set()
+
+
+__all__ = ["shared_guard", "verdict", "warm"]

@@ -10,10 +10,10 @@ Answered: the tenant access token (`/auth/v3/tenant_access_token/internal`, chec
 app id and secret), the long connection's endpoint (`/callback/ws/endpoint`, pointing at
 `ws`, a `FeishuLongConnectionServer`, when one is attached), `/bot/v3/info`; messages:
 send, reply (with `reply_in_thread` and `uuid`: one message per uuid), patch, list a
-thread; reactions add and delete; contact user get; CardKit card create, full update,
-element content (sequence numbers must increase; a repeated uuid is applied once) and
-settings. Every call but the token's needs a valid `Authorization: Bearer` token (else
-code 99991663, or 99991661 without one).
+thread; reactions add (no uuid: each add is another reaction), list and delete; contact
+user get; CardKit card create, full update, element content (sequence numbers must
+increase; a repeated uuid is applied once) and settings. Every call but the token's
+needs a valid `Authorization: Bearer` token (else code 99991663, or 99991661 without one).
 
 As Feishu does: a reply in a thread to a message of a chat that does not allow thread
 replies (`refuse_threads(chat_id)`) answers 230071, to an aggregated (merged) message
@@ -26,7 +26,7 @@ Recording: `calls`, `calls_to(kind)`, `wait_for(kind, count=1, timeout=5, where=
 ok=False)`, `replies_to(message_id)` (the bot's replies to a message, as shown now),
 `card(card_id)`, `reactions(message_id)`, `in_chat(chat_id)` (the bot's messages in a
 chat, replies or not), `token_requests`. Kinds: token, ws_endpoint, bot_info, send,
-reply, patch, list, react, unreact, user, card_create, card_update, card_text,
+reply, patch, list, react, react_list, unreact, user, card_create, card_update, card_text,
 card_settings.
 
 Steering: `expire_tokens()` (issued tokens become invalid: the next call gets 99991663),
@@ -94,6 +94,7 @@ _ROUTES: list[tuple[str, re.Pattern[str], str]] = [
     ("POST", re.compile(r"/open-apis/im/v1/messages/(?P<id>[^/]+)/reply"), "reply"),
     ("PATCH", re.compile(r"/open-apis/im/v1/messages/(?P<id>[^/]+)"), "patch"),
     ("POST", re.compile(r"/open-apis/im/v1/messages/(?P<id>[^/]+)/reactions"), "react"),
+    ("GET", re.compile(r"/open-apis/im/v1/messages/(?P<id>[^/]+)/reactions"), "react_list"),
     (
         "DELETE",
         re.compile(r"/open-apis/im/v1/messages/(?P<id>[^/]+)/reactions/(?P<rid>[^/]+)"),
@@ -489,6 +490,26 @@ class FakeFeishuAPI(LocalServer):
                 return 400, {"code": 231003, "msg": "message not found"}
             self._reactions[call.params["id"]][reaction_id] = emoji
         data = {"reaction_id": reaction_id, "reaction_type": {"emoji_type": emoji}}
+        return 200, {"code": 0, "msg": "success", "data": data}
+
+    def _react_list(self, call: FeishuCall) -> tuple[int, dict[str, Any]]:
+        """A message's reactions, the bot's own (`operator_type` app), of one emoji type
+        when `reaction_type` names it, oldest first."""
+        wanted = call.query.get("reaction_type")
+        with self._lock:
+            if call.params["id"] not in self.messages:
+                return 400, {"code": 231003, "msg": "message not found"}
+            found = list(self._reactions.get(call.params["id"], {}).items())
+        items = [
+            {
+                "reaction_id": reaction_id,
+                "operator": {"operator_id": self.app_id, "operator_type": "app"},
+                "reaction_type": {"emoji_type": emoji},
+            }
+            for reaction_id, emoji in found
+            if not wanted or emoji == wanted
+        ]
+        data = {"items": items, "has_more": False, "page_token": ""}
         return 200, {"code": 0, "msg": "success", "data": data}
 
     def _unreact(self, call: FeishuCall) -> tuple[int, dict[str, Any]]:

@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 
+from bot import compose
 from tests.bot.feishu.conftest import FeishuFactory
 from tests.bot.feishu.test_plans import LATER, plan_call, plan_card
 from tests.support import feishu_events as events
@@ -176,3 +177,39 @@ def test_when_feishu_never_answers_the_people_are_told_it_is_unconfirmed(
     assert "平台未确认已通知出行人" in text_of(decided["card"]["data"])
     assert len([m for m in fake_feishu.replies_to(card["message_id"]) if "批准了" in str(m)]) == 1
     assert metrics.value("feishu_approval_told_total", outcome="unconfirmed") == 1
+
+
+def test_an_expiry_feishu_never_confirmed_in_the_plans_thread_is_told_once_directly(
+    make_feishu: FeishuFactory, scripted_model: ScriptedModel, fake_feishu: FakeFeishuAPI
+) -> None:
+    """Nobody decides and the request expires; the sweep's reply under Alice's plan card is
+    taken and both tries reset (the same uuid: Feishu may show it): Alice is then told
+    once one-to-one, in Chinese, why, what happened and what to do; later sweeps, in this
+    process or another, tell her nothing more."""
+    bot = make_feishu(approval_ttl_days=0.00002)  # 1.7 s
+    assert bot.core.policy is not None
+    bot.core.policy.set(f"feishu:{TENANT}", STRICT, by="cli:ana")
+    scripted_model.script(plan_call(return_date=LATER), "这是你的成都行程。")
+    card = plan_card(bot, bot.dm(ALICE, "规划一下上海到成都的行程"))
+    bot.click(
+        ALICE, buttons_of(card["content"])["保存行程"]["value"], message_id=card["message_id"]
+    )
+    [form] = wait(
+        lambda: [m for m in fake_feishu.replies_to(card["message_id"]) if "'form'" in str(m)]
+    )
+    [submit] = [b for label, b in buttons_of(form["content"]).items() if label == "提交审批"]
+    submit_form(bot, ALICE, submit["value"], form["message_id"], REASON)
+    wait(lambda: fake_feishu.sent_to(APPROVER))
+    time.sleep(2.0)
+
+    fake_feishu.take_then_reset("reply", times=2)
+    assert compose.approval_flows(bot.core).sweep() == 1
+    assert compose.approval_flows(bot.core).sweep() == 0
+    in_thread = [m for m in fake_feishu.replies_to(card["message_id"]) if "已过期" in str(m)]
+    assert len(in_thread) == 1  # Feishu kept one per uuid
+    [direct] = [m for m in fake_feishu.sent_to(ALICE) if "已过期" in str(m)]
+    shown = text_of(direct["content"])
+    assert "无法确认" in shown and "重新保存行程" in shown
+    metrics = bot.core.metrics
+    assert metrics.value("feishu_approval_told_total", outcome="unconfirmed") == 1
+    assert metrics.value("feishu_approval_expiry_direct_total", outcome="sent") == 1

@@ -5,10 +5,12 @@ from __future__ import annotations
 import time
 from typing import Any
 
+import pytest
+
 from bot.messages import t
 from tests.bot.feishu.conftest import FeishuFactory
 from tests.support.feishu_api import FakeFeishuAPI
-from tests.support.feishu_harness import GROUP, TENANT, FeishuHarness
+from tests.support.feishu_harness import GROUP, TENANT, FeishuHarness, buttons_of, card_text
 from tests.support.llm_server import Delay, Fail, ScriptedModel
 from tests.support.services import free_port
 
@@ -279,3 +281,55 @@ def test_a_first_mention_inside_a_topic_reads_what_the_topic_said_before(
     follow = feishu.group(BOB, "and the hotel?", root_id=root, thread_id=thread)
     assert feishu.reply_text(follow) == "Noted."
     assert len(fake_feishu.calls_to("list")) == 1
+
+
+@pytest.mark.parametrize("fault", ["take_then_reset", "broken"])
+def test_a_reaction_whose_answer_was_lost_still_goes_away_after_the_answer(
+    feishu: FeishuHarness, scripted_model: ScriptedModel, fake_feishu: FakeFeishuAPI, fault: str
+) -> None:
+    """Adding the progress reaction takes no uuid, so after a read error it is not sent
+    blindly again: the message's reactions are read. Taken then reset: ours is there, its
+    id is learnt, nothing is added twice. An error page before Feishu acted (the proxy's):
+    none is ours, it is added once more. Either way, once the answer is there, Alice's
+    message carries no reaction of ours."""
+    getattr(fake_feishu, fault)("react")
+    scripted_model.script(Delay(1.0, "Done thinking."))
+    sent = feishu.dm(ALICE, "what should I pack for Harbin in January?")
+    fake_feishu.wait_for("react_list", timeout=5.0, ok=True)
+    assert feishu.reply_text(sent) == "Done thinking."
+    fake_feishu.wait_for("unreact", ok=True)
+    assert fake_feishu.reactions(sent.message_id) == set()
+    adds = fake_feishu.calls_to("react")
+    assert len(adds) == (1 if fault == "take_then_reset" else 2)
+
+
+def test_a_card_update_whose_answer_was_lost_is_sent_again_and_shows_once(
+    feishu: FeishuHarness, fake_feishu: FakeFeishuAPI, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A card patch takes no uuid but replaces the card's whole content: sent again after
+    a reset, the card shows the new content once, nothing is added to the chat."""
+    feishu.core.memory.record(feishu.namespace(ALICE), ["I prefer aisle seats"])
+    [card] = feishu.replies(feishu.dm(ALICE, "/travel-prefs"))
+    forget = buttons_of(card["content"])["Forget everything"]["value"]
+    items = feishu.core.memory.items
+
+    def slow_items(namespace: str) -> Any:  # slower than the callback waits: a late patch
+        time.sleep(0.6)
+        return items(namespace)
+
+    monkeypatch.setattr(feishu.core.memory, "items", slow_items)
+    feishu.feishu.answer_within = 0.2
+    fake_feishu.take_then_reset("patch")
+    feishu.click(ALICE, forget, message_id=card["message_id"])
+    patches = fake_feishu.wait_for("patch", count=2)
+    first, again = (p.body["content"] for p in patches)
+    assert first == again
+    shown = fake_feishu.messages[card["message_id"]]["content"]
+    assert card_text(shown).count("Forget everything I remember") == 1
+    assert (
+        len(fake_feishu.replies_to(sent_id(card))) == 0 and len(fake_feishu.calls_to("send")) == 0
+    )
+
+
+def sent_id(card: dict[str, Any]) -> str:
+    return str(card["message_id"])

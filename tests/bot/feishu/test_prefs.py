@@ -190,3 +190,86 @@ def test_the_menus_card_lost_in_transport_is_sent_again_and_shown_once(
     assert len(sends) == 2 and sends[0].body["uuid"] == sends[1].body["uuid"]
     [card] = fake_feishu.sent_to(ALICE)
     assert "aisle seats" in card_text(card["content"])
+
+
+# Feishu's documented answers when the preferences card cannot be sent (im/v1/messages):
+# 230013 "Bot has NO availability to this user", 230099 "Failed to create card content".
+NO_AVAILABILITY = (230013, "Bot has NO availability to this user.")
+CARD_REFUSED = (230099, "Failed to create card content, ext=ErrCode: 200621")
+
+
+def _menu() -> dict[str, Any]:
+    return events.menu_event(
+        token=VERIFICATION_TOKEN, tenant=TENANT, operator=ALICE, key="travel_prefs"
+    )
+
+
+def test_the_menus_card_refused_by_feishu_is_explained_in_a_plain_message(
+    feishu: FeishuHarness, fake_feishu: FakeFeishuAPI
+) -> None:
+    """Feishu refuses the card itself: Alice pressed the menu and gets a text saying the
+    card could not be shown and what to do, instead of nothing."""
+    feishu.core.memory.record(feishu.namespace(ALICE), ["I prefer aisle seats"])
+    fake_feishu.fail("send", *CARD_REFUSED)
+    assert feishu.post(_menu()).status_code == 200
+    fake_feishu.wait_for("send", ok=True)
+    feishu.drain()
+    [told] = fake_feishu.sent_to(ALICE)
+    assert told["msg_type"] == "text"
+    assert "couldn't show your travel preferences card" in told["content"]["text"]
+    assert "230099" in told["content"]["text"] and "/travel-prefs" in told["content"]["text"]
+    metrics = feishu.core.metrics
+    assert metrics.value("feishu_prefs_undelivered_total", reason="failed") == 1
+
+
+def test_the_menus_card_to_a_person_the_bot_may_not_message_is_counted_not_retold(
+    feishu: FeishuHarness, fake_feishu: FakeFeishuAPI
+) -> None:
+    """230013: no message can reach Alice one-to-one, and a menu event takes no answer, so
+    nothing can tell her: the bot does not send into the same refusal again, and counts it
+    for an admin (the log says to add her to the app's availability)."""
+    fake_feishu.fail("send", *NO_AVAILABILITY, times=2)
+    assert feishu.post(_menu()).status_code == 200
+    fake_feishu.wait_for("send")
+    feishu.drain()
+    assert len(fake_feishu.calls_to("send")) == 1
+    assert fake_feishu.sent_to(ALICE) == []
+    metrics = feishu.core.metrics
+    assert metrics.value("feishu_prefs_undelivered_total", reason="unreachable") == 1
+
+
+def test_in_a_group_a_person_the_bot_may_not_message_hears_why_in_the_thread(
+    feishu: FeishuHarness, fake_feishu: FakeFeishuAPI
+) -> None:
+    """Bob asks in a group, in Chinese; the card to him one-to-one gets 230013: the group
+    thread tells him, in Chinese, why he got nothing and what fixes it (as DingTalk tells
+    the group when its one-to-one message fails), never that it was sent."""
+    feishu.core.memory.record(feishu.namespace(BOB), ["出差只坐高铁一等座"])
+    fake_feishu.fail("send", *NO_AVAILABILITY)
+    sent = feishu.group(BOB, "偏好设置")
+    [notice] = feishu.replies(sent)
+    feishu.drain()
+    assert notice["msg_type"] == "text"
+    assert "无法通过单聊" in notice["content"]["text"] and "可用范围" in notice["content"]["text"]
+    assert "高铁一等座" not in str(notice["content"])
+    assert fake_feishu.sent_to(BOB) == []
+    assert len(feishu.replies(sent)) == 1  # no "sent to you privately" note
+
+
+def test_the_menus_card_still_rate_limited_after_waiting_is_explained_in_the_persons_language(
+    make_feishu: FeishuFactory, fake_feishu: FakeFeishuAPI
+) -> None:
+    """230020 (one chat's frequency limit) answered until the bot's patience (30 s of
+    Feishu's `x-ogw-ratelimit-reset`) runs out: Alice is told, in Chinese, that Feishu is
+    limiting messages and to try again in a minute. The waits are counted, not slept."""
+    feishu = make_feishu(default_language="zh")
+    feishu.feishu.api._sleep = lambda seconds: None  # the waits still count against patience
+    fake_feishu.rate_limit("send", times=4, code=230020, reset=10)
+    assert feishu.post(_menu()).status_code == 200
+    fake_feishu.wait_for("send", ok=True)
+    feishu.drain()
+    [told] = fake_feishu.sent_to(ALICE)
+    assert told["msg_type"] == "text" and "请一分钟后再试" in told["content"]["text"]
+    assert len(fake_feishu.calls_to("send")) == 5  # four limited tries of the card, the notice
+    metrics = feishu.core.metrics
+    assert metrics.value("feishu_prefs_undelivered_total", reason="busy") == 1

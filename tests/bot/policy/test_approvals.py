@@ -193,6 +193,30 @@ def test_a_request_expires_after_its_days(desk: Desk, clock: Clock) -> None:
     assert sorted(e.request_id or "" for e in expired) == sorted([request.id, other.id])
 
 
+def test_each_expired_request_is_told_once_however_it_expired(
+    make_desk: DeskFactory, clock: Clock
+) -> None:
+    """Expired by a late click or by the sweep, each request waits to be told; of two
+    processes sweeping at once, one takes each telling, and then nobody tells it again."""
+    desk, other_process = make_desk(), make_desk()
+    clicked, swept = ask(desk), ask(desk, traveller=f"{ORG}:U0BOB")
+    decided = ask(desk, traveller=f"{ORG}:U0CAROL")
+    desk.approvals.decide(decided.id, decider=APPROVER, approve=True, is_admin=False)
+    assert desk.approvals.untold() == []
+    clock.advance(days=7, seconds=1)
+    desk.approvals.decide(clicked.id, decider=APPROVER, approve=True, is_admin=False)
+    desk.approvals.expire_due()
+    untold = [r.id for r in other_process.approvals.untold()]
+    assert sorted(untold) == sorted([clicked.id, swept.id])  # the decided one was told then
+    takers = [
+        [r.id for r in untold_ if d.approvals.claim_telling(r.id)]
+        for d, untold_ in ((desk, desk.approvals.untold()), (other_process, [clicked, swept]))
+    ]
+    assert sorted(takers[0]) == sorted(untold) and takers[1] == []
+    desk.approvals.mark_told(clicked.id, "sent")
+    assert desk.approvals.untold() == [] and not desk.approvals.claim_telling(clicked.id)
+
+
 def test_a_rejected_or_expired_trip_is_not_warmed_for(desk: Desk, clock: Clock) -> None:
     request = ask(desk)
     pending = ask(desk, traveller=f"{ORG}:U0BOB")

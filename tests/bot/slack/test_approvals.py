@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 
+from bot import compose
 from bot.slack.views.approval import (
     APPROVAL_REASON_CALLBACK,
     APPROVE_ACTION,
@@ -189,3 +190,63 @@ def test_an_answer_slack_may_have_posted_in_the_thread_is_not_sent_again_as_a_dm
         answers = [c for c in slack.calls_to("chat.postMessage") if "平台未确认" in str(c.args)]
         assert len(answers) == 1  # in her thread only
         time.sleep(0.02)
+
+
+def test_an_expiry_slack_may_not_have_posted_in_the_thread_is_told_once_in_a_dm(
+    make_bot: BotFactory, scripted_model: ScriptedModel, slack: FakeSlackAPI
+) -> None:
+    """Nobody decides; the request expires. The clock's sweep tells Alice in her thread,
+    Slack takes the post and resets the connection: no decider is there to pass it on, so
+    Alice is told once more in a DM, saying why, what happened and what to do. Later sweeps
+    tell her nothing more."""
+    bot = make_bot(approval_ttl_days=0.00002)  # 1.7 s
+    sent, modal = reason_modal(bot, scripted_model, slack)
+    reason = {REASON_BLOCK: {REASON_ACTION: {"type": "plain_text_input", "value": REASON}}}
+    assert submit(bot, {**modal, "id": "V2"}, ALICE, reason).status_code == 200
+    slack.wait_for("chat.postMessage", where=lambda c: "已请" in str(c.args.get("text")))
+    [trip] = bot.core.trips.list(bot.namespace(ALICE))  # type: ignore[union-attr]
+    time.sleep(2.0)
+
+    slack.take_then_reset("chat.postMessage")  # the expiry, in Alice's thread
+    flows = compose.approval_flows(bot.core)
+    assert flows.sweep() == 1
+    assert flows.sweep() == 0 and flows.sweep() == 0
+    told = [c for c in slack.calls_to("chat.postMessage") if "已过期" in str(c.args.get("text"))]
+    assert [c.args["channel"] for c in told] == [sent.channel, ALICE]  # her thread, then a DM
+    direct = str(told[1].args["text"])
+    assert "无法确认" in direct and "重新保存行程" in direct and "符合差标" in direct
+    assert bot.core.trips.get(trip.id).state == "expired"  # type: ignore[union-attr]
+    metrics = bot.core.metrics
+    assert metrics.value("slack_approval_told_total", outcome="unconfirmed") == 1
+    assert metrics.value("slack_approval_expiry_direct_total", outcome="sent") == 1
+
+
+def test_a_request_expired_by_a_late_click_is_told_by_the_next_sweep_once(
+    make_bot: BotFactory, scripted_model: ScriptedModel, slack: FakeSlackAPI
+) -> None:
+    """The approver clicks after the request's time is up: the click expires it (and says
+    so) before any sweep could; the next sweep tells Alice in her thread, with what to do,
+    and the sweeps after it (here, or in another process) tell her nothing more."""
+    bot = make_bot(approval_ttl_days=0.00002)
+    sent, modal = reason_modal(bot, scripted_model, slack)
+    reason = {REASON_BLOCK: {REASON_ACTION: {"type": "plain_text_input", "value": REASON}}}
+    assert submit(bot, {**modal, "id": "V2"}, ALICE, reason).status_code == 200
+    [card] = slack.wait_for("chat.postMessage", where=lambda c: c.args["channel"] == APPROVER)
+    blocks = card.args["blocks"]
+    blocks = json.loads(blocks) if isinstance(blocks, str) else blocks
+    time.sleep(2.0)
+
+    late = {"ts": "1700000000.000100", "blocks": blocks, "text": card.args["text"]}
+    click(bot, APPROVER, late, "D0APPROVER", APPROVE_ACTION)
+    slack.wait_for("chat.update", where=lambda c: "Expired" in str(c.args.get("text")))
+    assert flows_sweep(bot) == 0  # the click expired it already
+    assert flows_sweep(bot) == 0
+    told = [c for c in slack.calls_to("chat.postMessage") if "已过期" in str(c.args.get("text"))]
+    assert [c.args["channel"] for c in told] == [sent.channel]
+    assert "重新保存行程" in str(told[0].args["text"])
+
+
+def flows_sweep(bot: BotHarness) -> int:
+    """The clock's sweep in a process that serves Slack (`travel-bot serve` with
+    `SCHEDULER_IN_WEB`), from a fresh `ApprovalFlows` as each process would build."""
+    return compose.approval_flows(bot.core).sweep()
