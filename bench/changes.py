@@ -8,7 +8,8 @@ the same kinds on new subjects, committed before its one run; round 6 adds `dev4
 on, and `fresh5`, the same kinds on new subjects, committed before its one run; round 7
 adds `dev5`, tuned on, and `fresh6`, committed before its one run, and tunes on fresh3-5
 too; round 8 adds `dev6`, tuned on; round 9 adds `dev7`, tuned on, and `fresh7`,
-committed before its one run), pairs of an older and a newer fact one traveller said,
+committed before its one run; round 10 adds `dev8`, tuned on, and `fresh8`, committed
+before its one run), pairs of an older and a newer fact one traveller said,
 in English or Chinese: "change" (the newer replaces the older: it should supersede),
 "scoped" (the newer holds only in a place, trip kind or situation), "complement" (the same
 subject, compatible) and "unrelated" (both should stay). The held-out half was written
@@ -92,8 +93,10 @@ HALVES = (
     "dev6",
     "dev7",
     "fresh7",
+    "dev8",
+    "fresh8",
 )
-DEV_HALVES = ("dev", "dev2", "dev3", "dev4", "dev5", "dev6", "dev7", "fresh3", "fresh4", "fresh5")
+DEV_HALVES = ("dev", "dev2", "dev3", "dev4", "dev5", "dev6", "dev7", "dev8", "fresh3", "fresh4", "fresh5")
 # tuned on (fresh3-5 since round 7, after their blind runs were reported); --errors lists
 # only their misses
 SUMMARY_BUDGET = {"memory_summary_max_facts": 60, "memory_summary_max_chars": 4000}
@@ -114,6 +117,8 @@ SPLIT_OF = {
     "dev6": "dev",
     "dev7": "dev",
     "fresh7": "check",
+    "dev8": "dev",
+    "fresh8": "check",
 }
 RECORDED: dict[str, str] = {}  # an older fact's text -> the id it was recorded as
 _EXISTING = re.compile(r"^([0-9a-f]{32}): (.*)$", re.MULTILINE)
