@@ -96,7 +96,10 @@ HALVES = (
     "dev8",
     "fresh8",
 )
-DEV_HALVES = ("dev", "dev2", "dev3", "dev4", "dev5", "dev6", "dev7", "dev8", "fresh3", "fresh4", "fresh5")
+DEV_HALVES = (
+    *("dev", "dev2", "dev3", "dev4", "dev5", "dev6", "dev7", "dev8"),
+    *("fresh3", "fresh4", "fresh5"),
+)
 # tuned on (fresh3-5 since round 7, after their blind runs were reported); --errors lists
 # only their misses
 SUMMARY_BUDGET = {"memory_summary_max_facts": 60, "memory_summary_max_chars": 4000}
