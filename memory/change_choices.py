@@ -6,11 +6,58 @@ case of it."""
 
 from __future__ import annotations
 
+import re
+from collections.abc import Iterable
+
 from memory.change_clauses import CLAUSE, ClauseReader, Reading
+from memory.profile import ProfileSchema
+from memory.scope import facets_of
 
 # Aspect groups of `change_terms.json` that hold names only (a booking *app* or *site* is
 # no name of one).
 NAMES = frozenset(("airline_name", "hotel_chain", "board_sport"))
+# A name no list holds, read from its shape (capitalised words) and the words around it
+# that say its kind ("I fly Icelandair", "Aer Lingus is my airline", "I stay at the
+# Hoxton"), or a Chinese airline's "XX航空"; case-sensitive, on the fact's own text.
+_NAME = r"(?P<name>[A-Z][\w&'-]*(?: [A-Z][\w&'-]*){0,2})"
+_KIND = r"(?:is|are|has been) (?:my|our) (?:[\w-]+ ){0,2}"
+_SHAPES = {
+    "airline_name": (
+        rf"\bfl(?:y|ies|ying|ew|own) (?:with )?{_NAME}",
+        rf"\b{_NAME} {_KIND}(?:airline|carrier)\b",
+        rf"\bmy (?:[\w-]+ ){{0,2}}(?:airline|carrier) (?:is|was) {_NAME}",
+        r"(?<=\s)(?P<name>[A-Z][a-z]+air)\b",
+        r"(?<!低)(?P<name>(?!廉价|成本)[\u4e00-\u9fff]{2})航空(?!公司)",
+    ),
+    "hotel_chain": (
+        rf"\bstay(?:s|ed|ing)? (?:at|with) (?:the |an? )?{_NAME}",
+        rf"\b{_NAME} {_KIND}hotels?\b",
+        rf"\bmy (?:[\w-]+ ){{0,2}}hotel (?:is|was) (?:the )?{_NAME}",
+    ),
+}
+_SHAPED = {kind: [re.compile(p) for p in patterns] for kind, patterns in _SHAPES.items()}
+
+
+def shaped(
+    schema: ProfileSchema, text: str, common: frozenset[str], groups: Iterable[re.Pattern[str]]
+) -> frozenset[str]:
+    """The kinds of named choice `text` names by shape: a name that is no place (the
+    gazetteer's), none of the schema's own phrases ("Economy"), no `common` word
+    ("Business") and none a `groups` pattern already reads ("Airbnb": a kind of lodging)."""
+    phrases = schema.phrases(text)
+    kinds = set()
+    for kind, patterns in _SHAPED.items():
+        for found in (m for pattern in patterns for m in pattern.finditer(text)):
+            start, end = found.span("name")
+            name = found["name"].casefold()
+            if any(s < end and start < e for s, e in phrases) or name in common:
+                continue
+            if any(group.search(name) for group in groups):
+                continue
+            if any(k == "place" for k, _ in facets_of(schema.scopes.read(found["name"]))):
+                continue
+            kinds.add(kind)
+    return frozenset(kinds)
 
 
 def membership_holds(a: Reading, b: Reading) -> bool:
@@ -46,4 +93,11 @@ def switches(reader: ClauseReader, a: Reading, new: str) -> bool:
     return False
 
 
-__all__ = ["NAMES", "membership_holds", "memberships_add_up", "named_choices", "switches"]
+__all__ = [
+    "NAMES",
+    "membership_holds",
+    "memberships_add_up",
+    "named_choices",
+    "shaped",
+    "switches",
+]

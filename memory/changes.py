@@ -35,8 +35,8 @@ nor does one in a clause that gives something else up ("Skiing is off the list n
 kids find it too cold"; `memory.change_clauses`). A shared subject alone never changes a
 fact of a kind that adds up (allergies, health) nor ends a membership; a newer fact in
 the stance of an older one said of whatever case there is names a case: only marked.
-The vocabulary is `change_terms.json`; `bench/changes.py` measures it (bench/README.md).
-"""
+Vocabulary: `change_terms.json`; named choices: `memory.change_choices`; measured by
+`bench/changes.py` (bench/README.md)."""
 
 from __future__ import annotations
 
@@ -50,7 +50,13 @@ from pathlib import Path
 from typing import Any, Literal
 
 from memory import change_vocab
-from memory.change_choices import membership_holds, memberships_add_up, named_choices, switches
+from memory.change_choices import (
+    membership_holds,
+    memberships_add_up,
+    named_choices,
+    shaped,
+    switches,
+)
 from memory.change_clauses import Reading, adds_to, change_about, narrows
 from memory.change_vocab import ChangeTermsError, require, term_patterns, term_words
 from memory.framing import CJK_RUN, UNIT, frame, stem
@@ -124,6 +130,7 @@ class ChangeReader:
             words = {stem(w) for w in _EN_WORD.findall(norm) if w not in stop}
             tokens = {w for w in words if w not in generic}
         about = {name for name, pattern in self._groups.items() if pattern.search(norm)}
+        about |= shaped(self.schema, text, stop | generic, self._groups.values())
         plain = self._likes.sub(" like ", self._change.sub(" ", norm))
         units = tuple(UNIT.findall(plain))
         bare = self._generic_words.sub(" ", plain)
