@@ -49,14 +49,8 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, Literal
 
+from memory import change_choices as choices
 from memory import change_vocab
-from memory.change_choices import (
-    membership_holds,
-    memberships_add_up,
-    named_choices,
-    shaped,
-    switches,
-)
 from memory.change_clauses import Reading, adds_to, change_about, narrows
 from memory.change_vocab import ChangeTermsError, require, term_patterns, term_words
 from memory.framing import CJK_RUN, UNIT, frame, stem
@@ -130,7 +124,7 @@ class ChangeReader:
             words = {stem(w) for w in _EN_WORD.findall(norm) if w not in stop}
             tokens = {w for w in words if w not in generic}
         about = {name for name, pattern in self._groups.items() if pattern.search(norm)}
-        about |= shaped(self.schema, text, stop | generic, self._groups.values())
+        about |= choices.shaped(self.schema, text, stop | generic, self._groups.values())
         plain = self._likes.sub(" like ", self._change.sub(" ", norm))
         units = tuple(UNIT.findall(plain))
         bare = self._generic_words.sub(" ", plain)
@@ -242,7 +236,8 @@ class ChangeReader:
         if detect_lang(old) != lang or similarity < _SIMILAR[lang] - _UNSURE_BELOW:
             return None  # words of two languages cannot be compared; the model can
         found = self._weigh(old, new, similarity, one_choice=one_choice)
-        if found and found[0] == "replaces" and membership_holds(self.read(old), self.read(new)):
+        a, b = self.read(old), self.read(new)
+        if found and found[0] == "replaces" and choices.membership_holds(a, b):
             found = ("unsure", 0)  # any change the reader is surer of wins over it
         if similarity < _SIMILAR[lang]:
             # Just under the floor, a change said (a change word) about a shared word or
@@ -250,7 +245,7 @@ class ChangeReader:
             # newer for the agent ("Find me something downtown" / "From now on book
             # hotels close to the airport": 0.815).
             said = found is not None and found[0] == "replaces" and self.read(new).change
-            if said and named_choices(self.read(old), self.read(new), self._choices):
+            if said and choices.named_choices(a, b, self._choices):
                 return found  # two names of one kind sit apart in e5's space ("携程" / "飞猪")
             return ("unsure", 0) if said else None
         return found
@@ -281,11 +276,11 @@ class ChangeReader:
         stray = a.facets != b.facets and not framed and not wider
         if stray or (b.additive and adds_to(self, a, new)) or (a.listed and b.listed):
             return None
-        if memberships_add_up(a, b):
+        if choices.memberships_add_up(a, b):
             return None
         found = self._read_stances(a, b, old, new, shared, framed)
         named = (a.aspects & self._choices, b.aspects & self._choices)
-        if found == ("unsure", 2) and b.change and switches(self, a, new):
+        if found == ("unsure", 2) and b.change and choices.switches(self, a, new):
             found = ("replaces", 2)  # the named choice given up for another, not narrowed
             a = replace(a, stance=b.stance)  # one name for another (below)
         if found and found[1] == 1 and all(named) and not named[0] & named[1]:
