@@ -23,11 +23,14 @@ _NAME = r"(?P<name>[A-Z][\w&'-]*(?: [A-Z][\w&'-]*){0,2})"
 _KIND = r"(?:is|are|has been) (?:my|our) (?:[\w-]+ ){0,2}"
 _SHAPES = {
     "airline_name": (
-        rf"\bfl(?:y|ies|ying|ew|own) (?:with )?{_NAME}",
+        rf"\bfl(?:y|ies|ying|ew|own) {_NAME}",  # "fly with" names people and things too
         rf"\b{_NAME} {_KIND}(?:airline|carrier)\b",
         rf"\bmy (?:[\w-]+ ){{0,2}}(?:airline|carrier) (?:is|was) {_NAME}",
         r"(?<=\s)(?P<name>[A-Z][a-z]+air)\b",
-        r"(?<!低)(?P<name>(?!廉价|成本)[\u4e00-\u9fff]{2})航空(?!公司)",
+        # "XX航空" said as a name: a function word after it, not a compound noun
+        # ("航空箱", "航空餐", "航空里程"); stop characters in XX are no name ("得用航空箱")
+        r"(?<!低)(?P<name>(?!廉价|成本)[\u4e00-\u9fff]{2})航空"
+        r"(?=$|[^\u4e00-\u9fff]|[的了吧呢啊也都就还不别是比和跟以现最会常金银挺很太])",
     ),
     "hotel_chain": (
         rf"\bstay(?:s|ed|ing)? (?:at|with) (?:the |an? )?{_NAME}",
@@ -35,6 +38,7 @@ _SHAPES = {
         rf"\bmy (?:[\w-]+ ){{0,2}}hotel (?:is|was) (?:the )?{_NAME}",
     ),
 }
+_CJK = re.compile(r"[\u4e00-\u9fff]+")
 _SHAPED = {kind: [re.compile(p) for p in patterns] for kind, patterns in _SHAPES.items()}
 
 
@@ -52,6 +56,8 @@ def shaped(
             name = found["name"].casefold()
             if any(s < end and start < e for s, e in phrases) or name in common:
                 continue
+            if _CJK.fullmatch(name) and any(char in common for char in name):
+                continue
             if any(group.search(name) for group in groups):
                 continue
             if any(k == "place" for k, _ in facets_of(schema.scopes.read(found["name"]))):
@@ -66,9 +72,16 @@ def membership_holds(a: Reading, b: Reading) -> bool:
     return "loyalty" in a.aspects - b.aspects and not a.tokens & b.tokens
 
 
-def memberships_add_up(a: Reading, b: Reading) -> bool:
-    """Two memberships, the newer saying no change ("我是东航会员" / "我是南航明珠会员")."""
-    return "loyalty" in a.aspects & b.aspects and not b.change
+def membership_adds(reader: ClauseReader, a: Reading, b: Reading, new: str) -> bool:
+    """Whether the newer fact (`new`, read as `b`) adds a membership to the older (`a`):
+    two memberships, the newer saying no change ("我是东航会员" / "我是南航明珠会员"), or a
+    membership that chooses nothing (the slot reader reads no choice in it) and names
+    nothing of the older fact, whatever its change word ("I fly American" / "My wife is a
+    United MileagePlus member now", "出差常住全季" / "最近刚办了华住会员")."""
+    if "loyalty" in a.aspects & b.aspects and not b.change:
+        return True
+    new_only = "loyalty" in b.aspects - a.aspects and not a.tokens & b.tokens
+    return new_only and reader.schema.detect(new) is None
 
 
 def named_choices(a: Reading, b: Reading, choices: frozenset[str]) -> bool:
@@ -95,8 +108,8 @@ def switches(reader: ClauseReader, a: Reading, new: str) -> bool:
 
 __all__ = [
     "NAMES",
+    "membership_adds",
     "membership_holds",
-    "memberships_add_up",
     "named_choices",
     "shaped",
     "switches",

@@ -276,7 +276,7 @@ class ChangeReader:
         stray = a.facets != b.facets and not framed and not wider
         if stray or (b.additive and adds_to(self, a, new)) or (a.listed and b.listed):
             return None
-        if choices.memberships_add_up(a, b):
+        if choices.membership_adds(self, a, b, new):
             return None
         found = self._read_stances(a, b, old, new, shared, framed)
         named = (a.aspects & self._choices, b.aspects & self._choices)
