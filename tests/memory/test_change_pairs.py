@@ -184,3 +184,17 @@ def test_round_10_memberships_unlisted_names_and_yihou(lang: str) -> None:
     assert kept >= (0.83 if lang == "en" else 1.0), misses
     assert superseded >= 0.9, misses
     assert told >= (1.0 if lang == "en" else 0.9), misses
+
+
+# Round 10's precision follow-up (bench/README.md): dev pairs (dev9, tuned on) built to
+# stress round 10's rules with lookalikes (以后 as "after" an act, memberships beside a
+# choice, names read by shape that are a colleague, a medicine, headphones, a pet
+# carrier, a second brand added): every lookalike kept pair by pair; in "I've dropped
+# Hyatt, I stay at the Standard these days" the scope reader takes "the Standard" for a
+# place, so that English change stays unreplaced.
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_round_10_lookalikes_of_its_own_rules(lang: str) -> None:
+    superseded, told, kept, misses = rates("dev9", lang)
+    assert kept == 1.0, misses
+    assert superseded >= (0.8 if lang == "en" else 1.0), misses
+    assert told >= (0.8 if lang == "en" else 1.0), misses
