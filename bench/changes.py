@@ -15,8 +15,7 @@ older: it should supersede), "scoped" (the newer holds only in a place, trip kin
 situation), "complement" (the same subject, compatible) and "unrelated" (both should
 stay). The held-out half was written with the dev half, before the change detector, and is
 never tuned on; the fresh probes, on other subjects, were written after it was frozen.
-`--errors` lists the dev halves' misses
-only.
+`--errors` lists the dev halves' misses only.
 
 Each pair goes through the real `Memory.record` (a SQLite file, the bundled embedding
 model, no Redis): the older fact, then the newer one, in a namespace of its own
