@@ -8,13 +8,14 @@ the same kinds on new subjects, committed before its one run; round 6 adds `dev4
 on, and `fresh5`, the same kinds on new subjects, committed before its one run; round 7
 adds `dev5`, tuned on, and `fresh6`, committed before its one run, and tunes on fresh3-5
 too; round 8 adds `dev6`, tuned on; round 9 adds `dev7`, tuned on, and `fresh7`,
-committed before its one run), pairs of an older and a newer fact one traveller said,
-in English or Chinese: "change" (the newer replaces the older: it should supersede),
-"scoped" (the newer holds only in a place, trip kind or situation), "complement" (the same
-subject, compatible) and "unrelated" (both should stay). The held-out half was written
-with the dev half, before the change detector, and is never tuned on; the fresh probes, on
-other subjects, were written after it was frozen. `--errors` lists the dev halves' misses
-only.
+committed before its one run; round 10 adds `dev8`, tuned on, and `fresh8`, committed
+before its one run, and its precision follow-up `dev9`, tuned on), pairs of an older and a
+newer fact one traveller said, in English or Chinese: "change" (the newer replaces the
+older: it should supersede), "scoped" (the newer holds only in a place, trip kind or
+situation), "complement" (the same subject, compatible) and "unrelated" (both should
+stay). The held-out half was written with the dev half, before the change detector, and is
+never tuned on; the fresh probes, on other subjects, were written after it was frozen.
+`--errors` lists the dev halves' misses only.
 
 Each pair goes through the real `Memory.record` (a SQLite file, the bundled embedding
 model, no Redis): the older fact, then the newer one, in a namespace of its own
@@ -92,8 +93,14 @@ HALVES = (
     "dev6",
     "dev7",
     "fresh7",
+    "dev8",
+    "fresh8",
+    "dev9",
 )
-DEV_HALVES = ("dev", "dev2", "dev3", "dev4", "dev5", "dev6", "dev7", "fresh3", "fresh4", "fresh5")
+DEV_HALVES = (
+    *("dev", "dev2", "dev3", "dev4", "dev5", "dev6", "dev7", "dev8", "dev9"),
+    *("fresh3", "fresh4", "fresh5"),
+)
 # tuned on (fresh3-5 since round 7, after their blind runs were reported); --errors lists
 # only their misses
 SUMMARY_BUDGET = {"memory_summary_max_facts": 60, "memory_summary_max_chars": 4000}
@@ -114,6 +121,9 @@ SPLIT_OF = {
     "dev6": "dev",
     "dev7": "dev",
     "fresh7": "check",
+    "dev8": "dev",
+    "fresh8": "check",
+    "dev9": "dev",
 }
 RECORDED: dict[str, str] = {}  # an older fact's text -> the id it was recorded as
 _EXISTING = re.compile(r"^([0-9a-f]{32}): (.*)$", re.MULTILINE)

@@ -11,7 +11,7 @@ from memory import change_vocab
 from memory.framing import stem
 from memory.profile import ProfileSchema
 
-CLAUSE = re.compile(r"[,，;；。.!！?？]")
+CLAUSE = re.compile(r"[,，;；。!！?？]|\.(?!\w)")  # "Hotels.com", "7.30": no clause ends
 _NEGATION = re.compile(r"\w+n't|cannot|not|no|never")
 # A clause about what one is busy with lately chooses nothing ("最近在学潜水"): its change
 # word is a word of time about something else.
@@ -53,14 +53,19 @@ def change_about(reader: ClauseReader, a: Reading, new: str) -> bool:
     """Whether a change word of `new` sits in a clause about what the older fact (read
     as `a`) is about (a shared word or subject), in one that chooses something, or in
     one of change words alone ("On second thought, ..."): "Skiing is off the list now,
-    the kids find it too cold" gives up skiing, not beach holidays with the kids."""
+    the kids find it too cold" gives up skiing, not beach holidays with the kids. What a
+    choice replaces, named in another clause, is named by a word, not a subject alone: "I
+    always fly with Bose headphones now, the cabin noise is too much" is no change of "Quiet
+    room on a high floor"."""
+    named = bool(reader.read(new).tokens & a.tokens)
     for clause in CLAUSE.split(new):
         said = reader.read(clause) if clause.strip() else None
         if said is None or not said.change:
             continue
         if said.tokens & a.tokens or said.aspects & a.aspects:
             return True
-        if reader.schema.stance(clause) != "negative" and not _PROGRESSIVE.search(clause):
+        choice = reader.schema.stance(clause) != "negative" and not _PROGRESSIVE.search(clause)
+        if choice and named:
             return True  # a choice: what it replaces may be named in another clause
             # ("现在改成住房车了，帐篷太累"); giving up something else is not
         bare = reader.read(reader._change.sub(" ", clause.casefold()))

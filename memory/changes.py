@@ -35,8 +35,8 @@ nor does one in a clause that gives something else up ("Skiing is off the list n
 kids find it too cold"; `memory.change_clauses`). A shared subject alone never changes a
 fact of a kind that adds up (allergies, health) nor ends a membership; a newer fact in
 the stance of an older one said of whatever case there is names a case: only marked.
-The vocabulary is `change_terms.json`; `bench/changes.py` measures it (bench/README.md).
-"""
+Vocabulary: `change_terms.json`; named choices: `memory.change_choices`; measured by
+`bench/changes.py` (bench/README.md)."""
 
 from __future__ import annotations
 
@@ -49,6 +49,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, Literal
 
+from memory import change_choices as choices
 from memory import change_vocab
 from memory.change_clauses import Reading, adds_to, change_about, narrows
 from memory.change_vocab import ChangeTermsError, require, term_patterns, term_words
@@ -123,6 +124,7 @@ class ChangeReader:
             words = {stem(w) for w in _EN_WORD.findall(norm) if w not in stop}
             tokens = {w for w in words if w not in generic}
         about = {name for name, pattern in self._groups.items() if pattern.search(norm)}
+        about |= choices.shaped(self.schema, text, stop | generic, self._groups.values())
         plain = self._likes.sub(" like ", self._change.sub(" ", norm))
         units = tuple(UNIT.findall(plain))
         bare = self._generic_words.sub(" ", plain)
@@ -234,30 +236,19 @@ class ChangeReader:
         if detect_lang(old) != lang or similarity < _SIMILAR[lang] - _UNSURE_BELOW:
             return None  # words of two languages cannot be compared; the model can
         found = self._weigh(old, new, similarity, one_choice=one_choice)
-        if found and found[0] == "replaces" and self._membership_holds(old, new):
-            found = ("unsure", found[1])
+        a, b = self.read(old), self.read(new)
+        if found and found[0] == "replaces" and choices.membership_holds(a, b):
+            found = ("unsure", 0)  # any change the reader is surer of wins over it
         if similarity < _SIMILAR[lang]:
             # Just under the floor, a change said (a change word) about a shared word or
             # subject is one the reader does not dare make: both stay, the newer marked
             # newer for the agent ("Find me something downtown" / "From now on book
             # hotels close to the airport": 0.815).
             said = found is not None and found[0] == "replaces" and self.read(new).change
-            if said and self._named_choices(old, new):
+            if said and choices.named_choices(a, b, self._choices):
                 return found  # two names of one kind sit apart in e5's space ("携程" / "飞猪")
             return ("unsure", 0) if said else None
         return found
-
-    def _membership_holds(self, old: str, new: str) -> bool:
-        """A membership, then a choice naming nothing of it ("我是万豪会员", "改住希尔顿了")."""
-        a, b = self.read(old), self.read(new)
-        return "loyalty" in a.aspects - b.aspects and not a.tokens & b.tokens
-
-    def _named_choices(self, old: str, new: str) -> bool:
-        """Whether both facts name a choice of one kind (an airline, a hotel chain, a
-        booking site, a board sport) in one stance: a switch between two names, which
-        the embedding of two names alone places lower than other changes."""
-        a, b = self.read(old), self.read(new)
-        return a.stance == b.stance and bool(a.aspects & b.aspects & self._choices)
 
     def _weigh(
         self, old: str, new: str, similarity: float, *, one_choice: bool = False
@@ -285,12 +276,19 @@ class ChangeReader:
         stray = a.facets != b.facets and not framed and not wider
         if stray or (b.additive and adds_to(self, a, new)) or (a.listed and b.listed):
             return None
+        if choices.membership_adds(self, a, b, new):
+            return None
         found = self._read_stances(a, b, old, new, shared, framed)
         named = (a.aspects & self._choices, b.aspects & self._choices)
+        if found == ("unsure", 2) and b.change and choices.switches(self, a, new):
+            found = ("replaces", 2)  # the named choice given up for another, not narrowed
+            a = replace(a, stance=b.stance)  # one name for another (below)
         if found and found[1] == 1 and all(named) and not named[0] & named[1]:
             return None  # names of two kinds (an airline's miles, a hotel's points)
         if found and found[0] == "replaces" and a.stance == b.stance and named[0] & named[1]:
-            found = ("replaces", 3)  # one name of a kind for another: a part replaced
+            # one name of a kind for another: a part replaced; 4 when the newer names the
+            # one it leaves (among a traveller's chains, the one left by name is meant)
+            found = ("replaces", 4 if shared else 3)
         if found and found[1] == 1 and (a.listed or "health" in specific):
             return None  # a shared subject alone never changes what adds up (allergies)
         if found and not framed and a.stance == b.stance and self._general.search(old):

@@ -326,7 +326,7 @@ class FactDecider:
 # places names poorly, "Expedia" / "Hotels.com"). This keeps a change
 # word on a broad subject from replacing a traveller's other fact on it ("I'd rather
 # leave after lunch these days" is about when to fly, not "I need breakfast included").
-_ASPECT_MARGIN = {0: 0.0, 1: 0.03, 2: 0.06, 3: 1.0}
+_ASPECT_MARGIN = {0: 0.0, 1: 0.03, 2: 0.06, 3: 1.0, 4: 1.0}
 # Two facts a newer one surely changes on a shared word, within this of
 # each other in similarity and in the closeness of their aspect to the newer fact's: the
 # reader cannot tell which it is about (both are marked).

@@ -55,6 +55,15 @@ _LEAVING = re.compile(
     re.IGNORECASE,
 )
 
+# A brand named as a membership ("我是南航明珠会员", "I'm a United MileagePlus member", "I
+# cancelled my Hyatt membership") in a clause that chooses nothing is no choice of it.
+_MEMBERSHIP = re.compile(
+    r"(?:'s)?\s*(?:[a-z-]+\s+){0,2}?(?:members?(?:hip)?|status|elite|honou?rs|bonvoy|"
+    r"skymiles|mileageplus|rewards|loyalty|frequent flyer)\b|的?[^\W\d_a-zA-Z]{0,4}?"
+    r"(?:会员|常旅客|金卡|银卡|白金卡)",
+    re.IGNORECASE,
+)
+
 
 @dataclass(frozen=True)
 class Clash:
@@ -186,6 +195,7 @@ class ProfileSchema:
             for m in pattern.finditer(text)
         ]
         hits = self._changes([h for h in found if not any(_covers(o, h) for o in found)], text)
+        hits = [h for h in hits if not self._membership(h, text)]
         chars = list(text)
         for hit in hits:  # cue words inside a recognised phrase ("no more than") are not cues
             chars[hit.start : hit.end] = " " * (hit.end - hit.start)
@@ -269,6 +279,16 @@ class ProfileSchema:
             if a.option is not None and others and _LEAVING.search(text[: a.start]):
                 dropped.add(a)  # "I'm done with Hilton, Marriott from now on"
         return [h for h in hits if h not in dropped]
+
+    def _membership(self, hit: _Hit, text: str) -> bool:
+        """Whether `hit` names a brand as a membership, in a clause with no choosing cue."""
+        if hit.option is None or not _MEMBERSHIP.match(text, hit.end):
+            return False
+        bounds = [0, *(m.end() for m in self._separators.finditer(text)), len(text) + 1]
+        start = max(b for b in bounds if b <= hit.start)
+        end = min(b for b in bounds if b > hit.start)
+        clause = text[start : hit.start] + " " + text[hit.end : end]
+        return self._cues["positive"].search(clause) is None
 
     def _stance(self, masked: str, original: str) -> tuple[Stance | None, bool]:
         must = self._cues["must"].search(self._cues["neutral"].sub(" ", original)) is not None

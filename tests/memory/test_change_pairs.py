@@ -169,3 +169,32 @@ def test_round_9_named_choices_and_narrower_parts_of_them(lang: str) -> None:
     assert kept == 1.0, misses
     assert superseded >= (1.0 if lang == "en" else 0.75), misses
     assert told >= (1.0 if lang == "en" else 0.9), misses
+
+
+# Round 10 (bench/README.md): dev pairs (dev8, tuned on) of memberships dropped for another
+# programme, names no list holds, 以后 right after a word, morning to midday and centre to
+# airport in new words, and lookalikes (a membership beside a choice, 以后 as "after"): in
+# English the agent is told which is newer for every change, and "Afternoon meetings work
+# better for me now" still replaces "I like morning flights" (a change word on the shared
+# time of day: a meeting is not told from a flight); in Chinese "丽枫" -> "喆啡" (hotel
+# names no list or shape reads) stays unmarked pair by pair.
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_round_10_memberships_unlisted_names_and_yihou(lang: str) -> None:
+    superseded, told, kept, misses = rates("dev8", lang)
+    assert kept >= (0.83 if lang == "en" else 1.0), misses
+    assert superseded >= 0.9, misses
+    assert told >= (1.0 if lang == "en" else 0.9), misses
+
+
+# Round 10's precision follow-up (bench/README.md): dev pairs (dev9, tuned on) built to
+# stress round 10's rules with lookalikes (以后 as "after" an act, memberships beside a
+# choice, names read by shape that are a colleague, a medicine, headphones, a pet
+# carrier, a second brand added): every lookalike kept pair by pair; in "I've dropped
+# Hyatt, I stay at the Standard these days" the scope reader takes "the Standard" for a
+# place, so that English change stays unreplaced.
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_round_10_lookalikes_of_its_own_rules(lang: str) -> None:
+    superseded, told, kept, misses = rates("dev9", lang)
+    assert kept == 1.0, misses
+    assert superseded >= (0.8 if lang == "en" else 1.0), misses
+    assert told >= (0.8 if lang == "en" else 1.0), misses

@@ -1,0 +1,116 @@
+"""Named choices in free words (`memory.changes`): airlines, hotel chains, board sports
+said by name, and memberships of their programmes. A membership is no choice: it holds
+beside a later choice that names nothing of it, and two memberships add up; a named
+choice given up for another named in a clause of its own is a switch, not a narrower
+case of it."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+from memory.change_clauses import CLAUSE, ClauseReader, Reading
+from memory.profile import ProfileSchema
+from memory.scope import facets_of
+
+# Aspect groups of `change_terms.json` that hold names only (a booking *app* or *site* is
+# no name of one).
+NAMES = frozenset(("airline_name", "hotel_chain", "board_sport"))
+# A name no list holds, read from its shape (capitalised words) and the words around it
+# that say its kind ("I fly Icelandair", "Aer Lingus is my airline", "I stay at the
+# Hoxton"), or a Chinese airline's "XX航空"; case-sensitive, on the fact's own text.
+_NAME = r"(?P<name>[A-Z][\w&'-]*(?: [A-Z][\w&'-]*){0,2})"
+_KIND = r"(?:is|are|has been) (?:my|our) (?:[\w-]+ ){0,2}"
+_SHAPES = {
+    "airline_name": (
+        rf"\bfl(?:y|ies|ying|ew|own) {_NAME}",  # "fly with" names people and things too
+        rf"\b{_NAME} {_KIND}(?:airline|carrier)\b",
+        rf"\bmy (?:[\w-]+ ){{0,2}}(?:airline|carrier) (?:is|was) {_NAME}",
+        r"(?<=\s)(?P<name>[A-Z][a-z]+air)\b",
+        # "XX航空" said as a name: a function word after it, not a compound noun
+        # ("航空箱", "航空餐", "航空里程"); stop characters in XX are no name ("得用航空箱")
+        r"(?<!低)(?P<name>(?!廉价|成本)[\u4e00-\u9fff]{2})航空"
+        r"(?=$|[^\u4e00-\u9fff]|[的了吧呢啊也都就还不别是比和跟以现最会常金银挺很太])",
+    ),
+    "hotel_chain": (
+        rf"\bstay(?:s|ed|ing)? (?:at|with) (?:the |an? )?{_NAME}",
+        rf"\b{_NAME} {_KIND}hotels?\b",
+        rf"\bmy (?:[\w-]+ ){{0,2}}hotel (?:is|was) (?:the )?{_NAME}",
+    ),
+}
+_CJK = re.compile(r"[\u4e00-\u9fff]+")
+_SHAPED = {kind: [re.compile(p) for p in patterns] for kind, patterns in _SHAPES.items()}
+
+
+def shaped(
+    schema: ProfileSchema, text: str, common: frozenset[str], groups: Iterable[re.Pattern[str]]
+) -> frozenset[str]:
+    """The kinds of named choice `text` names by shape: a name that is no place (the
+    gazetteer's), none of the schema's own phrases ("Economy"), no `common` word
+    ("Business") and none a `groups` pattern already reads ("Airbnb": a kind of lodging)."""
+    phrases = schema.phrases(text)
+    kinds = set()
+    for kind, patterns in _SHAPED.items():
+        for found in (m for pattern in patterns for m in pattern.finditer(text)):
+            start, end = found.span("name")
+            name = found["name"].casefold()
+            if any(s < end and start < e for s, e in phrases) or name in common:
+                continue
+            if _CJK.fullmatch(name) and any(char in common for char in name):
+                continue
+            if any(group.search(name) for group in groups):
+                continue
+            if any(k == "place" for k, _ in facets_of(schema.scopes.read(found["name"]))):
+                continue
+            kinds.add(kind)
+    return frozenset(kinds)
+
+
+def membership_holds(a: Reading, b: Reading) -> bool:
+    """A membership (`a`), then a choice naming nothing of it (`b`): "我是万豪会员",
+    "最近改住希尔顿了"."""
+    return "loyalty" in a.aspects - b.aspects and not a.tokens & b.tokens
+
+
+def membership_adds(reader: ClauseReader, a: Reading, b: Reading, new: str) -> bool:
+    """Whether the newer fact (`new`, read as `b`) adds a membership to the older (`a`):
+    two memberships, the newer saying no change ("我是东航会员" / "我是南航明珠会员"), or a
+    membership that chooses nothing (the slot reader reads no choice in it) and names
+    nothing of the older fact, whatever its change word ("I fly American" / "My wife is a
+    United MileagePlus member now", "出差常住全季" / "最近刚办了华住会员")."""
+    if "loyalty" in a.aspects & b.aspects and not b.change:
+        return True
+    new_only = "loyalty" in b.aspects - a.aspects and not a.tokens & b.tokens
+    return new_only and reader.schema.detect(new) is None
+
+
+def named_choices(a: Reading, b: Reading, choices: frozenset[str]) -> bool:
+    """Whether both facts name a choice of one kind (`choices`: the aspect groups of named
+    choices) in one stance: a switch between two names, which the embedding of two names
+    alone places lower than other changes."""
+    return a.stance == b.stance and bool(a.aspects & b.aspects & choices)
+
+
+def switches(reader: ClauseReader, a: Reading, new: str) -> bool:
+    """Whether a clause of `new` that gives up nothing names another choice of a kind the
+    older fact (read as `a`) names (an airline, a hotel chain, a booking site): what is
+    given up elsewhere in `new` is then left for it, not narrowed ("I'm not a Sheraton
+    member anymore, I switched to Radisson Rewards", "希尔顿的会员不续了，现在是万豪会员")."""
+    kinds = a.aspects & NAMES
+    for clause in CLAUSE.split(new):
+        said = reader.read(clause) if clause.strip() else None
+        if said is None or not kinds & said.aspects or said.tokens & a.tokens:
+            continue
+        if reader.schema.stance(clause) != "negative" and said.tokens:
+            return True
+    return False
+
+
+__all__ = [
+    "NAMES",
+    "membership_adds",
+    "membership_holds",
+    "named_choices",
+    "shaped",
+    "switches",
+]
