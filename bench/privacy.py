@@ -90,6 +90,7 @@ ROUND8 = (
     "r19_dev",
     "r19_fresh",
     "r20_fresh",
+    "r21_fresh",
 )
 ROUND8_TUNED = (
     "r8_dev",
