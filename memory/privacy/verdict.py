@@ -22,9 +22,10 @@ skipped: they only ever turn an amount into no finding and no finding into instr
 what they would change is allowed anyway, and the verdict costs no embedding.
 
 Cost: one guard per process, built on first use (the bundled model, already loaded when
-the memory embeds locally); a text costs one embedding (instruction layer) and one more
-only when the rules' guess alone calls it an amount; the embedder caches them, so the same
-text recorded right after is not embedded again.
+the memory embeds locally); a text costs one embedding, asked for by whichever learned layer
+reads it first (the amount readings for a number the rules refuse as an unnamed amount, the
+instruction layer otherwise); the embedder caches it, so the next layer and the same text
+recorded right after are not embedded again.
 """
 
 from __future__ import annotations
