@@ -32,8 +32,9 @@ second out. Rounds 10 and 11 add `r10_dev`, `r10_fresh` and `r11_fresh`; round 1
 once); round 16 tunes on `r14_fresh` and `r15_fresh` and adds `r16_fresh` (measured once);
 round 17 adds `r17_dev` (tuned on) and `r17_fresh` (measured once); round 18 adds
 `r18_fresh` (measured once); round 19 adds `r19_dev`
-(tuned on) and `r19_fresh` (measured once); round 20 adds `r20_fresh` (measured once)
-(bench/README.md).
+(tuned on) and `r19_fresh` (measured once); round 20 adds `r20_fresh` (measured once);
+round 21 trains a classifier on every earlier set but held-out, untuned, r8_held_out and
+t12_fresh, and adds `r21_fresh` (measured once) (bench/README.md).
 
     .venv/bin/python bench/privacy.py
     .venv/bin/python bench/privacy.py --prefeval ../shared/data/prefeval_dev --json out.json
@@ -55,6 +56,7 @@ sys.path.insert(0, str(ROOT))
 
 from memory.privacy import Category  # noqa: E402
 from memory.privacy import scan as rules_scan  # noqa: E402
+from memory.privacy.amount_classifier import adjudicable, shared_amount_classifier  # noqa: E402
 from memory.privacy.amount_similarity import guessed_only, shared_amount_similarity  # noqa: E402
 from memory.privacy.guard import PrivacyGuard  # noqa: E402
 from memory.privacy.similarity import shared_similarity  # noqa: E402
@@ -88,6 +90,7 @@ ROUND8 = (
     "r19_dev",
     "r19_fresh",
     "r20_fresh",
+    "r21_fresh",
 )
 ROUND8_TUNED = (
     "r8_dev",
@@ -95,15 +98,22 @@ ROUND8_TUNED = (
     "r9_fresh",
     "r10_dev",
     "r10_fresh",
+    "r11_fresh",
     "r13_dev",
     "r13_fresh",
     "r13_fresh2",
+    "r13_fresh3",
     "r14_dev",
     "r14_fresh",
     "r15_dev",
     "r15_fresh",
+    "r16_fresh",
     "r17_dev",
+    "r17_fresh",
+    "r18_fresh",
     "r19_dev",
+    "r19_fresh",
+    "r20_fresh",
 )
 FAMILIES = ("amount", "instructions")
 # Sets whose misses are printed (tuned on anyway): r8_fresh was measured once, untuned, and
@@ -126,6 +136,10 @@ FAMILIES = ("amount", "instructions")
 # after that tuning and committed before its only run, only measured.
 # Round 20 tunes the rules that name money on r17_dev and r19_dev; r20_fresh, written after
 # that and committed before its only run, only measured.
+# Round 21 trains its classifier (bench/privacy_amount_classifier.py) on every set measured
+# before it but held-out, untuned, r8_held_out and t12_fresh: r11_fresh, r13_fresh3 and
+# r16-r20_fresh are tuned from then on. r21_fresh, written and committed before the classifier
+# was trained, only measured.
 LISTED = ("dev", "t12_dev", *ROUND8_TUNED)  # every set tuned on
 
 
@@ -135,6 +149,7 @@ LISTED = ("dev", "t12_dev", *ROUND8_TUNED)  # every set tuned on
 _VERDICTS: dict[str, Category | None] = {}
 SEMANTIC = [True]
 AMOUNTS = [True]  # round 18's learned reading of guessed amounts (--without-learned-amounts)
+CLASSIFIER = [True]  # round 21's trained reading of unnamed amounts (--without-classifier)
 
 
 def _prepare(texts: list[str]) -> None:
@@ -147,6 +162,14 @@ def _prepare(texts: list[str]) -> None:
         for start in range(0, len(guessed), 64):
             batch = guessed[start : start + 64]
             for text, kept in zip(batch, amounts.keeps(batch), strict=True):
+                if kept:
+                    _VERDICTS[text] = None
+    if SEMANTIC[0] and AMOUNTS[0] and CLASSIFIER[0]:
+        decided = [text for text in todo if adjudicable(text, _VERDICTS[text])]
+        classifier = shared_amount_classifier()
+        for start in range(0, len(decided), 64):
+            batch = decided[start : start + 64]
+            for text, kept in zip(batch, classifier.keeps(batch), strict=True):
                 if kept:
                     _VERDICTS[text] = None
     passed = [text for text in todo if _VERDICTS[text] is None]
@@ -166,7 +189,9 @@ def scan(text: str) -> Category | None:
 
 
 def _guard() -> PrivacyGuard:
-    return PrivacyGuard(semantic=SEMANTIC[0], read_amounts=AMOUNTS[0])
+    return PrivacyGuard(
+        semantic=SEMANTIC[0], read_amounts=AMOUNTS[0], classify_amounts=CLASSIFIER[0]
+    )
 
 
 def _load(name: str) -> dict[str, Any]:
@@ -365,6 +390,18 @@ def _speed(sets: list[str], report: dict[str, Any]) -> None:
         per_fact = (time.perf_counter() - started) / len(sample) * 1000
         report["similarity_ms_per_fact"] = round(per_fact, 2)
         print(f"speed: {per_fact:.1f} ms wall per fact for similarity, 4 facts a call")
+    if SEMANTIC[0] and AMOUNTS[0] and CLASSIFIER[0]:  # round 21: the classifier's own cost
+        decided = [text for text in texts if adjudicable(text, rules_scan(text))]
+        classifier = shared_amount_classifier()
+        started = time.perf_counter()
+        for i in range(0, len(decided), 4):  # embeddings cached: the model's cost alone
+            classifier.keeps(decided[i : i + 4])
+        per_fact = (time.perf_counter() - started) / max(len(decided), 1) * 1000
+        report["classifier_ms_per_decided_fact"] = round(per_fact, 2)
+        print(
+            f"speed: {per_fact:.2f} ms wall per fact the classifier decides "
+            f"({len(decided)} of {len(texts)}; its embedding shared with the other layers)"
+        )
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -386,10 +423,16 @@ def main(argv: list[str] | None = None) -> int:
         action="store_true",
         help="without round 18's learned reading of guessed amounts (the guard before it)",
     )
+    parser.add_argument(
+        "--without-classifier",
+        action="store_true",
+        help="without round 21's trained reading of unnamed amounts (the guard of round 20)",
+    )
     parser.add_argument("--sets", nargs="*", help="only these round sets (e.g. r10_dev r10_fresh)")
     args = parser.parse_args(argv)
     SEMANTIC[0] = not args.rules_only
     AMOUNTS[0] = not args.without_learned_amounts
+    CLASSIFIER[0] = not args.without_classifier
 
     report: dict[str, Any] = {}
     probes = sorted(path.stem for path in CORPUS.glob("probe_*.json"))

@@ -26,8 +26,10 @@ bare number is), `instructions` (set phrases), `requests` (a request's parts, in
 language), `commands` (data handed to other people, dumps, claims of approval) and
 `payloads` (links, code, encoded data), `rules` (all of them together: `scan`, `redact`,
 `findings`), `similarity` (instruction-shaped text found by meaning, with the bundled e5
-model and exemplars), `guard` (one `record` call's facts together: values split over them,
-pieces against stored facts, similarity) and `review` (the fast model's second opinion).
+model and exemplars), `amount_similarity` and `amount_classifier` (numbers the rules read as
+amounts, read again by meaning: a kNN and a trained classifier), `guard` (one `record` call's
+facts together: values split over them, pieces against stored facts, similarity) and `review`
+(the fast model's second opinion).
 `scan` is the rules alone; `Memory.record` runs `PrivacyGuard.check`, and `verdict` gives what
 it says of one text, for whatever checks text before it is kept (the preferences form, approval
 reasons): callers outside memory use `verdict`, never `scan`, so a sentence gets one answer.

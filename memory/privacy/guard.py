@@ -10,7 +10,10 @@ digits.
 
 A fact the rules refuse as an amount only because a number in it is unexplained is read by
 meaning as well (`memory.privacy.amount_similarity`, round 18): it is kept when it lies
-clearly nearer numbers that are not money than amounts.
+clearly nearer numbers that are not money than amounts. A fact refused as an amount where
+nothing names money (no currency, money word or paying verb) and that layer did not keep goes
+to a trained classifier (`memory.privacy.amount_classifier`, round 21): heights, rooms and
+speed limits the rules read as prices are kept when it is clearly sure they are no money.
 
 Before the reviewer, facts the rules pass are compared by meaning with instruction-shaped
 exemplars (`memory.privacy.similarity`, the bundled e5 model): what addresses the assistant
@@ -26,6 +29,11 @@ from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from typing import Protocol
 
+from memory.privacy.amount_classifier import (
+    AmountClassifier,
+    adjudicable,
+    shared_amount_classifier,
+)
 from memory.privacy.amount_similarity import (
     AmountSimilarity,
     guessed_only,
@@ -103,14 +111,19 @@ class PrivacyGuard:
         reviewer: PrivacyReviewer | None = None,
         similarity: InstructionSimilarity | None = None,
         amounts: AmountSimilarity | None = None,
+        classifier: AmountClassifier | None = None,
         semantic: bool = True,
         read_amounts: bool = True,
+        classify_amounts: bool = True,
     ) -> None:
         self.reviewer = reviewer
         self.similarity = similarity or (shared_similarity() if semantic else None)
         # `read_amounts=False`: the guard as it was before round 18 (bench/privacy.py compares).
         learned = semantic and read_amounts
         self.amounts = amounts or (shared_amount_similarity() if learned else None)
+        # `classify_amounts=False`: the guard as it was before round 21.
+        trained = learned and classify_amounts
+        self.classifier = classifier or (shared_amount_classifier() if trained else None)
 
     def check(
         self, facts: Sequence[str], stored: Callable[[], Iterable[str]] = tuple
@@ -126,6 +139,13 @@ class PrivacyGuard:
             ]
             keeps = self.amounts.keeps([facts[index] for index in guessed])
             for index, kept in zip(guessed, keeps, strict=True):
+                if kept:
+                    verdicts[index] = None
+        if self.classifier is not None:
+            # Round 21: amounts nothing names as money, read by the trained classifier.
+            decided = [i for i, v in enumerate(verdicts) if adjudicable(facts[i], v)]
+            keeps = self.classifier.keeps([facts[index] for index in decided])
+            for index, kept in zip(decided, keeps, strict=True):
                 if kept:
                     verdicts[index] = None
         if len(facts) > 1 and any(verdict in _WEAK for verdict in verdicts):

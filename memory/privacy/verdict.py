@@ -22,11 +22,12 @@ skipped: they only ever turn an amount into no finding and no finding into instr
 what they would change is allowed anyway, and the verdict costs no embedding.
 
 Cost: one guard per process, built on first use (the bundled model, already loaded when
-the memory embeds locally); a text costs one embedding (instruction layer) and one more
-only when the rules' guess alone calls it an amount; the embedder caches them, so the same
-text recorded right after is not embedded again. The first check in a process would also
-read both exemplar files, load the bundled model (when the memory embeds elsewhere) and run
-it for the first time: `warm()` does that ahead, and a process calls it at start on a
+the memory embeds locally); a text costs one embedding, asked for by whichever learned layer
+reads it first (the amount readings for a number the rules refuse as an unnamed amount, the
+instruction layer otherwise); the embedder caches it, so the next layer and the same text
+recorded right after are not embedded again. The first check in a process would also read
+the exemplar and weight files, load the bundled model (when the memory embeds elsewhere) and
+run it for the first time: `warm()` does that ahead, and a process calls it at start on a
 background thread (`bot.compose.core.warm_privacy`), so nobody's first form waits for it.
 """
 
@@ -76,14 +77,17 @@ def verdict(
 
 
 def warm() -> None:
-    """Load what the first check would (both layers' exemplars and vectors, the model) and
-    run the model once; later calls return at once. Safe beside checks on other threads."""
+    """Load what the first check would (the learned layers' exemplars and vectors, the
+    classifier's weights, the model) and run the model once; later calls return at once.
+    Safe beside checks on other threads."""
     if _warmed.is_set():
         return
     guard = shared_guard()
     for layer in (guard.similarity, guard.amounts):
         if layer is not None:
             layer.margins(["window seat on long flights"])  # reads the exemplars, embeds once
+    if guard.classifier is not None:
+        guard.classifier.keeps(["row 12 on the long flights"])  # reads the weights
     _warmed.set()
 
 

@@ -1,5 +1,5 @@
 """Warming the privacy guard at start-up: after `warm()` a fresh process's first check
-reads no exemplar file and loads no model (both are there already), and its verdicts are
+reads no exemplar or weight file and loads no model (both are there already), and its verdicts are
 the ones a cold process gives."""
 
 from __future__ import annotations
@@ -19,6 +19,7 @@ guard = shared_guard()
 loaded = {
     "instructions": "_model" in vars(guard.similarity),
     "amounts": "_model" in vars(guard.amounts),
+    "classifier": "_model" in vars(guard.classifier),
     "embedder": guard.similarity._embedder is not None,
 }
 print(json.dumps({"loaded": loaded, "verdicts": [verdict(t) for t in texts]}))
@@ -45,6 +46,7 @@ def _fresh(mode: str) -> dict[str, object]:
 
 def test_a_warmed_process_has_loaded_both_layers_and_answers_as_a_cold_one() -> None:
     warm, cold = _fresh("warm"), _fresh("cold")
-    assert warm["loaded"] == {"instructions": True, "amounts": True, "embedder": True}
-    assert cold["loaded"] == {"instructions": False, "amounts": False, "embedder": False}
+    layers = ("instructions", "amounts", "classifier", "embedder")
+    assert warm["loaded"] == dict.fromkeys(layers, True)
+    assert cold["loaded"] == dict.fromkeys(layers, False)
     assert warm["verdicts"] == cold["verdicts"] == [None, "instructions", "amount", None]
