@@ -12,9 +12,10 @@ leisure word a request shares; "睡觉要遮光窗帘" no lodging word), and the
 boost lifts every fact about what the request asks over the one it needs. A fact is
 therefore also partly about what its `NEIGHBOURS` nearest facts (by their stored
 vectors) are about: `weight[i, s]` is 1 when fact i's own words or slot name subject s,
-else `NEIGHBOUR_SHARE` times the share of its neighbours that do (bench/README.md,
-"Ranking: subjects from a fact's nearest facts"). Rarity (`counts`) stays that of the
-facts' own words.
+else `NEIGHBOUR_SHARE` times the share of its neighbours that do, provided at least
+`NEIGHBOUR_QUORUM` of them do (bench/README.md, "Ranking: subjects from a fact's nearest
+facts" and "Ranking: neighbours that agree"). Rarity (`counts`) stays that of the facts'
+own words.
 """
 
 from __future__ import annotations
@@ -34,6 +35,10 @@ MAX_PACKED_SUBJECTS = 62
 # named by the fact itself (dev-tuned: 2-4 neighbours, 0.4-0.6 are a plateau).
 NEIGHBOURS = 3
 NEIGHBOUR_SHARE = 0.5
+# How many of those neighbours must name a subject before it is lent (all of them when a
+# namespace has fewer facts). One neighbour alone lent a sixth of a subject to many facts,
+# a crowd that pushed needed facts out of the top 3 (dev-tuned: 2 of 3, bench/README.md).
+NEIGHBOUR_QUORUM = 2
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -83,7 +88,9 @@ class FactFeatures:
             near = np.zeros((len(zh), 0), dtype=np.int64)
         weight = about.astype(np.float64)
         if near.shape[1] and about.shape[1]:
-            lent = NEIGHBOUR_SHARE * about[near].mean(axis=1, dtype=np.float64)
+            naming = about[near].sum(axis=1)
+            quorum = min(NEIGHBOUR_QUORUM, near.shape[1])
+            lent = np.where(naming >= quorum, NEIGHBOUR_SHARE * naming / near.shape[1], 0.0)
             weight = np.maximum(weight, lent)
         counts = about.sum(axis=0, dtype=np.int64)
         return cls(vocabulary, tuple(names), zh, about, counts, near, weight)

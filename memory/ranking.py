@@ -22,9 +22,9 @@ the request's own (bench/README.md).
 the request is about (`memory/subjects.py`), facts about it gain `SUBJECT_WEIGHT` times the
 subject's rarity in the namespace (inverse document frequency): a subject every fact
 shares says nothing; one that only two facts share says a lot. A fact whose own words
-name no such subject still gains part of it when its nearest facts do
-(`memory.features`, `NEIGHBOUR_SHARE`): the vocabulary misses words, the neighbours
-fill in some of them.
+name no such subject still gains part of it when at least two of its three nearest
+facts do (`memory.features`, `NEIGHBOUR_SHARE`, `NEIGHBOUR_QUORUM`): the vocabulary
+misses words, the neighbours fill in some of them.
 
 Everything is computed from what is passed in (no store, no cache); deterministic and
 independent of the order of the facts. What is read of each fact besides its vector (its

@@ -15,6 +15,7 @@ import pytest
 from memory.embedding import LocalEmbedder, Vector, shared_local_embedder
 from memory.facts import Facts, pack, unpack
 from memory.features import (
+    NEIGHBOUR_QUORUM,
     NEIGHBOUR_SHARE,
     NEIGHBOURS,
     FactFeatures,
@@ -74,7 +75,13 @@ def per_fact_reference(
         for subject in asked:
             having = np.array([subject in a for a in about])
             n = int(having.sum())
-            lent = np.array([sum(subject in about[j] for j in ns) / len(ns) for ns in near])
+            naming = [sum(subject in about[j] for j in ns) for ns in near]
+            lent = np.array(
+                [
+                    k / len(ns) if k >= min(NEIGHBOUR_QUORUM, len(ns)) else 0.0
+                    for k, ns in zip(naming, near, strict=True)
+                ]
+            )
             weight = np.maximum(having, NEIGHBOUR_SHARE * lent)
             if n:
                 scores += SUBJECT_WEIGHT * math.log((len(texts) + 1) / (n + 0.5)) * weight
@@ -241,3 +248,19 @@ def test_features_naming_other_subjects_under_the_same_vocabulary_do_not_fit(
     raw["names"] = ["renamed", *raw["names"][1:]]  # type: ignore[index]
     damaged = FactFeatures.unpacked(raw, len(facts))
     assert damaged is not None and not damaged.fits(subjects, len(facts))
+
+
+def test_a_subject_is_lent_only_when_two_of_three_neighbours_name_it() -> None:
+    # Fact 0's neighbours are 1, 2, 3: two of them are about lodging, one about food.
+    about = np.zeros((5, 2), dtype=bool)
+    about[1, 0] = about[2, 0] = True  # lodging
+    about[3, 1] = True  # food
+    near = np.array([[1, 2, 3], [0, 2, 3], [0, 1, 3], [0, 1, 2], [0, 1, 2]])
+    zh = np.zeros(5, dtype=bool)
+    features = FactFeatures.of("v", ("lodging", "food"), zh, about, near)
+    assert NEIGHBOURS == 3 and NEIGHBOUR_QUORUM == 2
+    assert features.weight[0, 0] == pytest.approx(NEIGHBOUR_SHARE * 2 / 3)  # two agree
+    assert features.weight[0, 1] == 0.0  # food: one neighbour alone lends nothing
+    assert features.weight[4, 0] == pytest.approx(NEIGHBOUR_SHARE * 2 / 3)
+    assert features.weight[1, 0] == 1.0  # its own words name it
+    assert list(features.counts) == [2, 1]  # rarity counts the facts' own words only
