@@ -26,9 +26,9 @@ Steering: `rate_limit(method, times=1, retry_after=1)` answers HTTP 429 with
 connection without an answer (Slack may have acted; the client cannot know);
 `fail("response_url", error)` and `take_then_reset("response_url")` steer the next POST to
 any `response_url` (refused with `RESPONSE_URL_ERRORS`' status and the error as plain text,
-or shown and then reset); `handle(method, fn)` installs a custom answer `fn(call) -> dict`; `add_user(...)`,
-`add_usergroup(...)`, `add_message(...)` seed workspace state; `reset()` clears calls and
-steering but keeps the workspace's identity.
+or shown and then reset); `handle(method, fn)` installs a custom answer
+`fn(call) -> dict`; `add_user(...)`, `add_usergroup(...)`, `add_message(...)` seed
+workspace state; `reset()` clears calls and steering but keeps the workspace's identity.
 
 Methods answered out of the box: auth.test, chat.postMessage, chat.postEphemeral,
 chat.update, chat.delete, chat.getPermalink, reactions.add, reactions.remove,
@@ -755,7 +755,6 @@ class _Handler(JSONHandler):
             self.close_connection = True
             return
         self.send_json(status, body, extra)
-
 
     def _response_url(self, call: Call) -> None:
         """A POST to a `response_url`: shown, unless steered to fail (Slack answers the
