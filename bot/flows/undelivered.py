@@ -1,8 +1,8 @@
 """When a command's answer cannot reach the person who asked: the reasons every channel
 tells apart, the message that says each, and what is counted.
 
-Each channel reads its platform's documented answers into one of four reasons (Feishu:
-`bot.feishu.undelivered`; Slack: `bot.slack.answers`; DingTalk: `bot.dingtalk.undelivered`):
+Each channel reads its platform's documented answers into one of four reasons (in a
+module of its own folder):
 
 - `unreachable`: the platform will not let the bot message this person (outside the
   app's availability or visible range, the bot blocked, a deactivated account...);
