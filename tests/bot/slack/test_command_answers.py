@@ -8,7 +8,12 @@ from __future__ import annotations
 
 import pytest
 
+from bot.conversation.incoming import IncomingMessage
+from bot.flows.pipeline import Incoming
+from bot.flows.views import Notice, Outcome
 from bot.messages import t
+from bot.slack.channel import SlackChannel
+from bot.slack.incoming import PLATFORM
 from tests.support.slack_api import FakeSlackAPI
 from tests.support.slack_harness import CHANNEL, BotHarness
 from tests.support.slack_payloads import settle
@@ -118,3 +123,18 @@ def test_when_nothing_can_reach_the_person_it_is_counted(
     assert _show(bot, slack) == []
     assert _undelivered(bot, "unreachable") == 1
     assert len(slack.calls_to("chat.postMessage")) == 1  # an unreachable DM is not tried again
+
+
+def test_the_channels_own_direct_answer_refused_is_explained_where_they_wrote(
+    bot: BotHarness, slack: FakeSlackAPI
+) -> None:
+    """`SlackChannel.show` (the pipeline's edge; Slack's slash commands answer above):
+    a refused DM is explained ephemerally in the conversation the person wrote in."""
+    channel = bot.core.messengers.of(bot.namespace(ALICE))
+    assert isinstance(channel, SlackChannel)
+    msg = IncomingMessage(PLATFORM, bot.team_id, ALICE, CHANNEL, "1.0", "1.0", "hi", "mention")
+    help_text = Notice("prefs_help", "zh")
+    slack.fail("chat.postMessage", "user_disabled")
+    channel.show(Incoming(msg, lang="zh"), Outcome(help_text, text=help_text.text()))
+    assert _shown(slack, ALICE) == [t("slack_command_unreachable", "zh", code="user_disabled")]
+    assert _undelivered(bot, "unreachable") == 1
