@@ -1115,6 +1115,53 @@ _MESSAGES: dict[str, dict[str, str]] = {
             "如果仍然失败，请在与我的单聊中发送“我的偏好”。"
         ),
     },
+    # A command's answer reached nobody (bot/flows/undelivered.py): what the person is told.
+    "dingtalk_command_busy": {
+        "en": (
+            "DingTalk is limiting how many messages I can send right now, so my answer to "
+            "your command did not go out. Please try again in a minute."
+        ),
+        "zh": "钉钉暂时限制了我的发消息频率，对你指令的回答没有发出。请一分钟后再试。",
+    },
+    "dingtalk_command_failed": {
+        "en": (
+            "I couldn't show you my answer to your command just now (DingTalk refused it: "
+            "{code}). Please try again; if it keeps failing, send it to me in a direct chat "
+            "or tell your DingTalk admin this code."
+        ),
+        "zh": (
+            "刚才没能把对你指令的回答发给你（钉钉拒绝了它：{code}）。请再试一次；如果仍然失败，"
+            "请在与我的单聊中发送，或把这个错误码告诉钉钉管理员。"
+        ),
+    },
+    "slack_command_unreachable": {
+        "en": (
+            "I couldn't send you my answer: Slack doesn't let me message you directly (Slack "
+            "said “{code}”). A Slack admin can allow the app to message you; then please "
+            "try again."
+        ),
+        "zh": (
+            "无法把回答发给你：Slack 不允许我直接给你发消息（Slack 返回“{code}”）。"
+            "可请 Slack 管理员允许本应用给你发消息，然后再试一次。"
+        ),
+    },
+    "slack_command_busy": {
+        "en": (
+            "Slack is limiting how many messages I can send right now, so my answer did not "
+            "reach you. Please try again in a minute."
+        ),
+        "zh": "Slack 暂时限制了我的发消息频率，我的回答没有发出。请一分钟后再试。",
+    },
+    "slack_command_failed": {
+        "en": (
+            "I couldn't show you my answer just now (Slack said “{code}”). Please try "
+            "again; if it keeps failing, tell your Slack admin this code."
+        ),
+        "zh": (
+            "刚才没能把回答发给你（Slack 返回“{code}”）。请再试一次；"
+            "如果仍然失败，请把这个错误码告诉 Slack 管理员。"
+        ),
+    },
     "dingtalk_or_send": {"en": "Or send: {command}", "zh": "也可以发送：{command}"},
     "prefs_forget_expired": {
         "en": (

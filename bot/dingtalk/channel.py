@@ -17,7 +17,9 @@ robot message's JSON to `DingTalkChannel.receive`, which gives it to the core's 
   (`bot.dingtalk.sink`);
 - **show**: a command's outcome, drawn by the widgets; in a group, what is the person's
   own (their preferences, a confirmation) goes to them one-to-one and the group hears that
-  it did;
+  it did. When no way takes the answer, the person is told why in a short plain text (in
+  the same chat), unless DingTalk may have shown it; when nothing can reach them, it is
+  counted and the log says what an admin must fix (`bot.dingtalk.undelivered`);
 - **the turn's questions**: travel admins are the staff ids of `DINGTALK_ADMIN_STAFF_IDS`,
   and only for writers of the robot's own organisation (staff ids are only unique within
   one); the time zone is `TRAVEL_TIMEZONE` (a robot cannot read a person's); a robot
@@ -41,10 +43,13 @@ from bot.dingtalk.codes import PendingActions
 from bot.dingtalk.delivery import Delivery, Destination, Reply
 from bot.dingtalk.incoming import PLATFORM, parse_message
 from bot.dingtalk.sink import DingTalkReplySink
+from bot.dingtalk.undelivered import admin_fix, code_of, why
 from bot.dingtalk.widgets import DingTalkWidgets, code_action, markdown_reply, text_reply
+from bot.flows import undelivered
 from bot.flows.approvals import Sent, person_id
 from bot.flows.commands import tidy
 from bot.flows.pipeline import Incoming
+from bot.flows.undelivered import notice_key
 from bot.flows.views import Outcome, PlanView, render
 from bot.http.notices import Notices
 from bot.messages import t
@@ -189,7 +194,27 @@ class DingTalkChannel:
                 delivery.send(reply)
         except DingTalkError as exc:
             self.metrics.inc("dingtalk_send_failures_total", kind="command")
-            log.warning("could not answer a DingTalk command (%s)", exc.reason)
+            self._undelivered(delivery, exc, lang)
+
+    def _undelivered(self, delivery: Delivery, exc: DingTalkError, lang: Lang) -> None:
+        """No way took a command's answer: tell the person in a short plain text by what
+        still works, or log what an admin must fix (`bot.dingtalk.undelivered`)."""
+        reason = why(exc)
+        undelivered.count(self.metrics, "dingtalk", reason)
+        log.warning("could not answer a DingTalk command (%s: %s)", reason, exc.reason)
+        if reason == "unconfirmed":  # the answer may be there: a notice could contradict it
+            return
+        if reason != "unreachable":  # a one-to-one chat the robot may not write to: no way
+            notice = t(notice_key("dingtalk", reason), lang, code=code_of(exc))
+            try:
+                delivery.send(text_reply(notice))
+                return
+            except DingTalkError as again:
+                log.warning("could not tell the person either (%s)", again.reason)
+        log.warning(
+            "nobody can tell the person their command's answer is lost; an admin can: %s",
+            admin_fix(reason),
+        )
 
     def _private(self, delivery: Delivery, reply: Reply, lang: Lang) -> None:
         """From a group: one-to-one to the writer, and a note in the group."""

@@ -52,6 +52,7 @@ from bot.feishu.sink import FeishuReplySink, reply_uuid
 from bot.feishu.turns import FeishuTurns
 from bot.feishu.undelivered import notice_key, why
 from bot.feishu.widgets import REASON_FIELD, FeishuWidgets
+from bot.flows import undelivered
 from bot.flows.actions import SHOW_PREFS, Action, Request
 from bot.flows.approvals import Sent, person_id
 from bot.flows.pipeline import Incoming
@@ -244,7 +245,7 @@ class FeishuChannel:
         """The card did not reach the person: tell them through what still works, or log
         why nothing can (`bot.feishu.undelivered`)."""
         reason = why(exc)
-        self.metrics.inc("feishu_prefs_undelivered_total", reason=reason)
+        undelivered.count(self.metrics, "feishu", reason, "prefs")
         log.warning("could not send the preferences card (%s: %s)", reason, exc.code)
         if reason == "unconfirmed":  # the card may be there: a notice could contradict it
             return

@@ -22,16 +22,15 @@ one-to-one message fails); from the bot menu, a plain text message to them, exce
 they are unreachable: a menu event takes no answer and Feishu lets the bot message nobody
 it may not reach one-to-one, so nothing can tell them; that is logged and counted
 (`feishu_prefs_undelivered_total{reason}`, every reason counted) for an admin to fix the
-app's availability.
+app's availability. The reasons, the message keys and the count are the core's
+(`bot.flows.undelivered`), shared with Slack and DingTalk.
 """
 
 from __future__ import annotations
 
-from typing import Literal
-
 from bot.feishu.api import FeishuError, FeishuRateLimited, FeishuUnavailable
-
-Reason = Literal["unreachable", "busy", "unconfirmed", "failed"]
+from bot.flows import undelivered
+from bot.flows.undelivered import Reason
 
 # The person cannot be messaged one-to-one by this app (see the module docstring).
 UNREACHABLE_CODES = frozenset({230013, 230035, 230038})
@@ -50,7 +49,7 @@ def why(exc: FeishuError) -> Reason:
 
 def notice_key(reason: Reason) -> str:
     """The message (`bot.messages`) that tells the person `reason`."""
-    return f"feishu_prefs_{reason}"
+    return undelivered.notice_key("feishu", reason, "prefs")
 
 
 __all__ = ["UNREACHABLE_CODES", "Reason", "notice_key", "why"]

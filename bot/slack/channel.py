@@ -22,7 +22,6 @@ from collections.abc import Mapping
 from concurrent.futures import ThreadPoolExecutor
 from typing import TYPE_CHECKING, Any
 
-from slack_sdk.errors import SlackApiError
 from slack_sdk.web import WebClient
 
 from bot.conversation.incoming import IncomingMessage
@@ -32,8 +31,7 @@ from bot.flows.approvals import Sent, person_id
 from bot.flows.pipeline import Incoming
 from bot.flows.views import Outcome, render
 from bot.planning.admins import NOBODY, Admins
-from bot.retry import never_sent
-from bot.slack.api import dm
+from bot.slack.answers import Answers, post
 from bot.slack.assistant import AssistantThreads, ChannelNames
 from bot.slack.incoming import PLATFORM, bot_user_id, parse_event
 from bot.slack.people import People
@@ -92,9 +90,18 @@ class SlackChannel:
         return self
 
     def show(self, incoming: Incoming, outcome: Outcome) -> None:
-        """A command's outcome in a direct message (Slack's commands answer themselves)."""
-        if incoming.msg is not None:
-            dm(self.client, incoming.msg.user, render(self.widgets, outcome.view).text)
+        """A command's outcome in a direct message (Slack's slash commands answer through
+        `bot.slack.preferences`; the pipeline hands this channel none today): when Slack
+        will not post it, the person is told why, ephemeral where they wrote
+        (`bot.slack.answers`)."""
+        msg = incoming.msg
+        if msg is None:
+            return
+        drawn = render(self.widgets, outcome.view)
+        extra: dict[str, Any] = {"blocks": drawn.blocks} if drawn.blocks else {}
+        answers = Answers(self.client, self.pipeline.metrics)
+        lang = incoming.lang or msg.lang
+        answers.answer(msg.user, drawn.text, lang=lang, channel=msg.conversation, **extra)
 
     # -- approvals: to a person, into a thread (`bot.flows.approvals.Messenger`) -----------
 
@@ -115,18 +122,10 @@ class SlackChannel:
         posted it (the client's retry handlers do not send those again)."""
         drawn = render(self.widgets, outcome.view)
         extra: dict[str, Any] = {"blocks": drawn.blocks} if drawn.blocks else {}
-        try:
-            self.client.chat_postMessage(
-                channel=channel, thread_ts=thread, text=drawn.text, **extra
-            )
-        except Exception as exc:
-            log = logging.getLogger(__name__)
-            if isinstance(exc, SlackApiError) or never_sent(exc):
-                log.warning("could not post to Slack (%s)", type(exc).__name__)
-                return Sent.NOT_DELIVERED
-            log.warning("a Slack post is unconfirmed (%s); not sent again", type(exc).__name__)
-            return Sent.UNCONFIRMED
-        return Sent.DELIVERED
+        tried = post(self.client, channel, drawn.text, thread_ts=thread, **extra)
+        if tried.sent == Sent.NOT_DELIVERED:
+            logging.getLogger(__name__).warning("could not post to Slack (%s)", tried.error)
+        return tried.sent
 
     # -- the turn's questions -----------------------------------------------------------------
 

@@ -29,6 +29,7 @@ from bot.flows.views import Outcome, render
 from bot.messages import t
 from bot.prefs.form import FormMeta, build_form
 from bot.prefs.prefill import build_prefill
+from bot.slack.answers import Answers, channel_of
 from bot.slack.api import SLACK_ERRORS, dm, slack_error
 from bot.slack.incoming import PLATFORM
 from bot.slack.views.home import home_view
@@ -75,6 +76,7 @@ class Preferences:
         self.people = channel.people
         self.run = run_task
         self.link = link
+        self.metrics = channel.pipeline.metrics
 
     def browser_link(self, team: str, user: str, lang: Lang) -> str | None:
         """A fresh link to the person's preferences page (None: the page is not set up)."""
@@ -93,21 +95,26 @@ class Preferences:
         self, client: WebClient, team: str, user: str, respond: Respond | None, key: str
     ) -> None:
         """The message `key` in the person's language, where the request came from."""
-        self.answer(client, user, respond, t(key, self.lang(client, team, user)))
+        lang = self.lang(client, team, user)
+        self.answer(client, user, respond, t(key, lang), lang=lang)
 
     def answer(
-        self, client: WebClient, user: str, respond: Respond | None, text: str, **extra: Any
+        self,
+        client: WebClient,
+        user: str,
+        respond: Respond | None,
+        text: str,
+        *,
+        lang: Lang,
+        channel: str = "",
+        **extra: Any,
     ) -> None:
-        """Reply where the request came from (its response_url), else in a DM."""
-        unfurl = {k: v for k, v in extra.items() if k.startswith("unfurl_")}
-        if respond is None:
-            dm(client, user, text, **unfurl)
-            return
-        try:
-            respond(text=text, response_type="ephemeral", **extra)
-        except Exception as exc:  # an expired or broken response_url
-            log.info("respond failed (%s); sending a DM", type(exc).__name__)
-            dm(client, user, text, **unfurl)
+        """Reply where the request came from (its response_url), else in a DM; when
+        neither takes it, the person is told why (`bot.slack.answers`)."""
+        url = (respond.response_url if respond is not None else None) or ""
+        Answers(client, self.metrics).answer(
+            user, text, lang=lang, response_url=url, channel=channel, **extra
+        )
 
     # -- the core's flows -------------------------------------------------------------------
 
@@ -134,7 +141,11 @@ class Preferences:
         extra: dict[str, Any] = {"blocks": message.blocks} if message.blocks else {}
         if outcome.replace and it.action:
             extra["replace_original"] = True
-        self.answer(it.client, it.user, it.respond, message.text, **extra)
+        lang = self.known_lang(it.team, it.user)
+        channel = channel_of(it.body)
+        self.answer(
+            it.client, it.user, it.respond, message.text, lang=lang, channel=channel, **extra
+        )
 
     def tell(self, client: WebClient, user: str, channel: str, text: str) -> None:
         """Ephemeral in the channel of the command when there is one, else a DM."""

@@ -19,7 +19,9 @@ A real HTTP server on 127.0.0.1 (random port, own thread). Point the bot at
 Everything the robot sent lands in `sent` as a `Sent` (how, where, what), whatever way
 it took; `requests` lists the path of every request the server received at all.
 Steering: `rate_limit(kind, times)` answers 403 `Forbidden.AccessDenied.QpsLimitForApi`;
-`fail(kind, times, status)` answers an error; `flow_control(times)` answers batchSend
+`fail(kind, times, status)` answers an error; `refuse(kind, code, status)` answers with
+DingTalk's error `code`; `invalid_staff(times)` answers batchSend with the users in
+`invalidStaffIdList`; `flow_control(times)` answers batchSend
 with the user in `flowControlledStaffIdList`; `down(True)` answers every robot send and
 webhook with 503. `kind` is "otm" (one-to-one), "group", "webhook", "token",
 "card_create", "card_stream" or "card_update". Transport faults:
@@ -142,6 +144,15 @@ class FakeDingTalkAPI(CardMethods, LocalServer):
 
     def fail(self, kind: str, times: int = 1, status: int = 500) -> None:
         self._push(kind, times, status, {"code": "ServiceUnavailable", "message": "try later"})
+
+    def refuse(self, kind: str, code: str, status: int = 400, times: int = 1) -> None:
+        """Answer the next `times` calls of `kind` with DingTalk's error `code`."""
+        self._push(kind, times, status, {"code": code, "message": code, "requestid": "r"})
+
+    def invalid_staff(self, times: int = 1) -> None:
+        """Answer batchSend with its users in `invalidStaffIdList` (outside the app's
+        visible range, or gone)."""
+        self._push("otm", times, 200, {"invalid_staff": True})
 
     def flow_control(self, times: int = 1) -> None:
         self._push("otm", times, 200, {"flow_controlled": True})
@@ -391,6 +402,11 @@ class _Handler(JSONHandler):
             return
         steered = fake._steered(kind)
         users = tuple(body.get("userIds") or ())
+        if steered is not None and steered[1].get("invalid_staff"):
+            fake._reject(kind, 200)
+            answer = {"processQueryKey": "", "invalidStaffIdList": list(users)}
+            self.send_json(200, answer | {"flowControlledStaffIdList": []})
+            return
         if steered is not None and steered[1].get("flow_controlled"):
             fake._reject(kind, 200)
             self.send_json(200, {"processQueryKey": "", "flowControlledStaffIdList": list(users)})

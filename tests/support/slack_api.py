@@ -24,9 +24,11 @@ Steering: `rate_limit(method, times=1, retry_after=1)` answers HTTP 429 with
 `fail(method, error, times=1)` answers `{"ok": false, "error": error}`;
 `take_then_reset(method, times=1)` does what the next calls ask, then resets the
 connection without an answer (Slack may have acted; the client cannot know);
-`handle(method, fn)` installs a custom answer `fn(call) -> dict`; `add_user(...)`,
-`add_usergroup(...)`, `add_message(...)` seed workspace state; `reset()` clears calls and
-steering but keeps the workspace's identity.
+`fail("response_url", error)` and `take_then_reset("response_url")` steer the next POST to
+any `response_url` (refused with `RESPONSE_URL_ERRORS`' status and the error as plain text,
+or shown and then reset); `handle(method, fn)` installs a custom answer
+`fn(call) -> dict`; `add_user(...)`, `add_usergroup(...)`, `add_message(...)` seed
+workspace state; `reset()` clears calls and steering but keeps the workspace's identity.
 
 Methods answered out of the box: auth.test, chat.postMessage, chat.postEphemeral,
 chat.update, chat.delete, chat.getPermalink, reactions.add, reactions.remove,
@@ -85,6 +87,16 @@ from tests.support.slack_socket import SocketModeEndpoint, is_upgrade
 from tests.support.slack_streams import STREAM_TEXT_LIMIT, SessionMethods, StreamingMethods
 
 # Form fields that carry JSON (Slack accepts both encodings for these).
+# What a `response_url` answers to a refused POST (plain text, this HTTP status), as Slack's
+# documentation and the SDK's tests show: an expired or overused URL, a bad message.
+RESPONSE_URL_ERRORS = {
+    "expired_url": 404,
+    "used_url": 404,
+    "invalid_blocks": 400,
+    "no_text": 400,
+    "msg_too_long": 400,
+    "invalid_payload": 400,
+}
 _JSON_FIELDS = frozenset({"blocks", "attachments", "view", "metadata", "prompts", "chunks"})
 
 
@@ -727,10 +739,7 @@ class _Handler(JSONHandler):
             return
         path = parts.path.rstrip("/")
         if path.startswith("/response/"):
-            call = Call("response_url", args, headers, http_method)
-            call.answer.update(status=200, body={"ok": True})
-            self.owner._record(call, response_url=True)
-            self.send_json(200, {"ok": True})
+            self._response_url(Call("response_url", args, headers, http_method))
             return
         method = path.rsplit("/", 1)[-1]
         if not method or "." not in method:
@@ -746,6 +755,31 @@ class _Handler(JSONHandler):
             self.close_connection = True
             return
         self.send_json(status, body, extra)
+
+    def _response_url(self, call: Call) -> None:
+        """A POST to a `response_url`: shown, unless steered to fail (Slack answers the
+        error as plain text with its HTTP status) or to reset after taking it."""
+        _, _, error, _ = self.owner._steering("response_url")
+        if error is not None:
+            status = RESPONSE_URL_ERRORS.get(error, 500)
+            call.answer.update(status=status, body={"ok": False, "error": error})
+            self.owner._record(call, response_url=True)
+            self.owner._answered(call, status, {"ok": False, "error": error})
+            raw = error.encode()
+            self.send_response(status)
+            self.send_header("Content-Type", "text/plain")
+            self.send_header("Content-Length", str(len(raw)))
+            self.end_headers()
+            self.wfile.write(raw)
+            return
+        call.answer.update(status=200, body={"ok": True})
+        self.owner._record(call, response_url=True)
+        if self.owner._reset_now("response_url"):  # shown, never answered
+            self.connection.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+            self.connection.close()
+            self.close_connection = True
+            return
+        self.send_json(200, {"ok": True})
 
 
 def _parse_body(raw: bytes, content_type: str) -> dict[str, Any]:

@@ -75,11 +75,13 @@ def register(app: App, pipeline: Pipeline, prefs: Preferences, link_minutes: int
         lang = prefs.lang(it.client, it.team, it.user)
         url = prefs.browser_link(it.team, it.user, lang)
         if url is None:
-            prefs.answer(it.client, it.user, it.respond, t("prefs_link_off", lang))
+            prefs.answer(it.client, it.user, it.respond, t("prefs_link_off", lang), lang=lang)
             return
         text = t("prefs_link", lang, url=url, minutes=link_minutes)
         # Never unfurled: a preview fetch would spend the single-use link.
-        prefs.answer(it.client, it.user, it.respond, text, unfurl_links=False, unfurl_media=False)
+        prefs.answer(
+            it.client, it.user, it.respond, text, lang=lang, unfurl_links=False, unfurl_media=False
+        )
 
     @on("block_actions", pipeline, once=True)
     def on_forget_confirm(it: Interaction) -> None:
@@ -127,7 +129,8 @@ def register_fallbacks(app: App, pipeline: Pipeline, prefs: Preferences) -> None
 
     def stale(it: Interaction) -> None:
         lang = prefs.lang(it.client, it.team, it.user)
-        prefs.answer(it.client, it.user, it.respond, Notice("prefs_unknown_action", lang).text())
+        text = Notice("prefs_unknown_action", lang).text()
+        prefs.answer(it.client, it.user, it.respond, text, lang=lang)
 
     def on_unknown_view(ack: Ack, body: dict[str, Any]) -> None:
         team, user = person_of(body)

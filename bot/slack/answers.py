@@ -1,0 +1,197 @@
+"""A command's answer in Slack, and what the person is told when Slack will not show it.
+
+A slash command (or a button of the bot's messages) answers through its `response_url`
+(ephemeral, only the person sees it); when that fails, in a direct message
+(`chat.postMessage` to their user id). Each try ends one of three ways (`Sent`):
+delivered; not delivered (Slack answered with an error, or the request never left); or
+unconfirmed (it failed after Slack may have posted it: a read error or timeout). An
+unconfirmed answer is never posted again, by either way: neither takes an idempotency key,
+so a second post is a second message. The `response_url` is posted to with
+`NeverSentRetryHandler` (Bolt's `respond` retries a reset connection, which may post twice,
+and reads an error answer such as 404 `expired_url` as success).
+
+When neither way took it, the direct message's error says why (the core's reasons,
+`bot.flows.undelivered`), from `chat.postMessage`'s documented errors:
+
+- `unreachable`: `channel_not_found`, `not_in_channel`, `is_archived`, `cannot_dm_bot`,
+  `user_disabled`, `restricted_action`, `messages_tab_disabled`: the bot may not write to
+  the person directly;
+- `busy`: `ratelimited` (HTTP 429) after the waits;
+- `failed`: anything else (`msg_too_long`, `invalid_blocks`, Slack unreachable...).
+
+It is counted (`slack_command_undelivered_total{reason}`) and, in the person's language, a
+short plain text says why: through the `response_url` again (a plain text may pass where
+the answer did not), else ephemeral in the channel of the request, else a direct message
+when that way was not the one refused. When none takes it, the log says what an admin
+must fix.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from slack_sdk.errors import SlackApiError
+from slack_sdk.webhook import WebhookClient
+
+from bot.flows import undelivered
+from bot.flows.approvals import Sent
+from bot.flows.undelivered import Reason, notice_key
+from bot.messages import t
+from bot.retry import never_sent
+from bot.slack.api import NeverSentRetryHandler, slack_error
+
+if TYPE_CHECKING:
+    from slack_sdk.web import WebClient
+
+    from bot.metrics import Metrics
+    from memory.lang import Lang
+
+log = logging.getLogger(__name__)
+
+UNREACHABLE = frozenset(
+    {
+        "channel_not_found",
+        "not_in_channel",
+        "is_archived",
+        "cannot_dm_bot",
+        "user_disabled",
+        "restricted_action",
+        "messages_tab_disabled",
+    }
+)
+_ADMIN_FIX: dict[Reason, str] = {
+    "unreachable": "allow the app to message the person (its Messages tab, the workspace's "
+    "restrictions on apps), or check that their account is active",
+    "busy": "Slack rate-limits the app's posts; spread the load",
+    "failed": "check the app's scopes (chat:write, im:write) and Slack's status",
+    "unconfirmed": "nothing: Slack may have shown the answer",
+}
+# What a direct message takes of an answer's extras.
+_DM_EXTRAS = ("blocks", "unfurl_links", "unfurl_media")
+
+
+@dataclass(frozen=True, slots=True)
+class Tried:
+    """One try: what became of it, and Slack's error (or the exception) when it failed."""
+
+    sent: Sent
+    error: str = ""
+
+
+def respond(url: str, text: str, **extra: Any) -> Tried:
+    """An ephemeral answer through a `response_url`."""
+    client = WebhookClient(
+        url=url, timeout=10, retry_handlers=[NeverSentRetryHandler(max_retry_count=2)]
+    )
+    try:
+        response = client.send_dict({"text": text, "response_type": "ephemeral", **extra})
+    except Exception as exc:
+        return _failed(exc)
+    if response.status_code == 200:
+        return Tried(Sent.DELIVERED)
+    body = str(response.body or "").strip()
+    error = body if body and len(body) <= 60 else f"HTTP {response.status_code}"
+    return Tried(Sent.NOT_DELIVERED, error)
+
+
+def post(client: WebClient, channel: str, text: str, **extra: Any) -> Tried:
+    """`chat.postMessage` to a channel or, by user id, to the person directly."""
+    try:
+        client.chat_postMessage(channel=channel, text=text, **extra)
+    except Exception as exc:
+        return _failed(exc)
+    return Tried(Sent.DELIVERED)
+
+
+def ephemeral(client: WebClient, channel: str, user: str, text: str) -> Tried:
+    """`chat.postEphemeral`: only `user` sees it, in `channel`."""
+    try:
+        client.chat_postEphemeral(channel=channel, user=user, text=text)
+    except Exception as exc:
+        return _failed(exc)
+    return Tried(Sent.DELIVERED)
+
+
+def why(tried: Tried) -> Reason:
+    """What a failed direct message means for the person (see the module docstring)."""
+    if tried.sent == Sent.UNCONFIRMED:
+        return "unconfirmed"
+    if tried.error in UNREACHABLE:
+        return "unreachable"
+    return "busy" if tried.error == "ratelimited" else "failed"
+
+
+@dataclass(frozen=True)
+class Answers:
+    """Answers to one person's request (see the module docstring)."""
+
+    client: WebClient
+    metrics: Metrics
+
+    def answer(
+        self,
+        user: str,
+        text: str,
+        *,
+        lang: Lang,
+        response_url: str = "",
+        channel: str = "",
+        **extra: Any,
+    ) -> Sent:
+        """`text` (and `extra`: blocks, `replace_original`...) to `user`; what became of it.
+        `channel`: where they asked, for a notice when the answer reaches nobody."""
+        if response_url:
+            tried = respond(response_url, text, **extra)
+            if tried.sent != Sent.NOT_DELIVERED:
+                return tried.sent
+            log.info("response_url refused the answer (%s); sending a DM", tried.error)
+        dm_extra = {k: v for k, v in extra.items() if k in _DM_EXTRAS}
+        tried = post(self.client, user, text, **dm_extra)
+        if tried.sent != Sent.NOT_DELIVERED:
+            return tried.sent
+        self._undelivered(user, why(tried), tried.error, lang, response_url, channel)
+        return Sent.NOT_DELIVERED
+
+    def _undelivered(
+        self, user: str, reason: Reason, error: str, lang: Lang, response_url: str, channel: str
+    ) -> None:
+        undelivered.count(self.metrics, "slack", reason)
+        log.warning("could not answer a Slack request (%s: %s)", reason, error)
+        notice = t(notice_key("slack", reason), lang, code=error)
+        ways: list[Callable[[], Tried]] = []
+        if response_url:
+            ways.append(lambda: respond(response_url, notice))
+        if channel:
+            ways.append(lambda: ephemeral(self.client, channel, user, notice))
+        if reason != "unreachable":
+            ways.append(lambda: post(self.client, user, notice))
+        for way in ways:
+            if way().sent != Sent.NOT_DELIVERED:
+                return
+        log.warning(
+            "nobody can tell the person their answer is lost; an admin can: %s",
+            _ADMIN_FIX[reason],
+        )
+
+
+def channel_of(body: Mapping[str, Any]) -> str:
+    """The channel a slash command or a click came from ("" when none)."""
+    channel = body.get("channel")
+    if isinstance(channel, Mapping):
+        return str(channel.get("id") or "")
+    return str(body.get("channel_id") or "")
+
+
+def _failed(exc: Exception) -> Tried:
+    """Not delivered when Slack answered with an error or the request never left; else
+    unconfirmed (Slack may have posted it)."""
+    if isinstance(exc, SlackApiError) or never_sent(exc):
+        return Tried(Sent.NOT_DELIVERED, slack_error(exc))
+    log.warning("a Slack answer is unconfirmed (%s); not sent again", type(exc).__name__)
+    return Tried(Sent.UNCONFIRMED, type(exc).__name__)
+
+
+__all__ = ["UNREACHABLE", "Answers", "Tried", "channel_of", "ephemeral", "post", "respond", "why"]
