@@ -248,6 +248,8 @@ class ApprovalFlows:
             return _say(Notice("approval_not_yours", lang), "error")
         card = self.card(asked, request.platform, lang)
         if not decision.decided:
+            if decision.outcome == "expired":  # a late click: tell the traveller now, once
+                self._tell_late(asked)
             toast = t("approval_already_decided", lang)
             return Outcome(card, text=card_text(card), toast=toast, tone="warning", replace=True)
         told = self.tell(asked)
@@ -300,12 +302,32 @@ class ApprovalFlows:
         if self.approvals is None:
             return 0
         expired = self.approvals.expire_due()
-        for asked in self.approvals.untold():
-            messenger = self.messengers.of(asked.traveller)
-            if messenger is None or not self.approvals.claim_telling(asked.id):
-                continue
-            self.approvals.mark_told(asked.id, COUNTED[self._tell_expired(messenger, asked)])
+        self.tell_expired()
         return len(expired)
+
+    def tell_expired(self) -> int:
+        """Tell each expired request's traveller nobody has told yet, on a platform this
+        process serves, once (claimed in the database); how many this call told. Nothing
+        to tell costs one indexed query (the serve-side loop's, `bot.flows.expiry`)."""
+        untold = self.approvals.untold() if self.approvals is not None else []
+        return sum(self._tell_once(asked) for asked in untold)
+
+    def _tell_once(self, asked: ApprovalRequest) -> int:
+        messenger = self.messengers.of(asked.traveller)
+        if self.approvals is None or messenger is None:
+            return 0
+        if not self.approvals.claim_telling(asked.id):
+            return 0
+        self.approvals.mark_told(asked.id, COUNTED[self._tell_expired(messenger, asked)])
+        return 1
+
+    def _tell_late(self, asked: ApprovalRequest) -> None:
+        """A click found `asked` expired: its traveller hears now rather than at the next
+        loop; a store failure leaves the telling to that loop."""
+        try:
+            self._tell_once(asked)
+        except (StoreUnavailable, MemoryEngineError) as exc:
+            log.warning("could not tell a traveller of an expiry (%s)", type(exc).__name__)
 
     def _tell_expired(self, messenger: Messenger, asked: ApprovalRequest) -> Sent:
         """The expiry, in the thread where it was asked; when that post failed or may not

@@ -247,8 +247,9 @@ class Approvals:
             return select(
                 self.backend,
                 cur,
-                "state = %s AND told = '' ORDER BY decided_at LIMIT %s",
-                (EXPIRED, limit),
+                # Literal, so a prepared plan still matches the partial index's predicate.
+                "state = 'expired' AND told = '' ORDER BY decided_at LIMIT %s",
+                (limit,),
             )
 
     def claim_telling(self, request_id: str) -> bool:
