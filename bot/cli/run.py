@@ -21,6 +21,9 @@
   its signing secret or app token) is an error naming what is missing, for `run` and
   `serve` alike and whatever else is configured: it never falls back to the console or
   to another platform (`bot.cli.credentials`).
+
+Each of them, once its channels are built, runs the loop that tells travellers their
+approval request expired (`bot.flows.expiry`; the `clock` holds no channel).
 """
 
 from __future__ import annotations

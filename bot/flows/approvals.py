@@ -20,9 +20,10 @@ decision and the traveller told, written once for every chat platform.
    stands. The decider's card shows the outcome; the traveller is told in the thread
    where they asked (`Messenger.to_thread`), and when that was not delivered or is
    unconfirmed the decider's card and toast say so (the traveller may not know).
-4. `sweep` (the clock) expires requests older than `APPROVAL_TTL_DAYS` and tells their
+4. `sweep` (the clock) expires requests older than `APPROVAL_TTL_DAYS`; `tell_expired`
+   (each serving process's loop, `bot.flows.expiry`; a late click at once) tells their
    travellers the same way, once, with what to do now; when the thread's post failed or
-   is unconfirmed, once more one-to-one (`sweep`).
+   is unconfirmed, once more one-to-one.
 
 A channel is a `Messenger` (it can post a view to a person, and into a thread it named)
 and registers with the core's `Messengers`; nothing here names a platform.

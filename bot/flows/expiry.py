@@ -1,9 +1,9 @@
 """The expiry teller: the loop of a process serving chat platforms that tells travellers
 their approval request expired.
 
-The `clock` process expires requests but holds no channel, so it cannot tell anybody; the
-process that serves the platforms (`serve`, `socket`, `feishu`, `dingtalk`) runs this
-small thread whatever `SCHEDULER_IN_WEB` says: every `APPROVAL_TELL_INTERVAL_SECONDS` it
+The `clock` process expires requests but holds no channel, so it cannot tell anybody; a
+process that serves chat platforms (`travel-bot serve` and each long-connection verb) runs
+this small thread whatever `SCHEDULER_IN_WEB` says: every `APPROVAL_TELL_INTERVAL_SECONDS` it
 tells each expired request's traveller nobody has told yet
 (`bot.flows.approvals.ApprovalFlows.tell_expired`), claiming each telling in the database,
 so several instances, and restarts, tell each traveller once. It warms no cache and
