@@ -247,9 +247,8 @@ class Approvals:
             return select(
                 self.backend,
                 cur,
-                # Literal, so a prepared plan still matches the partial index's predicate.
-                "state = 'expired' AND told = '' ORDER BY decided_at LIMIT %s",
-                (limit,),
+                "state = %s AND told = '' ORDER BY decided_at LIMIT %s",
+                (EXPIRED, limit),
             )
 
     def claim_telling(self, request_id: str) -> bool:
