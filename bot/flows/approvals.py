@@ -32,7 +32,7 @@ and registers with the core's `Messengers`; nothing here names a platform.
 from __future__ import annotations
 
 import logging
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
@@ -306,12 +306,12 @@ class ApprovalFlows:
         self.tell_expired()
         return len(expired)
 
-    def tell_expired(self) -> int:
+    def tell_expired(self, stopping: Callable[[], bool] = lambda: False) -> int:
         """Tell each expired request's traveller nobody has told yet, on a platform this
-        process serves, once (claimed in the database); how many this call told. Nothing
-        to tell costs one indexed query (the serve-side loop's, `bot.flows.expiry`)."""
+        process serves, once (claimed in the database), until `stopping()`; how many. With
+        nothing to tell, one indexed query (the serving loop's, `bot.flows.expiry`)."""
         untold = self.approvals.untold() if self.approvals is not None else []
-        return sum(self._tell_once(asked) for asked in untold)
+        return sum(self._tell_once(asked) for asked in untold if not stopping())
 
     def _tell_once(self, asked: ApprovalRequest) -> int:
         messenger = self.messengers.of(asked.traveller)

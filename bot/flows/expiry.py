@@ -20,9 +20,12 @@ log = logging.getLogger(__name__)
 
 
 class ExpiryTeller:
-    """Calls `tell` every `interval_seconds` on a daemon thread; `stop()` ends it."""
+    """Calls `tell` every `interval_seconds` on a daemon thread; `stop()` ends it. `tell`
+    is given a `stopping()` to ask between tellings, so a long tick ends with the process."""
 
-    def __init__(self, *, tell: Callable[[], int], interval_seconds: float) -> None:
+    def __init__(
+        self, *, tell: Callable[[Callable[[], bool]], int], interval_seconds: float
+    ) -> None:
         self.tell = tell
         self.interval_seconds = interval_seconds
         self._stop = threading.Event()
@@ -41,7 +44,7 @@ class ExpiryTeller:
         """One tick: how many travellers it told; a failure is logged, never raised, so
         the loop goes on and the next tick tries again."""
         try:
-            told = self.tell()
+            told = self.tell(self._stop.is_set)
         except Exception:
             log.exception("telling travellers of expired approvals failed")
             told = 0

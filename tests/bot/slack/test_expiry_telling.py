@@ -9,7 +9,7 @@ import signal
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -19,6 +19,7 @@ from bot import compose
 from bot.compose.parts import start_warm_clock
 from bot.flows.expiry import ExpiryTeller
 from bot.slack.views.approval import REASON_ACTION, REASON_BLOCK
+from memory.errors import StoreUnavailable
 from tests.bot.conftest import BotFactory, SettingsFactory
 from tests.bot.slack.test_approvals import ALICE, REASON, expired_posts, reason_modal
 from tests.support.llm_server import ScriptedModel
@@ -98,6 +99,34 @@ def test_a_request_the_clock_expired_is_told_once_by_two_serving_instances_and_a
     metric = "slack_approval_told_total"
     sent_by = [web.core.metrics.value(metric, outcome="sent") for web in (web1, web2, web3)]
     assert sorted(sent_by) == [0, 0, 1]
+
+
+def test_a_tick_the_database_failed_does_not_end_the_loop(
+    make_bot: BotFactory, scripted_model: ScriptedModel, slack: FakeSlackAPI
+) -> None:
+    """The database does not answer on the loop's first tick (logged, not raised): the
+    loop goes on, and Alice is told on the next."""
+    web = make_bot(approval_ttl_days=TTL)
+    sent, modal = reason_modal(web, scripted_model, slack)
+    reason = {REASON_BLOCK: {REASON_ACTION: {"type": "plain_text_input", "value": REASON}}}
+    assert submit(web, {**modal, "id": "V2"}, ALICE, reason).status_code == 200
+    slack.wait_for("chat.postMessage", where=lambda c: "已请" in str(c.args.get("text")))
+    time.sleep(2.0)
+    clock_expires(web)
+    flows = compose.approval_flows(web.core)
+    failures = [StoreUnavailable("the database did not answer")]
+
+    def tell(stopping: Callable[[], bool]) -> int:
+        if failures:
+            raise failures.pop()
+        return flows.tell_expired(stopping)
+
+    teller = ExpiryTeller(tell=tell, interval_seconds=0.2).start()
+    try:
+        ticks(teller, 3)
+    finally:
+        teller.stop()
+    assert [c.args["channel"] for c in expired_posts(slack)] == [sent.channel]
 
 
 def test_a_process_serving_no_platform_starts_no_loop(make_settings: SettingsFactory) -> None:
