@@ -88,6 +88,8 @@ class Settings(MemorySettings):
     # Travel policy and approvals (issue 25): in the trips' database (`trips_database`).
     policy_cache_seconds: float = Field(default=60.0, ge=0, le=3600)
     approval_ttl_days: float = Field(default=7.0, gt=0, le=90)
+    # How often a process serving chat platforms tells travellers of expired requests.
+    approval_tell_interval_seconds: float = Field(default=60.0, ge=1, le=3600)
 
     # Bailian memory (issue 17): with MEMORY_DSN=bailian://..., saved trips need a database
     # of their own; empty means MEMORY_DSN when it is one, else a SQLite file.

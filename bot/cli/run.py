@@ -21,6 +21,9 @@
   its signing secret or app token) is an error naming what is missing, for `run` and
   `serve` alike and whatever else is configured: it never falls back to the console or
   to another platform (`bot.cli.credentials`).
+
+Each of them, once its channels are built, runs the loop that tells travellers their
+approval request expired (`bot.flows.expiry`; the `clock` holds no channel).
 """
 
 from __future__ import annotations
@@ -150,6 +153,7 @@ def serve_command(args: argparse.Namespace, settings: Settings) -> int:
     web = compose.web_app(settings, core)
     closers: list[Any] = []
     clock = _clock_in_process(settings, core)
+    teller = None
     try:
         # Each configured channel mounts its routes.
         if "slack" in channels:  # POST /slack/events
@@ -161,6 +165,7 @@ def serve_command(args: argparse.Namespace, settings: Settings) -> int:
             compose.mount_dingtalk(web, settings, core, dingtalk)
             closers.append(dingtalk)
         compose.mount_prefs_site(web, settings, core)  # the preferences page, when configured
+        teller = compose.start_expiry_teller(settings, core)  # tells expired approvals
         try:
             server = compose.server(web, settings, host=host, port=port)
         except OSError as exc:
@@ -171,6 +176,8 @@ def serve_command(args: argparse.Namespace, settings: Settings) -> int:
         return 0
     finally:
         web.close()
+        if teller is not None:
+            teller.stop()
         if clock is not None:
             clock.stop()
         core.close()
@@ -190,9 +197,11 @@ def socket_command(
 
     core = compose.open_core(settings)
     clock = _clock_in_process(settings, core)
+    teller = None
     try:
         _announce(core, "Socket Mode")
         bolt = compose.slack(settings, core, socket_mode=True)
+        teller = compose.start_expiry_teller(settings, core)
         app_token = settings.slack_app_token
         serve_socket_mode(
             bolt,
@@ -203,6 +212,8 @@ def socket_command(
     except KeyboardInterrupt:
         return 0
     finally:
+        if teller is not None:
+            teller.stop()
         if clock is not None:
             clock.stop()
         core.close()
@@ -224,10 +235,11 @@ def dingtalk_command(
 
     core = compose.open_core(settings)
     clock = _clock_in_process(settings, core)
-    robot = None
+    robot = teller = None
     servers: list[Server] = []
     try:
         robot = compose.dingtalk(settings, core)
+        teller = compose.start_expiry_teller(settings, core)
         _announce(core, "DingTalk Stream mode")
         secret = settings.dingtalk_client_secret
         stream = stream_for(
@@ -251,6 +263,8 @@ def dingtalk_command(
     except KeyboardInterrupt:
         return 0
     finally:
+        if teller is not None:
+            teller.stop()
         if clock is not None:
             clock.stop()
         for server in servers:
@@ -283,12 +297,15 @@ def feishu_command(
             previous[sig] = signal.signal(sig, lambda signum, frame: event.set())
     core = compose.open_core(settings)
     clock = _clock_in_process(settings, core)
+    teller = None
     try:
         _announce(core, "Feishu long connection")
         secret, key = settings.feishu_app_secret, settings.feishu_encrypt_key
         token = settings.feishu_verification_token
+        robot = compose.feishu(settings, core)
+        teller = compose.start_expiry_teller(settings, core)
         serve_long_connection(
-            compose.feishu(settings, core),
+            robot,
             app_id=settings.feishu_app_id,
             app_secret=secret.get_secret_value() if secret is not None else "",
             domain=settings.feishu_api_url,
@@ -303,6 +320,8 @@ def feishu_command(
     finally:
         for sig, handler in previous.items():
             signal.signal(sig, handler)
+        if teller is not None:
+            teller.stop()
         if clock is not None:
             clock.stop()
         core.close()

@@ -14,6 +14,8 @@ bottom, it follows a message:
 - `web_app` the one HTTP application (health, metrics), on which `mount_slack`,
   `mount_feishu`, `mount_dingtalk` and `mount_prefs_site` put their routes, and `server`
   its server with the slow-client limits;
+- `start_expiry_teller(settings, core)` the loop of a process serving platforms that
+  tells travellers their approval request expired (the `clock` only expires);
 - `parts` the core's services (trips, policies, planner, agent, warmer, ...) built from
   the settings, for `open_core` and the command line's one-shot verbs.
 
@@ -38,6 +40,7 @@ from bot.compose.core import (
     open_core,
     pipeline,
     server,
+    start_expiry_teller,
     web_app,
 )
 
@@ -54,5 +57,6 @@ __all__ = [
     "pipeline",
     "server",
     "slack",
+    "start_expiry_teller",
     "web_app",
 ]

@@ -18,6 +18,7 @@ from bot.conversation.stops import Stops
 from bot.conversation.threads import ThreadHistory
 from bot.conversation.turn import AgentLike, Conversation
 from bot.flows.approvals import ApprovalFlows, Messengers
+from bot.flows.expiry import ExpiryTeller
 from bot.flows.pipeline import Flows, Pipeline
 from bot.flows.preferences import PreferenceFlows
 from bot.flows.trips import TripFlows
@@ -178,6 +179,17 @@ def approval_flows(core: Core) -> ApprovalFlows:
         metrics=core.metrics,
         messengers=core.messengers,
     )
+
+
+def start_expiry_teller(settings: Settings, core: Core) -> ExpiryTeller | None:
+    """The loop telling travellers that their approval request expired, through the
+    channels this process serves (`bot.flows.expiry`), started; None in a process that
+    serves no platform or keeps no approvals. The caller stops it before closing `core`."""
+    if core.approvals is None or not len(core.messengers):
+        return None
+    tell = approval_flows(core).tell_expired
+    interval = settings.approval_tell_interval_seconds
+    return ExpiryTeller(tell=tell, interval_seconds=interval).start()
 
 
 def pipeline(settings: Settings, core: Core, *, link: LinkProvider | None = None) -> Pipeline:

@@ -20,9 +20,10 @@ decision and the traveller told, written once for every chat platform.
    stands. The decider's card shows the outcome; the traveller is told in the thread
    where they asked (`Messenger.to_thread`), and when that was not delivered or is
    unconfirmed the decider's card and toast say so (the traveller may not know).
-4. `sweep` (the clock) expires requests older than `APPROVAL_TTL_DAYS` and tells their
+4. `sweep` (the clock) expires requests older than `APPROVAL_TTL_DAYS`; `tell_expired`
+   (each serving process's loop, `bot.flows.expiry`; a late click at once) tells their
    travellers the same way, once, with what to do now; when the thread's post failed or
-   is unconfirmed, once more one-to-one (`sweep`).
+   is unconfirmed, once more one-to-one.
 
 A channel is a `Messenger` (it can post a view to a person, and into a thread it named)
 and registers with the core's `Messengers`; nothing here names a platform.
@@ -31,7 +32,7 @@ and registers with the core's `Messengers`; nothing here names a platform.
 from __future__ import annotations
 
 import logging
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
@@ -248,6 +249,8 @@ class ApprovalFlows:
             return _say(Notice("approval_not_yours", lang), "error")
         card = self.card(asked, request.platform, lang)
         if not decision.decided:
+            if decision.outcome == "expired":  # a late click: tell the traveller now, once
+                self._tell_late(asked)
             toast = t("approval_already_decided", lang)
             return Outcome(card, text=card_text(card), toast=toast, tone="warning", replace=True)
         told = self.tell(asked)
@@ -300,12 +303,32 @@ class ApprovalFlows:
         if self.approvals is None:
             return 0
         expired = self.approvals.expire_due()
-        for asked in self.approvals.untold():
-            messenger = self.messengers.of(asked.traveller)
-            if messenger is None or not self.approvals.claim_telling(asked.id):
-                continue
-            self.approvals.mark_told(asked.id, COUNTED[self._tell_expired(messenger, asked)])
+        self.tell_expired()
         return len(expired)
+
+    def tell_expired(self, stopping: Callable[[], bool] = lambda: False) -> int:
+        """Tell each expired request's traveller nobody has told yet, on a platform this
+        process serves, once (claimed in the database), until `stopping()`; how many. With
+        nothing to tell, one indexed query (the serving loop's, `bot.flows.expiry`)."""
+        untold = self.approvals.untold() if self.approvals is not None else []
+        return sum(self._tell_once(asked) for asked in untold if not stopping())
+
+    def _tell_once(self, asked: ApprovalRequest) -> int:
+        messenger = self.messengers.of(asked.traveller)
+        if self.approvals is None or messenger is None:
+            return 0
+        if not self.approvals.claim_telling(asked.id):
+            return 0
+        self.approvals.mark_told(asked.id, COUNTED[self._tell_expired(messenger, asked)])
+        return 1
+
+    def _tell_late(self, asked: ApprovalRequest) -> None:
+        """A click found `asked` expired: its traveller hears now rather than at the next
+        loop; a store failure leaves the telling to that loop."""
+        try:
+            self._tell_once(asked)
+        except (StoreUnavailable, MemoryEngineError) as exc:
+            log.warning("could not tell a traveller of an expiry (%s)", type(exc).__name__)
 
     def _tell_expired(self, messenger: Messenger, asked: ApprovalRequest) -> Sent:
         """The expiry, in the thread where it was asked; when that post failed or may not

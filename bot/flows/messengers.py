@@ -65,6 +65,10 @@ class Messengers:
         self._all = [m for m in self._all if m.platform.name != messenger.platform.name]
         self._all.append(messenger)
 
+    def __len__(self) -> int:
+        """How many platforms this process serves (0: a command line, a clock)."""
+        return len(self._all)
+
     def of(self, namespace: str) -> Messenger | None:
         """The channel of the platform whose keys `namespace` is one of: by its prefix
         (the one platform without one: by the shape of its namespaces)."""

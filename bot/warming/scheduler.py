@@ -5,9 +5,10 @@ with it the approval sweep (requests older than `APPROVAL_TTL_DAYS` expire,
 `travel-bot clock` (the `clock:` line of the Procfile) runs it as its own process
 (`bot.cli.warm`). With `SCHEDULER_IN_WEB=true` the web process runs it instead, through
 `start_in_process`; there the sweep also tells each traveller in the thread where they
-asked (the web process holds the channels; a `clock` process only expires, and the state
-shows in `travel-bot trips list`, App Home and the preferences page). Several clocks at
-once are safe: the pass takes a Redis lock, and an expiry is a conditional UPDATE.
+asked. A `clock` process holds no channel and only expires: each process serving the
+platforms tells on a loop of its own (`bot.flows.expiry`), whatever `SCHEDULER_IN_WEB`
+says. Several clocks at once are safe: the pass takes a Redis lock, and an expiry is a
+conditional UPDATE.
 """
 
 from __future__ import annotations

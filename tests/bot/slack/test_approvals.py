@@ -221,12 +221,13 @@ def test_an_expiry_slack_may_not_have_posted_in_the_thread_is_told_once_in_a_dm(
     assert metrics.value("slack_approval_expiry_direct_total", outcome="sent") == 1
 
 
-def test_a_request_expired_by_a_late_click_is_told_by_the_next_sweep_once(
+def test_a_request_expired_by_a_late_click_is_told_at_once_and_only_once(
     make_bot: BotFactory, scripted_model: ScriptedModel, slack: FakeSlackAPI
 ) -> None:
     """The approver clicks after the request's time is up: the click expires it (and says
-    so) before any sweep could; the next sweep tells Alice in her thread, with what to do,
-    and the sweeps after it (here, or in another process) tell her nothing more."""
+    so) before any sweep could, and Alice is told in her thread at once, with what to do,
+    before any sweep or loop runs; the sweeps after it (here, or in another process) tell
+    her nothing more."""
     bot = make_bot(approval_ttl_days=0.00002)
     sent, modal = reason_modal(bot, scripted_model, slack)
     reason = {REASON_BLOCK: {REASON_ACTION: {"type": "plain_text_input", "value": REASON}}}
@@ -239,11 +240,17 @@ def test_a_request_expired_by_a_late_click_is_told_by_the_next_sweep_once(
     late = {"ts": "1700000000.000100", "blocks": blocks, "text": card.args["text"]}
     click(bot, APPROVER, late, "D0APPROVER", APPROVE_ACTION)
     slack.wait_for("chat.update", where=lambda c: "Expired" in str(c.args.get("text")))
+    assert [c.args["channel"] for c in expired_posts(slack)] == [sent.channel]  # no sweep yet
     assert flows_sweep(bot) == 0  # the click expired it already
     assert flows_sweep(bot) == 0
-    told = [c for c in slack.calls_to("chat.postMessage") if "已过期" in str(c.args.get("text"))]
+    told = expired_posts(slack)
     assert [c.args["channel"] for c in told] == [sent.channel]
     assert "重新保存行程" in str(told[0].args["text"])
+
+
+def expired_posts(slack: FakeSlackAPI) -> list[Call]:
+    """What Slack was asked to post saying an approval expired."""
+    return [c for c in slack.calls_to("chat.postMessage") if "已过期" in str(c.args.get("text"))]
 
 
 def flows_sweep(bot: BotHarness) -> int:
