@@ -9,7 +9,9 @@ on, and `fresh5`, the same kinds on new subjects, committed before its one run; 
 adds `dev5`, tuned on, and `fresh6`, committed before its one run, and tunes on fresh3-5
 too; round 8 adds `dev6`, tuned on; round 9 adds `dev7`, tuned on, and `fresh7`,
 committed before its one run; round 10 adds `dev8`, tuned on, and `fresh8`, committed
-before its one run, and its precision follow-up `dev9`, tuned on), pairs of an older and a
+before its one run, and its precision follow-up `dev9`, tuned on; round 11 adds `dev10`,
+tuned on, whose pairs carry `others`: the traveller's other facts on the pair's subject,
+recorded among the crowded traveller's facts), pairs of an older and a
 newer fact one traveller said, in English or Chinese: "change" (the newer replaces the
 older: it should supersede), "scoped" (the newer holds only in a place, trip kind or
 situation), "complement" (the same subject, compatible) and "unrelated" (both should
@@ -96,9 +98,10 @@ HALVES = (
     "dev8",
     "fresh8",
     "dev9",
+    "dev10",
 )
 DEV_HALVES = (
-    *("dev", "dev2", "dev3", "dev4", "dev5", "dev6", "dev7", "dev8", "dev9"),
+    *("dev", "dev2", "dev3", "dev4", "dev5", "dev6", "dev7", "dev8", "dev9", "dev10"),
     *("fresh3", "fresh4", "fresh5"),
 )
 # tuned on (fresh3-5 since round 7, after their blind runs were reported); --errors lists
@@ -124,6 +127,7 @@ SPLIT_OF = {
     "dev8": "dev",
     "fresh8": "check",
     "dev9": "dev",
+    "dev10": "dev",
 }
 RECORDED: dict[str, str] = {}  # an older fact's text -> the id it was recorded as
 _EXISTING = re.compile(r"^([0-9a-f]{32}): (.*)$", re.MULTILINE)
@@ -154,9 +158,9 @@ class Result:
         return self.got in ("both", "marked", "known")
 
 
-def load_pairs(kind: str, half: str) -> list[dict[str, str]]:
+def load_pairs(kind: str, half: str) -> list[dict[str, Any]]:
     data = json.loads((PAIR_SETS[kind] / f"{half}.json").read_text(encoding="utf-8"))
-    pairs: list[dict[str, str]] = data["pairs"]
+    pairs: list[dict[str, Any]] = data["pairs"]
     return pairs
 
 
@@ -175,7 +179,7 @@ def people_by_lang(half: str) -> dict[str, list[list[str]]]:
 
 
 def run_pair(
-    mem: Memory, pair: dict[str, str], half: str, setting: str, person: list[str]
+    mem: Memory, pair: dict[str, Any], half: str, setting: str, person: list[str]
 ) -> Result:
     """One pair in a fresh namespace, after the person's facts (if any)."""
     ns = f"B{uuid.uuid4().hex[:8].upper()}:U{uuid.uuid4().hex[:8].upper()}"
@@ -233,7 +237,7 @@ def _trimmed(text: str) -> str:
     return " ".join(text.split()).rstrip("。．.!！;；,，、 ")
 
 
-def oracle(pairs: list[dict[str, str]]) -> Callable[[dict[str, Any]], tuple[str, None]]:
+def oracle(pairs: list[dict[str, Any]]) -> Callable[[dict[str, Any]], tuple[str, None]]:
     """A model that knows every pair's label: "update" for the older fact of a change (or
     the fact it was recorded as, when it repeated one of the traveller's)."""
     changes = {p["new"]: p["old"] for p in pairs if p["expect"] == "supersedes"}
@@ -251,7 +255,7 @@ def oracle(pairs: list[dict[str, str]]) -> Callable[[dict[str, Any]], tuple[str,
 
 
 @contextmanager
-def memory_for(judge: str, pairs: list[dict[str, str]]) -> Iterator[tuple[Memory, Any]]:
+def memory_for(judge: str, pairs: list[dict[str, Any]]) -> Iterator[tuple[Memory, Any]]:
     """A memory on a scratch SQLite file, with the asked judge (and its double)."""
     model: Any = None
     if judge == "oracle":
@@ -289,7 +293,8 @@ def evaluate(kind: str, halves: list[str], judge: str, settings: list[str]) -> l
                     person: list[str] = []
                     if setting == "crowded":
                         mine = people[pair["lang"]]
-                        person = mine[turn[pair["lang"]] % len(mine)]
+                        # round 11: the traveller's other facts on the pair's subject
+                        person = mine[turn[pair["lang"]] % len(mine)] + pair.get("others", [])
                         turn[pair["lang"]] += 1
                     results.append(run_pair(mem, pair, half, setting, person))
     return results
