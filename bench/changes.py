@@ -11,7 +11,8 @@ too; round 8 adds `dev6`, tuned on; round 9 adds `dev7`, tuned on, and `fresh7`,
 committed before its one run; round 10 adds `dev8`, tuned on, and `fresh8`, committed
 before its one run, and its precision follow-up `dev9`, tuned on; round 11 adds `dev10`,
 tuned on, whose pairs carry `others`: the traveller's other facts on the pair's subject,
-recorded among the crowded traveller's facts), pairs of an older and a
+recorded among the crowded traveller's facts, and `fresh9`, the same kind of pairs
+committed before its one run), pairs of an older and a
 newer fact one traveller said, in English or Chinese: "change" (the newer replaces the
 older: it should supersede), "scoped" (the newer holds only in a place, trip kind or
 situation), "complement" (the same subject, compatible) and "unrelated" (both should
@@ -99,6 +100,7 @@ HALVES = (
     "fresh8",
     "dev9",
     "dev10",
+    "fresh9",
 )
 DEV_HALVES = (
     *("dev", "dev2", "dev3", "dev4", "dev5", "dev6", "dev7", "dev8", "dev9", "dev10"),
@@ -128,6 +130,7 @@ SPLIT_OF = {
     "fresh8": "check",
     "dev9": "dev",
     "dev10": "dev",
+    "fresh9": "check",
 }
 RECORDED: dict[str, str] = {}  # an older fact's text -> the id it was recorded as
 _EXISTING = re.compile(r"^([0-9a-f]{32}): (.*)$", re.MULTILINE)
