@@ -35,7 +35,7 @@ round 17 adds `r17_dev` (tuned on) and `r17_fresh` (measured once); round 18 add
 (tuned on) and `r19_fresh` (measured once); round 20 adds `r20_fresh` (measured once);
 round 21 trains a classifier on every earlier set but held-out, untuned, r8_held_out and
 t12_fresh, and adds `r21_fresh` (measured once); round 22 adds `r22_dev` (tuned on)
-(bench/README.md).
+and `r22_fresh` (measured once) (bench/README.md).
 
     .venv/bin/python bench/privacy.py
     .venv/bin/python bench/privacy.py --prefeval ../shared/data/prefeval_dev --json out.json
@@ -93,6 +93,7 @@ ROUND8 = (
     "r20_fresh",
     "r21_fresh",
     "r22_dev",
+    "r22_fresh",
 )
 ROUND8_TUNED = (
     "r8_dev",
@@ -144,7 +145,8 @@ FAMILIES = ("amount", "instructions")
 # r16-r20_fresh are tuned from then on. r21_fresh, written and committed before the classifier
 # was trained, only measured.
 # Round 22's r22_dev (amounts and benign numbers in other voices: expense lines, chat shorthand,
-# Cantonese and Taiwanese wording) is tuned on.
+# Cantonese and Taiwanese wording) is tuned on; r22_fresh, written after that tuning and
+# committed before its only run, only measured.
 LISTED = ("dev", "t12_dev", *ROUND8_TUNED)  # every set tuned on
 
 
