@@ -53,7 +53,7 @@ VERB_BEFORE = re.compile(
     r"|hits|hit|reaches|reached|topped|tops|delayed|waited|queued|walked|hiked|trekked|cycled"
     r"|biked|paddled|swam|climbed|descended|gusting|gusts|gusted)(?:\s+(?:about|around|only"
     r"|just|over|under|roughly|nearly|almost|easily|up\s+to|at\s+least))*"
-    r"|(?<![a-z])(?:wait|waiting|queue|delay|layover|stopover|wind|winds|gusts)(?:\s+time)?"
+    r"|(?<![a-z])(?:wait|waits|waiting|queue|delay|layover|stopover|wind|winds|gusts)(?:\s+time)?"
     r"(?:\s+(?:was|is|of|were|are|at|hit|reached))?(?:\s+(?:about|around|only|just|over"
     r"|under|roughly|nearly|almost))*"
     r"|晚点了?|晚了|延误了?|推迟了?|提前了?|风力(?:有|达到?)?|风速(?:有|达到?)?|排队排了|等了)\s*\Z",

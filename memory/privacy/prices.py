@@ -171,6 +171,20 @@ def _capped(text: str, start: int, end: int, number: str) -> bool:
     return not (clock and _TIME_WORD.search(text, max(0, start - 40), end + 40))
 
 
+# Round 22: a number judged worth it or not is what something cost ("the extra legroom seat was
+# 89 and totally worth it", "早餐一位180，唔抵"); a number with a unit never reaches here.
+_WORTH_AFTER = re.compile(
+    r"[^0-9.!?;。！？；\n]{0,30}?(?:(?<![a-z])(?:not\s+)?worth\s+(?:it|the\s+money|every)(?![a-z])"
+    r"|值回票价|唔抵|好抵|不值|超值|划算)",
+    F,
+)
+# ... said of a value ("was 89"), not of a seat or a room named by its number ("seat 14 was
+# worth it for the view").
+_VALUE_SAID = re.compile(
+    r"(?:(?<![a-z])(?:was|is|were|are|for|about|around|like)\s+|~\s*|[\u4e00-\u9fff]\s*)\Z", F
+)
+
+
 def priced(text: str, start: int, end: int) -> bool:
     """Whether the bare number text[start:end] (no unit after it) reads as money by what
     stands around it (see the module docstring)."""
@@ -182,6 +196,7 @@ def priced(text: str, start: int, end: int) -> bool:
         vehicle_price(text, start, end, number)
         or PAID_IN.search(text, low, start)
         or (TAKEN_AFTER.match(text, end) and _TOOK.search(text, low, start))
+        or (_WORTH_AFTER.match(text, end) and _VALUE_SAID.search(text, low, start))
     ):
         return True
     if (

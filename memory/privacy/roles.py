@@ -67,7 +67,11 @@ def is_age(text: str, start: int, number: str) -> bool:
 _FIRST_OF_RANGE = re.compile(r"(\d{1,3})\s*(?:~|-|to|至|到)\s*\d{1,3}\Z")
 
 
-HEIGHT = re.compile(r"(?:身高|个子|height|tall|高)\s*[^0-9]{0,4}\Z", F)
+# Round 22: 高 of a word that is no height (高雄, 高铁/高鐵, 高速, 高档, 高端, 高级, 高价, 高峰期)
+# is not one ("高鐵台北到高雄1490" is a fare).
+HEIGHT = re.compile(
+    r"(?:身高|个子|height|tall|高(?!雄|铁|鐵|速|档|檔|端|级|級|价|價|峰期))\s*[^0-9]{0,4}\Z", F
+)
 # A unit right before the digits: the second half of "7点05", "1米85", "3月12".
 UNIT_BEFORE = re.compile(r"(?:点|时|分|号|月|年|米|公里|岁|楼|层|排)\s*\Z")
 SMALL_TIME_BEFORE = re.compile(
