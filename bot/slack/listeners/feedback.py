@@ -5,7 +5,8 @@ and logged with the turn's id, never with any text. A thumbs-down is answered, o
 task pool, with an ephemeral question in the thread: what was wrong, as a few reasons
 to click (`slack_feedback_reasons_total{reason}`, logged the same way); the click
 replaces the question with a thank-you that invites the person to say more in the
-thread, where it is an ordinary message to the bot.
+thread, where it is an ordinary message to the bot (a DM when Slack refuses the click's
+response_url, `bot.slack.answers`).
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from bot.messages import t
+from bot.slack.answers import Answers
 from bot.slack.api import SLACK_ERRORS, slack_error
 from bot.slack.listeners.interaction import Interaction, on
 from bot.slack.views.feedback import (
@@ -33,6 +35,7 @@ if TYPE_CHECKING:
 
     from bot.flows.pipeline import Pipeline
     from bot.metrics import Metrics
+    from memory.lang import Lang
 
 log = logging.getLogger(__name__)
 
@@ -60,16 +63,21 @@ def register(app: App, pipeline: Pipeline, metrics: Metrics, run_task: Callable[
         metrics.inc("slack_feedback_reasons_total", reason=feedback.choice)
         log.info("feedback turn=%s reason=%s", feedback.turn_id, feedback.choice)
         if it.respond is not None:
-            run_task(thank, it, feedback)
+            run_task(thank, it, feedback, metrics)
 
     app.action(FEEDBACK_ACTION)(on_verdict)
     app.action(re.compile(f"^{FEEDBACK_REASON_ACTION}_"))(on_reason)
 
 
-def thank(it: Interaction, feedback: Feedback) -> None:
-    """Replace the question with a thank-you (task pool)."""
-    if it.respond is not None:
-        it.respond(text=t("feedback_tell_more", feedback.lang), replace_original=True)
+def thank(it: Interaction, feedback: Feedback, metrics: Metrics) -> None:
+    """Replace the question with a thank-you (task pool); when Slack refuses the
+    response_url, the thank-you comes as a DM, else the person is told why
+    (`bot.slack.answers`)."""
+    url = (it.respond.response_url if it.respond is not None else None) or ""
+    text = t("feedback_tell_more", feedback.lang)
+    lang: Lang = "zh" if feedback.lang == "zh" else "en"
+    answers = Answers(it.client, metrics)
+    answers.answer(it.user, text, lang=lang, response_url=url, replace_original=True)
 
 
 def ask_why(it: Interaction, feedback: Feedback) -> None:
