@@ -1,9 +1,10 @@
 """Answers of the Slack listeners other than `/travel-prefs` (test_command_answers.py) that
 Slack will not show: a saved form's confirmation, the feedback thank-you, an approver's
-note. The person gets the answer another way, or is told why in their language, and an
-answer Slack may already show is never posted twice. The real Bolt app behind the real
-server; Slack is the fake Web API with its documented error answers, its `response_url`
-steered to refuse (plain-text errors) or to take a POST and reset the connection."""
+note, a *Save trip* note. The person gets the answer another way, or is told why in their
+language, and an answer Slack may already show is never posted twice. The real Bolt app
+behind the real server; Slack is the fake Web API with its documented error answers, its
+`response_url` steered to refuse (plain-text errors) or to take a POST and reset the
+connection."""
 
 from __future__ import annotations
 
@@ -17,6 +18,8 @@ from bot.slack.views.approval import APPROVE_ACTION, REASON_ACTION, REASON_BLOCK
 from tests.bot.slack.test_approvals import APPROVER, REASON, button, click, reason_modal
 from tests.bot.slack.test_command_answers import _shown
 from tests.bot.slack.test_feedback import _click, _thumb
+from tests.bot.slack.test_plans import RETURN, plan_call, save_message
+from tests.bot.slack.test_plans import click as click_save
 from tests.support.llm_server import ScriptedModel
 from tests.support.slack_api import FakeSlackAPI
 from tests.support.slack_harness import CHANNEL, BotHarness
@@ -167,3 +170,34 @@ def test_an_approvers_note_no_channel_and_no_dm_takes_goes_through_the_response_
     [note] = slack.response_calls
     assert note.ok and "named approver" in note.args["text"]
     assert _shown(slack, "U0BOB") == [note.args["text"]]
+
+
+# -- the *Save trip* note -----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("error", ["channel_not_found", "not_in_channel"])
+def test_a_save_trip_note_slack_refuses_in_the_channel_goes_through_the_response_url(
+    bot: BotHarness, scripted_model: ScriptedModel, slack: FakeSlackAPI, error: str
+) -> None:
+    scripted_model.script(plan_call(return_date=RETURN), "这是你的成都行程。")
+    sent = bot.dm(ALICE, "规划一下上海到成都的行程")
+    message = save_message(bot, sent)
+    slack.fail("chat.postEphemeral", error)
+    assert click_save(bot, "U0BOB", message, sent.channel).status_code == 200  # not hers
+    settle(bot)
+    [denied] = _shown(slack, "U0BOB")
+    assert "只有出行人本人" in denied or "Only the traveller" in denied
+    assert [c.args["text"] for c in slack.response_calls] == [denied]
+
+
+def test_a_save_trip_note_slack_took_then_reset_is_not_sent_again(
+    bot: BotHarness, scripted_model: ScriptedModel, slack: FakeSlackAPI
+) -> None:
+    scripted_model.script(plan_call(return_date=RETURN), "这是你的成都行程。")
+    sent = bot.dm(ALICE, "规划一下上海到成都的行程")
+    message = save_message(bot, sent)
+    slack.take_then_reset("chat.postEphemeral")
+    assert click_save(bot, "U0BOB", message, sent.channel).status_code == 200
+    settle(bot)
+    assert len(_shown(slack, "U0BOB")) == 1
+    assert slack.response_calls == []
