@@ -15,6 +15,7 @@ import pytest
 
 from bot.messages import t
 from bot.slack.views.approval import APPROVE_ACTION, REASON_ACTION, REASON_BLOCK
+from tests.bot.conftest import BotFactory
 from tests.bot.slack.test_approvals import APPROVER, REASON, button, click, reason_modal
 from tests.bot.slack.test_command_answers import _shown
 from tests.bot.slack.test_feedback import _click, _thumb
@@ -201,3 +202,20 @@ def test_a_save_trip_note_slack_took_then_reset_is_not_sent_again(
     settle(bot)
     assert len(_shown(slack, "U0BOB")) == 1
     assert slack.response_calls == []
+
+
+# -- a refused request to plan for a colleague ----------------------------------------------
+
+
+@pytest.mark.parametrize("error", ["not_in_channel", "is_archived"])
+def test_a_refusal_slack_will_not_show_in_the_channel_comes_as_a_direct_message(
+    make_bot: BotFactory, scripted_model: ScriptedModel, slack: FakeSlackAPI, error: str
+) -> None:
+    bot = make_bot(travel_admin_user_ids="U0ADMIN")
+    slack.fail("chat.postEphemeral", error)
+    bot.mention("U0BOB", f"plan a trip for <@{ALICE}> from Shanghai to Chengdu on 2026-12-10")
+    [refusal] = slack.wait_for("chat.postMessage", timeout=10)
+    assert refusal.args["channel"] == "U0BOB" and "only travel admins" in refusal.args["text"]
+    bot.drain()
+    assert _shown(slack, "U0BOB") == [refusal.args["text"]]
+    assert scripted_model.requests == []
