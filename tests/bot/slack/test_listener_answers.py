@@ -111,6 +111,24 @@ def test_a_thank_you_slack_took_then_reset_is_posted_once(
     assert not [c for c in slack.calls_to("chat.postMessage") if c.args.get("text") == thanks]
 
 
+@pytest.mark.parametrize("error", ["not_in_channel", "is_archived"])
+def test_a_question_slack_refuses_in_the_thread_comes_through_the_response_url(
+    bot: BotHarness, scripted_model: ScriptedModel, slack: FakeSlackAPI, error: str
+) -> None:
+    slack.add_user(ALICE, locale="zh-CN")
+    scripted_model.script("这是你的成都行程。")
+    sent = bot.dm(ALICE, "帮我规划去成都的行程")
+    [answer] = bot.answers(sent)
+    slack.fail("chat.postEphemeral", error)
+    assert _click(bot, sent, answer, _thumb(answer, "negative")).status_code == 200
+    settle(bot)
+    [asked] = slack.response_calls
+    assert asked.ok and asked.args["text"] == t("feedback_ask", "zh")
+    [reasons] = [b for b in asked.args["blocks"] if b["type"] == "actions"]
+    assert len(reasons["elements"]) == 4  # the reasons to click came with it
+    assert _shown(slack, ALICE) == [t("feedback_ask", "zh")]
+
+
 # -- the approver's note ------------------------------------------------------------------------
 
 
