@@ -2,7 +2,9 @@
 
 A slash command (or a button of the bot's messages) answers through its `response_url`
 (ephemeral, only the person sees it); when that fails, in a direct message
-(`chat.postMessage` to their user id). Each try ends one of three ways (`Sent`):
+(`chat.postMessage` to their user id). An answer meant for the channel a person acted in
+(`Answers.tell`: a saved form's confirmation, an approver's or a trip saver's note) tries
+`chat.postEphemeral` there first, then the same ways. Each try ends one of three ways (`Sent`):
 delivered; not delivered (Slack answered with an error, or the request never left); or
 unconfirmed (it failed after Slack may have posted it: a read error or timeout). An
 unconfirmed answer is never posted again, by either way: neither takes an idempotency key,
@@ -106,10 +108,19 @@ def post(client: WebClient, channel: str, text: str, **extra: Any) -> Tried:
     return Tried(Sent.DELIVERED)
 
 
-def ephemeral(client: WebClient, channel: str, user: str, text: str) -> Tried:
-    """`chat.postEphemeral`: only `user` sees it, in `channel`."""
+def ephemeral(client: WebClient, channel: str, user: str, text: str, **extra: Any) -> Tried:
+    """`chat.postEphemeral`: only `user` sees it, in `channel` (`extra`: blocks, thread_ts)."""
     try:
-        client.chat_postEphemeral(channel=channel, user=user, text=text)
+        client.chat_postEphemeral(channel=channel, user=user, text=text, **extra)
+    except Exception as exc:
+        return _failed(exc)
+    return Tried(Sent.DELIVERED)
+
+
+def update(client: WebClient, channel: str, ts: str, text: str, **extra: Any) -> Tried:
+    """`chat.update` of a message the bot posted (`extra`: blocks)."""
+    try:
+        client.chat_update(channel=channel, ts=ts, text=text, **extra)
     except Exception as exc:
         return _failed(exc)
     return Tried(Sent.DELIVERED)
@@ -155,6 +166,27 @@ class Answers:
         self._undelivered(user, why(tried), tried.error, lang, response_url, channel)
         return Sent.NOT_DELIVERED
 
+    def tell(
+        self,
+        user: str,
+        text: str,
+        *,
+        lang: Lang,
+        channel: str,
+        response_url: str = "",
+        **extra: Any,
+    ) -> Sent:
+        """`text` ephemeral in `channel` (`extra`: thread_ts, blocks); when Slack refuses
+        it, `answer` without the channel (the response_url, else a DM, else why not).
+        Never a second copy of an ephemeral message Slack may have shown."""
+        if channel:
+            tried = ephemeral(self.client, channel, user, text, **extra)
+            if tried.sent != Sent.NOT_DELIVERED:
+                return tried.sent
+            log.info("chat.postEphemeral refused the answer (%s)", tried.error)
+        extra.pop("thread_ts", None)
+        return self.answer(user, text, lang=lang, response_url=response_url, **extra)
+
     def _undelivered(
         self, user: str, reason: Reason, error: str, lang: Lang, response_url: str, channel: str
     ) -> None:
@@ -194,4 +226,14 @@ def _failed(exc: Exception) -> Tried:
     return Tried(Sent.UNCONFIRMED, type(exc).__name__)
 
 
-__all__ = ["UNREACHABLE", "Answers", "Tried", "channel_of", "ephemeral", "post", "respond", "why"]
+__all__ = [
+    "UNREACHABLE",
+    "Answers",
+    "Tried",
+    "channel_of",
+    "ephemeral",
+    "post",
+    "respond",
+    "update",
+    "why",
+]

@@ -170,6 +170,7 @@ class SlackChannel:
             assistant=self.assistant,
             in_assistant_thread=self._maybe_assistant(msg),
             sessions=self.sessions,
+            metrics=self.pipeline.metrics,
         )
 
     def _plan(self, part: PlanPart) -> SlackMessage:

@@ -30,7 +30,7 @@ from bot.messages import t
 from bot.prefs.form import FormMeta, build_form
 from bot.prefs.prefill import build_prefill
 from bot.slack.answers import Answers, channel_of
-from bot.slack.api import SLACK_ERRORS, dm, slack_error
+from bot.slack.api import SLACK_ERRORS, slack_error
 from bot.slack.incoming import PLATFORM
 from bot.slack.views.home import home_view
 from bot.slack.views.notices import loading_modal, notice_modal
@@ -147,15 +147,10 @@ class Preferences:
             it.client, it.user, it.respond, message.text, lang=lang, channel=channel, **extra
         )
 
-    def tell(self, client: WebClient, user: str, channel: str, text: str) -> None:
-        """Ephemeral in the channel of the command when there is one, else a DM."""
-        if channel:
-            try:
-                client.chat_postEphemeral(channel=channel, user=user, text=text)
-                return
-            except SLACK_ERRORS as exc:
-                log.info("ephemeral failed (%s); sending a DM", slack_error(exc))
-        dm(client, user, text)
+    def tell(self, client: WebClient, user: str, channel: str, text: str, *, lang: Lang) -> None:
+        """Ephemeral in the channel of the command when there is one, else a DM; when
+        neither takes it, the person is told why (`bot.slack.answers.Answers.tell`)."""
+        Answers(client, self.metrics).tell(user, text, lang=lang, channel=channel)
 
     # -- the form -----------------------------------------------------------------------------
 

@@ -51,6 +51,8 @@ from bot.conversation.incoming import IncomingMessage
 from bot.conversation.reply import PlanPart, ReplyPart
 from bot.conversation.work import Step, Work
 from bot.messages import t
+from bot.metrics import Metrics
+from bot.slack.answers import Answers
 from bot.slack.api import POST_PATIENCE, SLACK_ERRORS, post, slack_error
 from bot.slack.assistant import AssistantThreads
 from bot.slack.markdown import split_message, to_mrkdwn
@@ -88,8 +90,10 @@ class SlackReplySink:
         in_assistant_thread: bool = False,
         plan: Callable[[PlanPart], SlackMessage] | None = None,
         sessions: AgentSessions | None = None,
+        metrics: Metrics | None = None,
     ) -> None:
         self.client = client
+        self._answers = Answers(client, metrics or Metrics())
         self._session = (  # the thread's agent session, where the app is an agent
             TurnSession(
                 sessions,
@@ -213,16 +217,13 @@ class SlackReplySink:
         self._post(text)
 
     def refuse(self, text: str) -> None:
-        """Only the writer sees it (an ephemeral message in the thread, if any)."""
-        try:
-            self.client.chat_postEphemeral(
-                channel=self.channel,
-                user=self.user,
-                text=to_mrkdwn(text),
-                thread_ts=self.thread_ts if self.thread_ts != self.ts else None,
-            )
-        except Exception as exc:
-            log.warning("could not post an ephemeral reply (%s)", type(exc).__name__)
+        """Only the writer sees it (an ephemeral message in the thread, if any); when Slack
+        refuses that, a DM, else why not (`bot.slack.answers.Answers.tell`)."""
+        thread = self.thread_ts if self.thread_ts != self.ts else None
+        msg = self.msg
+        self._answers.tell(
+            msg.user, to_mrkdwn(text), lang=msg.lang, channel=self.channel, thread_ts=thread
+        )
 
     def close(self) -> None:
         """Drop a reaction not yet added, else take it away (see `ProgressReaction`);

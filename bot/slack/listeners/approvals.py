@@ -5,8 +5,11 @@ who may, once only, and tells the traveller in their thread.
 The reason is checked inside `ack` (empty, too long or private: the modal shows why, and
 nothing is asked); then the request goes to the approvers on the task pool. A decision
 redraws the approver's message with its outcome; a refusal or a decision already taken is
-told to the clicker alone (ephemeral). An answer that cannot be posted in the thread goes
-to the traveller's DM, unless Slack may have posted it (a reset after the request left).
+told to the clicker alone (ephemeral; when Slack refuses it, or refuses to redraw the
+message, `bot.slack.answers.Answers.tell`: the click's response_url, else a DM, else why
+not). An answer that cannot be posted in the thread goes to the traveller's DM, unless
+Slack may have posted it (a reset after the request left); when the DM is refused too, they
+are told why where Slack still lets the bot (`bot.slack.answers`).
 """
 
 from __future__ import annotations
@@ -16,16 +19,15 @@ import re
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from slack_sdk.errors import SlackApiError
-
 from bot.conversation.replays import request_name
 from bot.flows.actions import APPROVAL_REASON, APPROVE, REJECT, Action, Request
+from bot.flows.approvals import Sent
 from bot.flows.views import ReasonForm, render
 from bot.messages import t
 from bot.payloads import parse_json
 from bot.policy.requests import InvalidRequest, check_reason
-from bot.retry import never_sent
-from bot.slack.api import dm, person_of
+from bot.slack.answers import Answers, post, update
+from bot.slack.api import person_of
 from bot.slack.incoming import PLATFORM
 from bot.slack.listeners.interaction import Interaction, on
 from bot.slack.views.approval import (
@@ -91,16 +93,11 @@ def register(app: App, pipeline: Pipeline, prefs: Preferences) -> None:
             text = outcome.text
         channel, thread = str(where.get("conversation") or ""), str(where.get("thread") or "")
         if not outcome.private and channel:
-            try:
-                client.chat_postMessage(channel=channel, thread_ts=thread or None, text=text)
+            tried = post(client, channel, text, thread_ts=thread or None)
+            if tried.sent != Sent.NOT_DELIVERED:  # a second copy would show it twice
                 return
-            except Exception as exc:
-                if not (isinstance(exc, SlackApiError) or never_sent(exc)):
-                    # Slack may have posted it: a DM would show the answer twice.
-                    log.warning("an answer in the thread is unconfirmed (%s)", type(exc).__name__)
-                    return
-                log.info("could not answer in the thread (%s)", type(exc).__name__)
-        dm(client, request.user, text)
+            log.info("could not answer in the thread (%s)", tried.error)
+        Answers(client, pipeline.metrics).answer(request.user, text, lang=request.lang)
 
     @on("block_actions", pipeline, once=True)
     def on_decide(it: Interaction) -> None:
@@ -112,23 +109,19 @@ def register(app: App, pipeline: Pipeline, prefs: Preferences) -> None:
         drawn = render(prefs.widgets, outcome.view)
         channel = str((it.body.get("channel") or {}).get("id") or "")
         message: Mapping[str, Any] = it.body.get("message") or {}
+        updated = Sent.NOT_DELIVERED
         if outcome.replace and channel:
-            try:
-                it.client.chat_update(
-                    channel=channel,
-                    ts=str(message.get("ts") or ""),
-                    text=drawn.text,
-                    blocks=drawn.blocks,
-                )
-            except Exception as exc:
-                log.info("could not update the approval message (%s)", type(exc).__name__)
-        if outcome.replace and outcome.tone != "warning":
+            updated = update(
+                it.client, channel, str(message.get("ts") or ""), drawn.text, blocks=drawn.blocks
+            ).sent
+        if updated != Sent.NOT_DELIVERED and outcome.tone != "warning":
             return
-        try:
-            it.client.chat_postEphemeral(channel=channel, user=it.user, text=outcome.short)
-        except Exception as exc:
-            log.info("could not post an ephemeral message (%s)", type(exc).__name__)
-            dm(it.client, it.user, outcome.short)
+        # A refusal, a decision taken already, or a redraw Slack refused: said to the
+        # clicker alone, another way when the channel will not take it.
+        lang = prefs.lang(it.client, it.team, it.user)
+        url = (it.respond.response_url if it.respond is not None else None) or ""
+        answers = Answers(it.client, pipeline.metrics)
+        answers.tell(it.user, outcome.short, lang=lang, channel=channel, response_url=url)
 
     app.view(APPROVAL_REASON_CALLBACK)(on_reason)
     app.action(re.compile(rf"^(?:{APPROVE_ACTION}|{REJECT_ACTION})$"))(on_decide)

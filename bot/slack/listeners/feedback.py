@@ -2,10 +2,12 @@
 
 A thumbs-up or thumbs-down is counted (`slack_feedback_total{verdict}` in `/metrics`)
 and logged with the turn's id, never with any text. A thumbs-down is answered, on the
-task pool, with an ephemeral question in the thread: what was wrong, as a few reasons
+task pool, with an ephemeral question in the thread (through the click's response_url, else
+a DM, when Slack refuses it there): what was wrong, as a few reasons
 to click (`slack_feedback_reasons_total{reason}`, logged the same way); the click
 replaces the question with a thank-you that invites the person to say more in the
-thread, where it is an ordinary message to the bot.
+thread, where it is an ordinary message to the bot (a DM when Slack refuses the click's
+response_url, `bot.slack.answers`).
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from bot.messages import t
-from bot.slack.api import SLACK_ERRORS, slack_error
+from bot.slack.answers import Answers
 from bot.slack.listeners.interaction import Interaction, on
 from bot.slack.views.feedback import (
     FEEDBACK_ACTION,
@@ -33,6 +35,7 @@ if TYPE_CHECKING:
 
     from bot.flows.pipeline import Pipeline
     from bot.metrics import Metrics
+    from memory.lang import Lang
 
 log = logging.getLogger(__name__)
 
@@ -49,7 +52,7 @@ def register(app: App, pipeline: Pipeline, metrics: Metrics, run_task: Callable[
         metrics.inc("slack_feedback_total", verdict=feedback.choice)
         log.info("feedback turn=%s verdict=%s", feedback.turn_id, feedback.choice)
         if feedback.choice == "bad":
-            run_task(ask_why, it, feedback)
+            run_task(ask_why, it, feedback, metrics)
 
     @on("block_actions", pipeline, once=True)
     def on_reason(it: Interaction) -> None:
@@ -60,20 +63,27 @@ def register(app: App, pipeline: Pipeline, metrics: Metrics, run_task: Callable[
         metrics.inc("slack_feedback_reasons_total", reason=feedback.choice)
         log.info("feedback turn=%s reason=%s", feedback.turn_id, feedback.choice)
         if it.respond is not None:
-            run_task(thank, it, feedback)
+            run_task(thank, it, feedback, metrics)
 
     app.action(FEEDBACK_ACTION)(on_verdict)
     app.action(re.compile(f"^{FEEDBACK_REASON_ACTION}_"))(on_reason)
 
 
-def thank(it: Interaction, feedback: Feedback) -> None:
-    """Replace the question with a thank-you (task pool)."""
-    if it.respond is not None:
-        it.respond(text=t("feedback_tell_more", feedback.lang), replace_original=True)
+def thank(it: Interaction, feedback: Feedback, metrics: Metrics) -> None:
+    """Replace the question with a thank-you (task pool); when Slack refuses the
+    response_url, the thank-you comes as a DM, else the person is told why
+    (`bot.slack.answers`)."""
+    url = (it.respond.response_url if it.respond is not None else None) or ""
+    text = t("feedback_tell_more", feedback.lang)
+    lang: Lang = "zh" if feedback.lang == "zh" else "en"
+    answers = Answers(it.client, metrics)
+    answers.answer(it.user, text, lang=lang, response_url=url, replace_original=True)
 
 
-def ask_why(it: Interaction, feedback: Feedback) -> None:
-    """The ephemeral "what was wrong?" under the answer (task pool)."""
+def ask_why(it: Interaction, feedback: Feedback, metrics: Metrics) -> None:
+    """The ephemeral "what was wrong?" under the answer (task pool); when Slack refuses
+    it there, through the click's response_url, else a DM, else why not
+    (`bot.slack.answers.Answers.tell`)."""
     container: Mapping[str, Any] = it.body.get("container") or {}
     message: Mapping[str, Any] = it.body.get("message") or {}
     channel = container.get("channel_id") or (it.body.get("channel") or {}).get("id")
@@ -81,16 +91,17 @@ def ask_why(it: Interaction, feedback: Feedback) -> None:
     if not isinstance(channel, str) or not channel:
         return
     text, blocks = reasons_message(feedback.turn_id, feedback.lang)
-    try:
-        it.client.chat_postEphemeral(
-            channel=channel,
-            user=it.user,
-            text=text,
-            blocks=blocks,
-            thread_ts=thread_ts if isinstance(thread_ts, str) else None,
-        )
-    except SLACK_ERRORS as exc:
-        log.info("could not ask what was wrong (%s)", slack_error(exc))
+    url = (it.respond.response_url if it.respond is not None else None) or ""
+    lang: Lang = "zh" if feedback.lang == "zh" else "en"
+    Answers(it.client, metrics).tell(
+        it.user,
+        text,
+        lang=lang,
+        channel=channel,
+        response_url=url,
+        blocks=blocks,
+        thread_ts=thread_ts if isinstance(thread_ts, str) else None,
+    )
 
 
 __all__ = ["ask_why", "register", "thank"]

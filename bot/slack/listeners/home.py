@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 from bot.flows.actions import FORGET_PREFS_YES, Action
 from bot.messages import t
 from bot.prefs import remembered
-from bot.slack.api import dm
+from bot.slack.answers import Answers
 from bot.slack.listeners.interaction import Interaction, on
 from bot.slack.views.blocks import (
     EDIT_ACTION_ID,
@@ -79,7 +79,7 @@ def register(
             remembered.forget_one(memory, it.namespace, it.value, metrics)
         except MemoryEngineError:
             lang = prefs.lang(it.client, it.team, it.user)
-            dm(it.client, it.user, t("memory_unavailable", lang))
+            Answers(it.client, metrics).answer(it.user, t("memory_unavailable", lang), lang=lang)
             return
         prefs.publish_home(it.client, it.team, it.user)
 
@@ -91,7 +91,7 @@ def register(
     def forget_all(it: Interaction) -> None:
         lang = prefs.lang(it.client, it.team, it.user)
         outcome = prefs.handle(it, Action(FORGET_PREFS_YES, {"owner": it.namespace}), lang)
-        dm(it.client, it.user, outcome.text)
+        Answers(it.client, metrics).answer(it.user, outcome.text, lang=lang)
         prefs.publish_home(it.client, it.team, it.user, lang=lang)
 
     @on("block_actions", pipeline)

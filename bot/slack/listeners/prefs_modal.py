@@ -73,7 +73,7 @@ def register(app: App, prefs: Preferences, claims: Claims, metrics: Metrics) -> 
         metrics.inc("prefs_saves_total", outcome=saved.outcome)
         if not saved.done:
             claims.release(claim)
-        prefs.tell(client, meta.user, meta.channel, saved.text)
+        prefs.tell(client, meta.user, meta.channel, saved.text, lang=meta.lang)
         if saved.done:
             prefs.publish_home(client, meta.team, meta.user, lang=meta.lang)
 

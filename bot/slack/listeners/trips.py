@@ -15,10 +15,10 @@ import re
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from slack_sdk.web import WebClient
-
 from bot.flows.actions import SAVE_TRIP, Action
+from bot.flows.approvals import Sent
 from bot.flows.views import render
+from bot.slack.answers import Answers, update
 from bot.slack.listeners.interaction import Interaction, on
 from bot.slack.views.trip import SAVE_TRIP_ACTION
 from bot.slack.views.widgets import read_value
@@ -54,35 +54,34 @@ def register(app: App, pipeline: Pipeline, prefs: Preferences) -> None:
                 return
             except Exception as exc:
                 log.info("could not open the reason form (%s)", type(exc).__name__)
+        tell = Answers(it.client, pipeline.metrics).tell
+        url = (it.respond.response_url if it.respond is not None else None) or ""
+        thread_ts = message.get("thread_ts") or message.get("ts")
         if not outcome.replace:
-            _ephemeral(it.client, channel, it.user, message, drawn.text)
-            return
-        try:
-            it.client.chat_update(
+            tell(
+                it.user,
+                drawn.text,
+                lang=lang,
                 channel=channel,
-                ts=str(message.get("ts") or ""),
-                text=outcome.text,
-                blocks=drawn.blocks,
+                response_url=url,
+                thread_ts=thread_ts,
             )
-        except Exception as exc:
-            log.info("could not update the save-trip message (%s)", type(exc).__name__)
-            _ephemeral(it.client, channel, it.user, message, outcome.text)
+            return
+        ts = str(message.get("ts") or "")
+        if (
+            update(it.client, channel, ts, outcome.text, blocks=drawn.blocks).sent
+            == Sent.NOT_DELIVERED
+        ):
+            tell(
+                it.user,
+                outcome.text,
+                lang=lang,
+                channel=channel,
+                response_url=url,
+                thread_ts=thread_ts,
+            )
 
     app.action(re.compile(rf"^{SAVE_TRIP_ACTION}(?:_pick_\d+)?$"))(on_save)
-
-
-def _ephemeral(
-    client: WebClient, channel: str, user: str, message: Mapping[str, Any], text: str
-) -> None:
-    try:
-        client.chat_postEphemeral(
-            channel=channel,
-            user=user,
-            text=text,
-            thread_ts=message.get("thread_ts") or message.get("ts"),
-        )
-    except Exception as exc:
-        log.info("could not post an ephemeral message (%s)", type(exc).__name__)
 
 
 __all__ = ["register"]
