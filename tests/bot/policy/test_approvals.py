@@ -10,7 +10,7 @@ from datetime import UTC, datetime
 
 import pytest
 
-from bot.policy.approvals import ApprovalRequest, Decision, InvalidRequest
+from bot.policy.approvals import CLAIM_TTL, ApprovalRequest, Decision, InvalidRequest
 from bot.policy.loading import load_policy
 from bot.policy.rules import Allowance, Named
 from tests.bot.policy.conftest import EXAMPLE, ORG, Clock, Desk, DeskFactory
@@ -215,6 +215,28 @@ def test_each_expired_request_is_told_once_however_it_expired(
     assert sorted(takers[0]) == sorted(untold) and takers[1] == []
     desk.approvals.mark_told(clicked.id, "sent")
     assert desk.approvals.untold() == [] and not desk.approvals.claim_telling(clicked.id)
+
+
+def test_a_telling_whose_process_died_mid_send_is_taken_again_by_one(
+    make_desk: DeskFactory, clock: Clock
+) -> None:
+    """A process that claimed a telling and died before saying what became of it does not
+    leave the traveller unheard: once the claim is older than `CLAIM_TTL` one process (of
+    two at once) takes it again; a fresh claim or a told one is not taken."""
+    desk, other_process = make_desk(), make_desk()
+    died, told = ask(desk), ask(desk, traveller=f"{ORG}:U0BOB")
+    clock.advance(days=7, seconds=1)
+    desk.approvals.expire_due()
+    assert desk.approvals.claim_telling(died.id) and desk.approvals.claim_telling(told.id)
+    desk.approvals.mark_told(told.id, "sent")  # `died`'s process ends here, mid-send
+    clock.advance(seconds=CLAIM_TTL.total_seconds() - 1)
+    assert other_process.approvals.untold() == []
+    assert not other_process.approvals.claim_telling(died.id)
+    clock.advance(seconds=2)
+    assert [r.id for r in other_process.approvals.untold()] == [died.id]
+    takers = [d.approvals.claim_telling(died.id) for d in (other_process, desk)]
+    assert takers == [True, False]
+    assert desk.approvals.untold() == [] and not desk.approvals.claim_telling(told.id)
 
 
 def test_a_rejected_or_expired_trip_is_not_warmed_for(desk: Desk, clock: Clock) -> None:
