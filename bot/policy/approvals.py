@@ -246,17 +246,29 @@ class Approvals:
                     expired.append(select(self.backend, cur, "id = %s", (request.id,))[0])
         return expired
 
-    def untold(self, *, limit: int = 500) -> list[ApprovalRequest]:
+    def untold(
+        self,
+        *,
+        starting: Sequence[str] | None = None,
+        or_none_of: Sequence[str] | None = None,
+        limit: int = 500,
+    ) -> list[ApprovalRequest]:
         """Expired requests whose traveller nobody has told yet (however they expired:
         the sweep, a late click, a command line), the oldest expiry first; with them the
-        tellings claimed more than `CLAIM_TTL` ago, whose process died mid-send."""
+        tellings claimed more than `CLAIM_TTL` ago, whose process died mid-send. Only
+        travellers whose namespace starts with one of `starting`, or (`or_none_of` given)
+        with none of `or_none_of`: the platforms the caller serves, so another platform's
+        backlog never hides its own (neither given: every traveller)."""
         self._ready()
+        owners, params = _owners(starting, or_none_of)
+        if owners is None:
+            return []
         with self.backend.transaction() as cur:
             return select(
                 self.backend,
                 cur,
-                f"state = %s AND {_UNTOLD} ORDER BY decided_at LIMIT %s",
-                (EXPIRED, self._t(self.clock() - CLAIM_TTL), limit),
+                f"state = %s AND {_UNTOLD}{owners} ORDER BY decided_at LIMIT %s",
+                (EXPIRED, self._t(self.clock() - CLAIM_TTL), *params, limit),
             )
 
     def claim_telling(self, request_id: str) -> bool:
@@ -344,6 +356,21 @@ class Approvals:
                 "policy_version": request.policy_version,
             },
         }
+
+
+def _owners(
+    starting: Sequence[str] | None, or_none_of: Sequence[str] | None
+) -> tuple[str | None, list[str]]:
+    """The SQL (after an AND) and parameters of `untold`'s namespaces; None: none."""
+    if starting is None and or_none_of is None:
+        return "", []
+    starts = [f"substr(traveller, 1, {len(p)}) = %s" for p in starting or ()]
+    params = list(starting or ())
+    if or_none_of is not None:
+        none = " OR ".join(f"substr(traveller, 1, {len(p)}) = %s" for p in or_none_of)
+        starts.append(f"NOT ({none})" if none else "1 = 1")
+        params += list(or_none_of)
+    return (f" AND ({' OR '.join(starts)})" if starts else None), params
 
 
 __all__ = [
