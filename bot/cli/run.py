@@ -206,7 +206,7 @@ def socket_command(
         serve_socket_mode(
             bolt,
             app_token=app_token.get_secret_value() if app_token is not None else "",
-            stop=stop or threading.Event(),
+            stop=stop or _stop_on_signals(),  # SIGTERM ends it, and the teller with it
         )
         return 0
     except KeyboardInterrupt:

@@ -145,8 +145,15 @@ def open_core(
         claims=claims,
         revocations=Revocations(client=quick, key_prefix=prefix),
         conversation=conversation,
-        messengers=Messengers(),
+        messengers=Messengers(prefixes=_platform_prefixes()),
     )
+
+
+def _platform_prefixes() -> tuple[str, ...]:
+    """Every platform's namespace prefix, served or not (`Messengers.owned`)."""
+    from bot.channels import PLATFORMS
+
+    return tuple(platform.prefix for platform in PLATFORMS)
 
 
 def warm_privacy() -> threading.Thread:

@@ -295,22 +295,25 @@ class ApprovalFlows:
     # -- 4. expiry --------------------------------------------------------------------------
 
     def sweep(self) -> int:
-        """Expire the requests whose time is up; how many. Then tell the traveller of every
-        expired request nobody has told yet (expired by this sweep, by a late click, by a
-        command line or a clock that serves no platform), once: each telling is claimed in
-        the database, so neither a later sweep nor another process tells it again. A
-        request of a platform this process does not serve waits for one that does."""
+        """Expire the requests whose time is up; how many. Then `tell_expired` (nothing in a
+        process serving no platform); its failure is logged apart, never the sweep's."""
         if self.approvals is None:
             return 0
         expired = self.approvals.expire_due()
-        self.tell_expired()
+        try:
+            self.tell_expired()
+        except Exception:  # the expiry stands; the next sweep or loop tells
+            log.exception("telling travellers of expired approvals failed")
         return len(expired)
 
     def tell_expired(self, stopping: Callable[[], bool] = lambda: False) -> int:
         """Tell each expired request's traveller nobody has told yet, on a platform this
-        process serves, once (claimed in the database), until `stopping()`; how many. With
-        nothing to tell, one indexed query (the serving loop's, `bot.flows.expiry`)."""
-        untold = self.approvals.untold() if self.approvals is not None else []
+        process serves (read alone: another's backlog never hides them), once (claimed in
+        the database), until `stopping()`; how many. Nothing to tell: one indexed query."""
+        if self.approvals is None or not self.messengers:
+            return 0
+        starting, or_none_of = self.messengers.owned()
+        untold = self.approvals.untold(starting=starting, or_none_of=or_none_of)
         return sum(self._tell_once(asked) for asked in untold if not stopping())
 
     def _tell_once(self, asked: ApprovalRequest) -> int:

@@ -6,8 +6,10 @@ process that serves chat platforms (`travel-bot serve` and each long-connection 
 this small thread whatever `SCHEDULER_IN_WEB` says: every `APPROVAL_TELL_INTERVAL_SECONDS` it
 tells each expired request's traveller nobody has told yet
 (`bot.flows.approvals.ApprovalFlows.tell_expired`), claiming each telling in the database,
-so several instances, and restarts, tell each traveller once. It warms no cache and
-expires nothing (the clock does). With nothing to tell a tick is one indexed query.
+so several instances, and restarts, tell each traveller once (a claim whose process
+died mid-send is taken again, by one, after `bot.policy.approvals.CLAIM_TTL`). It reads
+only the platforms this process serves, warms no cache and expires nothing (the clock
+does). With nothing to tell a tick is one indexed query.
 """
 
 from __future__ import annotations

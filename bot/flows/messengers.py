@@ -19,7 +19,7 @@ or timeout, a connection reset after the request) and cannot be sent again safel
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any, Protocol
 from urllib.parse import unquote
@@ -58,8 +58,11 @@ class Messenger(Protocol):
 class Messengers:
     """The channels this process serves, found by a namespace's platform."""
 
-    def __init__(self) -> None:
+    def __init__(self, prefixes: Sequence[str] = ()) -> None:
+        """`prefixes`: every platform's there is (served or not), so the namespaces of the
+        platform without one can be told apart in a query (`owned`)."""
         self._all: list[Messenger] = []
+        self._prefixes = tuple(p for p in prefixes if p)
 
     def add(self, messenger: Messenger) -> None:
         self._all = [m for m in self._all if m.platform.name != messenger.platform.name]
@@ -82,6 +85,16 @@ class Messengers:
         if unprefixed is not None and unprefixed.platform.owns(namespace):
             return unprefixed
         return None
+
+    def owned(self) -> tuple[list[str], list[str] | None]:
+        """The namespaces of the platforms served, as a query can ask: those starting with
+        one of the first list ("p:"), and, when the platform without a prefix is served,
+        those starting with none of the second (every other platform's prefix); `of` has
+        the last word."""
+        starting = [m.platform.prefix + ":" for m in self._all if m.platform.prefix]
+        served_bare = any(not m.platform.prefix for m in self._all)
+        others = sorted({p + ":" for p in self._prefixes} | set(starting))
+        return starting, (others if served_bare else None)
 
 
 def person_id(namespace: str) -> str:

@@ -48,6 +48,13 @@ if TYPE_CHECKING:
 
 STATES = (PENDING, APPROVED, REJECTED, EXPIRED)
 SYSTEM = "system"
+# How long a telling may stay claimed before it counts as its process's death: far
+# longer than a post and its one-to-one fallback take (each bounded by its timeouts).
+CLAIM_TTL = timedelta(minutes=5)
+# Not told yet: never claimed, or claimed (`told_at`) before the `%s` given; NULL is a
+# claim made before claims had a time. `told IN` first, so both databases search the
+# `approval_requests_untold` index (an OR of the two reads every expired row instead).
+_UNTOLD = "told IN ('', 'telling') AND (told = '' OR told_at IS NULL OR told_at < %s)"
 
 Outcome = Literal["approved", "rejected", "already_decided", "expired", "refused", "unknown"]
 Refusal = Literal["other_organisation", "own_request", "not_an_approver"]
@@ -239,27 +246,45 @@ class Approvals:
                     expired.append(select(self.backend, cur, "id = %s", (request.id,))[0])
         return expired
 
-    def untold(self, *, limit: int = 500) -> list[ApprovalRequest]:
+    def untold(
+        self,
+        *,
+        starting: Sequence[str] | None = None,
+        or_none_of: Sequence[str] | None = None,
+        limit: int = 500,
+    ) -> list[ApprovalRequest]:
         """Expired requests whose traveller nobody has told yet (however they expired:
-        the sweep, a late click, a command line), the oldest expiry first."""
+        the sweep, a late click, a command line), the oldest expiry first; with them the
+        tellings claimed more than `CLAIM_TTL` ago, whose process died mid-send. Only
+        travellers whose namespace starts with one of `starting`, or (`or_none_of` given)
+        with none of `or_none_of`: the platforms the caller serves, so another platform's
+        backlog never hides its own (neither given: every traveller)."""
         self._ready()
+        owners, params = _owners(starting, or_none_of)
+        if owners is None:
+            return []
         with self.backend.transaction() as cur:
             return select(
                 self.backend,
                 cur,
-                "state = %s AND told = '' ORDER BY decided_at LIMIT %s",
-                (EXPIRED, limit),
+                f"state = %s AND {_UNTOLD}{owners} ORDER BY decided_at LIMIT %s",
+                (EXPIRED, self._t(self.clock() - CLAIM_TTL), *params, limit),
             )
 
     def claim_telling(self, request_id: str) -> bool:
         """Take the telling of an expired request's traveller; False when another sweep
-        (this process's or another's) took it first: each traveller is told once."""
+        (this process's or another's) took it first: each traveller is told once. A claim
+        older than `CLAIM_TTL` (its process died before `mark_told`) is taken again, by
+        one taker only (the UPDATE is conditional on the claim's time): a traveller may
+        then, rarely, hear twice (the post had gone out), which beats never hearing."""
+        now = self.clock()
         with self.backend.transaction() as cur:
             cur.execute(
                 self.backend.sql(
-                    "UPDATE approval_requests SET told = 'telling' WHERE id = %s AND told = ''"
+                    "UPDATE approval_requests SET told = 'telling', told_at = %s "
+                    f"WHERE id = %s AND {_UNTOLD}"
                 ),
-                (request_id,),
+                (self._t(now), request_id, self._t(now - CLAIM_TTL)),
             )
             return bool(cur.rowcount == 1)
 
@@ -331,6 +356,21 @@ class Approvals:
                 "policy_version": request.policy_version,
             },
         }
+
+
+def _owners(
+    starting: Sequence[str] | None, or_none_of: Sequence[str] | None
+) -> tuple[str | None, list[str]]:
+    """The SQL (after an AND) and parameters of `untold`'s namespaces; None: none."""
+    if starting is None and or_none_of is None:
+        return "", []
+    starts = [f"substr(traveller, 1, {len(p)}) = %s" for p in starting or ()]
+    params = list(starting or ())
+    if or_none_of is not None:
+        none = " OR ".join(f"substr(traveller, 1, {len(p)}) = %s" for p in or_none_of)
+        starts.append(f"NOT ({none})" if none else "1 = 1")
+        params += list(or_none_of)
+    return (f" AND ({' OR '.join(starts)})" if starts else None), params
 
 
 __all__ = [

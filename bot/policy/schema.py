@@ -8,7 +8,8 @@
 - `approval_requests`: an out-of-policy trip waiting for, or given, a decision; at most
   one pending per trip; `reply_to` is where it was asked (a channel's own address of
   the thread, with the asker's language), so the outcome is told there; `told`, for an
-  expired one, whether its traveller was told ('' not yet; then what became of it).
+  expired one, whether its traveller was told ('' not yet; 'telling' while a process
+  tells it, since `told_at`; then what became of it).
 """
 
 from __future__ import annotations
@@ -121,6 +122,13 @@ POLICY_MIGRATIONS: tuple[Migration, ...] = (
         description="the expired requests nobody has told yet, for the serve-side loop",
         sqlite=(_UNTOLD,),
         postgres=(_UNTOLD,),
+    ),
+    Migration(
+        version=5,
+        description="when a telling was claimed (a claim whose process died is taken again)",
+        # A claim made before (NULL) counts as long ago: taken again at the next tick.
+        sqlite=("ALTER TABLE approval_requests ADD COLUMN told_at TEXT",),
+        postgres=("ALTER TABLE approval_requests ADD COLUMN IF NOT EXISTS told_at TIMESTAMPTZ",),
     ),
 )
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import socket
 
 import pytest
@@ -137,3 +138,40 @@ def test_serve_with_nothing_to_serve_says_what_to_set(travel_bot: TravelBot) -> 
     [line] = ran.err.strip().splitlines()
     assert line.startswith("error: HTTP mode needs SLACK_BOT_TOKEN and SLACK_SIGNING_SECRET")
     assert line.endswith("or set PREFS_LINK_SECRET to serve the preferences page alone")
+
+
+def test_socket_mode_stops_on_sigterm(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A platform stopping the process (SIGTERM) ends Socket Mode and its expiry teller,
+    as it does DingTalk's and Feishu's, instead of leaving their claims running."""
+    import os
+    import signal
+    import threading
+    import types
+
+    from bot import compose
+    from bot.cli.run import socket_command
+    from bot.slack import long_connection
+
+    stopped: list[bool] = []
+    teller = types.SimpleNamespace(stop=lambda: stopped.append(True))
+    core = types.SimpleNamespace(close=lambda: None)
+    monkeypatch.setattr(compose, "open_core", lambda settings: core)
+    monkeypatch.setattr(compose, "slack", lambda settings, core, socket_mode: object())
+    monkeypatch.setattr(compose, "start_expiry_teller", lambda settings, core: teller)
+    monkeypatch.setattr("bot.cli.run._announce", lambda core, mode: None)
+    monkeypatch.setattr("bot.cli.run._clock_in_process", lambda settings, core: None)
+    ended: list[bool] = []
+
+    def serve(bolt: object, *, app_token: str, stop: threading.Event) -> None:
+        os.kill(os.getpid(), signal.SIGTERM)
+        ended.append(stop.wait(2))
+
+    monkeypatch.setattr(long_connection, "serve_socket_mode", serve)
+    previous = signal.signal(signal.SIGTERM, lambda signum, frame: None)  # not the test's end
+    try:
+        assert socket_command(argparse.Namespace(), _settings(BOT, APP)) == 0
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+    assert ended == [True]
+    assert stopped == [True]

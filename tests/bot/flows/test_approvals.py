@@ -39,6 +39,7 @@ from bot.planning.plan import Candidate, PlannedTrip
 from bot.platform import Platform
 from bot.slack.views.approval import APPROVE_ACTION, REASON_ACTION, REASON_BLOCK, REJECT_ACTION
 from bot.slack.views.widgets import SlackWidgets, read_value
+from memory.errors import StoreUnavailable
 from tests.bot.policy.conftest import EXAMPLE, Clock, Desk, DeskFactory
 from tests.support.platforms import DINGTALK, FEISHU, SLACK
 from tests.toy.incoming import PLATFORM as TOY
@@ -224,7 +225,7 @@ def open_office(
         "toy": ToyWidgets(),
     }[platform.name]
     messenger = Recorder(platform, widgets)
-    messengers = Messengers()
+    messengers = Messengers(prefixes=[p.prefix for p in PLATFORMS])  # as `bot.compose`
     messengers.add(messenger)
     admins = AdminResolver(redis=None)
     approvals = ApprovalFlows(
@@ -394,6 +395,74 @@ def test_a_request_expires_and_the_traveller_is_told(office: Office) -> None:
     assert o.desk.trips.get(trip_id).state == "expired"  # type: ignore[union-attr]
     [expired] = o.desk.book.audit.entries(o.org, kinds=["expired"])
     assert expired.actor == "system" and expired.trip_id == trip_id
+
+
+def test_a_backlog_of_another_platform_never_hides_this_ones_expiries(
+    office: Office, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Expiries nobody told on a platform this process does not serve, older than its own
+    and filling a whole batch (one here, 500 in production), never keep its own traveller
+    from being told: only the platforms it serves are read."""
+    o = office
+    other = FEISHU if o.platform is not FEISHU else SLACK
+    stranger = other.key("T9", "U0STRANGER")
+    foreign, _ = o.desk.approvals.request(
+        trip_id=o.desk.trip(stranger).id,
+        trip="Beijing -> Xi'an",
+        traveller=stranger,
+        requester=stranger,
+        choice="a hotel",
+        breaks=[],
+        reason="the client's office is next door",
+        approvers=[other.key("T9", "U0BOSS")],
+        policy_version=1,
+    )
+    o.clock.advance(days=1)
+    asked(o)
+    batch = o.desk.approvals.untold
+    monkeypatch.setattr(o.desk.approvals, "untold", lambda **kw: batch(**kw, limit=1))
+    o.clock.advance(days=7, seconds=1)
+    assert o.flows.approvals is not None and o.flows.approvals.sweep() == 2
+    told = o.messenger.sent[-1]
+    assert told.to == "thread:C1/th-1" and "已过期" in text_of(o.platform, told.drawn)
+    assert [r.id for r in batch()] == [foreign.id]  # left for a process serving its platform
+
+
+def test_a_clock_serving_no_platform_expires_and_leaves_the_telling(
+    office: Office, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The clock process (no platform) expires and reads nothing to tell; a serving
+    process whose telling fails still reports what it expired, and logs the telling's
+    failure as such, not as the expiry's."""
+    o = office
+    trip_id, _card = asked(o)
+    flows = o.flows.approvals
+    assert flows is not None and flows.approvals is not None
+    clock = ApprovalFlows(
+        approvals=flows.approvals,
+        policy=None,
+        trips=None,
+        admins=None,
+        metrics=Metrics(),
+        messengers=Messengers(),
+    )
+    o.clock.advance(days=7, seconds=1)
+    untold = flows.approvals.untold
+
+    def broken(**kw: Any) -> Any:
+        raise StoreUnavailable("down")
+
+    flows.approvals.untold = broken  # type: ignore[method-assign]
+    assert clock.sweep() == 1  # the clock never asked what to tell
+    [asked_again] = [o.desk.trips.get(trip_id)]
+    assert asked_again is not None and asked_again.state == "expired"
+    o.clock.advance(days=7, seconds=1)
+    assert flows.sweep() == 0  # the serving process: its telling failed, nothing raised
+    assert "telling travellers of expired approvals failed" in caplog.text
+    flows.approvals.untold = untold  # type: ignore[method-assign]
+    assert flows.sweep() == 0
+    told = o.messenger.sent[-1]
+    assert told.to == "thread:C1/th-1" and "已过期" in text_of(o.platform, told.drawn)
 
 
 def test_an_in_policy_save_asks_nothing_and_a_second_ask_asks_nobody_twice(

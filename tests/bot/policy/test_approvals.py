@@ -5,12 +5,15 @@ decides; requests expire; every decision and refusal is in the audit log."""
 
 from __future__ import annotations
 
+import sqlite3
 import threading
 from datetime import UTC, datetime
+from typing import Any
 
 import pytest
 
-from bot.policy.approvals import ApprovalRequest, Decision, InvalidRequest
+from bot.policy import approvals as approvals_module
+from bot.policy.approvals import CLAIM_TTL, ApprovalRequest, Decision, InvalidRequest
 from bot.policy.loading import load_policy
 from bot.policy.rules import Allowance, Named
 from tests.bot.policy.conftest import EXAMPLE, ORG, Clock, Desk, DeskFactory
@@ -215,6 +218,53 @@ def test_each_expired_request_is_told_once_however_it_expired(
     assert sorted(takers[0]) == sorted(untold) and takers[1] == []
     desk.approvals.mark_told(clicked.id, "sent")
     assert desk.approvals.untold() == [] and not desk.approvals.claim_telling(clicked.id)
+
+
+def test_a_telling_whose_process_died_mid_send_is_taken_again_by_one(
+    make_desk: DeskFactory, clock: Clock
+) -> None:
+    """A process that claimed a telling and died before saying what became of it does not
+    leave the traveller unheard: once the claim is older than `CLAIM_TTL` one process (of
+    two at once) takes it again; a fresh claim or a told one is not taken."""
+    desk, other_process = make_desk(), make_desk()
+    died, told = ask(desk), ask(desk, traveller=f"{ORG}:U0BOB")
+    clock.advance(days=7, seconds=1)
+    desk.approvals.expire_due()
+    assert desk.approvals.claim_telling(died.id) and desk.approvals.claim_telling(told.id)
+    desk.approvals.mark_told(told.id, "sent")  # `died`'s process ends here, mid-send
+    clock.advance(seconds=CLAIM_TTL.total_seconds() - 1)
+    assert other_process.approvals.untold() == []
+    assert not other_process.approvals.claim_telling(died.id)
+    clock.advance(seconds=2)
+    assert [r.id for r in other_process.approvals.untold()] == [died.id]
+    takers = [d.approvals.claim_telling(died.id) for d in (other_process, desk)]
+    assert takers == [True, False]
+    assert desk.approvals.untold() == [] and not desk.approvals.claim_telling(told.id)
+
+
+def test_the_untold_query_searches_its_index_on_sqlite(
+    desk: Desk, dsn: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The serving loop asks each minute: whatever platforms it serves, SQLite answers from
+    the `(state, told, decided_at)` index, never by reading every expired request (an OR
+    on `told` would make it pick the expiry index instead)."""
+    if not dsn.startswith("sqlite:///"):
+        pytest.skip("the planner checked is SQLite's (PostgreSQL plans by its statistics)")
+    seen: list[tuple[str, tuple[object, ...]]] = []
+    real = approvals_module.select
+
+    def spy(backend: Any, cur: Any, where: str, params: Any) -> list[ApprovalRequest]:
+        seen.append((where, tuple(params)))
+        return real(backend, cur, where, params)
+
+    monkeypatch.setattr(approvals_module, "select", spy)
+    for owners in ({}, {"starting": ["p:"]}, {"starting": ["p:"], "or_none_of": ["p:", "q:"]}):
+        desk.approvals.untold(**owners)  # type: ignore[arg-type]
+    with sqlite3.connect(dsn.removeprefix("sqlite:///")) as db:
+        for where, params in seen:
+            query = f"SELECT id FROM approval_requests WHERE {where}".replace("%s", "?")
+            plan = str(db.execute(f"EXPLAIN QUERY PLAN {query}", params).fetchall())
+            assert "USING INDEX approval_requests_untold" in plan, plan
 
 
 def test_a_rejected_or_expired_trip_is_not_warmed_for(desk: Desk, clock: Clock) -> None:
