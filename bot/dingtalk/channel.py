@@ -217,14 +217,19 @@ class DingTalkChannel:
         )
 
     def _private(self, delivery: Delivery, reply: Reply, lang: Lang) -> None:
-        """From a group: one-to-one to the writer, and a note in the group."""
+        """From a group: one-to-one to the writer, and a note in the group. A one-to-one
+        send that may have arrived counts as sent (`Delivery.send_private`); once it is
+        sent, a failed note is only logged: the answer is not lost."""
         try:
             delivery.send_private(reply)
         except DingTalkError as exc:
             log.warning("could not answer privately (%s)", exc.reason)
             delivery.send(text_reply(t("dingtalk_prefs_private_failed", lang)))
             return
-        delivery.send(text_reply(t("dingtalk_prefs_private", lang)))
+        try:
+            delivery.send(text_reply(t("dingtalk_prefs_private", lang)))
+        except DingTalkError as exc:
+            log.warning("answered privately; could not say so in the group (%s)", exc.reason)
 
     # -- approvals: to a person, into a thread (`bot.flows.approvals.Messenger`) -----------
 
