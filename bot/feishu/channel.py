@@ -249,7 +249,9 @@ class FeishuChannel:
         log.warning("could not send the preferences card (%s: %s)", reason, exc.code)
         if reason == "unconfirmed":  # the card may be there: a notice could contradict it
             return
-        text = {"text": t(notice_key(reason), where.lang, code=exc.code)}
+        # No code when the request never reached Feishu: that is said, not "code None".
+        key = "feishu_prefs_not_reached" if exc.code is None else notice_key(reason)
+        text = {"text": t(key, where.lang, code=exc.code)}
         uuid = reply_uuid(key, "prefs-undelivered")
         try:
             if where.reply_to and not (direct and reason == "unreachable"):
