@@ -152,6 +152,11 @@ def update(client: WebClient, channel: str, ts: str, text: str, **extra: Any) ->
     return Tried(Sent.DELIVERED)
 
 
+def taken(tried: Tried) -> bool:
+    """Whether Slack took a try, or may have (then it is never tried again)."""
+    return tried.sent != Sent.NOT_DELIVERED
+
+
 def why(tried: Tried) -> Reason:
     """What a failed direct message means for the person (see the module docstring)."""
     if tried.sent == Sent.UNCONFIRMED:
@@ -216,22 +221,22 @@ class Answers:
     def _undelivered(
         self, user: str, reason: Reason, error: str, lang: Lang, response_url: str, channel: str
     ) -> None:
-        undelivered.count(self.metrics, "slack", reason)
-        log.warning("could not answer a Slack request (%s: %s)", reason, error)
-        notice = t(notice_key("slack", reason), lang, code=error)
-        ways: list[Callable[[], Tried]] = []
+        ways: list[Callable[[str], bool]] = []
         if response_url:
-            ways.append(lambda: respond(response_url, notice))
+            ways.append(lambda notice: taken(respond(response_url, notice)))
         if channel:
-            ways.append(lambda: ephemeral(self.client, channel, user, notice))
+            ways.append(lambda notice: taken(ephemeral(self.client, channel, user, notice)))
         if reason != "unreachable":
-            ways.append(lambda: post(self.client, user, notice))
-        for way in ways:
-            if way().sent != Sent.NOT_DELIVERED:
-                return
-        log.warning(
-            "nobody can tell the person their answer is lost; an admin can: %s",
-            _ADMIN_FIX[reason],
+            ways.append(lambda notice: taken(post(self.client, user, notice)))
+        undelivered.tell(
+            self.metrics,
+            "slack",
+            reason,
+            error=error,
+            notice=lambda: t(notice_key("slack", reason), lang, code=error),
+            ways=ways,
+            admin_fix=_ADMIN_FIX,
+            log=log,
         )
 
 
@@ -261,6 +266,7 @@ __all__ = [
     "ephemeral",
     "post",
     "respond",
+    "taken",
     "update",
     "why",
 ]
