@@ -1115,6 +1115,17 @@ _MESSAGES: dict[str, dict[str, str]] = {
             "如果仍然失败，请在与我的单聊中发送“我的偏好”。"
         ),
     },
+    # `feishu_prefs_failed` when the request never reached Feishu: there is no code to name.
+    "feishu_prefs_not_reached": {
+        "en": (
+            "I couldn't show your travel preferences card just now: I could not reach Feishu. "
+            "Please try again in a minute; if it keeps failing, tell your Feishu admin."
+        ),
+        "zh": (
+            "刚才没能显示你的出行偏好卡片：我连接不上飞书。请一分钟后再试；"
+            "如果仍然失败，请告诉你的飞书管理员。"
+        ),
+    },
     # A command's answer reached nobody (bot/flows/undelivered.py): what the person is told.
     "dingtalk_command_busy": {
         "en": (

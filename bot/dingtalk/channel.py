@@ -43,7 +43,7 @@ from bot.dingtalk.codes import PendingActions
 from bot.dingtalk.delivery import Delivery, Destination, Reply
 from bot.dingtalk.incoming import PLATFORM, parse_message
 from bot.dingtalk.sink import DingTalkReplySink
-from bot.dingtalk.undelivered import admin_fix, code_of, why
+from bot.dingtalk.undelivered import ADMIN_FIX, code_of, why
 from bot.dingtalk.widgets import DingTalkWidgets, code_action, markdown_reply, text_reply
 from bot.flows import undelivered
 from bot.flows.approvals import Sent, person_id
@@ -200,31 +200,42 @@ class DingTalkChannel:
         """No way took a command's answer: tell the person in a short plain text by what
         still works, or log what an admin must fix (`bot.dingtalk.undelivered`)."""
         reason = why(exc)
-        undelivered.count(self.metrics, "dingtalk", reason)
-        log.warning("could not answer a DingTalk command (%s: %s)", reason, exc.reason)
-        if reason == "unconfirmed":  # the answer may be there: a notice could contradict it
-            return
-        if reason != "unreachable":  # a one-to-one chat the robot may not write to: no way
-            notice = t(notice_key("dingtalk", reason), lang, code=code_of(exc))
+
+        def in_the_chat(notice: str) -> bool:
             try:
-                delivery.send(text_reply(notice))
-                return
+                delivery.send(text_reply(notice))  # "unconfirmed" when it may be there
+                return True
             except DingTalkError as again:
                 log.warning("could not tell the person either (%s)", again.reason)
-        log.warning(
-            "nobody can tell the person their command's answer is lost; an admin can: %s",
-            admin_fix(reason),
+                return False
+
+        # A one-to-one chat the robot may not write to: no way.
+        ways = [in_the_chat] if reason != "unreachable" else []
+        undelivered.tell(
+            self.metrics,
+            "dingtalk",
+            reason,
+            error=exc.reason,
+            notice=lambda: t(notice_key("dingtalk", reason), lang, code=code_of(exc)),
+            ways=ways,
+            admin_fix=ADMIN_FIX,
+            log=log,
         )
 
     def _private(self, delivery: Delivery, reply: Reply, lang: Lang) -> None:
-        """From a group: one-to-one to the writer, and a note in the group."""
+        """From a group: one-to-one to the writer, and a note in the group. A one-to-one
+        send that may have arrived counts as sent (`Delivery.send_private`); once it is
+        sent, a failed note is only logged: the answer is not lost."""
         try:
             delivery.send_private(reply)
         except DingTalkError as exc:
             log.warning("could not answer privately (%s)", exc.reason)
             delivery.send(text_reply(t("dingtalk_prefs_private_failed", lang)))
             return
-        delivery.send(text_reply(t("dingtalk_prefs_private", lang)))
+        try:
+            delivery.send(text_reply(t("dingtalk_prefs_private", lang)))
+        except DingTalkError as exc:
+            log.warning("answered privately; could not say so in the group (%s)", exc.reason)
 
     # -- approvals: to a person, into a thread (`bot.flows.approvals.Messenger`) -----------
 

@@ -12,7 +12,7 @@ reasons (`bot.flows.undelivered`):
 - `failed`: anything else DingTalk refused or could not take (an invalid message, an
   outage that outlasted the retries).
 
-`admin_fix(reason)` is what the log says when nothing can tell the person.
+`ADMIN_FIX[reason]` is what the log says when nothing can tell the person.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from __future__ import annotations
 from bot.dingtalk.api import DingTalkError
 from bot.flows.undelivered import Reason
 
-_ADMIN_FIX: dict[Reason, str] = {
+ADMIN_FIX: dict[Reason, str] = {
     "unreachable": "add the person to the robot's visible range (可见范围) in the DingTalk "
     "developer console, or ask them to write to the robot one-to-one",
     "busy": "DingTalk rate-limits the robot's sends; spread the load or raise the app's quota",
@@ -46,8 +46,4 @@ def code_of(exc: DingTalkError) -> str:
     return exc.reason.rsplit(": ", 1)[-1]
 
 
-def admin_fix(reason: Reason) -> str:
-    return _ADMIN_FIX[reason]
-
-
-__all__ = ["admin_fix", "code_of", "why"]
+__all__ = ["ADMIN_FIX", "code_of", "why"]

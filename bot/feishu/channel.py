@@ -50,7 +50,7 @@ from bot.feishu.cards import answer_card
 from bot.feishu.incoming import PLATFORM, field, parse_message, text_field
 from bot.feishu.sink import FeishuReplySink, reply_uuid
 from bot.feishu.turns import FeishuTurns
-from bot.feishu.undelivered import notice_key, why
+from bot.feishu.undelivered import ADMIN_FIX, notice, ways, why
 from bot.feishu.widgets import REASON_FIELD, FeishuWidgets
 from bot.flows import undelivered
 from bot.flows.actions import SHOW_PREFS, Action, Request
@@ -245,26 +245,24 @@ class FeishuChannel:
         """The card did not reach the person: tell them through what still works, or log
         why nothing can (`bot.feishu.undelivered`)."""
         reason = why(exc)
-        undelivered.count(self.metrics, "feishu", reason, "prefs")
-        log.warning("could not send the preferences card (%s: %s)", reason, exc.code)
-        if reason == "unconfirmed":  # the card may be there: a notice could contradict it
-            return
-        text = {"text": t(notice_key(reason), where.lang, code=exc.code)}
-        uuid = reply_uuid(key, "prefs-undelivered")
-        try:
-            if where.reply_to and not (direct and reason == "unreachable"):
-                self.api.reply(where.reply_to, msg_type="text", content=text, uuid=uuid)
-            elif reason != "unreachable":
-                self.api.send(
-                    where.open_id, id_type="open_id", msg_type="text", content=text, uuid=uuid
-                )
-            else:
-                log.warning(
-                    "nobody can tell the person: the bot may not message them one-to-one "
-                    "and a menu event takes no answer; add them to the app's availability"
-                )
-        except FeishuError as again:
-            log.warning("could not tell the person either (%s)", again.code)
+        undelivered.tell(
+            self.metrics,
+            "feishu",
+            reason,
+            error=str(exc.code),
+            notice=lambda: notice(exc, where.lang),
+            ways=ways(
+                self.api,
+                reason,
+                reply_to=where.reply_to or "",
+                open_id=where.open_id,
+                uuid=reply_uuid(key, "prefs-undelivered"),
+                direct=direct,
+            ),
+            admin_fix=ADMIN_FIX,
+            log=log,
+            subject="prefs",
+        )
 
     # -- card buttons -------------------------------------------------------------------------
 

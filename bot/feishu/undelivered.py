@@ -28,12 +28,31 @@ app's availability. The reasons, the message keys and the count are the core's
 
 from __future__ import annotations
 
+import logging
+from typing import TYPE_CHECKING
+
 from bot.feishu.api import FeishuError, FeishuRateLimited, FeishuUnavailable
 from bot.flows import undelivered
 from bot.flows.undelivered import Reason
+from bot.messages import t
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from bot.feishu.api import FeishuAPI
+    from memory.lang import Lang
+
+log = logging.getLogger(__name__)
 
 # The person cannot be messaged one-to-one by this app (see the module docstring).
 UNREACHABLE_CODES = frozenset({230013, 230035, 230038})
+ADMIN_FIX: dict[Reason, str] = {
+    "unreachable": "the bot may not message the person one-to-one and a menu event takes "
+    "no answer; add them to the app's availability",
+    "busy": "Feishu rate-limits the bot's messages; spread the load",
+    "failed": "check the app's permissions (im:message) and Feishu's status",
+    "unconfirmed": "nothing: Feishu may have shown the card",
+}
 
 
 def why(exc: FeishuError) -> Reason:
@@ -52,4 +71,42 @@ def notice_key(reason: Reason) -> str:
     return undelivered.notice_key("feishu", reason, "prefs")
 
 
-__all__ = ["UNREACHABLE_CODES", "Reason", "notice_key", "why"]
+def notice(exc: FeishuError, lang: Lang) -> str:
+    """What the person is told; with no code (the request never reached Feishu) that is
+    said, not "code None"."""
+    if exc.code is None:
+        return t("feishu_prefs_not_reached", lang)
+    return t(notice_key(why(exc)), lang, code=exc.code)
+
+
+def ways(
+    api: FeishuAPI, reason: Reason, *, reply_to: str, open_id: str, uuid: str, direct: bool
+) -> list[Callable[[str], bool]]:
+    """How a notice can still reach the person, in order: the thread they wrote in, else
+    (a menu event takes no answer) a message to them unless they are unreachable."""
+
+    def by(send: Callable[[dict[str, str]], object]) -> Callable[[str], bool]:
+        def way(text: str) -> bool:
+            try:
+                send({"text": text})
+                return True
+            except FeishuError as again:
+                log.warning("could not tell the person either (%s)", again.code)
+                return again.maybe_sent
+
+        return way
+
+    if reply_to and not (direct and reason == "unreachable"):
+        return [by(lambda c: api.reply(reply_to, msg_type="text", content=c, uuid=uuid))]
+    if reason != "unreachable":
+        return [
+            by(
+                lambda c: api.send(
+                    open_id, id_type="open_id", msg_type="text", content=c, uuid=uuid
+                )
+            )
+        ]
+    return []
+
+
+__all__ = ["ADMIN_FIX", "UNREACHABLE_CODES", "Reason", "notice", "notice_key", "ways", "why"]

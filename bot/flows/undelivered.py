@@ -16,7 +16,8 @@ module of its own folder):
 What every channel then does is the same: every reason is counted
 (`{platform}_{subject}_undelivered_total{reason}`); unless unconfirmed, a short notice in
 the person's language (`notice_key`) says what happened and what to do, by whatever route
-still works; when none does, the log says what an admin must fix.
+still works; when none does, the log says what an admin must fix. `tell` does those steps
+once for every channel, which brings its reason, its notice and its ordered ways.
 """
 
 from __future__ import annotations
@@ -24,6 +25,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Literal
 
 if TYPE_CHECKING:
+    import logging
+    from collections.abc import Callable, Mapping, Sequence
+
     from bot.metrics import Metrics
 
 Reason = Literal["unreachable", "busy", "unconfirmed", "failed"]
@@ -40,4 +44,32 @@ def count(metrics: Metrics, platform: str, reason: Reason, subject: str = "comma
     metrics.inc(f"{platform}_{subject}_undelivered_total", reason=reason)
 
 
-__all__ = ["Reason", "count", "notice_key"]
+def tell(
+    metrics: Metrics,
+    platform: str,
+    reason: Reason,
+    *,
+    error: str,
+    notice: Callable[[], str],
+    ways: Sequence[Callable[[str], bool]],
+    admin_fix: Mapping[Reason, str],
+    log: logging.Logger,
+    subject: str = "command",
+) -> None:
+    """An answer that reached nobody: count it, log `error`, and unless it is unconfirmed
+    try `ways` in order with the `notice` text until one takes it (True: taken, or may
+    have been); when none does, log what an admin must fix (`admin_fix[reason]`)."""
+    count(metrics, platform, reason, subject)
+    log.warning("could not answer a %s %s (%s: %s)", platform, subject, reason, error)
+    if reason == "unconfirmed":  # the answer may be there: a notice could contradict it
+        return
+    text = notice() if ways else ""  # a reason no way can take may have no notice
+    for way in ways:
+        if way(text):
+            return
+    log.warning(
+        "nobody can tell the person their answer is lost; an admin can: %s", admin_fix[reason]
+    )
+
+
+__all__ = ["Reason", "count", "notice_key", "tell"]

@@ -6,7 +6,8 @@ A slash command (or a button of the bot's messages) answers through its `respons
 (`Answers.tell`: a saved form's confirmation, an approver's or a trip saver's note) tries
 `chat.postEphemeral` there first, then the same ways. Each try ends one of three ways (`Sent`):
 delivered; not delivered (Slack answered with an error, or the request never left); or
-unconfirmed (it failed after Slack may have posted it: a read error or timeout). An
+unconfirmed (it failed after Slack may have posted it: a read error or timeout, or a 5xx
+from the `response_url`, which Slack may answer after posting). An
 unconfirmed answer is never posted again, by either way: neither takes an idempotency key,
 so a second post is a second message. The `response_url` is posted to with
 `NeverSentRetryHandler` (Bolt's `respond` retries a reset connection, which may post twice,
@@ -18,7 +19,9 @@ When neither way took it, the direct message's error says why (the core's reason
 - `unreachable`: `channel_not_found`, `not_in_channel`, `is_archived`, `cannot_dm_bot`,
   `user_disabled`, `restricted_action`, `messages_tab_disabled`: the bot may not write to
   the person directly;
-- `busy`: `ratelimited` (HTTP 429) after the waits;
+- `busy`: `ratelimited` (HTTP 429) after the waits: a direct message waits out
+  `Retry-After` up to `ANSWER_PATIENCE` seconds in all (it runs after the acknowledgement,
+  on a listener thread or the task pool, so the wait stays short);
 - `failed`: anything else (`msg_too_long`, `invalid_blocks`, Slack unreachable...).
 
 It is counted (`slack_command_undelivered_total{reason}`) and, in the person's language, a
@@ -31,6 +34,7 @@ must fix.
 from __future__ import annotations
 
 import logging
+import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -42,7 +46,7 @@ from bot.flows import undelivered
 from bot.flows.approvals import Sent
 from bot.flows.undelivered import Reason, notice_key
 from bot.messages import t
-from bot.retry import never_sent
+from bot.retry import never_sent, retry_after
 from bot.slack.api import NeverSentRetryHandler, slack_error
 
 if TYPE_CHECKING:
@@ -71,6 +75,9 @@ _ADMIN_FIX: dict[Reason, str] = {
     "failed": "check the app's scopes (chat:write, im:write) and Slack's status",
     "unconfirmed": "nothing: Slack may have shown the answer",
 }
+# The longest a direct message waits out Slack's rate limits, in all: it runs after the
+# acknowledgement but may hold one of Bolt's listener threads.
+ANSWER_PATIENCE = 5.0
 # What a direct message takes of an answer's extras.
 _DM_EXTRAS = ("blocks", "unfurl_links", "unfurl_media")
 
@@ -96,16 +103,35 @@ def respond(url: str, text: str, **extra: Any) -> Tried:
         return Tried(Sent.DELIVERED)
     body = str(response.body or "").strip()
     error = body if body and len(body) <= 60 else f"HTTP {response.status_code}"
+    if response.status_code >= 500:  # Slack may have posted it before failing
+        log.warning("a Slack answer is unconfirmed (%s); not sent again", error)
+        return Tried(Sent.UNCONFIRMED, error)
     return Tried(Sent.NOT_DELIVERED, error)
 
 
-def post(client: WebClient, channel: str, text: str, **extra: Any) -> Tried:
-    """`chat.postMessage` to a channel or, by user id, to the person directly."""
-    try:
-        client.chat_postMessage(channel=channel, text=text, **extra)
-    except Exception as exc:
-        return _failed(exc)
-    return Tried(Sent.DELIVERED)
+def post(
+    client: WebClient, channel: str, text: str, *, patience: float = ANSWER_PATIENCE, **extra: Any
+) -> Tried:
+    """`chat.postMessage` to a channel or, by user id, to the person directly; a rate limit
+    (HTTP 429) is waited out while its `Retry-After` fits in `patience` seconds in all."""
+    waited = 0.0
+    while True:
+        try:
+            client.chat_postMessage(channel=channel, text=text, **extra)
+        except SlackApiError as exc:
+            if exc.response.status_code != 429:
+                return _failed(exc)
+            asked = retry_after(exc.response.headers)
+            delay = 1.0 if asked is None else max(asked, 0.0)
+            if waited + delay > patience:
+                return _failed(exc)
+            log.info("rate limited by Slack; answering again in %.1f s", delay)
+            time.sleep(delay)
+            waited += delay
+        except Exception as exc:
+            return _failed(exc)
+        else:
+            return Tried(Sent.DELIVERED)
 
 
 def ephemeral(client: WebClient, channel: str, user: str, text: str, **extra: Any) -> Tried:
@@ -124,6 +150,11 @@ def update(client: WebClient, channel: str, ts: str, text: str, **extra: Any) ->
     except Exception as exc:
         return _failed(exc)
     return Tried(Sent.DELIVERED)
+
+
+def taken(tried: Tried) -> bool:
+    """Whether Slack took a try, or may have (then it is never tried again)."""
+    return tried.sent != Sent.NOT_DELIVERED
 
 
 def why(tried: Tried) -> Reason:
@@ -190,22 +221,22 @@ class Answers:
     def _undelivered(
         self, user: str, reason: Reason, error: str, lang: Lang, response_url: str, channel: str
     ) -> None:
-        undelivered.count(self.metrics, "slack", reason)
-        log.warning("could not answer a Slack request (%s: %s)", reason, error)
-        notice = t(notice_key("slack", reason), lang, code=error)
-        ways: list[Callable[[], Tried]] = []
+        ways: list[Callable[[str], bool]] = []
         if response_url:
-            ways.append(lambda: respond(response_url, notice))
+            ways.append(lambda notice: taken(respond(response_url, notice)))
         if channel:
-            ways.append(lambda: ephemeral(self.client, channel, user, notice))
+            ways.append(lambda notice: taken(ephemeral(self.client, channel, user, notice)))
         if reason != "unreachable":
-            ways.append(lambda: post(self.client, user, notice))
-        for way in ways:
-            if way().sent != Sent.NOT_DELIVERED:
-                return
-        log.warning(
-            "nobody can tell the person their answer is lost; an admin can: %s",
-            _ADMIN_FIX[reason],
+            ways.append(lambda notice: taken(post(self.client, user, notice)))
+        undelivered.tell(
+            self.metrics,
+            "slack",
+            reason,
+            error=error,
+            notice=lambda: t(notice_key("slack", reason), lang, code=error),
+            ways=ways,
+            admin_fix=_ADMIN_FIX,
+            log=log,
         )
 
 
@@ -227,6 +258,7 @@ def _failed(exc: Exception) -> Tried:
 
 
 __all__ = [
+    "ANSWER_PATIENCE",
     "UNREACHABLE",
     "Answers",
     "Tried",
@@ -234,6 +266,7 @@ __all__ = [
     "ephemeral",
     "post",
     "respond",
+    "taken",
     "update",
     "why",
 ]

@@ -81,3 +81,30 @@ def test_when_the_notice_fails_too_nothing_more_is_tried(
     assert _undelivered(robot, "failed") == 1
     robot.core.pools.tasks.shutdown(wait=True)
     assert dingtalk.sent == [] and dingtalk.rejected == [("otm", 403)] * 2
+
+
+def test_a_private_answer_that_arrived_is_not_called_lost_when_the_group_note_fails(
+    robot: HTTPRobot, dingtalk: FakeDingTalkAPI
+) -> None:
+    robot.core.memory.record(robot.namespace(ALICE), [RED_EYE])
+    dingtalk.fail("webhook", status=500)  # the group's session webhook fails...
+    dingtalk.refuse("group", REFUSED)  # ...and the OpenAPI refuses the note in the group
+    robot.send("/travel-prefs show", group=True)
+    [private] = robot.answers()
+    assert private.users == (ALICE,) and RED_EYE in private.text
+    robot.core.pools.tasks.shutdown(wait=True)
+    assert dingtalk.sent == [private]  # no "your answer was lost" in the group
+    assert _undelivered(robot, "failed", wait=False) == 0
+
+
+def test_a_private_answer_dingtalk_may_have_taken_is_not_called_failed_in_the_group(
+    robot: HTTPRobot, dingtalk: FakeDingTalkAPI
+) -> None:
+    robot.core.memory.record(robot.namespace(ALICE), [RED_EYE])
+    dingtalk.take_then_fail("otm", "reset")
+    robot.send("/travel-prefs show", group=True)
+    sent = robot.answers(2)
+    note = next(s for s in sent if s.conversation == GROUP)
+    assert note.text == t("dingtalk_prefs_private", "en")  # not "prefs_private_failed"
+    robot.core.pools.tasks.shutdown(wait=True)
+    assert len(dingtalk.sent) == 2

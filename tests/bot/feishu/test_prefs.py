@@ -8,6 +8,7 @@ from urllib.parse import parse_qs, urlsplit
 
 import pytest
 
+from bot.messages import t
 from bot.prefs.links import read_token
 from tests.bot.feishu.conftest import FeishuFactory
 from tests.support import feishu_events as events
@@ -273,3 +274,28 @@ def test_the_menus_card_still_rate_limited_after_waiting_is_explained_in_the_per
     assert len(fake_feishu.calls_to("send")) == 5  # four limited tries of the card, the notice
     metrics = feishu.core.metrics
     assert metrics.value("feishu_prefs_undelivered_total", reason="busy") == 1
+
+
+def test_the_menus_card_that_never_reached_feishu_is_explained_without_a_code(
+    feishu: FeishuHarness, fake_feishu: FakeFeishuAPI
+) -> None:
+    """Feishu cannot be reached for the card (refused twice: nothing was sent); it can be
+    again for the notice: Alice reads that Feishu could not be reached, not "code None"."""
+    feishu.core.memory.record(feishu.namespace(ALICE), ["I prefer aisle seats"])
+    waits: list[float] = []
+
+    def wait(seconds: float) -> None:  # the retries' waits: Feishu is back for the notice
+        waits.append(seconds)
+        if len(waits) == 2:
+            fake_feishu.accept_connections()
+
+    feishu.feishu.api._sleep = wait
+    fake_feishu.refuse_connections()
+    assert feishu.post(_menu()).status_code == 200
+    fake_feishu.wait_for("send", ok=True)
+    feishu.drain()
+    [told] = fake_feishu.sent_to(ALICE)
+    assert told["content"]["text"] == t("feishu_prefs_not_reached", "en")
+    assert "None" not in told["content"]["text"]
+    metrics = feishu.core.metrics
+    assert metrics.value("feishu_prefs_undelivered_total", reason="failed") == 1

@@ -138,3 +138,26 @@ def test_the_channels_own_direct_answer_refused_is_explained_where_they_wrote(
     channel.show(Incoming(msg, lang="zh"), Outcome(help_text, text=help_text.text()))
     assert _shown(slack, ALICE) == [t("slack_command_unreachable", "zh", code="user_disabled")]
     assert _undelivered(bot, "unreachable") == 1
+
+
+def test_a_response_url_failing_on_slacks_side_is_not_answered_again_by_dm(
+    bot: BotHarness, slack: FakeSlackAPI
+) -> None:
+    """A 5xx from the `response_url`: Slack may have shown the answer, so no second copy."""
+    slack.fail("response_url", "internal_error")  # the fake answers it with HTTP 500
+    _show(bot, slack)
+    assert [c.status for c in slack.response_calls] == [500]
+    assert slack.calls_to("chat.postMessage") == []
+    assert slack.calls_to("chat.postEphemeral") == []
+    assert _undelivered(bot, "failed") == 0 and _undelivered(bot, "busy") == 0
+
+
+def test_a_direct_message_rate_limited_once_is_delivered_after_the_wait(
+    bot: BotHarness, slack: FakeSlackAPI
+) -> None:
+    slack.fail("response_url", "expired_url")
+    slack.rate_limit("chat.postMessage", times=1, retry_after=1)
+    [shown] = _show(bot, slack)
+    assert RED_EYE in shown
+    assert [c.status for c in slack.calls_to("chat.postMessage")] == [429, 200]
+    assert _undelivered(bot, "busy") == 0
