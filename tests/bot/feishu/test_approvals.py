@@ -49,6 +49,25 @@ def wait(found: Any, timeout: float = 15.0) -> list[dict[str, Any]]:
         time.sleep(0.02)
 
 
+def reason_form(
+    bot: FeishuHarness, scripted_model: ScriptedModel, fake_feishu: FakeFeishuAPI
+) -> tuple[dict[str, Any], dict[str, Any], dict[str, Any]]:
+    """Alice under the strict policy plans an out-of-policy trip and presses *Save trip*:
+    her plan card, the reason form Feishu shows under it, and the form's submit button."""
+    assert bot.core.policy is not None
+    bot.core.policy.set(f"feishu:{TENANT}", STRICT, by="cli:ana")
+    scripted_model.script(plan_call(return_date=LATER), "这是你的成都行程。")
+    card = plan_card(bot, bot.dm(ALICE, "规划一下上海到成都的行程"))
+    bot.click(
+        ALICE, buttons_of(card["content"])["保存行程"]["value"], message_id=card["message_id"]
+    )
+    [form] = wait(
+        lambda: [m for m in fake_feishu.replies_to(card["message_id"]) if "'form'" in str(m)]
+    )
+    [submit] = [b for label, b in buttons_of(form["content"]).items() if label == "提交审批"]
+    return card, form, submit
+
+
 @pytest.mark.parametrize("store", ["sqlite", "postgresql"])
 def test_the_approval_round_trip_in_feishu(
     store: str,
@@ -150,17 +169,7 @@ def test_when_feishu_never_answers_the_people_are_told_it_is_unconfirmed(
     each reset: the card is there once (one uuid), and neither Alice nor the approver
     is told it went as if it surely had."""
     bot = make_feishu()
-    assert bot.core.policy is not None
-    bot.core.policy.set(f"feishu:{TENANT}", STRICT, by="cli:ana")
-    scripted_model.script(plan_call(return_date=LATER), "这是你的成都行程。")
-    card = plan_card(bot, bot.dm(ALICE, "规划一下上海到成都的行程"))
-    bot.click(
-        ALICE, buttons_of(card["content"])["保存行程"]["value"], message_id=card["message_id"]
-    )
-    [form] = wait(
-        lambda: [m for m in fake_feishu.replies_to(card["message_id"]) if "'form'" in str(m)]
-    )
-    [submit] = [b for label, b in buttons_of(form["content"]).items() if label == "提交审批"]
+    card, form, submit = reason_form(bot, scripted_model, fake_feishu)
 
     fake_feishu.take_then_reset("send", times=2)
     asked = submit_form(bot, ALICE, submit["value"], form["message_id"], REASON)
@@ -187,17 +196,7 @@ def test_an_expiry_feishu_never_confirmed_in_the_plans_thread_is_told_once_direc
     once one-to-one, in Chinese, why, what happened and what to do; later sweeps, in this
     process or another, tell her nothing more."""
     bot = make_feishu(approval_ttl_days=0.00002)  # 1.7 s
-    assert bot.core.policy is not None
-    bot.core.policy.set(f"feishu:{TENANT}", STRICT, by="cli:ana")
-    scripted_model.script(plan_call(return_date=LATER), "这是你的成都行程。")
-    card = plan_card(bot, bot.dm(ALICE, "规划一下上海到成都的行程"))
-    bot.click(
-        ALICE, buttons_of(card["content"])["保存行程"]["value"], message_id=card["message_id"]
-    )
-    [form] = wait(
-        lambda: [m for m in fake_feishu.replies_to(card["message_id"]) if "'form'" in str(m)]
-    )
-    [submit] = [b for label, b in buttons_of(form["content"]).items() if label == "提交审批"]
+    card, form, submit = reason_form(bot, scripted_model, fake_feishu)
     submit_form(bot, ALICE, submit["value"], form["message_id"], REASON)
     wait(lambda: fake_feishu.sent_to(APPROVER))
     time.sleep(2.0)

@@ -10,10 +10,16 @@ from typing import Any
 from bot import compose
 from bot.compose.parts import start_warm_clock
 from tests.bot.feishu.conftest import FeishuFactory
-from tests.bot.feishu.test_approvals import ALICE, APPROVER, REASON, STRICT, submit_form, wait
-from tests.bot.feishu.test_plans import LATER, plan_call, plan_card
+from tests.bot.feishu.test_approvals import (
+    ALICE,
+    APPROVER,
+    REASON,
+    reason_form,
+    submit_form,
+    wait,
+)
 from tests.support.feishu_api import FakeFeishuAPI
-from tests.support.feishu_harness import TENANT, FeishuHarness, buttons_of
+from tests.support.feishu_harness import FeishuHarness
 from tests.support.feishu_harness import card_text as text_of
 from tests.support.llm_server import ScriptedModel
 
@@ -40,17 +46,7 @@ def test_a_request_the_clock_expired_is_told_under_the_plan_once_by_the_serving_
 ) -> None:
     settings = {"approval_ttl_days": 0.00002, "approval_tell_interval_seconds": 1}
     bot = make_feishu(**settings)
-    assert bot.core.policy is not None
-    bot.core.policy.set(f"feishu:{TENANT}", STRICT, by="cli:ana")
-    scripted_model.script(plan_call(return_date=LATER), "这是你的成都行程。")
-    card = plan_card(bot, bot.dm(ALICE, "规划一下上海到成都的行程"))
-    bot.click(
-        ALICE, buttons_of(card["content"])["保存行程"]["value"], message_id=card["message_id"]
-    )
-    [form] = wait(
-        lambda: [m for m in fake_feishu.replies_to(card["message_id"]) if "'form'" in str(m)]
-    )
-    [submit] = [b for label, b in buttons_of(form["content"]).items() if label == "提交审批"]
+    card, form, submit = reason_form(bot, scripted_model, fake_feishu)
     submit_form(bot, ALICE, submit["value"], form["message_id"], REASON)
     wait(lambda: fake_feishu.sent_to(APPROVER))
     time.sleep(2.0)
