@@ -1213,6 +1213,12 @@ _MESSAGES: dict[str, dict[str, str]] = {
         "en": "The answer could not be shown here; it follows below.",
         "zh": "这里无法显示回答，请看下方的消息。",
     },
+    "slack_save_button_lost": {
+        "en": "Slack would not show the *Save trip* button under this plan. To save the trip, "
+        "ask me to plan it again and use the button under the new plan.",
+        "zh": "Slack 没能在这个行程方案下显示“保存行程”按钮。要保存此行程，请让我重新规划一次，"
+        "再点击新方案下的按钮。",
+    },
     "trip_save_unknown": {
         "en": "I can't find that plan any more, so nothing was saved. Ask me to plan it again.",
         "zh": "找不到这个行程方案了，没有保存任何内容。请让我重新规划。",
