@@ -478,6 +478,12 @@ _MESSAGES: dict[str, dict[str, str]] = {
         "zh": "暂时无法读取你的偏好，请稍后再试。",
     },
     # The preferences page and its API (issue 14: bot/prefs/links.py, bot/web/).
+    "home_forgot_not_refreshed": {
+        "en": "Forgotten. Slack would not refresh your Home tab, so it may still show it: "
+        "open the tab again to see the change.",
+        "zh": "已删除。Slack 没能刷新你的主页标签，那里可能仍显示这条偏好："
+        "重新打开主页标签即可看到变化。",
+    },
     "home_open_browser": {"en": "Open in browser", "zh": "在浏览器中打开"},
     "prefs_link": {
         "en": (

@@ -122,9 +122,8 @@ def post(
 ) -> Tried:
     """`chat.postMessage` to a channel or, by user id, to the person directly; a rate limit
     (HTTP 429) is waited out while its `Retry-After` fits in `patience` seconds in all."""
-    return _patiently(
-        lambda: _call(lambda: client.chat_postMessage(channel=channel, text=text, **extra)),
-        patience,
+    return patiently(
+        lambda: client.chat_postMessage(channel=channel, text=text, **extra), patience=patience
     )
 
 
@@ -139,17 +138,21 @@ def ephemeral(
 ) -> Tried:
     """`chat.postEphemeral`: only `user` sees it, in `channel` (`extra`: blocks, thread_ts);
     rate limits waited out as `post`."""
-    return _patiently(
-        lambda: _call(
-            lambda: client.chat_postEphemeral(channel=channel, user=user, text=text, **extra)
-        ),
-        patience,
+    return patiently(
+        lambda: client.chat_postEphemeral(channel=channel, user=user, text=text, **extra),
+        patience=patience,
     )
 
 
 def update(client: WebClient, channel: str, ts: str, text: str, **extra: Any) -> Tried:
     """`chat.update` of a message the bot posted (`extra`: blocks)."""
     return _call(lambda: client.chat_update(channel=channel, ts=ts, text=text, **extra))[0]
+
+
+def patiently(call: Callable[[], object], *, patience: float = ANSWER_PATIENCE) -> Tried:
+    """A Web API call (`views.publish`, `chat.postMessage`...), a rate limit waited out
+    while its `Retry-After` fits in `patience` seconds in all."""
+    return _patiently(lambda: _call(call), patience)
 
 
 def _patiently(attempt: Callable[[], tuple[Tried, float | None]], patience: float) -> Tried:
@@ -294,6 +297,7 @@ __all__ = [
     "Tried",
     "channel_of",
     "ephemeral",
+    "patiently",
     "post",
     "respond",
     "taken",
