@@ -478,6 +478,12 @@ _MESSAGES: dict[str, dict[str, str]] = {
         "zh": "暂时无法读取你的偏好，请稍后再试。",
     },
     # The preferences page and its API (issue 14: bot/prefs/links.py, bot/web/).
+    "home_forgot_not_refreshed": {
+        "en": "Forgotten. Slack would not refresh your Home tab, so it may still show it: "
+        "open the tab again to see the change.",
+        "zh": "已删除。Slack 没能刷新你的主页标签，那里可能仍显示这条偏好："
+        "重新打开主页标签即可看到变化。",
+    },
     "home_open_browser": {"en": "Open in browser", "zh": "在浏览器中打开"},
     "prefs_link": {
         "en": (
@@ -1212,6 +1218,12 @@ _MESSAGES: dict[str, dict[str, str]] = {
     "dingtalk_card_answer_below": {
         "en": "The answer could not be shown here; it follows below.",
         "zh": "这里无法显示回答，请看下方的消息。",
+    },
+    "slack_save_button_lost": {
+        "en": "Slack would not show the *Save trip* button under this plan. To save the trip, "
+        "ask me to plan it again and use the button under the new plan.",
+        "zh": "Slack 没能在这个行程方案下显示“保存行程”按钮。要保存此行程，请让我重新规划一次，"
+        "再点击新方案下的按钮。",
     },
     "trip_save_unknown": {
         "en": "I can't find that plan any more, so nothing was saved. Ask me to plan it again.",

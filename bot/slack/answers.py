@@ -19,9 +19,10 @@ When neither way took it, the direct message's error says why (the core's reason
 - `unreachable`: `channel_not_found`, `not_in_channel`, `is_archived`, `cannot_dm_bot`,
   `user_disabled`, `restricted_action`, `messages_tab_disabled`: the bot may not write to
   the person directly;
-- `busy`: `ratelimited` (HTTP 429) after the waits: a direct message waits out
-  `Retry-After` up to `ANSWER_PATIENCE` seconds in all (it runs after the acknowledgement,
-  on a listener thread or the task pool, so the wait stays short);
+- `busy`: `ratelimited` (HTTP 429) after the waits: each way (the `response_url`, an
+  ephemeral message, a direct message) waits out `Retry-After` up to `ANSWER_PATIENCE`
+  seconds in all (it runs after the acknowledgement, on a listener thread or the task
+  pool, so the wait stays short);
 - `failed`: anything else (`msg_too_long`, `invalid_blocks`, Slack unreachable...).
 
 It is counted (`slack_command_undelivered_total{reason}`) and, in the person's language, a
@@ -90,23 +91,30 @@ class Tried:
     error: str = ""
 
 
-def respond(url: str, text: str, **extra: Any) -> Tried:
-    """An ephemeral answer through a `response_url`."""
+def respond(url: str, text: str, *, patience: float = ANSWER_PATIENCE, **extra: Any) -> Tried:
+    """An ephemeral answer through a `response_url` (rate limits waited out as `post`)."""
     client = WebhookClient(
         url=url, timeout=10, retry_handlers=[NeverSentRetryHandler(max_retry_count=2)]
     )
-    try:
-        response = client.send_dict({"text": text, "response_type": "ephemeral", **extra})
-    except Exception as exc:
-        return _failed(exc)
-    if response.status_code == 200:
-        return Tried(Sent.DELIVERED)
-    body = str(response.body or "").strip()
-    error = body if body and len(body) <= 60 else f"HTTP {response.status_code}"
-    if response.status_code >= 500:  # Slack may have posted it before failing
-        log.warning("a Slack answer is unconfirmed (%s); not sent again", error)
-        return Tried(Sent.UNCONFIRMED, error)
-    return Tried(Sent.NOT_DELIVERED, error)
+    payload = {"text": text, "response_type": "ephemeral", **extra}
+
+    def attempt() -> tuple[Tried, float | None]:
+        try:
+            response = client.send_dict(payload)
+        except Exception as exc:
+            return _failed(exc), None
+        if response.status_code == 200:
+            return Tried(Sent.DELIVERED), None
+        if response.status_code == 429:
+            return Tried(Sent.NOT_DELIVERED, "ratelimited"), _asked(response.headers)
+        body = str(response.body or "").strip()
+        error = body if body and len(body) <= 60 else f"HTTP {response.status_code}"
+        if response.status_code >= 500:  # Slack may have posted it before failing
+            log.warning("a Slack answer is unconfirmed (%s); not sent again", error)
+            return Tried(Sent.UNCONFIRMED, error), None
+        return Tried(Sent.NOT_DELIVERED, error), None
+
+    return _patiently(attempt, patience)
 
 
 def post(
@@ -114,42 +122,67 @@ def post(
 ) -> Tried:
     """`chat.postMessage` to a channel or, by user id, to the person directly; a rate limit
     (HTTP 429) is waited out while its `Retry-After` fits in `patience` seconds in all."""
-    waited = 0.0
-    while True:
-        try:
-            client.chat_postMessage(channel=channel, text=text, **extra)
-        except SlackApiError as exc:
-            if exc.response.status_code != 429:
-                return _failed(exc)
-            asked = retry_after(exc.response.headers)
-            delay = 1.0 if asked is None else max(asked, 0.0)
-            if waited + delay > patience:
-                return _failed(exc)
-            log.info("rate limited by Slack; answering again in %.1f s", delay)
-            time.sleep(delay)
-            waited += delay
-        except Exception as exc:
-            return _failed(exc)
-        else:
-            return Tried(Sent.DELIVERED)
+    return patiently(
+        lambda: client.chat_postMessage(channel=channel, text=text, **extra), patience=patience
+    )
 
 
-def ephemeral(client: WebClient, channel: str, user: str, text: str, **extra: Any) -> Tried:
-    """`chat.postEphemeral`: only `user` sees it, in `channel` (`extra`: blocks, thread_ts)."""
-    try:
-        client.chat_postEphemeral(channel=channel, user=user, text=text, **extra)
-    except Exception as exc:
-        return _failed(exc)
-    return Tried(Sent.DELIVERED)
+def ephemeral(
+    client: WebClient,
+    channel: str,
+    user: str,
+    text: str,
+    *,
+    patience: float = ANSWER_PATIENCE,
+    **extra: Any,
+) -> Tried:
+    """`chat.postEphemeral`: only `user` sees it, in `channel` (`extra`: blocks, thread_ts);
+    rate limits waited out as `post`."""
+    return patiently(
+        lambda: client.chat_postEphemeral(channel=channel, user=user, text=text, **extra),
+        patience=patience,
+    )
 
 
 def update(client: WebClient, channel: str, ts: str, text: str, **extra: Any) -> Tried:
     """`chat.update` of a message the bot posted (`extra`: blocks)."""
+    return _call(lambda: client.chat_update(channel=channel, ts=ts, text=text, **extra))[0]
+
+
+def patiently(call: Callable[[], object], *, patience: float = ANSWER_PATIENCE) -> Tried:
+    """A Web API call (`views.publish`, `chat.postMessage`...), a rate limit waited out
+    while its `Retry-After` fits in `patience` seconds in all."""
+    return _patiently(lambda: _call(call), patience)
+
+
+def _patiently(attempt: Callable[[], tuple[Tried, float | None]], patience: float) -> Tried:
+    """`attempt` again after each wait Slack asks for (its second value, set on HTTP 429)
+    while the waits fit in `patience` seconds in all."""
+    waited = 0.0
+    while True:
+        tried, delay = attempt()
+        if delay is None or waited + delay > patience:
+            return tried
+        log.info("rate limited by Slack; answering again in %.1f s", delay)
+        time.sleep(delay)
+        waited += delay
+
+
+def _call(call: Callable[[], object]) -> tuple[Tried, float | None]:
+    """One Web API call: what became of it, and the wait Slack asks for when rate limited."""
     try:
-        client.chat_update(channel=channel, ts=ts, text=text, **extra)
+        call()
+    except SlackApiError as exc:
+        limited = exc.response.status_code == 429
+        return _failed(exc), (_asked(exc.response.headers) if limited else None)
     except Exception as exc:
-        return _failed(exc)
-    return Tried(Sent.DELIVERED)
+        return _failed(exc), None
+    return Tried(Sent.DELIVERED), None
+
+
+def _asked(headers: Mapping[str, Any]) -> float:
+    asked = retry_after(headers)
+    return 1.0 if asked is None else max(asked, 0.0)
 
 
 def taken(tried: Tried) -> bool:
@@ -264,6 +297,7 @@ __all__ = [
     "Tried",
     "channel_of",
     "ephemeral",
+    "patiently",
     "post",
     "respond",
     "taken",

@@ -29,7 +29,7 @@ from bot.flows.views import Outcome, render
 from bot.messages import t
 from bot.prefs.form import FormMeta, build_form
 from bot.prefs.prefill import build_prefill
-from bot.slack.answers import Answers, channel_of
+from bot.slack.answers import Answers, channel_of, patiently, taken
 from bot.slack.api import SLACK_ERRORS, slack_error
 from bot.slack.incoming import PLATFORM
 from bot.slack.views.home import home_view
@@ -220,8 +220,9 @@ class Preferences:
 
     def publish_home(
         self, client: WebClient, team: str, user: str, page: int = 0, lang: Lang | None = None
-    ) -> None:
-        """Publish the person's Home tab as memory holds it now."""
+    ) -> bool:
+        """Publish the person's Home tab as memory holds it now (a rate limit waited out);
+        False when Slack refused it: the person may still see the tab as it was."""
         lang = lang or self.lang(client, team, user)
         namespace = PLATFORM.key(team, user)
         link = self.browser_link(team, user, lang)
@@ -241,10 +242,10 @@ class Preferences:
             view = home_view(
                 lang=lang, summary="", items=[], unavailable=True, browser_url=link, trips=trips
             )
-        try:
-            client.views_publish(user_id=user, view=view)
-        except SLACK_ERRORS as exc:
-            log.warning("views.publish failed (%s)", slack_error(exc))
+        tried = patiently(lambda: client.views_publish(user_id=user, view=view))
+        if not taken(tried):
+            log.warning("views.publish failed (%s)", tried.error)
+        return taken(tried)
 
     def trip_lines(self, namespace: str, lang: Lang) -> list[str]:
         """The person's coming trips with their approval state ([] when unknown)."""

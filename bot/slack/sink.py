@@ -6,8 +6,9 @@ token and grows as the model writes, and it ends with the feedback buttons under
 method unavailable in the workspace, a stream broken halfway), it is posted once, when the
 turn is over, converted to mrkdwn and split within Slack's limits (`chat.postMessage`,
 waiting out rate limits), the feedback buttons under its last part. A plan follows as a
-message of its own with the "Save trip" button (best effort: the answer is shown
-already). Kind replies (`fail`, `busy`) are posted, never streamed, and carry no buttons.
+message of its own with the "Save trip" button (rate limits waited out; when Slack
+refuses it, the writer is told how to save the trip otherwise). Kind replies (`fail`,
+`busy`) are posted, never streamed, and carry no buttons.
 
 While the agent works the person sees that it does: in an assistant thread (Slack's AI
 app pane: a reply in a direct message's thread, `bot.slack.channel`) the thread's status
@@ -52,7 +53,8 @@ from bot.conversation.reply import PlanPart, ReplyPart
 from bot.conversation.work import Step, Work
 from bot.messages import t
 from bot.metrics import Metrics
-from bot.slack.answers import Answers
+from bot.slack.answers import Answers, taken
+from bot.slack.answers import post as post_answer
 from bot.slack.api import POST_PATIENCE, SLACK_ERRORS, post, slack_error
 from bot.slack.assistant import AssistantThreads
 from bot.slack.markdown import split_message, to_mrkdwn
@@ -276,14 +278,23 @@ class SlackReplySink:
             log.warning("could not post the busy reply (%s)", slack_error(exc))
 
     def _post_blocks(self, text: str, blocks: list[dict[str, Any]]) -> None:
-        """Best effort: the answer is already posted; a lost button is only logged."""
-        try:
-            self.client.chat_postMessage(
-                channel=self.channel, thread_ts=self.thread_ts, text=text, blocks=blocks
-            )
+        """The plan's message, rate limits waited out. When Slack refuses it and it had
+        buttons (*Save trip*), the writer is told how to save the trip otherwise: ephemeral
+        in the thread, else a DM, else why not (`Answers.tell`). One Slack may have posted
+        is not posted again."""
+        tried = post_answer(
+            self.client, self.channel, text, thread_ts=self.thread_ts, blocks=blocks
+        )
+        if taken(tried):
             self._replied()
-        except Exception as exc:
-            log.warning("could not post the save-trip message (%s)", type(exc).__name__)
+            return
+        log.warning("could not post the save-trip message (%s)", tried.error)
+        if any(block.get("type") == "actions" for block in blocks):
+            msg = self.msg
+            note = t("slack_save_button_lost", msg.lang)
+            self._answers.tell(
+                msg.user, note, lang=msg.lang, channel=self.channel, thread_ts=self.thread_ts
+            )
 
     def _first_status(self, text: str) -> None:
         """The turn's first status (notice pool); where Slack refuses one, the progress

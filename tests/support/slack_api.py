@@ -759,15 +759,19 @@ class _Handler(JSONHandler):
     def _response_url(self, call: Call) -> None:
         """A POST to a `response_url`: shown, unless steered to fail (Slack answers the
         error as plain text with its HTTP status) or to reset after taking it."""
-        _, _, error, _ = self.owner._steering("response_url")
+        _, retry_after, error, _ = self.owner._steering("response_url")
+        if retry_after is not None:
+            error = "ratelimited"
         if error is not None:
-            status = RESPONSE_URL_ERRORS.get(error, 500)
+            status = 429 if retry_after is not None else RESPONSE_URL_ERRORS.get(error, 500)
             call.answer.update(status=status, body={"ok": False, "error": error})
             self.owner._record(call, response_url=True)
             self.owner._answered(call, status, {"ok": False, "error": error})
             raw = error.encode()
             self.send_response(status)
             self.send_header("Content-Type", "text/plain")
+            if retry_after is not None:
+                self.send_header("Retry-After", f"{retry_after:g}")
             self.send_header("Content-Length", str(len(raw)))
             self.end_headers()
             self.wfile.write(raw)

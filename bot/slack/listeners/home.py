@@ -81,7 +81,10 @@ def register(
             lang = prefs.lang(it.client, it.team, it.user)
             Answers(it.client, metrics).answer(it.user, t("memory_unavailable", lang), lang=lang)
             return
-        prefs.publish_home(it.client, it.team, it.user)
+        if not prefs.publish_home(it.client, it.team, it.user):  # the tab still shows it
+            lang = prefs.lang(it.client, it.team, it.user)
+            note = t("home_forgot_not_refreshed", lang)
+            Answers(it.client, metrics).answer(it.user, note, lang=lang)
 
     @on("block_actions", pipeline, once=True)
     def on_forget_all(it: Interaction) -> None:

@@ -161,3 +161,15 @@ def test_a_direct_message_rate_limited_once_is_delivered_after_the_wait(
     assert RED_EYE in shown
     assert [c.status for c in slack.calls_to("chat.postMessage")] == [429, 200]
     assert _undelivered(bot, "busy") == 0
+
+
+def test_a_response_url_rate_limited_once_is_answered_there_after_the_wait(
+    bot: BotHarness, slack: FakeSlackAPI
+) -> None:
+    """The `response_url` waits out one 429 as a direct message does: the answer stays
+    ephemeral, not moved to a direct message."""
+    slack.rate_limit("response_url", times=1, retry_after=1)
+    [shown] = _show(bot, slack)
+    assert RED_EYE in shown
+    assert [c.status for c in slack.response_calls] == [429, 200]
+    assert slack.calls_to("chat.postMessage") == []

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from bot.messages import t
 from bot.slack.views import blocks as views
 from tests.support.slack_api import FakeSlackAPI
@@ -77,6 +79,37 @@ def test_forget_removes_that_fact_only_and_refreshes_home(
     assert [i.text for i in bot.core.memory.items(ns)] == ["I never take red-eye flights"]
     # The recall cache forgot it too.
     assert "quiet" not in bot.core.memory.retrieve(ns, "hotel")
+
+
+def _forget_quiet_rooms(bot: BotHarness, slack: FakeSlackAPI, steer: Callable[[], None]) -> None:
+    """Alice forgets one of two facts on her Home tab, `steer` set up before the click."""
+    ns = bot.namespace(ALICE)
+    bot.core.memory.record(ns, ["I never take red-eye flights", "I like quiet rooms"])
+    open_home(bot, ALICE)
+    home = published_home(slack, ALICE)
+    quiet = next(i for i in bot.core.memory.items(ns) if i.text == "I like quiet rooms")
+    steer()
+    click(bot, ALICE, views.FORGET_ITEM_ACTION_ID, quiet.id, view=home)
+    settle(bot)
+
+
+def test_a_home_refresh_rate_limited_once_is_published_after_the_wait(
+    bot: BotHarness, slack: FakeSlackAPI
+) -> None:
+    _forget_quiet_rooms(bot, slack, lambda: slack.rate_limit("views.publish", retry_after=1))
+    assert [c.status for c in slack.calls_to("views.publish")] == [200, 429, 200]
+    assert "I like quiet rooms" not in texts(published_home(slack, ALICE, count=3))
+    assert told(slack, ALICE, count=0) == []
+
+
+def test_a_home_refresh_slack_refuses_after_forget_tells_the_person_it_is_forgotten(
+    bot: BotHarness, slack: FakeSlackAPI
+) -> None:
+    _forget_quiet_rooms(bot, slack, lambda: slack.fail("views.publish", "invalid_arguments"))
+    assert told(slack, ALICE) == [t("home_forgot_not_refreshed", "en")]
+    assert [i.text for i in bot.core.memory.items(bot.namespace(ALICE))] == [
+        "I never take red-eye flights"
+    ]
 
 
 def test_a_forget_button_cannot_reach_anyone_elses_memory(

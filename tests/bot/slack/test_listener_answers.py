@@ -71,6 +71,17 @@ def test_a_confirmation_no_way_takes_is_explained_in_the_persons_language(
     assert _undelivered(bot, reason) == 1
 
 
+def test_a_confirmation_rate_limited_once_stays_ephemeral_after_the_wait(
+    bot: BotHarness, slack: FakeSlackAPI
+) -> None:
+    slack.rate_limit("chat.postEphemeral", times=1, retry_after=1)
+    _save_form(bot)
+    [shown] = _shown(slack, ALICE)
+    assert "aisle" in shown
+    assert [c.status for c in slack.calls_to("chat.postEphemeral")] == [429, 200]
+    assert slack.calls_to("chat.postMessage") == []
+
+
 # -- the feedback thank-you ---------------------------------------------------------------------
 
 

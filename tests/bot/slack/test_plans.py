@@ -13,6 +13,7 @@ from urllib.parse import urlencode
 
 import httpx
 
+from bot.messages import t
 from tests.bot.conftest import BotFactory
 from tests.support.llm_server import ScriptedModel
 from tests.support.slack_api import FakeSlackAPI
@@ -301,3 +302,43 @@ def test_an_admin_asking_for_their_own_trip_in_the_thread_plans_for_themselves(
     assert "Beijing" in own and "Preferences used" not in own
     assert bot.core.trips is not None and len(bot.core.trips.list(alice)) == 1
     assert bot.core.memory.items(bot.namespace(ADMIN)) == []
+
+
+def _refuse_save_buttons(slack: FakeSlackAPI, error: str) -> None:
+    """Slack refuses every `chat.postMessage` that carries buttons (the plan's message);
+    the answer itself is posted."""
+
+    def answer(call: Any) -> dict[str, Any]:
+        blocks = call.args.get("blocks") or []
+        blocks = json.loads(blocks) if isinstance(blocks, str) else blocks
+        if any(block.get("type") == "actions" for block in blocks):
+            return {"ok": False, "error": error}
+        posted: dict[str, Any] = slack._m_chat_postMessage(call.args)
+        return posted
+
+    slack.handle("chat.postMessage", answer)
+
+
+def test_a_plan_whose_save_button_slack_refuses_tells_the_traveller_how_to_save_it(
+    bot: BotHarness, scripted_model: ScriptedModel, slack: FakeSlackAPI
+) -> None:
+    _refuse_save_buttons(slack, "invalid_blocks")
+    scripted_model.script(plan_call(return_date=RETURN), "这是你的成都行程。")
+    sent = bot.dm(ALICE, "规划一下上海到成都的行程")
+    [note] = slack.wait_for("chat.postEphemeral", ok=True)
+    assert note.args["user"] == ALICE and note.args["thread_ts"] == sent.thread_ts
+    assert note.args["text"] == t("slack_save_button_lost", "zh")
+    assert "这是你的成都行程" in bot.reply_text(sent)
+
+
+def test_a_save_button_note_refused_in_the_thread_comes_as_a_direct_message(
+    bot: BotHarness, scripted_model: ScriptedModel, slack: FakeSlackAPI
+) -> None:
+    _refuse_save_buttons(slack, "invalid_blocks")
+    slack.fail("chat.postEphemeral", "not_in_channel")
+    scripted_model.script(plan_call(return_date=RETURN), "Here is your Chengdu trip.")
+    bot.dm(ALICE, "plan my trip from Shanghai to Chengdu")
+    [dm] = slack.wait_for(
+        "chat.postMessage", ok=True, where=lambda c: c.args.get("channel") == ALICE
+    )
+    assert dm.args["text"] == t("slack_save_button_lost", "en")
