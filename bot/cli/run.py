@@ -165,6 +165,7 @@ def serve_command(args: argparse.Namespace, settings: Settings) -> int:
             compose.mount_dingtalk(web, settings, core, dingtalk)
             closers.append(dingtalk)
         compose.mount_prefs_site(web, settings, core)  # the preferences page, when configured
+        compose.warm_privacy()  # the first form checked waits for no learned layer
         teller = compose.start_expiry_teller(settings, core)  # tells expired approvals
         try:
             server = compose.server(web, settings, host=host, port=port)
@@ -201,6 +202,7 @@ def socket_command(
     try:
         _announce(core, "Socket Mode")
         bolt = compose.slack(settings, core, socket_mode=True)
+        compose.warm_privacy()  # the first form checked waits for no learned layer
         teller = compose.start_expiry_teller(settings, core)
         app_token = settings.slack_app_token
         serve_socket_mode(
@@ -239,6 +241,7 @@ def dingtalk_command(
     servers: list[Server] = []
     try:
         robot = compose.dingtalk(settings, core)
+        compose.warm_privacy()  # the first form checked waits for no learned layer
         teller = compose.start_expiry_teller(settings, core)
         _announce(core, "DingTalk Stream mode")
         secret = settings.dingtalk_client_secret
@@ -303,6 +306,7 @@ def feishu_command(
         secret, key = settings.feishu_app_secret, settings.feishu_encrypt_key
         token = settings.feishu_verification_token
         robot = compose.feishu(settings, core)
+        compose.warm_privacy()  # the first form checked waits for no learned layer
         teller = compose.start_expiry_teller(settings, core)
         serve_long_connection(
             robot,

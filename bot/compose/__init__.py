@@ -41,6 +41,7 @@ from bot.compose.core import (
     pipeline,
     server,
     start_expiry_teller,
+    warm_privacy,
     web_app,
 )
 
@@ -58,5 +59,6 @@ __all__ = [
     "server",
     "slack",
     "start_expiry_teller",
+    "warm_privacy",
     "web_app",
 ]

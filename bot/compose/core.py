@@ -90,7 +90,6 @@ def open_core(
 
     metrics = metrics or Metrics()
     memory = memory if memory is not None else open_memory(settings)
-    warm_privacy()
     trips = open_trip_store(settings)
     policy = open_policy_book(settings, trips.backend)
     if agent is None:
