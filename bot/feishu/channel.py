@@ -50,7 +50,7 @@ from bot.feishu.cards import answer_card
 from bot.feishu.incoming import PLATFORM, field, parse_message, text_field
 from bot.feishu.sink import FeishuReplySink, reply_uuid
 from bot.feishu.turns import FeishuTurns
-from bot.feishu.undelivered import ADMIN_FIX, notice, ways, why
+from bot.feishu.undelivered import ADMIN_FIX, UNREACHABLE_CODES, notice, ways, why
 from bot.feishu.widgets import REASON_FIELD, FeishuWidgets
 from bot.flows import undelivered
 from bot.flows.actions import SHOW_PREFS, Action, Request
@@ -363,12 +363,26 @@ class FeishuChannel:
         return Sent.DELIVERED
 
 
+# Feishu's answers to a send or reply that will not change if it is sent again: the
+# person cannot be messaged (`bot.feishu.undelivered`), the bot is not in the chat
+# (230002), the message to reply to was recalled (230011); with what an admin must do.
+_REFUSED_FOR_GOOD = {code: ADMIN_FIX["unreachable"] for code in UNREACHABLE_CODES} | {
+    230002: "add the bot to the chat again (it was removed from it)",
+    230011: "nothing: the message it answers was recalled; the person is told one-to-one",
+}
+
+
 def _failed(exc: FeishuError, what: str) -> Sent:
     """A send that failed: unconfirmed when Feishu may have it (its uuid was sent again
-    as far as `FeishuAPI.call` goes, and no answer came), else not delivered."""
+    as far as `FeishuAPI.call` goes, and no answer came); unreachable when Feishu refused
+    it for good (logged with the admin's fix); else not delivered."""
     if exc.maybe_sent:
         log.warning("%s: unconfirmed, Feishu may have it (%s)", what, exc.code)
         return Sent.UNCONFIRMED
+    fix = _REFUSED_FOR_GOOD.get(exc.code) if isinstance(exc.code, int) else None
+    if fix is not None:
+        log.warning("%s: Feishu refuses it for good (%s); an admin must: %s", what, exc.code, fix)
+        return Sent.UNREACHABLE
     log.warning("%s (%s)", what, exc.code)
     return Sent.NOT_DELIVERED
 
