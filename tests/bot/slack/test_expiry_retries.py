@@ -59,7 +59,7 @@ def test_slack_down_for_a_while_alice_is_told_later_exactly_once_even_after_a_re
     restarted = make_bot(**settings)  # the process restarted: the retry was in the database
     assert compose.approval_flows(restarted.core).tell_expired() == 1
     assert shown(slack) == [thread]  # in her thread, once
-    text = str([c for c in expired_posts(slack) if c.ok][0].args["text"])
+    text = str(next(c for c in expired_posts(slack) if c.ok).args["text"])
     assert "重新保存行程" in text and "符合差标" in text
 
     time.sleep(2.5)
