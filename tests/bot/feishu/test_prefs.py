@@ -328,3 +328,19 @@ def test_the_menus_card_refused_is_explained_in_the_language_of_what_she_keeps(
     feishu.drain()
     [told] = fake_feishu.sent_to(ALICE)
     assert told["content"]["text"] == t("feishu_prefs_failed", "zh", code=CARD_REFUSED[0])
+
+
+def test_her_last_message_outweighs_the_language_of_what_she_keeps(
+    make_feishu: FeishuFactory, fake_feishu: FakeFeishuAPI
+) -> None:
+    """What the bot remembers of Alice is in Chinese, but she last wrote in English (and
+    DEFAULT_LANGUAGE is Chinese): her menu's failure is told in English, as she last read."""
+    feishu = make_feishu(default_language="zh")
+    feishu.core.memory.record(feishu.namespace(ALICE), ["出差只坐高铁一等座"])
+    feishu.dm(ALICE, "/travel-prefs please")
+    fake_feishu.fail("send", *CARD_REFUSED)
+    assert feishu.post(_menu()).status_code == 200
+    fake_feishu.wait_for("send", ok=True)
+    feishu.drain()
+    [told] = fake_feishu.sent_to(ALICE)
+    assert told["content"]["text"] == t("feishu_prefs_failed", "en", code=CARD_REFUSED[0])
