@@ -90,6 +90,10 @@ class Settings(MemorySettings):
     approval_ttl_days: float = Field(default=7.0, gt=0, le=90)
     # How often a process serving chat platforms tells travellers of expired requests.
     approval_tell_interval_seconds: float = Field(default=60.0, ge=1, le=3600)
+    # A telling the platform failed for a passing reason is tried again, this many tries in
+    # all, the first wait this long, doubling (at most an hour) (`bot.policy.tellings`).
+    approval_tell_attempts: int = Field(default=5, ge=1, le=20)
+    approval_tell_retry_seconds: float = Field(default=60.0, ge=1, le=3600)
 
     # Bailian memory (issue 17): with MEMORY_DSN=bailian://..., saved trips need a database
     # of their own; empty means MEMORY_DSN when it is one, else a SQLite file.

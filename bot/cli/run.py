@@ -336,11 +336,17 @@ def _clock_in_process(settings: Settings, core: Core) -> WarmClock | None:
     (instead of a `clock` process); the caller stops it before closing the core."""
     if not settings.scheduler_in_web:
         return None
-    from bot.compose.core import approval_flows
     from bot.compose.parts import start_warm_clock
 
-    # The approval sweep tells travellers through this process's channels.
-    return start_warm_clock(settings, core.memory, sweep=approval_flows(core).sweep)
+    # The sweep only expires, as the `clock` process's does: this process's expiry loop
+    # (`bot.flows.expiry`, started whatever SCHEDULER_IN_WEB says) is the one teller, so
+    # telling has one owner and one retry schedule, within APPROVAL_TELL_INTERVAL_SECONDS.
+    approvals = core.approvals
+
+    def sweep() -> int:
+        return len(approvals.expire_due()) if approvals is not None else 0
+
+    return start_warm_clock(settings, core.memory, sweep=sweep)
 
 
 def _stop_on_signals() -> threading.Event:

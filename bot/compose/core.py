@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from bot.compose.links import page_links
 from bot.conversation.claims import CLAIM_TIMEOUT, Claims
+from bot.conversation.languages import Languages
 from bot.conversation.stops import Stops
 from bot.conversation.threads import ThreadHistory
 from bot.conversation.turn import AgentLike, Conversation
@@ -219,6 +220,9 @@ def pipeline(settings: Settings, core: Core, *, link: LinkProvider | None = None
         metrics=core.metrics,
         run_task=core.pools.run_task,
         default_lang=settings.default_language,
+        languages=Languages(
+            client=core.redis, memory=core.memory, key_prefix=settings.redis_key_prefix
+        ),
     )
 
 

@@ -77,10 +77,16 @@ def open_policy_book(settings: Settings, backend: Backend | None = None) -> Poli
 
 def open_approvals(settings: Settings, trips: TripStates, backend: Backend) -> Approvals:
     """Approvals of out-of-policy trips on the trips' database, expiring after
-    `APPROVAL_TTL_DAYS`."""
+    `APPROVAL_TTL_DAYS`; an expiry's telling tried `APPROVAL_TELL_ATTEMPTS` times."""
     from bot.policy.approvals import Approvals
 
-    return Approvals(backend, trips=trips, ttl_days=settings.approval_ttl_days)
+    return Approvals(
+        backend,
+        trips=trips,
+        ttl_days=settings.approval_ttl_days,
+        tell_tries=settings.approval_tell_attempts,
+        tell_retry_seconds=settings.approval_tell_retry_seconds,
+    )
 
 
 def open_planner(

@@ -275,10 +275,18 @@ class DingTalkChannel:
 
 def _failed(exc: DingTalkError, what: str) -> Sent:
     """A send that failed: unconfirmed when DingTalk may have it (it is not sent again:
-    DingTalk takes no idempotency key), else not delivered."""
+    DingTalk takes no idempotency key); unreachable when DingTalk refused it for good (the
+    person outside the robot's visible range: logged with the admin's fix); else not
+    delivered."""
     if exc.maybe_sent:
         log.warning("%s: unconfirmed, DingTalk may have it (%s)", what, exc.reason)
         return Sent.UNCONFIRMED
+    if why(exc) == "unreachable":  # refused for good: sending again is no use
+        fix = ADMIN_FIX["unreachable"]
+        log.warning(
+            "%s: DingTalk refuses it for good (%s); an admin must: %s", what, code_of(exc), fix
+        )
+        return Sent.UNREACHABLE
     log.warning("%s (%s)", what, exc.reason)
     return Sent.NOT_DELIVERED
 

@@ -8,7 +8,8 @@ work and Feishu gets its acknowledgement at once:
   → command or conversation); the parser (`bot.feishu.incoming`) notes the topic thread
   for the turn's questions (`bot.feishu.turns`);
 - `on_menu` (`application.bot.menu_v6`, key `travel_prefs`): the preferences card, sent
-  to the person directly, once per event;
+  to the person directly, once per event, in their language as last seen (the event
+  carries no locale: `bot.conversation.languages`);
 - `on_card` (`card.action.trigger`): a card button, read back into its action and answered
   by the core's flows within Feishu's three seconds (each callback once: its event id and
   action token are claimed, so a captured click sent again is answered with an empty
@@ -36,7 +37,7 @@ import uuid as uuidlib
 from collections.abc import Callable, Mapping
 from concurrent.futures import Future, ThreadPoolExecutor
 from concurrent.futures import TimeoutError as FutureTimeout
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 from lark_oapi.event.callback.model.p2_card_action_trigger import (
@@ -50,7 +51,7 @@ from bot.feishu.cards import answer_card
 from bot.feishu.incoming import PLATFORM, field, parse_message, text_field
 from bot.feishu.sink import FeishuReplySink, reply_uuid
 from bot.feishu.turns import FeishuTurns
-from bot.feishu.undelivered import ADMIN_FIX, notice, ways, why
+from bot.feishu.undelivered import ADMIN_FIX, notice, sent_of, ways, why
 from bot.feishu.widgets import REASON_FIELD, FeishuWidgets
 from bot.flows import undelivered
 from bot.flows.actions import SHOW_PREFS, Action, Request
@@ -143,8 +144,17 @@ class FeishuChannel:
                 PLATFORM, tenant, user, Action(SHOW_PREFS), self.default_lang, once=once
             )
         if self.pipeline.admit(PLATFORM, request, kind="application.bot.menu_v6") and request:
-            where = Where(user, self.default_lang, event=event_id)
-            self.run_task(lambda: self.deliver(where, self.pipeline.flows.handle(request)))
+            self.run_task(self._menu, request, event_id)
+
+    def _menu(self, request: Request, event_id: str) -> None:
+        """The menu's preferences card, on the task pool. A menu event carries no locale:
+        the card, or why it could not be sent, speaks the person's language as last seen
+        (their last message's, else their remembered facts'; `Pipeline.language_of`),
+        `DEFAULT_LANGUAGE` when nothing says it."""
+        lang = self.pipeline.language_of(request.namespace) or self.default_lang
+        request = replace(request, lang=lang)
+        where = Where(request.user, lang, event=event_id)
+        self.deliver(where, self.pipeline.flows.handle(request))
 
     def on_card(self, data: P2CardActionTrigger) -> P2CardActionTriggerResponse:
         request = self._click(data)
@@ -340,7 +350,7 @@ class FeishuChannel:
                 uuid=reply_uuid(key, "approval"),
             )
         except FeishuError as exc:
-            return _failed(exc, "could not send an approval card")
+            return sent_of(exc, "could not send an approval card")
         return Sent.DELIVERED
 
     def to_thread(self, where: Mapping[str, Any], outcome: Outcome, *, key: str) -> Sent:
@@ -359,18 +369,8 @@ class FeishuChannel:
                 uuid=reply_uuid(key, "approval"),
             )
         except FeishuError as exc:
-            return _failed(exc, "could not tell an approval's outcome")
+            return sent_of(exc, "could not tell an approval's outcome")
         return Sent.DELIVERED
-
-
-def _failed(exc: FeishuError, what: str) -> Sent:
-    """A send that failed: unconfirmed when Feishu may have it (its uuid was sent again
-    as far as `FeishuAPI.call` goes, and no answer came), else not delivered."""
-    if exc.maybe_sent:
-        log.warning("%s: unconfirmed, Feishu may have it (%s)", what, exc.code)
-        return Sent.UNCONFIRMED
-    log.warning("%s (%s)", what, exc.code)
-    return Sent.NOT_DELIVERED
 
 
 def _response(toast: Toast) -> P2CardActionTriggerResponse:

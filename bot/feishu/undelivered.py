@@ -33,6 +33,7 @@ from typing import TYPE_CHECKING
 
 from bot.feishu.api import FeishuError, FeishuRateLimited, FeishuUnavailable
 from bot.flows import undelivered
+from bot.flows.messengers import Sent
 from bot.flows.undelivered import Reason
 from bot.messages import t
 
@@ -109,4 +110,38 @@ def ways(
     return []
 
 
-__all__ = ["ADMIN_FIX", "UNREACHABLE_CODES", "Reason", "notice", "notice_key", "ways", "why"]
+# Feishu's answers to a send or reply that will not change if it is sent again: the
+# person cannot be messaged (`bot.feishu.undelivered`), the bot is not in the chat
+# (230002), the message to reply to was recalled (230011); with what an admin must do.
+_REFUSED_FOR_GOOD = {code: ADMIN_FIX["unreachable"] for code in UNREACHABLE_CODES} | {
+    230002: "add the bot to the chat again (it was removed from it)",
+    230011: "nothing: the message it answers was recalled; the person is told one-to-one",
+}
+
+
+def sent_of(exc: FeishuError, what: str) -> Sent:
+    """What became of an approval's send that failed (`bot.flows.messengers.Sent`):
+    unconfirmed when Feishu may have it (its uuid was sent again
+    as far as `FeishuAPI.call` goes, and no answer came); unreachable when Feishu refused
+    it for good (logged with the admin's fix); else not delivered."""
+    if exc.maybe_sent:
+        log.warning("%s: unconfirmed, Feishu may have it (%s)", what, exc.code)
+        return Sent.UNCONFIRMED
+    fix = _REFUSED_FOR_GOOD.get(exc.code) if isinstance(exc.code, int) else None
+    if fix is not None:
+        log.warning("%s: Feishu refuses it for good (%s); an admin must: %s", what, exc.code, fix)
+        return Sent.UNREACHABLE
+    log.warning("%s (%s)", what, exc.code)
+    return Sent.NOT_DELIVERED
+
+
+__all__ = [
+    "ADMIN_FIX",
+    "UNREACHABLE_CODES",
+    "Reason",
+    "notice",
+    "notice_key",
+    "sent_of",
+    "ways",
+    "why",
+]

@@ -68,14 +68,19 @@ def state_line(card: ApprovalView) -> str:
 
 
 # How each end of a post is counted (`..._approval_cards_total`, `..._approval_told_total`).
-COUNTED = {Sent.DELIVERED: "sent", Sent.NOT_DELIVERED: "failed", Sent.UNCONFIRMED: "unconfirmed"}
+COUNTED = {
+    Sent.DELIVERED: "sent",
+    Sent.NOT_DELIVERED: "failed",
+    Sent.UNREACHABLE: "unreachable",
+    Sent.UNCONFIRMED: "unconfirmed",
+}
 
 
 def asked_notice(ends: Mapping[str, Sent], platform: Platform, trip: str, lang: Lang) -> Notice:
     """What the traveller is told of the cards sent to their approvers (`ends`: what
     became of each): asked; asked, but unconfirmed for some; asked, but not sent to
     some (and unconfirmed for others); or sent to none (and unconfirmed for the rest)."""
-    failed = [a for a, end in ends.items() if end is Sent.NOT_DELIVERED]
+    failed = [a for a, end in ends.items() if end.missed]
     unsure = [a for a, end in ends.items() if end is Sent.UNCONFIRMED]
     reached = [a for a in ends if a not in failed]
 

@@ -23,7 +23,8 @@ decision and the traveller told, written once for every chat platform.
 4. `sweep` (the clock) expires requests older than `APPROVAL_TTL_DAYS`; `tell_expired`
    (each serving process's loop, `bot.flows.expiry`; a late click at once) tells their
    travellers the same way, once, with what to do now; when the thread's post failed or
-   is unconfirmed, once more one-to-one.
+   is unconfirmed, once more one-to-one; a try the platform failed for a passing reason
+   is tried again on a later tick (`bot.flows.expiries`).
 
 A channel is a `Messenger` (it can post a view to a person, and into a thread it named)
 and registers with the core's `Messengers`; nothing here names a platform.
@@ -47,6 +48,7 @@ from bot.flows.approval_words import (
     state_line,
 )
 from bot.flows.exceptions import Exceptional, chosen, exceptions, trip_words
+from bot.flows.expiries import ExpiryTelling
 from bot.flows.messengers import Messenger, Messengers, Sent, person_id
 from bot.flows.views import ApprovalView, Notice, Outcome, ReasonForm, Tone
 from bot.messages import t
@@ -257,7 +259,8 @@ class ApprovalFlows:
         tone: Tone = "success" if approve else "warning"
         if told is Sent.DELIVERED:
             return Outcome(card, text=card_text(card), tone=tone, replace=True, private=False)
-        note = f"approval_traveller_{told.value}"  # the traveller may not know: say so
+        missed = told.missed  # the traveller may not know: say so
+        note = "approval_traveller_not_delivered" if missed else "approval_traveller_unconfirmed"
         card = replace(card, note=note)
         return Outcome(
             card,
@@ -295,8 +298,10 @@ class ApprovalFlows:
     # -- 4. expiry --------------------------------------------------------------------------
 
     def sweep(self) -> int:
-        """Expire the requests whose time is up; how many. Then `tell_expired` (nothing in a
-        process serving no platform); its failure is logged apart, never the sweep's."""
+        """Expire the requests whose time is up and, in a process serving platforms, tell
+        their travellers at once (`tell_expired`; its failure is logged apart, never the
+        sweep's); how many expired. The clock's sweep only expires
+        (`bot.compose.parts.start_warm_clock`): each serving process's loop tells."""
         if self.approvals is None:
             return 0
         expired = self.approvals.expire_due()
@@ -307,50 +312,29 @@ class ApprovalFlows:
         return len(expired)
 
     def tell_expired(self, stopping: Callable[[], bool] = lambda: False) -> int:
-        """Tell each expired request's traveller nobody has told yet, on a platform this
-        process serves (read alone: another's backlog never hides them), once (claimed in
-        the database), until `stopping()`; how many. Nothing to tell: one indexed query."""
-        if self.approvals is None or not self.messengers:
-            return 0
-        starting, or_none_of = self.messengers.owned()
-        untold = self.approvals.untold(starting=starting, or_none_of=or_none_of)
-        return sum(self._tell_once(asked) for asked in untold if not stopping())
-
-    def _tell_once(self, asked: ApprovalRequest) -> int:
-        messenger = self.messengers.of(asked.traveller)
-        if self.approvals is None or messenger is None:
-            return 0
-        if not self.approvals.claim_telling(asked.id):
-            return 0
-        self.approvals.mark_told(asked.id, COUNTED[self._tell_expired(messenger, asked)])
-        return 1
+        """Tell each expired request's traveller nobody has told yet (or whose telling is
+        due another try), on a platform this process serves, once (claimed in the
+        database), until `stopping()`; how many (`bot.flows.expiries`). Nothing to tell:
+        one indexed query."""
+        expiries = self._expiries()
+        return expiries.untold(stopping) if expiries is not None else 0
 
     def _tell_late(self, asked: ApprovalRequest) -> None:
-        """A click found `asked` expired: its traveller hears now rather than at the next
-        loop; a store failure leaves the telling to that loop."""
-        try:
-            self._tell_once(asked)
-        except (StoreUnavailable, MemoryEngineError) as exc:
-            log.warning("could not tell a traveller of an expiry (%s)", type(exc).__name__)
+        expiries = self._expiries()
+        if expiries is not None:
+            expiries.late(asked)
 
-    def _tell_expired(self, messenger: Messenger, asked: ApprovalRequest) -> Sent:
-        """The expiry, in the thread where it was asked; when that post failed or may not
-        have arrived, once more one-to-one (no decider is there to pass it on, as one is
-        for a decision), saying why it comes there. Not sent again in the thread: a post
-        the platform may have taken would show twice."""
-        told = self.tell(asked)
-        if told is Sent.DELIVERED or not _thread_of(asked):
-            return told
-        outcome = _told(messenger, asked, "approval_told_expired_direct")
-        key = f"approval:{asked.id}:told:expired:direct"
-        try:
-            again = messenger.to_person(asked.traveller, outcome, key=key)
-        except Exception as exc:  # as `_tell`: the expiry stands whatever the platform does
-            log.warning("could not tell a traveller of an expiry (%s)", type(exc).__name__)
-            again = Sent.NOT_DELIVERED
-        name = messenger.platform.name
-        self.metrics.inc(f"{name}_approval_expiry_direct_total", outcome=COUNTED[again])
-        return again if again is not Sent.NOT_DELIVERED else told
+    def _expiries(self) -> ExpiryTelling | None:
+        if self.approvals is None or not self.messengers:
+            return None
+        return ExpiryTelling(
+            approvals=self.approvals,
+            messengers=self.messengers,
+            metrics=self.metrics,
+            tell=self.tell,
+            told=_told,
+            thread_of=_thread_of,
+        )
 
     # -- who ----------------------------------------------------------------------------------
 

@@ -4,12 +4,16 @@ their approval request expired.
 The `clock` process expires requests but holds no channel, so it cannot tell anybody; a
 process that serves chat platforms (`travel-bot serve` and each long-connection verb) runs
 this small thread whatever `SCHEDULER_IN_WEB` says: every `APPROVAL_TELL_INTERVAL_SECONDS` it
-tells each expired request's traveller nobody has told yet
-(`bot.flows.approvals.ApprovalFlows.tell_expired`), claiming each telling in the database,
-so several instances, and restarts, tell each traveller once (a claim whose process
-died mid-send is taken again, by one, after `bot.policy.approvals.CLAIM_TTL`). It reads
-only the platforms this process serves, warms no cache and expires nothing (the clock
-does). With nothing to tell a tick is one indexed query.
+tells each expired request's traveller nobody has told yet, or whose telling the platform
+failed for a passing reason and is due another try
+(`bot.flows.approvals.ApprovalFlows.tell_expired`, `bot.flows.expiries`), claiming each
+telling in the database, so several instances, and restarts, tell each traveller once (a
+claim whose process died mid-send is taken again, by one, after
+`bot.policy.tellings.CLAIM_TTL`; only the claim's holder records what became of it). It
+is the one teller: with `SCHEDULER_IN_WEB=true` the sweep in the web process expires
+only, as the clock's does (a late click, which tells at once, is the one other way). It
+reads only the platforms this process serves, warms no cache and expires nothing. With
+nothing to tell a tick is one indexed query.
 """
 
 from __future__ import annotations

@@ -11,10 +11,14 @@ Each post names itself with a `key`, the same every time that logical message is
 caller's uses it, so a post whose answer was lost in transport can be sent again without
 showing twice.
 
-A post comes to one of three ends (`Sent`): the platform took it; it did not (it refused
-it, or it never left); or it failed after the platform may have taken it (a read error
-or timeout, a connection reset after the request) and cannot be sent again safely:
-*unconfirmed*, which the flows neither count nor report as either of the others.
+A post comes to one of four ends (`Sent`): the platform took it; it did not (it refused
+it, or it never left); it refused it for good, since it cannot reach that person or chat
+(the bot not in the chat, the person outside the app's availability or gone: the channel
+reads its platform's documented codes, the ones its `undelivered` module calls
+`unreachable`, and logs what an admin must do), so sending it again is no use; or it
+failed after the platform may have taken it (a read error or timeout, a connection reset
+after the request) and cannot be sent again safely: *unconfirmed*, which the flows
+neither count nor report as any of the others.
 """
 
 from __future__ import annotations
@@ -35,8 +39,14 @@ class Sent(StrEnum):
     """What became of a post (see the module docstring)."""
 
     DELIVERED = "delivered"
-    NOT_DELIVERED = "not_delivered"
+    NOT_DELIVERED = "not_delivered"  # it may go through if sent again later
+    UNREACHABLE = "unreachable"  # refused for good: that person or chat cannot be reached
     UNCONFIRMED = "unconfirmed"  # it may have arrived; it is not sent again
+
+    @property
+    def missed(self) -> bool:
+        """It surely did not arrive (not delivered, or unreachable)."""
+        return self in (Sent.NOT_DELIVERED, Sent.UNREACHABLE)
 
 
 class Messenger(Protocol):

@@ -50,6 +50,7 @@ from memory.lang import Lang
 if TYPE_CHECKING:
     from bot.conversation.claims import Claims
     from bot.conversation.incoming import IncomingMessage
+    from bot.conversation.languages import Languages
     from bot.conversation.reply import ReplySink
     from bot.conversation.turn import Channel, Conversation
     from bot.flows.approvals import ApprovalFlows
@@ -166,8 +167,12 @@ class Pipeline:
         metrics: Metrics,
         run_task: Callable[..., None],
         default_lang: Lang = "en",
+        languages: Languages | None = None,
     ) -> None:
+        """`languages`: where each person's last answered language is noted, for events
+        that carry none (`language_of`)."""
         self.conversation = conversation
+        self.languages = languages
         self.flows = flows
         self.claims = claims
         self.metrics = metrics
@@ -197,6 +202,8 @@ class Pipeline:
         if not self.claims.claim_message(msg):
             self.metrics.inc(f"{name}_events_duplicate_total", type=msg.kind)
             return "duplicate"
+        if self.languages is not None and msg.text.strip():  # off the event's thread
+            self.run_task(self.languages.note, msg.namespace, incoming.lang or msg.lang)
         if action is None:
             self.conversation.start(msg, edge.sink(incoming), edge.channel(incoming))
             return "accepted"
@@ -226,6 +233,11 @@ class Pipeline:
         return "external"
 
     # -- clicks and commands --------------------------------------------------------------
+
+    def language_of(self, namespace: str) -> Lang | None:
+        """The person's language for an event that carries none (`bot.conversation.languages`:
+        their last message's, else their remembered facts'); None when nothing says it."""
+        return self.languages.of(namespace) if self.languages is not None else None
 
     def act(self, platform: Platform, request: Request | None, *, kind: str) -> Outcome | None:
         """A parsed click or command: counted, claimed once, answered by the flows.

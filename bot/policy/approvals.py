@@ -26,7 +26,7 @@ import uuid
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import TYPE_CHECKING, Any, Literal, Protocol
+from typing import Any, Literal, Protocol
 
 from bot.policy.audit import APPROVED, EXPIRED, REFUSED, REJECTED, REQUESTED, AuditLog
 from bot.policy.orgs import org_of
@@ -41,21 +41,11 @@ from bot.policy.requests import (
 )
 from bot.policy.rules import Break
 from bot.policy.schema import Tables
+from bot.policy.tellings import CLAIM_TTL, Tellings
 from memory.store import Backend, Cursor, utcnow
-
-if TYPE_CHECKING:
-    pass
 
 STATES = (PENDING, APPROVED, REJECTED, EXPIRED)
 SYSTEM = "system"
-# How long a telling may stay claimed before it counts as its process's death: far
-# longer than a post and its one-to-one fallback take (each bounded by its timeouts).
-CLAIM_TTL = timedelta(minutes=5)
-# Not told yet: never claimed, or claimed (`told_at`) before the `%s` given; NULL is a
-# claim made before claims had a time. `told IN` first, so both databases search the
-# `approval_requests_untold` index (an OR of the two reads every expired row instead).
-_UNTOLD = "told IN ('', 'telling') AND (told = '' OR told_at IS NULL OR told_at < %s)"
-
 Outcome = Literal["approved", "rejected", "already_decided", "expired", "refused", "unknown"]
 Refusal = Literal["other_organisation", "own_request", "not_an_approver"]
 
@@ -98,13 +88,21 @@ class Approvals:
         audit: AuditLog | None = None,
         ttl_days: float = 7,
         clock: Callable[[], datetime] = utcnow,
+        tell_tries: int = 5,
+        tell_retry_seconds: float = 60.0,
     ) -> None:
+        """`tell_tries`, `tell_retry_seconds`: how often telling an expiry is tried when the
+        platform fails for a passing reason, and the first wait between tries
+        (`bot.policy.tellings`)."""
         self.backend = backend
         self.trips = trips
         self.audit = audit if audit is not None else AuditLog(backend, clock=clock)
         self.ttl = timedelta(days=ttl_days)
         self.clock = clock
         self._tables = Tables(backend)
+        self.tellings = Tellings(
+            backend, clock=clock, max_tries=tell_tries, retry_seconds=tell_retry_seconds
+        )
 
     def _ready(self) -> None:
         self.trips.prepare()
@@ -255,7 +253,8 @@ class Approvals:
     ) -> list[ApprovalRequest]:
         """Expired requests whose traveller nobody has told yet (however they expired:
         the sweep, a late click, a command line), the oldest expiry first; with them the
-        tellings claimed more than `CLAIM_TTL` ago, whose process died mid-send. Only
+        tellings claimed more than `CLAIM_TTL` ago, whose process died mid-send, and the
+        tries to repeat whose time has come (`bot.policy.tellings`). Only
         travellers whose namespace starts with one of `starting`, or (`or_none_of` given)
         with none of `or_none_of`: the platforms the caller serves, so another platform's
         backlog never hides its own (neither given: every traveller)."""
@@ -263,38 +262,29 @@ class Approvals:
         owners, params = _owners(starting, or_none_of)
         if owners is None:
             return []
+        untold, now = self.tellings.untold()
         with self.backend.transaction() as cur:
             return select(
                 self.backend,
                 cur,
-                f"state = %s AND {_UNTOLD}{owners} ORDER BY decided_at LIMIT %s",
-                (EXPIRED, self._t(self.clock() - CLAIM_TTL), *params, limit),
+                f"state = %s AND {untold}{owners} ORDER BY decided_at LIMIT %s",
+                (EXPIRED, *now, *params, limit),
             )
 
-    def claim_telling(self, request_id: str) -> bool:
-        """Take the telling of an expired request's traveller; False when another sweep
-        (this process's or another's) took it first: each traveller is told once. A claim
-        older than `CLAIM_TTL` (its process died before `mark_told`) is taken again, by
-        one taker only (the UPDATE is conditional on the claim's time): a traveller may
-        then, rarely, hear twice (the post had gone out), which beats never hearing."""
-        now = self.clock()
-        with self.backend.transaction() as cur:
-            cur.execute(
-                self.backend.sql(
-                    "UPDATE approval_requests SET told = 'telling', told_at = %s "
-                    f"WHERE id = %s AND {_UNTOLD}"
-                ),
-                (self._t(now), request_id, self._t(now - CLAIM_TTL)),
-            )
-            return bool(cur.rowcount == 1)
+    def claim_telling(self, request_id: str) -> str | None:
+        """Take the telling of an expired request's traveller: the claim (to record what
+        became of it with); None when another sweep (this process's or another's) took it
+        first: each traveller is told once. A claim older than `CLAIM_TTL` (its process died
+        before `mark_told`) is taken again, by one taker only: a traveller may then, rarely,
+        hear twice (the post had gone out), which beats never hearing."""
+        self._ready()
+        return self.tellings.claim(request_id)
 
-    def mark_told(self, request_id: str, outcome: str) -> None:
-        """What became of telling the traveller (`sent`, `failed`, `unconfirmed`)."""
-        with self.backend.transaction() as cur:
-            cur.execute(
-                self.backend.sql("UPDATE approval_requests SET told = %s WHERE id = %s"),
-                (outcome, request_id),
-            )
+    def mark_told(self, request_id: str, outcome: str, *, claim: str) -> str | None:
+        """What became of telling the traveller (`sent`, `unconfirmed`, `unreachable`,
+        `failed`; `retry`: tried again later), recorded only while `claim` holds; what was
+        recorded (None: the claim was taken back, the taker's outcome stands)."""
+        return self.tellings.settle(request_id, claim, outcome)
 
     def _expire(self, cur: Cursor, request_id: str, now: datetime) -> bool:
         cur.execute(
@@ -374,6 +364,7 @@ def _owners(
 
 
 __all__ = [
+    "CLAIM_TTL",
     "PENDING",
     "STATES",
     "ApprovalRequest",

@@ -9,7 +9,9 @@
   one pending per trip; `reply_to` is where it was asked (a channel's own address of
   the thread, with the asker's language), so the outcome is told there; `told`, for an
   expired one, whether its traveller was told ('' not yet; 'telling' while a process
-  tells it, since `told_at`; then what became of it).
+  tells it, since `told_at`, under the claim `told_by`; 'retry' after a try that failed
+  for a passing reason, `tell_tries` so far, the next not before `tell_after`; then what
+  became of it: `bot.policy.tellings`).
 """
 
 from __future__ import annotations
@@ -129,6 +131,22 @@ POLICY_MIGRATIONS: tuple[Migration, ...] = (
         # A claim made before (NULL) counts as long ago: taken again at the next tick.
         sqlite=("ALTER TABLE approval_requests ADD COLUMN told_at TEXT",),
         postgres=("ALTER TABLE approval_requests ADD COLUMN IF NOT EXISTS told_at TIMESTAMPTZ",),
+    ),
+    Migration(
+        version=6,
+        description="who holds a telling's claim (only they record its outcome), and its "
+        "retries after a platform's passing failure",
+        sqlite=(
+            "ALTER TABLE approval_requests ADD COLUMN told_by TEXT",
+            "ALTER TABLE approval_requests ADD COLUMN tell_tries INTEGER NOT NULL DEFAULT 0",
+            "ALTER TABLE approval_requests ADD COLUMN tell_after TEXT",
+        ),
+        postgres=(
+            "ALTER TABLE approval_requests ADD COLUMN IF NOT EXISTS told_by TEXT",
+            "ALTER TABLE approval_requests ADD COLUMN IF NOT EXISTS tell_tries INTEGER "
+            "NOT NULL DEFAULT 0",
+            "ALTER TABLE approval_requests ADD COLUMN IF NOT EXISTS tell_after TIMESTAMPTZ",
+        ),
     ),
 )
 

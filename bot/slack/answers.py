@@ -69,7 +69,7 @@ UNREACHABLE = frozenset(
         "messages_tab_disabled",
     }
 )
-_ADMIN_FIX: dict[Reason, str] = {
+ADMIN_FIX: dict[Reason, str] = {
     "unreachable": "allow the app to message the person (its Messages tab, the workspace's "
     "restrictions on apps), or check that their account is active",
     "busy": "Slack rate-limits the app's posts; spread the load",
@@ -268,7 +268,7 @@ class Answers:
             error=error,
             notice=lambda: t(notice_key("slack", reason), lang, code=error),
             ways=ways,
-            admin_fix=_ADMIN_FIX,
+            admin_fix=ADMIN_FIX,
             log=log,
         )
 
@@ -291,6 +291,7 @@ def _failed(exc: Exception) -> Tried:
 
 
 __all__ = [
+    "ADMIN_FIX",
     "ANSWER_PATIENCE",
     "UNREACHABLE",
     "Answers",

@@ -31,7 +31,7 @@ from bot.flows.approvals import Sent, person_id
 from bot.flows.pipeline import Incoming
 from bot.flows.views import Outcome, render
 from bot.planning.admins import NOBODY, Admins
-from bot.slack.answers import Answers, post
+from bot.slack.answers import ADMIN_FIX, UNREACHABLE, Answers, post
 from bot.slack.assistant import AssistantThreads, ChannelNames
 from bot.slack.incoming import PLATFORM, bot_user_id, parse_event
 from bot.slack.people import People
@@ -117,14 +117,21 @@ class SlackChannel:
         return self._post(channel, thread or None, outcome)
 
     def _post(self, channel: str, thread: str | None, outcome: Outcome) -> Sent:
-        """`chat.postMessage`: delivered; not delivered when Slack answered with an error
-        or the request never left; unconfirmed when it failed after Slack may have
-        posted it (the client's retry handlers do not send those again)."""
+        """`chat.postMessage`: delivered; unreachable when Slack refused it for good (the
+        errors `bot.slack.answers.UNREACHABLE` names: logged with what an admin must do);
+        not delivered when Slack answered with another error or the request never left;
+        unconfirmed when it failed after Slack may have posted it (the client's retry
+        handlers do not send those again)."""
         drawn = render(self.widgets, outcome.view)
         extra: dict[str, Any] = {"blocks": drawn.blocks} if drawn.blocks else {}
         tried = post(self.client, channel, drawn.text, thread_ts=thread, **extra)
+        log = logging.getLogger(__name__)
+        if tried.sent == Sent.NOT_DELIVERED and tried.error in UNREACHABLE:
+            fix = ADMIN_FIX["unreachable"]
+            log.warning("Slack will not take this post (%s); an admin must: %s", tried.error, fix)
+            return Sent.UNREACHABLE
         if tried.sent == Sent.NOT_DELIVERED:
-            logging.getLogger(__name__).warning("could not post to Slack (%s)", tried.error)
+            log.warning("could not post to Slack (%s)", tried.error)
         return tried.sent
 
     # -- the turn's questions -----------------------------------------------------------------

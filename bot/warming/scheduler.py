@@ -1,14 +1,13 @@
 """The clock: apscheduler runs the cache-warming pass every `WARM_INTERVAL_MINUTES`, and
 with it the approval sweep (requests older than `APPROVAL_TTL_DAYS` expire,
-`bot.flows.approvals.ApprovalFlows.sweep`).
+`bot.policy.approvals.Approvals.expire_due`).
 
 `travel-bot clock` (the `clock:` line of the Procfile) runs it as its own process
 (`bot.cli.warm`). With `SCHEDULER_IN_WEB=true` the web process runs it instead, through
-`start_in_process`; there the sweep also tells each traveller in the thread where they
-asked. A `clock` process holds no channel and only expires: each process serving the
+`start_in_process`. The sweep only expires, in either: each process serving the
 platforms tells on a loop of its own (`bot.flows.expiry`), whatever `SCHEDULER_IN_WEB`
-says. Several clocks at once are safe: the pass takes a Redis lock, and an expiry is a
-conditional UPDATE.
+says, so the telling has one owner (its claims and retries in one place). Several clocks at
+once are safe: the pass takes a Redis lock, and an expiry is a conditional UPDATE.
 """
 
 from __future__ import annotations

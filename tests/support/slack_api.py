@@ -22,6 +22,7 @@ POSTed to a `response_url`).
 Steering: `rate_limit(method, times=1, retry_after=1)` answers HTTP 429 with
 `Retry-After`; `delay(method, seconds, times=None)` sleeps before answering;
 `fail(method, error, times=1)` answers `{"ok": false, "error": error}`;
+`fail_5xx(method, times=1, status=503)` answers an HTTP 5xx (Slack is down for a while);
 `take_then_reset(method, times=1)` does what the next calls ask, then resets the
 connection without an answer (Slack may have acted; the client cannot know);
 `fail("response_url", error)` and `take_then_reset("response_url")` steer the next POST to
@@ -144,6 +145,7 @@ class _Steer:
     handlers: dict[str, Handler] = field(default_factory=dict)
     unknown: set[str] = field(default_factory=set)
     resets: dict[str, int] = field(default_factory=lambda: defaultdict(int))
+    server_errors: dict[str, list[int]] = field(default_factory=lambda: defaultdict(list))
 
 
 class FakeSlackAPI(StreamingMethods, SessionMethods, LocalServer):
@@ -307,6 +309,12 @@ class FakeSlackAPI(StreamingMethods, SessionMethods, LocalServer):
         with self._lock:
             self._steer.failures[method].extend([error] * times)
 
+    def fail_5xx(self, method: str, times: int = 1, status: int = 503) -> None:
+        """Answer the next `times` calls of `method` with HTTP `status` (a 5xx): Slack did
+        not take them."""
+        with self._lock:
+            self._steer.server_errors[method].extend([status] * times)
+
     def take_then_reset(self, method: str, times: int = 1) -> None:
         """Do what the next `times` calls of `method` ask, then reset each connection
         without an answer (a read error: Slack may have acted, the client cannot know)."""
@@ -440,6 +448,11 @@ class FakeSlackAPI(StreamingMethods, SessionMethods, LocalServer):
             return 503, {"ok": False, "error": "service_unavailable"}, {}
         if retry_after is not None:
             return 429, {"ok": False, "error": "ratelimited"}, {"Retry-After": f"{retry_after:g}"}
+        with self._lock:
+            down = self._steer.server_errors.get(call.method)
+            status = down.pop(0) if down else None
+        if status is not None:
+            return status, {"ok": False, "error": "service_unavailable"}, {}
         if call.method == "apps.connections.open":
             if call.token is not None and not call.token.startswith("xapp-"):
                 return 200, {"ok": False, "error": "not_allowed_token_type"}, {}

@@ -299,3 +299,48 @@ def test_the_menus_card_that_never_reached_feishu_is_explained_without_a_code(
     assert "None" not in told["content"]["text"]
     metrics = feishu.core.metrics
     assert metrics.value("feishu_prefs_undelivered_total", reason="failed") == 1
+
+
+def test_the_menus_card_refused_is_explained_in_the_language_she_last_wrote_in(
+    feishu: FeishuHarness, fake_feishu: FakeFeishuAPI
+) -> None:
+    """A menu event carries no locale. Alice last wrote to the bot in Chinese (and
+    DEFAULT_LANGUAGE is English): when Feishu refuses her menu's card, she is told why
+    in Chinese."""
+    feishu.dm(ALICE, "我的偏好")  # answered in Chinese
+    fake_feishu.fail("send", *CARD_REFUSED)
+    assert feishu.post(_menu()).status_code == 200
+    fake_feishu.wait_for("send", ok=True)
+    feishu.drain()
+    [told] = fake_feishu.sent_to(ALICE)
+    assert told["content"]["text"] == t("feishu_prefs_failed", "zh", code=CARD_REFUSED[0])
+
+
+def test_the_menus_card_refused_is_explained_in_the_language_of_what_she_keeps(
+    feishu: FeishuHarness, fake_feishu: FakeFeishuAPI
+) -> None:
+    """No message of hers seen lately, but what the bot remembers of her is in Chinese:
+    when Feishu refuses her menu's card, she is told why in Chinese."""
+    feishu.core.memory.record(feishu.namespace(ALICE), ["出差只坐高铁一等座"])
+    fake_feishu.fail("send", *CARD_REFUSED)
+    assert feishu.post(_menu()).status_code == 200
+    fake_feishu.wait_for("send", ok=True)
+    feishu.drain()
+    [told] = fake_feishu.sent_to(ALICE)
+    assert told["content"]["text"] == t("feishu_prefs_failed", "zh", code=CARD_REFUSED[0])
+
+
+def test_her_last_message_outweighs_the_language_of_what_she_keeps(
+    make_feishu: FeishuFactory, fake_feishu: FakeFeishuAPI
+) -> None:
+    """What the bot remembers of Alice is in Chinese, but she last wrote in English (and
+    DEFAULT_LANGUAGE is Chinese): her menu's failure is told in English, as she last read."""
+    feishu = make_feishu(default_language="zh")
+    feishu.core.memory.record(feishu.namespace(ALICE), ["出差只坐高铁一等座"])
+    feishu.dm(ALICE, "/travel-prefs please")
+    fake_feishu.fail("send", *CARD_REFUSED)
+    assert feishu.post(_menu()).status_code == 200
+    fake_feishu.wait_for("send", ok=True)
+    feishu.drain()
+    [told] = fake_feishu.sent_to(ALICE)
+    assert told["content"]["text"] == t("feishu_prefs_failed", "en", code=CARD_REFUSED[0])

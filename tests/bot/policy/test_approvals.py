@@ -211,12 +211,10 @@ def test_each_expired_request_is_told_once_however_it_expired(
     desk.approvals.expire_due()
     untold = [r.id for r in other_process.approvals.untold()]
     assert sorted(untold) == sorted([clicked.id, swept.id])  # the decided one was told then
-    takers = [
-        [r.id for r in untold_ if d.approvals.claim_telling(r.id)]
-        for d, untold_ in ((desk, desk.approvals.untold()), (other_process, [clicked, swept]))
-    ]
-    assert sorted(takers[0]) == sorted(untold) and takers[1] == []
-    desk.approvals.mark_told(clicked.id, "sent")
+    claims = {r.id: desk.approvals.claim_telling(r.id) for r in desk.approvals.untold()}
+    others = [r.id for r in (clicked, swept) if other_process.approvals.claim_telling(r.id)]
+    assert sorted(i for i, c in claims.items() if c) == sorted(untold) and others == []
+    assert desk.approvals.mark_told(clicked.id, "sent", claim=str(claims[clicked.id])) == "sent"
     assert desk.approvals.untold() == [] and not desk.approvals.claim_telling(clicked.id)
 
 
@@ -230,16 +228,70 @@ def test_a_telling_whose_process_died_mid_send_is_taken_again_by_one(
     died, told = ask(desk), ask(desk, traveller=f"{ORG}:U0BOB")
     clock.advance(days=7, seconds=1)
     desk.approvals.expire_due()
-    assert desk.approvals.claim_telling(died.id) and desk.approvals.claim_telling(told.id)
-    desk.approvals.mark_told(told.id, "sent")  # `died`'s process ends here, mid-send
+    assert desk.approvals.claim_telling(died.id)
+    claim = desk.approvals.claim_telling(told.id)
+    assert claim is not None
+    desk.approvals.mark_told(told.id, "sent", claim=claim)  # `died`'s process ends mid-send
     clock.advance(seconds=CLAIM_TTL.total_seconds() - 1)
     assert other_process.approvals.untold() == []
     assert not other_process.approvals.claim_telling(died.id)
     clock.advance(seconds=2)
     assert [r.id for r in other_process.approvals.untold()] == [died.id]
-    takers = [d.approvals.claim_telling(died.id) for d in (other_process, desk)]
+    takers = [d.approvals.claim_telling(died.id) is not None for d in (other_process, desk)]
     assert takers == [True, False]
     assert desk.approvals.untold() == [] and not desk.approvals.claim_telling(told.id)
+
+
+def test_a_late_outcome_of_a_process_thought_dead_changes_nothing(
+    make_desk: DeskFactory, clock: Clock
+) -> None:
+    """A process claims a telling and stalls past `CLAIM_TTL`; another takes the claim,
+    tells the traveller and records it. When the stalled one wakes and records a failure
+    to try again, nothing changes: the telling stays done, so the traveller is never
+    told a second time, however long the loop goes on."""
+    stalled, taker = make_desk(), make_desk()
+    request = ask(stalled)
+    clock.advance(days=7, seconds=1)
+    stalled.approvals.expire_due()
+    old = stalled.approvals.claim_telling(request.id)
+    assert old is not None
+    clock.advance(seconds=CLAIM_TTL.total_seconds() + 1)
+    new = taker.approvals.claim_telling(request.id)
+    assert new is not None and new != old
+    assert taker.approvals.mark_told(request.id, "sent", claim=new) == "sent"
+    assert stalled.approvals.mark_told(request.id, "retry", claim=old) is None  # too late
+    assert stalled.approvals.mark_told(request.id, "unreachable", claim=old) is None
+    clock.advance(days=1)
+    assert stalled.approvals.untold() == [] and taker.approvals.untold() == []
+    assert stalled.approvals.claim_telling(request.id) is None
+
+
+def test_a_telling_that_failed_is_tried_again_later_and_only_so_often(
+    make_desk: DeskFactory, clock: Clock
+) -> None:
+    """A try the platform failed (`retry`) is not tried again at once; it is due after
+    one minute, then two, four...; kept in the database, so another process (a restart)
+    takes it up; after the last try it is `failed` and never due again."""
+    desk, restarted = make_desk(), make_desk()
+    request = ask(desk)
+    clock.advance(days=7, seconds=1)
+    desk.approvals.expire_due()
+    waits = []
+    for process in (desk, restarted, desk, restarted):
+        claim = process.approvals.claim_telling(request.id)
+        assert claim is not None
+        assert process.approvals.mark_told(request.id, "retry", claim=claim) == "retry"
+        waited = 0
+        while not restarted.approvals.untold():
+            clock.advance(seconds=30)
+            waited += 30
+        waits.append(waited)
+    assert waits == [60, 120, 240, 480]
+    claim = desk.approvals.claim_telling(request.id)
+    assert claim is not None  # the fifth try, the last of five
+    assert desk.approvals.mark_told(request.id, "retry", claim=claim) == "failed"
+    clock.advance(days=1)
+    assert desk.approvals.untold() == [] and desk.approvals.claim_telling(request.id) is None
 
 
 # SQLite only: PostgreSQL plans by its statistics, which a tiny test table says little of.

@@ -196,3 +196,33 @@ def test_travel_bot_serve_tells_what_the_clock_expired_and_stops_on_sigterm(
     assert process.returncode == 0
     assert told.args["channel"] == sent.channel and told.args["thread_ts"] == sent.thread_ts
     assert "重新保存行程" in told.args["text"]
+
+
+def test_with_scheduler_in_web_the_sweep_expires_and_the_loop_alone_tells(
+    make_bot: BotFactory, scripted_model: ScriptedModel, slack: FakeSlackAPI
+) -> None:
+    """`SCHEDULER_IN_WEB=true`: the web process's own clock expires the request and tells
+    nobody (as the `clock` process); the serving loop is the one teller, and Alice hears
+    once, in her thread."""
+    from bot.cli.run import _clock_in_process
+
+    web = make_bot(approval_ttl_days=TTL, approval_tell_interval_seconds=1, scheduler_in_web=True)
+    sent, modal = reason_modal(web, scripted_model, slack)
+    reason = {REASON_BLOCK: {REASON_ACTION: {"type": "plain_text_input", "value": REASON}}}
+    assert submit(web, {**modal, "id": "V2"}, ALICE, reason).status_code == 200
+    slack.wait_for("chat.postMessage", where=lambda c: "已请" in str(c.args.get("text")))
+    [trip] = web.core.trips.list(web.namespace(ALICE))  # type: ignore[union-attr]
+    time.sleep(2.0)
+
+    clock = _clock_in_process(web.settings, web.core)
+    assert clock is not None
+    try:
+        assert clock.ran.wait(30), "the in-web clock's first pass did not run"
+    finally:
+        clock.stop()
+    assert web.core.trips.get(trip.id).state == "expired"  # type: ignore[union-attr]
+    assert expired_posts(slack) == []  # the sweep told nobody
+
+    with serving_loop(web) as loop:
+        ticks(loop, 2)
+    assert [c.args["channel"] for c in expired_posts(slack)] == [sent.channel]

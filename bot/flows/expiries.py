@@ -1,0 +1,137 @@
+"""Telling travellers their approval request expired: once, tried again while the platform
+fails for a passing reason, never again once it may have shown.
+
+`ApprovalFlows.tell_expired` (each serving process's loop, `bot.flows.expiry`) and a late
+click (`ApprovalFlows.decide`) come here. Each telling is claimed in the database and its
+outcome recorded under that claim only (`bot.policy.tellings`). One try is the post in
+the thread where the traveller asked and, when that did not surely arrive, once more
+one-to-one (no decider is there to pass it on, as one is for a decision), saying why it
+comes there. What the try comes to:
+
+- `sent`: either post arrived;
+- `unconfirmed`: one may have arrived (the platform took it, no answer came): never sent
+  again, so the traveller never reads it twice in the same place;
+- `unreachable`: the platform refused every post for good (the channel read its
+  documented "cannot reach this person/chat" codes and logged what an admin must do):
+  not tried again, logged here too;
+- `retry`: nothing arrived and something may pass (a network error, a 5xx, a rate
+  limit): the loop tries again after a wait that doubles, up to `APPROVAL_TELL_ATTEMPTS`
+  tries in all, then `failed` (logged).
+
+Counted in `{platform}_approval_expiry_told_total{outcome}`.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from bot.flows.approval_words import COUNTED
+from bot.flows.messengers import Messenger, Messengers, Sent
+from memory.errors import MemoryEngineError, StoreUnavailable
+
+if TYPE_CHECKING:
+    from bot.flows.views import Outcome
+    from bot.metrics import Metrics
+    from bot.policy.approvals import Approvals
+    from bot.policy.requests import ApprovalRequest
+
+log = logging.getLogger(__name__)
+
+
+class ExpiryTelling:
+    """Tells the travellers of expired requests (see the module docstring). `tell` posts
+    the outcome in the thread (`ApprovalFlows.tell`); `told` draws a notice."""
+
+    def __init__(
+        self,
+        *,
+        approvals: Approvals,
+        messengers: Messengers,
+        metrics: Metrics,
+        tell: Callable[[ApprovalRequest], Sent],
+        told: Callable[[Messenger, ApprovalRequest, str], Outcome],
+        thread_of: Callable[[ApprovalRequest], dict[str, object]],
+    ) -> None:
+        self.approvals = approvals
+        self.messengers = messengers
+        self.metrics = metrics
+        self.tell = tell
+        self.told = told
+        self.thread_of = thread_of
+
+    def untold(self, stopping: Callable[[], bool]) -> int:
+        """Tell each traveller due a telling on a platform this process serves (read alone:
+        another's backlog never hides them), until `stopping()`; how many were tried."""
+        starting, or_none_of = self.messengers.owned()
+        due = self.approvals.untold(starting=starting, or_none_of=or_none_of)
+        return sum(self.once(asked) for asked in due if not stopping())
+
+    def once(self, asked: ApprovalRequest) -> int:
+        """Tell `asked`'s traveller if this process takes the claim; 1 when it tried."""
+        messenger = self.messengers.of(asked.traveller)
+        if messenger is None:
+            return 0
+        claim = self.approvals.claim_telling(asked.id)
+        if claim is None:
+            return 0
+        outcome = _outcome(self._try(messenger, asked))
+        recorded = self.approvals.mark_told(asked.id, outcome, claim=claim)
+        name = messenger.platform.name
+        if recorded is not None:
+            self.metrics.inc(f"{name}_approval_expiry_told_total", outcome=recorded)
+        if recorded == "unreachable":
+            log.warning(
+                "%s cannot reach the traveller of an expired approval request: not tried "
+                "again (the channel's warning says what an admin must fix)",
+                name,
+            )
+        elif recorded == "failed":
+            log.warning(
+                "telling a traveller on %s that their approval request expired failed on "
+                "every try; not tried again (check the platform's status and the app's "
+                "permissions; the trip shows it expired wherever trips are shown)",
+                name,
+            )
+        return 1
+
+    def late(self, asked: ApprovalRequest) -> None:
+        """A click found `asked` expired: its traveller hears now rather than at the next
+        loop; a store failure leaves the telling to that loop."""
+        try:
+            self.once(asked)
+        except (StoreUnavailable, MemoryEngineError) as exc:
+            log.warning("could not tell a traveller of an expiry (%s)", type(exc).__name__)
+
+    def _try(self, messenger: Messenger, asked: ApprovalRequest) -> list[Sent]:
+        """One try: the thread's post and, when it did not surely arrive, the direct one;
+        what became of each. Not sent again in the thread when it may have arrived: a
+        post the platform may have taken would show twice."""
+        told = self.tell(asked)
+        if told is Sent.DELIVERED or not self.thread_of(asked):
+            return [told]
+        outcome = self.told(messenger, asked, "approval_told_expired_direct")
+        key = f"approval:{asked.id}:told:expired:direct"
+        try:
+            again = messenger.to_person(asked.traveller, outcome, key=key)
+        except Exception as exc:  # the expiry stands whatever the platform does
+            log.warning("could not tell a traveller of an expiry (%s)", type(exc).__name__)
+            again = Sent.NOT_DELIVERED
+        name = messenger.platform.name
+        self.metrics.inc(f"{name}_approval_expiry_direct_total", outcome=COUNTED[again])
+        return [told, again]
+
+
+def _outcome(ends: list[Sent]) -> str:
+    """What a try's posts come to (see the module docstring)."""
+    if Sent.DELIVERED in ends:
+        return "sent"
+    if Sent.UNCONFIRMED in ends:
+        return "unconfirmed"
+    if all(end is Sent.UNREACHABLE for end in ends):
+        return "unreachable"
+    return "retry"
+
+
+__all__ = ["ExpiryTelling"]

@@ -1,0 +1,124 @@
+"""Telling a traveller their approval request expired: claimed once, settled by its claimer.
+
+The bookkeeping is `approval_requests.told` and the columns beside it (`bot.policy.schema`):
+
+- `''`: nobody has told the traveller yet;
+- `'telling'`: a process tells them, since `told_at`, under the claim `told_by` (a fresh
+  random token per claim);
+- `'retry'`: a try failed on the platform for a reason that passes (a network error, a
+  5xx, a rate limit): the next is not before `tell_after`; `tell_tries` counts the tries;
+- then what became of it: `sent`, `unconfirmed` (the platform may have shown it: never
+  sent again), `unreachable` (the platform refused for good: it cannot reach this person
+  or chat, only an admin can fix that), `failed` (still failing after the last try), or
+  `before` (expired before this was deployed).
+
+A claim older than `CLAIM_TTL` is its process's death: one other process takes it again.
+Whatever the claimer then does, only the holder of the claim records an outcome (`settle`
+compares `told_by`): a process thought dead that wakes up and answers late changes
+nothing, so the outcome that stands is the one of whoever told last under a live claim.
+Retries are in the database, so a restart keeps them; the wait doubles after each failed
+try (`retry_seconds`, then twice that..., at most `MAX_RETRY_WAIT`).
+"""
+
+from __future__ import annotations
+
+import logging
+import uuid
+from collections.abc import Callable
+from datetime import datetime, timedelta
+from typing import Any
+
+from memory.store import Backend
+
+log = logging.getLogger(__name__)
+
+# How long a telling may stay claimed before it counts as its process's death: far
+# longer than a post and its one-to-one fallback take (each bounded by its timeouts).
+CLAIM_TTL = timedelta(minutes=5)
+MAX_RETRY_WAIT = timedelta(hours=1)
+TELLING, RETRY = "telling", "retry"
+# What a settled telling may record; `retry` is not final: the loop tries again.
+SETTLED = frozenset({"sent", "unconfirmed", "unreachable", "failed", RETRY})
+# Not told yet: never claimed; a try to repeat whose time has come; or claimed (`told_at`)
+# before the claim's time-out (NULL: a claim made before claims had a time). `told IN`
+# first, so both databases search the `approval_requests_untold` index.
+UNTOLD = (
+    "told IN ('', 'telling', 'retry') AND (told = '' OR (told = 'retry' AND tell_after <= %s)"
+    " OR (told = 'telling' AND (told_at IS NULL OR told_at < %s)))"
+)
+
+
+class Tellings:
+    """Claims and outcomes of tellings on the approval requests' table (see above)."""
+
+    def __init__(
+        self,
+        backend: Backend,
+        *,
+        clock: Callable[[], datetime],
+        max_tries: int = 5,
+        retry_seconds: float = 60.0,
+    ) -> None:
+        self.backend = backend
+        self.clock = clock
+        self.max_tries = max(1, max_tries)
+        self.retry_wait = timedelta(seconds=retry_seconds)
+
+    def untold(self) -> tuple[str, tuple[Any, ...]]:
+        """The SQL (after an AND) that selects what may be claimed now, and its parameters."""
+        now = self.clock()
+        return UNTOLD, (self._t(now), self._t(now - CLAIM_TTL))
+
+    def claim(self, request_id: str) -> str | None:
+        """Take the telling of the request's traveller: the claim's token, to settle it
+        with; None when another process (or this one) holds it or it is told."""
+        where, params = self.untold()
+        token = uuid.uuid4().hex
+        with self.backend.transaction() as cur:
+            cur.execute(
+                self.backend.sql(
+                    "UPDATE approval_requests SET told = 'telling', told_at = %s, told_by = %s "
+                    f"WHERE id = %s AND {where}"
+                ),
+                (self._t(self.clock()), token, request_id, *params),
+            )
+            return token if cur.rowcount == 1 else None
+
+    def settle(self, request_id: str, claim: str, outcome: str) -> str | None:
+        """Record what became of the telling under `claim`: `outcome` (one of `SETTLED`),
+        or `failed` when a `retry` would be one try too many; what was recorded. None:
+        the claim was taken back (this process was thought dead), nothing recorded."""
+        if outcome not in SETTLED:
+            raise ValueError(f"not an outcome of a telling: {outcome}")
+        held = "id = %s AND told = 'telling' AND told_by = %s"
+        with self.backend.transaction() as cur:
+            cur.execute(
+                self.backend.sql(f"SELECT tell_tries FROM approval_requests WHERE {held}"),
+                (request_id, claim),
+            )
+            row = cur.fetchone()
+            if row is None:
+                log.warning(
+                    "a telling's claim was taken back before its outcome (%s) was recorded; "
+                    "the outcome of the process that took it stands",
+                    outcome,
+                )
+                return None
+            tries = int(row[0] or 0) + 1
+            if outcome == RETRY and tries >= self.max_tries:
+                outcome = "failed"
+            after = self.clock() + min(self.retry_wait * 2 ** (tries - 1), MAX_RETRY_WAIT)
+            cur.execute(
+                self.backend.sql(
+                    "UPDATE approval_requests SET told = %s, tell_tries = %s, tell_after = %s "
+                    f"WHERE {held}"
+                ),
+                (outcome, tries, self._t(after), request_id, claim),
+            )
+            return outcome if cur.rowcount == 1 else None
+
+    def _t(self, moment: datetime) -> Any:
+        return self.backend.to_db_time(moment)
+
+
+__all__ = ["CLAIM_TTL", "MAX_RETRY_WAIT", "SETTLED", "UNTOLD", "Tellings"]
