@@ -1179,6 +1179,32 @@ _MESSAGES: dict[str, dict[str, str]] = {
             "如果仍然失败，请把这个错误码告诉 Slack 管理员。"
         ),
     },
+    # A reply in a Slack conversation that Slack would not post (`bot.slack.sink`), told to
+    # the writer only (ephemeral in the conversation, else a direct message).
+    "slack_reply_unreachable": {
+        "en": (
+            "I couldn't post my answer in that conversation (Slack said “{code}”). Invite me "
+            "to the channel, or ask me in a direct message."
+        ),
+        "zh": "无法在那个会话里发出回答（Slack 返回“{code}”）。请邀请我进频道，或私信问我。",
+    },
+    "slack_reply_busy": {
+        "en": (
+            "Slack is limiting how many messages I can send right now, so my answer was not "
+            "posted. Please ask again in a minute."
+        ),
+        "zh": "Slack 暂时限制了我的发消息频率，我的回答没有发出。请一分钟后再问一次。",
+    },
+    "slack_reply_failed": {
+        "en": (
+            "Slack would not take my answer (Slack said “{code}”), so it was not posted. "
+            "Please ask again; if it keeps failing, tell your Slack admin this code."
+        ),
+        "zh": (
+            "Slack 没有接收我的回答（Slack 返回“{code}”），所以它没有发出。请再问一次；"
+            "如果仍然失败，请把这个错误码告诉 Slack 管理员。"
+        ),
+    },
     "dingtalk_or_send": {"en": "Or send: {command}", "zh": "也可以发送：{command}"},
     "prefs_forget_expired": {
         "en": (

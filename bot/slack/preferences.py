@@ -29,7 +29,7 @@ from bot.flows.views import Outcome, render
 from bot.messages import t
 from bot.prefs.form import FormMeta, build_form
 from bot.prefs.prefill import build_prefill
-from bot.slack.answers import Answers, channel_of, patiently, taken
+from bot.slack.answers import ANSWER_PATIENCE, Answers, channel_of, patiently, taken
 from bot.slack.api import SLACK_ERRORS, slack_error
 from bot.slack.incoming import PLATFORM
 from bot.slack.views.home import home_view
@@ -242,7 +242,9 @@ class Preferences:
             view = home_view(
                 lang=lang, summary="", items=[], unavailable=True, browser_url=link, trips=trips
             )
-        tried = patiently(lambda: client.views_publish(user_id=user, view=view))
+        tried = patiently(
+            lambda: client.views_publish(user_id=user, view=view), patience=ANSWER_PATIENCE
+        )
         if not taken(tried):
             log.warning("views.publish failed (%s)", tried.error)
         return taken(tried)
