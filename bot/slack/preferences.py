@@ -134,14 +134,14 @@ class Preferences:
         )
         return self.flows.handle(request)
 
-    def show(self, it: Interaction, outcome: Outcome) -> None:
+    def show(self, it: Interaction, outcome: Outcome, *, lang: Lang | None = None) -> None:
         """An outcome where the request came from: replacing the clicked message when it
-        says so, else ephemeral (or a DM)."""
+        says so, else ephemeral (or a DM); `lang`: the request's, when it has its own."""
         message = render(self.widgets, outcome.view)
         extra: dict[str, Any] = {"blocks": message.blocks} if message.blocks else {}
         if outcome.replace and it.action:
             extra["replace_original"] = True
-        lang = self.known_lang(it.team, it.user)
+        lang = lang or self.known_lang(it.team, it.user)
         channel = channel_of(it.body)
         self.answer(
             it.client, it.user, it.respond, message.text, lang=lang, channel=channel, **extra

@@ -207,7 +207,7 @@ class SlackReplySink:
         for part in parts:
             if isinstance(part, PlanPart) and self._plan is not None:
                 drawn = self._plan(part)
-                self._posts.plan(drawn.text, drawn.blocks or [])
+                self._posts.plan(drawn.text, drawn.blocks or [], typed=drawn.typed)
         self._title(parts)
 
     def fail(self, text: str) -> None:

@@ -129,18 +129,23 @@ class ThreadPosts:
         if refused is not None:
             log.warning("could not post the busy reply (%s)", refused.error)
 
-    def plan(self, text: str, blocks: list[dict[str, Any]]) -> None:
+    def plan(self, text: str, blocks: list[dict[str, Any]], *, typed: str = "") -> None:
         """The plan's message, rate limits waited out. When Slack refuses it and it had
         buttons (*Save trip*), the writer is told how to save the trip otherwise: ephemeral
-        in the thread, else a DM, else why not (`Answers.tell`). One Slack may have posted
-        is not posted again."""
+        in the thread, else a DM, else why not (`Answers.tell`): the command to send
+        (`typed`), else to ask for the plan again. One Slack may have posted is not
+        posted again."""
         tried = self.part(text, blocks=blocks)
         if taken(tried):
             return
         log.warning("could not post the save-trip message (%s)", tried.error)
         if any(block.get("type") == "actions" for block in blocks):
             msg = self.msg
-            note = t("slack_save_button_lost", msg.lang)
+            note = (
+                t("slack_save_button_lost_typed", msg.lang, command=f"`{typed}`")
+                if typed
+                else t("slack_save_button_lost", msg.lang)
+            )
             self._answers.tell(
                 msg.user, note, lang=msg.lang, channel=self.channel, thread_ts=self.thread_ts
             )

@@ -7,6 +7,7 @@ error answers."""
 
 from __future__ import annotations
 
+import itertools
 import time
 
 import pytest
@@ -59,7 +60,7 @@ def test_an_answer_still_rate_limited_after_the_waits_is_told_in_chinese(
     slack.wait_for("chat.postEphemeral", ok=True, timeout=20)
     attempts = [c for c in slack.calls_to("chat.postMessage") if c.args["channel"] == sent.channel]
     assert len(attempts) == MAX_ATTEMPTS
-    assert all(b.at - a.at >= 0.9 for a, b in zip(attempts, attempts[1:], strict=False))
+    assert all(b.at - a.at >= 0.9 for a, b in itertools.pairwise(attempts))
     assert _shown(slack, ALICE) == [t("slack_reply_busy", "zh")]
     assert _lost(bot, "busy") == 1
 
