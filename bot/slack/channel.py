@@ -102,7 +102,10 @@ class SlackChannel:
         msg = parse_event(body, event, bot_user_id=bot_user_id(body, context))
         if msg is None:
             return None
-        found = self.code_command(msg.text)
+        # Written to the bot: a DM, a mention, or a follow-up in a thread it is part of
+        # (one it is not part of is nobody's business here, whatever its words).
+        to_bot = self.pipeline.conversation.takes(msg)
+        found = self.code_command(msg.text) if to_bot else None
         if found is None:
             return Incoming(msg, commands=False)
         action, lang = found

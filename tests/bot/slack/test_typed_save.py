@@ -141,3 +141,23 @@ def test_a_plan_whose_button_slack_refuses_says_what_to_type_and_that_saves_it(
     bot.dm(ALICE, f"save trip {found.group(1)}")
     [trip] = wait_saved(bot, ALICE)
     assert trip.destination == "Chengdu"
+
+
+def test_in_the_plans_channel_thread_the_command_saves_and_elsewhere_it_is_ignored(
+    bot: BotHarness, scripted_model: ScriptedModel, slack: FakeSlackAPI
+) -> None:
+    scripted_model.script(plan_call("Shanghai", "Chengdu"), "Your Chengdu plan.")
+    sent = bot.mention(ALICE, "plan my trip from Shanghai to Chengdu")
+    code = offered(save_message(bot, sent), EN_CODE)
+    asked = len(scripted_model.requests)
+
+    bot.channel_message(ALICE, f"save trip {code}", thread_ts=sent.thread_ts)
+    wait_saved(bot, ALICE)
+    assert len(scripted_model.requests) == asked  # a command, not a question
+
+    # A thread the bot is not part of: not for it, whatever the words.
+    elsewhere = "1700000000.000100"
+    bot.channel_message(ALICE, f"save trip {code}", thread_ts=elsewhere)
+    bot.drain()
+    assert slack.posted(CHANNEL, elsewhere) == [] and slack.calls_to("chat.postEphemeral") == []
+    assert len(scripted_model.requests) == asked
