@@ -378,6 +378,7 @@ _MESSAGES: dict[str, dict[str, str]] = {
             "*/travel-prefs show* shows what I remember about you.\n"
             "*/travel-prefs forget* erases everything I remember about you (I ask first).\n"
             "*/travel-prefs link* gives you a link to your preferences page in a browser.\n"
+            "*/travel-prefs save trip CODE* saves the trip a plan offered under that code.\n"
             "*/travel-prefs help* shows this help.\n"
             "You can also just tell me in a message, e.g. “I prefer aisle seats”, "
             "and see everything on my Home tab."
@@ -387,6 +388,7 @@ _MESSAGES: dict[str, dict[str, str]] = {
             "*/travel-prefs show* 查看我记住的关于你的偏好。\n"
             "*/travel-prefs forget* 删除我记住的关于你的全部内容（会先确认）。\n"
             "*/travel-prefs link* 给你一个在浏览器中打开偏好页面的链接。\n"
+            "*/travel-prefs 保存行程 CODE* 保存方案下给出该代码的行程。\n"
             "*/travel-prefs help* 显示本帮助。\n"
             "也可以直接发消息告诉我，比如“我喜欢靠过道的座位”，并在我的主页标签中查看全部内容。"
         ),
@@ -1179,6 +1181,32 @@ _MESSAGES: dict[str, dict[str, str]] = {
             "如果仍然失败，请把这个错误码告诉 Slack 管理员。"
         ),
     },
+    # A reply in a Slack conversation that Slack would not post (`bot.slack.sink`), told to
+    # the writer only (ephemeral in the conversation, else a direct message).
+    "slack_reply_unreachable": {
+        "en": (
+            "I couldn't post my answer in that conversation (Slack said “{code}”). Invite me "
+            "to the channel, or ask me in a direct message."
+        ),
+        "zh": "无法在那个会话里发出回答（Slack 返回“{code}”）。请邀请我进频道，或私信问我。",
+    },
+    "slack_reply_busy": {
+        "en": (
+            "Slack is limiting how many messages I can send right now, so my answer was not "
+            "posted. Please ask again in a minute."
+        ),
+        "zh": "Slack 暂时限制了我的发消息频率，我的回答没有发出。请一分钟后再问一次。",
+    },
+    "slack_reply_failed": {
+        "en": (
+            "Slack would not take my answer (Slack said “{code}”), so it was not posted. "
+            "Please ask again; if it keeps failing, tell your Slack admin this code."
+        ),
+        "zh": (
+            "Slack 没有接收我的回答（Slack 返回“{code}”），所以它没有发出。请再问一次；"
+            "如果仍然失败，请把这个错误码告诉 Slack 管理员。"
+        ),
+    },
     "dingtalk_or_send": {"en": "Or send: {command}", "zh": "也可以发送：{command}"},
     "prefs_forget_expired": {
         "en": (
@@ -1224,6 +1252,17 @@ _MESSAGES: dict[str, dict[str, str]] = {
         "ask me to plan it again and use the button under the new plan.",
         "zh": "Slack 没能在这个行程方案下显示“保存行程”按钮。要保存此行程，请让我重新规划一次，"
         "再点击新方案下的按钮。",
+    },
+    "slack_save_or_send": {
+        "en": "Can't use the button? Send me {command} to save the trip (in a channel, "
+        "@mention me with it).",
+        "zh": "无法使用按钮？把 {command} 发给我即可保存行程（在频道里请 @我 并发送）。",
+    },
+    "slack_save_button_lost_typed": {
+        "en": "Slack would not show the *Save trip* button under this plan. To save the trip, "
+        "send me {command} (in a channel, @mention me with it).",
+        "zh": "Slack 没能在这个行程方案下显示“保存行程”按钮。要保存此行程，请把 {command} 发给我"
+        "（在频道里请 @我 并发送）。",
     },
     "trip_save_unknown": {
         "en": "I can't find that plan any more, so nothing was saved. Ask me to plan it again.",

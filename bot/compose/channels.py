@@ -32,6 +32,7 @@ def slack(
     """The Bolt app with every Slack listener (`bot.slack.app`; only the channel names the
     SDK's types)."""
     from bot.compose.parts import slot_mapper
+    from bot.flows.codes import PendingActions
     from bot.planning.admins import Admins
     from bot.slack.admins import admin_group
     from bot.slack.api import web_client
@@ -75,6 +76,10 @@ def slack(
         ),
         # The Agent messaging experience (issue 24): agent sessions, where the app is one.
         sessions=AgentSessions(),
+        # `save trip CODE`, offered under every plan beside its button.
+        codes=PendingActions(
+            client=core.redis, key_prefix=settings.redis_key_prefix, platform="slack"
+        ),
     )
     core.messengers.add(channel)  # approvals reach Slack people through it
     prefs = Preferences(
@@ -172,8 +177,8 @@ def dingtalk(
     from bot.dingtalk.ai_card import AICardTemplate
     from bot.dingtalk.api import OpenAPI
     from bot.dingtalk.channel import DingTalkChannel
-    from bot.dingtalk.codes import PendingActions
     from bot.dingtalk.timers import Timers
+    from bot.flows.codes import PendingActions
 
     secret = settings.dingtalk_client_secret
     if not settings.dingtalk_client_id or secret is None:
@@ -187,7 +192,9 @@ def dingtalk(
     core_path = pipeline(settings, core, link=link)
     channel = DingTalkChannel(
         api=api,
-        codes=PendingActions(client=core.redis, key_prefix=settings.redis_key_prefix),
+        codes=PendingActions(
+            client=core.redis, key_prefix=settings.redis_key_prefix, platform="dingtalk"
+        ),
         pipeline=core_path,
         trips=core_path.flows.trips,
         timers=Timers(core.pools.notices),

@@ -39,14 +39,15 @@ from typing import TYPE_CHECKING, Any
 
 from bot.dingtalk.ai_card import AICardTemplate
 from bot.dingtalk.api import DingTalkError, OpenAPI
-from bot.dingtalk.codes import PendingActions
 from bot.dingtalk.delivery import Delivery, Destination, Reply
 from bot.dingtalk.incoming import PLATFORM, parse_message
 from bot.dingtalk.sink import DingTalkReplySink
 from bot.dingtalk.undelivered import ADMIN_FIX, code_of, why
-from bot.dingtalk.widgets import DingTalkWidgets, code_action, markdown_reply, text_reply
+from bot.dingtalk.widgets import DingTalkWidgets, markdown_reply, text_reply
 from bot.flows import undelivered
 from bot.flows.approvals import Sent, person_id
+from bot.flows.code_commands import code_action
+from bot.flows.codes import PendingActions
 from bot.flows.commands import tidy
 from bot.flows.pipeline import Incoming
 from bot.flows.undelivered import notice_key

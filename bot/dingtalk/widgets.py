@@ -14,24 +14,16 @@ the core's mentions become `@STAFF_ID` with the staff id in the reply's `at`.
 
 from __future__ import annotations
 
-import re
 from itertools import groupby
-from typing import Any
 
-from bot.dingtalk.codes import PendingActions
 from bot.dingtalk.delivery import Button, Reply
 from bot.dingtalk.markdown import answer_markdown, inert, send_link, title_of
 from bot.flows.actions import (
-    APPROVAL_REASON,
-    APPROVE,
-    FORGET_PREFS,
-    FORGET_PREFS_NO,
-    FORGET_PREFS_YES,
-    REJECT,
-    SAVE_TRIP,
     Action,
 )
 from bot.flows.approvals import approval_body, reason_ask, state_line
+from bot.flows.code_commands import command_for
+from bot.flows.codes import PendingActions
 from bot.flows.views import (
     ApprovalView,
     Confirmation,
@@ -45,52 +37,7 @@ from bot.planning.plan import Candidate, PlannedTrip
 from memory.lang import Lang
 
 OPTIONS_PER_LEG = 3
-SAVE_TTL_SECONDS = 7 * 24 * 3600
-# An approval's codes outlive any request (`APPROVAL_TTL_DAYS` is at most 90): a late tap
-# is told the request expired, not that the button is unknown.
-APPROVAL_TTL_SECONDS = 91 * 24 * 3600
-CONFIRM_TTL_SECONDS = 600
 
-_CODE = r"([A-Za-z0-9]{8})"
-# The commands a button sends, by what they ask for: (English, Chinese); `{code}` names
-# the action kept under a code. Read back (with the core's own commands) by the parser.
-PHRASES: dict[str, tuple[str, str]] = {
-    FORGET_PREFS: ("/travel-prefs forget", "删除我的偏好"),
-    FORGET_PREFS_YES: ("/travel-prefs forget {code}", "确认删除偏好 {code}"),
-    FORGET_PREFS_NO: ("/travel-prefs cancel", "取消删除偏好"),
-    SAVE_TRIP: ("save trip {code}", "保存行程 {code}"),
-    APPROVAL_REASON: ("reason {code}", "理由 {code}"),
-    APPROVE: ("approve {code}", "批准 {code}"),
-    REJECT: ("reject {code}", "驳回 {code}"),
-}
-# How long a code lives, by what it acts on (a confirmation: minutes).
-_CODE_TTL = {
-    SAVE_TRIP: SAVE_TTL_SECONDS,
-    APPROVAL_REASON: SAVE_TTL_SECONDS,
-    APPROVE: APPROVAL_TTL_SECONDS,
-    REJECT: APPROVAL_TTL_SECONDS,
-}
-# The commands that carry a code, as a person may also type them.
-_CODE_RULES: tuple[tuple[str, Lang, str], ...] = (
-    (FORGET_PREFS_YES, "en", r"/travel-prefs\s+forget\s+"),
-    (FORGET_PREFS_YES, "zh", r"确认删除偏好\s*"),
-    (SAVE_TRIP, "en", r"(?:/save-trip|save\s+trip)\s+"),
-    (SAVE_TRIP, "zh", r"保存行程\s*"),
-    (APPROVAL_REASON, "en", r"reason\s+"),  # the code alone: no reason given
-    (APPROVAL_REASON, "zh", r"(?:理由|原因)\s*"),
-    (APPROVE, "en", r"approve\s+"),
-    (APPROVE, "zh", r"批准\s*"),
-    (REJECT, "en", r"reject\s+"),
-    (REJECT, "zh", r"驳回\s*"),
-)
-CODE_COMMANDS = tuple(
-    (name, lang, re.compile(rule + _CODE, re.IGNORECASE)) for name, lang, rule in _CODE_RULES
-)
-# The reason for an out-of-policy choice: the code, then the reason in the person's words.
-REASON_COMMANDS: tuple[tuple[Lang, re.Pattern[str]], ...] = (
-    ("en", re.compile(r"reason\s+" + _CODE + r"\s+(.+)", re.IGNORECASE | re.DOTALL)),
-    ("zh", re.compile(r"(?:理由|原因)\s*" + _CODE + r"\s*(.+)", re.DOTALL)),
-)
 # DingTalk's own words for some notices.
 WORDING = {
     "prefs_card_not_yours": "dingtalk_forget_not_yours",
@@ -117,13 +64,7 @@ class DingTalkWidgets:
 
     def command(self, action: Action, lang: Lang) -> str:
         """What a button for `action` sends (its data kept under a code when it has any)."""
-        english, chinese = PHRASES[action.name]
-        phrase = chinese if lang == "zh" else english
-        if "{code}" not in phrase:
-            return phrase
-        ttl = _CODE_TTL.get(action.name, CONFIRM_TTL_SECONDS)
-        code = self.codes.put({"a": action.name, **action.data}, ttl_seconds=ttl)
-        return phrase.format(code=code)
+        return command_for(action, lang, self.codes)
 
     # -- the views --------------------------------------------------------------------------
 
@@ -204,38 +145,6 @@ class DingTalkWidgets:
         return Reply(title=title, text=text, buttons=buttons, at_users=at_users)
 
 
-def code_action(text: str, codes: PendingActions) -> tuple[Action, Lang] | None:
-    """The action a code command stands for (a stale one when its code is gone), or None
-    when `text` is not a code command."""
-    for lang, pattern in REASON_COMMANDS:
-        match = pattern.fullmatch(text)
-        if match:
-            action = _action(codes.get(match.group(1).upper()), expected=APPROVAL_REASON)
-            if action.name == APPROVAL_REASON:
-                action = Action(action.name, {**action.data, "reason": match.group(2).strip()})
-            return action, lang
-    for name, lang, pattern in CODE_COMMANDS:
-        match = pattern.fullmatch(text)
-        if match:
-            data = codes.get(match.group(1).upper())
-            return _action(data, expected=name), lang
-    return None
-
-
-def _action(data: dict[str, Any] | None, *, expected: str) -> Action:
-    if data is not None and "kind" in data and "a" not in data:  # a code kept before 2.3
-        data = {
-            **data,
-            "a": {"save_trip": SAVE_TRIP, "forget_all": FORGET_PREFS_YES}.get(
-                str(data["kind"]), ""
-            ),
-        }
-        data.setdefault("owner", data.get("ns"))
-    if data is None or data.get("a") != expected:
-        return Action("stale", {"was": expected})
-    return Action(expected, {k: v for k, v in data.items() if k not in ("a", "kind")})
-
-
 def _summary(trip: PlannedTrip, lang: Lang) -> str:
     dates = trip.start.isoformat()
     if trip.end and trip.end != trip.start:
@@ -264,12 +173,8 @@ def _options(candidates: tuple[Candidate, ...], lang: Lang) -> list[str]:
 
 
 __all__ = [
-    "CODE_COMMANDS",
-    "PHRASES",
-    "REASON_COMMANDS",
     "WORDING",
     "DingTalkWidgets",
-    "code_action",
     "markdown_reply",
     "text_reply",
 ]

@@ -35,20 +35,25 @@ must fix.
 from __future__ import annotations
 
 import logging
-import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from slack_sdk.errors import SlackApiError
 from slack_sdk.webhook import WebhookClient
 
 from bot.flows import undelivered
 from bot.flows.approvals import Sent
 from bot.flows.undelivered import Reason, notice_key
 from bot.messages import t
-from bot.retry import never_sent, retry_after
-from bot.slack.api import NeverSentRetryHandler, slack_error
+from bot.slack.api import (
+    NeverSentRetryHandler,
+    Tried,
+    asked_wait,
+    attempt,
+    failed,
+    patiently,
+    patiently_try,
+)
 
 if TYPE_CHECKING:
     from slack_sdk.web import WebClient
@@ -83,14 +88,6 @@ ANSWER_PATIENCE = 5.0
 _DM_EXTRAS = ("blocks", "unfurl_links", "unfurl_media")
 
 
-@dataclass(frozen=True, slots=True)
-class Tried:
-    """One try: what became of it, and Slack's error (or the exception) when it failed."""
-
-    sent: Sent
-    error: str = ""
-
-
 def respond(url: str, text: str, *, patience: float = ANSWER_PATIENCE, **extra: Any) -> Tried:
     """An ephemeral answer through a `response_url` (rate limits waited out as `post`)."""
     client = WebhookClient(
@@ -98,15 +95,15 @@ def respond(url: str, text: str, *, patience: float = ANSWER_PATIENCE, **extra: 
     )
     payload = {"text": text, "response_type": "ephemeral", **extra}
 
-    def attempt() -> tuple[Tried, float | None]:
+    def once() -> tuple[Tried, float | None]:
         try:
             response = client.send_dict(payload)
         except Exception as exc:
-            return _failed(exc), None
+            return failed(exc), None
         if response.status_code == 200:
             return Tried(Sent.DELIVERED), None
         if response.status_code == 429:
-            return Tried(Sent.NOT_DELIVERED, "ratelimited"), _asked(response.headers)
+            return Tried(Sent.NOT_DELIVERED, "ratelimited"), asked_wait(response.headers)
         body = str(response.body or "").strip()
         error = body if body and len(body) <= 60 else f"HTTP {response.status_code}"
         if response.status_code >= 500:  # Slack may have posted it before failing
@@ -114,7 +111,7 @@ def respond(url: str, text: str, *, patience: float = ANSWER_PATIENCE, **extra: 
             return Tried(Sent.UNCONFIRMED, error), None
         return Tried(Sent.NOT_DELIVERED, error), None
 
-    return _patiently(attempt, patience)
+    return patiently_try(once, patience=patience)
 
 
 def post(
@@ -146,43 +143,7 @@ def ephemeral(
 
 def update(client: WebClient, channel: str, ts: str, text: str, **extra: Any) -> Tried:
     """`chat.update` of a message the bot posted (`extra`: blocks)."""
-    return _call(lambda: client.chat_update(channel=channel, ts=ts, text=text, **extra))[0]
-
-
-def patiently(call: Callable[[], object], *, patience: float = ANSWER_PATIENCE) -> Tried:
-    """A Web API call (`views.publish`, `chat.postMessage`...), a rate limit waited out
-    while its `Retry-After` fits in `patience` seconds in all."""
-    return _patiently(lambda: _call(call), patience)
-
-
-def _patiently(attempt: Callable[[], tuple[Tried, float | None]], patience: float) -> Tried:
-    """`attempt` again after each wait Slack asks for (its second value, set on HTTP 429)
-    while the waits fit in `patience` seconds in all."""
-    waited = 0.0
-    while True:
-        tried, delay = attempt()
-        if delay is None or waited + delay > patience:
-            return tried
-        log.info("rate limited by Slack; answering again in %.1f s", delay)
-        time.sleep(delay)
-        waited += delay
-
-
-def _call(call: Callable[[], object]) -> tuple[Tried, float | None]:
-    """One Web API call: what became of it, and the wait Slack asks for when rate limited."""
-    try:
-        call()
-    except SlackApiError as exc:
-        limited = exc.response.status_code == 429
-        return _failed(exc), (_asked(exc.response.headers) if limited else None)
-    except Exception as exc:
-        return _failed(exc), None
-    return Tried(Sent.DELIVERED), None
-
-
-def _asked(headers: Mapping[str, Any]) -> float:
-    asked = retry_after(headers)
-    return 1.0 if asked is None else max(asked, 0.0)
+    return attempt(lambda: client.chat_update(channel=channel, ts=ts, text=text, **extra))[0]
 
 
 def taken(tried: Tried) -> bool:
@@ -279,15 +240,6 @@ def channel_of(body: Mapping[str, Any]) -> str:
     if isinstance(channel, Mapping):
         return str(channel.get("id") or "")
     return str(body.get("channel_id") or "")
-
-
-def _failed(exc: Exception) -> Tried:
-    """Not delivered when Slack answered with an error or the request never left; else
-    unconfirmed (Slack may have posted it)."""
-    if isinstance(exc, SlackApiError) or never_sent(exc):
-        return Tried(Sent.NOT_DELIVERED, slack_error(exc))
-    log.warning("a Slack answer is unconfirmed (%s); not sent again", type(exc).__name__)
-    return Tried(Sent.UNCONFIRMED, type(exc).__name__)
 
 
 __all__ = [

@@ -6,8 +6,11 @@
   after the request was written) is not, as `chat.postMessage` takes no idempotency key
   and a second post is a second message (the SDK's own connection-error handler
   retries those too).
-- `post(...)`: `chat.postMessage`, waiting out rate limits (`Retry-After`) within a
-  patience; it sleeps, so it never runs on Bolt's listener threads.
+- The rate-limit policy (`patiently`): one try of a call reads as a `Tried` (delivered,
+  not delivered with Slack's error, or unconfirmed: it failed after Slack may have acted),
+  and an HTTP 429 is waited out (`Retry-After`, capped) within the caller's patience.
+  It sleeps: callers on Bolt's listener threads pass a short patience. Posting
+  (`bot.slack.answers.post`) and every answer of `bot.slack.answers` go through it.
 - `dm(...)`: a direct message whose failure is logged, never raised.
 - `SLACK_ERRORS` and `slack_error(exc)`: what a failed call raises, and how to log it
   (Slack's error code, never the request).
@@ -19,8 +22,9 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
 
 from slack_sdk.errors import SlackApiError
 from slack_sdk.http_retry.handler import RetryHandler
@@ -29,18 +33,19 @@ from slack_sdk.http_retry.response import HttpResponse
 from slack_sdk.http_retry.state import RetryState
 from slack_sdk.web import WebClient
 
+from bot.flows.messengers import Sent
 from bot.retry import never_sent, retry_after
-
-if TYPE_CHECKING:
-    pass
 
 log = logging.getLogger(__name__)
 
 SLACK_ERRORS = (SlackApiError, OSError)  # an error answer, or Slack unreachable
-MAX_POST_ATTEMPTS = 4
+# The rate-limit policy of every Web API call that waits (`patiently`): a 429's
+# `Retry-After` is honoured up to `MAX_RETRY_AFTER` seconds a wait, within the caller's
+# patience in all, at most `MAX_ATTEMPTS` tries.
+MAX_ATTEMPTS = 6
 MAX_RETRY_AFTER = 30.0
-# The longest a post waits out rate limits in total, by default.
-POST_PATIENCE = MAX_RETRY_AFTER * (MAX_POST_ATTEMPTS - 1)
+# The patience of a reply in a conversation (the agent pool, never a listener thread).
+REPLY_PATIENCE = 90.0
 
 
 class NeverSentRetryHandler(RetryHandler):
@@ -80,38 +85,62 @@ def slack_error(exc: Exception) -> str:
     return type(exc).__name__
 
 
-def post(
-    client: WebClient,
-    *,
-    channel: str,
-    thread_ts: str | None,
-    text: str,
-    patience: float = POST_PATIENCE,
-    blocks: list[dict[str, Any]] | None = None,
-) -> None:
-    """`chat.postMessage`, waiting out rate limits (`Retry-After`) a few times.
+def asked_wait(headers: Mapping[str, Any]) -> float:
+    """The wait a rate-limited answer (HTTP 429) asks for: its `Retry-After` (1 s when it
+    names none), at most `MAX_RETRY_AFTER`."""
+    asked = retry_after(headers)
+    return 1.0 if asked is None else min(max(asked, 0.0), MAX_RETRY_AFTER)
 
-    It sleeps, so it is never called on Bolt's listener threads. `patience` caps the
-    total wait: a rate limit that asks for more raises the `SlackApiError`. With
-    `blocks`, `text` is the notification's text and the blocks are what is shown.
-    """
+
+@dataclass(frozen=True, slots=True)
+class Tried:
+    """One try: what became of it, and Slack's error (or the exception) when it failed."""
+
+    sent: Sent
+    error: str = ""
+
+
+def patiently(call: Callable[[], object], *, patience: float) -> Tried:
+    """A Web API call (`chat.postMessage`, `views.publish`...) under the rate-limit policy:
+    an HTTP 429 is waited out (its `Retry-After`, `asked_wait`) while the waits fit in
+    `patience` seconds in all, at most `MAX_ATTEMPTS` tries; what became of it."""
+    return patiently_try(lambda: attempt(call), patience=patience)
+
+
+def patiently_try(work: Callable[[], tuple[Tried, float | None]], *, patience: float) -> Tried:
+    """`work` again after each wait Slack asks for (its second value, set on HTTP 429)
+    while the waits fit in `patience` seconds in all and it was tried fewer than
+    `MAX_ATTEMPTS` times (a `Retry-After: 0` answered forever ends too)."""
     waited = 0.0
-    for attempt in range(1, MAX_POST_ATTEMPTS + 1):
-        try:
-            client.chat_postMessage(
-                channel=channel, thread_ts=thread_ts, text=text, blocks=blocks, unfurl_links=False
-            )
-            return
-        except SlackApiError as exc:
-            if exc.response.status_code != 429 or attempt == MAX_POST_ATTEMPTS:
-                raise
-            asked = retry_after(exc.response.headers)
-            delay = 1.0 if asked is None else min(max(asked, 0.0), MAX_RETRY_AFTER)
-            if waited + delay > patience:
-                raise
-            log.info("rate limited by Slack; retrying in %.1f s", delay)
-            time.sleep(delay)
-            waited += delay
+    for tries in range(1, MAX_ATTEMPTS + 1):
+        tried, delay = work()
+        if delay is None or waited + delay > patience or tries == MAX_ATTEMPTS:
+            return tried
+        log.info("rate limited by Slack; trying again in %.1f s", delay)
+        time.sleep(delay)
+        waited += delay
+    raise AssertionError("unreachable")  # pragma: no cover
+
+
+def attempt(call: Callable[[], object]) -> tuple[Tried, float | None]:
+    """One Web API call: what became of it, and the wait Slack asks for when rate limited."""
+    try:
+        call()
+    except SlackApiError as exc:
+        limited = exc.response.status_code == 429
+        return failed(exc), (asked_wait(exc.response.headers) if limited else None)
+    except Exception as exc:
+        return failed(exc), None
+    return Tried(Sent.DELIVERED), None
+
+
+def failed(exc: Exception) -> Tried:
+    """Not delivered when Slack answered with an error or the request never left; else
+    unconfirmed (Slack may have posted it: a read error or timeout after it was sent)."""
+    if isinstance(exc, SlackApiError) or never_sent(exc):
+        return Tried(Sent.NOT_DELIVERED, slack_error(exc))
+    log.warning("a Slack answer is unconfirmed (%s); not sent again", type(exc).__name__)
+    return Tried(Sent.UNCONFIRMED, type(exc).__name__)
 
 
 def dm(client: WebClient, user: str, text: str, **extra: Any) -> None:
@@ -140,12 +169,18 @@ def person_of(body: Mapping[str, Any]) -> tuple[str, str]:
 
 
 __all__ = [
+    "MAX_ATTEMPTS",
     "MAX_RETRY_AFTER",
-    "POST_PATIENCE",
+    "REPLY_PATIENCE",
     "SLACK_ERRORS",
+    "Tried",
+    "asked_wait",
+    "attempt",
     "dm",
+    "failed",
+    "patiently",
+    "patiently_try",
     "person_of",
-    "post",
     "slack_error",
     "web_client",
 ]

@@ -3,16 +3,21 @@ shares.
 
 `SlackChannel` is the pipeline's edge (`bot.flows.pipeline.Edge`): it parses an event into
 the core's message (`bot.slack.incoming`; Slack's commands are slash commands, so a
-message's text is never one) and makes its reply sink. It answers the core's questions
-during a turn (`bot.conversation.turn.Channel`): the writer's time zone (`users.info`,
-cached with their locale in `bot.slack.people`), the earlier messages of a thread the bot
-joins partway (`bot.slack.thread_context`), the travel admins (`TRAVEL_ADMIN_USER_IDS` and
-the Slack user group) and, in an assistant thread, the channel the writer has open beside it
-(`viewing`, from `bot.slack.assistant`). It also holds the Web API client and the people
-cache the listeners use, and makes the reply sink of each message: streamed unless streaming
-is off, with the assistant thread's status instead of the progress reaction in an assistant
-thread. An assistant thread is known from the event itself (a reply in a direct message's
-thread: the manifest offers the assistant view), never from a store.
+message's text is never one of the core's preferences commands, except a code command the
+bot's own message offered: `save trip CODE`, `保存行程 CODE`, `bot.flows.code_commands`)
+and makes its reply sink. A code command's outcome is shown where it was typed: in its
+thread when it is for everyone there (a trip saved), else only to the writer.
+
+It answers the core's questions during a turn (`bot.conversation.turn.Channel`): the
+writer's time zone (`users.info`, cached with their locale in `bot.slack.people`), the
+earlier messages of a thread the bot joins partway (`bot.slack.thread_context`), the
+travel admins (`TRAVEL_ADMIN_USER_IDS` and the Slack user group) and, in an assistant
+thread, the channel the writer has open beside it (`viewing`, from
+`bot.slack.assistant`). It also holds the Web API client and the people cache the
+listeners use, and makes the reply sink of each message: streamed unless streaming is
+off, with the assistant thread's status instead of the progress reaction in an assistant
+thread. An assistant thread is known from the event itself (a reply in a direct
+message's thread: the manifest offers the assistant view), never from a store.
 """
 
 from __future__ import annotations
@@ -27,7 +32,9 @@ from slack_sdk.web import WebClient
 from bot.conversation.incoming import IncomingMessage
 from bot.conversation.reply import PlanPart
 from bot.conversation.threads import Turn
+from bot.flows.actions import SAVE_TRIP, Action
 from bot.flows.approvals import Sent, person_id
+from bot.flows.code_commands import code_action
 from bot.flows.pipeline import Incoming
 from bot.flows.views import Outcome, render
 from bot.planning.admins import NOBODY, Admins
@@ -43,8 +50,15 @@ from bot.slack.thread_context import earlier_turns
 from bot.slack.views.widgets import SlackMessage, SlackWidgets
 
 if TYPE_CHECKING:
+    from bot.flows.codes import PendingActions
     from bot.flows.pipeline import Pipeline
     from bot.platform import Platform
+    from memory.lang import Lang
+
+log = logging.getLogger(__name__)
+
+# The code commands Slack's messages offer (its buttons carry their data themselves).
+CODE_ACTIONS = frozenset({SAVE_TRIP})
 
 
 class SlackChannel:
@@ -65,12 +79,14 @@ class SlackChannel:
         flush_seconds: float = 0.6,
         assistant: AssistantThreads | None = None,
         sessions: AgentSessions | None = None,
+        codes: PendingActions | None = None,
     ) -> None:
         self.client = client
+        self.codes = codes  # what the plan messages offer as `save trip CODE`
         self.sessions = sessions  # agent sessions (the Agent messaging experience)
         self.pipeline = pipeline
         self.notices = notices
-        self.widgets = SlackWidgets()
+        self.widgets = SlackWidgets(codes)
         self.people = people
         self.admins = admins
         self.progress = progress or ProgressReaction("")
@@ -84,16 +100,32 @@ class SlackChannel:
     def parse(self, event: Any) -> Incoming | None:
         body, event, context = event
         msg = parse_event(body, event, bot_user_id=bot_user_id(body, context))
-        return Incoming(msg, commands=False) if msg is not None else None
+        if msg is None:
+            return None
+        # Written to the bot: a DM, a mention, or a follow-up in a thread it is part of
+        # (one it is not part of is nobody's business here, whatever its words).
+        to_bot = self.pipeline.conversation.takes(msg)
+        found = self.code_command(msg.text) if to_bot else None
+        if found is None:
+            return Incoming(msg, commands=False)
+        action, lang = found
+        return Incoming(msg, commands=False, lang=lang, action=action)
+
+    def code_command(self, text: str) -> tuple[Action, Lang] | None:
+        """The action of a code command Slack offers (`save trip CODE`), or None."""
+        if self.codes is None:
+            return None
+        return code_action(text, self.codes, accepts=CODE_ACTIONS)
 
     def channel(self, incoming: Incoming) -> SlackChannel:
         return self
 
     def show(self, incoming: Incoming, outcome: Outcome) -> None:
-        """A command's outcome in a direct message (Slack's slash commands answer through
-        `bot.slack.preferences`; the pipeline hands this channel none today): when Slack
-        will not post it, the person is told why, ephemeral where they wrote
-        (`bot.slack.answers`)."""
+        """A typed command's outcome where it was typed (slash commands answer through
+        `bot.slack.preferences`): for everyone there (a trip saved), in its thread; else
+        only to the writer, ephemeral there, else a direct message, else why not
+        (`bot.slack.answers`). A public one Slack refuses goes to the writer the same way;
+        one Slack may have posted is never posted again."""
         msg = incoming.msg
         if msg is None:
             return
@@ -101,7 +133,14 @@ class SlackChannel:
         extra: dict[str, Any] = {"blocks": drawn.blocks} if drawn.blocks else {}
         answers = Answers(self.client, self.pipeline.metrics)
         lang = incoming.lang or msg.lang
-        answers.answer(msg.user, drawn.text, lang=lang, channel=msg.conversation, **extra)
+        channel = msg.conversation
+        if not outcome.private and drawn.modal is None:
+            tried = post(self.client, channel, drawn.text, thread_ts=msg.thread, **extra)
+            if tried.sent != Sent.NOT_DELIVERED:
+                return
+            log.info("could not post a command's outcome in its thread (%s)", tried.error)
+        thread = msg.thread if msg.thread != msg.message_id else None
+        answers.tell(msg.user, drawn.text, lang=lang, channel=channel, thread_ts=thread, **extra)
 
     # -- approvals: to a person, into a thread (`bot.flows.approvals.Messenger`) -----------
 
@@ -190,4 +229,4 @@ class SlackChannel:
         return msg.kind == "dm" and not msg.starts_thread
 
 
-__all__ = ["SlackChannel"]
+__all__ = ["CODE_ACTIONS", "SlackChannel"]

@@ -29,7 +29,7 @@ from bot.flows.views import Outcome, render
 from bot.messages import t
 from bot.prefs.form import FormMeta, build_form
 from bot.prefs.prefill import build_prefill
-from bot.slack.answers import Answers, channel_of, patiently, taken
+from bot.slack.answers import ANSWER_PATIENCE, Answers, channel_of, patiently, taken
 from bot.slack.api import SLACK_ERRORS, slack_error
 from bot.slack.incoming import PLATFORM
 from bot.slack.views.home import home_view
@@ -134,14 +134,14 @@ class Preferences:
         )
         return self.flows.handle(request)
 
-    def show(self, it: Interaction, outcome: Outcome) -> None:
+    def show(self, it: Interaction, outcome: Outcome, *, lang: Lang | None = None) -> None:
         """An outcome where the request came from: replacing the clicked message when it
-        says so, else ephemeral (or a DM)."""
+        says so, else ephemeral (or a DM); `lang`: the request's, when it has its own."""
         message = render(self.widgets, outcome.view)
         extra: dict[str, Any] = {"blocks": message.blocks} if message.blocks else {}
         if outcome.replace and it.action:
             extra["replace_original"] = True
-        lang = self.known_lang(it.team, it.user)
+        lang = lang or self.known_lang(it.team, it.user)
         channel = channel_of(it.body)
         self.answer(
             it.client, it.user, it.respond, message.text, lang=lang, channel=channel, **extra
@@ -242,7 +242,9 @@ class Preferences:
             view = home_view(
                 lang=lang, summary="", items=[], unavailable=True, browser_url=link, trips=trips
             )
-        tried = patiently(lambda: client.views_publish(user_id=user, view=view))
+        tried = patiently(
+            lambda: client.views_publish(user_id=user, view=view), patience=ANSWER_PATIENCE
+        )
         if not taken(tried):
             log.warning("views.publish failed (%s)", tried.error)
         return taken(tried)

@@ -53,14 +53,14 @@ from bot.conversation.reply import PlanPart, ReplyPart
 from bot.conversation.work import Step, Work
 from bot.messages import t
 from bot.metrics import Metrics
-from bot.slack.answers import Answers, taken
-from bot.slack.answers import post as post_answer
-from bot.slack.api import POST_PATIENCE, SLACK_ERRORS, post, slack_error
+from bot.slack.answers import Answers
+from bot.slack.api import SLACK_ERRORS, slack_error
 from bot.slack.assistant import AssistantThreads
-from bot.slack.markdown import split_message, to_mrkdwn
+from bot.slack.markdown import to_mrkdwn
 from bot.slack.progress import ProgressReaction
 from bot.slack.sessions import AgentSessions, TurnSession
 from bot.slack.streaming import AnswerStream, StreamSwitch
+from bot.slack.thread_posts import BUSY_PATIENCE, ThreadPosts
 from bot.slack.views import work as work_view
 from bot.slack.views.feedback import feedback_block
 
@@ -69,8 +69,6 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-BUSY_PATIENCE = 10.0  # seconds of Retry-After a "busy" reply may wait out in total
-SECTION_LIMIT = 3000  # characters of a section block's text (the part with the buttons)
 TITLE_LIMIT = 60
 
 T = TypeVar("T")
@@ -95,7 +93,11 @@ class SlackReplySink:
         metrics: Metrics | None = None,
     ) -> None:
         self.client = client
-        self._answers = Answers(client, metrics or Metrics())
+        metrics = metrics or Metrics()
+        self._answers = Answers(client, metrics)
+        self._posts = ThreadPosts(
+            client=client, msg=msg, answers=self._answers, metrics=metrics, on_posted=self._replied
+        )
         self._session = (  # the thread's agent session, where the app is an agent
             TurnSession(
                 sessions,
@@ -156,7 +158,7 @@ class SlackReplySink:
 
     def busy(self, text: str) -> None:
         self.close()
-        self._notify(self._post_busy, text)
+        self._notify(self._posts.busy, text)
 
     # -- on the agent pool ----------------------------------------------------------------
 
@@ -196,27 +198,27 @@ class SlackReplySink:
             self._tasks, self._work, planned=self._planned, lang=self.msg.lang
         )
         if not self.stream.stop(buttons, tasks):
-            self._post_answer(
+            self._posts.answer(
                 self.stream.unshown(), [*work_view.context_line(self._work), *buttons]
             )
         self._note_stream()
-        if self.stream.stopped_by_user:
+        if self.stream.stopped_by_user or self._posts.refused:
             return
         for part in parts:
             if isinstance(part, PlanPart) and self._plan is not None:
                 drawn = self._plan(part)
-                self._post_blocks(drawn.text, drawn.blocks or [])
+                self._posts.plan(drawn.text, drawn.blocks or [], typed=drawn.typed)
         self._title(parts)
 
     def fail(self, text: str) -> None:
-        self._post(text)
+        self._posts.say(text)
 
     def stopped(self, text: str) -> None:
         """The person stopped the turn: the stream ends where it is, and the thread is told
         (the session leaves `processing` at `close`)."""
         self.stream.halt()
         self._note_stream()
-        self._post(text)
+        self._posts.say(text)
 
     def refuse(self, text: str) -> None:
         """Only the writer sees it (an ephemeral message in the thread, if any); when Slack
@@ -243,58 +245,6 @@ class SlackReplySink:
                 self._set_status("")
 
     # -- Slack calls ----------------------------------------------------------------------
-
-    def _post(self, markdown: str, *, patience: float = POST_PATIENCE) -> None:
-        for part in split_message(to_mrkdwn(markdown)):
-            post(
-                self.client,
-                channel=self.channel,
-                thread_ts=self.thread_ts,
-                text=part,
-                patience=patience,
-            )
-            self._replied()
-
-    def _post_answer(self, markdown: str, blocks: list[dict[str, Any]]) -> None:
-        """The answer posted at once: its last part carries `blocks` under its text."""
-        parts = split_message(to_mrkdwn(markdown), limit=SECTION_LIMIT)
-        for index, part in enumerate(parts):
-            last = index == len(parts) - 1
-            section = {"type": "section", "text": {"type": "mrkdwn", "text": part}}
-            post(
-                self.client,
-                channel=self.channel,
-                thread_ts=self.thread_ts,
-                text=part,
-                blocks=[section, *blocks] if last else None,
-            )
-            self._replied()
-
-    def _post_busy(self, text: str) -> None:
-        """Tell the writer to come back later (notice pool; a short wait for rate limits)."""
-        try:
-            self._post(text, patience=BUSY_PATIENCE)
-        except Exception as exc:
-            log.warning("could not post the busy reply (%s)", slack_error(exc))
-
-    def _post_blocks(self, text: str, blocks: list[dict[str, Any]]) -> None:
-        """The plan's message, rate limits waited out. When Slack refuses it and it had
-        buttons (*Save trip*), the writer is told how to save the trip otherwise: ephemeral
-        in the thread, else a DM, else why not (`Answers.tell`). One Slack may have posted
-        is not posted again."""
-        tried = post_answer(
-            self.client, self.channel, text, thread_ts=self.thread_ts, blocks=blocks
-        )
-        if taken(tried):
-            self._replied()
-            return
-        log.warning("could not post the save-trip message (%s)", tried.error)
-        if any(block.get("type") == "actions" for block in blocks):
-            msg = self.msg
-            note = t("slack_save_button_lost", msg.lang)
-            self._answers.tell(
-                msg.user, note, lang=msg.lang, channel=self.channel, thread_ts=self.thread_ts
-            )
 
     def _first_status(self, text: str) -> None:
         """The turn's first status (notice pool); where Slack refuses one, the progress

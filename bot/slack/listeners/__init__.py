@@ -43,7 +43,7 @@ def register(app: App, slack: SlackChannel, prefs: Preferences, link_minutes: in
     pipeline = slack.pipeline
     metrics, claims = pipeline.metrics, pipeline.claims
     messages.register(app, pipeline, slack)
-    prefs_command.register(app, pipeline, prefs, link_minutes)
+    prefs_command.register(app, pipeline, prefs, link_minutes, slack.code_command)
     prefs_modal.register(app, prefs, claims, metrics)
     home.register(
         app,

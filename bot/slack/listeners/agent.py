@@ -28,7 +28,7 @@ from slack_sdk.web import WebClient
 
 from bot.flows.actions import Action, Request
 from bot.messages import t
-from bot.slack.api import SLACK_ERRORS, post, slack_error
+from bot.slack.answers import post, taken
 from bot.slack.incoming import PLATFORM
 from bot.slack.listeners.assistant import GREETING_PATIENCE
 
@@ -80,16 +80,14 @@ def messages_tab(
     ):
         return
     lang = slack.people.lang(client, team, user)
-    try:
-        post(
-            client,
-            channel=channel,
-            thread_ts=None,
-            text=t("assistant_greeting", lang),
-            patience=GREETING_PATIENCE,
-        )
-    except SLACK_ERRORS as exc:
-        log.warning("could not greet in the Messages tab (%s)", slack_error(exc))
+    tried = post(
+        client,
+        channel,
+        t("assistant_greeting", lang),
+        patience=GREETING_PATIENCE,
+    )
+    if not taken(tried):  # a greeting is no answer: nothing to tell the person
+        log.warning("could not greet in the Messages tab (%s)", tried.error)
 
 
 def _leave_processing(

@@ -20,7 +20,8 @@ from slack_sdk.web import WebClient
 
 from bot.flows.actions import Action, Request
 from bot.messages import t
-from bot.slack.api import SLACK_ERRORS, post, slack_error
+from bot.slack.answers import post, taken
+from bot.slack.api import SLACK_ERRORS, slack_error
 from bot.slack.incoming import PLATFORM
 
 if TYPE_CHECKING:
@@ -99,16 +100,15 @@ def _request(
 def greet(slack: SlackChannel, client: WebClient, thread: AssistantThread) -> None:
     """A short greeting and the suggested prompts, in the person's language (task pool)."""
     lang = slack.people.lang(client, thread.team, thread.user)
-    try:
-        post(
-            client,
-            channel=thread.channel,
-            thread_ts=thread.thread_ts,
-            text=t("assistant_greeting", lang),
-            patience=GREETING_PATIENCE,
-        )
-    except SLACK_ERRORS as exc:
-        log.warning("could not greet in an assistant thread (%s)", slack_error(exc))
+    tried = post(
+        client,
+        thread.channel,
+        t("assistant_greeting", lang),
+        patience=GREETING_PATIENCE,
+        thread_ts=thread.thread_ts,
+    )
+    if not taken(tried):  # a greeting is no answer: nothing to tell the person
+        log.warning("could not greet in an assistant thread (%s)", tried.error)
     prompts = [
         {
             "title": t("assistant_prompt_plan", lang),

@@ -2,6 +2,9 @@
 remembers about them.
 
 - `/travel-prefs` opens the preferences form (`bot.slack.preferences`);
+- `/travel-prefs save trip CODE` (or `保存行程 CODE`) saves the trip a plan message offered
+  under that code, as typing it to the bot does (`bot.slack.channel`, the core's
+  `bot.flows.code_commands`): the traveller, or a travel admin; answered only to them;
 - `/travel-prefs show` says what is remembered, `forget` asks first (the core's flows,
   `bot.flows.preferences`: only the person who asked may answer, and a *yes* works once),
   `help` (and anything unknown) explains the command; `link` answers (only to them) with
@@ -27,7 +30,7 @@ from bot.flows.actions import (
     SHOW_PREFS,
     Action,
 )
-from bot.flows.views import Notice
+from bot.flows.views import Notice, render
 from bot.messages import t
 from bot.slack.api import SLACK_ERRORS, person_of, slack_error
 from bot.slack.listeners.interaction import Interaction, on
@@ -40,10 +43,13 @@ from bot.slack.views.notices import notice_modal
 from bot.slack.views.widgets import read_value
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from slack_bolt import App
 
     from bot.flows.pipeline import Pipeline
     from bot.slack.preferences import Preferences
+    from memory.lang import Lang
 
 log = logging.getLogger(__name__)
 
@@ -52,14 +58,24 @@ COMMAND = "/travel-prefs"
 SUBCOMMANDS = {"show": SHOW_PREFS, "forget": FORGET_PREFS}
 
 
-def register(app: App, pipeline: Pipeline, prefs: Preferences, link_minutes: int) -> None:
-    """`/travel-prefs` and the answers to `/travel-prefs forget`."""
+def register(
+    app: App,
+    pipeline: Pipeline,
+    prefs: Preferences,
+    link_minutes: int,
+    code_command: Callable[[str], tuple[Action, Lang] | None] | None = None,
+) -> None:
+    """`/travel-prefs` and the answers to `/travel-prefs forget`; `code_command` reads a
+    code command (`save trip CODE`)."""
 
     @on("command", pipeline, once=True)
     def on_command(it: Interaction) -> None:
         words = str(it.body.get("text") or "").split()
         sub = words[0].lower() if words else ""
-        if sub == "":
+        found = code_command(" ".join(words)) if code_command is not None and words else None
+        if found is not None:
+            prefs.run(answer_code, it, *found)
+        elif sub == "":
             channel = str(it.body.get("channel_id") or "")
             prefs.open_form(it.client, it.team, it.user, it.trigger_id, channel, it.respond)
         elif sub == "link":
@@ -69,6 +85,20 @@ def register(app: App, pipeline: Pipeline, prefs: Preferences, link_minutes: int
 
     def answer(it: Interaction, action: Action) -> None:
         prefs.show(it, prefs.handle(it, action))
+
+    def answer_code(it: Interaction, action: Action, lang: Lang) -> None:
+        """A code command, in its own language; an out-of-policy choice opens the reason
+        form with the command's trigger (else its text is the answer)."""
+        channel = str(it.body.get("channel_id") or "")
+        outcome = prefs.handle(it, action, lang, where={"conversation": channel})
+        modal = render(prefs.widgets, outcome.view).modal
+        if modal is not None and it.trigger_id:
+            try:
+                it.client.views_open(trigger_id=it.trigger_id, view=modal)
+                return
+            except SLACK_ERRORS as exc:
+                log.info("could not open the reason form (%s)", slack_error(exc))
+        prefs.show(it, outcome, lang=lang)
 
     def send_link(it: Interaction) -> None:
         """The person's own link to the preferences page, only to them (ephemeral)."""

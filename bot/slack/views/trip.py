@@ -3,8 +3,8 @@
 It shows the route and dates, the notes the core says under every plan (demo data, whose
 preferences were used), and a "Save trip" button (`SAVE_TRIP_ACTION`) whose value is the
 core's payload (`bot.flows.trips.encode`, without the candidates, which Slack's 2,000
-characters would not hold), or who saved it. Once saved, the message is drawn again with
-who saved it instead of the button.
+characters would not hold), with what to send instead (`save trip CODE`), or who saved
+it. Once saved, the message is drawn again with who saved it instead of the button.
 """
 
 from __future__ import annotations
@@ -21,8 +21,9 @@ SAVE_TRIP_ACTION = "save_trip"
 SAVE_TRIP_BLOCK = "save_trip_block"
 
 
-def plan_message(view: PlanView) -> tuple[str, list[dict[str, Any]]]:
-    """(fallback text, blocks) of the message under a plan."""
+def plan_message(view: PlanView, *, typed: str = "") -> tuple[str, list[dict[str, Any]]]:
+    """(fallback text, blocks) of the message under a plan; `typed`: what a person may
+    send to save it instead of clicking (a line under the buttons)."""
     trip, lang = view.part.trip, view.part.lang
     summary = _summary(trip, lang)
     notes = list(view.notes)
@@ -54,6 +55,8 @@ def plan_message(view: PlanView) -> tuple[str, list[dict[str, Any]]]:
         blocks.append(_context(view.saved))
     if elements:
         blocks.append({"type": "actions", "block_id": SAVE_TRIP_BLOCK, "elements": elements})
+    if typed and view.save is not None and not view.saved:
+        blocks.append(_context(t("slack_save_or_send", lang, command=f"`{typed}`")))
     return "\n".join([summary, *notes, *([view.saved] if view.saved else [])]), blocks
 
 

@@ -16,6 +16,8 @@ from typing import Any
 from slack_sdk.models.blocks import ActionsBlock, ButtonElement
 
 from bot.flows.actions import APPROVE, FORGET_PREFS_NO, FORGET_PREFS_YES, REJECT, SAVE_TRIP
+from bot.flows.code_commands import command_for
+from bot.flows.codes import PendingActions
 from bot.flows.views import (
     ApprovalView,
     Confirmation,
@@ -61,6 +63,7 @@ class SlackMessage:
     text: str
     blocks: list[dict[str, Any]] | None = None
     modal: dict[str, Any] | None = None  # a form, opened with the click's trigger
+    typed: str = ""  # what a person may send instead of clicking (`save trip CODE`)
 
 
 def read_value(value: str) -> dict[str, Any]:
@@ -74,7 +77,12 @@ def read_value(value: str) -> dict[str, Any]:
 
 
 class SlackWidgets:
-    """The `Widgets` of the Slack channel (see the module docstring)."""
+    """The `Widgets` of the Slack channel (see the module docstring). With `codes`, a
+    plan that can be saved also says what to send instead of clicking (`save trip CODE`,
+    `bot.flows.code_commands`), for whoever cannot use the button."""
+
+    def __init__(self, codes: PendingActions | None = None) -> None:
+        self.codes = codes
 
     def notice(self, view: Notice) -> SlackMessage:
         return SlackMessage(view.text(WORDING))
@@ -106,8 +114,11 @@ class SlackWidgets:
         return SlackMessage(text, [section(text).to_dict(), buttons.to_dict()])
 
     def plan(self, view: PlanView) -> SlackMessage:
-        text, blocks = plan_message(view)
-        return SlackMessage(text, blocks)
+        typed = ""
+        if self.codes is not None and view.save is not None and not view.saved:
+            typed = command_for(view.save, view.part.lang, self.codes)
+        text, blocks = plan_message(view, typed=typed)
+        return SlackMessage(text, blocks, typed=typed)
 
     def reason_form(self, view: ReasonForm) -> SlackMessage:
         """A modal (`bot.slack.views.approval`); the text, where it cannot be opened."""

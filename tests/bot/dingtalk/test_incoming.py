@@ -6,11 +6,12 @@ from typing import Any
 
 import pytest
 
-from bot.dingtalk.codes import PendingActions
 from bot.dingtalk.incoming import message_problem, parse_message
 from bot.dingtalk.markdown import answer_markdown, inert, send_link, split
-from bot.dingtalk.widgets import DingTalkWidgets, code_action
+from bot.dingtalk.widgets import DingTalkWidgets
 from bot.flows.actions import FORGET_PREFS, FORGET_PREFS_YES, SAVE_TRIP, STALE, Action
+from bot.flows.code_commands import code_action
+from bot.flows.codes import PendingActions
 from bot.flows.commands import parse_command
 from tests.support.dingtalk_harness import BOT_ID, CORP, GROUP
 
@@ -149,13 +150,14 @@ def test_a_well_formed_message_has_no_problem() -> None:
         ("确认删除偏好 K7P2M9QX", FORGET_PREFS_YES, "zh"),
         ("save trip K7P2M9QX", SAVE_TRIP, "en"),
         ("/save-trip K7P2M9QX", SAVE_TRIP, "en"),
+        ("/travel-prefs save trip K7P2M9QX", SAVE_TRIP, "en"),  # as Slack's slash command
         ("保存行程 K7P2M9QX", SAVE_TRIP, "zh"),
     ],
 )
 def test_commands_with_a_code_read_back_the_action_it_names(
     text: str, action: str, lang: str
 ) -> None:
-    codes = PendingActions(client=None)
+    codes = PendingActions(client=None, platform="dingtalk")
     code = codes.put({"a": action, "owner": "dingtalk:corp:alice"}, ttl_seconds=60)
     found = code_action(text.replace("K7P2M9QX", code).replace("k7p2m9qx", code.lower()), codes)
     assert found == (Action(action, {"owner": "dingtalk:corp:alice"}), lang)
@@ -167,7 +169,7 @@ def test_commands_with_a_code_read_back_the_action_it_names(
 
 
 def test_buttons_send_what_the_parser_reads_back() -> None:
-    codes = PendingActions(client=None)
+    codes = PendingActions(client=None, platform="dingtalk")
     widgets = DingTalkWidgets(codes)
     for lang in ("en", "zh"):
         yes = Action(FORGET_PREFS_YES, {"owner": "dingtalk:corp:alice", "once": "n1"})

@@ -24,11 +24,12 @@ import redis
 
 from bot.cli.policy_people import line
 from bot.conversation.reply import PlanPart
-from bot.dingtalk.codes import PendingActions
-from bot.dingtalk.widgets import DingTalkWidgets, code_action
+from bot.dingtalk.widgets import DingTalkWidgets
 from bot.feishu.widgets import REASON_FIELD, FeishuWidgets
 from bot.flows.actions import SAVE_TRIP, Action, Request
 from bot.flows.approvals import ApprovalFlows, Messengers, Sent
+from bot.flows.code_commands import code_action
+from bot.flows.codes import PendingActions
 from bot.flows.pipeline import Flows
 from bot.flows.preferences import PreferenceFlows
 from bot.flows.trips import TripFlows, encode
@@ -209,7 +210,7 @@ class Office:
 @pytest.fixture
 def codes(redis_prefix: str) -> Iterator[PendingActions]:
     client = redis.Redis.from_url("redis://127.0.0.1:6379/0")
-    yield PendingActions(client=client, key_prefix=redis_prefix)
+    yield PendingActions(client=client, key_prefix=redis_prefix, platform="dingtalk")
     client.close()
 
 

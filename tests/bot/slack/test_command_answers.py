@@ -125,19 +125,26 @@ def test_when_nothing_can_reach_the_person_it_is_counted(
     assert len(slack.calls_to("chat.postMessage")) == 1  # an unreachable DM is not tried again
 
 
-def test_the_channels_own_direct_answer_refused_is_explained_where_they_wrote(
+def test_the_channels_own_private_answer_goes_where_they_wrote_else_by_dm(
     bot: BotHarness, slack: FakeSlackAPI
 ) -> None:
-    """`SlackChannel.show` (the pipeline's edge; Slack's slash commands answer above):
-    a refused DM is explained ephemerally in the conversation the person wrote in."""
+    """`SlackChannel.show` (the pipeline's edge, for a typed command; Slack's slash
+    commands answer above): only to the writer, ephemeral in the conversation they wrote
+    in; when Slack refuses that, a direct message."""
     channel = bot.core.messengers.of(bot.namespace(ALICE))
     assert isinstance(channel, SlackChannel)
     msg = IncomingMessage(PLATFORM, bot.team_id, ALICE, CHANNEL, "1.0", "1.0", "hi", "mention")
     help_text = Notice("prefs_help", "zh")
-    slack.fail("chat.postMessage", "user_disabled")
-    channel.show(Incoming(msg, lang="zh"), Outcome(help_text, text=help_text.text()))
-    assert _shown(slack, ALICE) == [t("slack_command_unreachable", "zh", code="user_disabled")]
-    assert _undelivered(bot, "unreachable") == 1
+    outcome = Outcome(help_text, text=help_text.text(), private=True)
+    channel.show(Incoming(msg, lang="zh"), outcome)
+    [ephemeral] = slack.calls_to("chat.postEphemeral")
+    assert ephemeral.args["channel"] == CHANNEL and ephemeral.args["user"] == ALICE
+    slack.fail("chat.postEphemeral", "not_in_channel")
+    channel.show(Incoming(msg, lang="zh"), outcome)
+    assert _shown(slack, ALICE) == [help_text.text()] * 2
+    [dm] = slack.calls_to("chat.postMessage")
+    assert dm.args["channel"] == ALICE
+    assert slack.posted(CHANNEL) == []
 
 
 def test_a_response_url_failing_on_slacks_side_is_not_answered_again_by_dm(

@@ -1,15 +1,16 @@
-"""What a tap on a robot message's button asks for, kept under a short code.
+"""What a button or a typed command asks for, kept under a short code.
 
-DingTalk's ActionCard buttons open a link; ours are `dtmd://` links that send a short
-command such as `保存行程 K7P2M9QX` to the chat as the person who taps (see
-`bot.dingtalk.markdown.send_link`). The command arrives as an ordinary robot message
-whose sender DingTalk vouches for, and the code names what was offered: the trip to
-save, or whose memory to forget. So a button works the same in Stream and HTTP mode and
-needs no card template, and who tapped it is never taken from the button itself.
+A channel's message can offer an action as a short command that names a code, such as
+`保存行程 K7P2M9QX` (`bot.flows.code_commands`): a button that sends it to the chat as the
+person who taps, or a line that says what to type for whoever cannot click. The command
+arrives as an ordinary message whose sender the platform vouches for, and the code names
+what was offered: the trip to save, or whose memory to forget. Who acts is never taken
+from the code itself.
 
-Codes live in Redis (`{prefix}dingtalk:action:{code}`, JSON, with a TTL); when Redis is
-unreachable a bounded in-process table keeps them, so buttons still work in one
-process. `take` reads and deletes at once: a confirmation works once.
+Codes live in Redis (`{prefix}{platform}:action:{code}`, JSON, with a TTL; each platform
+its own, so a code works only where it was shown); when Redis is unreachable a bounded
+in-process table keeps them, so codes still work in one process. `take` reads and
+deletes at once: a confirmation works once.
 """
 
 from __future__ import annotations
@@ -32,15 +33,22 @@ CODE_LENGTH = 8
 class PendingActions:
     """Short codes for what a button offers; thread-safe."""
 
-    def __init__(self, *, client: Any | None, key_prefix: str = "", capacity: int = 10_000) -> None:
+    def __init__(
+        self,
+        *,
+        client: Any | None,
+        platform: str,
+        key_prefix: str = "",
+        capacity: int = 10_000,
+    ) -> None:
         self._client = client
-        self._prefix = key_prefix
+        self._prefix = f"{key_prefix}{platform}:action:"
         self._local: OrderedDict[str, tuple[float, str]] = OrderedDict()
         self._capacity = capacity
         self._lock = threading.Lock()
 
     def key(self, code: str) -> str:
-        return f"{self._prefix}dingtalk:action:{code}"
+        return f"{self._prefix}{code}"
 
     def put(self, data: dict[str, Any], *, ttl_seconds: int) -> str:
         """Keep `data` for `ttl_seconds`; the code that names it."""
