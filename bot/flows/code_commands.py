@@ -108,7 +108,10 @@ def code_action(
             break
         match = pattern.fullmatch(text)
         if match:
-            action = _action(codes.get(match.group(1).upper()), expected=APPROVAL_REASON)
+            data = codes.get(match.group(1).upper())
+            if data is None and _a_word(match.group(1)):
+                break
+            action = _action(data, expected=APPROVAL_REASON)
             if action.name == APPROVAL_REASON:
                 action = Action(action.name, {**action.data, "reason": match.group(2).strip()})
             return action, lang
@@ -118,8 +121,16 @@ def code_action(
         match = pattern.fullmatch(text)
         if match:
             data = codes.get(match.group(1).upper())
+            if data is None and _a_word(match.group(1)):
+                continue
             return _action(data, expected=name), lang
     return None
+
+
+def _a_word(code: str) -> bool:
+    """An unknown "code" without a digit is a word ("save trip saturday"): codes made
+    now always hold one (`codes.new_code`); an older one without a digit is still found."""
+    return not any(ch.isdigit() for ch in code)
 
 
 def _action(data: dict[str, Any] | None, *, expected: str) -> Action:

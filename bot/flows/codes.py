@@ -30,6 +30,15 @@ _ALPHABET = "23456789ABCDEFGHJKMNPQRSTUVWXYZ"
 CODE_LENGTH = 8
 
 
+def new_code() -> str:
+    """A fresh code; it always holds a digit, so that a word of eight letters
+    ("save trip saturday") is never taken for one (`bot.flows.code_commands`)."""
+    while True:
+        code = "".join(secrets.choice(_ALPHABET) for _ in range(CODE_LENGTH))
+        if any(ch.isdigit() for ch in code):
+            return code
+
+
 class PendingActions:
     """Short codes for what a button offers; thread-safe."""
 
@@ -52,7 +61,7 @@ class PendingActions:
 
     def put(self, data: dict[str, Any], *, ttl_seconds: int) -> str:
         """Keep `data` for `ttl_seconds`; the code that names it."""
-        code = "".join(secrets.choice(_ALPHABET) for _ in range(CODE_LENGTH))
+        code = new_code()
         value = json.dumps(data, ensure_ascii=False)
         if self._client is not None:
             try:

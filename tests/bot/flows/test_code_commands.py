@@ -56,6 +56,31 @@ def test_a_gone_code_is_stale_and_a_command_a_platform_does_not_offer_is_a_messa
     assert code_action("save trip", codes) is None  # no code: a request for the assistant
 
 
+@pytest.mark.parametrize(
+    "typed",
+    [
+        "save trip saturday",
+        "Save trip tomorrow",
+        "保存行程 tomorrow",
+        "reason tomorrow is a holiday",
+    ],
+)
+def test_an_eight_letter_word_after_a_command_word_is_a_message_for_the_assistant(
+    typed: str,
+) -> None:
+    codes = PendingActions(client=None, platform="dingtalk")
+    assert code_action(typed, codes) is None
+
+
+def test_codes_always_hold_a_digit_and_an_older_one_without_is_still_found() -> None:
+    codes = PendingActions(client=None, platform="dingtalk")
+    made = [codes.put({"a": SAVE_TRIP, **TRIP}, ttl_seconds=60) for _ in range(300)]
+    assert all(any(ch.isdigit() for ch in code) for code in made)
+    # A code kept before codes held a digit (still within its TTL after a deploy).
+    codes._local["SATURDAY"] = codes._local.pop(made[0])
+    assert code_action("save trip saturday", codes) == (Action(SAVE_TRIP, TRIP), "en")
+
+
 def test_each_platform_reads_only_its_own_codes(
     redis_client: redis.Redis, redis_prefix: str
 ) -> None:
