@@ -1,15 +1,18 @@
-"""Approvals in Slack: the reason modal's submission and the approver's *Approve* /
-*Reject* buttons (`bot.slack.views.approval`). The core decides (`bot.flows.approvals`):
-who may, once only, and tells the traveller in their thread.
+"""Approvals in Slack: *Give a reason*, the reason modal's submission and the approver's
+*Approve* / *Reject* buttons (`bot.slack.views.approval`). The core decides
+(`bot.flows.approvals`): who may, once only, and tells the traveller in their thread.
 
-The reason is checked inside `ack` (empty, too long or private: the modal shows why, and
-nothing is asked); then the request goes to the approvers on the task pool. A decision
-redraws the approver's message with its outcome; a refusal or a decision already taken is
-told to the clicker alone (ephemeral; when Slack refuses it, or refuses to redraw the
-message, `bot.slack.answers.Answers.tell`: the click's response_url, else a DM, else why
-not). An answer that cannot be posted in the thread goes to the traveller's DM, unless
-Slack may have posted it (a reset after the request left); when the DM is refused too, they
-are told why where Slack still lets the bot (`bot.slack.answers`).
+*Give a reason* (under the question asked where no modal could open: a typed `save trip
+CODE`) opens the reason modal *Save trip* opens, from the form its code keeps
+(`reason CODE`, the command the person may type instead); a code gone is told to the
+clicker alone. The reason is checked inside `ack` (empty, too long or private: the modal
+shows why, and nothing is asked); then the request goes to the approvers on the task
+pool. A decision redraws the approver's message with its outcome; a refusal or a decision
+already taken is told to the clicker alone (ephemeral; when Slack refuses it, or refuses
+to redraw the message, `bot.slack.answers.Answers.tell`: the click's response_url, else a
+DM, else why not). An answer that cannot be posted in the thread goes to the traveller's
+DM, unless Slack may have posted it (a reset after the request left); when the DM is
+refused too, they are told why where Slack still lets the bot (`bot.slack.answers`).
 """
 
 from __future__ import annotations
@@ -21,13 +24,14 @@ from typing import TYPE_CHECKING, Any
 
 from bot.conversation.replays import request_name
 from bot.flows.actions import APPROVAL_REASON, APPROVE, REJECT, Action, Request
-from bot.flows.approvals import Sent
+from bot.flows.approvals import Sent, reason_form
+from bot.flows.code_commands import code_action
 from bot.flows.views import ReasonForm, render
 from bot.messages import t
 from bot.payloads import parse_json
 from bot.policy.requests import InvalidRequest, check_reason
-from bot.slack.answers import Answers, post, update
-from bot.slack.api import person_of
+from bot.slack.answers import Answers, channel_of, post, update
+from bot.slack.api import SLACK_ERRORS, person_of, slack_error
 from bot.slack.incoming import PLATFORM
 from bot.slack.listeners.interaction import Interaction, on
 from bot.slack.views.approval import (
@@ -35,7 +39,9 @@ from bot.slack.views.approval import (
     APPROVE_ACTION,
     REASON_ACTION,
     REASON_BLOCK,
+    REASON_OPEN_ACTION,
     REJECT_ACTION,
+    reason_modal,
 )
 from bot.slack.views.widgets import read_value
 
@@ -100,6 +106,28 @@ def register(app: App, pipeline: Pipeline, prefs: Preferences) -> None:
         Answers(client, pipeline.metrics).answer(request.user, text, lang=request.lang)
 
     @on("block_actions", pipeline, once=True)
+    def on_open_reason(it: Interaction) -> None:
+        prefs.run(open_reason, it)
+
+    def open_reason(it: Interaction) -> None:
+        codes = prefs.widgets.codes
+        found = code_action(it.value, codes, accepts=(APPROVAL_REASON,)) if codes else None
+        lang = found[1] if found is not None else prefs.known_lang(it.team, it.user)
+        if found is not None and found[0].name == APPROVAL_REASON:
+            form = reason_form(found[0])
+            try:
+                it.client.views_open(trigger_id=it.trigger_id, view=reason_modal(form))
+                return
+            except SLACK_ERRORS as exc:  # the trigger expired: what to type instead
+                log.info("could not open the reason form (%s)", slack_error(exc))
+            text = t("approval_reason_reply", form.lang, command=f"`{it.value}`")
+        else:
+            text = t("approval_unknown", lang)
+        url = (it.respond.response_url if it.respond is not None else None) or ""
+        answers = Answers(it.client, pipeline.metrics)
+        answers.tell(it.user, text, lang=lang, channel=channel_of(it.body), response_url=url)
+
+    @on("block_actions", pipeline, once=True)
     def on_decide(it: Interaction) -> None:
         name = APPROVE if it.action.get("action_id") == APPROVE_ACTION else REJECT
         prefs.run(decide, it, Action(name, read_value(it.value)))
@@ -124,6 +152,7 @@ def register(app: App, pipeline: Pipeline, prefs: Preferences) -> None:
         answers.tell(it.user, outcome.short, lang=lang, channel=channel, response_url=url)
 
     app.view(APPROVAL_REASON_CALLBACK)(on_reason)
+    app.action(REASON_OPEN_ACTION)(on_open_reason)
     app.action(re.compile(rf"^(?:{APPROVE_ACTION}|{REJECT_ACTION})$"))(on_decide)
 
 
