@@ -58,10 +58,10 @@ def asked_privately(slack: FakeSlackAPI, count: int = 1) -> Call:
     return calls[-1]
 
 
-def give_a_reason(bot: BotHarness, call: Call) -> None:
+def give_a_reason(bot: BotHarness, call: Call, response_url: str | None = None) -> None:
     """Alice clicks *Give a reason* on the ephemeral message `call` posted."""
     value = button({"blocks": blocks_of(call)}, REASON_OPEN_ACTION)["value"]
-    payload = click_payload(bot, ALICE, REASON_OPEN_ACTION, value)
+    payload = click_payload(bot, ALICE, REASON_OPEN_ACTION, value, response_url=response_url)
     channel = call.args["channel"]
     payload["container"] = {
         "type": "message",
@@ -91,7 +91,8 @@ def test_a_typed_save_asks_why_with_a_button_that_opens_the_reason_form_in_chine
     assert ZH_REASON.search(shown) is not None  # and what to send instead
     assert asked.args["channel"] == typed.channel and cards(slack) == []
 
-    give_a_reason(bot, asked)
+    question = slack.response_url("question")  # the ephemeral question's, in the click
+    give_a_reason(bot, asked, question)
     [modal] = wait_view(slack, "views.open", lambda v: v["callback_id"] == APPROVAL_REASON_CALLBACK)
     assert "超出差标" in json.dumps(modal["blocks"], ensure_ascii=False)
     reason = {REASON_BLOCK: {REASON_ACTION: {"type": "plain_text_input", "value": REASON}}}
@@ -105,6 +106,9 @@ def test_a_typed_save_asks_why_with_a_button_that_opens_the_reason_form_in_chine
     assert told.args["channel"] == typed.channel  # told where she saved it
     assert bot.core.trips is not None
     assert bot.core.trips.get(trip.id).state == "pending"  # type: ignore[union-attr]
+    [replaced] = slack.wait_for("response_url", where=lambda c: c.args.get("replace_original"))
+    assert "已请" in replaced.args["text"]  # the question answered: no stale button left
+    assert "blocks" not in replaced.args
 
     # The form again (a second click, a second submit): nobody is asked twice.
     give_a_reason(bot, asked)
