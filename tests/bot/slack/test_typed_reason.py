@@ -197,3 +197,21 @@ def test_a_give_a_reason_button_whose_code_is_gone_says_so_to_the_clicker(
     [told] = slack.wait_for("chat.postEphemeral", ok=True)
     assert told.args["text"] == t("approval_unknown", "en")
     assert slack.calls_to("views.open") == []
+
+
+def test_the_slash_command_opens_the_form_at_once_and_takes_a_typed_reason(
+    bot: BotHarness, scripted_model: ScriptedModel, slack: FakeSlackAPI
+) -> None:
+    _, code = strict_plan(bot, scripted_model, "en")
+    assert bot.command("/travel-prefs", f"save trip {code}").status_code == 200
+    [modal] = wait_view(slack, "views.open", lambda v: v["callback_id"] == APPROVAL_REASON_CALLBACK)
+    assert "outside the travel policy" in json.dumps(modal["blocks"])  # a click's trigger
+
+    bot.dm(ALICE, f"save trip {code}")  # typed to the bot: asked in a message instead
+    found = EN_REASON.search(json.dumps(blocks_of(asked_privately(slack))))
+    assert found is not None
+    assert bot.command("/travel-prefs", f"{found.group(1)} {REASON}").status_code == 200
+    [card] = slack.wait_for("chat.postMessage", where=lambda c: c.args["channel"] == APPROVER)
+    assert "next door" in card.args["text"]
+    slack.wait_for("response_url", where=lambda c: "Asked <@U0APPROVER>" in c.args["text"])
+    assert len(trips_of(bot, ALICE)) == 1 and len(cards(slack)) == 1
