@@ -1258,6 +1258,11 @@ _MESSAGES: dict[str, dict[str, str]] = {
         "@mention me with it).",
         "zh": "无法使用按钮？把 {command} 发给我即可保存行程（在频道里请 @我 并发送）。",
     },
+    "slack_reason_button": {"en": "Give a reason", "zh": "填写理由"},
+    "slack_reason_or_send": {
+        "en": "Or send me {command} followed by your reason (in a channel, @mention me with it).",
+        "zh": "也可以把 {command} 加上原因发给我（在频道里请 @我 并发送）。",
+    },
     "slack_save_button_lost_typed": {
         "en": "Slack would not show the *Save trip* button under this plan. To save the trip, "
         "send me {command} (in a channel, @mention me with it).",

@@ -162,15 +162,8 @@ class ApprovalFlows:
             )
         except InvalidRequest as exc:
             if exc.code.startswith("reason_"):
-                form = ReasonForm(
-                    lang=lang,
-                    trip=words,
-                    choice=tuple(choice),
-                    breaks=tuple(breaks),
-                    submit=Action(
-                        APPROVAL_REASON, {k: v for k, v in data.items() if k != "reason"}
-                    ),
-                    error=f"approval_{exc.code}",
+                form = replace(
+                    reason_form(request.action), lang=lang, trip=words, error=f"approval_{exc.code}"
                 )
                 return Outcome(form, text=t(form.error or "", lang), tone="error", private=True)
             return _say(Notice("approval_not_allowed", lang), "error")
@@ -348,6 +341,20 @@ class ApprovalFlows:
         return admins is not None and admins.is_admin(request.scope, request.user, request.admins)
 
 
+def reason_form(submit: Action) -> ReasonForm:
+    """The reason form whose answer goes with `submit` (the `APPROVAL_REASON` action
+    `ask_reason` made, as a code or a modal kept it), to ask again: a channel's button
+    that opens the form, or an answer refused."""
+    data = submit.data
+    return ReasonForm(
+        lang="zh" if data.get("l") == "zh" else "en",
+        trip=str(data.get("t") or ""),
+        choice=tuple(str(c) for c in data.get("ch") or []),
+        breaks=tuple(str(b) for b in data.get("br") or []),
+        submit=Action(APPROVAL_REASON, {k: v for k, v in data.items() if k != "reason"}),
+    )
+
+
 def _thread_of(asked: ApprovalRequest) -> dict[str, Any]:
     """Where `asked` was asked (the channel's address of the thread), without its language."""
     return {k: v for k, v in asked.reply_to.items() if k != "l"}
@@ -379,6 +386,7 @@ __all__ = [
     "exceptions",
     "person_id",
     "reason_ask",
+    "reason_form",
     "state_line",
     "trip_words",
 ]

@@ -4,9 +4,13 @@ shares.
 `SlackChannel` is the pipeline's edge (`bot.flows.pipeline.Edge`): it parses an event into
 the core's message (`bot.slack.incoming`; Slack's commands are slash commands, so a
 message's text is never one of the core's preferences commands, except a code command the
-bot's own message offered: `save trip CODE`, `保存行程 CODE`, `bot.flows.code_commands`)
+bot's own message offered: `save trip CODE`, `保存行程 CODE`, and the reason for an
+out-of-policy choice, `reason CODE why`, `理由 CODE 为什么`: `bot.flows.code_commands`)
 and makes its reply sink. A code command's outcome is shown where it was typed: in its
-thread when it is for everyone there (a trip saved), else only to the writer.
+thread when it is for everyone there (a trip saved, approvers asked), else only to the
+writer. A typed save of an out-of-policy choice cannot open the reason modal (a modal
+needs a click's trigger): the writer is asked in a message with *Give a reason*, which
+opens it, and what to send instead (`bot.slack.views.approval.reason_message`).
 
 It answers the core's questions during a turn (`bot.conversation.turn.Channel`): the
 writer's time zone (`users.info`, cached with their locale in `bot.slack.people`), the
@@ -32,7 +36,7 @@ from slack_sdk.web import WebClient
 from bot.conversation.incoming import IncomingMessage
 from bot.conversation.reply import PlanPart
 from bot.conversation.threads import Turn
-from bot.flows.actions import SAVE_TRIP, Action
+from bot.flows.actions import APPROVAL_REASON, SAVE_TRIP, Action
 from bot.flows.approvals import Sent, person_id
 from bot.flows.code_commands import code_action
 from bot.flows.pipeline import Incoming
@@ -57,8 +61,9 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-# The code commands Slack's messages offer (its buttons carry their data themselves).
-CODE_ACTIONS = frozenset({SAVE_TRIP})
+# The code commands Slack's messages offer (its buttons carry their data themselves): a
+# plan's `save trip CODE`, and `reason CODE why` where no reason modal can open.
+CODE_ACTIONS = frozenset({SAVE_TRIP, APPROVAL_REASON})
 
 
 class SlackChannel:
@@ -112,7 +117,8 @@ class SlackChannel:
         return Incoming(msg, commands=False, lang=lang, action=action)
 
     def code_command(self, text: str) -> tuple[Action, Lang] | None:
-        """The action of a code command Slack offers (`save trip CODE`), or None."""
+        """The action of a code command Slack offers (`save trip CODE`, `reason CODE
+        why`), or None."""
         if self.codes is None:
             return None
         return code_action(text, self.codes, accepts=CODE_ACTIONS)

@@ -67,7 +67,7 @@ class Preferences:
         link: LinkProvider,
     ) -> None:
         self.flows = flows
-        self.widgets = SlackWidgets()
+        self.widgets = SlackWidgets(channel.codes)  # a reason form says what to send
         self.admins = channel.admins
         self.memory = memory
         self.schema = memory.schema

@@ -5,6 +5,8 @@ remembers about them.
 - `/travel-prefs save trip CODE` (or `保存行程 CODE`) saves the trip a plan message offered
   under that code, as typing it to the bot does (`bot.slack.channel`, the core's
   `bot.flows.code_commands`): the traveller, or a travel admin; answered only to them;
+  an out-of-policy choice opens the reason modal with the command's trigger, and
+  `/travel-prefs reason CODE why` gives the reason the way typing it to the bot does;
 - `/travel-prefs show` says what is remembered, `forget` asks first (the core's flows,
   `bot.flows.preferences`: only the person who asked may answer, and a *yes* works once),
   `help` (and anything unknown) explains the command; `link` answers (only to them) with

@@ -5,7 +5,9 @@ The core's flows decide and save (`bot.flows.trips`: the traveller, or a travel 
 the same workspace; saved under catalogue city names, saving twice saves once); the
 message is then drawn again with who saved it. Anything that fails leaves the message as
 it was and tells the clicker in an ephemeral message. An out-of-policy choice opens the
-reason modal (`bot.slack.views.approval`) with the click's trigger.
+reason modal (`bot.slack.views.approval`) with the click's trigger; when Slack will not
+open it (the trigger expired), the clicker is asked in a message whose *Give a reason*
+opens it (`reason_message`).
 """
 
 from __future__ import annotations
@@ -58,6 +60,7 @@ def register(app: App, pipeline: Pipeline, prefs: Preferences) -> None:
         url = (it.respond.response_url if it.respond is not None else None) or ""
         thread_ts = message.get("thread_ts") or message.get("ts")
         if not outcome.replace:
+            extra = {"blocks": drawn.blocks} if drawn.blocks else {}
             tell(
                 it.user,
                 drawn.text,
@@ -65,6 +68,7 @@ def register(app: App, pipeline: Pipeline, prefs: Preferences) -> None:
                 channel=channel,
                 response_url=url,
                 thread_ts=thread_ts,
+                **extra,
             )
             return
         ts = str(message.get("ts") or "")

@@ -4,6 +4,10 @@ message.
 - `reason_modal`: "why this option?", a modal (`APPROVAL_REASON_CALLBACK`) with one
   multi-line input (`REASON_BLOCK`/`REASON_ACTION`); its `private_metadata` is the core's
   submit data, so the submission carries the trip and the thread it was asked from.
+- `reason_message`: the same question as a message, for where no modal can open (a typed
+  `save trip CODE` has no click to open it with): *Give a reason* (`REASON_OPEN_ACTION`,
+  value the typed command `reason CODE`) opens the modal, or the person sends
+  `reason CODE why` (`bot.flows.code_commands`);
 - `approval_message`: the trip, the traveller, the rules broken, the reason, and
   *Approve* / *Reject* (`APPROVE_ACTION`, `REJECT_ACTION`, value `{"id": …}`) while the
   request is pending; its outcome once decided.
@@ -23,6 +27,8 @@ from bot.slack.views.blocks import MAX_BUTTON_CHARS, MAX_TEXT_CHARS, clip
 APPROVAL_REASON_CALLBACK = "approval_reason"
 REASON_BLOCK = "approval_reason_block"
 REASON_ACTION = "approval_reason_input"
+REASON_OPEN_ACTION = "approval_reason_open"
+REASON_OPEN_BLOCK = "approval_reason_open_block"
 APPROVE_ACTION = "approval_approve"
 REJECT_ACTION = "approval_reject"
 APPROVAL_BLOCK = "approval_buttons"
@@ -64,6 +70,35 @@ def reason_modal(view: ReasonForm) -> dict[str, Any]:
     }
 
 
+def reason_message(view: ReasonForm, *, typed: str) -> tuple[str, list[dict[str, Any]]]:
+    """(fallback text, blocks) asking the reason in a message: why the last answer was
+    refused, the question, *Give a reason* (its value: `typed`, the command that names
+    the form's code) and what to send instead."""
+    lang = view.lang
+    ask = reason_ask(view, escape)
+    send = t("slack_reason_or_send", lang, command=f"`{typed}`")
+    error = t(view.error, lang) if view.error else ""
+    blocks: list[dict[str, Any]] = []
+    if error:
+        blocks.append({"type": "context", "elements": [{"type": "mrkdwn", "text": error}]})
+    button = {
+        "type": "button",
+        "action_id": REASON_OPEN_ACTION,
+        "style": "primary",
+        "text": {
+            "type": "plain_text",
+            "text": clip(t("slack_reason_button", lang), MAX_BUTTON_CHARS),
+        },
+        "value": typed,
+    }
+    blocks += [
+        {"type": "section", "text": {"type": "mrkdwn", "text": clip(ask, MAX_TEXT_CHARS)}},
+        {"type": "actions", "block_id": REASON_OPEN_BLOCK, "elements": [button]},
+        {"type": "context", "elements": [{"type": "mrkdwn", "text": send}]},
+    ]
+    return "\n".join(line for line in (error, ask, send) if line), blocks
+
+
 def approval_message(view: ApprovalView) -> tuple[str, list[dict[str, Any]]]:
     """(fallback text, blocks) of the approver's message."""
     lang = view.lang
@@ -102,7 +137,10 @@ __all__ = [
     "APPROVE_ACTION",
     "REASON_ACTION",
     "REASON_BLOCK",
+    "REASON_OPEN_ACTION",
+    "REASON_OPEN_BLOCK",
     "REJECT_ACTION",
     "approval_message",
+    "reason_message",
     "reason_modal",
 ]

@@ -33,6 +33,7 @@ from bot.slack.views.approval import (
     APPROVE_ACTION,
     REJECT_ACTION,
     approval_message,
+    reason_message,
     reason_modal,
 )
 from bot.slack.views.blocks import (
@@ -121,10 +122,15 @@ class SlackWidgets:
         return SlackMessage(text, blocks, typed=typed)
 
     def reason_form(self, view: ReasonForm) -> SlackMessage:
-        """A modal (`bot.slack.views.approval`); the text, where it cannot be opened."""
+        """A modal (`bot.slack.views.approval`), opened with a click's trigger; where it
+        cannot be (a typed command, a trigger gone), a message with *Give a reason* and
+        what to send instead (`reason CODE`), with `codes`; else the question alone."""
         modal = reason_modal(view)
-        text = modal["blocks"][0]["text"]["text"]
-        return SlackMessage(text, modal=modal)
+        if self.codes is None:
+            return SlackMessage(modal["blocks"][0]["text"]["text"], modal=modal)
+        typed = command_for(view.submit, view.lang, self.codes)
+        text, blocks = reason_message(view, typed=typed)
+        return SlackMessage(text, blocks, modal=modal, typed=typed)
 
     def approval(self, view: ApprovalView) -> SlackMessage:
         text, blocks = approval_message(view)
