@@ -16,6 +16,11 @@ _MESSAGES: dict[str, dict[str, str]] = {
         "en": "Sorry, I couldn't save that right now; nothing was remembered. Please try again.",
         "zh": "抱歉，现在无法保存，这次没有记住任何内容，请稍后再试。",
     },
+    # An erase that failed: "nothing was remembered" would read as if it were done.
+    "memory_forget_failed": {
+        "en": "Sorry, I couldn't forget that right now; nothing was erased. Please try again.",
+        "zh": "抱歉，现在无法删除，这次没有删除任何内容，请稍后再试。",
+    },
     # Said under the model's answer whatever it wrote (bot/agent/loop.py): an outage of
     # memory is told, never disguised as nothing remembered or as saved.
     "note_memory_unavailable": {
@@ -636,7 +641,7 @@ _MESSAGES: dict[str, dict[str, str]] = {
         "en": "No such fact is remembered for you.",
         "zh": "没有找到你的这条记录。",
     },
-    "api_forgot": {"en": "Forgot {count} facts.", "zh": "已删除 {count} 条。"},
+    "api_forgot": {"en": "Forgot {count} fact(s).", "zh": "已删除 {count} 条。"},
     # Preference scoring: the one-line basis of a candidate's score (bot/planning/scoring.py).
     "score_no_prefs": {
         "en": "No preferences are known for this traveller; neutral score",

@@ -243,15 +243,12 @@ class PrefsPage:
         if not ITEM_ID.match(item_id):  # never "forget" without an id: that erases everything
             return self.notice(request, 400, "page_forbidden_title", "page_bad_request")
 
-        def forget() -> str:
-            items = {item.id: item.text for item in site.memory.items(session.namespace)}
-            count = remembered.forget_one(site.memory, session.namespace, item_id, site.metrics)
-            return items.get(item_id, "") if count else ""
-
         try:
-            text = await site.run(forget)
+            _, text = await site.run(
+                remembered.forget_fact, site.memory, session.namespace, item_id, site.metrics
+            )
         except (MemoryEngineError, RuntimeError):
-            result = Result("error", [t("memory_unavailable", lang)])
+            result = Result("error", [t("memory_forget_failed", lang)])
             return await self.show(session, result=result, status=503)
         if not text:
             return await self.show(session, result=Result("forgot", [t("page_forgot_gone", lang)]))
