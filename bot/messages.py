@@ -465,6 +465,8 @@ _MESSAGES: dict[str, dict[str, str]] = {
     "home_source_form": {"en": "from the form", "zh": "来自表单"},
     "home_source_admin": {"en": "added by a travel admin", "zh": "由差旅管理员添加"},
     "home_source_console": {"en": "from the terminal console", "zh": "来自终端控制台"},
+    # `travel-bot memory add`'s default source: "来自 import" put an English word in Chinese.
+    "home_source_import": {"en": "imported from the command line", "zh": "由命令行导入"},
     "home_source_other": {"en": "from {source}", "zh": "来自 {source}"},
     "home_newer": {"en": "Newer", "zh": "较新"},
     "home_older": {"en": "Older", "zh": "较早"},

@@ -52,7 +52,7 @@ def forget_fact(
 
 def source_label(source: str, lang: Lang) -> str:
     """Where a fact came from ("from chat", "from the form", ...), in the person's language."""
-    if source in ("chat", "form", "admin", "console"):
+    if source in ("chat", "form", "admin", "console", "import"):
         return t(f"home_source_{source}", lang)
     return t("home_source_other", lang, source=source)
 

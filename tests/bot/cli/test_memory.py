@@ -168,7 +168,7 @@ def test_show_reads_as_the_page_does_profile_included(travel_bot: TravelBot) -> 
     assert lines[2] == "Only for some trips (say so in chat to change them): Japan: Window"
     assert lines[3] == "What I remember (3):"
     assert len(lines) == 7 and all(line.startswith("  - ") for line in lines[4:])
-    assert "(from import · " in lines[4] and "only for: Japan" in shown.out
+    assert "(imported from the command line · " in lines[4] and "only for: Japan" in shown.out
     # In Chinese: by --lang, or by DEFAULT_LANGUAGE; the facts keep their own words.
     for chinese in (
         travel_bot("memory", "show", "--user", "T1:U1", "--lang", "zh"),
@@ -177,6 +177,9 @@ def test_show_reads_as_the_page_does_profile_included(travel_bot: TravelBot) -> 
         assert "你现在的偏好：高铁坐一等座；避开红眼航班。" in chinese.out
         assert "我记住的内容（3 条）：" in chinese.out and "仅限：日本" in chinese.out
         assert "I never take red-eye flights" in chinese.out
+        assert (
+            "(由命令行导入 · " in chinese.out and "import" not in chinese.out
+        )  # not an English word
     assert "rail_class" not in shown.out and "first_class" not in shown.out
 
 
