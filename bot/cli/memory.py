@@ -135,7 +135,24 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
         print(f"error: {exc}", file=sys.stderr)
         return 1
     finally:
-        mem.close()
+        _close(mem, args)
+
+
+def _close(mem: Any, args: argparse.Namespace) -> None:
+    """Close memory, saying so when a change could not be dropped from the Redis cache:
+    this process ends before Redis is back, so the cached copy of the preferences as they
+    were (with an erased fact, say) is served to the assistant until it expires."""
+    cache: Any = getattr(mem, "cache", None)
+    stale = cache is not None and not cache.flush()  # close() tries once more
+    mem.close()
+    if stale:
+        minutes = -(-cache.ttl // 60)
+        print(
+            f"warning: Redis did not answer, so the assistant may go on using the preferences "
+            f"of {args.user} as they were before this change for up to {minutes} minutes "
+            "(its cached copy could not be dropped)",
+            file=sys.stderr,
+        )
 
 
 def _dispatch(mem: Any, args: argparse.Namespace, settings: Settings) -> int:
