@@ -306,14 +306,31 @@ def _known(mem: Any, namespace: str) -> bool:
 
 def _nothing_remembered(mem: Any, namespace: str, *, stream: Any = None) -> None:
     """Say that nothing is remembered for `namespace`, and the closest known namespace."""
+    print(_nothing_line(mem, namespace), file=stream or sys.stderr)
+
+
+def _nothing_line(mem: Any, namespace: str) -> str:
     line = f"nothing remembered for {namespace}"
     try:
         close = difflib.get_close_matches(namespace, list(mem.store.namespaces()), n=1)
     except MemoryEngineError:
         close = []
-    if close:
-        line += f" (did you mean {close[0]}?)"
-    print(line, file=stream or sys.stderr)
+    return line + (f" (did you mean {close[0]}?)" if close else "")
+
+
+def unknown_note(settings: Settings, namespace: str) -> str:
+    """ "nothing remembered for NS (did you mean ...?)" when nothing was ever kept for
+    `namespace` (a typo, or a person new to the bot); "" when something was, or when
+    memory cannot say (a link never waits on the database)."""
+    if memory_problem(settings):
+        return ""
+    mem = open_memory(settings)
+    try:
+        return "" if _known(mem, namespace) else _nothing_line(mem, namespace)
+    except MemoryEngineError:
+        return ""
+    finally:
+        mem.close()
 
 
 def bailian_init(settings: Settings) -> int:
