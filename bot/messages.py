@@ -484,6 +484,13 @@ _MESSAGES: dict[str, dict[str, str]] = {
         "en": "I can't read your preferences right now. Please try again in a minute.",
         "zh": "暂时无法读取你的偏好，请稍后再试。",
     },
+    # The page and its API while Redis cannot say whether the link was revoked: a save or a
+    # forget is refused, though the page still reads.
+    "prefs_change_unavailable": {
+        "en": "I can't change your preferences right now; nothing was changed. "
+        "Please try again in a minute.",
+        "zh": "暂时无法修改你的偏好，这次没有做任何更改，请稍后再试。",
+    },
     # The preferences page and its API (issue 14: bot/prefs/links.py, bot/web/).
     "home_forgot_not_refreshed": {
         "en": "Forgotten. Slack would not refresh your Home tab, so it may still show it: "

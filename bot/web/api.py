@@ -166,7 +166,7 @@ class PrefsAPI:
         changes fail closed); 403 for one made with the session cookie but without its
         CSRF token."""
         if not caller.checked:
-            return self.unavailable(lang)
+            return error(503, "unavailable", t("prefs_change_unavailable", lang))
         if caller.session is None:
             return None
         if self.site.sessions.csrf_ok(caller.session, request.header(CSRF_HEADER)):

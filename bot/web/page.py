@@ -159,7 +159,7 @@ class PrefsPage:
         if session is None or standing == "revoked":
             return self.denied(request)
         if standing == "unknown":  # not known to be unrevoked: change nothing
-            return self.notice(request, 503, "page_unavailable_title", "home_unavailable")
+            return self.notice(request, 503, "page_unavailable_title", "prefs_change_unavailable")
         try:
             body = await request.body(self.site.max_body)
         except PayloadTooLarge:
