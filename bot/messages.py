@@ -16,6 +16,11 @@ _MESSAGES: dict[str, dict[str, str]] = {
         "en": "Sorry, I couldn't save that right now; nothing was remembered. Please try again.",
         "zh": "抱歉，现在无法保存，这次没有记住任何内容，请稍后再试。",
     },
+    # An erase that failed: "nothing was remembered" would read as if it were done.
+    "memory_forget_failed": {
+        "en": "Sorry, I couldn't forget that right now; nothing was erased. Please try again.",
+        "zh": "抱歉，现在无法删除，这次没有删除任何内容，请稍后再试。",
+    },
     # Said under the model's answer whatever it wrote (bot/agent/loop.py): an outage of
     # memory is told, never disguised as nothing remembered or as saved.
     "note_memory_unavailable": {
@@ -462,6 +467,8 @@ _MESSAGES: dict[str, dict[str, str]] = {
     "home_source_form": {"en": "from the form", "zh": "来自表单"},
     "home_source_admin": {"en": "added by a travel admin", "zh": "由差旅管理员添加"},
     "home_source_console": {"en": "from the terminal console", "zh": "来自终端控制台"},
+    # `travel-bot memory add`'s default source: "来自 import" put an English word in Chinese.
+    "home_source_import": {"en": "imported from the command line", "zh": "由命令行导入"},
     "home_source_other": {"en": "from {source}", "zh": "来自 {source}"},
     "home_newer": {"en": "Newer", "zh": "较新"},
     "home_older": {"en": "Older", "zh": "较早"},
@@ -478,6 +485,13 @@ _MESSAGES: dict[str, dict[str, str]] = {
     "home_unavailable": {
         "en": "I can't read your preferences right now. Please try again in a minute.",
         "zh": "暂时无法读取你的偏好，请稍后再试。",
+    },
+    # The page and its API while Redis cannot say whether the link was revoked: a save or a
+    # forget is refused, though the page still reads.
+    "prefs_change_unavailable": {
+        "en": "I can't change your preferences right now; nothing was changed. "
+        "Please try again in a minute.",
+        "zh": "暂时无法修改你的偏好，这次没有做任何更改，请稍后再试。",
     },
     # The preferences page and its API (issue 14: bot/prefs/links.py, bot/web/).
     "home_forgot_not_refreshed": {
@@ -638,7 +652,7 @@ _MESSAGES: dict[str, dict[str, str]] = {
         "en": "No such fact is remembered for you.",
         "zh": "没有找到你的这条记录。",
     },
-    "api_forgot": {"en": "Forgot {count} facts.", "zh": "已删除 {count} 条。"},
+    "api_forgot": {"en": "Forgot {count} fact(s).", "zh": "已删除 {count} 条。"},
     # Preference scoring: the one-line basis of a candidate's score (bot/planning/scoring.py).
     "score_no_prefs": {
         "en": "No preferences are known for this traveller; neutral score",

@@ -15,10 +15,8 @@ namespace's keys share one slot) is a hash holding:
 
 A summary ranked from the cached facts is stored by a background thread
 (`fill_later`), so a new request does not wait for a second round trip while asking
-it again is still one read.
-
-The key's TTL is set when it is created, so everything cached for a namespace expires
-together, and a write deletes the key.
+it again is still one read. The key's TTL is set when it is created (all of a namespace
+expires together); a write deletes the key.
 
 Beyond "write, then delete": a reader that fetched the old facts before a write could
 otherwise fill the cache after the delete. Every write bumps a per-namespace generation
@@ -30,9 +28,10 @@ Redis is optional. Any Redis error counts as a miss; after an error that says Re
 cannot be reached (a refused or dropped connection, a timeout, a cluster without a
 node) the cache stays off for a short back-off and then tries again, while an error of
 one call (a value Redis refuses, a script error) costs that call only. Invalidations
-that could not be delivered are replayed before the next read, so a Redis that blinks
-never leaves a stale summary behind. Keys and fields never fail to encode: a namespace
-or request that is not valid UTF-8 is hashed (`hash_tag`, `query_field`).
+that could not be delivered are replayed before the next read and on `flush()` (False
+when some are left: a process that ends in the blink leaves a stale summary until the
+TTL). Keys and fields never fail to encode: a namespace or request that is not valid
+UTF-8 is hashed (`hash_tag`, `query_field`).
 """
 
 from __future__ import annotations

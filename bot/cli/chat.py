@@ -8,8 +8,8 @@ session (status 0), Ctrl-C too (status 130), without a traceback. Memory command
 with or without a language model: `/remember TEXT`, `/recall [QUERY]`, `/prefs` (the
 readable view `travel-bot memory show` and the web page share, `bot.prefs.remembered`),
 `/forget ID|all` (an id as `/prefs` shows it, or its unambiguous beginning; `all` asks
-first), `/help`, `/quit`. A model that does not answer is named by its URL, and the
-memory commands go on working.
+first), `/help`, `/quit`. A model that does not answer is named by its URL, and memory
+commands go on; a store that does not answer is told as a failed read, erase or save.
 
 While the agent works, each step it takes shows as a dim line ("· Recalling your travel
 preferences"), and under the answer a dim line says which remembered preferences it
@@ -17,9 +17,8 @@ used, with when each was said (`bot.conversation.work`); on a terminal only (pip
 output stays the conversation alone).
 
 The terminal shows only the conversation: logs go to a file (`--log-file`, by default
-`data/travel-bot.log`), and a Redis that does not answer is said once at the start
-("cache off"), then memory simply works without it. `travel-bot run` without any chat
-platform configured starts the same console with the same options.
+`data/travel-bot.log`); a Redis that does not answer is said once at the start ("cache
+off"), then memory works without it. `travel-bot run` with no platform starts this.
 """
 
 from __future__ import annotations
@@ -56,6 +55,9 @@ MAX_HISTORY_MESSAGES = 20
 INTERRUPTED = 130  # Ctrl-C: 128 + SIGINT, as a shell reports it
 YES = ("y", "yes", "是", "是的", "确定", "确认")
 DIM, PLAIN = "\x1b[2m", "\x1b[0m"  # a step's line on a terminal
+# What a command says when the store cannot be reached (a save's words otherwise).
+_FAILED = dict.fromkeys(("/prefs", "/travel-prefs", "/recall"), "home_unavailable")
+_FAILED["/forget"] = "memory_forget_failed"
 
 
 def register(subparsers: Any) -> None:
@@ -268,8 +270,8 @@ class _Session:
         elif name in handlers:
             try:
                 handlers[name](rest)
-            except StoreUnavailable:
-                self.say(t("memory_unavailable", self.lang))
+            except StoreUnavailable:  # said as what failed: a read, an erase or a save
+                self.say(t(_FAILED.get(name, "memory_unavailable"), self.lang))
             except (MemoryEngineError, ValueError) as exc:
                 self.say(f"error: {exc}")
         else:

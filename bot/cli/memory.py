@@ -135,7 +135,24 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
         print(f"error: {exc}", file=sys.stderr)
         return 1
     finally:
-        mem.close()
+        _close(mem, args)
+
+
+def _close(mem: Any, args: argparse.Namespace) -> None:
+    """Close memory, saying so when a change could not be dropped from the Redis cache:
+    this process ends before Redis is back, so the cached copy of the preferences as they
+    were (with an erased fact, say) is served to the assistant until it expires."""
+    cache: Any = getattr(mem, "cache", None)
+    stale = cache is not None and not cache.flush()  # close() tries once more
+    mem.close()
+    if stale:
+        minutes = -(-cache.ttl // 60)
+        print(
+            f"warning: Redis did not answer, so the assistant may go on using the preferences "
+            f"of {args.user} as they were before this change for up to {minutes} minutes "
+            "(its cached copy could not be dropped)",
+            file=sys.stderr,
+        )
 
 
 def _dispatch(mem: Any, args: argparse.Namespace, settings: Settings) -> int:
@@ -289,14 +306,31 @@ def _known(mem: Any, namespace: str) -> bool:
 
 def _nothing_remembered(mem: Any, namespace: str, *, stream: Any = None) -> None:
     """Say that nothing is remembered for `namespace`, and the closest known namespace."""
+    print(_nothing_line(mem, namespace), file=stream or sys.stderr)
+
+
+def _nothing_line(mem: Any, namespace: str) -> str:
     line = f"nothing remembered for {namespace}"
     try:
         close = difflib.get_close_matches(namespace, list(mem.store.namespaces()), n=1)
     except MemoryEngineError:
         close = []
-    if close:
-        line += f" (did you mean {close[0]}?)"
-    print(line, file=stream or sys.stderr)
+    return line + (f" (did you mean {close[0]}?)" if close else "")
+
+
+def unknown_note(settings: Settings, namespace: str) -> str:
+    """ "nothing remembered for NS (did you mean ...?)" when nothing was ever kept for
+    `namespace` (a typo, or a person new to the bot); "" when something was, or when
+    memory cannot say (a link never waits on the database)."""
+    if memory_problem(settings):
+        return ""
+    mem = open_memory(settings)
+    try:
+        return "" if _known(mem, namespace) else _nothing_line(mem, namespace)
+    except MemoryEngineError:
+        return ""
+    finally:
+        mem.close()
 
 
 def bailian_init(settings: Settings) -> int:

@@ -3,7 +3,9 @@
 The link (`PUBLIC_URL/prefs?token=…`) is signed with `PREFS_LINK_SECRET`, bound to the
 one namespace given (`--user NS`, checked like every other `--user`), works once and
 expires after `--ttl-minutes` (default `PREFS_LINK_TTL_MINUTES`); see `bot.prefs.links`.
-Exits 2, saying what to set, when the page is not configured.
+Exits 2, saying what to set, when the page is not configured. A namespace nothing was
+ever kept for is said on standard error, with the closest one known (a typo's page
+would take a person's saves into a memory nobody reads).
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ import argparse
 import sys
 from typing import Any
 
+from bot.cli.memory import unknown_note
 from bot.cli.options import add_user
 from bot.compose.links import links_problem, preferences_url
 from bot.settings import Settings
@@ -59,6 +62,9 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
         print(f"error: --ttl-minutes must be between 1 and {MAX_TTL_MINUTES}", file=sys.stderr)
         return 2
     print(preferences_url(settings, args.user, lang=args.lang, ttl_minutes=minutes))
+    note = unknown_note(settings, args.user)  # a typo's page would take saves for no one
+    if note:
+        print(f"note: {note}; the page starts empty", file=sys.stderr)
     return 0
 
 

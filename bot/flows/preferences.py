@@ -111,7 +111,7 @@ class PreferenceFlows:
         try:
             count = forget_everything(self.memory, self.revocations, request.namespace)
         except MemoryEngineError:
-            failed = Notice("memory_unavailable", lang)
+            failed = Notice("memory_forget_failed", lang)
             return Outcome(failed, text=failed.text(), tone="error", replace=True)
         self.metrics.inc("prefs_forgotten_total", count, scope="all")
         done = Notice("prefs_forgot_all", lang, {"count": count} if count else {})

@@ -39,9 +39,20 @@ def forget_one(memory: LongTermMemory, namespace: str, item_id: str, metrics: Me
     return count
 
 
+def forget_fact(
+    memory: LongTermMemory, namespace: str, item_id: str, metrics: Metrics
+) -> tuple[int, str]:
+    """Erase one fact: how many were erased (with the versions it replaced, which the
+    person never saw as facts of their own) and its words, to say which one went ("" when
+    it was not a current fact of `namespace`)."""
+    texts = {item.id: item.text for item in memory.items(namespace)}
+    count = forget_one(memory, namespace, item_id, metrics)
+    return count, texts.get(item_id, "") if count else ""
+
+
 def source_label(source: str, lang: Lang) -> str:
     """Where a fact came from ("from chat", "from the form", ...), in the person's language."""
-    if source in ("chat", "form", "admin", "console"):
+    if source in ("chat", "form", "admin", "console", "import"):
         return t(f"home_source_{source}", lang)
     return t("home_source_other", lang, source=source)
 

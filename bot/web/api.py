@@ -148,14 +148,15 @@ class PrefsAPI:
         if not ITEM_ID.match(item_id):  # never "forget" without an id: that erases everything
             return error(404, "not_found", t("api_not_found", lang))
         try:
-            count = await site.run(
-                remembered.forget_one, site.memory, caller.namespace, item_id, site.metrics
+            count, text = await site.run(
+                remembered.forget_fact, site.memory, caller.namespace, item_id, site.metrics
             )
         except (MemoryEngineError, RuntimeError):
-            return error(503, "unavailable", t("memory_unavailable", lang))
+            return error(503, "unavailable", t("memory_forget_failed", lang))
         if not count:
             return error(404, "not_found", t("api_not_found", lang))
-        message = t("api_forgot", lang, count=count)
+        shown = text if len(text) <= 120 else text[:119] + "…"
+        message = t("page_forgot", lang, text=shown) if text else t("api_forgot", lang, count=count)
         return json_reply(200, {"ok": True, "id": item_id, "forgotten": count, "message": message})
 
     # -- checks ----------------------------------------------------------------------------
@@ -165,7 +166,7 @@ class PrefsAPI:
         changes fail closed); 403 for one made with the session cookie but without its
         CSRF token."""
         if not caller.checked:
-            return self.unavailable(lang)
+            return error(503, "unavailable", t("prefs_change_unavailable", lang))
         if caller.session is None:
             return None
         if self.site.sessions.csrf_ok(caller.session, request.header(CSRF_HEADER)):

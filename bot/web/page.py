@@ -159,7 +159,7 @@ class PrefsPage:
         if session is None or standing == "revoked":
             return self.denied(request)
         if standing == "unknown":  # not known to be unrevoked: change nothing
-            return self.notice(request, 503, "page_unavailable_title", "home_unavailable")
+            return self.notice(request, 503, "page_unavailable_title", "prefs_change_unavailable")
         try:
             body = await request.body(self.site.max_body)
         except PayloadTooLarge:
@@ -243,15 +243,12 @@ class PrefsPage:
         if not ITEM_ID.match(item_id):  # never "forget" without an id: that erases everything
             return self.notice(request, 400, "page_forbidden_title", "page_bad_request")
 
-        def forget() -> str:
-            items = {item.id: item.text for item in site.memory.items(session.namespace)}
-            count = remembered.forget_one(site.memory, session.namespace, item_id, site.metrics)
-            return items.get(item_id, "") if count else ""
-
         try:
-            text = await site.run(forget)
+            _, text = await site.run(
+                remembered.forget_fact, site.memory, session.namespace, item_id, site.metrics
+            )
         except (MemoryEngineError, RuntimeError):
-            result = Result("error", [t("memory_unavailable", lang)])
+            result = Result("error", [t("memory_forget_failed", lang)])
             return await self.show(session, result=result, status=503)
         if not text:
             return await self.show(session, result=Result("forgot", [t("page_forgot_gone", lang)]))

@@ -79,7 +79,8 @@ def register(
             remembered.forget_one(memory, it.namespace, it.value, metrics)
         except MemoryEngineError:
             lang = prefs.lang(it.client, it.team, it.user)
-            Answers(it.client, metrics).answer(it.user, t("memory_unavailable", lang), lang=lang)
+            failed = t("memory_forget_failed", lang)
+            Answers(it.client, metrics).answer(it.user, failed, lang=lang)
             return
         if not prefs.publish_home(it.client, it.team, it.user):  # the tab still shows it
             lang = prefs.lang(it.client, it.team, it.user)

@@ -334,3 +334,16 @@ def test_on_a_terminal_each_step_is_a_dim_line_and_the_preferences_used_follow(
     piped = _session(settings, "plan it again\n", memory=sqlite_memory)
     assert "A daytime flight again." in piped
     assert "Recalling" not in piped and "Used:" not in piped
+
+
+def test_a_memory_that_cannot_be_reached_is_never_told_as_a_failed_save(tmp_path: Path) -> None:
+    """Reading or erasing while the store is down says what failed: "nothing was
+    remembered" after /forget would read as if the person's memory were gone."""
+    broken = open_memory(dsn=f"sqlite:///{tmp_path}", redis_url="")  # a directory: unusable
+    output = _session(_settings(), "/prefs\n/forget 0123abcd\n/forget all\n", memory=broken)
+    broken.close()
+    assert output.count(t("home_unavailable", "en")) == 1  # /prefs
+    assert output.count(t("memory_forget_failed", "en")) == 2  # /forget ID, /forget all
+    assert t("memory_unavailable", "en") not in output
+    chinese = _session(_settings(), "/forget 全部 0123abcd\n", memory=broken)
+    assert t("memory_forget_failed", "zh") in chinese

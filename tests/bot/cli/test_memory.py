@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from tests.bot.cli.conftest import QUIET_ROOMS, Ran, TravelBot
+from tests.support.services import free_port
 
 
 def _env(tmp_path: Path) -> dict[str, str]:
@@ -168,7 +169,7 @@ def test_show_reads_as_the_page_does_profile_included(travel_bot: TravelBot) -> 
     assert lines[2] == "Only for some trips (say so in chat to change them): Japan: Window"
     assert lines[3] == "What I remember (3):"
     assert len(lines) == 7 and all(line.startswith("  - ") for line in lines[4:])
-    assert "(from import · " in lines[4] and "only for: Japan" in shown.out
+    assert "(imported from the command line · " in lines[4] and "only for: Japan" in shown.out
     # In Chinese: by --lang, or by DEFAULT_LANGUAGE; the facts keep their own words.
     for chinese in (
         travel_bot("memory", "show", "--user", "T1:U1", "--lang", "zh"),
@@ -177,6 +178,9 @@ def test_show_reads_as_the_page_does_profile_included(travel_bot: TravelBot) -> 
         assert "你现在的偏好：高铁坐一等座；避开红眼航班。" in chinese.out
         assert "我记住的内容（3 条）：" in chinese.out and "仅限：日本" in chinese.out
         assert "I never take red-eye flights" in chinese.out
+        assert (
+            "(由命令行导入 · " in chinese.out and "import" not in chinese.out
+        )  # not an English word
     assert "rail_class" not in shown.out and "first_class" not in shown.out
 
 
@@ -205,3 +209,22 @@ def test_an_ambiguous_id_prefix_forgets_nothing(memory_cli: MemoryCLI) -> None:
     assert done.status == 1
     assert "have ids beginning" in done.err and "nothing was forgotten" in done.err
     assert len(json.loads(memory_cli("export", "--user", "T1:U1").out)["items"]) == 17
+
+
+def test_a_change_redis_was_not_told_of_is_said_with_what_it_means(travel_bot: TravelBot) -> None:
+    """A command ends before Redis is back, so the cached copy of the old preferences is
+    never dropped: the operator must learn the assistant may use them a while longer."""
+    assert travel_bot("memory", "add", "--user", "T1:U1", "I prefer aisle seats").status == 0
+    closed = f"redis://127.0.0.1:{free_port()}/0"
+    stale = (
+        "warning: Redis did not answer, so the assistant may go on using the preferences "
+        "of T1:U1 as they were before this change for up to 30 minutes"
+    )
+    for argv in (
+        ("add", "--user", "T1:U1", "I never take red-eye flights"),
+        ("forget", "--user", "T1:U1", "--all", "--yes"),
+    ):
+        ran = travel_bot("memory", *argv, REDIS_URL=closed)
+        assert ran.status == 0 and stale in ran.err
+    shown = travel_bot("memory", "show", "--user", "T1:U1", REDIS_URL=closed)
+    assert shown.status == 0 and "warning" not in shown.err  # a read leaves nothing stale

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import httpx
 
+from tests.bot.cli.conftest import TravelBot
 from tests.support.processes import bot_env, wait_until_healthy
 from tests.support.services import free_port
 from tests.support.slack_harness import BOT_TOKEN, SIGNING_SECRET
@@ -167,3 +168,16 @@ def test_the_link_command_says_what_is_missing(tmp_path: Path, bot_prefix: str) 
     assert done.returncode == 0 and done.stdout.startswith(
         "https://travel.example.com/prefs?token="
     )
+
+
+def test_a_link_to_a_namespace_nothing_was_kept_for_says_so(travel_bot: TravelBot) -> None:
+    """A typo in --user would send a person a page whose saves never reach them."""
+    assert travel_bot("memory", "add", "--user", "T1:U1", "I prefer aisle seats").status == 0
+    env = {"PREFS_LINK_SECRET": SECRET, "PUBLIC_URL": "https://travel.example.com"}
+    typo = travel_bot("prefs", "link", "--user", "T1:U7", **env)
+    assert typo.status == 0 and typo.out.startswith("https://travel.example.com/prefs?token=")
+    assert typo.err.strip() == (
+        "note: nothing remembered for T1:U7 (did you mean T1:U1?); the page starts empty"
+    )
+    known = travel_bot("prefs", "link", "--user", "T1:U1", **env)
+    assert known.status == 0 and known.err == ""

@@ -2,11 +2,22 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from bot.conversation.claims import Claims
-from bot.flows.actions import FORGET_PREFS, FORGET_PREFS_NO, SHOW_PREFS, Action, Request
+from bot.flows.actions import (
+    FORGET_PREFS,
+    FORGET_PREFS_NO,
+    FORGET_PREFS_YES,
+    SHOW_PREFS,
+    Action,
+    Request,
+)
 from bot.flows.preferences import PreferenceFlows
 from bot.flows.views import Confirmation, Notice, PreferencesView
+from bot.messages import t
 from bot.metrics import Metrics
+from memory import open_memory
 from memory.engine import Memory
 from tests.support.platforms import FEISHU
 
@@ -58,3 +69,15 @@ def test_show_then_forget_asks_first_and_only_the_owner_may_answer_once(
     nothing = flows.ask_forget(ask(BOB, Action(FORGET_PREFS)))
     assert isinstance(nothing.view, Notice) and nothing.view.key == "prefs_forget_nothing"
     assert flows.cancel(ask(BOB, Action(FORGET_PREFS_NO))).tone == "info"
+
+
+def test_forget_everything_while_memory_is_down_says_nothing_was_erased(tmp_path: Path) -> None:
+    """The person asked to erase; "nothing was remembered" would read as if it were done."""
+    broken = open_memory(dsn=f"sqlite:///{tmp_path}", redis_url="")  # a directory: unusable
+    flows = PreferenceFlows(memory=broken, metrics=Metrics(), claims=Claims(client=None))
+    yes = Action(FORGET_PREFS_YES, {"owner": "feishu:tk:ou_alice"})
+    for lang in ("en", "zh"):
+        failed = flows.forget(Request(FEISHU, "tk", ALICE, yes, lang=lang))
+        assert isinstance(failed.view, Notice) and failed.tone == "error"
+        assert failed.text == t("memory_forget_failed", lang)
+    broken.close()

@@ -6,6 +6,7 @@ from collections.abc import Callable
 
 from bot.messages import t
 from bot.slack.views import blocks as views
+from tests.bot.conftest import BotFactory
 from tests.support.slack_api import FakeSlackAPI
 from tests.support.slack_harness import BotHarness
 from tests.support.slack_payloads import (
@@ -235,3 +236,13 @@ def test_remembered_slack_markup_is_shown_as_text_on_home(
     for markup in ("<!channel>", "<@U0BOB>", "<https://x.example"):
         assert markup not in shown  # nobody is pinged, no link is made
     assert "tell &lt;!channel&gt; and &lt;@U0BOB&gt;" in shown
+
+
+def test_a_forget_while_memory_is_down_says_nothing_was_erased(
+    make_bot: BotFactory, slack: FakeSlackAPI
+) -> None:
+    """Not "nothing was remembered": after asking to erase, that reads as done."""
+    bot = make_bot(memory_dsn="postgresql://postgres@127.0.0.1:1/test?connect_timeout=1")
+    click(bot, ALICE, views.FORGET_ITEM_ACTION_ID, "0123abcd0123abcd0123abcd0123abcd")
+    settle(bot)
+    assert told(slack, ALICE) == [t("memory_forget_failed", "en")]

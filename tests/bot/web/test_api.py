@@ -236,6 +236,24 @@ def test_delete_forgets_ones_own_fact_and_nobody_elses(prefs_bot: PrefsBot) -> N
     assert len(memory.items(prefs_bot.namespace(ALICE))) == 1
 
 
+def test_forgetting_a_fact_names_it_not_the_versions_it_replaced(prefs_bot: PrefsBot) -> None:
+    """One *Forget* is one fact to the person, though the aisle seat it replaced goes too."""
+    for lang, aisle, window in (
+        ("en", "I prefer aisle seats", "I prefer window seats"),
+        ("zh", "我喜欢靠过道的座位", "我喜欢靠窗的座位"),
+    ):
+        user = f"U_{lang}"
+        ns = prefs_bot.namespace(user)
+        prefs_bot.memory.record(ns, [aisle])
+        prefs_bot.memory.record(ns, [window])  # replaces the aisle seat
+        [current] = prefs_bot.memory.items(ns)
+        assert current.text == window
+        answer = prefs_bot.api(prefs_bot.token(user, lang=lang)).delete(f"{API}/facts/{current.id}")
+        assert answer.status_code == 200
+        assert answer.json()["message"] == t("page_forgot", lang, text=window)
+        assert prefs_bot.memory.items(ns) == []
+
+
 def test_one_persons_token_shows_nothing_of_anothers(prefs_bot: PrefsBot) -> None:
     prefs_bot.memory.record(prefs_bot.namespace(ALICE), ["I like quiet rooms"])
     body = prefs_bot.api(prefs_bot.token(BOB)).get(API).json()
@@ -253,7 +271,9 @@ def test_a_memory_that_is_down_is_told_as_unavailable_never_as_empty(
         assert response.status_code == 503 and response.json()["error"] == "unavailable"
         saved = _post(api, {"slots": {"seat": "aisle"}})
         assert saved.status_code == 503 and saved.json()["error"] == "unavailable"
-        assert api.delete(f"{API}/facts/abc123").status_code == 503
+        erased = api.delete(f"{API}/facts/abc123")
+        assert erased.status_code == 503  # an erase that failed is never told as a save's
+        assert erased.json()["message"] == t("memory_forget_failed", "en")
         page = bot.client().get(bot.link(), follow_redirects=True)
         assert page.status_code == 503
         assert t("home_unavailable", "en") in html.unescape(page.text)

@@ -8,6 +8,7 @@ and a bearer token are then tried as an attacker holding them would.
 
 from __future__ import annotations
 
+import html
 import io
 import json
 import re
@@ -19,6 +20,7 @@ import pytest
 
 from bot.cli import logs, main
 from bot.cli.chat import run_console
+from bot.messages import t
 from bot.prefs.links import LINK_PURPOSE, Signer
 from bot.prefs.revocations import Revocations, now_ms
 from bot.slack.views import blocks as views
@@ -154,12 +156,19 @@ def test_with_redis_down_the_page_reads_but_changes_nothing(
         note = json.dumps({"note": "Late checkout"})
         refused = bearer.post(API, content=note, headers=JSON)
         assert refused.status_code == 503 and refused.json()["error"] == "unavailable"
+        # The person was changing, not reading: "I can't read your preferences" is untrue.
+        assert refused.json()["message"] == t("prefs_change_unavailable", "en")
         posted = browser.post(API, content=note, headers={**JSON, "X-CSRF-Token": csrf})
         assert posted.status_code == 503
-        assert browser.post("/prefs", data={"note": "x", "csrf_token": csrf}).status_code == 503
+        saved = browser.post("/prefs", data={"note": "x", "csrf_token": csrf})
+        assert saved.status_code == 503
+        assert t("prefs_change_unavailable", "en") in html.unescape(saved.text)
+        assert t("home_unavailable", "en") not in html.unescape(saved.text)
         [fact] = bot.memory.items(ns)
         forget = {"id": fact.id, "csrf_token": csrf}
-        assert browser.post("/prefs/forget", data=forget).status_code == 503
+        forgot = browser.post("/prefs/forget", data=forget)
+        assert forgot.status_code == 503
+        assert t("prefs_change_unavailable", "en") in html.unescape(forgot.text)
         assert [i.text for i in bot.memory.items(ns)] == ["I like quiet rooms"]
     finally:
         bot.close()
