@@ -101,9 +101,11 @@ HALVES = (
     "dev9",
     "dev10",
     "fresh9",
+    "dev11",
+    "fresh10",
 )
 DEV_HALVES = (
-    *("dev", "dev2", "dev3", "dev4", "dev5", "dev6", "dev7", "dev8", "dev9", "dev10"),
+    *("dev", "dev2", "dev3", "dev4", "dev5", "dev6", "dev7", "dev8", "dev9", "dev10", "dev11"),
     *("fresh3", "fresh4", "fresh5"),
 )
 # tuned on (fresh3-5 since round 7, after their blind runs were reported); --errors lists
@@ -131,6 +133,8 @@ SPLIT_OF = {
     "dev9": "dev",
     "dev10": "dev",
     "fresh9": "check",
+    "dev11": "dev",
+    "fresh10": "check",
 }
 RECORDED: dict[str, str] = {}  # an older fact's text -> the id it was recorded as
 _EXISTING = re.compile(r"^([0-9a-f]{32}): (.*)$", re.MULTILINE)
