@@ -1426,8 +1426,23 @@ def lang_of(text: str, default: Lang = "en") -> Lang:
     return detect_lang(text) if text.strip() else default
 
 
+# A refused fact is shown as memory's masked preview, its sensitive spans replaced by
+# `memory.privacy.REDACTED` (not imported: that package loads the privacy models); a reader
+# of another language sees the mask in theirs.
+REDACTED = "[redacted]"
+_MASKS = {"zh": "[已隐去]"}
+
+
 def t(key: str, lang: str, /, **values: object) -> str:
     """The message `key` in `lang` (English when the language is unknown)."""
     entry = _MESSAGES[key]
     text = entry.get(lang) or entry["en"]
-    return text.format(**values) if values else text
+    if not values:
+        return text
+    mask = _MASKS.get(lang)
+    if mask is not None:
+        values = {
+            name: value.replace(REDACTED, mask) if isinstance(value, str) else value
+            for name, value in values.items()
+        }
+    return text.format(**values)

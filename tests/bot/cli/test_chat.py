@@ -15,10 +15,11 @@ from openai import OpenAI
 
 from bot.agent.loop import Agent
 from bot.cli.chat import run_console
-from bot.messages import t
+from bot.messages import REDACTED, t
 from bot.settings import Settings
 from memory import open_memory
 from memory.engine import Memory
+from memory.privacy import REDACTED as memory_redacted
 from tests.bot.cli.conftest import QUIET_ROOMS
 from tests.support.llm_server import Fail, ScriptedModel
 from tests.support.services import free_port
@@ -101,12 +102,21 @@ def test_refusals_are_in_the_persons_language_and_never_echo_the_whole_text(
         f"/remember 酒店预算一万二\n/remember hunter2 是我的密码\n/remember {long_fact}\n",
         memory=sqlite_memory,
     )
-    assert f"未保存：酒店预算[redacted]。{t('prefs_privacy_amount', 'zh')}" in output
-    assert f"未保存：[redacted] 是我的密码。{t('prefs_privacy_secret', 'zh')}" in output
+    # The masked preview speaks the reader's language too (memory masks as "[redacted]").
+    assert f"未保存：酒店预算[已隐去]。{t('prefs_privacy_amount', 'zh')}" in output
+    assert f"未保存：[已隐去] 是我的密码。{t('prefs_privacy_secret', 'zh')}" in output
+    assert "[redacted]" not in output
     assert t("reject_too_long", "zh") in output
     assert "contains" not in output and "hunter2" not in output and "12000" not in output
     assert len(output) < 2000  # the 10,000-character fact is not echoed back
     assert sqlite_memory.items(USER) == []
+
+
+def test_an_english_refusal_keeps_the_english_mask(sqlite_memory: Memory) -> None:
+    output = _session(_settings(), "/remember my password is hunter2\n", memory=sqlite_memory)
+    assert "Not saved: my password is [redacted]." in output
+    assert "hunter2" not in output
+    assert memory_redacted == REDACTED  # bot.messages masks what memory masks
 
 
 def test_recall_says_when_memory_cannot_be_read(tmp_path: Path) -> None:
