@@ -255,9 +255,9 @@ def _forget_one(mem: Any, args: argparse.Namespace) -> int:
     [item_id] = named
     erased = mem.forget(args.user, item_id)
     if item_id in current:
-        print(f"forgot 1 fact{_earlier(erased - 1)}")
+        print(f"forgot 1 fact{_earlier(erased - 1, facts=1)}")
     else:
-        print(f"forgot 1 earlier version{_earlier(erased - 1)}")
+        print(f"forgot 1 earlier version{_earlier(erased - 1, facts=1)}")
     return 0
 
 
@@ -285,7 +285,7 @@ def _forget_all(mem: Any, args: argparse.Namespace, settings: Settings) -> int:
         unrevoked = revocations.pending
     finally:
         revocations.close()
-    print(f"forgot {count} fact(s){_earlier(erased - count)}")
+    print(f"forgot {_counted(count, 'fact')}{_earlier(erased - count, facts=count)}")
     if unrevoked:
         print(
             f"warning: Redis could not record it, so links to the preferences page of "
@@ -295,8 +295,14 @@ def _forget_all(mem: Any, args: argparse.Namespace, settings: Settings) -> int:
     return 0
 
 
-def _earlier(count: int) -> str:
-    return f" and {count} earlier version(s) they replaced" if count > 0 else ""
+def _earlier(count: int, *, facts: int) -> str:
+    if count <= 0:
+        return ""
+    return f" and {_counted(count, 'earlier version')} {'it' if facts == 1 else 'they'} replaced"
+
+
+def _counted(count: int, noun: str) -> str:
+    return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
 
 
 def _known(mem: Any, namespace: str) -> bool:

@@ -53,7 +53,7 @@ def test_add_search_show_export_forget(memory_cli: MemoryCLI) -> None:
     one = memory_cli("forget", "--user", "T1:U1", "--id", rows[0]["id"])
     assert one.out.strip() == "forgot 1 fact"
     rest = memory_cli("forget", "--user", "T1:U1", "--all", "--yes")
-    assert rest.out.strip() == "forgot 1 fact(s)"
+    assert rest.out.strip() == "forgot 1 fact"
     assert "nothing remembered for T1:U1" in memory_cli("show", "--user", "T1:U1").out
 
 
@@ -87,7 +87,7 @@ def test_forget_needs_an_id_or_all_and_all_needs_a_yes_off_a_terminal(
 
     done = memory_cli("forget", "--user", "T1:U1", "--all", "--yes")
     assert done.status == 0
-    assert done.out.strip() == "forgot 1 fact(s) and 1 earlier version(s) they replaced"
+    assert done.out.strip() == "forgot 1 fact and 1 earlier version it replaced"
     assert json.loads(memory_cli("export", "--user", "T1:U1").out)["items"] == []
 
 
@@ -121,7 +121,7 @@ def test_forget_all_asks_on_a_terminal(tmp_path: Path, memory_cli: MemoryCLI) ->
     assert "red-eye" in memory_cli("show", "--user", "T1:U1").out
 
     status, output = _on_a_terminal(tmp_path, "y", "forget", "--user", "T1:U1", "--all")
-    assert status == 0 and "forgot 1 fact(s)" in output
+    assert status == 0 and "forgot 1 fact" in output
     assert "nothing remembered" in memory_cli("show", "--user", "T1:U1").out
 
 
