@@ -8,11 +8,7 @@ regression trained by `bench/privacy_amount_classifier.py` on the privacy corpus
 embedding (the bundled model the memory and the other layers use; the embedder caches it, so
 the instruction layer does not embed the fact again) and a few cheap features of its numbers:
 how many digits, thousands separators, decimals, round numbers, a scale (k, 万), a unit after
-it, Chinese numerals, where it stands. Round 23 adds the number's role: the words that govern
-the main number within its clause (up to three on each side, tagged by side and distance, the
-pair next to it, Chinese a character at a time: "sits at", "rows", "ceilings below", "住 …
-那间", "81了" against "set me back", "一宿", "a night"), hashed into `ROLE_BUCKETS` indicator
-features, so what the number measures weighs beside the topic of the sentence.
+it, Chinese numerals, where it stands.
 
 It only adjudicates facts the rules refuse as "amount" where nothing in the fact names money
 (`adjudicable`): no currency, no money word (budget, fare, 费, 补贴 ...), no paying verb (spent,
@@ -27,7 +23,6 @@ from __future__ import annotations
 import json
 import re
 import threading
-import zlib
 from collections.abc import Sequence
 from functools import cached_property
 from importlib import resources
@@ -55,11 +50,6 @@ _SCALE = re.compile(r"(?:k|w|千|万|hundred|thousand|grand)\Z", re.IGNORECASE)
 _CJK = re.compile(r"[\u4e00-\u9fff]")
 _ZH_NUMERAL = re.compile(r"[零〇一二两三四五六七八九十百千万]")
 _WORD = re.compile(r"[A-Za-z\u4e00-\u9fff]")
-# Round 23: the words that govern the number, read by role. A clause ends at these.
-_CLAUSE_END = re.compile(r"[,.;!?，。；！？、\n]")
-_TOKEN = re.compile(r"[a-z']+|[\u4e00-\u9fff]|\d+(?:[.,]\d+)*", re.IGNORECASE)
-ROLE_BUCKETS = 256
-_ROLE_REACH = 3
 
 
 def names_money(text: str) -> bool:
@@ -80,11 +70,11 @@ def _digits(number: str) -> int:
 
 def cheap_features(text: str) -> list[float]:
     """What the numbers of `text` look like, each scaled to about 0..1 (see the module
-    docstring); the order is the one of `CHEAP`."""
+    docstring); the order is the one of `FEATURES`."""
     folded = normalise(text).text
     found = list(CANDIDATE.finditer(folded))
     if not found:
-        return [0.0] * len(CHEAP)
+        return [0.0] * len(FEATURES)
     main = max(found, key=lambda match: _digits(match.group()))
     number = main.group().strip()
     bare = number.replace(",", "").split(".")[0].rstrip("kKwW千万 ")
@@ -109,47 +99,7 @@ def cheap_features(text: str) -> list[float]:
     ]
 
 
-def _tokens(window: str) -> list[str]:
-    return ["#" if token[0].isdigit() else token.lower() for token in _TOKEN.findall(window)]
-
-
-def role_tokens(text: str) -> list[str]:
-    """What governs the fact's main number, in its clause: the words right before it (a noun
-    it measures or counts, a verb that pays or climbs, 花了, 限高, "rows", "sits at") and right
-    after it (a unit or a counter, 那间, 了, "a day", "and gets cold"), each tagged with its
-    side and distance; Chinese is read a character at a time, with the pair next to the number.
-    The number itself and other numbers read as "#"."""
-    folded = normalise(text).text
-    found = list(CANDIDATE.finditer(folded))
-    if not found:
-        return []
-    main = max(found, key=lambda match: _digits(match.group()))
-    before = _CLAUSE_END.split(folded[: main.start()])[-1]
-    after = _CLAUSE_END.split(folded[main.end() :])[0]
-    left = _tokens(before)[-_ROLE_REACH:][::-1]
-    right = _tokens(after)[:_ROLE_REACH]
-    out = [f"b{i}:{token}" for i, token in enumerate(left)]
-    out += [f"b:{token}" for token in left]
-    out += [f"a{i}:{token}" for i, token in enumerate(right)]
-    out += [f"a:{token}" for token in right]
-    if len(left) >= 2:
-        out.append(f"bb:{left[1]}{left[0]}")
-    if len(right) >= 2:
-        out.append(f"aa:{right[0]}{right[1]}")
-    out.append("b:<start>" if not left else "b:<word>")
-    out.append("a:<end>" if not right else "a:<word>")
-    return out
-
-
-def role_features(text: str) -> list[float]:
-    """`role_tokens` hashed into `ROLE_BUCKETS` indicator features."""
-    row = [0.0] * ROLE_BUCKETS
-    for token in role_tokens(text):
-        row[zlib.crc32(token.encode("utf-8")) % ROLE_BUCKETS] = 1.0
-    return row
-
-
-CHEAP = (
+FEATURES = (
     "digits",
     "thousands_separator",
     "decimal",
@@ -167,14 +117,11 @@ CHEAP = (
     "number_last",
     "number_first",
 )
-FEATURES = (*CHEAP, *(f"role_{index}" for index in range(ROLE_BUCKETS)))
 
 
 def design(vectors: Matrix, texts: Sequence[str]) -> Matrix:
     """The model's inputs: each text's embedding beside its cheap features."""
-    cheap = np.asarray(
-        [cheap_features(text) + role_features(text) for text in texts], dtype=np.float32
-    )
+    cheap = np.asarray([cheap_features(text) for text in texts], dtype=np.float32)
     return np.hstack([vectors, cheap.reshape(len(texts), len(FEATURES))]).astype(np.float32)
 
 
@@ -225,9 +172,7 @@ def shared_amount_classifier() -> AmountClassifier:
 
 
 __all__ = [
-    "CHEAP",
     "FEATURES",
-    "ROLE_BUCKETS",
     "WEIGHTS",
     "AmountClassifier",
     "adjudicable",
@@ -235,7 +180,5 @@ __all__ = [
     "design",
     "load_weights",
     "names_money",
-    "role_features",
-    "role_tokens",
     "shared_amount_classifier",
 ]
