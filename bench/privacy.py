@@ -35,7 +35,8 @@ round 17 adds `r17_dev` (tuned on) and `r17_fresh` (measured once); round 18 add
 (tuned on) and `r19_fresh` (measured once); round 20 adds `r20_fresh` (measured once);
 round 21 trains a classifier on every earlier set but held-out, untuned, r8_held_out and
 t12_fresh, and adds `r21_fresh` (measured once); round 22 adds `r22_dev` (tuned on)
-and `r22_fresh` (measured once) (bench/README.md).
+and `r22_fresh` (measured once); round 23 adds `r23_dev` (tuned on) and `r23_fresh` (measured
+once) (bench/README.md).
 
     .venv/bin/python bench/privacy.py
     .venv/bin/python bench/privacy.py --prefeval ../shared/data/prefeval_dev --json out.json
@@ -94,6 +95,8 @@ ROUND8 = (
     "r21_fresh",
     "r22_dev",
     "r22_fresh",
+    "r23_dev",
+    "r23_fresh",
 )
 ROUND8_TUNED = (
     "r8_dev",
@@ -118,6 +121,7 @@ ROUND8_TUNED = (
     "r19_fresh",
     "r20_fresh",
     "r22_dev",
+    "r23_dev",
 )
 FAMILIES = ("amount", "instructions")
 # Sets whose misses are printed (tuned on anyway): r8_fresh was measured once, untuned, and
@@ -147,6 +151,9 @@ FAMILIES = ("amount", "instructions")
 # Round 22's r22_dev (amounts and benign numbers in other voices: expense lines, chat shorthand,
 # Cantonese and Taiwanese wording) is tuned on; r22_fresh, written after that tuning and
 # committed before its only run, only measured.
+# Round 23's r23_dev (amounts by what governs them; heights, limits and counts said without a
+# unit, in yet other voices) is tuned on; r23_fresh, written after that tuning and committed
+# before its only run, only measured.
 LISTED = ("dev", "t12_dev", *ROUND8_TUNED)  # every set tuned on
 
 

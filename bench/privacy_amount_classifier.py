@@ -6,7 +6,8 @@ deciding amount against a number that is not money, for the facts the rules refu
 where nothing names money. Training data: the `amount` sentences and the benign sentences that
 hold a number (after normalisation) of the tuned sets below. From round 21 the fresh sets r8 to
 r20 measured in earlier rounds are tuned sets too (bench/README.md says so), and round 22 adds
-r22_dev; held-out, untuned, r21_fresh and r22_fresh are never read here.
+r22_dev; held-out, untuned, r21_fresh and r22_fresh are never read here, nor r23_fresh (round
+23 tried a retraining with r23_dev and role features and did not ship it).
 
 Trained on what the layer sees: every benign sentence with a number, and the amounts the layer
 would decide (`adjudicable` on the rules' verdict: nothing names money); amounts with a money

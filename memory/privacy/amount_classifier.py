@@ -33,14 +33,14 @@ import numpy as np
 from memory.privacy.money import CANDIDATE, EXPLICIT, MONEY_WORD, NOT_MONEY
 from memory.privacy.similarity import ExemplarMargin, Matrix
 from memory.privacy.text import normalise
-from memory.privacy.vocabulary import PAYING_EN, PAYING_ZH
+from memory.privacy.vocabulary import PAYING_EN, PAYING_PHRASAL, PAYING_ZH
 
 WEIGHTS = "amount_classifier.json"
 
 F = re.ASCII | re.IGNORECASE
 # Verbs that say money changed hands, wherever they stand in the fact.
 _PAYING = re.compile(
-    rf"(?<![a-z])(?:{PAYING_EN}|spends|spending|pays|tip|tips|blew|billed|expensed|reimbursed"
+    rf"(?<![a-z])(?:{PAYING_EN}|{PAYING_PHRASAL}|spends|spending|pays|tip|tips|blew|billed|expensed|reimbursed"
     r"|came\s+(?:out\s+)?(?:to|at)|comes\s+(?:out\s+)?(?:to|at)|ran\s+(?:me|us)|runs\s+(?:me|us)"
     r"|set\s+(?:me|us)\s+back|totall?ed|all[\s-]in|in\s+total|altogether|earn\w*|take[\s-]home)"
     rf"(?![a-z])|{PAYING_ZH}|一共|总共|共计|合计|花|付|掏|赚|挣",

@@ -12,6 +12,7 @@ from memory.privacy.vocabulary import (
     HAGGLED_DOWN,
     PAYERS,
     PAYING_EN,
+    PAYING_PHRASAL,
     PAYING_ZH,
     PER_WORD,
 )
@@ -22,7 +23,7 @@ F = re.ASCII | re.IGNORECASE
 # "came to 1340", "ran me 410", "set aside 3000", "花了23000", "一共2400", "给酒店留800".
 SPENT_BEFORE = re.compile(
     rf"(?:(?<![a-z])(?:{PAYING_EN}|spends|spending|pays|{HAGGLED_DOWN}"
-    r"|blew|blown|dropped|forked\s+out|shelled\s+out|splurged|burned|wasted|owe[sd]?"
+    rf"|blew|blown|dropped|{PAYING_PHRASAL}|splurged|burned|wasted|owe[sd]?"
     r"|set\s+(?:me|us|him|her|them)\s+back|came\s+(?:out\s+)?(?:to|at)|comes\s+(?:out\s+)?(?:to|at)|ran(?:\s+(?:me|us))?"
     r"|runs\s+(?:me|us)|totall?ed|totals?|grand\s+total|subtotal|billed|expensed|reimbursed"
     r"|cover|covers|covered|set\s+aside|put\s+aside|budgeted|allot(?:ted)?|earmark(?:ed)?"

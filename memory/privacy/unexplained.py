@@ -43,6 +43,7 @@ from memory.privacy.vocabulary import (
     ON_FOOT,
     PAYERS,
     PAYING_EN,
+    PAYING_PHRASAL,
     PAYING_ZH,
     PER_WORD,
     PLACES,
@@ -77,7 +78,7 @@ CUE_AFTER = re.compile(
     F,
 )
 PAID_BEFORE = re.compile(
-    rf"(?:(?<![a-z])(?:{PAYING_EN}|spending|pays|charge|charges|blew|dropped|forked\s+out|shelled\s+out|splurged|set\s+(?:me|us)\s+back"
+    rf"(?:(?<![a-z])(?:{PAYING_EN}|spending|pays|charge|charges|blew|dropped|{PAYING_PHRASAL}|splurged|set\s+(?:me|us)\s+back"
     r"|came\s+to|came\s+in\s+at|ran\s+(?:me|us)|runs\s+(?:me|us)|billed|reimbursed|refunded"
     r"|earn|earns|earned|make|makes|made)(?![a-z])"
     r"(?:\s+[a-z']+){0,3}?\s*:?\s*"

@@ -294,6 +294,8 @@ PAYERS = r"person|head|adult|child|kid"
 ADMISSIONS = r"ticket|ride|visit|entry"
 # Verbs of paying, right before an amount ("paid 7", "cost 90", "花了4", "被收了九十五").
 PAYING_EN = r"spent|spend|paid|pay|paying|costs?|costing|charged|tipped"
+# Phrasal paying verbs in every tense ("I fork out 600 a month", "shelled out", "cough up").
+PAYING_PHRASAL = r"(?:fork|shell|splash)(?:s|es|ed|ing)?\s+out|cough(?:s|ed|ing)?\s+up"
 PAYING_ZH = r"花了|花掉|付了|交了|掏了|刷了|另收|加收|被收了?|收了我?"
 # Positions, whose number is where one is, not what one paid: "seat 12", "gate 4", "第3排".
 POSITIONS = r"room|floor|row|seat|gate|terminal|platform|track|exit|pier|berth|stand|carousel"
@@ -331,6 +333,7 @@ __all__ = [
     "ON_FOOT",
     "PAYERS",
     "PAYING_EN",
+    "PAYING_PHRASAL",
     "PAYING_ZH",
     "PER_WORD",
     "PLACES",
