@@ -48,6 +48,7 @@ def open_memory(
     from memory.privacy.guard import PrivacyGuard
     from memory.privacy.review import LLMPrivacyReviewer
     from memory.profile import load_schema
+    from memory.redelivery import InvalidationJournal
     from memory.redis_client import CACHE_TIMEOUT, open_redis
     from memory.settings import MemorySettings
     from memory.store import Store
@@ -91,7 +92,7 @@ def open_memory(
             embedder = shared_local_embedder()
     if judge is None and settings.fast_llm_configured:
         judge = LLMConflictJudge(client=openai_client(settings), model=settings.llm_fast_model)
-    return Memory(
+    memory = Memory(
         store=Store(
             backend_from_dsn(settings.memory_dsn, busy_timeout=settings.sqlite_busy_timeout_seconds)
         ),
@@ -102,6 +103,14 @@ def open_memory(
         judge=judge,
         guard=PrivacyGuard(reviewer=reviewer),
     )
+    if cache.enabled:  # invalidations Redis missed outlive the process (memory.redelivery)
+        cache.journal = InvalidationJournal(
+            cache,
+            memory.store.backend,
+            key_prefix=settings.redis_key_prefix,
+            ready=memory._ready,
+        )
+    return memory
 
 
 __all__ = [

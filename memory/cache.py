@@ -27,11 +27,13 @@ it asked the store.
 Redis is optional. Any Redis error counts as a miss; after an error that says Redis
 cannot be reached (a refused or dropped connection, a timeout, a cluster without a
 node) the cache stays off for a short back-off and then tries again, while an error of
-one call (a value Redis refuses, a script error) costs that call only. Invalidations
-that could not be delivered are replayed before the next read and on `flush()` (False
-when some are left: a process that ends in the blink leaves a stale summary until the
-TTL). Keys and fields never fail to encode: a namespace or request that is not valid
-UTF-8 is hashed (`hash_tag`, `query_field`).
+one call (a value Redis refuses, a script error) costs that call only. An invalidation
+that could not be delivered is kept in the store (`journal`, `memory.redelivery`), so
+it outlives this process: every process holding the cache delivers it before its first
+read, after an outage it saw, and within seconds from a background check; this one
+also replays it before its next read and on `flush()`. Keys and fields never fail to
+encode: a namespace or request that is not valid UTF-8 is hashed (`hash_tag`,
+`query_field`). The Lua scripts are in `memory.cache_scripts`.
 """
 
 from __future__ import annotations
@@ -44,55 +46,16 @@ import threading
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+from memory.cache_scripts import FILL, INVALIDATE, LOOKUP, MAX_FIELDS
+
+if TYPE_CHECKING:
+    from memory.redelivery import InvalidationJournal
 
 log = logging.getLogger(__name__)
 
 FACTS = "facts"
-
-# ARGV: the largest facts value to answer inline, then the summary fields to try, in
-# order. Answers {'summary', value}, else {'facts', generation[, packed facts]} when the
-# facts are cached, else {'miss', generation}. Larger facts values are read with a
-# plain HGET after it: a script copies its reply through Lua (0.7 ms for 500 facts),
-# while a second round trip costs less than that.
-_LOOKUP = """
-for i = 2, #ARGV do
-  local value = redis.call('HGET', KEYS[1], ARGV[i])
-  if value then return {'summary', value} end
-end
-local gen = redis.call('GET', KEYS[2])
-if gen == false then gen = '0' end
-local size = redis.call('HSTRLEN', KEYS[1], 'facts')
-if size == 0 then return {'miss', gen} end
-if size <= tonumber(ARGV[1]) then return {'facts', gen, redis.call('HGET', KEYS[1], 'facts')} end
-return {'facts', gen}
-"""
-# ARGV: generation seen, TTL, the most fields an entry may hold, then field/value pairs.
-# A new request's summary (`q:`) past that many is not added (facts always are): a
-# summary is sized for a prompt (a few KB), and a warmed traveller asks many.
-_FILL = """
-local gen = redis.call('GET', KEYS[2])
-if gen == false then gen = '0' end
-if gen ~= ARGV[1] then return 0 end
-local most = tonumber(ARGV[3])
-for i = 4, #ARGV, 2 do
-  if string.sub(ARGV[i], 1, 2) ~= 'q:' or redis.call('HLEN', KEYS[1]) < most
-     or redis.call('HEXISTS', KEYS[1], ARGV[i]) == 1 then
-    redis.call('HSET', KEYS[1], ARGV[i], ARGV[i + 1])
-  end
-end
-if redis.call('TTL', KEYS[1]) < 0 then redis.call('EXPIRE', KEYS[1], ARGV[2]) end
-return 1
-"""
-# The most fields one namespace's entry holds: its facts and the summaries of its last
-# distinct requests (each up to `MEMORY_SUMMARY_MAX_CHARS`).
-MAX_FIELDS = 33
-
-_INVALIDATE = """
-redis.call('INCR', KEYS[2])
-redis.call('EXPIRE', KEYS[2], ARGV[1])
-return redis.call('DEL', KEYS[1])
-"""
 
 
 def query_field(query: str) -> str:
@@ -167,16 +130,20 @@ class PreferenceCache:
         self._prefix = key_prefix
         self._retry_after = retry_after_seconds
         self._down_until = 0.0
-        self._pending: set[str] = set()
+        # Undelivered invalidations, each True when also kept in the store's journal.
+        self._pending: dict[str, bool] = {}
+        # Set by `open_memory` on a SQL store: undelivered invalidations outlive us.
+        self.journal: InvalidationJournal | None = None
+        self._unseen = True  # deliver the journal before the first read and after outages
         self._lock = threading.Lock()
         self._later: queue.Queue[tuple[str, dict[str, str | bytes], str] | None] = queue.Queue(
             maxsize=256
         )
         self._writer: threading.Thread | None = None
         self.stats = CacheStats()
-        self._lookup = client.register_script(_LOOKUP) if client is not None else None
-        self._fill = client.register_script(_FILL) if client is not None else None
-        self._invalidate = client.register_script(_INVALIDATE) if client is not None else None
+        self._lookup = client.register_script(LOOKUP) if client is not None else None
+        self._fill = client.register_script(FILL) if client is not None else None
+        self._invalidate = client.register_script(INVALIDATE) if client is not None else None
 
     @property
     def enabled(self) -> bool:
@@ -195,19 +162,37 @@ class PreferenceCache:
             return False
         if time.monotonic() < self._down_until:
             return False
+        journal = self.journal
+        if journal is not None:
+            journal.watch()
+            if self._unseen:  # once per process start or outage: a DB read, not per hit
+                self._unseen = False
+                if journal.deliver() > 0:
+                    return False
         with self._lock:
             pending = list(self._pending)
         for namespace in pending:
-            if not self._send_invalidate(namespace):
+            if not self.send_invalidate(namespace):
                 return False
             with self._lock:
-                self._pending.discard(namespace)
+                self._pending.pop(namespace, None)
         return True
+
+    def backing_off(self) -> bool:
+        """Whether Redis was found unreachable a moment ago (calls wait for the retry)."""
+        return time.monotonic() < self._down_until
+
+    @property
+    def deferred(self) -> int:
+        """Invalidations this process could not deliver yet (kept in the journal or not)."""
+        with self._lock:
+            return len(self._pending)
 
     def _failed(self, what: str, exc: Exception) -> None:
         self.stats.errors += 1
         if _outage(exc):
             self._down_until = time.monotonic() + self._retry_after
+            self._unseen = True
             log.warning("redis %s failed (%s); serving uncached", what, type(exc).__name__)
         else:  # this call's own failure: other namespaces keep their cache
             log.warning("redis %s failed (%s); this call uncached", what, type(exc).__name__)
@@ -336,37 +321,47 @@ class PreferenceCache:
 
         Always tried at once, even during the back-off after an error: a summary left
         behind would be served by every other process. What cannot be delivered is
-        replayed before this process's next cache read, and on `flush()`.
+        kept in the store's journal (`memory.redelivery`: any process delivers it once
+        Redis answers), and replayed before this process's next cache read and on
+        `flush()`.
         """
         if self._client is None:
             return
-        if self._send_invalidate(namespace):
+        if self.send_invalidate(namespace):
             return
+        kept = self.journal is not None and self.journal.record(namespace)
         with self._lock:
-            self._pending.add(namespace)
-        log.error("could not drop the cached summary of a namespace; will retry")
+            self._pending[namespace] = kept or self._pending.get(namespace, False)
+        log.error(
+            "could not drop the cached summary of a namespace; %s",
+            "kept until Redis answers" if kept else "retried while this process runs",
+        )
 
     def flush(self) -> bool:
-        """Write deferred fills, stop their thread, and deliver pending invalidations now
-        (called on close); True when no invalidation remains."""
+        """Write deferred fills, stop the background threads, and deliver pending
+        invalidations now (called on close); True when none is lost, i.e. each was
+        delivered or is kept in the journal for another process (`deferred` counts them).
+        """
         with self._lock:
             writer, self._writer = self._writer, None
         if writer is not None:
             self._later.put(None)
             writer.join(5)
+        if self.journal is not None:
+            self.journal.stop()
         with self._lock:
             pending = list(self._pending)
         for namespace in pending:
-            if self._send_invalidate(namespace):
+            if self.send_invalidate(namespace):
                 with self._lock:
-                    self._pending.discard(namespace)
+                    self._pending.pop(namespace, None)
         with self._lock:
-            left = len(self._pending)
-        if left:
-            log.error("%d cached summaries could not be invalidated before closing", left)
-        return left == 0
+            lost = sum(not kept for kept in self._pending.values())
+        if lost:
+            log.error("%d cached summaries could not be invalidated before closing", lost)
+        return lost == 0
 
-    def _send_invalidate(self, namespace: str) -> bool:
+    def send_invalidate(self, namespace: str) -> bool:
         try:
             self._invalidate(  # type: ignore[misc]
                 keys=[self.key(namespace), self.generation_key(namespace)],

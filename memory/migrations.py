@@ -22,6 +22,14 @@ class Migration:
     postgres: Sequence[str]
 
 
+_CACHE_INVALIDATIONS = """CREATE TABLE IF NOT EXISTS cache_invalidations (
+    key_prefix TEXT NOT NULL,
+    namespace TEXT NOT NULL,
+    token TEXT NOT NULL,
+    recorded_at TEXT NOT NULL,
+    PRIMARY KEY (key_prefix, namespace)
+)"""
+
 MEMORY_MIGRATIONS: tuple[Migration, ...] = (
     Migration(
         version=1,
@@ -80,6 +88,12 @@ MEMORY_MIGRATIONS: tuple[Migration, ...] = (
         description="a newer fact that may replace this one (an unsure change of mind)",
         sqlite=("ALTER TABLE memory_items ADD COLUMN contested_by TEXT",),
         postgres=("ALTER TABLE memory_items ADD COLUMN IF NOT EXISTS contested_by TEXT",),
+    ),
+    Migration(
+        version=4,
+        description="cache invalidations Redis did not take yet (memory.redelivery)",
+        sqlite=(_CACHE_INVALIDATIONS,),
+        postgres=(_CACHE_INVALIDATIONS,),
     ),
 )
 

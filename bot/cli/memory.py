@@ -139,18 +139,25 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
 
 
 def _close(mem: Any, args: argparse.Namespace) -> None:
-    """Close memory, saying so when a change could not be dropped from the Redis cache:
-    this process ends before Redis is back, so the cached copy of the preferences as they
-    were (with an erased fact, say) is served to the assistant until it expires."""
+    """Close memory, saying so when Redis could not be told of a change. It is kept in
+    the store and delivered by whichever process reaches Redis first (`memory.redelivery`),
+    so only a store that also failed leaves the old preferences cached until they expire."""
     cache: Any = getattr(mem, "cache", None)
-    stale = cache is not None and not cache.flush()  # close() tries once more
+    lost = cache is not None and not cache.flush()  # close() tries once more
+    deferred = 0 if cache is None else cache.deferred
     mem.close()
-    if stale:
+    if lost:
         minutes = -(-cache.ttl // 60)
         print(
             f"warning: Redis did not answer, so the assistant may go on using the preferences "
             f"of {args.user} as they were before this change for up to {minutes} minutes "
             "(its cached copy could not be dropped)",
+            file=sys.stderr,
+        )
+    elif deferred:
+        print(
+            f"note: Redis did not answer; the assistant's cached copy of the preferences of "
+            f"{args.user} is dropped as soon as Redis answers again (the change is saved)",
             file=sys.stderr,
         )
 

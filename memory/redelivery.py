@@ -1,0 +1,140 @@
+"""Invalidations Redis did not take, kept in the memory store until it does.
+
+A write commits, then drops the namespace's cached summaries from Redis
+(`PreferenceCache.invalidate`). When Redis does not answer at that moment, the
+namespace is recorded in the store's `cache_invalidations` table (key prefix,
+namespace, a token), so the drop outlives the process that made the change: a one-off
+`travel-bot memory forget`, a console that quits, a crash or a deploy. Without it the
+cached copy of the preferences as they were, an erased fact included, would be served
+until its TTL.
+
+Every process holding the cache delivers what is recorded:
+
+- before its first cache read, and before its first read after an outage it saw (once
+  per outage, not per read: a cache hit never reads the database);
+- every `every` seconds (5) from a background thread, for a change another process
+  made while this one could reach Redis (one indexed read of a table that is empty
+  except around an outage; skipped while this process's cache is backing off).
+
+A row is deleted only after Redis confirmed the drop, and only when no newer failure
+recorded the namespace again meanwhile (its token changed). A reader that read the
+store before the write and fills Redis after it is refused (or dropped) by the
+generation counter every delivery moves (`memory.cache`), so a late fill cannot bring
+an erased fact back.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import uuid
+from collections.abc import Callable
+from typing import Protocol
+
+from memory.errors import MemoryEngineError
+from memory.store import Backend, utcnow
+
+log = logging.getLogger(__name__)
+
+_RECORD = (
+    "INSERT INTO cache_invalidations (key_prefix, namespace, token, recorded_at) "
+    "VALUES (%s, %s, %s, %s) ON CONFLICT (key_prefix, namespace) "
+    "DO UPDATE SET token = excluded.token, recorded_at = excluded.recorded_at"
+)
+_DUE = "SELECT namespace, token FROM cache_invalidations WHERE key_prefix = %s"
+_DONE = "DELETE FROM cache_invalidations WHERE key_prefix = %s AND namespace = %s AND token = %s"
+
+
+class Sender(Protocol):
+    """What the journal needs of the cache (`memory.cache.PreferenceCache`)."""
+
+    def send_invalidate(self, namespace: str) -> bool: ...
+
+    def backing_off(self) -> bool: ...
+
+
+class InvalidationJournal:
+    """The durable list of one cache's undelivered invalidations; see the module docstring.
+
+    `ready` brings the schema up to date (raises `MemoryEngineError` when it cannot).
+    """
+
+    def __init__(
+        self,
+        cache: Sender,
+        backend: Backend,
+        *,
+        key_prefix: str,
+        ready: Callable[[], None],
+        every: float = 5.0,
+    ) -> None:
+        self._cache = cache
+        self._backend = backend
+        self._prefix = key_prefix
+        self._ready = ready
+        self.every = every
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+        self._lock = threading.Lock()
+
+    def record(self, namespace: str) -> bool:
+        """Keep `namespace`'s invalidation until delivered; False when the store failed."""
+        try:
+            self._ready()
+            with self._backend.transaction() as cur:
+                cur.execute(
+                    self._backend.sql(_RECORD),
+                    (self._prefix, namespace, uuid.uuid4().hex, utcnow().isoformat()),
+                )
+        except MemoryEngineError as exc:
+            log.error("could not keep an undelivered cache invalidation (%s)", exc)
+            return False
+        return True
+
+    def deliver(self) -> int:
+        """Send the recorded invalidations, deleting each one Redis took; returns how
+        many are left (-1: the store could not be read)."""
+        try:
+            self._ready()
+            with self._backend.transaction() as cur:
+                cur.execute(self._backend.sql(_DUE), (self._prefix,))
+                rows = [(str(row[0]), str(row[1])) for row in cur.fetchall()]
+        except MemoryEngineError as exc:
+            log.warning("could not read the undelivered cache invalidations (%s)", exc)
+            return -1
+        for done, (namespace, token) in enumerate(rows):
+            if not self._cache.send_invalidate(namespace):
+                return len(rows) - done  # Redis does not answer: the rest wait too
+            try:
+                with self._backend.transaction() as cur:
+                    cur.execute(self._backend.sql(_DONE), (self._prefix, namespace, token))
+            except MemoryEngineError:
+                pass  # delivered again next time: one more drop of a fresh entry
+        if rows:
+            log.warning("delivered %d cache invalidation(s) kept during an outage", len(rows))
+        return 0
+
+    def watch(self) -> None:
+        """Deliver every `every` seconds from a background thread (started once)."""
+        thread = self._thread
+        if thread is not None and thread.is_alive():
+            return
+        with self._lock:
+            if self._stop.is_set() or (self._thread is not None and self._thread.is_alive()):
+                return
+            self._thread = threading.Thread(
+                target=self._run, name="ltm-cache-redeliver", daemon=True
+            )
+            self._thread.start()
+
+    def _run(self) -> None:
+        while not self._stop.wait(self.every):
+            if not self._cache.backing_off():
+                self.deliver()
+
+    def stop(self) -> None:
+        with self._lock:
+            self._stop.set()
+            thread, self._thread = self._thread, None
+        if thread is not None:
+            thread.join(5)
