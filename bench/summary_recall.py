@@ -13,7 +13,9 @@ namespace; each fact with a request (every fact of the 30-preference people, abo
 five of the others) that shares no keyword with it (`--check-data`). Split by person:
 `dev` (tuned on) and `check` (never tuned on); `fresh` (5 more people, 292 requests,
 written later by another writer the way people talk, committed before its one blind run)
-is measured only when asked for (`--split fresh`), so `both` (dev and check) is unchanged.
+is measured only when asked for (`--split fresh`), so `both` (dev and check) is unchanged;
+`fresh2` (6 more people, 181 requests, in other voices: Cantonese, Taiwanese Mandarin, a
+travel admin's notes, chat shorthand, rambling voice notes) likewise (`--split fresh2`).
 Written later, to make dev decisions on ranking less noisy, and reported apart as the
 cells "dev zh 100 more" / "dev en 100 more": `more_requests` for facts of the two dev
 100-preference people that had none, and two more dev people with 100 preferences whose
@@ -23,6 +25,7 @@ requests are all `more_requests`.
     .venv/bin/python bench/summary_recall.py --split dev --max-facts 40 --max-chars 3000
     .venv/bin/python bench/summary_recall.py --check-data       # shared keywords, then exit
     .venv/bin/python bench/summary_recall.py --split fresh      # the fresh people
+    .venv/bin/python bench/summary_recall.py --split fresh2     # the second fresh people
     .venv/bin/python bench/summary_recall.py --errors           # the dev misses, and why
 
 SQLite file in a temporary directory, no Redis (a cached recall ranks the same facts the
@@ -324,7 +327,9 @@ def check_data() -> int:
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--split", choices=("dev", "check", "fresh", "both"), default="both")
+    parser.add_argument(
+        "--split", choices=("dev", "check", "fresh", "fresh2", "both"), default="both"
+    )
     parser.add_argument("--max-facts", type=int, default=0, help="default: the setting's")
     parser.add_argument("--max-chars", type=int, default=0, help="default: the setting's")
     parser.add_argument("--errors", action="store_true", help="misses (not check's), why")
