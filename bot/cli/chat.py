@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 from bot.agent.tools import ToolContext
 from bot.channels import CONSOLE
 from bot.cli import logs
+from bot.cli.console_input import Reader, isatty
 from bot.cli.options import add_console
 from bot.cli.services import memory_problem
 from bot.compose.parts import open_revocations
@@ -174,7 +175,7 @@ class _Session:
 
     def dim(self, text: str) -> None:
         """A line of the work, dim, on a terminal only: piped output is the talk alone."""
-        if _isatty(self.out):
+        if isatty(self.out):
             self.say(f"{DIM}{text}{PLAIN}")
 
     def step(self, step: Step) -> None:
@@ -192,7 +193,7 @@ class _Session:
             self.say(t("console_no_llm", self.lang))
 
     def loop(self, stdin: TextIO) -> int:
-        self.reader = _Reader(stdin, self.out)
+        self.reader = Reader(stdin, self.out)
         try:
             while True:
                 line = self.reader.line(PROMPT)
@@ -336,65 +337,6 @@ class _Session:
         finally:
             revocations.close()
         self.say(t("console_forgot", self.lang, count=count))
-
-
-class _Reader:
-    """Lines of standard input. On a terminal: the prompt, line editing and this session's
-    history (`readline`, through `input`); piped: plain lines, no prompt."""
-
-    def __init__(self, stdin: TextIO, out: TextIO) -> None:
-        self.stdin, self.out = stdin, out
-        self.terminal = _isatty(stdin)
-        # `input` edits lines only on the process's own terminal.
-        self.editing = self.terminal and stdin is sys.stdin and out is sys.stdout and _readline()
-
-    def line(self, prompt: str) -> str | None:
-        """The next line, or None at the end of input (Ctrl-D on a terminal)."""
-        if self.editing:
-            try:
-                return input(prompt)
-            except EOFError:
-                self.end_line()
-                return None
-        if self.terminal:
-            print(prompt, end="", file=self.out, flush=True)
-        text = self.stdin.readline()
-        if not text:
-            self.end_line()
-            return None
-        return text
-
-    def ask(self, question: str) -> str | None:
-        """A question answered by the next line, which is kept out of the history."""
-        prompt = f"{question} [y/N] "
-        if not self.terminal:  # piped: the question stays in the transcript
-            print(prompt.rstrip(), file=self.out, flush=True)
-        answer = self.line(prompt)
-        if self.editing and answer:
-            import readline
-
-            readline.remove_history_item(readline.get_current_history_length() - 1)
-        return answer
-
-    def end_line(self) -> None:
-        """Finish the prompt's line on a terminal, so what follows starts on its own."""
-        if self.terminal:
-            print(file=self.out, flush=True)
-
-
-def _readline() -> bool:
-    try:
-        import readline  # noqa: F401  (makes `input` edit lines and keep a history)
-    except ImportError:  # a Python built without it: plain lines
-        return False
-    return True
-
-
-def _isatty(stream: TextIO) -> bool:
-    try:
-        return bool(stream.isatty())
-    except (AttributeError, ValueError):
-        return False
 
 
 __all__ = ["register", "run", "run_console"]
