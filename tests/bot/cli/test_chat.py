@@ -357,3 +357,22 @@ def test_a_memory_that_cannot_be_reached_is_never_told_as_a_failed_save(tmp_path
     assert t("memory_unavailable", "en") not in output
     chinese = _session(_settings(), "/forget 全部 0123abcd\n", memory=broken)
     assert t("memory_forget_failed", "zh") in chinese
+
+
+def test_the_platforms_preferences_commands_mean_the_same_here(sqlite_memory: Memory) -> None:
+    sqlite_memory.record(USER, ["出差只坐高铁一等座", RED_EYE])
+    # 我的偏好 is the list, as on Feishu and DingTalk, not a message for the model.
+    shown = _session(_settings(), "我的偏好\n", memory=sqlite_memory)
+    assert "我记住的内容（2 条）：" in shown
+    assert t("console_no_llm_reminder", "zh") not in shown
+    # /travel-prefs forget asks before erasing everything, as in Slack; "no" keeps it all.
+    asked = "/travel-prefs forget\nno\n删除我的偏好\n不\n"
+    kept = _session(_settings(), asked, memory=sqlite_memory)
+    assert t("console_forget_all_ask", "en", count=2, user=USER) + " [y/N]" in kept
+    assert t("console_forget_all_ask", "zh", count=2, user=USER) + " [y/N]" in kept
+    assert "What I remember" not in kept and len(sqlite_memory.items(USER)) == 2
+    assert kept.count(t("console_forget_all_kept", "en")) == 1
+    assert kept.count(t("console_forget_all_kept", "zh")) == 1
+    erased = _session(_settings(), "/travel-prefs forget\ny\n", memory=sqlite_memory)
+    assert t("console_forgot", "en", count=2) in erased
+    assert sqlite_memory.items(USER) == []
