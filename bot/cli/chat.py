@@ -240,9 +240,10 @@ class _Session:
         try:
             reply = self.agent.run(ctx, text, history=self.history)
         except LLMUnavailable as exc:
-            log.warning("console turn failed: %s", exc)
+            log.warning("console turn failed: %s", exc)  # the English detail
             url = self.agent.model.base_url
-            self.say(t("console_llm_unavailable", self.lang, url=url, reason=exc))
+            why = t(f"llm_reason_{exc.kind}", self.lang, status=exc.status, attempts=exc.attempts)
+            self.say(t("console_llm_unavailable", self.lang, url=url, reason=why))
             return
         except Exception as exc:
             log.warning("console turn failed: %s", type(exc).__name__)
