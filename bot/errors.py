@@ -8,7 +8,27 @@ class BotError(Exception):
 
 
 class LLMUnavailable(BotError):
-    """The model could not answer: timeout, rate limit or server error after retries."""
+    """The model could not answer: timeout, rate limit or server error after retries.
+
+    `str(exc)` is the English detail, for the log. `kind` is what a person is told, in
+    their language (`llm_reason_{kind}` in `bot.messages`): "timeout" (no answer in the
+    turn's time), "refused" (an HTTP `status` that is not worth retrying), "unusable"
+    (an answer that could not be read), "broke_off" (it stopped after part of the answer
+    was shown) or "exhausted" (every one of `attempts` tries failed).
+    """
+
+    def __init__(
+        self,
+        detail: str,
+        *,
+        kind: str = "exhausted",
+        status: int | None = None,
+        attempts: int | None = None,
+    ) -> None:
+        super().__init__(detail)
+        self.kind = kind
+        self.status = status
+        self.attempts = attempts
 
 
 class LLMNotConfigured(BotError):

@@ -174,6 +174,27 @@ _MESSAGES: dict[str, dict[str, str]] = {
         ),
         "zh": "连不上 {url} 的语言模型（{reason}）。/remember、/recall、/prefs、/forget 仍然可用。",
     },
+    # Why the model could not answer (`LLMUnavailable.kind`), inside a sentence.
+    "llm_reason_timeout": {
+        "en": "it did not answer in time",
+        "zh": "模型没有及时回答",
+    },
+    "llm_reason_refused": {
+        "en": "it refused the request, HTTP {status}",
+        "zh": "模型拒绝了请求，HTTP {status}",
+    },
+    "llm_reason_unusable": {
+        "en": "its answer could not be read",
+        "zh": "模型的回答无法读取",
+    },
+    "llm_reason_broke_off": {
+        "en": "its answer broke off",
+        "zh": "模型的回答中途中断了",
+    },
+    "llm_reason_exhausted": {
+        "en": "no answer after {attempts} tries",
+        "zh": "试了 {attempts} 次都没有回应",
+    },
     "console_forget_missing": {
         "en": "No remembered fact has the id {item_id}; /prefs lists the ids.",
         "zh": "没有编号为 {item_id} 的条目，可用 /prefs 查看编号。",

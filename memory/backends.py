@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from memory.errors import StoreUnavailable
+from memory.outage import Outage, PoolLog, one_line
 from memory.store import Backend, Cursor
 
 
@@ -264,6 +265,9 @@ def _hang_up(fd: int) -> None:
         pass
 
 
+_POOL_NAMES = itertools.count(1)
+
+
 class PostgresBackend:
     """PostgreSQL through a psycopg connection pool; namespace writers hold an advisory lock.
 
@@ -284,9 +288,17 @@ class PostgresBackend:
         timeout: float = 2.0,
         retry_after: float = 2.0,
         query_timeout: float = 5.0,
+        remind_every: float = 60.0,
     ) -> None:
+        from psycopg.conninfo import conninfo_to_dict
         from psycopg_pool import ConnectionPool
 
+        info = conninfo_to_dict(dsn)
+        where = f"{info.get('host') or 'local socket'}:{info.get('port') or 5432}"
+        self._outage = Outage(where, remind_every=remind_every)
+        name = f"memory-{next(_POOL_NAMES)}"
+        self._pool_log = PoolLog(name)
+        self._pool_log.attach()
         self._query_timeout = query_timeout
         self._watchdog = _Watchdog()
         self._timeout = timeout
@@ -299,6 +311,7 @@ class PostgresBackend:
             open=False,
             timeout=timeout,
             kwargs={"connect_timeout": 3},
+            name=name,
         )
         # Do not wait for the server here: a database that is down at start-up
         # must degrade recall, not stop the process.
@@ -314,6 +327,7 @@ class PostgresBackend:
         if time.monotonic() < self._down_until:
             # Fail fast while the server is known to be down, instead of making every
             # caller wait for the pool's timeout.
+            self._outage.failed(self._pool_log.last_reason or "retrying shortly")
             raise StoreUnavailable("PostgreSQL store unavailable (retrying shortly)")
         try:
             with self._pool.connection(timeout=self._timeout) as conn:
@@ -334,8 +348,13 @@ class PostgresBackend:
                     # Before the connection goes back to the pool: never hung up after.
                     if token is not None:
                         self._watchdog.disarm(token)
+            self._outage.succeeded()
         except (psycopg.OperationalError, psycopg.InterfaceError, PoolTimeout) as exc:
             self._down_until = time.monotonic() + self._retry_after
+            reason = self._pool_log.last_reason
+            if not isinstance(exc, PoolTimeout) or not reason:
+                reason = one_line(f"{type(exc).__name__}: {exc}")
+            self._outage.failed(reason)
             raise StoreUnavailable(f"PostgreSQL store unavailable: {type(exc).__name__}") from exc
         except psycopg.Error as exc:
             raise StoreUnavailable(f"PostgreSQL store failed: {exc}") from exc
@@ -363,6 +382,7 @@ class PostgresBackend:
 
     def close(self) -> None:
         self._pool.close()
+        self._pool_log.detach()
 
 
 def backend_from_dsn(dsn: str, *, busy_timeout: float = DEFAULT_BUSY_TIMEOUT) -> Backend:

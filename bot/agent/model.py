@@ -140,7 +140,9 @@ class Model:
         while True:
             remaining = deadline - time.monotonic()
             if remaining <= 0:
-                raise LLMUnavailable("the model did not answer within the turn's time limit")
+                raise LLMUnavailable(
+                    "the model did not answer within the turn's time limit", kind="timeout"
+                )
             timeout = min(self.request_timeout_seconds, remaining)
             started = time.monotonic()
             retry_after: float | None = None
@@ -152,7 +154,11 @@ class Model:
                 self._observe(started, outcome=str(exc.status_code))
                 status = exc.status_code
                 if status not in _RETRYABLE_STATUS and status < 500:
-                    raise LLMUnavailable(f"the model refused the request (HTTP {status})") from exc
+                    raise LLMUnavailable(
+                        f"the model refused the request (HTTP {status})",
+                        kind="refused",
+                        status=status,
+                    ) from exc
                 retry_after = parse_retry_after(exc.response.headers)
                 reason = f"HTTP {status}"
                 cause: Exception = exc
@@ -167,18 +173,28 @@ class Model:
                 cause = exc
             except (openai.OpenAIError, ValueError) as exc:
                 self._observe(started, outcome="invalid")
-                raise LLMUnavailable(f"unusable model response ({type(exc).__name__})") from exc
+                raise LLMUnavailable(
+                    f"unusable model response ({type(exc).__name__})", kind="unusable"
+                ) from exc
             else:
                 self._observe(started, outcome="ok")
                 return message
             if len(said.text) > shown:  # part of this answer is shown: it cannot be redone
-                raise LLMUnavailable(f"the model's answer broke off ({reason})") from cause
+                raise LLMUnavailable(
+                    f"the model's answer broke off ({reason})", kind="broke_off"
+                ) from cause
             attempt += 1
             if attempt > self.max_retries:
-                raise LLMUnavailable(f"the model failed {attempt} times ({reason})") from cause
+                raise LLMUnavailable(
+                    f"the model failed {attempt} times ({reason})",
+                    kind="exhausted",
+                    attempts=attempt,
+                ) from cause
             delay = self._delay(attempt, retry_after)
             if time.monotonic() + delay >= deadline:
-                raise LLMUnavailable(f"no time left to retry the model ({reason})") from cause
+                raise LLMUnavailable(
+                    f"no time left to retry the model ({reason})", kind="timeout"
+                ) from cause
             log.info("model request failed (%s); retry %d in %.2fs", reason, attempt, delay)
             time.sleep(delay)
 
@@ -210,7 +226,9 @@ class Model:
                     raise TurnStopped("the person stopped the turn")  # closes the stream
                 reader.feed(chunk)
                 if time.monotonic() > deadline:
-                    raise LLMUnavailable("the model did not finish within the turn's time limit")
+                    raise LLMUnavailable(
+                        "the model did not finish within the turn's time limit", kind="timeout"
+                    )
         if first and self.metrics is not None:
             self.metrics.observe("llm_first_token_seconds", first[0])
         return reader.message()

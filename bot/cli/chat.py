@@ -8,8 +8,11 @@ session (status 0), Ctrl-C too (status 130), without a traceback. Memory command
 with or without a language model: `/remember TEXT`, `/recall [QUERY]`, `/prefs` (the
 readable view `travel-bot memory show` and the web page share, `bot.prefs.remembered`),
 `/forget ID|all` (an id as `/prefs` shows it, or its unambiguous beginning; `all` asks
-first), `/help`, `/quit`. A model that does not answer is named by its URL, and memory
-commands go on; a store that does not answer is told as a failed read, erase or save.
+first), `/help`, `/quit`; and the chat platforms' preferences commands, read by the same
+parser (`bot.flows.commands`): `/travel-prefs`, `我的偏好` show, `/travel-prefs forget`,
+`删除我的偏好` forget everything (asking first). A model that does not answer is named
+by its URL, and memory commands go on; a store that does not answer is told as a failed
+read, erase or save.
 
 While the agent works, each step it takes shows as a dim line ("· Recalling your travel
 preferences"), and under the answer a dim line says which remembered preferences it
@@ -26,16 +29,20 @@ from __future__ import annotations
 import argparse
 import logging
 import sys
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, TextIO
 
 from bot.agent.tools import ToolContext
 from bot.channels import CONSOLE
 from bot.cli import logs
+from bot.cli.console_input import Reader, isatty
 from bot.cli.options import add_console
 from bot.cli.services import memory_problem
 from bot.compose.parts import open_revocations
 from bot.conversation.work import Step, Steps, Work
 from bot.errors import LLMUnavailable
+from bot.flows.actions import FORGET_PREFS, FORGET_PREFS_NO, SHOW_PREFS
+from bot.flows.commands import Command, parse_command
 from bot.messages import lang_of, rejection, t
 from bot.prefs.remembered import match_id, read_view, view_lines
 from bot.prefs.revocations import forget_everything
@@ -56,7 +63,7 @@ INTERRUPTED = 130  # Ctrl-C: 128 + SIGINT, as a shell reports it
 YES = ("y", "yes", "是", "是的", "确定", "确认")
 DIM, PLAIN = "\x1b[2m", "\x1b[0m"  # a step's line on a terminal
 # What a command says when the store cannot be reached (a save's words otherwise).
-_FAILED = dict.fromkeys(("/prefs", "/travel-prefs", "/recall"), "home_unavailable")
+_FAILED = dict.fromkeys(("/prefs", "/recall"), "home_unavailable")
 _FAILED["/forget"] = "memory_forget_failed"
 
 
@@ -174,7 +181,7 @@ class _Session:
 
     def dim(self, text: str) -> None:
         """A line of the work, dim, on a terminal only: piped output is the talk alone."""
-        if _isatty(self.out):
+        if isatty(self.out):
             self.say(f"{DIM}{text}{PLAIN}")
 
     def step(self, step: Step) -> None:
@@ -192,7 +199,7 @@ class _Session:
             self.say(t("console_no_llm", self.lang))
 
     def loop(self, stdin: TextIO) -> int:
-        self.reader = _Reader(stdin, self.out)
+        self.reader = Reader(stdin, self.out)
         try:
             while True:
                 line = self.reader.line(PROMPT)
@@ -201,7 +208,10 @@ class _Session:
                 line = line.strip()
                 if not line:
                     continue
-                if line.startswith("/"):
+                command = parse_command(line, default_lang=self.lang)
+                if command is not None:  # 我的偏好, /travel-prefs forget: as on every platform
+                    self.preferences(command)
+                elif line.startswith("/"):
                     if not self.command(line):
                         return 0
                 else:
@@ -230,9 +240,10 @@ class _Session:
         try:
             reply = self.agent.run(ctx, text, history=self.history)
         except LLMUnavailable as exc:
-            log.warning("console turn failed: %s", exc)
+            log.warning("console turn failed: %s", exc)  # the English detail
             url = self.agent.model.base_url
-            self.say(t("console_llm_unavailable", self.lang, url=url, reason=exc))
+            why = t(f"llm_reason_{exc.kind}", self.lang, status=exc.status, attempts=exc.attempts)
+            self.say(t("console_llm_unavailable", self.lang, url=url, reason=why))
             return
         except Exception as exc:
             log.warning("console turn failed: %s", type(exc).__name__)
@@ -262,21 +273,38 @@ class _Session:
             "/remember": self.remember,
             "/recall": self.recall,
             "/prefs": self.prefs,
-            "/travel-prefs": self.prefs,  # the chat platforms' name for it
             "/forget": self.forget,
         }
         if name in ("/help", "/?"):
             self.say(t("console_help", self.lang))
         elif name in handlers:
-            try:
-                handlers[name](rest)
-            except StoreUnavailable:  # said as what failed: a read, an erase or a save
-                self.say(t(_FAILED.get(name, "memory_unavailable"), self.lang))
-            except (MemoryEngineError, ValueError) as exc:
-                self.say(f"error: {exc}")
+            self.guarded(name, lambda: handlers[name](rest))
         else:
             self.say(t("console_unknown_command", self.lang, command=name))
         return True
+
+    def preferences(self, command: Command) -> None:
+        """A preferences command as the chat platforms read it (`bot.flows.commands`):
+        show, help, forget everything (asking first), or not forget after all."""
+        self.lang = command.lang
+        if command.action == SHOW_PREFS:
+            self.guarded("/prefs", lambda: self.prefs(""))
+        elif command.action == FORGET_PREFS:
+            self.guarded("/forget", self.forget_all)
+        elif command.action == FORGET_PREFS_NO:
+            self.say(t("console_forget_all_kept", self.lang))
+        else:
+            self.say(t("console_help", self.lang))
+
+    def guarded(self, name: str, run: Callable[[], None]) -> None:
+        """`run()`, a store that does not answer said as what failed: a read, an erase
+        or a save."""
+        try:
+            run()
+        except StoreUnavailable:
+            self.say(t(_FAILED.get(name, "memory_unavailable"), self.lang))
+        except (MemoryEngineError, ValueError) as exc:
+            self.say(f"error: {exc}")
 
     def remember(self, text: str) -> None:
         if not text:
@@ -336,65 +364,6 @@ class _Session:
         finally:
             revocations.close()
         self.say(t("console_forgot", self.lang, count=count))
-
-
-class _Reader:
-    """Lines of standard input. On a terminal: the prompt, line editing and this session's
-    history (`readline`, through `input`); piped: plain lines, no prompt."""
-
-    def __init__(self, stdin: TextIO, out: TextIO) -> None:
-        self.stdin, self.out = stdin, out
-        self.terminal = _isatty(stdin)
-        # `input` edits lines only on the process's own terminal.
-        self.editing = self.terminal and stdin is sys.stdin and out is sys.stdout and _readline()
-
-    def line(self, prompt: str) -> str | None:
-        """The next line, or None at the end of input (Ctrl-D on a terminal)."""
-        if self.editing:
-            try:
-                return input(prompt)
-            except EOFError:
-                self.end_line()
-                return None
-        if self.terminal:
-            print(prompt, end="", file=self.out, flush=True)
-        text = self.stdin.readline()
-        if not text:
-            self.end_line()
-            return None
-        return text
-
-    def ask(self, question: str) -> str | None:
-        """A question answered by the next line, which is kept out of the history."""
-        prompt = f"{question} [y/N] "
-        if not self.terminal:  # piped: the question stays in the transcript
-            print(prompt.rstrip(), file=self.out, flush=True)
-        answer = self.line(prompt)
-        if self.editing and answer:
-            import readline
-
-            readline.remove_history_item(readline.get_current_history_length() - 1)
-        return answer
-
-    def end_line(self) -> None:
-        """Finish the prompt's line on a terminal, so what follows starts on its own."""
-        if self.terminal:
-            print(file=self.out, flush=True)
-
-
-def _readline() -> bool:
-    try:
-        import readline  # noqa: F401  (makes `input` edit lines and keep a history)
-    except ImportError:  # a Python built without it: plain lines
-        return False
-    return True
-
-
-def _isatty(stream: TextIO) -> bool:
-    try:
-        return bool(stream.isatty())
-    except (AttributeError, ValueError):
-        return False
 
 
 __all__ = ["register", "run", "run_console"]

@@ -4,6 +4,7 @@ not saved, and both work again once the server is back."""
 
 from __future__ import annotations
 
+import logging
 import shutil
 import tempfile
 import threading
@@ -69,8 +70,9 @@ def _back(memory: Memory, namespace: str) -> None:
 
 
 def test_a_stopped_server_is_unavailable_then_back(
-    server: PrivatePostgres, memory: Memory, namespace: str
+    server: PrivatePostgres, memory: Memory, namespace: str, caplog: pytest.LogCaptureFixture
 ) -> None:
+    caplog.set_level(logging.INFO)
     server.stop()
     try:
         assert _within(20, lambda: memory.recall(namespace, "flight")) == Recall("", "unavailable")
@@ -81,6 +83,12 @@ def test_a_stopped_server_is_unavailable_then_back(
         server.start()
     _back(memory, namespace)
     assert memory.record(namespace, ["酒店要含早餐"])[0].status == "added"
+    # The operator reads the outage as one line when it starts and one when it ends.
+    lines = [r.getMessage() for r in caplog.records if r.name == "memory.database"]
+    assert [line.split(":")[0] for line in lines] == ["database outage", "database outage over"]
+    assert f"127.0.0.1:{server.port}" in lines[1]
+    pool = [r.getMessage() for r in caplog.records if r.name.startswith("psycopg")]
+    assert not [line for line in pool if "error connecting" in line], pool
 
 
 def test_a_frozen_server_is_unavailable_within_seconds_then_back(

@@ -320,8 +320,9 @@ def test_persistent_server_errors_raise_llm_unavailable(
     make_agent: AgentFactory, scripted_model: ScriptedModel
 ) -> None:
     scripted_model.script(*[Fail(500)] * 10)
-    with pytest.raises(LLMUnavailable):
+    with pytest.raises(LLMUnavailable) as failed:
         make_agent(max_retries=2).run(_ctx(), "hi")
+    assert (failed.value.kind, failed.value.attempts) == ("exhausted", 3)
     assert len(scripted_model.requests) == 3
 
 
@@ -329,8 +330,9 @@ def test_client_errors_are_not_retried(
     make_agent: AgentFactory, scripted_model: ScriptedModel
 ) -> None:
     scripted_model.script(Fail(401), "never sent")
-    with pytest.raises(LLMUnavailable):
+    with pytest.raises(LLMUnavailable) as failed:
         make_agent().run(_ctx(), "hi")
+    assert (failed.value.kind, failed.value.status) == ("refused", 401)
     assert len(scripted_model.requests) == 1
 
 
@@ -338,8 +340,9 @@ def test_turn_timeout_bounds_the_whole_turn(
     make_agent: AgentFactory, scripted_model: ScriptedModel
 ) -> None:
     scripted_model.script(*[Delay(5, then="late")] * 3)
-    with pytest.raises(LLMUnavailable):
+    with pytest.raises(LLMUnavailable) as failed:
         make_agent(timeout_seconds=0.5, request_timeout_seconds=5).run(_ctx(), "hi")
+    assert failed.value.kind == "timeout"
 
 
 def test_step_cap_asks_for_a_final_answer_without_tools(

@@ -105,8 +105,9 @@ def test_a_stream_that_breaks_after_text_is_shown_ends_the_turn(
 ) -> None:
     scripted_model.script(Reply("Your plan: first take the", cut_after=4), "never asked")
     heard: list[str] = []
-    with pytest.raises(LLMUnavailable):
+    with pytest.raises(LLMUnavailable) as failed:
         agent.run(_ctx(), "plan my trip", on_text=heard.append)
+    assert failed.value.kind == "broke_off"
     assert "".join(heard) == "Your plan: first"  # what was shown is not shown twice
     assert len(scripted_model.requests) == 1
 

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import io
+import logging
 import os
+import re
 import subprocess
 import sys
 from datetime import UTC, datetime
@@ -11,6 +13,7 @@ from pathlib import Path
 from typing import Any
 from zoneinfo import ZoneInfo
 
+import pytest
 from openai import OpenAI
 
 from bot.agent.loop import Agent
@@ -357,3 +360,54 @@ def test_a_memory_that_cannot_be_reached_is_never_told_as_a_failed_save(tmp_path
     assert t("memory_unavailable", "en") not in output
     chinese = _session(_settings(), "/forget 全部 0123abcd\n", memory=broken)
     assert t("memory_forget_failed", "zh") in chinese
+
+
+def test_the_platforms_preferences_commands_mean_the_same_here(sqlite_memory: Memory) -> None:
+    sqlite_memory.record(USER, ["出差只坐高铁一等座", RED_EYE])
+    # 我的偏好 is the list, as on Feishu and DingTalk, not a message for the model.
+    shown = _session(_settings(), "我的偏好\n", memory=sqlite_memory)
+    assert "我记住的内容（2 条）：" in shown
+    assert t("console_no_llm_reminder", "zh") not in shown
+    # /travel-prefs forget asks before erasing everything, as in Slack; "no" keeps it all.
+    asked = "/travel-prefs forget\nno\n删除我的偏好\n不\n"
+    kept = _session(_settings(), asked, memory=sqlite_memory)
+    assert t("console_forget_all_ask", "en", count=2, user=USER) + " [y/N]" in kept
+    assert t("console_forget_all_ask", "zh", count=2, user=USER) + " [y/N]" in kept
+    assert "What I remember" not in kept and len(sqlite_memory.items(USER)) == 2
+    assert kept.count(t("console_forget_all_kept", "en")) == 1
+    assert kept.count(t("console_forget_all_kept", "zh")) == 1
+    erased = _session(_settings(), "/travel-prefs forget\ny\n", memory=sqlite_memory)
+    assert t("console_forgot", "en", count=2) in erased
+    assert sqlite_memory.items(USER) == []
+
+
+def _failing_agent(scripted_model: ScriptedModel, memory: Memory) -> Agent:
+    return Agent(
+        llm=OpenAI(base_url=scripted_model.base_url, api_key="test"),
+        model="scripted",
+        memory=memory,
+        max_retries=1,
+        backoff_seconds=0.01,
+        clock=lambda: datetime(2026, 3, 2, tzinfo=UTC),
+    )
+
+
+def test_a_chinese_speaker_is_told_why_the_model_failed_in_chinese(
+    scripted_model: ScriptedModel, sqlite_memory: Memory, caplog: pytest.LogCaptureFixture
+) -> None:
+    scripted_model.script(Fail(500), Fail(500), Fail(400))
+    agent = _failing_agent(scripted_model, sqlite_memory)
+    caplog.set_level(logging.WARNING, logger="bot.cli.chat")
+    output = _session(
+        _settings(), "帮我订去上海的机票\n再试一次\n", memory=sqlite_memory, agent=agent
+    )
+    url = scripted_model.base_url
+    tried, refused = [line for line in output.splitlines() if line.startswith("连不上")]
+    assert tried == t("console_llm_unavailable", "zh", url=url, reason="试了 2 次都没有回应")
+    reasons = [line.partition("（")[2].partition("）")[0] for line in (tried, refused)]
+    assert reasons[1] == "模型拒绝了请求，HTTP 400"
+    assert not [r for r in reasons if re.search(r"[a-z]{3,}", r)]  # no English words
+    # The operator's log keeps the English detail.
+    logged = " ".join(r.getMessage() for r in caplog.records)
+    assert "the model failed 2 times (HTTP 500)" in logged
+    assert "the model refused the request (HTTP 400)" in logged

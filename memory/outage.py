@@ -1,0 +1,115 @@
+"""A database outage as an operator reads it in the log: one line when it starts, a
+reminder at most every `remind_every` seconds while it lasts, one line when it ends.
+
+The PostgreSQL pool retries its connection in the background and logs each failed
+attempt as a two-line warning (about one a second while the server is down), which
+floods the log. `PoolLog` keeps those records of one pool out of the log and hands the
+most recent one's reason to `Outage`, so the first line of an outage still says why
+(connection refused, authentication failed...), once, on one line.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from collections.abc import Callable
+
+log = logging.getLogger("memory.database")
+
+POOL_LOGGER = "psycopg.pool"
+DEGRADES = "preferences cannot be read or saved, replies go on without them and /readyz answers 503"
+
+
+def one_line(text: str) -> str:
+    return " ".join(text.split())
+
+
+class PoolLog(logging.Filter):
+    """Drops pool `name`'s "error connecting" warnings, remembering the last reason."""
+
+    def __init__(self, name: str) -> None:
+        super().__init__()
+        self.pool = name
+        self.last_reason = ""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        args = record.args
+        if (
+            record.msg.startswith("error connecting in")
+            and isinstance(args, tuple)
+            and args
+            and args[0] == self.pool
+        ):
+            self.last_reason = one_line(str(args[-1]))
+            return False
+        return True
+
+    def attach(self) -> None:
+        logging.getLogger(POOL_LOGGER).addFilter(self)
+
+    def detach(self) -> None:
+        logging.getLogger(POOL_LOGGER).removeFilter(self)
+
+
+class Outage:
+    """Tracks whether database `where` (host:port) is down, and logs the changes."""
+
+    def __init__(
+        self,
+        where: str,
+        *,
+        remind_every: float = 60.0,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.where = where
+        self.remind_every = remind_every
+        self._clock = clock
+        self._lock = threading.Lock()
+        self._since: float | None = None
+        self._reminded = 0.0
+        self._failures = 0
+
+    @property
+    def down(self) -> bool:
+        return self._since is not None
+
+    def failed(self, reason: str) -> None:
+        """A call could not reach the database; `reason` is one line, never a password."""
+        now = self._clock()
+        with self._lock:
+            self._failures += 1
+            if self._since is None:
+                self._since = self._reminded = now
+                self._failures = 1
+                log.error(
+                    "database outage: PostgreSQL at %s unreachable (%s); %s; retrying",
+                    self.where,
+                    reason,
+                    DEGRADES,
+                )
+            elif now - self._reminded >= self.remind_every:
+                self._reminded = now
+                log.warning(
+                    "database outage goes on: PostgreSQL at %s unreachable for %ds "
+                    "(%d failed calls; last: %s)",
+                    self.where,
+                    now - self._since,
+                    self._failures,
+                    reason,
+                )
+
+    def succeeded(self) -> None:
+        if self._since is None:
+            return
+        with self._lock:
+            if self._since is None:
+                return
+            lasted = self._clock() - self._since
+            failures, self._since = self._failures, None
+        log.warning(
+            "database outage over: PostgreSQL at %s reachable again after %ds (%d failed calls)",
+            self.where,
+            lasted,
+            failures,
+        )
