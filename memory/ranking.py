@@ -62,6 +62,8 @@ log = logging.getLogger(__name__)
 CROSS_LANGUAGE_LIFT = 0.5
 # Weight of one shared subject of average rarity, in cosine units of the bundled model.
 SUBJECT_WEIGHT = 0.025
+# Share of that weight for a subject the request implies without naming it.
+IMPLIED_SHARE = 0.75
 
 # Everyday sentences with no bearing on travel preferences, English and Chinese.
 _PARALLEL: tuple[tuple[str, str], ...] = (
@@ -165,7 +167,9 @@ def rank_scores(
     vocabulary = subjects or load_subjects()
     if features is None or not features.fits(vocabulary, count):
         features = fact_features(texts, langs, slots, vocabulary, passages)
-    return _score(passages @ query, detect_lang(request), vocabulary.of(request), features, gap)
+    asked = vocabulary.of(request)
+    implied = vocabulary.implied(asked)
+    return _score(passages @ query, detect_lang(request), asked, features, gap, implied)
 
 
 def _score(
@@ -174,21 +178,25 @@ def _score(
     asked: Iterable[str],
     facts: FactFeatures,
     gap: LanguageGap | None,
+    implied: Iterable[str] = (),
 ) -> Vector:
     """The formula (module docstring), over every fact at once: `cosine` of the request
-    with each fact, the request's language `lang`, the subjects it is `asked` about."""
+    with each fact, the request's language `lang`, the subjects it is `asked` about and
+    those they `implied` (`Subjects.implied`)."""
     scores = cosine.astype(np.float64)
     if gap is not None:
         lift = CROSS_LANGUAGE_LIFT * gap.of(lang)
         other = facts.zh != (_norm(lang) == "zh")
         scores += lift * other
     count = len(scores)
-    for subject in asked:
+    weights = [(subject, SUBJECT_WEIGHT) for subject in asked]
+    weights += [(subject, SUBJECT_WEIGHT * IMPLIED_SHARE) for subject in implied]
+    for subject, weight in weights:
         j = facts.column(subject)
         having = facts.weight[:, j]
         n = int(facts.counts[j])
         if n:
-            scores += SUBJECT_WEIGHT * math.log((count + 1) / (n + 0.5)) * having
+            scores += weight * math.log((count + 1) / (n + 0.5)) * having
     out: Vector = scores.astype(np.float32)
     return out
 
