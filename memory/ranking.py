@@ -2,7 +2,7 @@
 
 score = cosine(request, fact)
       + a language lift, only for facts in the other language than the request's
-      + a subject boost, for facts about what the request is about
+      + a subject boost, for facts about what the request is about or implies
 
 *Cosine* between the request's `embed_query` vector and the fact's stored vector. A fact
 in the request's language is scored by that alone, exactly as the plain embedding would:
@@ -24,7 +24,11 @@ subject's rarity in the namespace (inverse document frequency): a subject every 
 shares says nothing; one that only two facts share says a lot. A fact whose own words
 name no such subject still gains part of it when at least two of its three nearest
 facts do (`memory.features`, `NEIGHBOUR_SHARE`, `NEIGHBOUR_QUORUM`): the vocabulary
-misses words, the neighbours fill in some of them.
+misses words, the neighbours fill in some of them. A request also implies what travellers
+state preferences about for what it books, when it names none of that itself
+(`Subjects.implied`: a flight its connections, a train its class, a meal what one can
+eat); those subjects count at `IMPLIED_SHARE` of the weight ("帮我订去杭州的高铁" and
+"高铁要一等座", "plan the team dinner" and "no spicy food").
 
 Everything is computed from what is passed in (no store, no cache); deterministic and
 independent of the order of the facts. What is read of each fact besides its vector (its
