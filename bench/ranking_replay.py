@@ -10,8 +10,10 @@ was given (the cosine of the request with every current fact, the request's lang
 subjects, the facts' features, the language gap) is kept with the position of the
 request's own fact (None when that fact is not current) and plain e5's rank. `replay`
 scores them again with `memory.ranking._score` and `memory.features.FactFeatures` as they
-are now (change a weight, replay in seconds); a change to the vocabulary needs a new
-capture. Only the dev split is for tuning: the check halves are measured by the benches.
+are now (change a weight, replay in seconds). The facts' texts and slots are kept too, so
+that a changed vocabulary (or another one, `--vocabulary FILE`, e.g. the one before a
+change) is read again from them without a new capture. Only the dev split is for tuning:
+the check halves are measured by the benches.
 """
 
 from __future__ import annotations
@@ -53,15 +55,17 @@ _original_score = ranking._score
 _original_rank_facts = engine_module.rank_facts
 
 
-def _capturing_score(cosine, lang, asked, facts, gap):  # type: ignore[no-untyped-def]
+def _capturing_score(cosine, lang, asked, facts, gap, implied=()):  # type: ignore[no-untyped-def]
     asked = tuple(asked)
     _last.update(cosine=cosine.copy(), lang=lang, asked=asked, features=facts, gap=gap)
-    return _original_score(cosine, lang, asked, facts, gap)
+    return _original_score(cosine, lang, asked, facts, gap, implied)
 
 
 def _capturing_rank_facts(facts, query, embedder, schema, limit=None):  # type: ignore[no-untyped-def]
     out = _original_rank_facts(facts, query, embedder, schema, limit)
     _last["ids"] = [item.id for item in facts.items]
+    _last["texts"] = list(facts.texts)
+    _last["slots"] = list(facts.slots)
     return out
 
 
@@ -86,6 +90,8 @@ def _case(
         "about": f.about,
         "counts": f.counts,
         "near": f.near,
+        "texts": _last["texts"],
+        "slots": _last["slots"],
         "gap": _last["gap"],
         "target": ids.index(target) if target in ids else None,
         "baseline": base,
@@ -168,7 +174,7 @@ def capture(split: str, prefeval: Path | None, out: Path) -> None:
     out.write_bytes(pickle.dumps(cases))
 
 
-def replay(path: Path) -> None:
+def replay(path: Path, vocabulary_path: Path | None = None) -> None:
     """R@1 / R@3 / R@5 per set and language pair (counts of requests), the engine's
     formula as it is now beside plain e5."""
     from collections import defaultdict
@@ -176,7 +182,9 @@ def replay(path: Path) -> None:
     import numpy as np
 
     from memory.features import FactFeatures
+    from memory.subjects import load_subjects
 
+    vocabulary = load_subjects(vocabulary_path)
     cases = pickle.loads(path.read_bytes())
     tally: dict[str, list[int]] = defaultdict(lambda: [0] * 7)
     for c in cases:
@@ -187,8 +195,17 @@ def replay(path: Path) -> None:
             row[4 + i] += base is not None and base < k
         if c["target"] is None:
             continue
-        facts = FactFeatures.of("replay", c["names"], c["zh"], c["about"], c["near"])
-        scores = ranking._score(c["cosine"], c["lang"], c["asked"], facts, c["gap"])
+        names, about, asked = c["names"], c["about"], c["asked"]
+        if "texts" in c and vocabulary.names != names:  # the vocabulary as it is now
+            names = vocabulary.names
+            pairs = zip(c["texts"], c["slots"], strict=True)
+            about = np.array(
+                [[n in vocabulary.of(t, s) for n in names] for t, s in pairs], dtype=bool
+            ).reshape(len(c["texts"]), len(names))
+            asked = tuple(vocabulary.of(c["request"]))
+        facts = FactFeatures.of("replay", names, c["zh"], about, c["near"])
+        implied = vocabulary.implied(asked) if vocabulary.names == names else ()
+        scores = ranking._score(c["cosine"], c["lang"], asked, facts, c["gap"], implied)
         place = int(np.argsort(-scores, kind="stable").tolist().index(c["target"]))
         for i, k in enumerate((1, 3, 5)):
             row[1 + i] += place < k
@@ -204,11 +221,14 @@ def main() -> int:
     parser.add_argument("--split", default="dev", choices=["dev", "check"])
     parser.add_argument("--prefeval", type=Path, default=None)
     parser.add_argument("--out", type=Path, required=True)
+    parser.add_argument(
+        "--vocabulary", type=Path, default=None, help="replay: another subjects.json"
+    )
     args = parser.parse_args()
     if args.command == "capture":
         capture(args.split, args.prefeval, args.out)
     else:
-        replay(args.out)
+        replay(args.out, args.vocabulary)
     return 0
 
 

@@ -2,7 +2,7 @@
 
 score = cosine(request, fact)
       + a language lift, only for facts in the other language than the request's
-      + a subject boost, for facts about what the request is about
+      + a subject boost, for facts about what the request is about or implies
 
 *Cosine* between the request's `embed_query` vector and the fact's stored vector. A fact
 in the request's language is scored by that alone, exactly as the plain embedding would:
@@ -24,7 +24,11 @@ subject's rarity in the namespace (inverse document frequency): a subject every 
 shares says nothing; one that only two facts share says a lot. A fact whose own words
 name no such subject still gains part of it when at least two of its three nearest
 facts do (`memory.features`, `NEIGHBOUR_SHARE`, `NEIGHBOUR_QUORUM`): the vocabulary
-misses words, the neighbours fill in some of them.
+misses words, the neighbours fill in some of them. A request also implies what travellers
+state preferences about for what it books, when it names none of that itself
+(`Subjects.implied`: a flight its connections, a train its class, a meal what one can
+eat); those subjects count at `IMPLIED_SHARE` of the weight ("帮我订去杭州的高铁" and
+"高铁要一等座", "plan the team dinner" and "no spicy food").
 
 Everything is computed from what is passed in (no store, no cache); deterministic and
 independent of the order of the facts. What is read of each fact besides its vector (its
@@ -62,6 +66,8 @@ log = logging.getLogger(__name__)
 CROSS_LANGUAGE_LIFT = 0.5
 # Weight of one shared subject of average rarity, in cosine units of the bundled model.
 SUBJECT_WEIGHT = 0.025
+# Share of that weight for a subject the request implies without naming it.
+IMPLIED_SHARE = 0.75
 
 # Everyday sentences with no bearing on travel preferences, English and Chinese.
 _PARALLEL: tuple[tuple[str, str], ...] = (
@@ -165,7 +171,9 @@ def rank_scores(
     vocabulary = subjects or load_subjects()
     if features is None or not features.fits(vocabulary, count):
         features = fact_features(texts, langs, slots, vocabulary, passages)
-    return _score(passages @ query, detect_lang(request), vocabulary.of(request), features, gap)
+    asked = vocabulary.of(request)
+    implied = vocabulary.implied(asked)
+    return _score(passages @ query, detect_lang(request), asked, features, gap, implied)
 
 
 def _score(
@@ -174,21 +182,25 @@ def _score(
     asked: Iterable[str],
     facts: FactFeatures,
     gap: LanguageGap | None,
+    implied: Iterable[str] = (),
 ) -> Vector:
     """The formula (module docstring), over every fact at once: `cosine` of the request
-    with each fact, the request's language `lang`, the subjects it is `asked` about."""
+    with each fact, the request's language `lang`, the subjects it is `asked` about and
+    those they `implied` (`Subjects.implied`)."""
     scores = cosine.astype(np.float64)
     if gap is not None:
         lift = CROSS_LANGUAGE_LIFT * gap.of(lang)
         other = facts.zh != (_norm(lang) == "zh")
         scores += lift * other
     count = len(scores)
-    for subject in asked:
+    weights = [(subject, SUBJECT_WEIGHT) for subject in asked]
+    weights += [(subject, SUBJECT_WEIGHT * IMPLIED_SHARE) for subject in implied]
+    for subject, weight in weights:
         j = facts.column(subject)
         having = facts.weight[:, j]
         n = int(facts.counts[j])
         if n:
-            scores += SUBJECT_WEIGHT * math.log((count + 1) / (n + 0.5)) * having
+            scores += weight * math.log((count + 1) / (n + 0.5)) * having
     out: Vector = scores.astype(np.float32)
     return out
 

@@ -69,6 +69,9 @@ class Subjects:
                 _compile([w for w in words if not _CJK.search(w)], _LATIN_START),
             )
         self.names: tuple[str, ...] = tuple(patterns)
+        # What a request implies (`implied`), and the aspects that, named, say which.
+        self._implies = _implications(data, "implies", self.names, source)
+        self._aspects = _implications(data, "aspects", self.names, source)
         # Names the vocabulary (its subjects, their patterns and slots), so that subjects
         # derived from it once (`memory.ranking.FactFeatures`, kept in the cache entry)
         # are used again only with the same vocabulary.
@@ -107,6 +110,37 @@ class Subjects:
         if slot is not None and slot in self._by_slot:
             return found | self._by_slot[slot]
         return found
+
+    def implied(self, asked: Iterable[str]) -> frozenset[str]:
+        """The subjects a request about `asked` implies without naming them (`implies` in
+        the vocabulary): booking a flight is about its connections, a meal about what the
+        traveller can eat. A request that names one of the subject's `aspects` (a seat, a
+        time, an airline…) has said what it is about, and implies nothing."""
+        named = frozenset(asked)
+        out: set[str] = set()
+        for name in named:
+            aspects = self._implies.get(name, frozenset())
+            said = self._aspects.get(name, aspects)
+            if not said & named:  # a request that names one of them has said which it means
+                out |= aspects
+        return frozenset(out - named)
+
+
+def _implications(
+    data: Mapping[str, Any], key: str, names: tuple[str, ...], source: str
+) -> dict[str, frozenset[str]]:
+    """`data[key]` ("implies", "aspects"): for a subject, a list of other subjects."""
+    raw = data.get(key, {})
+    if not isinstance(raw, dict):
+        raise ProfileSchemaError(f"{source}: {key!r} must be an object")
+    out: dict[str, frozenset[str]] = {}
+    for name, targets in raw.items():
+        listed = _strings(targets, f"{source}: {key} {name!r}")
+        unknown = [t for t in [name, *listed] if t not in names]
+        if unknown:
+            raise ProfileSchemaError(f"{source}: {key} names unknown subjects {unknown}")
+        out[name] = frozenset(listed) - {name}
+    return out
 
 
 def _strings(raw: Any, where: str) -> list[str]:

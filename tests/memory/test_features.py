@@ -26,6 +26,7 @@ from memory.lang import detect_lang
 from memory.profile import load_schema
 from memory.ranking import (
     CROSS_LANGUAGE_LIFT,
+    IMPLIED_SHARE,
     SUBJECT_WEIGHT,
     LanguageGap,
     language_gap,
@@ -69,10 +70,11 @@ def per_fact_reference(
         ]
         scores += lift * np.array(other)
     asked = subjects.of(request)
-    if asked:
+    shares = {s: 1.0 for s in asked} | {s: IMPLIED_SHARE for s in subjects.implied(asked)}
+    if shares:
         about = [subjects.of(t, s) for t, s in zip(texts, slots, strict=True)]
         near = [nearest_of(passages, i) for i in range(len(texts))]
-        for subject in asked:
+        for subject, share in shares.items():
             having = np.array([subject in a for a in about])
             n = int(having.sum())
             naming = [sum(subject in about[j] for j in ns) for ns in near]
@@ -84,7 +86,8 @@ def per_fact_reference(
             )
             weight = np.maximum(having, NEIGHBOUR_SHARE * lent)
             if n:
-                scores += SUBJECT_WEIGHT * math.log((len(texts) + 1) / (n + 0.5)) * weight
+                idf = math.log((len(texts) + 1) / (n + 0.5))
+                scores += share * SUBJECT_WEIGHT * idf * weight
     out: Vector = scores.astype(np.float32)
     return out
 

@@ -151,6 +151,14 @@ def test_a_stored_slot_counts_as_what_the_fact_is_about() -> None:
     assert scores[1] > scores[0]
 
 
+def test_a_meal_lifts_what_the_traveller_cannot_eat_above_other_food_facts() -> None:
+    query = unit([1.0, 0.0])[0]
+    facts = unit([0.9, 0.1], [0.9, 0.1], [0.9, 0.1])
+    texts = ["酒店早餐要含", "不吃香菜", "喜欢安静"]
+    scores = rank_scores("晚上请客户吃饭，订哪家", query, texts, ["zh"] * 3, [None] * 3, facts)
+    assert int(np.argmax(scores)) == 1
+
+
 def test_a_subject_every_fact_shares_changes_no_order() -> None:
     query = unit([1.0, 0.0, 0.0])[0]
     facts = unit([0.9, 0.1, 0.0], [0.7, 0.0, 0.3], [0.5, 0.5, 0.0])

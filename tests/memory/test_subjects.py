@@ -73,3 +73,32 @@ def test_a_broken_vocabulary_is_refused_with_a_message_naming_the_problem(
 ) -> None:
     with pytest.raises(ProfileSchemaError, match=message):
         load_subjects(write(tmp_path, spec), load_schema())
+
+
+@pytest.mark.parametrize(
+    ("request_text", "implied"),
+    [
+        ("晚上跟客户去哪家馆子", {"diet"}),
+        ("Pick a restaurant for the team dinner", {"diet"}),
+        ("Book me a flight to Tokyo", {"transfers"}),
+        ("帮我订去杭州的高铁", {"class"}),
+    ],
+)
+def test_a_booking_implies_the_aspects_of_it_a_traveller_states_preferences_about(
+    subjects: Subjects, request_text: str, implied: set[str]
+) -> None:
+    assert subjects.implied(subjects.of(request_text)) == implied
+
+
+def test_a_request_that_names_an_aspect_implies_nothing_more(subjects: Subjects) -> None:
+    asked = subjects.of("飞乌鲁木齐五个小时，能不能选个宽敞点的位置")
+    assert {"flight", "seat"} <= asked
+    assert subjects.implied(asked) == frozenset()
+
+
+def test_an_implication_naming_an_unknown_subject_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "subjects.json"
+    spec = {"subjects": {"flight": {"en": ["\\bflights?\\b"]}}, "implies": {"flight": ["nope"]}}
+    path.write_text(json.dumps(spec), encoding="utf-8")
+    with pytest.raises(ProfileSchemaError, match="nope"):
+        load_subjects(path, load_schema())
