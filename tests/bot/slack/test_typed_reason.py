@@ -19,12 +19,13 @@ from bot.slack.views.approval import (
     REASON_OPEN_ACTION,
 )
 from bot.slack.views.trip import SAVE_TRIP_ACTION
+from bot.slack.views.approval import APPROVE_ACTION, REJECT_ACTION
 from tests.bot.slack.test_approvals import APPROVER, REASON, STRICT, button, click
 from tests.bot.slack.test_plans import RETURN, plan_call, save_message
 from tests.bot.slack.test_typed_save import ALICE, EN_CODE, ZH_CODE, offered, trips_of, wait_saved
 from tests.support.llm_server import ScriptedModel
 from tests.support.slack_api import Call, FakeSlackAPI
-from tests.support.slack_harness import BotHarness, Sent
+from tests.support.slack_harness import CHANNEL, BotHarness, Sent
 from tests.support.slack_payloads import click_payload, post_payload, submit, wait_view
 
 ZH_REASON = re.compile(r"`(理由 [A-Z0-9]{8})`")
@@ -215,3 +216,60 @@ def test_the_slash_command_opens_the_form_at_once_and_takes_a_typed_reason(
     assert "next door" in card.args["text"]
     slack.wait_for("response_url", where=lambda c: "Asked <@U0APPROVER>" in c.args["text"])
     assert len(trips_of(bot, ALICE)) == 1 and len(cards(slack)) == 1
+
+
+def decide_card(bot: BotHarness, slack: FakeSlackAPI, action_id: str) -> None:
+    """The approver clicks `action_id` on the card they were sent (as Slack keeps it)."""
+    [card] = slack.wait_for("chat.postMessage", where=lambda c: c.args["channel"] == APPROVER)
+    kept = slack.add_message("D0APPROVER", card.args["text"], user=slack.bot_user_id)
+    kept = {**kept, "blocks": blocks_of(card)}
+    click(bot, APPROVER, kept, "D0APPROVER", action_id)
+
+
+DM_OF_ALICE = (ALICE, "D0ALICE")  # a message to a user's id is posted in their DM
+
+
+def in_channel(slack: FakeSlackAPI) -> list[Call]:
+    return [c for c in slack.calls_to("chat.postMessage") if c.args["channel"] == CHANNEL]
+
+
+def test_a_slash_command_save_and_its_reason_are_told_to_the_traveller_alone(
+    bot: BotHarness, scripted_model: ScriptedModel, slack: FakeSlackAPI
+) -> None:
+    """Only Alice saw `/travel-prefs save trip CODE`: the channel it was typed in never
+    hears of her trip, its reason or its approval; she is told in her DM."""
+    _, code = strict_plan(bot, scripted_model, "en")
+    assert bot.command("/travel-prefs", f"save trip {code}").status_code == 200
+    [modal] = wait_view(slack, "views.open", lambda v: v["callback_id"] == APPROVAL_REASON_CALLBACK)
+    reason = {REASON_BLOCK: {REASON_ACTION: {"type": "plain_text_input", "value": REASON}}}
+    assert submit(bot, {**modal, "id": "V1"}, ALICE, reason).status_code == 200
+    slack.wait_for(
+        "chat.postMessage",
+        where=lambda c: c.args["channel"] in DM_OF_ALICE and "Asked <@U0APPROVER>" in c.args["text"],
+    )
+    decide_card(bot, slack, APPROVE_ACTION)
+    slack.wait_for(
+        "chat.postMessage",
+        where=lambda c: c.args["channel"] in DM_OF_ALICE and "approved" in c.args["text"],
+    )
+    bot.drain()
+    assert in_channel(slack) == []
+
+
+def test_a_slash_command_reason_is_rejected_in_the_travellers_dm(
+    bot: BotHarness, scripted_model: ScriptedModel, slack: FakeSlackAPI
+) -> None:
+    _, code = strict_plan(bot, scripted_model, "en")
+    slack.fail("views.open", "expired_trigger_id")  # no form: what to type instead
+    assert bot.command("/travel-prefs", f"save trip {code}").status_code == 200
+    [asked] = slack.wait_for("response_url", where=lambda c: EN_REASON.search(json.dumps(c.args)))
+    found = EN_REASON.search(json.dumps(asked.args))
+    assert found is not None
+    assert bot.command("/travel-prefs", f"{found.group(1)} {REASON}").status_code == 200
+    decide_card(bot, slack, REJECT_ACTION)
+    slack.wait_for(
+        "chat.postMessage",
+        where=lambda c: c.args["channel"] in DM_OF_ALICE and "rejected" in c.args["text"],
+    )
+    bot.drain()
+    assert in_channel(slack) == []
