@@ -14,12 +14,13 @@ from typing import Any
 from bot.messages import t
 from bot.slack.views.approval import (
     APPROVAL_REASON_CALLBACK,
+    APPROVE_ACTION,
     REASON_ACTION,
     REASON_BLOCK,
     REASON_OPEN_ACTION,
+    REJECT_ACTION,
 )
 from bot.slack.views.trip import SAVE_TRIP_ACTION
-from bot.slack.views.approval import APPROVE_ACTION, REJECT_ACTION
 from tests.bot.slack.test_approvals import APPROVER, REASON, STRICT, button, click
 from tests.bot.slack.test_plans import RETURN, plan_call, save_message
 from tests.bot.slack.test_typed_save import ALICE, EN_CODE, ZH_CODE, offered, trips_of, wait_saved
@@ -226,6 +227,7 @@ def decide_card(bot: BotHarness, slack: FakeSlackAPI, action_id: str) -> None:
     click(bot, APPROVER, kept, "D0APPROVER", action_id)
 
 
+ASKED = "Asked <@U0APPROVER>"
 DM_OF_ALICE = (ALICE, "D0ALICE")  # a message to a user's id is posted in their DM
 
 
@@ -245,7 +247,7 @@ def test_a_slash_command_save_and_its_reason_are_told_to_the_traveller_alone(
     assert submit(bot, {**modal, "id": "V1"}, ALICE, reason).status_code == 200
     slack.wait_for(
         "chat.postMessage",
-        where=lambda c: c.args["channel"] in DM_OF_ALICE and "Asked <@U0APPROVER>" in c.args["text"],
+        where=lambda c: c.args["channel"] in DM_OF_ALICE and ASKED in c.args["text"],
     )
     decide_card(bot, slack, APPROVE_ACTION)
     slack.wait_for(
