@@ -272,8 +272,11 @@ class ApprovalFlows:
         if messenger is None:
             return Sent.NOT_DELIVERED
         told = self._tell(messenger, asked)
-        name = messenger.platform.name
-        self.metrics.inc(f"{name}_approval_told_total", outcome=COUNTED[told])
+        try:  # nothing after the post may hide that it went out (`bot.flows.expiries`)
+            name = messenger.platform.name
+            self.metrics.inc(f"{name}_approval_told_total", outcome=COUNTED[told])
+        except Exception as exc:
+            log.warning("could not count a telling (%s)", type(exc).__name__)
         return told
 
     def _tell(self, messenger: Messenger, asked: ApprovalRequest) -> Sent:
