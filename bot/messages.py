@@ -5,6 +5,8 @@ Add a key to `_MESSAGES` with both languages; `t(key, lang, **values)` renders i
 
 from __future__ import annotations
 
+import re
+
 from memory.lang import Lang, detect_lang
 
 _MESSAGES: dict[str, dict[str, str]] = {
@@ -1424,6 +1426,14 @@ def rejection(code: str, reason: str, lang: str) -> str:
 
 def lang_of(text: str, default: Lang = "en") -> Lang:
     return detect_lang(text) if text.strip() else default
+
+
+def stated_lang(text: str) -> Lang | None:
+    """The language `text` itself is written in: Chinese with a Chinese character, English
+    with an English word; None when it says nothing of it ("MU5101", "ok", an emoji)."""
+    if detect_lang(text) == "zh":
+        return "zh"
+    return "en" if re.search(r"[A-Za-z]{3,}", text) else None
 
 
 # A refused fact is shown as memory's masked preview, its sensitive spans replaced by
