@@ -275,3 +275,24 @@ def test_a_slash_command_reason_is_rejected_in_the_travellers_dm(
     )
     bot.drain()
     assert in_channel(slack) == []
+
+
+def test_a_reason_nobody_could_be_asked_for_leaves_the_question_to_try_again(
+    bot: BotHarness, scripted_model: ScriptedModel, slack: FakeSlackAPI
+) -> None:
+    """The policy names no approver by the time Alice's reason is in: she is told so,
+    and the question with its *Give a reason* button stays for when someone is named."""
+    _, code = strict_plan(bot, scripted_model, "en")
+    bot.dm(ALICE, f"save trip {code}")
+    asked = asked_privately(slack)
+    assert bot.core.policy is not None
+    bot.core.policy.set(bot.team_id, STRICT.replace("approvers: [U0APPROVER]\n", ""), by="cli:ana")
+    give_a_reason(bot, asked, slack.response_url("question"))
+    [modal] = wait_view(slack, "views.open", lambda v: v["callback_id"] == APPROVAL_REASON_CALLBACK)
+    reason = {REASON_BLOCK: {REASON_ACTION: {"type": "plain_text_input", "value": REASON}}}
+    assert submit(bot, {**modal, "id": "V1"}, ALICE, reason).status_code == 200
+    no_approver = t("approval_no_approver", "en")
+    slack.wait_for("chat.postMessage", where=lambda c: no_approver in str(c.args.get("text")))
+    bot.drain()
+    assert [c for c in slack.response_calls if c.args.get("replace_original")] == []
+    assert cards(slack) == []
