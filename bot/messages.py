@@ -1276,14 +1276,16 @@ _MESSAGES: dict[str, dict[str, str]] = {
     },
     "slack_reason_button": {"en": "Give a reason", "zh": "填写理由"},
     "slack_reason_or_send": {
-        "en": "Or send me {command} followed by your reason (in a channel, @mention me with it).",
-        "zh": "也可以把 {command} 加上原因发给我（在频道里请 @我 并发送）。",
+        "en": "Or send me {command} followed by your reason in a direct message, or type "
+        "{slash} and your reason anywhere: only you see it.",
+        "zh": "也可以在与我的单聊中发送 {command} 加上原因，或在任意位置输入 {slash} 加上原因"
+        "（只有你能看到）。",
     },
     "slack_save_button_lost_typed": {
         "en": "Slack would not show the *Save trip* button under this plan. To save the trip, "
-        "send me {command} (in a channel, @mention me with it).",
-        "zh": "Slack 没能在这个行程方案下显示“保存行程”按钮。要保存此行程，请把 {command} 发给我"
-        "（在频道里请 @我 并发送）。",
+        "send me {command} in a direct message, or type {slash} anywhere: only you see it.",
+        "zh": "Slack 没能在这个行程方案下显示“保存行程”按钮。要保存此行程，请在与我的单聊中"
+        "发送 {command}，或在任意位置输入 {slash}（只有你能看到）。",
     },
     "trip_save_unknown": {
         "en": "I can't find that plan any more, so nothing was saved. Ask me to plan it again.",

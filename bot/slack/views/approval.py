@@ -19,6 +19,7 @@ import json
 from typing import Any
 
 from bot.flows.approvals import approval_body, reason_ask, state_line
+from bot.flows.commands import PREFS as COMMAND
 from bot.flows.views import ApprovalView, ReasonForm
 from bot.messages import t
 from bot.slack.markdown import escape
@@ -76,7 +77,7 @@ def reason_message(view: ReasonForm, *, typed: str) -> tuple[str, list[dict[str,
     the form's code) and what to send instead."""
     lang = view.lang
     ask = reason_ask(view, escape)
-    send = t("slack_reason_or_send", lang, command=f"`{typed}`")
+    send = t("slack_reason_or_send", lang, command=f"`{typed}`", slash=f"`{COMMAND} {typed}`")
     error = t(view.error, lang) if view.error else ""
     blocks: list[dict[str, Any]] = []
     if error:

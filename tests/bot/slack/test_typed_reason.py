@@ -90,7 +90,8 @@ def test_a_typed_save_asks_why_with_a_button_that_opens_the_reason_form_in_chine
     asked = asked_privately(slack)
     shown = json.dumps(blocks_of(asked), ensure_ascii=False)
     assert "超出差标" in shown and t("slack_reason_button", "zh") in shown
-    assert ZH_REASON.search(shown) is not None  # and what to send instead
+    assert ZH_REASON.search(shown) is not None  # and what to send instead, privately:
+    assert "单聊" in shown and "`/travel-prefs 理由 " in shown and "@我" not in shown
     assert asked.args["channel"] == typed.channel and cards(slack) == []
 
     question = slack.response_url("question")  # the ephemeral question's, in the click
