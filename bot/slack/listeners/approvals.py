@@ -40,6 +40,7 @@ from bot.slack.api import SLACK_ERRORS, person_of, slack_error
 from bot.slack.incoming import PLATFORM
 from bot.slack.listeners.interaction import Interaction, on
 from bot.slack.views.approval import (
+    ANSWER_URL,
     APPROVAL_REASON_CALLBACK,
     APPROVE_ACTION,
     REASON_ACTION,
@@ -59,9 +60,6 @@ if TYPE_CHECKING:
     from memory.lang import Lang
 
 log = logging.getLogger(__name__)
-
-# The response_url of *Give a reason*'s click, kept in the modal's metadata (never the core's).
-ANSWER_URL = "answer_url"
 
 
 def register(app: App, pipeline: Pipeline, prefs: Preferences) -> None:

@@ -36,14 +36,37 @@ APPROVAL_BLOCK = "approval_buttons"
 MAX_METADATA_CHARS = 3000  # Slack's limit on a view's private_metadata
 
 
+# The response_url of *Give a reason*'s click, kept in the modal's metadata (never the core's).
+ANSWER_URL = "answer_url"
+
+
+def fitted_metadata(data: dict[str, Any]) -> str:
+    """`data` as a modal's private_metadata, whole JSON within Slack's limit: what matters
+    least is dropped first (the question to replace, the rules broken, the options' words,
+    the trip's words, the thread), never cut mid-JSON; the trip and language always stay."""
+    steps = (
+        lambda d: d.pop(ANSWER_URL, None),
+        lambda d: d.update(br=[]) if "br" in d else None,
+        lambda d: d.update(ch=[str(c)[:80] for c in d["ch"]][:3]) if "ch" in d else None,
+        lambda d: d.update(t=str(d["t"])[:200]) if "t" in d else None,
+        lambda d: d.pop("w", None),
+        lambda d: d.pop("ch", None),
+    )
+    metadata = json.dumps(data, ensure_ascii=False)
+    for step in steps:
+        if len(metadata) <= MAX_METADATA_CHARS:
+            return metadata
+        step(data)
+        metadata = json.dumps(data, ensure_ascii=False)
+    if len(metadata) > MAX_METADATA_CHARS:
+        metadata = json.dumps({k: data[k] for k in ("trip", "l") if k in data})
+    return metadata
+
+
 def reason_modal(view: ReasonForm) -> dict[str, Any]:
     lang = view.lang
     ask = reason_ask(view, escape)
-    data = dict(view.submit.data)
-    metadata = json.dumps(data, ensure_ascii=False)
-    if len(metadata) > MAX_METADATA_CHARS:  # long option words: the trip and thread suffice
-        data["ch"], data["br"] = [c[:80] for c in data.get("ch", [])][:3], []
-        metadata = json.dumps(data, ensure_ascii=False)[:MAX_METADATA_CHARS]
+    metadata = fitted_metadata(dict(view.submit.data))
     return {
         "type": "modal",
         "callback_id": APPROVAL_REASON_CALLBACK,
