@@ -44,23 +44,31 @@ def fitted_metadata(data: dict[str, Any]) -> str:
     """`data` as a modal's private_metadata, whole JSON within Slack's limit: what matters
     least is dropped first (the question to replace, the rules broken, the options' words,
     the trip's words, the thread), never cut mid-JSON; the trip and language always stay."""
-    steps = (
-        lambda d: d.pop(ANSWER_URL, None),
-        lambda d: d.update(br=[]) if "br" in d else None,
-        lambda d: d.update(ch=[str(c)[:80] for c in d["ch"]][:3]) if "ch" in d else None,
-        lambda d: d.update(t=str(d["t"])[:200]) if "t" in d else None,
-        lambda d: d.pop("w", None),
-        lambda d: d.pop("ch", None),
-    )
     metadata = json.dumps(data, ensure_ascii=False)
-    for step in steps:
+    for step in range(6):
         if len(metadata) <= MAX_METADATA_CHARS:
             return metadata
-        step(data)
+        _shed(data, step)
         metadata = json.dumps(data, ensure_ascii=False)
     if len(metadata) > MAX_METADATA_CHARS:
         metadata = json.dumps({k: data[k] for k in ("trip", "l") if k in data})
     return metadata
+
+
+def _shed(data: dict[str, Any], step: int) -> None:
+    """Step `step` of making `data` smaller (`fitted_metadata`)."""
+    if step == 0:
+        data.pop(ANSWER_URL, None)
+    elif step == 1 and "br" in data:
+        data["br"] = []
+    elif step == 2 and "ch" in data:
+        data["ch"] = [str(c)[:80] for c in data["ch"]][:3]
+    elif step == 3 and "t" in data:
+        data["t"] = str(data["t"])[:200]
+    elif step == 4:
+        data.pop("w", None)
+    elif step == 5:
+        data.pop("ch", None)
 
 
 def reason_modal(view: ReasonForm) -> dict[str, Any]:
