@@ -5,6 +5,8 @@ Add a key to `_MESSAGES` with both languages; `t(key, lang, **values)` renders i
 
 from __future__ import annotations
 
+import re
+
 from memory.lang import Lang, detect_lang
 
 _MESSAGES: dict[str, dict[str, str]] = {
@@ -1295,14 +1297,16 @@ _MESSAGES: dict[str, dict[str, str]] = {
     },
     "slack_reason_button": {"en": "Give a reason", "zh": "填写理由"},
     "slack_reason_or_send": {
-        "en": "Or send me {command} followed by your reason (in a channel, @mention me with it).",
-        "zh": "也可以把 {command} 加上原因发给我（在频道里请 @我 并发送）。",
+        "en": "Or send me {command} followed by your reason in a direct message, or type "
+        "{slash} and your reason anywhere: only you see it.",
+        "zh": "也可以在与我的单聊中发送 {command} 加上原因，或在任意位置输入 {slash} 加上原因"
+        "（只有你能看到）。",
     },
     "slack_save_button_lost_typed": {
         "en": "Slack would not show the *Save trip* button under this plan. To save the trip, "
-        "send me {command} (in a channel, @mention me with it).",
-        "zh": "Slack 没能在这个行程方案下显示“保存行程”按钮。要保存此行程，请把 {command} 发给我"
-        "（在频道里请 @我 并发送）。",
+        "send me {command} in a direct message, or type {slash} anywhere: only you see it.",
+        "zh": "Slack 没能在这个行程方案下显示“保存行程”按钮。要保存此行程，请在与我的单聊中"
+        "发送 {command}，或在任意位置输入 {slash}（只有你能看到）。",
     },
     "trip_save_unknown": {
         "en": "I can't find that plan any more, so nothing was saved. Ask me to plan it again.",
@@ -1445,6 +1449,14 @@ def rejection(code: str, reason: str, lang: str) -> str:
 
 def lang_of(text: str, default: Lang = "en") -> Lang:
     return detect_lang(text) if text.strip() else default
+
+
+def stated_lang(text: str) -> Lang | None:
+    """The language `text` itself is written in: Chinese with a Chinese character, English
+    with an English word; None when it says nothing of it ("MU5101", "ok", an emoji)."""
+    if detect_lang(text) == "zh":
+        return "zh"
+    return "en" if re.search(r"[A-Za-z]{3,}", text) else None
 
 
 # A refused fact is shown as memory's masked preview, its sensitive spans replaced by

@@ -26,9 +26,10 @@ from typing import Any
 
 from bot.chat.markup import ANGLE
 from bot.conversation.incoming import IncomingMessage, Kind
+from bot.messages import stated_lang
 from bot.payloads import parse_json
 from bot.platform import Platform
-from memory.lang import Lang, detect_lang
+from memory.lang import Lang
 
 PLATFORM = Platform(
     name="feishu",
@@ -131,9 +132,7 @@ def parse_message(
 def language(text: str, default: Lang) -> Lang:
     """The message's language: Chinese with Chinese characters, English with an English
     word, else `default` (`DEFAULT_LANGUAGE`; e.g. "MU5101" or "ok")."""
-    if detect_lang(text) == "zh":
-        return "zh"
-    return "en" if re.search(r"[A-Za-z]{3,}", text) else default
+    return stated_lang(text) or default
 
 
 def body_text(message_type: str, content: str, mentions: Any, bot_open_id: str | None) -> str:

@@ -272,8 +272,11 @@ class ApprovalFlows:
         if messenger is None:
             return Sent.NOT_DELIVERED
         told = self._tell(messenger, asked)
-        name = messenger.platform.name
-        self.metrics.inc(f"{name}_approval_told_total", outcome=COUNTED[told])
+        try:  # nothing after the post may hide that it went out (`bot.flows.expiries`)
+            name = messenger.platform.name
+            self.metrics.inc(f"{name}_approval_told_total", outcome=COUNTED[told])
+        except Exception as exc:
+            log.warning("could not count a telling (%s)", type(exc).__name__)
         return told
 
     def _tell(self, messenger: Messenger, asked: ApprovalRequest) -> Sent:
@@ -291,10 +294,11 @@ class ApprovalFlows:
     # -- 4. expiry --------------------------------------------------------------------------
 
     def sweep(self) -> int:
-        """Expire the requests whose time is up and, in a process serving platforms, tell
-        their travellers at once (`tell_expired`; its failure is logged apart, never the
-        sweep's); how many expired. The clock's sweep only expires
-        (`bot.compose.parts.start_warm_clock`): each serving process's loop tells."""
+        """Expire the requests whose time is up, then tell their travellers
+        (`tell_expired`; its failure is logged apart, never the sweep's); how many
+        expired. Nothing in production calls it: there the clock only expires
+        (`expire_due`, `bot.compose.parts.start_warm_clock`) and each serving process's
+        loop tells (`bot.flows.expiry`); it is both steps at once for tests and tools."""
         if self.approvals is None:
             return 0
         expired = self.approvals.expire_due()

@@ -7,7 +7,8 @@ sends, what a message tells a person to type, and how both are read back.
 - the reason for an out-of-policy choice: `reason CODE why`; `理由 CODE 为什么` (or `原因`);
 - approve, reject: `approve CODE`, `reject CODE`; `批准 CODE`, `驳回 CODE`.
 
-Matched as a whole (spaces folded, trailing punctuation dropped, any case); a code is
+Matched as a whole (spaces folded, trailing punctuation dropped, any case; a reason is
+kept as written, its lines and punctuation, only its ends stripped); a code is
 eight letters and digits. A code that is gone (expired, used, never made here) or names
 another action reads as a stale action, which the flows answer kindly (`trip_save_unknown`
 for a trip). Every platform reads them with `code_action` and writes them with
@@ -102,11 +103,11 @@ def code_action(
     """The action a code command stands for (a stale one when its code is gone, or names
     another action), or None when `text` is not a code command (`accepts`: the actions
     this platform offers under codes; None, all)."""
-    text = tidy(text)
+    raw, text = text.strip(), tidy(text)
     for lang, pattern in REASON_COMMANDS:
         if accepts is not None and APPROVAL_REASON not in accepts:
             break
-        match = pattern.fullmatch(text)
+        match = pattern.fullmatch(raw)  # the reason as written: its lines, its full stop
         if match:
             data = codes.get(match.group(1).upper())
             if data is None and _a_word(match.group(1)):

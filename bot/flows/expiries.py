@@ -14,6 +14,9 @@ comes there. What the try comes to:
 - `unreachable`: the platform refused every post for good (the channel read its
   documented "cannot reach this person/chat" codes and logged what an admin must do):
   not tried again, logged here too;
+- a try that broke off (an error between the claim and its outcome) is settled all the
+  same: `retry` when no post arrived or may have, else what its posts say; one
+  request's failure never keeps the others of a tick untold;
 - `retry`: nothing arrived and something may pass (a network error, a 5xx, a rate
   limit): the loop tries again after a wait that doubles, up to `APPROVAL_TELL_ATTEMPTS`
   tries in all, then `failed` (logged).
@@ -66,7 +69,15 @@ class ExpiryTelling:
         another's backlog never hides them), until `stopping()`; how many were tried."""
         starting, or_none_of = self.messengers.owned()
         due = self.approvals.untold(starting=starting, or_none_of=or_none_of)
-        return sum(self.once(asked) for asked in due if not stopping())
+        tried = 0
+        for asked in due:
+            if stopping():
+                break
+            try:
+                tried += self.once(asked)
+            except Exception as exc:  # one request's failure never stops the others'
+                log.warning("could not tell a traveller of an expiry (%s)", type(exc).__name__)
+        return tried
 
     def once(self, asked: ApprovalRequest) -> int:
         """Tell `asked`'s traveller if this process takes the claim; 1 when it tried."""
@@ -76,7 +87,16 @@ class ExpiryTelling:
         claim = self.approvals.claim_telling(asked.id)
         if claim is None:
             return 0
-        outcome = _outcome(self._try(messenger, asked))
+        ends: list[Sent] = []
+        try:
+            outcome = _outcome(self._try(messenger, asked, ends))
+        except Exception as exc:  # settled all the same: else retried every CLAIM_TTL
+            outcome = _outcome_cut(ends)
+            log.warning(
+                "telling a traveller of an expiry broke off (%s); recorded as %s",
+                type(exc).__name__,
+                outcome,
+            )
         recorded = self.approvals.mark_told(asked.id, outcome, claim=claim)
         name = messenger.platform.name
         if recorded is not None:
@@ -104,11 +124,14 @@ class ExpiryTelling:
         except (StoreUnavailable, MemoryEngineError) as exc:
             log.warning("could not tell a traveller of an expiry (%s)", type(exc).__name__)
 
-    def _try(self, messenger: Messenger, asked: ApprovalRequest) -> list[Sent]:
+    def _try(self, messenger: Messenger, asked: ApprovalRequest, ends: list[Sent]) -> list[Sent]:
         """One try: the thread's post and, when it did not surely arrive, the direct one;
-        what became of each. Not sent again in the thread when it may have arrived: a
+        what became of each (also in `ends`, each as soon as its post answered: `tell`
+        and `to_person` catch their platform's errors, so an error escaping them came
+        before their post). Not sent again in the thread when it may have arrived: a
         post the platform may have taken would show twice."""
         told = self.tell(asked)
+        ends.append(told)
         if told is Sent.DELIVERED or not self.thread_of(asked):
             return [told]
         outcome = self.told(messenger, asked, "approval_told_expired_direct")
@@ -118,6 +141,7 @@ class ExpiryTelling:
         except Exception as exc:  # the expiry stands whatever the platform does
             log.warning("could not tell a traveller of an expiry (%s)", type(exc).__name__)
             again = Sent.NOT_DELIVERED
+        ends.append(again)
         name = messenger.platform.name
         self.metrics.inc(f"{name}_approval_expiry_direct_total", outcome=COUNTED[again])
         return [told, again]
@@ -132,6 +156,14 @@ def _outcome(ends: list[Sent]) -> str:
     if all(end is Sent.UNREACHABLE for end in ends):
         return "unreachable"
     return "retry"
+
+
+def _outcome_cut(ends: list[Sent]) -> str:
+    """What a try that broke off comes to: `retry` when nothing arrived or may have,
+    else as its posts so far say (never sent again)."""
+    if Sent.DELIVERED not in ends and Sent.UNCONFIRMED not in ends:
+        return "retry"
+    return _outcome(ends)
 
 
 __all__ = ["ExpiryTelling"]

@@ -45,6 +45,7 @@ from bot.flows.actions import (
 )
 from bot.flows.commands import parse_command
 from bot.flows.views import Notice, Outcome
+from bot.messages import stated_lang
 from memory.lang import Lang
 
 if TYPE_CHECKING:
@@ -202,8 +203,9 @@ class Pipeline:
         if not self.claims.claim_message(msg):
             self.metrics.inc(f"{name}_events_duplicate_total", type=msg.kind)
             return "duplicate"
-        if self.languages is not None and msg.text.strip():  # off the event's thread
-            self.run_task(self.languages.note, msg.namespace, incoming.lang or msg.lang)
+        said = stated_lang(msg.text)  # only what the text says: "MU5101" keeps the last
+        if self.languages is not None and said is not None:  # off the event's thread
+            self.run_task(self.languages.note, msg.namespace, said)
         if action is None:
             self.conversation.start(msg, edge.sink(incoming), edge.channel(incoming))
             return "accepted"

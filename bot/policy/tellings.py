@@ -91,31 +91,45 @@ class Tellings:
         if outcome not in SETTLED:
             raise ValueError(f"not an outcome of a telling: {outcome}")
         held = "id = %s AND told = 'telling' AND told_by = %s"
+        # Read, then one conditional write, each its own transaction: a read that a write
+        # follows in one SQLite transaction cannot take the write lock once another
+        # process wrote in between (it fails at once, whatever the busy timeout), and the
+        # post already went out. Only the claim's holder changes `tell_tries`, so the
+        # tries read are still the tries when the claim is still held.
         with self.backend.transaction() as cur:
             cur.execute(
                 self.backend.sql(f"SELECT tell_tries FROM approval_requests WHERE {held}"),
                 (request_id, claim),
             )
             row = cur.fetchone()
-            if row is None:
-                log.warning(
-                    "a telling's claim was taken back before its outcome (%s) was recorded; "
-                    "the outcome of the process that took it stands",
-                    outcome,
-                )
-                return None
-            tries = int(row[0] or 0) + 1
-            if outcome == RETRY and tries >= self.max_tries:
-                outcome = "failed"
-            after = self.clock() + min(self.retry_wait * 2 ** (tries - 1), MAX_RETRY_WAIT)
+        if row is None:
+            self._late(outcome)
+            return None
+        before = int(row[0] or 0)
+        tries = before + 1
+        if outcome == RETRY and tries >= self.max_tries:
+            outcome = "failed"
+        after = self.clock() + min(self.retry_wait * 2 ** (tries - 1), MAX_RETRY_WAIT)
+        with self.backend.transaction() as cur:
             cur.execute(
                 self.backend.sql(
                     "UPDATE approval_requests SET told = %s, tell_tries = %s, tell_after = %s "
-                    f"WHERE {held}"
+                    f"WHERE {held} AND COALESCE(tell_tries, 0) = %s"
                 ),
-                (outcome, tries, self._t(after), request_id, claim),
+                (outcome, tries, self._t(after), request_id, claim, before),
             )
-            return outcome if cur.rowcount == 1 else None
+            if cur.rowcount == 1:
+                return outcome
+        self._late(outcome)
+        return None
+
+    @staticmethod
+    def _late(outcome: str) -> None:
+        log.warning(
+            "a telling's claim was taken back before its outcome (%s) was recorded; "
+            "the outcome of the process that took it stands",
+            outcome,
+        )
 
     def _t(self, moment: datetime) -> Any:
         return self.backend.to_db_time(moment)

@@ -8,7 +8,9 @@ bot's own message offered: `save trip CODE`, `保存行程 CODE`, and the reason
 out-of-policy choice, `reason CODE why`, `理由 CODE 为什么`: `bot.flows.code_commands`)
 and makes its reply sink. A code command's outcome is shown where it was typed: in its
 thread when it is for everyone there (a trip saved, approvers asked), else only to the
-writer. A typed save of an out-of-policy choice cannot open the reason modal (a modal
+writer (`/travel-prefs save trip CODE`, which only its writer sees, is answered to them
+alone, and what follows in their DM: `bot.slack.listeners.prefs_command`). A typed save
+of an out-of-policy choice cannot open the reason modal (a modal
 needs a click's trigger): the writer is asked in a message with *Give a reason*, which
 opens it, and what to send instead (`bot.slack.views.approval.reason_message`).
 

@@ -17,6 +17,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from bot.flows import undelivered
+from bot.flows.commands import PREFS as COMMAND
 from bot.flows.undelivered import notice_key
 from bot.messages import t
 from bot.slack.answers import Answers, taken, why
@@ -142,7 +143,12 @@ class ThreadPosts:
         if any(block.get("type") == "actions" for block in blocks):
             msg = self.msg
             note = (
-                t("slack_save_button_lost_typed", msg.lang, command=f"`{typed}`")
+                t(
+                    "slack_save_button_lost_typed",
+                    msg.lang,
+                    command=f"`{typed}`",
+                    slash=f"`{COMMAND} {typed}`",
+                )
                 if typed
                 else t("slack_save_button_lost", msg.lang)
             )

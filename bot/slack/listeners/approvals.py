@@ -6,7 +6,8 @@
 CODE`) opens the reason modal *Save trip* opens, from the form its code keeps
 (`reason CODE`, the command the person may type instead); a code gone is told to the
 clicker alone. Once the reason is in, the question is replaced by what became of it (its
-click's response_url, kept in the modal as `ANSWER_URL`), so no stale button remains.
+click's response_url, kept in the modal as `ANSWER_URL`), so no stale button remains;
+when nobody could be asked (no approver, the database down) the question stays, to retry.
 
 The reason is checked inside `ack` (empty, too long or private: the modal shows why, and
 nothing is asked); then the request goes to the approvers on the task pool. A decision
@@ -39,6 +40,7 @@ from bot.slack.api import SLACK_ERRORS, person_of, slack_error
 from bot.slack.incoming import PLATFORM
 from bot.slack.listeners.interaction import Interaction, on
 from bot.slack.views.approval import (
+    ANSWER_URL,
     APPROVAL_REASON_CALLBACK,
     APPROVE_ACTION,
     REASON_ACTION,
@@ -58,9 +60,6 @@ if TYPE_CHECKING:
     from memory.lang import Lang
 
 log = logging.getLogger(__name__)
-
-# The response_url of *Give a reason*'s click, kept in the modal's metadata (never the core's).
-ANSWER_URL = "answer_url"
 
 
 def register(app: App, pipeline: Pipeline, prefs: Preferences) -> None:
@@ -107,7 +106,9 @@ def register(app: App, pipeline: Pipeline, prefs: Preferences) -> None:
         text = render(prefs.widgets, outcome.view).text
         if isinstance(outcome.view, ReasonForm):  # refused after all: say why
             text = outcome.text
-        elif question:  # the question answered: what became of it, in its place
+        elif question and outcome.replace:  # asked (or already): what became of it, in
+            # its place; anything else (no approver, the database down) leaves the
+            # question and its button, to try again
             tried = respond(question, outcome.short, replace_original=True)
             if tried.sent == Sent.NOT_DELIVERED:
                 log.info("could not replace the reason question (%s)", tried.error)

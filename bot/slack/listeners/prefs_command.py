@@ -7,6 +7,8 @@ remembers about them.
   `bot.flows.code_commands`): the traveller, or a travel admin; answered only to them;
   an out-of-policy choice opens the reason modal with the command's trigger, and
   `/travel-prefs reason CODE why` gives the reason the way typing it to the bot does;
+  what follows (the approver asked, approved, rejected, expired) is told in their DM,
+  never in the channel the command was typed in;
 - `/travel-prefs show` says what is remembered, `forget` asks first (the core's flows,
   `bot.flows.preferences`: only the person who asked may answer, and a *yes* works once),
   `help` (and anything unknown) explains the command; `link` answers (only to them) with
@@ -90,9 +92,10 @@ def register(
 
     def answer_code(it: Interaction, action: Action, lang: Lang) -> None:
         """A code command, in its own language; an out-of-policy choice opens the reason
-        form with the command's trigger (else its text is the answer)."""
-        channel = str(it.body.get("channel_id") or "")
-        outcome = prefs.handle(it, action, lang, where={"conversation": channel})
+        form with the command's trigger (else its text is the answer). A slash command is
+        seen by its writer alone, so nothing it leads to is posted in its channel: the
+        request names no thread, and what becomes of it goes to the writer's DM."""
+        outcome = prefs.handle(it, action, lang, where={})
         modal = render(prefs.widgets, outcome.view).modal
         if modal is not None and it.trigger_id:
             try:

@@ -19,6 +19,7 @@ import json
 from typing import Any
 
 from bot.flows.approvals import approval_body, reason_ask, state_line
+from bot.flows.commands import PREFS as COMMAND
 from bot.flows.views import ApprovalView, ReasonForm
 from bot.messages import t
 from bot.slack.markdown import escape
@@ -35,14 +36,45 @@ APPROVAL_BLOCK = "approval_buttons"
 MAX_METADATA_CHARS = 3000  # Slack's limit on a view's private_metadata
 
 
+# The response_url of *Give a reason*'s click, kept in the modal's metadata (never the core's).
+ANSWER_URL = "answer_url"
+
+
+def fitted_metadata(data: dict[str, Any]) -> str:
+    """`data` as a modal's private_metadata, whole JSON within Slack's limit: what matters
+    least is dropped first (the question to replace, the rules broken, the options' words,
+    the trip's words, the thread), never cut mid-JSON; the trip and language always stay."""
+    metadata = json.dumps(data, ensure_ascii=False)
+    for step in range(6):
+        if len(metadata) <= MAX_METADATA_CHARS:
+            return metadata
+        _shed(data, step)
+        metadata = json.dumps(data, ensure_ascii=False)
+    if len(metadata) > MAX_METADATA_CHARS:
+        metadata = json.dumps({k: data[k] for k in ("trip", "l") if k in data})
+    return metadata
+
+
+def _shed(data: dict[str, Any], step: int) -> None:
+    """Step `step` of making `data` smaller (`fitted_metadata`)."""
+    if step == 0:
+        data.pop(ANSWER_URL, None)
+    elif step == 1 and "br" in data:
+        data["br"] = []
+    elif step == 2 and "ch" in data:
+        data["ch"] = [str(c)[:80] for c in data["ch"]][:3]
+    elif step == 3 and "t" in data:
+        data["t"] = str(data["t"])[:200]
+    elif step == 4:
+        data.pop("w", None)
+    elif step == 5:
+        data.pop("ch", None)
+
+
 def reason_modal(view: ReasonForm) -> dict[str, Any]:
     lang = view.lang
     ask = reason_ask(view, escape)
-    data = dict(view.submit.data)
-    metadata = json.dumps(data, ensure_ascii=False)
-    if len(metadata) > MAX_METADATA_CHARS:  # long option words: the trip and thread suffice
-        data["ch"], data["br"] = [c[:80] for c in data.get("ch", [])][:3], []
-        metadata = json.dumps(data, ensure_ascii=False)[:MAX_METADATA_CHARS]
+    metadata = fitted_metadata(dict(view.submit.data))
     return {
         "type": "modal",
         "callback_id": APPROVAL_REASON_CALLBACK,
@@ -76,7 +108,7 @@ def reason_message(view: ReasonForm, *, typed: str) -> tuple[str, list[dict[str,
     the form's code) and what to send instead."""
     lang = view.lang
     ask = reason_ask(view, escape)
-    send = t("slack_reason_or_send", lang, command=f"`{typed}`")
+    send = t("slack_reason_or_send", lang, command=f"`{typed}`", slash=f"`{COMMAND} {typed}`")
     error = t(view.error, lang) if view.error else ""
     blocks: list[dict[str, Any]] = []
     if error:

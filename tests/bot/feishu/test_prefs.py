@@ -20,6 +20,7 @@ from tests.support.feishu_harness import (
     buttons_of,
     card_text,
 )
+from tests.support.llm_server import ScriptedModel
 from tests.support.stored import store_unchecked
 
 ALICE, BOB = "ou_alice", "ou_bob"
@@ -307,7 +308,7 @@ def test_the_menus_card_refused_is_explained_in_the_language_she_last_wrote_in(
     """A menu event carries no locale. Alice last wrote to the bot in Chinese (and
     DEFAULT_LANGUAGE is English): when Feishu refuses her menu's card, she is told why
     in Chinese."""
-    feishu.dm(ALICE, "我的偏好")  # answered in Chinese
+    feishu.replies(feishu.dm(ALICE, "我的偏好"))  # answered in Chinese
     fake_feishu.fail("send", *CARD_REFUSED)
     assert feishu.post(_menu()).status_code == 200
     fake_feishu.wait_for("send", ok=True)
@@ -337,10 +338,25 @@ def test_her_last_message_outweighs_the_language_of_what_she_keeps(
     DEFAULT_LANGUAGE is Chinese): her menu's failure is told in English, as she last read."""
     feishu = make_feishu(default_language="zh")
     feishu.core.memory.record(feishu.namespace(ALICE), ["出差只坐高铁一等座"])
-    feishu.dm(ALICE, "/travel-prefs please")
+    feishu.replies(feishu.dm(ALICE, "/travel-prefs please"))
     fake_feishu.fail("send", *CARD_REFUSED)
     assert feishu.post(_menu()).status_code == 200
     fake_feishu.wait_for("send", ok=True)
     feishu.drain()
     [told] = fake_feishu.sent_to(ALICE)
     assert told["content"]["text"] == t("feishu_prefs_failed", "en", code=CARD_REFUSED[0])
+
+
+def test_a_flight_number_says_nothing_of_her_language_so_the_menu_stays_chinese(
+    feishu: FeishuHarness, fake_feishu: FakeFeishuAPI, scripted_model: ScriptedModel
+) -> None:
+    """Alice writes in Chinese, then sends only a flight number ("MU5101": no language
+    in it; DEFAULT_LANGUAGE is English): her menu's failure is still told in Chinese."""
+    feishu.replies(feishu.dm(ALICE, "我的偏好"))
+    scripted_model.script("好的。")
+    feishu.replies(feishu.dm(ALICE, "MU5101"))  # its language noted before the turn began
+    fake_feishu.fail("send", *CARD_REFUSED)
+    assert feishu.post(_menu()).status_code == 200
+    feishu.drain()
+    [told] = fake_feishu.sent_to(ALICE)
+    assert told["content"]["text"] == t("feishu_prefs_failed", "zh", code=CARD_REFUSED[0])

@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 import redis
 
-from bot.flows.actions import APPROVE, SAVE_TRIP, STALE, Action
+from bot.flows.actions import APPROVAL_REASON, APPROVE, SAVE_TRIP, STALE, Action
 from bot.flows.code_commands import code_action, command_for
 from bot.flows.codes import PendingActions
 
@@ -91,3 +91,21 @@ def test_each_platform_reads_only_its_own_codes(
     assert code_action(f"save trip {code}", dingtalk) == (Action(SAVE_TRIP, TRIP), "en")
     stale = code_action(f"save trip {code}", slack, accepts=SLACK_CODE_ACTIONS)
     assert stale == (Action(STALE, {"was": SAVE_TRIP}), "en")
+
+
+@pytest.mark.parametrize(
+    "typed",
+    [
+        "reason {code} The client's office is next door.\nMy knee needs a lift!  ",
+        "理由 {code} 客户办公室就在隔壁。\n需要无障碍房间！",
+    ],
+)
+def test_a_reason_reaches_the_approver_as_written(typed: str) -> None:
+    """Its lines and punctuation kept (only its ends stripped), as the approver reads it."""
+    codes = PendingActions(client=None, platform="dingtalk")
+    code = codes.put({"a": APPROVAL_REASON, "trip": "t1"}, ttl_seconds=60)
+    found = code_action(typed.format(code=code), codes)
+    assert found is not None
+    written = typed.format(code=code).strip().split(code, 1)[1].strip()
+    assert found[0] == Action(APPROVAL_REASON, {"trip": "t1", "reason": written})
+    assert "\n" in found[0].data["reason"] and found[0].data["reason"][-1] in "!！"

@@ -6,6 +6,7 @@ Web API, a real SQLite file or PostgreSQL schema."""
 from __future__ import annotations
 
 import time
+from datetime import UTC, datetime, timedelta
 
 import pytest
 
@@ -32,6 +33,26 @@ def expired_and_asked(bot: BotHarness, scripted_model: ScriptedModel, slack: Fak
     return sent.channel
 
 
+class Later:
+    """The tellers' clock: now, plus whatever a test moved it on by (no waiting)."""
+
+    def __init__(self) -> None:
+        self.ahead = timedelta()
+
+    def __call__(self) -> datetime:
+        return datetime.now(UTC) + self.ahead
+
+    def advance(self, seconds: float) -> None:
+        self.ahead += timedelta(seconds=seconds)
+
+
+def on_clock(bot: BotHarness, clock: Later) -> None:
+    """`bot`'s tellings (claims, retries) read `clock`."""
+    approvals = compose.approval_flows(bot.core).approvals
+    assert approvals is not None
+    approvals.tellings.clock = clock
+
+
 def shown(slack: FakeSlackAPI) -> list[str]:
     """Where Slack showed Alice that her request expired (the posts it took)."""
     return [str(c.args["channel"]) for c in expired_posts(slack) if c.ok]
@@ -50,19 +71,22 @@ def test_slack_down_for_a_while_alice_is_told_later_exactly_once_even_after_a_re
     web = make_bot(**settings)
     thread = expired_and_asked(web, scripted_model, slack)
 
+    clock = Later()
+    on_clock(web, clock)
     slack.fail_5xx("chat.postMessage", times=2)  # her thread, then the DM: both 503
     assert compose.approval_flows(web.core).tell_expired() == 1
     assert shown(slack) == []  # nothing reached her...
     assert compose.approval_flows(web.core).tell_expired() == 0  # ...and not at once again
 
-    time.sleep(1.2)
+    clock.advance(1.2)
     restarted = make_bot(**settings)  # the process restarted: the retry was in the database
+    on_clock(restarted, clock)
     assert compose.approval_flows(restarted.core).tell_expired() == 1
     assert shown(slack) == [thread]  # in her thread, once
     text = str(next(c for c in expired_posts(slack) if c.ok).args["text"])
     assert "重新保存行程" in text and "符合差标" in text
 
-    time.sleep(2.5)
+    clock.advance(3600)
     for process in (web, restarted):
         assert compose.approval_flows(process.core).tell_expired() == 0
     assert shown(slack) == [thread]  # never twice
@@ -84,6 +108,8 @@ def test_slack_refusing_for_good_is_not_tried_again_and_the_log_says_what_to_fix
     expired_and_asked(web, scripted_model, slack)
 
     slack.fail("chat.postMessage", "messages_tab_disabled", times=2)
+    clock = Later()
+    on_clock(web, clock)
     flows = compose.approval_flows(web.core)
     assert flows.tell_expired() == 1
     asked = len(expired_posts(slack))
@@ -91,7 +117,7 @@ def test_slack_refusing_for_good_is_not_tried_again_and_the_log_says_what_to_fix
     assert "Messages tab" in caplog.text  # what an admin must do
     assert "not tried again" in caplog.text
 
-    time.sleep(2.5)
+    clock.advance(3600)
     assert flows.tell_expired() == 0 and flows.tell_expired() == 0
     assert len(expired_posts(slack)) == asked  # Slack was not asked again
     told = "slack_approval_expiry_told_total"

@@ -330,11 +330,12 @@ def test_a_plan_whose_save_button_slack_refuses_tells_the_traveller_how_to_save_
     assert note.args["user"] == ALICE and note.args["thread_ts"] == sent.thread_ts
     # What to send instead of the button, in the traveller's language.
     assert re.fullmatch(
-        re.escape(t("slack_save_button_lost_typed", "zh", command="`X`")).replace(
-            "X", r"保存行程 [A-Z0-9]{8}"
-        ),
+        re.escape(
+            t("slack_save_button_lost_typed", "zh", command="`X`", slash="`/travel-prefs X`")
+        ).replace("X", r"保存行程 [A-Z0-9]{8}"),
         note.args["text"],
     )
+    assert "@" not in note.args["text"]  # never "mention me" with it in a channel
     assert "这是你的成都行程" in bot.reply_text(sent)
 
 

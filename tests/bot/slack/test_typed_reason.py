@@ -14,9 +14,11 @@ from typing import Any
 from bot.messages import t
 from bot.slack.views.approval import (
     APPROVAL_REASON_CALLBACK,
+    APPROVE_ACTION,
     REASON_ACTION,
     REASON_BLOCK,
     REASON_OPEN_ACTION,
+    REJECT_ACTION,
 )
 from bot.slack.views.trip import SAVE_TRIP_ACTION
 from tests.bot.slack.test_approvals import APPROVER, REASON, STRICT, button, click
@@ -24,7 +26,7 @@ from tests.bot.slack.test_plans import RETURN, plan_call, save_message
 from tests.bot.slack.test_typed_save import ALICE, EN_CODE, ZH_CODE, offered, trips_of, wait_saved
 from tests.support.llm_server import ScriptedModel
 from tests.support.slack_api import Call, FakeSlackAPI
-from tests.support.slack_harness import BotHarness, Sent
+from tests.support.slack_harness import CHANNEL, BotHarness, Sent
 from tests.support.slack_payloads import click_payload, post_payload, submit, wait_view
 
 ZH_REASON = re.compile(r"`(理由 [A-Z0-9]{8})`")
@@ -88,7 +90,8 @@ def test_a_typed_save_asks_why_with_a_button_that_opens_the_reason_form_in_chine
     asked = asked_privately(slack)
     shown = json.dumps(blocks_of(asked), ensure_ascii=False)
     assert "超出差标" in shown and t("slack_reason_button", "zh") in shown
-    assert ZH_REASON.search(shown) is not None  # and what to send instead
+    assert ZH_REASON.search(shown) is not None  # and what to send instead, privately:
+    assert "单聊" in shown and "`/travel-prefs 理由 " in shown and "@我" not in shown
     assert asked.args["channel"] == typed.channel and cards(slack) == []
 
     question = slack.response_url("question")  # the ephemeral question's, in the click
@@ -215,3 +218,82 @@ def test_the_slash_command_opens_the_form_at_once_and_takes_a_typed_reason(
     assert "next door" in card.args["text"]
     slack.wait_for("response_url", where=lambda c: "Asked <@U0APPROVER>" in c.args["text"])
     assert len(trips_of(bot, ALICE)) == 1 and len(cards(slack)) == 1
+
+
+def decide_card(bot: BotHarness, slack: FakeSlackAPI, action_id: str) -> None:
+    """The approver clicks `action_id` on the card they were sent (as Slack keeps it)."""
+    [card] = slack.wait_for("chat.postMessage", where=lambda c: c.args["channel"] == APPROVER)
+    kept = slack.add_message("D0APPROVER", card.args["text"], user=slack.bot_user_id)
+    kept = {**kept, "blocks": blocks_of(card)}
+    click(bot, APPROVER, kept, "D0APPROVER", action_id)
+
+
+ASKED = "Asked <@U0APPROVER>"
+DM_OF_ALICE = (ALICE, "D0ALICE")  # a message to a user's id is posted in their DM
+
+
+def in_channel(slack: FakeSlackAPI) -> list[Call]:
+    return [c for c in slack.calls_to("chat.postMessage") if c.args["channel"] == CHANNEL]
+
+
+def test_a_slash_command_save_and_its_reason_are_told_to_the_traveller_alone(
+    bot: BotHarness, scripted_model: ScriptedModel, slack: FakeSlackAPI
+) -> None:
+    """Only Alice saw `/travel-prefs save trip CODE`: the channel it was typed in never
+    hears of her trip, its reason or its approval; she is told in her DM."""
+    _, code = strict_plan(bot, scripted_model, "en")
+    assert bot.command("/travel-prefs", f"save trip {code}").status_code == 200
+    [modal] = wait_view(slack, "views.open", lambda v: v["callback_id"] == APPROVAL_REASON_CALLBACK)
+    reason = {REASON_BLOCK: {REASON_ACTION: {"type": "plain_text_input", "value": REASON}}}
+    assert submit(bot, {**modal, "id": "V1"}, ALICE, reason).status_code == 200
+    slack.wait_for(
+        "chat.postMessage",
+        where=lambda c: c.args["channel"] in DM_OF_ALICE and ASKED in c.args["text"],
+    )
+    decide_card(bot, slack, APPROVE_ACTION)
+    slack.wait_for(
+        "chat.postMessage",
+        where=lambda c: c.args["channel"] in DM_OF_ALICE and "approved" in c.args["text"],
+    )
+    bot.drain()
+    assert in_channel(slack) == []
+
+
+def test_a_slash_command_reason_is_rejected_in_the_travellers_dm(
+    bot: BotHarness, scripted_model: ScriptedModel, slack: FakeSlackAPI
+) -> None:
+    _, code = strict_plan(bot, scripted_model, "en")
+    slack.fail("views.open", "expired_trigger_id")  # no form: what to type instead
+    assert bot.command("/travel-prefs", f"save trip {code}").status_code == 200
+    [asked] = slack.wait_for("response_url", where=lambda c: EN_REASON.search(json.dumps(c.args)))
+    found = EN_REASON.search(json.dumps(asked.args))
+    assert found is not None
+    assert bot.command("/travel-prefs", f"{found.group(1)} {REASON}").status_code == 200
+    decide_card(bot, slack, REJECT_ACTION)
+    slack.wait_for(
+        "chat.postMessage",
+        where=lambda c: c.args["channel"] in DM_OF_ALICE and "rejected" in c.args["text"],
+    )
+    bot.drain()
+    assert in_channel(slack) == []
+
+
+def test_a_reason_nobody_could_be_asked_for_leaves_the_question_to_try_again(
+    bot: BotHarness, scripted_model: ScriptedModel, slack: FakeSlackAPI
+) -> None:
+    """The policy names no approver by the time Alice's reason is in: she is told so,
+    and the question with its *Give a reason* button stays for when someone is named."""
+    _, code = strict_plan(bot, scripted_model, "en")
+    bot.dm(ALICE, f"save trip {code}")
+    asked = asked_privately(slack)
+    assert bot.core.policy is not None
+    bot.core.policy.set(bot.team_id, STRICT.replace("approvers: [U0APPROVER]\n", ""), by="cli:ana")
+    give_a_reason(bot, asked, slack.response_url("question"))
+    [modal] = wait_view(slack, "views.open", lambda v: v["callback_id"] == APPROVAL_REASON_CALLBACK)
+    reason = {REASON_BLOCK: {REASON_ACTION: {"type": "plain_text_input", "value": REASON}}}
+    assert submit(bot, {**modal, "id": "V1"}, ALICE, reason).status_code == 200
+    no_approver = t("approval_no_approver", "en")
+    slack.wait_for("chat.postMessage", where=lambda c: no_approver in str(c.args.get("text")))
+    bot.drain()
+    assert [c for c in slack.response_calls if c.args.get("replace_original")] == []
+    assert cards(slack) == []

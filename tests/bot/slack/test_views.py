@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -294,3 +295,29 @@ def test_home_shows_the_scope_of_each_limited_fact() -> None:
     shown = texts(home_view(lang="zh", summary="", items=items).to_dict())
     assert "仅限：日本、温泉" in shown
     assert shown.count("仅限") == 1  # the general fact has no scope
+
+
+@pytest.mark.parametrize("long_words", [400, 4000])
+def test_a_reason_modal_with_long_words_keeps_its_metadata_whole(long_words: int) -> None:
+    """Options and rules too long for Slack's 3000 characters of private_metadata: what
+    matters least is dropped, never cut mid-JSON (a submission could not read it and
+    would say the approval is unknown); the trip, language and thread stay."""
+    from bot.flows.actions import APPROVAL_REASON, Action
+    from bot.flows.approvals import reason_form
+    from bot.slack.views.approval import ANSWER_URL, MAX_METADATA_CHARS, reason_modal
+
+    where = {"conversation": "D0ALICE", "thread": "1700000000.000100"}
+    data = {
+        "trip": "trip-1",
+        "t": "上海 → 成都 " * (long_words // 4),  # a trip of many legs
+        "ch": ["Atour 成都 " * (long_words // 10)] * 6,
+        "br": ["超出差标 " * (long_words // 5)] * 6,
+        "l": "zh",
+        "w": where,
+        ANSWER_URL: "https://hooks.slack.com/actions/T1/1/" + "x" * 200,
+    }
+    modal = reason_modal(reason_form(Action(APPROVAL_REASON, data)))
+    metadata = modal["private_metadata"]
+    assert len(metadata) <= MAX_METADATA_CHARS
+    kept = json.loads(metadata)
+    assert kept["trip"] == "trip-1" and kept["l"] == "zh" and kept["w"] == where

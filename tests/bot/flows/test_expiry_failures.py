@@ -1,0 +1,100 @@
+"""An expiry's telling that breaks off between its claim and its outcome is settled all
+the same, and never keeps the other travellers of the tick untold (`bot.flows.expiries`):
+real PostgreSQL and SQLite, the toy platform's messenger recording what it was sent."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from bot.flows.approvals import Sent
+from bot.policy.requests import ApprovalRequest
+from memory.errors import StoreUnavailable
+from tests.bot.flows.test_approvals import Office, open_office
+from tests.bot.flows.test_approvals import codes as codes
+from tests.bot.policy.conftest import Clock, DeskFactory
+from tests.toy.incoming import PLATFORM as TOY
+
+
+@pytest.fixture
+def office(make_desk: DeskFactory, clock: Clock, codes: Any) -> Office:
+    return open_office(TOY, make_desk, clock, codes)
+
+
+def ask(o: Office, user: str) -> ApprovalRequest:
+    """`user`'s request, asked one-to-one (no thread)."""
+    traveller = o.ns(user)
+    request, _ = o.desk.approvals.request(
+        trip_id=o.desk.trip(traveller).id,
+        trip=f"Shanghai -> Chengdu ({user})",
+        traveller=traveller,
+        requester=traveller,
+        choice="a hotel",
+        breaks=[],
+        reason="the client's office is next door",
+        approvers=[o.ns("U0APPROVER")],
+        policy_version=1,
+    )
+    return request
+
+
+def told_to(o: Office, user: str) -> int:
+    return sum(1 for d in o.messenger.sent if d.to == o.ns(user))
+
+
+def expire_with(o: Office, tell: Any) -> int:
+    """Expire everything due; tell the travellers through `tell` (the flows' own, wrapped)."""
+    flows = o.flows.approvals
+    assert flows is not None and flows.approvals is not None
+    o.clock.advance(days=7, seconds=1)
+    flows.approvals.expire_due()
+    real = flows.tell
+    flows.tell = tell(real)  # type: ignore[method-assign]
+    try:
+        return flows.tell_expired()
+    finally:
+        flows.tell = real  # type: ignore[method-assign]
+
+
+def test_a_telling_broken_off_before_its_post_is_tried_again_and_the_others_are_told(
+    office: Office,
+) -> None:
+    o = office
+    alice, _ = ask(o, "U0ALICE"), ask(o, "U0BOB")
+
+    def breaking(real: Any) -> Any:
+        def tell(asked: ApprovalRequest) -> Sent:
+            if asked.id == alice.id:
+                raise RuntimeError("drawing the notice failed")
+            return real(asked)
+
+        return tell
+
+    expire_with(o, breaking)
+    assert told_to(o, "U0BOB") == 1 and told_to(o, "U0ALICE") == 0
+    flows = o.flows.approvals
+    assert flows is not None and flows.approvals is not None
+    assert [r.id for r in flows.approvals.untold()] == []  # settled `retry`: not at once
+    o.clock.advance(seconds=61)
+    assert flows.tell_expired() == 1
+    assert told_to(o, "U0ALICE") == 1 and told_to(o, "U0BOB") == 1
+
+
+def test_a_store_failure_settling_one_telling_leaves_the_others_told(
+    office: Office, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    o = office
+    alice, _ = ask(o, "U0ALICE"), ask(o, "U0BOB")
+    flows = o.flows.approvals
+    assert flows is not None and flows.approvals is not None
+    settle = flows.approvals.mark_told
+
+    def mark_told(request_id: str, outcome: str, *, claim: str) -> str | None:
+        if request_id == alice.id:
+            raise StoreUnavailable("the database went away")
+        return settle(request_id, outcome, claim=claim)
+
+    monkeypatch.setattr(flows.approvals, "mark_told", mark_told)
+    expire_with(o, lambda real: real)
+    assert told_to(o, "U0ALICE") == 1 and told_to(o, "U0BOB") == 1

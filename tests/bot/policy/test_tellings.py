@@ -1,0 +1,84 @@
+"""Settling a telling while another process writes: the outcome is recorded, so a
+traveller told once is never told again (`bot.policy.tellings`). Real SQLite and
+PostgreSQL; the other process is another pool of connections to the same database."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import Any
+
+from bot.policy.tellings import Tellings
+from memory.store import Backend, Cursor
+from tests.bot.policy.conftest import Clock, DeskFactory
+from tests.bot.policy.test_approvals import ask
+
+BOB = "T0ACME:U0BOB"
+
+
+class _Cursor:
+    def __init__(self, cur: Cursor, after_read: Callable[[], None]) -> None:
+        self._cur, self._after_read = cur, after_read
+
+    def execute(self, sql: str, params: Any = ()) -> Any:
+        done = self._cur.execute(sql, params)
+        if sql.lstrip().upper().startswith("SELECT TELL_TRIES"):
+            self._after_read()  # another process writes now
+        return done
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._cur, name)
+
+
+class WrittenBetween:
+    """A backend whose every read of a telling's tries is followed, at once, by a write
+    from another process (as happens when two processes share the database)."""
+
+    def __init__(self, backend: Backend, write: Callable[[], None]) -> None:
+        self._backend, self._write = backend, write
+
+    @contextmanager
+    def transaction(self, namespace: str | None = None, *, patient: bool = False) -> Iterator[Any]:
+        with self._backend.transaction(namespace, patient=patient) as cur:
+            yield _Cursor(cur, self._write)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._backend, name)
+
+
+def test_an_outcome_is_recorded_though_another_process_writes_meanwhile(
+    make_desk: DeskFactory, clock: Clock
+) -> None:
+    desk, other = make_desk(), make_desk()
+    request = ask(desk)
+    clock.advance(days=7, seconds=1)
+    desk.approvals.expire_due()
+    written: list[str] = []
+
+    def write() -> None:
+        written.append(other.trip(BOB).id)
+
+    tellings = Tellings(WrittenBetween(desk.trips.backend, write), clock=clock)  # type: ignore[arg-type]
+    claim = desk.approvals.claim_telling(request.id)
+    assert claim is not None
+    assert tellings.settle(request.id, claim, "sent") == "sent"
+    assert written  # the other process did write in between
+    clock.advance(seconds=3600)  # long past the claim's time-out: never told again
+    assert desk.approvals.untold() == [] and other.approvals.claim_telling(request.id) is None
+
+
+def test_a_retry_recorded_meanwhile_counts_its_try(make_desk: DeskFactory, clock: Clock) -> None:
+    desk, other = make_desk(), make_desk()
+    request = ask(desk)
+    clock.advance(days=7, seconds=1)
+    desk.approvals.expire_due()
+    tellings = Tellings(
+        WrittenBetween(desk.trips.backend, lambda: other.trip(BOB) and None),  # type: ignore[arg-type]
+        clock=clock,
+        max_tries=2,
+    )
+    claim = desk.approvals.claim_telling(request.id)
+    assert claim is not None and tellings.settle(request.id, claim, "retry") == "retry"
+    clock.advance(seconds=61)
+    claim = desk.approvals.claim_telling(request.id)
+    assert claim is not None and tellings.settle(request.id, claim, "retry") == "failed"
