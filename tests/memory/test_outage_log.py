@@ -20,8 +20,10 @@ def test_an_unreachable_database_logs_one_line_then_bounded_reminders(
     caplog.set_level(logging.DEBUG)
     backend = PostgresBackend(
         f"postgresql://postgres:secret-pw@127.0.0.1:{port}/test",
-        timeout=0.3,
-        retry_after=0.1,
+        # Long enough for the pool's own first attempt (refused at once) to be seen even
+        # on a loaded machine, so the first line can say why.
+        timeout=1.0,
+        retry_after=0.5,
         remind_every=1.0,
     )
     pings = 0
