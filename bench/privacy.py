@@ -97,6 +97,7 @@ ROUND8 = (
     "r22_fresh",
     "r23_dev",
     "r23_fresh",
+    "r24_dev",
 )
 ROUND8_TUNED = (
     "r8_dev",
@@ -122,6 +123,7 @@ ROUND8_TUNED = (
     "r20_fresh",
     "r22_dev",
     "r23_dev",
+    "r24_dev",
 )
 FAMILIES = ("amount", "instructions")
 # Sets whose misses are printed (tuned on anyway): r8_fresh was measured once, untuned, and
