@@ -98,6 +98,7 @@ ROUND8 = (
     "r23_dev",
     "r23_fresh",
     "r24_dev",
+    "r24_fresh",
 )
 ROUND8_TUNED = (
     "r8_dev",
