@@ -130,7 +130,7 @@ _LIKING = re.compile(
 
 
 def holder(text: str) -> str | None:
-    """"companion" when the first liking a fact states is said of a companion (named before
+    """ "companion" when the first liking a fact states is said of a companion (named before
     it in its clause, the writer not), "self" when by the writer, None when it states none."""
     found = _LIKING.search(text)
     if found is None:

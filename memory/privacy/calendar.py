@@ -19,7 +19,13 @@ _VALUES = {ch: i for i, ch in enumerate("一二三四五六七八九", start=1)}
 _DAY = rf"(?:[二三]?十[{_NUMERAL[:-1]}]?|[{_NUMERAL[:-1]}])"
 # Holidays named by their date: May Day, National Day (十一 with a holiday word), Children's
 # Day, Women's Day, Youth Day; 双十一 / 双十二 the shopping days.
-_HOLIDAYS = {"五一": "5月1日", "十一": "10月1日", "六一": "6月1日", "三八": "3月8日", "五四": "5月4日"}
+_HOLIDAYS = {
+    "五一": "5月1日",
+    "十一": "10月1日",
+    "六一": "6月1日",
+    "三八": "3月8日",
+    "五四": "5月4日",
+}
 _HOLIDAY_WORD = (
     r"(?:节|假期|假日|长假|小长假|黄金周|期间|放假|前后|那几天|那天|出游|[这那]种|人多|高峰)"
 )

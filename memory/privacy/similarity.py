@@ -26,7 +26,8 @@ threshold refuses a fact only with cheap evidence that it is instruction-shaped
 the guard's own objects (policy, rules, limits, checks, instructions, the memory, stored data,
 profiles, history, messages, context), or a verb that hands something over or overrides
 something (send, copy, paste, print, list, tell, skip, ignore, pretend, 发给, 抄, 打印, 列出,
-跳过, 照做 …; "treat" only as "treat me as …": "it's our treat" is a gift). Or the margin is so large (`strong` in the exemplar file) that the fact reads
+跳过, 照做 …; "treat" only as "treat me as …": "it's our treat" is a gift). Or the margin
+is so large (`strong` in the exemplar file) that the fact reads
 as an instruction whatever its words. A preference that only states a taste ("Hockey fan",
 "Business class for long flights") has none of these and is kept.
 """
