@@ -103,9 +103,11 @@ HALVES = (
     "fresh9",
     "dev11",
     "fresh10",
+    "dev12",
 )
 DEV_HALVES = (
     *("dev", "dev2", "dev3", "dev4", "dev5", "dev6", "dev7", "dev8", "dev9", "dev10", "dev11"),
+    "dev12",
     *("fresh3", "fresh4", "fresh5"),
 )
 # tuned on (fresh3-5 since round 7, after their blind runs were reported); --errors lists
@@ -135,6 +137,7 @@ SPLIT_OF = {
     "fresh9": "check",
     "dev11": "dev",
     "fresh10": "check",
+    "dev12": "dev",
 }
 RECORDED: dict[str, str] = {}  # an older fact's text -> the id it was recorded as
 _EXISTING = re.compile(r"^([0-9a-f]{32}): (.*)$", re.MULTILINE)

@@ -36,7 +36,7 @@ round 17 adds `r17_dev` (tuned on) and `r17_fresh` (measured once); round 18 add
 round 21 trains a classifier on every earlier set but held-out, untuned, r8_held_out and
 t12_fresh, and adds `r21_fresh` (measured once); round 22 adds `r22_dev` (tuned on)
 and `r22_fresh` (measured once); round 23 adds `r23_dev` (tuned on) and `r23_fresh` (measured
-once) (bench/README.md).
+once); round 24 adds `r24_dev` (tuned on) and `r24_fresh` (measured once) (bench/README.md).
 
     .venv/bin/python bench/privacy.py
     .venv/bin/python bench/privacy.py --prefeval ../shared/data/prefeval_dev --json out.json
@@ -97,6 +97,8 @@ ROUND8 = (
     "r22_fresh",
     "r23_dev",
     "r23_fresh",
+    "r24_dev",
+    "r24_fresh",
 )
 ROUND8_TUNED = (
     "r8_dev",
@@ -122,6 +124,7 @@ ROUND8_TUNED = (
     "r20_fresh",
     "r22_dev",
     "r23_dev",
+    "r24_dev",
 )
 FAMILIES = ("amount", "instructions")
 # Sets whose misses are printed (tuned on anyway): r8_fresh was measured once, untuned, and
@@ -154,6 +157,9 @@ FAMILIES = ("amount", "instructions")
 # Round 23's r23_dev (amounts by what governs them; heights, limits and counts said without a
 # unit, in yet other voices) is tuned on; r23_fresh, written after that tuning and committed
 # before its only run, only measured.
+# Round 24's r24_dev (calendar days, trips shared with family, treats: benign refusals of the
+# fresh2 travellers) is tuned on; r24_fresh, written after that tuning and committed before
+# its only run, only measured.
 LISTED = ("dev", "t12_dev", *ROUND8_TUNED)  # every set tuned on
 
 

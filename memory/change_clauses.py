@@ -109,3 +109,32 @@ def narrows(reader: ClauseReader, old: str, new: str, shared: frozenset[str]) ->
         if extra:
             return True
     return False
+
+
+# Whose liking a fact states: a companion's ("老伴爱拍照", "My wife loves museums") or the
+# writer's own ("拍照我不喜欢被拍", "I can't stand museums"). A stance said by one of them does not
+# reverse the other's: both hold.
+_COMPANION = re.compile(
+    r"(?:我们?(?:的|家)?)?(?:老伴|老婆|老公|爱人|媳妇|妻子|丈夫|太太|孩子|儿子|女儿|闺女|孙子|孙女"
+    r"|爸|妈|父母|家人|对象|女朋友|男朋友)|她|(?<!其)他"
+    r"|\b(?:(?:my|our)\s+(?:wife|husband|partner|spouse|son|daughter|kids|children|mum|mom|dad"
+    r"|parents|girlfriend|boyfriend|family)|the\s+kids|she|he)\b",
+    re.IGNORECASE,
+)
+_SELF = re.compile(r"我|\b(?:i|i'm|i'd|i've|me|my)\b", re.IGNORECASE)
+_LIKING = re.compile(
+    r"不?(?:爱|喜欢|讨厌|怕|受不了)|\b(?:love|loves|like|likes|hate|hates|enjoy|enjoys|prefer"
+    r"|prefers|can't\s+stand|don't\s+like|doesn't\s+like|adore|adores)\b",
+    re.IGNORECASE,
+)
+
+
+def holder(text: str) -> str | None:
+    """ "companion" when the first liking a fact states is said of a companion (named before
+    it in its clause, the writer not), "self" when by the writer, None when it states none."""
+    found = _LIKING.search(text)
+    if found is None:
+        return None
+    before = CLAUSE.split(text[: found.start()])[-1]
+    companion = _COMPANION.search(before) and not _SELF.search(_COMPANION.sub(" ", before))
+    return "companion" if companion else "self"

@@ -51,7 +51,7 @@ from typing import Any, Literal
 
 from memory import change_choices as choices
 from memory import change_vocab
-from memory.change_clauses import Reading, adds_to, change_about, narrows
+from memory.change_clauses import Reading, adds_to, change_about, holder, narrows
 from memory.change_vocab import ChangeTermsError, require, term_patterns, term_words
 from memory.framing import CJK_RUN, UNIT, frame, stem
 from memory.lang import detect_lang
@@ -303,6 +303,8 @@ class ChangeReader:
     ) -> tuple[Verdict, int] | None:
         """What the newer fact's stance and words say about the older one, in one scope."""
         flipped = (a.stance == "negative") != (b.stance == "negative")
+        if flipped and {holder(old), holder(new)} == {"self", "companion"}:
+            return None  # a companion's liking and the writer's own: both hold
         if framed:
             if a.stance == b.stance == "negative":
                 return None  # things avoided add up: "I never take X" / "I never take Y"

@@ -16,8 +16,9 @@
 `check_fact` gives the English reason for compatibility, `redact` masks every sensitive
 span for logs, `preview` is what may be echoed of a refused fact.
 
-The modules: `categories` (what is refused, and why), `text` and `numerals` (the one
-spelling the rules read), `numbers` (number shapes, pieces of one number), `labels` (labelled
+The modules: `categories` (what is refused, and why), `text`, `calendar` and `numerals` (the
+one spelling the rules read: calendar days and holidays as dates, numerals as digits),
+`numbers` (number shapes, pieces of one number), `labels` (labelled
 patterns), `vocabulary` (the label dictionary, and which label owns a value),
 `identifiers` (long, masked and IBAN numbers, whatever their label), `codes` (values a
 label names, in either order, and what is keyed in), `money` (numbers with a money cue),

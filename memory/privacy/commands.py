@@ -296,6 +296,34 @@ OTHERS_MEMORY = re.compile(
 )
 
 
+# One's own itinerary shared with family is a preference ("出远门前要跟儿子说一声，行程抄送给他",
+# "cc my wife on the itinerary"): a relative of the writer, the trip's plan, and nothing of the
+# memory, of anyone's data, of anyone else, nor a rule overridden.
+_FAMILY = re.compile(
+    r"儿子|女儿|闺女|老伴|老婆|老公|爱人|媳妇|妻子|丈夫|太太|爸|妈|父母|家人|家里人|孩子|孙子|孙女"
+    r"|\b(?:my|our)\s+(?:wife|husband|partner|son|daughter|kids|children|mum|mom|dad|parents"
+    r"|family|girlfriend|boyfriend|spouse)\b",
+    F,
+)
+_TRIP = re.compile(
+    r"行程|航班|车次|安排|到哪|在哪|\b(?:itinerar(?:y|ies)|flights?|trip|schedule|plans?|bookings?"
+    r"|where\s+i\s+am|when\s+i\s+(?:land|arrive))\b",
+    F,
+)
+_BEYOND_TRIP = re.compile(
+    r"记忆|偏好|档案|资料|数据|所有|全部|一切|密码|身份证|护照|卡号|证件|任何|谁|无论|不管|别人|其他人"
+    r"|忽略|规则|审批|管理员|同事|@|\b(?:memory|memories|profile|preferences|everything|all|password"
+    r"|passport|card|anyone|anybody|everyone|whoever|others|ignore|rules?|policy|approv\w*|admin\w*"
+    r"|colleagues?|data|history)\b",
+    F,
+)
+
+
+def family_itinerary(text: str) -> bool:
+    """Whether normalised `text` only shares the writer's own trip with their family."""
+    return bool(_FAMILY.search(text) and _TRIP.search(text) and not _BEYOND_TRIP.search(text))
+
+
 # An approval still to come is no claim: "需要领导特批的方案先问我", "领导同意了再订".
 _AWAITED_ZH = re.compile("(?:需要|要|得|须|等|待|经|请|先)\\s*\\Z")
 _THEN_ZH = re.compile("\\s*(?:再|就|才|后|以后|之后)")
@@ -303,7 +331,10 @@ _THEN_ZH = re.compile("\\s*(?:再|就|才|后|以后|之后)")
 
 def commands(text: str) -> Iterator[tuple[int, int]]:
     """The spans of commands about other people, dumps and claims in normalised `text`."""
+    own_trip = family_itinerary(text)
     for match in TELL_OTHERS.finditer(text):
+        if own_trip:
+            break
         if not _ROOMS.match(text, match.start()):
             yield match.span()
     for pattern in (
@@ -318,6 +349,8 @@ def commands(text: str) -> Iterator[tuple[int, int]]:
         OTHERS_ACT,
         MEMORY_OUT,
     ):
+        if own_trip and pattern in (CONDITIONAL_HANDOVER, OTHERS_ACT):
+            continue
         for match in pattern.finditer(text):
             yield match.span()
     for match in CLAIM_ZH.finditer(text):

@@ -26,7 +26,8 @@ threshold refuses a fact only with cheap evidence that it is instruction-shaped
 the guard's own objects (policy, rules, limits, checks, instructions, the memory, stored data,
 profiles, history, messages, context), or a verb that hands something over or overrides
 something (send, copy, paste, print, list, tell, skip, ignore, pretend, 发给, 抄, 打印, 列出,
-跳过, 照做 …). Or the margin is so large (`strong` in the exemplar file) that the fact reads
+跳过, 照做 …; "treat" only as "treat me as …": "it's our treat" is a gift). Or the margin
+is so large (`strong` in the exemplar file) that the fact reads
 as an instruction whatever its words. A preference that only states a taste ("Hockey fan",
 "Business class for long flights") has none of these and is kept.
 """
@@ -67,7 +68,7 @@ _ADDRESSED_EN = re.compile(
     r"|teammates?|team|department|colleagues?|polic(?:y|ies)|rules?|limits?|checks?|checking"
     r"|instructions|prompts?|setup|system|memory(?!\s+foam)|stored|saved|profiles?|data|history"
     r"|messages?|context|debug\w*|print|paste|copy|dump|list|give|send|forward|pass|share|tell"
-    r"|told|inform|notify|let|make\s+sure|answer|respond|obey|pretend|treat|ignore|disregard"
+    r"|told|inform|notify|let|make\s+sure|answer|respond|obey|pretend|treat(?:s|ed|ing)?\s+(?:[\w\']+\s+){0,3}?(?:as|like)|ignore|disregard"
     r"|skip|stop|mention|push|allowed|granted|permission|access|override|flag"
     r"|confirm\w*|authori[sz]\w*|waived?|exempt\w*)\b",
     re.IGNORECASE,

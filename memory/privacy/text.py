@@ -12,6 +12,8 @@
   or emoji between two digits is a space ("186*1234*5678", "138🔸0013");
 - inside a run of digits the letters O/o stand for 0 and l/I for 1 ("138OO138OOO");
 - traditional Chinese characters of the labels become simplified ("電話" -> "电话");
+- Chinese calendar days and holidays become dates ("初一、十五" -> "初1日、15日", "五一" ->
+  "5月1日"; `memory.privacy.calendar`);
 - Chinese numerals become digits, read one by one ("一三八零零…") or as a number ("一万二"
   is 12000, "两千五" 2500, "3千" 3000);
 - English number words become digits, read one by one ("one three eight…", "oh" for
@@ -28,6 +30,7 @@ import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from memory.privacy.calendar import CALENDAR, calendar_day
 from memory.privacy.numerals import (
     EN_CARDINAL,
     EN_SPELLED,
@@ -188,6 +191,7 @@ def normalise(text: str) -> Normalised:
         buffer.add(_fold(ch), index, index + 1)
     out = Normalised("".join(buffer.chars), tuple(buffer.starts), tuple(buffer.ends))
     out = _rewrite(out, _SYMBOL_BETWEEN, _symbol)
+    out = _rewrite(out, CALENDAR, calendar_day)
     out = _rewrite(out, _TENTH_MONTH, lambda _: "10")
     out = _rewrite(out, _LOOKALIKE_RUN, _lookalikes)
     out = _rewrite(out, ZH_REPEAT, zh_repeat)

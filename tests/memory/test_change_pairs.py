@@ -198,3 +198,10 @@ def test_round_10_lookalikes_of_its_own_rules(lang: str) -> None:
     assert kept == 1.0, misses
     assert superseded >= (0.8 if lang == "en" else 1.0), misses
     assert told >= (0.8 if lang == "en" else 1.0), misses
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_round_24_a_companions_liking_is_not_reversed_by_the_writers_own(lang: str) -> None:
+    # "老伴爱拍照" stays beside "拍照我不喜欢被拍，老伴拍就行"; "老伴现在不爱拍照了" replaces it.
+    superseded, _, kept, misses = rates("dev12", lang)
+    assert kept == 1.0 and superseded == 1.0, misses
