@@ -43,6 +43,10 @@ CALENDAR = re.compile(
     rf"(?=[^，。,.!！?？]{{0,4}}{_HOLIDAY_WORD}|[、和跟与或/]{_FESTIVAL})"
     rf"|(?<={_FESTIVAL}[、和跟与或/])(?P<listed>五一|十一|六一|三八|五四)"
     rf"(?![0-9{_NUMERAL}零两百千万点块元钱个位人间晚天月号日岁楼层])"
+    # the holidays whose two numerals are no number's reading (51 is 五十一), even alone:
+    # "五一我们去海边" ("十一" is also eleven, so it needs a holiday word)
+    rf"|{_NOT_AFTER}(?P<bare>五一|六一|三八|五四)"
+    rf"(?![0-9{_NUMERAL}零两百千万点块元钱个位人间晚天月号日岁楼层])"
 )
 
 
@@ -67,7 +71,7 @@ def calendar_day(match: re.Match[str]) -> str | None:
         return day
     if found["cue"]:
         return f"{found['cue']}{_value(found['day'])}日"
-    holiday = found["holiday"] or found["listed"]
+    holiday = found["holiday"] or found["listed"] or found["bare"]
     return _HOLIDAYS[holiday] if holiday else None
 
 

@@ -20,6 +20,8 @@ from memory.privacy import scan, verdict
         "腊月二十三要回老家过小年",
         "农历初八是我生日，那天别安排",
         "双十一前后别订酒店",
+        "五一我们去海边",  # 51 is read 五十一: 五一 alone is the holiday
+        "今年六一带孩子去迪士尼",
     ],
 )
 def test_a_calendar_day_or_holiday_is_kept(text: str) -> None:
@@ -34,6 +36,8 @@ def test_a_calendar_day_or_holiday_is_kept(text: str) -> None:
         "初一去庙里捐了两百",
         "每月十五块零花",
         "双十一抢的机票两千三",
+        "五一机票花了一千二",
+        "三八五一晚的酒店就行",  # 385 said numeral by numeral
     ],
 )
 def test_an_amount_beside_a_day_or_holiday_is_still_refused(text: str) -> None:
