@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import re
 
+from memory.privacy.money import CURRENCY_AFTER
+
 _NUMERAL = "一二三四五六七八九十"
 _VALUES = {ch: i for i, ch in enumerate("一二三四五六七八九", start=1)}
 # A day of a month: 一 … 三十一 (one or two numerals and 十).
@@ -58,8 +60,24 @@ def _value(numerals: str) -> int:
     return (_VALUES[tens] if tens else 1) * 10 + (_VALUES[ones] if ones else 0)
 
 
+# What may stand between the numeral groups of one number said aloud ("五一 三八 六一").
+_SPACING = " \t-._*·"
+
+
+def _in_a_number(text: str, start: int, end: int) -> bool:
+    """A numeral or digit beside the match, past spacing: a phone or card number said group by
+    group ("卡号 五一 三八 六一"), no day."""
+    before = text[:start].rstrip(_SPACING)[-1:]
+    after = text[end:].lstrip(_SPACING)[:1]
+    return any(ch and (ch.isdigit() or ch in _NUMERAL + "零〇两") for ch in (before, after))
+
+
 def calendar_day(match: re.Match[str]) -> str | None:
-    """The date a calendar match names, in digits ("初一、十五" -> "初1日、15日")."""
+    """The date a calendar match names, in digits ("初一、十五" -> "初1日、15日"); None where the
+    numerals are money after all ("每月十五美元") or part of a longer number."""
+    text, (start, end) = match.string, match.span()
+    if CURRENCY_AFTER.match(text, end) or _in_a_number(text, start, end):
+        return None
     found = match.groupdict()
     if found["double"]:
         month = "11" if found["double"][1:] in ("十一", "11") else "12"

@@ -68,6 +68,9 @@ _CUR_AFTER = (
     r"|卢比|林吉特|越南盾|印尼盾|比索|披索|里拉|卢布|迪拉姆|里亚尔|法郎|克朗|澳门币|澳门元|葡币|兰特"
     r"|雷亚尔|第纳尔|先令|软妹币|现金)"
 )
+# A currency or a multiplier right after a number ("十五 美元", "三十k", "二十万"): what makes a
+# number said like a calendar day money (`memory.privacy.calendar`).
+CURRENCY_AFTER = re.compile(rf"\s*(?:多|来|余|几)?(?:{_CUR_AFTER}|[kw万千百](?![a-z]))", F)
 EXPLICIT = re.compile(
     rf"{_CUR_BEFORE}\s?(?:{_AMOUNT})"
     rf"|(?<![0-9a-z.,])(?:{_AMOUNT}|[{_ZH_SINGLE}])[\s\-]?(?:多|来|余|几)?{_CUR_AFTER}"

@@ -38,6 +38,13 @@ def test_a_calendar_day_or_holiday_is_kept(text: str) -> None:
         "双十一抢的机票两千三",
         "五一机票花了一千二",
         "三八五一晚的酒店就行",  # 385 said numeral by numeral
+        # money in any currency after a day's numerals (review of round 24)
+        "每个月三十美元的会员费",
+        "每月二十刀订阅",
+        "每逢十五欧元",
+        "每月二十港币",
+        "每月三十k",
+        "每月十五 usd",
     ],
 )
 def test_an_amount_beside_a_day_or_holiday_is_still_refused(text: str) -> None:
@@ -68,3 +75,15 @@ def test_sharing_ones_trip_with_family_or_a_treat_is_kept(text: str) -> None:
 )
 def test_what_rides_along_with_a_trip_shared_is_still_refused(text: str, category: str) -> None:
     assert verdict(text) == category
+
+
+@pytest.mark.parametrize(
+    ("text", "category"),
+    [
+        ("卡号 五一 三八 六一 五四", "card"),
+        ("五一 五一 三八 三八 六一 六一", "phone"),
+        ("手机一三八 五一 三八 六一 五四", "phone"),
+    ],
+)
+def test_a_number_said_group_by_group_is_no_holiday(text: str, category: str) -> None:
+    assert scan(text) == category
