@@ -88,13 +88,18 @@ REASON_COMMANDS: tuple[tuple[Lang, re.Pattern[str]], ...] = (
 
 def command_for(action: Action, lang: Lang, codes: PendingActions) -> str:
     """What a person sends for `action` (its data kept under a code when it has any)."""
+    return coded_command(action, lang, codes)[0]
+
+
+def coded_command(action: Action, lang: Lang, codes: PendingActions) -> tuple[str, str]:
+    """`command_for`, and the code it names ("" when none)."""
     english, chinese = PHRASES[action.name]
     phrase = chinese if lang == "zh" else english
     if "{code}" not in phrase:
-        return phrase
+        return phrase, ""
     ttl = _CODE_TTL.get(action.name, CONFIRM_TTL_SECONDS)
     code = codes.put({"a": action.name, **action.data}, ttl_seconds=ttl)
-    return phrase.format(code=code)
+    return phrase.format(code=code), code
 
 
 def code_action(
@@ -156,5 +161,6 @@ __all__ = [
     "REASON_COMMANDS",
     "SAVE_TTL_SECONDS",
     "code_action",
+    "coded_command",
     "command_for",
 ]

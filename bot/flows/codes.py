@@ -10,7 +10,8 @@ from the code itself.
 Codes live in Redis (`{prefix}{platform}:action:{code}`, JSON, with a TTL; each platform
 its own, so a code works only where it was shown); when Redis is unreachable a bounded
 in-process table keeps them, so codes still work in one process. `take` reads and
-deletes at once: a confirmation works once.
+deletes at once: a confirmation works once. `amend` adds to what a code names, its TTL
+kept (where the message that offers it was posted, known only after the code).
 """
 
 from __future__ import annotations
@@ -76,6 +77,30 @@ class PendingActions:
                 self._local.popitem(last=False)
             self._local[code] = (time.monotonic() + ttl_seconds, value)
         return code
+
+    def amend(self, code: str, extra: dict[str, Any]) -> bool:
+        """Add `extra` to what `code` names, its TTL kept (known only once the offer is
+        shown: where its message is); False when the code is gone or Redis failed."""
+        code = code.strip().upper()
+        with self._lock:
+            local = self._local.get(code)
+            if local is not None and local[0] > time.monotonic():
+                data = {**json.loads(local[1]), **extra}
+                self._local[code] = (local[0], json.dumps(data, ensure_ascii=False))
+                return True
+        if self._client is None:
+            return False
+        key = self.key(code)
+        try:
+            raw = self._client.get(key)
+            if raw is None:
+                return False
+            data = {**json.loads(raw), **extra}
+            value = json.dumps(data, ensure_ascii=False)
+            return bool(self._client.set(key, value, keepttl=True, xx=True))
+        except Exception as exc:
+            log.warning("pending action not amended (%s)", type(exc).__name__)
+            return False
 
     def get(self, code: str) -> dict[str, Any] | None:
         """What `code` names, or None (unknown or expired)."""

@@ -31,7 +31,7 @@ from slack_sdk.http_retry.handler import RetryHandler
 from slack_sdk.http_retry.request import HttpRequest
 from slack_sdk.http_retry.response import HttpResponse
 from slack_sdk.http_retry.state import RetryState
-from slack_sdk.web import WebClient
+from slack_sdk.web import SlackResponse, WebClient
 
 from bot.flows.messengers import Sent
 from bot.retry import never_sent, retry_after
@@ -94,10 +94,12 @@ def asked_wait(headers: Mapping[str, Any]) -> float:
 
 @dataclass(frozen=True, slots=True)
 class Tried:
-    """One try: what became of it, and Slack's error (or the exception) when it failed."""
+    """One try: what became of it, and Slack's error (or the exception) when it failed;
+    `ts`: the message Slack answered with, when it names one (`chat.postMessage`)."""
 
     sent: Sent
     error: str = ""
+    ts: str = ""
 
 
 def patiently(call: Callable[[], object], *, patience: float) -> Tried:
@@ -125,13 +127,14 @@ def patiently_try(work: Callable[[], tuple[Tried, float | None]], *, patience: f
 def attempt(call: Callable[[], object]) -> tuple[Tried, float | None]:
     """One Web API call: what became of it, and the wait Slack asks for when rate limited."""
     try:
-        call()
+        response = call()
     except SlackApiError as exc:
         limited = exc.response.status_code == 429
         return failed(exc), (asked_wait(exc.response.headers) if limited else None)
     except Exception as exc:
         return failed(exc), None
-    return Tried(Sent.DELIVERED), None
+    ts = response.get("ts") if isinstance(response, (SlackResponse, Mapping)) else None
+    return Tried(Sent.DELIVERED, ts=ts if isinstance(ts, str) else ""), None
 
 
 def failed(exc: Exception) -> Tried:

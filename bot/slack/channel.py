@@ -48,6 +48,7 @@ from bot.slack.answers import ADMIN_FIX, UNREACHABLE, Answers, post
 from bot.slack.assistant import AssistantThreads, ChannelNames
 from bot.slack.incoming import PLATFORM, bot_user_id, parse_event
 from bot.slack.people import People
+from bot.slack.plan_message import placed, redraw
 from bot.slack.progress import ProgressReaction
 from bot.slack.sessions import AgentSessions
 from bot.slack.sink import SlackReplySink
@@ -133,7 +134,8 @@ class SlackChannel:
         `bot.slack.preferences`): for everyone there (a trip saved), in its thread; else
         only to the writer, ephemeral there, else a direct message, else why not
         (`bot.slack.answers`). A public one Slack refuses goes to the writer the same way;
-        one Slack may have posted is never posted again."""
+        one Slack may have posted is never posted again. A typed save also draws its plan
+        message again, as a click would (`bot.slack.plan_message`)."""
         msg = incoming.msg
         if msg is None:
             return
@@ -142,13 +144,19 @@ class SlackChannel:
         answers = Answers(self.client, self.pipeline.metrics)
         lang = incoming.lang or msg.lang
         channel = msg.conversation
+        shown = False
         if not outcome.private and drawn.modal is None:
             tried = post(self.client, channel, drawn.text, thread_ts=msg.thread, **extra)
-            if tried.sent != Sent.NOT_DELIVERED:
-                return
-            log.info("could not post a command's outcome in its thread (%s)", tried.error)
-        thread = msg.thread if msg.thread != msg.message_id else None
-        answers.tell(msg.user, drawn.text, lang=lang, channel=channel, thread_ts=thread, **extra)
+            shown = tried.sent != Sent.NOT_DELIVERED
+            if not shown:
+                log.info("could not post a command's outcome in its thread (%s)", tried.error)
+        if not shown:
+            thread = msg.thread if msg.thread != msg.message_id else None
+            answers.tell(
+                msg.user, drawn.text, lang=lang, channel=channel, thread_ts=thread, **extra
+            )
+        if incoming.action is not None:  # a typed save: its plan message, as a click leaves it
+            redraw(self.client, self.widgets, incoming.action, outcome)
 
     # -- approvals: to a person, into a thread (`bot.flows.approvals.Messenger`) -----------
 
@@ -218,6 +226,7 @@ class SlackChannel:
             plan=lambda part: self.widgets.plan(
                 self.pipeline.flows.trips.plan_view(part, PLATFORM)
             ),
+            placed=lambda drawn, channel, ts: placed(self.codes, drawn, channel, ts),
             progress=self.progress,
             switch=self.streaming,
             flush_seconds=self.flush_seconds,

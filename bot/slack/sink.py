@@ -89,6 +89,7 @@ class SlackReplySink:
         assistant: AssistantThreads | None = None,
         in_assistant_thread: bool = False,
         plan: Callable[[PlanPart], SlackMessage] | None = None,
+        placed: Callable[[SlackMessage, str, str], None] | None = None,
         sessions: AgentSessions | None = None,
         metrics: Metrics | None = None,
     ) -> None:
@@ -115,6 +116,7 @@ class SlackReplySink:
         self._planned = False  # the stream has the work's title
         self._work: Work | None = None
         self._plan = plan
+        self._placed = placed  # a plan message posted: (it, channel, ts)
         self.msg = msg
         self.channel = msg.conversation
         self.thread_ts = msg.thread
@@ -207,7 +209,9 @@ class SlackReplySink:
         for part in parts:
             if isinstance(part, PlanPart) and self._plan is not None:
                 drawn = self._plan(part)
-                self._posts.plan(drawn.text, drawn.blocks or [], typed=drawn.typed)
+                ts = self._posts.plan(drawn.text, drawn.blocks or [], typed=drawn.typed)
+                if ts and self._placed is not None:
+                    self._placed(drawn, self.channel, ts)
         self._title(parts)
 
     def fail(self, text: str) -> None:

@@ -130,15 +130,15 @@ class ThreadPosts:
         if refused is not None:
             log.warning("could not post the busy reply (%s)", refused.error)
 
-    def plan(self, text: str, blocks: list[dict[str, Any]], *, typed: str = "") -> None:
+    def plan(self, text: str, blocks: list[dict[str, Any]], *, typed: str = "") -> str:
         """The plan's message, rate limits waited out. When Slack refuses it and it had
         buttons (*Save trip*), the writer is told how to save the trip otherwise: ephemeral
         in the thread, else a DM, else why not (`Answers.tell`): the command to send
         (`typed`), else to ask for the plan again. One Slack may have posted is not
-        posted again."""
+        posted again. The message's ts, when Slack posted it and said so; else ""."""
         tried = self.part(text, blocks=blocks)
         if taken(tried):
-            return
+            return tried.ts
         log.warning("could not post the save-trip message (%s)", tried.error)
         if any(block.get("type") == "actions" for block in blocks):
             msg = self.msg
@@ -155,6 +155,7 @@ class ThreadPosts:
             self._answers.tell(
                 msg.user, note, lang=msg.lang, channel=self.channel, thread_ts=self.thread_ts
             )
+        return ""
 
 
 __all__ = ["BUSY_PATIENCE", "SECTION_LIMIT", "ThreadPosts"]

@@ -38,6 +38,7 @@ from bot.flows.views import Notice, render
 from bot.messages import t
 from bot.slack.api import SLACK_ERRORS, person_of, slack_error
 from bot.slack.listeners.interaction import Interaction, on
+from bot.slack.plan_message import redraw
 from bot.slack.views.blocks import (
     ACTION_PREFIX,
     FORGET_ALL_CANCEL_ACTION_ID,
@@ -104,6 +105,7 @@ def register(
             except SLACK_ERRORS as exc:
                 log.info("could not open the reason form (%s)", slack_error(exc))
         prefs.show(it, outcome, lang=lang)
+        redraw(it.client, prefs.widgets, action, outcome)  # a save: its plan message too
 
     def send_link(it: Interaction) -> None:
         """The person's own link to the preferences page, only to them (ephemeral)."""

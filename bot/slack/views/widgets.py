@@ -16,7 +16,7 @@ from typing import Any
 from slack_sdk.models.blocks import ActionsBlock, ButtonElement
 
 from bot.flows.actions import APPROVE, FORGET_PREFS_NO, FORGET_PREFS_YES, REJECT, SAVE_TRIP
-from bot.flows.code_commands import command_for
+from bot.flows.code_commands import coded_command, command_for
 from bot.flows.codes import PendingActions
 from bot.flows.views import (
     ApprovalView,
@@ -65,6 +65,7 @@ class SlackMessage:
     blocks: list[dict[str, Any]] | None = None
     modal: dict[str, Any] | None = None  # a form, opened with the click's trigger
     typed: str = ""  # what a person may send instead of clicking (`save trip CODE`)
+    code: str = ""  # the code `typed` names
 
 
 def read_value(value: str) -> dict[str, Any]:
@@ -115,11 +116,11 @@ class SlackWidgets:
         return SlackMessage(text, [section(text).to_dict(), buttons.to_dict()])
 
     def plan(self, view: PlanView) -> SlackMessage:
-        typed = ""
+        typed = code = ""
         if self.codes is not None and view.save is not None and not view.saved:
-            typed = command_for(view.save, view.part.lang, self.codes)
+            typed, code = coded_command(view.save, view.part.lang, self.codes)
         text, blocks = plan_message(view, typed=typed)
-        return SlackMessage(text, blocks, typed=typed)
+        return SlackMessage(text, blocks, typed=typed, code=code)
 
     def reason_form(self, view: ReasonForm) -> SlackMessage:
         """A modal (`bot.slack.views.approval`), opened with a click's trigger; where it

@@ -109,3 +109,26 @@ def test_a_reason_reaches_the_approver_as_written(typed: str) -> None:
     written = typed.format(code=code).strip().split(code, 1)[1].strip()
     assert found[0] == Action(APPROVAL_REASON, {"trip": "t1", "reason": written})
     assert "\n" in found[0].data["reason"] and found[0].data["reason"][-1] in "!！"
+
+
+@pytest.mark.parametrize("in_redis", [True, False])
+def test_what_a_code_names_can_be_added_to_and_it_expires_as_before(
+    in_redis: bool, redis_client: redis.Redis, redis_prefix: str
+) -> None:
+    codes = PendingActions(
+        client=redis_client if in_redis else None, key_prefix=redis_prefix, platform="slack"
+    )
+    typed = command_for(Action(SAVE_TRIP, {"ns": "slack:T1:U1"}), "en", codes)
+    code = typed.rsplit(" ", 1)[-1]
+    if in_redis:
+        redis_client.expire(codes.key(code), 100)
+    assert codes.amend(code, {"plan_at": {"channel": "D1", "ts": "1.2"}})
+    assert codes.get(code) == {
+        "a": SAVE_TRIP,
+        "ns": "slack:T1:U1",
+        "plan_at": {"channel": "D1", "ts": "1.2"},
+    }
+    if in_redis:
+        assert 0 < redis_client.ttl(codes.key(code)) <= 100  # its TTL kept
+    assert not codes.amend("ZZZZ2222", {"plan_at": {}})  # a gone code stays gone
+    assert codes.get("ZZZZ2222") is None

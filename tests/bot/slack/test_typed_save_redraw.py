@@ -1,0 +1,79 @@
+"""A trip saved by typing what its plan message offers (`save trip CODE`, or
+`/travel-prefs save trip CODE`) leaves that message as a click on *Save trip* would: drawn
+again without the button or the line that says what to type, with who saved it. When
+Slack will not update it, the trip is saved all the same and the command's answer is the
+only one. The real Bolt app behind the real server, real Redis for the codes, the fake
+Slack Web API."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from bot.messages import t
+from tests.bot.slack.test_plans import plan_call, save_message
+from tests.bot.slack.test_typed_reason import blocks_of
+from tests.bot.slack.test_typed_save import ALICE, EN_CODE, offered, trips_of, wait_saved
+from tests.support.llm_server import ScriptedModel
+from tests.support.slack_api import FakeSlackAPI
+from tests.support.slack_harness import BotHarness
+
+
+def plan_in_a_dm(bot: BotHarness, scripted_model: ScriptedModel) -> tuple[dict[str, Any], str]:
+    """Alice plans a trip in a DM: her plan message (as first posted), and its code."""
+    scripted_model.script(plan_call("Shanghai", "Chengdu"), "Your Chengdu plan.")
+    sent = bot.dm(ALICE, "plan my trip from Shanghai to Chengdu")
+    message = save_message(bot, sent)
+    assert any(block["type"] == "actions" for block in message["blocks"])
+    return message, offered(message, EN_CODE)
+
+
+def test_a_typed_save_draws_the_plan_message_again_without_its_button(
+    bot: BotHarness, scripted_model: ScriptedModel, slack: FakeSlackAPI
+) -> None:
+    message, code = plan_in_a_dm(bot, scripted_model)
+    sent = bot.dm(ALICE, f"save trip {code}")
+    wait_saved(bot, ALICE)
+    saved = t("trip_saved", "en", user=f"<@{ALICE}>")
+    [update] = slack.wait_for("chat.update", where=lambda c: c.args["ts"] == message["ts"])
+    assert saved in update.args["text"]
+    shown = json.dumps(blocks_of(update))
+    assert not any(block["type"] == "actions" for block in blocks_of(update))  # no button
+    assert code not in shown and "save trip" not in shown  # nor what to type
+    assert "Chengdu" in shown  # still the plan
+    [now] = [m for m in slack.posted(update.args["channel"]) if m["ts"] == message["ts"]]
+    assert saved in json.dumps(now["blocks"])  # what Alice sees there now
+    [answer] = bot.answers(sent)
+    assert saved in json.dumps(answer["blocks"])  # and the command's own answer
+
+
+def test_when_slack_will_not_update_the_plan_message_the_save_stands_and_is_said_once(
+    bot: BotHarness, scripted_model: ScriptedModel, slack: FakeSlackAPI
+) -> None:
+    message, code = plan_in_a_dm(bot, scripted_model)
+    slack.fail("chat.update", "message_not_found")
+    sent = bot.dm(ALICE, f"save trip {code}")
+    [trip] = wait_saved(bot, ALICE)
+    assert trip.destination == "Chengdu"
+    slack.wait_for("chat.update", where=lambda c: c.args["ts"] == message["ts"])
+    bot.drain()
+    [answer] = bot.answers(sent)
+    assert t("trip_saved", "en", user=f"<@{ALICE}>") in json.dumps(answer["blocks"])
+    assert len(slack.posted(sent.channel, sent.thread_ts)) == 1  # no second word of it
+    assert slack.calls_to("chat.postEphemeral") == []
+    assert len(slack.calls_to("chat.update")) == 1  # tried once, not again
+
+
+def test_a_save_by_slash_command_draws_the_plan_message_again_too(
+    bot: BotHarness, scripted_model: ScriptedModel, slack: FakeSlackAPI
+) -> None:
+    message, code = plan_in_a_dm(bot, scripted_model)
+    assert bot.command("/travel-prefs", f"save trip {code}").status_code == 200
+    wait_saved(bot, ALICE)
+    [answer] = slack.wait_for("response_url", ok=True)
+    saved = t("trip_saved", "en", user=f"<@{ALICE}>")
+    assert saved in answer.args["text"]
+    [update] = slack.wait_for("chat.update", where=lambda c: c.args["ts"] == message["ts"])
+    assert saved in update.args["text"]
+    assert not any(block["type"] == "actions" for block in blocks_of(update))
+    assert len(trips_of(bot, ALICE)) == 1
