@@ -11,8 +11,8 @@ comes there. What the try comes to:
 - `sent`: either post arrived;
 - `unconfirmed`: one may have arrived (the platform took it, no answer came): never sent
   again, so the traveller never reads it twice in the same place; except on a platform
-  that drops a repeat of the same send for a while (a messenger's `resend_window`;
-  Feishu's uuid): there it is tried again, with the same keys, within that while
+  that drops a repeat of the same send for a while (a messenger's `resend_window`):
+  there it is tried again, with the same keys, within that while
   (`bot.policy.tellings`), then stays `unconfirmed`;
 - `unreachable`: the platform refused every post for good (the channel read its
   documented "cannot reach this person/chat" codes and logged what an admin must do):

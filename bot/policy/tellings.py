@@ -19,8 +19,8 @@ nothing, so the outcome that stands is the one of whoever told last under a live
 Retries are in the database, so a restart keeps them; the wait doubles after each failed
 try (`retry_seconds`, then twice that..., at most `MAX_RETRY_WAIT`).
 
-A platform that drops a repeat of the same send for a while (Feishu: the same `uuid`
-within an hour) lets a try that may have arrived be sent again within that while
+A platform that drops a repeat of the same send for a while (the same key of the
+caller's within an hour, say) lets a try that may have arrived be sent again within that while
 (`resend_within`): `tell_unsure_since` keeps when the first such try was claimed (no
 message of it can be older), and the telling is a `retry` while its next try starts
 more than `CLAIM_TTL` (the longest a try takes) before that while ends; past it, or after
