@@ -36,6 +36,7 @@ import logging
 import threading
 import time
 from collections.abc import Callable, Mapping
+from datetime import timedelta
 from typing import Any
 
 import lark_oapi as lark
@@ -65,6 +66,12 @@ TOKEN_CODES = frozenset({99991661, 99991663, 99991664, 99991665, 99991668})
 RATE_LIMIT_CODES = frozenset({99991400, 11232, 230020})
 PATIENCE = 30.0  # seconds of rate limits a call waits out in total, by default
 MAX_BACKOFF = 10.0
+# How long Feishu keeps a sent message's `uuid`: its API reference for sending a message
+# ("发送消息", https://open.feishu.cn/document/server-docs/im-v1/message/create, the
+# request body's `uuid`) says requests carrying the same uuid send at most one message
+# within one hour; replying ("回复消息", .../im-v1/message/reply) takes the same field.
+# A send that may have arrived can be sent again with its uuid within this window.
+UUID_WINDOW = timedelta(hours=1)
 
 
 class FeishuAPI(CardKitCalls, ReactionCalls):
@@ -318,6 +325,7 @@ __all__ = [
     "PATIENCE",
     "RATE_LIMIT_CODES",
     "TOKEN_CODES",
+    "UUID_WINDOW",
     "FeishuAPI",
     "FeishuError",
     "FeishuRateLimited",

@@ -46,7 +46,7 @@ from lark_oapi.event.callback.model.p2_card_action_trigger import (
 )
 
 from bot.conversation.replays import request_name
-from bot.feishu.api import FeishuAPI, FeishuError
+from bot.feishu.api import UUID_WINDOW, FeishuAPI, FeishuError
 from bot.feishu.cards import answer_card
 from bot.feishu.incoming import PLATFORM, field, parse_message, text_field
 from bot.feishu.sink import FeishuReplySink, reply_uuid
@@ -98,6 +98,7 @@ class FeishuChannel:
     """The Feishu edge of the pipeline (see the module docstring)."""
 
     platform: Platform = PLATFORM
+    resend_window = UUID_WINDOW  # a send is sent again with its uuid within this while
 
     def __init__(
         self,

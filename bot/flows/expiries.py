@@ -10,7 +10,10 @@ comes there. What the try comes to:
 
 - `sent`: either post arrived;
 - `unconfirmed`: one may have arrived (the platform took it, no answer came): never sent
-  again, so the traveller never reads it twice in the same place;
+  again, so the traveller never reads it twice in the same place; except on a platform
+  that drops a repeat of the same send for a while (a messenger's `resend_window`):
+  there it is tried again, with the same keys, within that while
+  (`bot.policy.tellings`), then stays `unconfirmed`;
 - `unreachable`: the platform refused every post for good (the channel read its
   documented "cannot reach this person/chat" codes and logged what an admin must do):
   not tried again, logged here too;
@@ -31,7 +34,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from bot.flows.approval_words import COUNTED
-from bot.flows.messengers import Messenger, Messengers, Sent
+from bot.flows.messengers import Messenger, Messengers, Sent, resend_window
 from memory.errors import MemoryEngineError, StoreUnavailable
 
 if TYPE_CHECKING:
@@ -87,9 +90,13 @@ class ExpiryTelling:
         claim = self.approvals.claim_telling(asked.id)
         if claim is None:
             return 0
+        window = resend_window(messenger)
         ends: list[Sent] = []
         try:
-            outcome = _outcome(self._try(messenger, asked, ends))
+            if window and self.approvals.tellings.unsure_past(asked.id, window):
+                outcome = "unconfirmed"  # too late to send again: it might show twice
+            else:
+                outcome = _outcome(self._try(messenger, asked, ends))
         except Exception as exc:  # settled all the same: else retried every CLAIM_TTL
             outcome = _outcome_cut(ends)
             log.warning(
@@ -97,7 +104,7 @@ class ExpiryTelling:
                 type(exc).__name__,
                 outcome,
             )
-        recorded = self.approvals.mark_told(asked.id, outcome, claim=claim)
+        recorded = self.approvals.mark_told(asked.id, outcome, claim=claim, resend_within=window)
         name = messenger.platform.name
         if recorded is not None:
             self.metrics.inc(f"{name}_approval_expiry_told_total", outcome=recorded)

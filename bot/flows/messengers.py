@@ -19,11 +19,16 @@ reads its platform's documented codes, the ones its `undelivered` module calls
 failed after the platform may have taken it (a read error or timeout, a connection reset
 after the request) and cannot be sent again safely: *unconfirmed*, which the flows
 neither count nor report as any of the others.
+
+A platform that drops a repeat of the same key for a while says how long with a
+`resend_window` attribute on its messenger (`resend_window(m)`; none: every send shows):
+within it, a post that may have arrived can be sent again with the same key.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from datetime import timedelta
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any, Protocol
 from urllib.parse import unquote
@@ -107,9 +112,16 @@ class Messengers:
         return starting, (others if served_bare else None)
 
 
+def resend_window(messenger: Messenger) -> timedelta:
+    """How long `messenger`'s platform drops a repeated send of the same key (zero: it
+    shows every send). An attribute only the platforms that have one define."""
+    window = getattr(messenger, "resend_window", None)
+    return window if isinstance(window, timedelta) else timedelta(0)
+
+
 def person_id(namespace: str) -> str:
     """The platform's own id of the person `namespace` names (its escapes undone)."""
     return unquote(user_of(namespace))
 
 
-__all__ = ["Messenger", "Messengers", "Sent", "person_id"]
+__all__ = ["Messenger", "Messengers", "Sent", "person_id", "resend_window"]

@@ -41,7 +41,7 @@ from bot.policy.requests import (
 )
 from bot.policy.rules import Break
 from bot.policy.schema import Tables
-from bot.policy.tellings import CLAIM_TTL, Tellings
+from bot.policy.tellings import CLAIM_TTL, NO_RESEND, Tellings
 from memory.store import Backend, Cursor, utcnow
 
 STATES = (PENDING, APPROVED, REJECTED, EXPIRED)
@@ -280,11 +280,14 @@ class Approvals:
         self._ready()
         return self.tellings.claim(request_id)
 
-    def mark_told(self, request_id: str, outcome: str, *, claim: str) -> str | None:
+    def mark_told(
+        self, request_id: str, outcome: str, *, claim: str, resend_within: timedelta = NO_RESEND
+    ) -> str | None:
         """What became of telling the traveller (`sent`, `unconfirmed`, `unreachable`,
         `failed`; `retry`: tried again later), recorded only while `claim` holds; what was
-        recorded (None: the claim was taken back, the taker's outcome stands)."""
-        return self.tellings.settle(request_id, claim, outcome)
+        recorded (None: the claim was taken back, the taker's outcome stands).
+        `resend_within`: the platform drops a repeated send that long (`Tellings.settle`)."""
+        return self.tellings.settle(request_id, claim, outcome, resend_within=resend_within)
 
     def _expire(self, cur: Cursor, request_id: str, now: datetime) -> bool:
         cur.execute(

@@ -10,8 +10,9 @@
   the thread, with the asker's language), so the outcome is told there; `told`, for an
   expired one, whether its traveller was told ('' not yet; 'telling' while a process
   tells it, since `told_at`, under the claim `told_by`; 'retry' after a try that failed
-  for a passing reason, `tell_tries` so far, the next not before `tell_after`; then what
-  became of it: `bot.policy.tellings`).
+  for a passing reason, `tell_tries` so far, the next not before `tell_after`;
+  `tell_unsure_since`, when a try may have reached them; then what became of it:
+  `bot.policy.tellings`).
 """
 
 from __future__ import annotations
@@ -146,6 +147,15 @@ POLICY_MIGRATIONS: tuple[Migration, ...] = (
             "ALTER TABLE approval_requests ADD COLUMN IF NOT EXISTS tell_tries INTEGER "
             "NOT NULL DEFAULT 0",
             "ALTER TABLE approval_requests ADD COLUMN IF NOT EXISTS tell_after TIMESTAMPTZ",
+        ),
+    ),
+    Migration(
+        version=7,
+        description="since when a telling may have reached its traveller (a platform that "
+        "drops a repeat of the same send for a while lets it be sent again until then)",
+        sqlite=("ALTER TABLE approval_requests ADD COLUMN tell_unsure_since TEXT",),
+        postgres=(
+            "ALTER TABLE approval_requests ADD COLUMN IF NOT EXISTS tell_unsure_since TIMESTAMPTZ",
         ),
     ),
 )

@@ -8,9 +8,9 @@ The bookkeeping is `approval_requests.told` and the columns beside it (`bot.poli
 - `'retry'`: a try failed on the platform for a reason that passes (a network error, a
   5xx, a rate limit): the next is not before `tell_after`; `tell_tries` counts the tries;
 - then what became of it: `sent`, `unconfirmed` (the platform may have shown it: never
-  sent again), `unreachable` (the platform refused for good: it cannot reach this person
-  or chat, only an admin can fix that), `failed` (still failing after the last try), or
-  `before` (expired before this was deployed).
+  sent again, but see below), `unreachable` (the platform refused for good: it cannot
+  reach this person or chat, only an admin can fix that), `failed` (still failing after
+  the last try), or `before` (expired before this was deployed).
 
 A claim older than `CLAIM_TTL` is its process's death: one other process takes it again.
 Whatever the claimer then does, only the holder of the claim records an outcome (`settle`
@@ -18,6 +18,14 @@ compares `told_by`): a process thought dead that wakes up and answers late chang
 nothing, so the outcome that stands is the one of whoever told last under a live claim.
 Retries are in the database, so a restart keeps them; the wait doubles after each failed
 try (`retry_seconds`, then twice that..., at most `MAX_RETRY_WAIT`).
+
+A platform that drops a repeat of the same send for a while (the same key of the
+caller's within an hour, say) lets a try that may have arrived be sent again within that while
+(`resend_within`): `tell_unsure_since` keeps when the first such try was claimed (no
+message of it can be older), and the telling is a `retry` while its next try starts
+more than `CLAIM_TTL` (the longest a try takes) before that while ends; past it, or after
+the last try, it is `unconfirmed` for good. Once a try may have arrived, no later try
+records less than `unconfirmed`.
 """
 
 from __future__ import annotations
@@ -36,6 +44,7 @@ log = logging.getLogger(__name__)
 # longer than a post and its one-to-one fallback take (each bounded by its timeouts).
 CLAIM_TTL = timedelta(minutes=5)
 MAX_RETRY_WAIT = timedelta(hours=1)
+NO_RESEND = timedelta(0)  # a platform that shows every send: what may have arrived stays
 TELLING, RETRY = "telling", "retry"
 # What a settled telling may record; `retry` is not final: the loop tries again.
 SETTLED = frozenset({"sent", "unconfirmed", "unreachable", "failed", RETRY})
@@ -84,10 +93,32 @@ class Tellings:
             )
             return token if cur.rowcount == 1 else None
 
-    def settle(self, request_id: str, claim: str, outcome: str) -> str | None:
+    def unsure_past(self, request_id: str, within: timedelta) -> bool:
+        """Whether a try of this telling may have arrived and another would no longer
+        start early enough within `within` of it (see the module docstring)."""
+        with self.backend.transaction() as cur:
+            cur.execute(
+                self.backend.sql("SELECT tell_unsure_since FROM approval_requests WHERE id = %s"),
+                (request_id,),
+            )
+            row = cur.fetchone()
+        if row is None or row[0] is None:
+            return False
+        return not self._resendable(self.backend.from_db_time(row[0]), self.clock(), within)
+
+    def settle(
+        self,
+        request_id: str,
+        claim: str,
+        outcome: str,
+        *,
+        resend_within: timedelta = NO_RESEND,
+    ) -> str | None:
         """Record what became of the telling under `claim`: `outcome` (one of `SETTLED`),
         or `failed` when a `retry` would be one try too many; what was recorded. None:
-        the claim was taken back (this process was thought dead), nothing recorded."""
+        the claim was taken back (this process was thought dead), nothing recorded.
+        `resend_within`: how long the platform drops a repeat of the same send (a try
+        that may have arrived is then tried again, see the module docstring)."""
         if outcome not in SETTLED:
             raise ValueError(f"not an outcome of a telling: {outcome}")
         held = "id = %s AND told = 'telling' AND told_by = %s"
@@ -98,7 +129,10 @@ class Tellings:
         # tries read are still the tries when the claim is still held.
         with self.backend.transaction() as cur:
             cur.execute(
-                self.backend.sql(f"SELECT tell_tries FROM approval_requests WHERE {held}"),
+                self.backend.sql(
+                    "SELECT tell_tries, told_at, tell_unsure_since FROM approval_requests "
+                    f"WHERE {held}"
+                ),
                 (request_id, claim),
             )
             row = cur.fetchone()
@@ -107,21 +141,42 @@ class Tellings:
             return None
         before = int(row[0] or 0)
         tries = before + 1
-        if outcome == RETRY and tries >= self.max_tries:
+        now = self.clock()
+        after = now + min(self.retry_wait * 2 ** (tries - 1), MAX_RETRY_WAIT)
+        since = self.backend.from_db_time(row[2]) if row[2] is not None else None
+        if since is None and outcome == "unconfirmed":
+            since = self.backend.from_db_time(row[1]) if row[1] is not None else now
+        if since is not None and outcome != "sent":  # a try may have arrived
+            again = tries < self.max_tries and self._resendable(since, after, resend_within)
+            outcome = RETRY if again else "unconfirmed"
+        elif outcome == RETRY and tries >= self.max_tries:
             outcome = "failed"
-        after = self.clock() + min(self.retry_wait * 2 ** (tries - 1), MAX_RETRY_WAIT)
         with self.backend.transaction() as cur:
             cur.execute(
                 self.backend.sql(
-                    "UPDATE approval_requests SET told = %s, tell_tries = %s, tell_after = %s "
-                    f"WHERE {held} AND COALESCE(tell_tries, 0) = %s"
+                    "UPDATE approval_requests SET told = %s, tell_tries = %s, tell_after = %s, "
+                    f"tell_unsure_since = %s WHERE {held} AND COALESCE(tell_tries, 0) = %s"
                 ),
-                (outcome, tries, self._t(after), request_id, claim, before),
+                (
+                    outcome,
+                    tries,
+                    self._t(after),
+                    self._t(since) if since is not None else None,
+                    request_id,
+                    claim,
+                    before,
+                ),
             )
             if cur.rowcount == 1:
                 return outcome
         self._late(outcome)
         return None
+
+    @staticmethod
+    def _resendable(since: datetime, start: datetime, within: timedelta) -> bool:
+        """Whether a try starting at `start` ends before the platform's `within` of
+        `since` does (a try takes less than `CLAIM_TTL`)."""
+        return within > NO_RESEND and start + CLAIM_TTL < since + within
 
     @staticmethod
     def _late(outcome: str) -> None:
@@ -135,4 +190,4 @@ class Tellings:
         return self.backend.to_db_time(moment)
 
 
-__all__ = ["CLAIM_TTL", "MAX_RETRY_WAIT", "SETTLED", "UNTOLD", "Tellings"]
+__all__ = ["CLAIM_TTL", "MAX_RETRY_WAIT", "NO_RESEND", "SETTLED", "UNTOLD", "Tellings"]

@@ -9,7 +9,8 @@ messages in each chat and thread, reactions, and CardKit cards with their text.
 Answered: the tenant access token (`/auth/v3/tenant_access_token/internal`, checking the
 app id and secret), the long connection's endpoint (`/callback/ws/endpoint`, pointing at
 `ws`, a `FeishuLongConnectionServer`, when one is attached), `/bot/v3/info`; messages:
-send, reply (with `reply_in_thread` and `uuid`: one message per uuid), patch, list a
+send, reply (with `reply_in_thread` and `uuid`: one message per uuid for `uuid_window`
+seconds, Feishu's hour; `pass_time(seconds)` ages the uuids kept), patch, list a
 thread; reactions add (no uuid: each add is another reaction), list and delete; contact
 user get; CardKit card create, full update, element content (sequence numbers must
 increase; a repeated uuid is applied once) and settings. Every call but the token's
@@ -140,7 +141,8 @@ class FakeFeishuAPI(LocalServer):
         self._tokens: set[str] = set()
         self._ids = itertools.count(1)
         self.messages: dict[str, dict[str, Any]] = {}
-        self._uuids: dict[str, str] = {}
+        self._uuids: dict[str, tuple[str, float]] = {}  # uuid: message id, when sent
+        self.uuid_window = 3600.0  # seconds a message's uuid is kept (Feishu: one hour)
         self._reactions: dict[str, dict[str, str]] = defaultdict(dict)
         self._users: dict[str, dict[str, Any]] = {}
         self._cards: dict[str, dict[str, Any]] = {}
@@ -268,6 +270,11 @@ class FakeFeishuAPI(LocalServer):
             return 0, {"_reset": True}
 
         self._push(kind, times, done_then_reset)
+
+    def pass_time(self, seconds: float) -> None:
+        """Age the messages' uuids by `seconds`, as if sent that much earlier."""
+        with self._lock:
+            self._uuids = {k: (m, at - seconds) for k, (m, at) in self._uuids.items()}
 
     def delay(self, kind: str, seconds: float, times: int | None = None) -> None:
         with self._lock:
@@ -402,12 +409,9 @@ class FakeFeishuAPI(LocalServer):
                     return 400, {"code": 230099, "msg": "card not found"}
         key = call.body.get("uuid")
         with self._lock:
-            if key and key in self._uuids:  # the same request again: the same message
-                return 200, {
-                    "code": 0,
-                    "msg": "success",
-                    "data": _api(self.messages[self._uuids[key]]),
-                }
+            kept = self._uuids.get(key) if key else None
+            if kept and time.monotonic() - kept[1] < self.uuid_window:  # the same message
+                return 200, {"code": 0, "msg": "success", "data": _api(self.messages[kept[0]])}
             message_id = f"om_bot{next(self._ids):06d}"
             message = {
                 "message_id": message_id,
@@ -419,7 +423,7 @@ class FakeFeishuAPI(LocalServer):
             }
             self.messages[message_id] = message
             if key:
-                self._uuids[key] = message_id
+                self._uuids[key] = (message_id, time.monotonic())
         return 200, {"code": 0, "msg": "success", "data": _api(message)}
 
     def _send(self, call: FeishuCall) -> tuple[int, dict[str, Any]]:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from datetime import timedelta
 from typing import Any
 
 from bot.policy.tellings import Tellings
@@ -82,3 +83,44 @@ def test_a_retry_recorded_meanwhile_counts_its_try(make_desk: DeskFactory, clock
     clock.advance(seconds=61)
     claim = desk.approvals.claim_telling(request.id)
     assert claim is not None and tellings.settle(request.id, claim, "retry") == "failed"
+
+
+def test_an_unsure_telling_is_tried_again_only_within_the_platforms_window(
+    make_desk: DeskFactory, clock: Clock
+) -> None:
+    """Feishu drops a repeat of the same send for an hour: a try that may have arrived is
+    tried again while the next try ends within the hour of the first, then stays
+    unconfirmed; a later try that fails outright never records less than unconfirmed."""
+    desk = make_desk()
+    request = ask(desk)
+    clock.advance(days=7, seconds=1)
+    desk.approvals.expire_due()
+    tellings, hour = desk.approvals.tellings, timedelta(hours=1)
+    claim = desk.approvals.claim_telling(request.id)
+    assert claim is not None
+    assert tellings.settle(request.id, claim, "unconfirmed", resend_within=hour) == "retry"
+    clock.advance(seconds=61)
+    assert not tellings.unsure_past(request.id, hour)
+    claim = desk.approvals.claim_telling(request.id)
+    assert claim is not None
+    assert tellings.settle(request.id, claim, "retry", resend_within=hour) == "retry"
+    clock.advance(minutes=55)  # a try now could end past the hour of the first
+    assert tellings.unsure_past(request.id, hour)
+    claim = desk.approvals.claim_telling(request.id)
+    assert claim is not None
+    assert tellings.settle(request.id, claim, "retry", resend_within=hour) == "unconfirmed"
+    assert desk.approvals.claim_telling(request.id) is None
+
+
+def test_without_a_window_an_unsure_telling_is_never_tried_again(
+    make_desk: DeskFactory, clock: Clock
+) -> None:
+    desk = make_desk()
+    request = ask(desk)
+    clock.advance(days=7, seconds=1)
+    desk.approvals.expire_due()
+    claim = desk.approvals.claim_telling(request.id)
+    assert claim is not None
+    assert desk.approvals.mark_told(request.id, "unconfirmed", claim=claim) == "unconfirmed"
+    clock.advance(seconds=3600)
+    assert desk.approvals.claim_telling(request.id) is None
