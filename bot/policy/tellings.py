@@ -21,9 +21,10 @@ try (`retry_seconds`, then twice that..., at most `MAX_RETRY_WAIT`).
 
 A platform that drops a repeat of the same send for a while (the same key of the
 caller's within an hour, say) lets a try that may have arrived be sent again within that while
-(`resend_within`): `tell_unsure_since` keeps when the first such try was claimed (no
-message of it can be older), and the telling is a `retry` while its next try starts
-more than `CLAIM_TTL` (the longest a try takes) before that while ends; past it, or after
+(`resend_within`): `tell_unsure_since` keeps when the first such try was claimed (a
+message of a process thought dead, whose claim was taken back, is at most `CLAIM_TTL`
+older), and the telling is a `retry` while its next try starts more than twice
+`CLAIM_TTL` (the longest a try takes) before that while ends; past it, or after
 the last try, it is `unconfirmed` for good. Once a try may have arrived, no later try
 records less than `unconfirmed`.
 """
@@ -175,8 +176,10 @@ class Tellings:
     @staticmethod
     def _resendable(since: datetime, start: datetime, within: timedelta) -> bool:
         """Whether a try starting at `start` ends before the platform's `within` of
-        `since` does (a try takes less than `CLAIM_TTL`)."""
-        return within > NO_RESEND and start + CLAIM_TTL < since + within
+        `since` does (a try takes less than `CLAIM_TTL`). Twice that: `since` is when the
+        first unsure try was claimed, and a process thought dead whose claim was taken back
+        may have sent its message up to one `CLAIM_TTL` before it."""
+        return within > NO_RESEND and start + 2 * CLAIM_TTL < since + within
 
     @staticmethod
     def _late(outcome: str) -> None:
