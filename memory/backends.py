@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from memory.errors import StoreUnavailable
-from memory.outage import Outage, PoolLog, one_line
+from memory.outage import Outage, PoolLog, database_at, one_line
 from memory.store import Backend, Cursor
 
 
@@ -290,12 +290,9 @@ class PostgresBackend:
         query_timeout: float = 5.0,
         remind_every: float = 60.0,
     ) -> None:
-        from psycopg.conninfo import conninfo_to_dict
         from psycopg_pool import ConnectionPool
 
-        info = conninfo_to_dict(dsn)
-        where = f"{info.get('host') or 'local socket'}:{info.get('port') or 5432}"
-        self._outage = Outage(where, remind_every=remind_every)
+        self._outage = Outage(database_at(dsn), remind_every=remind_every)
         name = f"memory-{next(_POOL_NAMES)}"
         self._pool_log = PoolLog(name)
         self._pool_log.attach()
