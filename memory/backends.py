@@ -356,6 +356,11 @@ class PostgresBackend:
         except psycopg.Error as exc:
             raise StoreUnavailable(f"PostgreSQL store failed: {exc}") from exc
 
+    @property
+    def down(self) -> bool:
+        """Found unreachable a moment ago: calls fail at once until the retry."""
+        return time.monotonic() < self._down_until
+
     def sql(self, statement: str) -> str:
         return statement
 

@@ -14,7 +14,8 @@ Every process holding the cache delivers what is recorded:
   per outage, not per read: a cache hit never reads the database);
 - every `every` seconds (5) from a background thread, for a change another process
   made while this one could reach Redis (one indexed read of a table that is empty
-  except around an outage; skipped while this process's cache is backing off).
+  except around an outage; skipped while this process's cache is backing off or its
+  database is known to be down).
 
 A row is deleted only after Redis confirmed the drop, and only when no newer failure
 recorded the namespace again meanwhile (its token changed). A reader that read the
@@ -76,6 +77,7 @@ class InvalidationJournal:
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
         self._lock = threading.Lock()
+        self._readable = True  # the journal is logged unreadable once per outage
 
     def record(self, namespace: str) -> bool:
         """Keep `namespace`'s invalidation until delivered; False when the store failed."""
@@ -93,15 +95,27 @@ class InvalidationJournal:
 
     def deliver(self) -> int:
         """Send the recorded invalidations, deleting each one Redis took; returns how
-        many are left (-1: the store could not be read)."""
+        many are left (-1: the store could not be read).
+
+        While the database is known to be down (`backend.down`) nothing is tried, and
+        the store becoming unreadable and readable again is logged once each, not at
+        every tick: `memory.outage` already says the database is down.
+        """
+        if getattr(self._backend, "down", False):
+            return -1
         try:
             self._ready()
             with self._backend.transaction() as cur:
                 cur.execute(self._backend.sql(_DUE), (self._prefix,))
                 rows = [(str(row[0]), str(row[1])) for row in cur.fetchall()]
         except MemoryEngineError as exc:
-            log.warning("could not read the undelivered cache invalidations (%s)", exc)
+            if self._readable:
+                self._readable = False
+                log.warning("could not read the undelivered cache invalidations (%s)", exc)
             return -1
+        if not self._readable:
+            self._readable = True
+            log.warning("the undelivered cache invalidations can be read again")
         for done, (namespace, token) in enumerate(rows):
             if not self._cache.send_invalidate(namespace):
                 return len(rows) - done  # Redis does not answer: the rest wait too
