@@ -14,7 +14,8 @@ class LLMUnavailable(BotError):
     their language (`llm_reason_{kind}` in `bot.messages`): "timeout" (no answer in the
     turn's time), "refused" (an HTTP `status` that is not worth retrying), "unusable"
     (an answer that could not be read), "broke_off" (it stopped after part of the answer
-    was shown) or "exhausted" (every one of `attempts` tries failed).
+    was shown) or "exhausted" (every one of `attempts` tries failed). An "exhausted"
+    without its count of tries is told as "timeout": its sentence has no count to give.
     """
 
     def __init__(
@@ -26,7 +27,7 @@ class LLMUnavailable(BotError):
         attempts: int | None = None,
     ) -> None:
         super().__init__(detail)
-        self.kind = kind
+        self.kind = "timeout" if kind == "exhausted" and attempts is None else kind
         self.status = status
         self.attempts = attempts
 

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from memory.errors import StoreUnavailable
-from memory.outage import Outage, PoolLog, one_line
+from memory.outage import Outage, PoolLog, database_at, one_line
 from memory.store import Backend, Cursor
 
 
@@ -290,12 +290,9 @@ class PostgresBackend:
         query_timeout: float = 5.0,
         remind_every: float = 60.0,
     ) -> None:
-        from psycopg.conninfo import conninfo_to_dict
         from psycopg_pool import ConnectionPool
 
-        info = conninfo_to_dict(dsn)
-        where = f"{info.get('host') or 'local socket'}:{info.get('port') or 5432}"
-        self._outage = Outage(where, remind_every=remind_every)
+        self._outage = Outage(database_at(dsn), remind_every=remind_every)
         name = f"memory-{next(_POOL_NAMES)}"
         self._pool_log = PoolLog(name)
         self._pool_log.attach()
@@ -358,6 +355,11 @@ class PostgresBackend:
             raise StoreUnavailable(f"PostgreSQL store unavailable: {type(exc).__name__}") from exc
         except psycopg.Error as exc:
             raise StoreUnavailable(f"PostgreSQL store failed: {exc}") from exc
+
+    @property
+    def down(self) -> bool:
+        """Found unreachable a moment ago: calls fail at once until the retry."""
+        return time.monotonic() < self._down_until
 
     def sql(self, statement: str) -> str:
         return statement

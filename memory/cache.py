@@ -167,7 +167,8 @@ class PreferenceCache:
             journal.watch()
             if self._unseen:  # once per process start or outage: a DB read, not per hit
                 self._unseen = False
-                if journal.deliver() > 0:
+                if journal.deliver() > 0:  # rows left: delivered before any read is served
+                    self._unseen = True
                     return False
         with self._lock:
             pending = list(self._pending)

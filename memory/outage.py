@@ -15,6 +15,8 @@ import threading
 import time
 from collections.abc import Callable
 
+from memory.errors import StoreUnavailable
+
 log = logging.getLogger("memory.database")
 
 POOL_LOGGER = "psycopg.pool"
@@ -23,6 +25,19 @@ DEGRADES = "preferences cannot be read or saved, replies go on without them and 
 
 def one_line(text: str) -> str:
     return " ".join(text.split())
+
+
+def database_at(dsn: str) -> str:
+    """host:port of PostgreSQL DSN `dsn`, for the log. A DSN psycopg cannot parse is
+    `StoreUnavailable`, without psycopg's message: it quotes the DSN, password included."""
+    from psycopg import Error
+    from psycopg.conninfo import conninfo_to_dict
+
+    try:
+        info = conninfo_to_dict(dsn)
+    except Error:
+        raise StoreUnavailable("MEMORY_DSN is not a valid PostgreSQL connection string") from None
+    return f"{info.get('host') or 'local socket'}:{info.get('port') or 5432}"
 
 
 class PoolLog(logging.Filter):

@@ -14,7 +14,12 @@ Every process holding the cache delivers what is recorded:
   per outage, not per read: a cache hit never reads the database);
 - every `every` seconds (5) from a background thread, for a change another process
   made while this one could reach Redis (one indexed read of a table that is empty
-  except around an outage; skipped while this process's cache is backing off).
+  except around an outage; skipped while this process's cache is backing off or its
+  database is known to be down).
+
+A read delivers at most `BATCH` rows and goes uncached while more remain (the next
+reads and the thread deliver the rest). A read that cannot read the journal (the
+database is down) is served from Redis: a warm cache answers without the database.
 
 A row is deleted only after Redis confirmed the drop, and only when no newer failure
 recorded the namespace again meanwhile (its token changed). A reader that read the
@@ -41,7 +46,11 @@ _RECORD = (
     "VALUES (%s, %s, %s, %s) ON CONFLICT (key_prefix, namespace) "
     "DO UPDATE SET token = excluded.token, recorded_at = excluded.recorded_at"
 )
-_DUE = "SELECT namespace, token FROM cache_invalidations WHERE key_prefix = %s"
+_DUE = "SELECT namespace, token FROM cache_invalidations WHERE key_prefix = %s LIMIT %s"
+# What a read delivers before it is served: a long journal (after a long outage) is
+# drained by the background thread, the read meanwhile goes uncached.
+BATCH = 50
+_ALL = 1 << 62
 _DONE = "DELETE FROM cache_invalidations WHERE key_prefix = %s AND namespace = %s AND token = %s"
 
 
@@ -76,6 +85,7 @@ class InvalidationJournal:
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
         self._lock = threading.Lock()
+        self._readable = True  # the journal is logged unreadable once per outage
 
     def record(self, namespace: str) -> bool:
         """Keep `namespace`'s invalidation until delivered; False when the store failed."""
@@ -91,20 +101,36 @@ class InvalidationJournal:
             return False
         return True
 
-    def deliver(self) -> int:
-        """Send the recorded invalidations, deleting each one Redis took; returns how
-        many are left (-1: the store could not be read)."""
+    def deliver(self, limit: int | None = BATCH) -> int:
+        """Send the recorded invalidations (the first `limit` of them), deleting each one
+        Redis took; returns how many are left, or at least, when `limit` left some
+        unsent (-1: the store could not be read).
+
+        While the database is known to be down (`backend.down`) nothing is tried, and
+        the store becoming unreadable and readable again is logged once each, not at
+        every tick: `memory.outage` already says the database is down.
+        """
+        if getattr(self._backend, "down", False):
+            return -1
         try:
             self._ready()
+            fetch = _ALL if limit is None else limit + 1  # one more: are rows left?
             with self._backend.transaction() as cur:
-                cur.execute(self._backend.sql(_DUE), (self._prefix,))
+                cur.execute(self._backend.sql(_DUE), (self._prefix, fetch))
                 rows = [(str(row[0]), str(row[1])) for row in cur.fetchall()]
         except MemoryEngineError as exc:
-            log.warning("could not read the undelivered cache invalidations (%s)", exc)
+            if self._readable:
+                self._readable = False
+                log.warning("could not read the undelivered cache invalidations (%s)", exc)
             return -1
+        if not self._readable:
+            self._readable = True
+            log.warning("the undelivered cache invalidations can be read again")
+        more = len(rows) - limit if limit is not None and len(rows) > limit else 0
+        rows = rows[: len(rows) - more]
         for done, (namespace, token) in enumerate(rows):
             if not self._cache.send_invalidate(namespace):
-                return len(rows) - done  # Redis does not answer: the rest wait too
+                return len(rows) - done + more  # Redis does not answer: the rest wait
             try:
                 with self._backend.transaction() as cur:
                     cur.execute(self._backend.sql(_DONE), (self._prefix, namespace, token))
@@ -112,7 +138,7 @@ class InvalidationJournal:
                 pass  # delivered again next time: one more drop of a fresh entry
         if rows:
             log.warning("delivered %d cache invalidation(s) kept during an outage", len(rows))
-        return 0
+        return more
 
     def watch(self) -> None:
         """Deliver every `every` seconds from a background thread (started once)."""
@@ -130,7 +156,7 @@ class InvalidationJournal:
     def _run(self) -> None:
         while not self._stop.wait(self.every):
             if not self._cache.backing_off():
-                self.deliver()
+                self.deliver(None)
 
     def stop(self) -> None:
         with self._lock:

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import gc
+import logging
 import sqlite3
 import threading
 import time
+import traceback
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -159,3 +161,24 @@ def test_an_unreadable_file_is_unavailable_not_empty(tmp_path: Path) -> None:
         assert mem.health()["database"] is False
     finally:
         mem.close()
+
+
+@pytest.mark.parametrize(
+    "dsn",
+    [
+        "postgresql://traveller:s3cret pw@127.0.0.1:5432/test",
+        "postgresql://traveller@127.0.0.1/test password=s3cret pw",
+    ],
+)
+def test_a_malformed_postgresql_dsn_is_refused_without_its_password(
+    dsn: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    """psycopg's own message quotes the part it cannot parse, password included: what
+    start-up prints (the exception and its traceback) and the log never show it."""
+    caplog.set_level(logging.DEBUG)
+    with pytest.raises(StoreUnavailable) as refused:
+        open_memory(dsn=dsn, redis_url="")
+    shown = "".join(traceback.format_exception(refused.value))
+    assert "MEMORY_DSN is not a valid PostgreSQL connection string" in shown
+    assert "s3cret" not in shown
+    assert "s3cret" not in caplog.text

@@ -18,6 +18,7 @@ from openai import OpenAI
 
 from bot.agent.loop import Agent
 from bot.cli.chat import run_console
+from bot.errors import LLMUnavailable
 from bot.messages import REDACTED, t
 from bot.settings import Settings
 from memory import open_memory
@@ -411,3 +412,26 @@ def test_a_chinese_speaker_is_told_why_the_model_failed_in_chinese(
     logged = " ".join(r.getMessage() for r in caplog.records)
     assert "the model failed 2 times (HTTP 500)" in logged
     assert "the model refused the request (HTTP 400)" in logged
+
+
+class _GivesUp(Agent):
+    """A model client that gives up without saying how many tries it made."""
+
+    def run(self, *args: Any, **kwargs: Any) -> Any:
+        raise LLMUnavailable("the model gave up")
+
+
+@pytest.mark.parametrize("lang, text", [("en", "plan my trip"), ("zh", "帮我订去上海的机票")])
+def test_a_failure_without_a_count_of_tries_is_told_without_one(
+    scripted_model: ScriptedModel, sqlite_memory: Memory, lang: str, text: str
+) -> None:
+    agent = _GivesUp(
+        llm=OpenAI(base_url=scripted_model.base_url, api_key="test"),
+        model="scripted",
+        memory=sqlite_memory,
+    )
+    output = _session(_settings(), f"{text}\n", memory=sqlite_memory, agent=agent)
+    why = t("llm_reason_timeout", lang)
+    said = t("console_llm_unavailable", lang, url=scripted_model.base_url, reason=why)
+    assert said in output.splitlines()
+    assert "None" not in output
