@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from memory.errors import StoreUnavailable
-from memory.outage import Outage, PoolLog, database_at, one_line
+from memory.outage import Outage, PoolLog, one_line
 from memory.store import Backend, Cursor
 
 
@@ -292,7 +292,7 @@ class PostgresBackend:
     ) -> None:
         from psycopg_pool import ConnectionPool
 
-        self._outage = Outage(database_at(dsn), remind_every=remind_every)
+        self._outage = Outage.of(dsn, remind_every=remind_every)
         name = f"memory-{next(_POOL_NAMES)}"
         self._pool_log = PoolLog(name)
         self._pool_log.attach()

@@ -40,6 +40,18 @@ def database_at(dsn: str) -> str:
     return f"{info.get('host') or 'local socket'}:{info.get('port') or 5432}"
 
 
+def why_unreachable(dsn: str) -> str:
+    """Why a direct connection to `dsn` fails, on one line ("" when it does not): psycopg's
+    connection errors name the host and port, never the password."""
+    import psycopg
+
+    try:
+        psycopg.connect(dsn, connect_timeout=2).close()
+    except psycopg.Error as exc:
+        return one_line(f"{type(exc).__name__}: {exc}")
+    return ""
+
+
 class PoolLog(logging.Filter):
     """Drops pool `name`'s "error connecting" warnings, remembering the last reason."""
 
@@ -76,8 +88,10 @@ class Outage:
         *,
         remind_every: float = 60.0,
         clock: Callable[[], float] = time.monotonic,
+        probe: Callable[[], str] | None = None,
     ) -> None:
         self.where = where
+        self._probe = probe
         self.remind_every = remind_every
         self._clock = clock
         self._lock = threading.Lock()
@@ -89,8 +103,18 @@ class Outage:
     def down(self) -> bool:
         return self._since is not None
 
+    @classmethod
+    def of(cls, dsn: str, *, remind_every: float = 60.0) -> Outage:
+        """The outage tracker of PostgreSQL DSN `dsn` (`database_at`), which asks the server
+        itself why when the pool only says it timed out."""
+        return cls(database_at(dsn), remind_every=remind_every, probe=lambda: why_unreachable(dsn))
+
     def failed(self, reason: str) -> None:
         """A call could not reach the database; `reason` is one line, never a password."""
+        if self._since is None and self._probe is not None and reason.startswith("PoolTimeout"):
+            # The pool's own attempt has not failed yet (a loaded machine): its timeout says
+            # nothing of why, so the first line would hide the cause.
+            reason = self._probe() or reason
         now = self._clock()
         with self._lock:
             self._failures += 1

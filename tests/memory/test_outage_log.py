@@ -10,6 +10,7 @@ import time
 import pytest
 
 from memory.backends import PostgresBackend
+from memory.outage import Outage
 from tests.support.services import free_port
 
 
@@ -20,10 +21,8 @@ def test_an_unreachable_database_logs_one_line_then_bounded_reminders(
     caplog.set_level(logging.DEBUG)
     backend = PostgresBackend(
         f"postgresql://postgres:secret-pw@127.0.0.1:{port}/test",
-        # Long enough for the pool's own first attempt (refused at once) to be seen even
-        # on a loaded machine, so the first line can say why.
-        timeout=1.0,
-        retry_after=0.5,
+        timeout=0.3,
+        retry_after=0.1,
         remind_every=1.0,
     )
     pings = 0
@@ -49,3 +48,18 @@ def test_an_unreachable_database_logs_one_line_then_bounded_reminders(
     reminders = [line for line in lines if line.startswith("database outage goes on")]
     assert 2 <= len(reminders) <= 4, lines  # about one a second over 3.5 s, not one a ping
     assert len(lines) == len(started) + len(reminders), lines
+
+
+def test_a_pool_that_only_timed_out_still_gets_its_cause_on_the_first_line(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """On a loaded machine the pool's own attempt may not have failed before its timeout:
+    the first line asks the server why instead of saying only that the pool timed out."""
+    port = free_port()
+    caplog.set_level(logging.WARNING, logger="memory.database")
+    outage = Outage.of(f"postgresql://postgres:secret-pw@127.0.0.1:{port}/test")
+    outage.failed("PoolTimeout: couldn't get a connection after 0.30 sec")
+    outage.failed("PoolTimeout: couldn't get a connection after 0.30 sec")
+    [started] = [r.getMessage() for r in caplog.records]
+    assert f"127.0.0.1:{port}" in started and "Connection refused" in started
+    assert "secret-pw" not in started
