@@ -115,13 +115,17 @@ def narrows(reader: ClauseReader, old: str, new: str, shared: frozenset[str]) ->
 # writer's own ("拍照我不喜欢被拍", "I can't stand museums"). A stance said by one of them does not
 # reverse the other's: both hold.
 _COMPANION = re.compile(
-    r"(?:我们?(?:的|家)?)?(?:老伴|老婆|老公|爱人|媳妇|妻子|丈夫|太太|孩子|儿子|女儿|闺女|孙子|孙女"
+    r"(?:(?:我们?|咱们)(?:的|家)?)?(?:老伴|老婆|老公|爱人|媳妇|妻子|丈夫|太太|孩子|儿子|女儿|闺女|孙子|孙女"
     r"|爸|妈|父母|家人|对象|女朋友|男朋友)|她|(?<!其)他"
     r"|\b(?:(?:my|our)\s+(?:wife|husband|partner|spouse|son|daughter|kids|children|mum|mom|dad"
     r"|parents|girlfriend|boyfriend|family)|the\s+kids|she|he)\b",
     re.IGNORECASE,
 )
 _SELF = re.compile(r"我|\b(?:i|i'm|i'd|i've|me|my)\b", re.IGNORECASE)
+# "We" / 我们 / 咱们 speak for the writer and the family at once: a change said of "us"
+# replaces a companion's liking as much as one's own ("My kids love theme parks" / "We hate
+# theme parks now").
+_WE = re.compile(r"我们|咱们|\b(?:we|we're|we'd|we've|we'll|us|our)\b", re.IGNORECASE)
 _LIKING = re.compile(
     r"不?(?:爱|喜欢|讨厌|怕|受不了)|\b(?:love|loves|like|likes|hate|hates|enjoy|enjoys|prefer"
     r"|prefers|can't\s+stand|don't\s+like|doesn't\s+like|adore|adores)\b",
@@ -129,12 +133,32 @@ _LIKING = re.compile(
 )
 
 
-def holder(text: str) -> str | None:
-    """ "companion" when the first liking a fact states is said of a companion (named before
-    it in its clause, the writer not), "self" when by the writer, None when it states none."""
-    found = _LIKING.search(text)
-    if found is None:
-        return None
-    before = CLAUSE.split(text[: found.start()])[-1]
-    companion = _COMPANION.search(before) and not _SELF.search(_COMPANION.sub(" ", before))
-    return "companion" if companion else "self"
+def _said_by(before: str) -> str:
+    """Who is named before a liking word in its clause."""
+    rest = _COMPANION.sub(" ", before)
+    if _WE.search(rest):
+        return "both"
+    return "companion" if _COMPANION.search(before) and not _SELF.search(rest) else "self"
+
+
+def holder(reader: ClauseReader, text: str, other: Reading) -> str | None:
+    """Whose liking a fact states about what the other fact (read as `other`) is about:
+    "companion" (named before the liking word in its clause, the writer not), "self" (the
+    writer), "both" ("we", 我们), None when it states none or clauses of two holders share
+    words with the other fact. Of several likings, the one in a clause sharing a word or
+    subject with the other fact is meant: "我喜欢安静，老伴爱拍照" / "老伴现在不爱拍照了" is
+    the companion's change of mind, not the writer's quiet."""
+    stated = []
+    for clause in CLAUSE.split(text):
+        found = _LIKING.search(clause)
+        if found:
+            stated.append((clause, _said_by(clause[: found.start()])))
+    if len(stated) > 1:
+        read = [(reader.read(clause), who) for clause, who in stated]
+        stated = [
+            ("", who)
+            for said, who in read
+            if said.tokens & other.tokens or said.aspects & other.aspects
+        ]
+    holders = {who for _, who in stated}
+    return holders.pop() if len(holders) == 1 else None

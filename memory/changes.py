@@ -303,7 +303,7 @@ class ChangeReader:
     ) -> tuple[Verdict, int] | None:
         """What the newer fact's stance and words say about the older one, in one scope."""
         flipped = (a.stance == "negative") != (b.stance == "negative")
-        if flipped and {holder(old), holder(new)} == {"self", "companion"}:
+        if flipped and {holder(self, old, b), holder(self, new, a)} == {"self", "companion"}:
             return None  # a companion's liking and the writer's own: both hold
         if framed:
             if a.stance == b.stance == "negative":

@@ -517,3 +517,26 @@ def test_a_change_about_two_facts_alike_keeps_both_marked_rather_than_replace_th
     summary = memory.retrieve(namespace, "")
     newer = summary.index("打车换成高德了（较新，")
     assert all(newer < summary.index(f"{text}（较早，") for text in olds), summary
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "replaced"),
+    [
+        pytest.param(
+            "我喜欢安静，老伴爱拍照", "老伴现在不爱拍照了", True, id="zh-companion-changes"
+        ),
+        pytest.param("My kids love theme parks", "We hate theme parks now", True, id="en-we"),
+        pytest.param("我喜欢安静，老伴爱拍照", "拍照我不喜欢，老伴拍就行", False, id="zh-own"),
+        pytest.param("I love hiking", "My husband doesn't like hiking, his knees", False, id="en"),
+    ],
+)
+def test_a_companions_change_of_mind_replaces_their_liking_and_the_writers_own_dislike_does_not(
+    memory: Memory, namespace: str, old: str, new: str, replaced: bool
+) -> None:
+    """Round 24 review: of several likings in a fact, the one about what the other fact is
+    about is whose it is; "we" speaks for the family too."""
+    memory.record(namespace, [old])
+    [outcome] = memory.record(namespace, [new])
+    current = {i.text for i in memory.items(namespace)}
+    assert current == ({new} if replaced else {old, new}), outcome
+    assert (outcome.status == "updated") is replaced
