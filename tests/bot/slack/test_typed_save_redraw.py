@@ -8,9 +8,13 @@ Slack Web API."""
 from __future__ import annotations
 
 import json
+import time
 from typing import Any
 
+import redis
+
 from bot.messages import t
+from bot.slack.plan_message import PLAN_AT
 from tests.bot.slack.test_plans import plan_call, save_message
 from tests.bot.slack.test_typed_reason import blocks_of
 from tests.bot.slack.test_typed_save import ALICE, EN_CODE, offered, trips_of, wait_saved
@@ -25,7 +29,24 @@ def plan_in_a_dm(bot: BotHarness, scripted_model: ScriptedModel) -> tuple[dict[s
     sent = bot.dm(ALICE, "plan my trip from Shanghai to Chengdu")
     message = save_message(bot, sent)
     assert any(block["type"] == "actions" for block in message["blocks"])
-    return message, offered(message, EN_CODE)
+    code = offered(message, EN_CODE)
+    _wait_placed(bot, code)
+    return message, code
+
+
+def _wait_placed(bot: BotHarness, code: str) -> None:
+    """Until the plan message's place is kept with its code: that happens once Slack
+    answered the post, a moment after the message shows (a person reading it and typing
+    takes longer; a test does not)."""
+    client = redis.Redis.from_url(bot.settings.redis_url)
+    key = f"{bot.settings.redis_key_prefix}slack:action:{code.upper()}"
+    deadline = time.monotonic() + 5
+    try:
+        while PLAN_AT not in json.loads(client.get(key) or "{}"):
+            assert time.monotonic() < deadline, "the plan message's place was never kept"
+            time.sleep(0.02)
+    finally:
+        client.close()
 
 
 def test_a_typed_save_draws_the_plan_message_again_without_its_button(
