@@ -212,11 +212,7 @@ def test_the_menus_card_refused_by_feishu_is_explained_in_a_plain_message(
     """Feishu refuses the card itself: Alice pressed the menu and gets a text saying the
     card could not be shown and what to do, instead of nothing."""
     feishu.core.memory.record(feishu.namespace(ALICE), ["I prefer aisle seats"])
-    fake_feishu.fail("send", *CARD_REFUSED)
-    assert feishu.post(_menu()).status_code == 200
-    fake_feishu.wait_for("send", ok=True)
-    feishu.drain()
-    [told] = fake_feishu.sent_to(ALICE)
+    told = _menu_card_refused(feishu, fake_feishu)
     assert told["msg_type"] == "text"
     assert "couldn't show your travel preferences card" in told["content"]["text"]
     assert "230099" in told["content"]["text"] and "/travel-prefs" in told["content"]["text"]
@@ -309,11 +305,7 @@ def test_the_menus_card_refused_is_explained_in_the_language_she_last_wrote_in(
     DEFAULT_LANGUAGE is English): when Feishu refuses her menu's card, she is told why
     in Chinese."""
     feishu.replies(feishu.dm(ALICE, "我的偏好"))  # answered in Chinese
-    fake_feishu.fail("send", *CARD_REFUSED)
-    assert feishu.post(_menu()).status_code == 200
-    fake_feishu.wait_for("send", ok=True)
-    feishu.drain()
-    [told] = fake_feishu.sent_to(ALICE)
+    told = _menu_card_refused(feishu, fake_feishu)
     assert told["content"]["text"] == t("feishu_prefs_failed", "zh", code=CARD_REFUSED[0])
 
 
@@ -323,11 +315,7 @@ def test_the_menus_card_refused_is_explained_in_the_language_of_what_she_keeps(
     """No message of hers seen lately, but what the bot remembers of her is in Chinese:
     when Feishu refuses her menu's card, she is told why in Chinese."""
     feishu.core.memory.record(feishu.namespace(ALICE), ["出差只坐高铁一等座"])
-    fake_feishu.fail("send", *CARD_REFUSED)
-    assert feishu.post(_menu()).status_code == 200
-    fake_feishu.wait_for("send", ok=True)
-    feishu.drain()
-    [told] = fake_feishu.sent_to(ALICE)
+    told = _menu_card_refused(feishu, fake_feishu)
     assert told["content"]["text"] == t("feishu_prefs_failed", "zh", code=CARD_REFUSED[0])
 
 
@@ -339,11 +327,7 @@ def test_her_last_message_outweighs_the_language_of_what_she_keeps(
     feishu = make_feishu(default_language="zh")
     feishu.core.memory.record(feishu.namespace(ALICE), ["出差只坐高铁一等座"])
     feishu.replies(feishu.dm(ALICE, "/travel-prefs please"))
-    fake_feishu.fail("send", *CARD_REFUSED)
-    assert feishu.post(_menu()).status_code == 200
-    fake_feishu.wait_for("send", ok=True)
-    feishu.drain()
-    [told] = fake_feishu.sent_to(ALICE)
+    told = _menu_card_refused(feishu, fake_feishu)
     assert told["content"]["text"] == t("feishu_prefs_failed", "en", code=CARD_REFUSED[0])
 
 
@@ -360,3 +344,13 @@ def test_a_flight_number_says_nothing_of_her_language_so_the_menu_stays_chinese(
     feishu.drain()
     [told] = fake_feishu.sent_to(ALICE)
     assert told["content"]["text"] == t("feishu_prefs_failed", "zh", code=CARD_REFUSED[0])
+
+
+def _menu_card_refused(feishu: FeishuHarness, fake_feishu: FakeFeishuAPI) -> dict[str, Any]:
+    """Alice taps the menu and Feishu refuses its card: the one message she is sent then."""
+    fake_feishu.fail("send", *CARD_REFUSED)
+    assert feishu.post(_menu()).status_code == 200
+    fake_feishu.wait_for("send", ok=True)
+    feishu.drain()
+    [told] = fake_feishu.sent_to(ALICE)
+    return told
