@@ -185,6 +185,11 @@ _MESSAGES: dict[str, dict[str, str]] = {
         "en": "it refused the request, HTTP {status}",
         "zh": "模型拒绝了请求，HTTP {status}",
     },
+    # A refusal that came with no HTTP status (`LLMUnavailable.reason_key`).
+    "llm_reason_refused_unnamed": {
+        "en": "it refused the request",
+        "zh": "模型拒绝了请求",
+    },
     "llm_reason_unusable": {
         "en": "its answer could not be read",
         "zh": "模型的回答无法读取",
