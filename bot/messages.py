@@ -942,6 +942,12 @@ _MESSAGES: dict[str, dict[str, str]] = {
         "en": "The traveller could not be told; please let them know.",
         "zh": "未能通知出行人，请直接告诉对方。",
     },
+    # The decision's post failed for a passing reason: the loop tries it again.
+    "approval_traveller_retrying": {
+        "en": "The traveller could not be told just now; I will keep trying and tell them "
+        "as soon as the chat service lets me.",
+        "zh": "暂时未能通知出行人，稍后会自动重试，平台恢复后会告诉对方。",
+    },
     "approval_traveller_unconfirmed": {
         "en": "The chat service did not confirm that the traveller was told; if they have not "
         "heard, please let them know.",

@@ -6,7 +6,7 @@ process that serves chat platforms (`travel-bot serve` and each long-connection 
 this small thread whatever `SCHEDULER_IN_WEB` says: every `APPROVAL_TELL_INTERVAL_SECONDS` it
 tells each expired request's traveller nobody has told yet, or whose telling the platform
 failed for a passing reason and is due another try
-(`bot.flows.approvals.ApprovalFlows.tell_expired`, `bot.flows.expiries`), claiming each
+(`bot.flows.approvals.ApprovalFlows.tell_expired`, `bot.flows.tellings`), claiming each
 telling in the database, so several instances, and restarts, tell each traveller once (a
 claim whose process died mid-send is taken again, by one, after
 `bot.policy.tellings.CLAIM_TTL`; only the claim's holder records what became of it). It
