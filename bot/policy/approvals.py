@@ -273,12 +273,16 @@ class Approvals:
         if owners is None:
             return []
         untold, now = self.tellings.untold()
+        # A decision nobody claimed (`told = ''`) was made by a release that told it at
+        # the click and recorded nothing (one still running beside this one): never again.
+        claimed = "(state = %s OR told <> '')"
         with self.backend.transaction() as cur:
             return select(
                 self.backend,
                 cur,
-                f"state IN (%s, %s, %s) AND {untold}{owners} ORDER BY decided_at LIMIT %s",
-                (EXPIRED, APPROVED, REJECTED, *now, *params, limit),
+                f"state IN (%s, %s, %s) AND {claimed} AND {untold}{owners} "
+                "ORDER BY decided_at LIMIT %s",
+                (EXPIRED, APPROVED, REJECTED, EXPIRED, *now, *params, limit),
             )
 
     def claim_telling(self, request_id: str) -> str | None:

@@ -159,3 +159,15 @@ def test_decisions_told_before_migration_8_are_not_told_again(
     assert upgraded.approvals.mark_told(waiting.id, "retry", claim=made.claim) == "retry"
     clock.advance(seconds=61)
     assert [r.id for r in upgraded.approvals.untold()] == [waiting.id]
+
+    # A process of the release before, still running beside the upgraded one, decides and
+    # tells at the click, recording nothing: the loop does not tell it again.
+    late = ask(upgraded, traveller="T0ACME:U0CAROL")
+    upgraded.approvals.decide(late.id, decider=approver, approve=True, is_admin=False)
+    with backend.transaction() as cur:
+        cur.execute(
+            backend.sql("UPDATE approval_requests SET told = '', told_by = NULL WHERE id = %s"),
+            (late.id,),
+        )
+    clock.advance(days=1)
+    assert [r.id for r in upgraded.approvals.untold()] == [waiting.id]
