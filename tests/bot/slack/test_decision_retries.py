@@ -39,6 +39,8 @@ def asked_and_approved(
     kept = slack.add_message("D0APPROVER", card.args["text"], user=slack.bot_user_id, blocks=blocks)
     if fault == "5xx":
         slack.fail_5xx("chat.postMessage")  # Alice's thread: Slack did not take it
+    elif fault == "ratelimited":  # a Retry-After longer than a post waits out
+        slack.rate_limit("chat.postMessage", retry_after=30)
     else:
         slack.fail("chat.postMessage", fault)
     click(bot, APPROVER, dict(kept), "D0APPROVER", APPROVE_ACTION)
@@ -59,9 +61,12 @@ def asked_to_tell(slack: FakeSlackAPI) -> int:
     return sum(1 for c in slack.calls_to("chat.postMessage") if TOLD in str(c.args.get("text")))
 
 
-@pytest.mark.parametrize("store", ["sqlite", "postgresql"])
+@pytest.mark.parametrize(
+    ("store", "fault"), [("sqlite", "5xx"), ("postgresql", "5xx"), ("sqlite", "ratelimited")]
+)
 def test_a_decision_slack_failed_to_post_is_told_later_exactly_once_even_after_a_restart(
     store: str,
+    fault: str,
     request: pytest.FixtureRequest,
     make_bot: BotFactory,
     scripted_model: ScriptedModel,
@@ -72,7 +77,7 @@ def test_a_decision_slack_failed_to_post_is_told_later_exactly_once_even_after_a
     web = make_bot(**settings)
     clock = Later()
     on_clock(web, clock)
-    thread, update = asked_and_approved(web, scripted_model, slack, fault="5xx")
+    thread, update = asked_and_approved(web, scripted_model, slack, fault=fault)
 
     # The approver reads that Alice will be told, not that they must tell her.
     assert "Approved by <@U0APPROVER>" in update.args["text"]
