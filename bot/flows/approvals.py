@@ -309,10 +309,10 @@ class ApprovalFlows:
         return len(expired)
 
     def tell_expired(self, stopping: Callable[[], bool] = lambda: False) -> int:
-        """Tell each expired request's traveller nobody has told yet (or whose telling is
-        due another try), on a platform this process serves, once (claimed in the
-        database), until `stopping()`; how many (`bot.flows.tellings`). Nothing to tell:
-        one indexed query."""
+        """Tell each expired request's traveller nobody has told yet, and each traveller
+        whose telling (of an expiry or a decision) is due another try, on a platform this
+        process serves, once (claimed in the database), until `stopping()`; how many
+        (`bot.flows.tellings`). Nothing to tell: one indexed query."""
         telling = self._telling()
         return telling.untold(stopping) if telling is not None else 0
 
