@@ -16,6 +16,8 @@ class LLMUnavailable(BotError):
     (an answer that could not be read), "broke_off" (it stopped after part of the answer
     was shown) or "exhausted" (every one of `attempts` tries failed). An "exhausted"
     without its count of tries is told as "timeout": its sentence has no count to give.
+    A "refused" without its `status` stays "refused" but is told without one
+    (`reason_key`): "HTTP None" names nothing a person or an operator can look up.
     """
 
     def __init__(
@@ -30,6 +32,13 @@ class LLMUnavailable(BotError):
         self.kind = "timeout" if kind == "exhausted" and attempts is None else kind
         self.status = status
         self.attempts = attempts
+
+    @property
+    def reason_key(self) -> str:
+        """The `bot.messages` key of the sentence saying why, in the person's language."""
+        if self.kind == "refused" and self.status is None:
+            return "llm_reason_refused_unnamed"
+        return f"llm_reason_{self.kind}"
 
 
 class LLMNotConfigured(BotError):

@@ -185,6 +185,11 @@ _MESSAGES: dict[str, dict[str, str]] = {
         "en": "it refused the request, HTTP {status}",
         "zh": "模型拒绝了请求，HTTP {status}",
     },
+    # A refusal that came with no HTTP status (`LLMUnavailable.reason_key`).
+    "llm_reason_refused_unnamed": {
+        "en": "it refused the request",
+        "zh": "模型拒绝了请求",
+    },
     "llm_reason_unusable": {
         "en": "its answer could not be read",
         "zh": "模型的回答无法读取",
@@ -936,6 +941,12 @@ _MESSAGES: dict[str, dict[str, str]] = {
     "approval_traveller_not_delivered": {
         "en": "The traveller could not be told; please let them know.",
         "zh": "未能通知出行人，请直接告诉对方。",
+    },
+    # The decision's post failed for a passing reason: the loop tries it again.
+    "approval_traveller_retrying": {
+        "en": "The traveller could not be told just now; I will keep trying and tell them "
+        "as soon as the chat service lets me.",
+        "zh": "暂时未能通知出行人，稍后会自动重试，平台恢复后会告诉对方。",
     },
     "approval_traveller_unconfirmed": {
         "en": "The chat service did not confirm that the traveller was told; if they have not "

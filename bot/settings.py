@@ -88,7 +88,8 @@ class Settings(MemorySettings):
     # Travel policy and approvals (issue 25): in the trips' database (`trips_database`).
     policy_cache_seconds: float = Field(default=60.0, ge=0, le=3600)
     approval_ttl_days: float = Field(default=7.0, gt=0, le=90)
-    # How often a process serving chat platforms tells travellers of expired requests.
+    # How often a process serving chat platforms tells travellers of expired requests (and
+    # tries again the decisions' tellings due another try).
     approval_tell_interval_seconds: float = Field(default=60.0, ge=1, le=3600)
     # A telling the platform failed for a passing reason is tried again, this many tries in
     # all, the first wait this long, doubling (at most an hour) (`bot.policy.tellings`).

@@ -242,7 +242,7 @@ class _Session:
         except LLMUnavailable as exc:
             log.warning("console turn failed: %s", exc)  # the English detail
             url = self.agent.model.base_url
-            why = t(f"llm_reason_{exc.kind}", self.lang, status=exc.status, attempts=exc.attempts)
+            why = t(exc.reason_key, self.lang, status=exc.status, attempts=exc.attempts)
             self.say(t("console_llm_unavailable", self.lang, url=url, reason=why))
             return
         except Exception as exc:

@@ -18,13 +18,15 @@ decision and the traveller told, written once for every chat platform.
    audit log and `{platform}_approvals_total{outcome=refused}`); of two clicks, two
    approvers at once or a replay, exactly one decides, the others see the outcome that
    stands. The decider's card shows the outcome; the traveller is told in the thread
-   where they asked (`Messenger.to_thread`), and when that was not delivered or is
-   unconfirmed the decider's card and toast say so (the traveller may not know).
+   where they asked (`Messenger.to_thread`), claimed with the decision and tried again
+   on a later tick when the platform failed for a passing reason
+   (`bot.flows.tellings`); when it was not delivered, is to be tried again or is
+   unconfirmed, the decider's card and toast say so (the traveller may not know yet).
 4. `sweep` (the clock) expires requests older than `APPROVAL_TTL_DAYS`; `tell_expired`
    (each serving process's loop, `bot.flows.expiry`; a late click at once) tells their
    travellers the same way, once, with what to do now; when the thread's post failed or
    is unconfirmed, once more one-to-one; a try the platform failed for a passing reason
-   is tried again on a later tick (`bot.flows.expiries`).
+   is tried again on a later tick (`bot.flows.tellings`).
 
 A channel is a `Messenger` (it can post a view to a person, and into a thread it named)
 and registers with the core's `Messengers`; nothing here names a platform.
@@ -48,8 +50,8 @@ from bot.flows.approval_words import (
     state_line,
 )
 from bot.flows.exceptions import Exceptional, chosen, exceptions, trip_words
-from bot.flows.expiries import ExpiryTelling
 from bot.flows.messengers import Messenger, Messengers, Sent, person_id
+from bot.flows.tellings import OutcomeTelling, thread_of, told_notice
 from bot.flows.views import ApprovalView, Notice, Outcome, ReasonForm, Tone
 from bot.messages import t
 from bot.policy.orgs import org_of
@@ -248,13 +250,11 @@ class ApprovalFlows:
                 self._tell_late(asked)
             toast = t("approval_already_decided", lang)
             return Outcome(card, text=card_text(card), toast=toast, tone="warning", replace=True)
-        told = self.tell(asked)
         tone: Tone = "success" if approve else "warning"
-        if told is Sent.DELIVERED:
+        note = self._tell_decided(asked, decision.claim)
+        if note is None:
             return Outcome(card, text=card_text(card), tone=tone, replace=True, private=False)
-        missed = told.missed  # the traveller may not know: say so
-        note = "approval_traveller_not_delivered" if missed else "approval_traveller_unconfirmed"
-        card = replace(card, note=note)
+        card = replace(card, note=note)  # the traveller may not know yet: say so
         return Outcome(
             card,
             text=card_text(card),
@@ -272,7 +272,7 @@ class ApprovalFlows:
         if messenger is None:
             return Sent.NOT_DELIVERED
         told = self._tell(messenger, asked)
-        try:  # nothing after the post may hide that it went out (`bot.flows.expiries`)
+        try:  # nothing after the post may hide that it went out (`bot.flows.tellings`)
             name = messenger.platform.name
             self.metrics.inc(f"{name}_approval_told_total", outcome=COUNTED[told])
         except Exception as exc:
@@ -280,8 +280,8 @@ class ApprovalFlows:
         return told
 
     def _tell(self, messenger: Messenger, asked: ApprovalRequest) -> Sent:
-        where = _thread_of(asked)
-        outcome = _told(messenger, asked, f"approval_told_{asked.state}")
+        where = thread_of(asked)
+        outcome = told_notice(messenger, asked, f"approval_told_{asked.state}")
         key = f"approval:{asked.id}:told:{asked.state}"
         try:
             if where:
@@ -309,28 +309,41 @@ class ApprovalFlows:
         return len(expired)
 
     def tell_expired(self, stopping: Callable[[], bool] = lambda: False) -> int:
-        """Tell each expired request's traveller nobody has told yet (or whose telling is
-        due another try), on a platform this process serves, once (claimed in the
-        database), until `stopping()`; how many (`bot.flows.expiries`). Nothing to tell:
-        one indexed query."""
-        expiries = self._expiries()
-        return expiries.untold(stopping) if expiries is not None else 0
+        """Tell each expired request's traveller nobody has told yet, and each traveller
+        whose telling (of an expiry or a decision) is due another try, on a platform this
+        process serves, once (claimed in the database), until `stopping()`; how many
+        (`bot.flows.tellings`). Nothing to tell: one indexed query."""
+        telling = self._telling()
+        return telling.untold(stopping) if telling is not None else 0
 
     def _tell_late(self, asked: ApprovalRequest) -> None:
-        expiries = self._expiries()
-        if expiries is not None:
-            expiries.late(asked)
+        telling = self._telling()
+        if telling is not None:
+            telling.late(asked)
 
-    def _expiries(self) -> ExpiryTelling | None:
+    def _tell_decided(self, asked: ApprovalRequest, claim: str | None) -> str | None:
+        """Tell the traveller a decision just made, under its `claim`; the note for the
+        decider's card when the traveller may not know yet (None: told)."""
+        telling = self._telling()
+        if telling is None or claim is None:
+            return "approval_traveller_not_delivered"
+        told, recorded = telling.decided(asked, claim)
+        if told is Sent.DELIVERED:
+            return None
+        if told is Sent.UNCONFIRMED:
+            return "approval_traveller_unconfirmed"
+        if recorded == "retry":
+            return "approval_traveller_retrying"
+        return "approval_traveller_not_delivered"
+
+    def _telling(self) -> OutcomeTelling | None:
         if self.approvals is None or not self.messengers:
             return None
-        return ExpiryTelling(
+        return OutcomeTelling(
             approvals=self.approvals,
             messengers=self.messengers,
             metrics=self.metrics,
             tell=self.tell,
-            told=_told,
-            thread_of=_thread_of,
         )
 
     # -- who ----------------------------------------------------------------------------------
@@ -357,21 +370,6 @@ def reason_form(submit: Action) -> ReasonForm:
         breaks=tuple(str(b) for b in data.get("br") or []),
         submit=Action(APPROVAL_REASON, {k: v for k, v in data.items() if k != "reason"}),
     )
-
-
-def _thread_of(asked: ApprovalRequest) -> dict[str, Any]:
-    """Where `asked` was asked (the channel's address of the thread), without its language."""
-    return {k: v for k, v in asked.reply_to.items() if k != "l"}
-
-
-def _told(messenger: Messenger, asked: ApprovalRequest, key: str) -> Outcome:
-    """The traveller's notice `key` of `asked`'s outcome, in the language they asked in."""
-    lang: Lang = "zh" if asked.reply_to.get("l") == "zh" else "en"
-    who = ""
-    if asked.decided_by and asked.decided_by != "system":
-        who = messenger.platform.mention(person_id(asked.decided_by))
-    told = Notice(key, lang, {"who": who, "trip": asked.trip, "choice": asked.choice})
-    return Outcome(told, text=told.text(), private=False)
 
 
 def _say(notice: Notice, tone: Tone) -> Outcome:

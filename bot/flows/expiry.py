@@ -4,9 +4,10 @@ their approval request expired.
 The `clock` process expires requests but holds no channel, so it cannot tell anybody; a
 process that serves chat platforms (`travel-bot serve` and each long-connection verb) runs
 this small thread whatever `SCHEDULER_IN_WEB` says: every `APPROVAL_TELL_INTERVAL_SECONDS` it
-tells each expired request's traveller nobody has told yet, or whose telling the platform
-failed for a passing reason and is due another try
-(`bot.flows.approvals.ApprovalFlows.tell_expired`, `bot.flows.expiries`), claiming each
+tells each expired request's traveller nobody has told yet, and each traveller whose telling
+(of an expiry, or of an approver's decision) the platform failed for a passing reason and
+is due another try
+(`bot.flows.approvals.ApprovalFlows.tell_expired`, `bot.flows.tellings`), claiming each
 telling in the database, so several instances, and restarts, tell each traveller once (a
 claim whose process died mid-send is taken again, by one, after
 `bot.policy.tellings.CLAIM_TTL`; only the claim's holder records what became of it). It
@@ -55,7 +56,7 @@ class ExpiryTeller:
             log.exception("telling travellers of expired approvals failed")
             told = 0
         if told:
-            log.info("told %d traveller(s) that their approval request expired", told)
+            log.info("told %d traveller(s) what became of their approval request", told)
         self.ticks += 1
         self.ticked.set()
         return told

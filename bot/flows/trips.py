@@ -173,7 +173,15 @@ class TripFlows:
         note = t("trip_saved", lang, user=who) if created else t("trip_already_saved", lang)
         toast = t("trip_saved_toast" if created else "trip_already_saved", lang)
         view = self.plan_view(part, request.platform, saved=note)
-        return Outcome(view, text=note, toast=toast, tone="success", replace=True, private=False)
+        return Outcome(
+            view,
+            text=note,
+            toast=toast,
+            tone="success",
+            replace=True,
+            private=False,
+            unchanged=not created,
+        )
 
 
 MAX_LISTED = 10  # trips a person's own view lists

@@ -130,7 +130,9 @@ class Outcome:
     "Trip saved by …"), `toast` in a few plain words (a platform's toast; `text` when
     empty). With `replace` the view takes the place of the widget the request came from
     (the card, the question); `private` views are for the asker alone (in a group, sent
-    one-to-one).
+    one-to-one). `unchanged`: the request found its work done before (a trip saved
+    already): a click still replaces its widget, but a typed command is answered with
+    `text` alone, and nothing shown elsewhere is drawn again.
     """
 
     view: View
@@ -139,6 +141,7 @@ class Outcome:
     tone: Tone = "info"
     replace: bool = False
     private: bool = True
+    unchanged: bool = False
 
     @property
     def short(self) -> str:

@@ -66,11 +66,14 @@ class TripStates(Protocol):
 class Decision:
     """What one attempt to decide did: `approved`/`rejected` (this attempt decided),
     `already_decided` or `expired` (it changed nothing, `request` says what stands),
-    `refused` (not theirs to decide: `why`), `unknown` (no such request)."""
+    `refused` (not theirs to decide: `why`), `unknown` (no such request). `claim`: the
+    telling of the decision to its traveller, taken by the deciding UPDATE itself (to
+    settle with `mark_told`), so no loop tells it while the decider's process does."""
 
     outcome: Outcome
     request: ApprovalRequest | None
     why: Refusal | None = None
+    claim: str | None = None
 
     @property
     def decided(self) -> bool:
@@ -197,19 +200,24 @@ class Approvals:
             return Decision("refused", found, why)
         state = APPROVED if approve else REJECTED
         now = self.clock()
+        claim = uuid.uuid4().hex
         # No lock of our own: the conditional UPDATE, the transaction's first statement,
-        # is what lets exactly one of several deciders through.
+        # is what lets exactly one of several deciders through; it claims the decision's
+        # telling too (`bot.policy.tellings`).
         with self.backend.transaction() as cur:
             cur.execute(
                 self.backend.sql(
                     "UPDATE approval_requests SET state = %s, decided_by = %s, decided_at = %s, "
-                    "note = %s WHERE id = %s AND state = %s AND expires_at > %s"
+                    "note = %s, told = 'telling', told_at = %s, told_by = %s "
+                    "WHERE id = %s AND state = %s AND expires_at > %s"
                 ),
                 (
                     state,
                     decider,
                     self._t(now),
                     note.strip()[:MAX_REASON_CHARS],
+                    self._t(now),
+                    claim,
                     request_id,
                     PENDING,
                     self._t(now),
@@ -222,7 +230,7 @@ class Approvals:
                 self._settle(cur, found, EXPIRED, actor=SYSTEM)
             [current] = select(self.backend, cur, "id = %s", (request_id,))
         if decided:
-            return Decision("approved" if approve else "rejected", current)
+            return Decision("approved" if approve else "rejected", current, claim=claim)
         return Decision("expired" if current.state == EXPIRED else "already_decided", current)
 
     def expire_due(self, *, limit: int = 500) -> list[ApprovalRequest]:
@@ -251,10 +259,12 @@ class Approvals:
         or_none_of: Sequence[str] | None = None,
         limit: int = 500,
     ) -> list[ApprovalRequest]:
-        """Expired requests whose traveller nobody has told yet (however they expired:
-        the sweep, a late click, a command line), the oldest expiry first; with them the
-        tellings claimed more than `CLAIM_TTL` ago, whose process died mid-send, and the
-        tries to repeat whose time has come (`bot.policy.tellings`). Only
+        """Settled requests whose traveller nobody has told yet: expired ones (however
+        they expired: the sweep, a late click, a command line) and decided ones (their
+        decider's process claimed the telling at once; here when a try failed for a
+        passing reason, or that process died mid-send), the oldest outcome first; with
+        them the tellings claimed more than `CLAIM_TTL` ago, whose process died mid-send,
+        and the tries to repeat whose time has come (`bot.policy.tellings`). Only
         travellers whose namespace starts with one of `starting`, or (`or_none_of` given)
         with none of `or_none_of`: the platforms the caller serves, so another platform's
         backlog never hides its own (neither given: every traveller)."""
@@ -263,16 +273,20 @@ class Approvals:
         if owners is None:
             return []
         untold, now = self.tellings.untold()
+        # A decision nobody claimed (`told = ''`) was made by a release that told it at
+        # the click and recorded nothing (one still running beside this one): never again.
+        claimed = "(state = %s OR told <> '')"
         with self.backend.transaction() as cur:
             return select(
                 self.backend,
                 cur,
-                f"state = %s AND {untold}{owners} ORDER BY decided_at LIMIT %s",
-                (EXPIRED, *now, *params, limit),
+                f"state IN (%s, %s, %s) AND {claimed} AND {untold}{owners} "
+                "ORDER BY decided_at LIMIT %s",
+                (EXPIRED, APPROVED, REJECTED, EXPIRED, *now, *params, limit),
             )
 
     def claim_telling(self, request_id: str) -> str | None:
-        """Take the telling of an expired request's traveller: the claim (to record what
+        """Take the telling of a settled request's traveller: the claim (to record what
         became of it with); None when another sweep (this process's or another's) took it
         first: each traveller is told once. A claim older than `CLAIM_TTL` (its process died
         before `mark_told`) is taken again, by one taker only: a traveller may then, rarely,

@@ -8,7 +8,7 @@
 - `approval_requests`: an out-of-policy trip waiting for, or given, a decision; at most
   one pending per trip; `reply_to` is where it was asked (a channel's own address of
   the thread, with the asker's language), so the outcome is told there; `told`, for an
-  expired one, whether its traveller was told ('' not yet; 'telling' while a process
+  expired or decided one, whether its traveller was told ('' not yet; 'telling' while a process
   tells it, since `told_at`, under the claim `told_by`; 'retry' after a try that failed
   for a passing reason, `tell_tries` so far, the next not before `tell_after`;
   `tell_unsure_since`, when a try may have reached them; then what became of it:
@@ -89,6 +89,13 @@ _UNTOLD = (
     "ON approval_requests (state, told, decided_at)"
 )
 
+# Decisions made before migration 8 were told at the click, never recorded: marked as
+# told, so the loop that now also tells decisions does not tell them again.
+_DECIDED_BEFORE = (
+    "UPDATE approval_requests SET told = 'before' "
+    "WHERE state IN ('approved', 'rejected') AND told = ''"
+)
+
 
 POLICY_MIGRATIONS: tuple[Migration, ...] = (
     Migration(
@@ -157,6 +164,13 @@ POLICY_MIGRATIONS: tuple[Migration, ...] = (
         postgres=(
             "ALTER TABLE approval_requests ADD COLUMN IF NOT EXISTS tell_unsure_since TIMESTAMPTZ",
         ),
+    ),
+    Migration(
+        version=8,
+        description="a decision's telling is claimed and retried as an expiry's is; the "
+        "decisions made before were told when they were made",
+        sqlite=(_DECIDED_BEFORE,),
+        postgres=(_DECIDED_BEFORE,),
     ),
 )
 

@@ -1,4 +1,6 @@
-"""Telling a traveller their approval request expired: claimed once, settled by its claimer.
+"""Telling a traveller what became of their approval request (approved, rejected or
+expired): claimed once, settled by its claimer. A decision's telling is claimed by the
+deciding UPDATE itself (`Approvals.decide`), an expiry's by whoever tells it first.
 
 The bookkeeping is `approval_requests.told` and the columns beside it (`bot.policy.schema`):
 
@@ -10,7 +12,7 @@ The bookkeeping is `approval_requests.told` and the columns beside it (`bot.poli
 - then what became of it: `sent`, `unconfirmed` (the platform may have shown it: never
   sent again, but see below), `unreachable` (the platform refused for good: it cannot
   reach this person or chat, only an admin can fix that), `failed` (still failing after
-  the last try), or `before` (expired before this was deployed).
+  the last try), or `before` (settled before its telling was recorded: migrations 3 and 8).
 
 A claim older than `CLAIM_TTL` is its process's death: one other process takes it again.
 Whatever the claimer then does, only the holder of the claim records an outcome (`settle`

@@ -31,6 +31,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Mapping
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from slack_sdk.web import WebClient
@@ -135,11 +136,15 @@ class SlackChannel:
         only to the writer, ephemeral there, else a direct message, else why not
         (`bot.slack.answers`). A public one Slack refuses goes to the writer the same way;
         one Slack may have posted is never posted again. A typed save also draws its plan
-        message again, as a click would (`bot.slack.plan_message`)."""
+        message again, as a click would (`bot.slack.plan_message`); a save of a trip saved
+        before is answered in its words alone: the plan message already says who saved it,
+        and the plan is not posted a second time."""
         msg = incoming.msg
         if msg is None:
             return
         drawn = render(self.widgets, outcome.view)
+        if incoming.action is not None and outcome.unchanged:
+            drawn = replace(drawn, text=outcome.text or drawn.text, blocks=None)
         extra: dict[str, Any] = {"blocks": drawn.blocks} if drawn.blocks else {}
         answers = Answers(self.client, self.pipeline.metrics)
         lang = incoming.lang or msg.lang

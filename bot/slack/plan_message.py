@@ -5,7 +5,9 @@ A plan message offers *Save trip* and what to type instead (`save trip CODE`,
 message landed (channel and ts) is added to the code's data once Slack says (`placed`,
 its TTL kept). A typed save (`save trip CODE` to the bot, `/travel-prefs save trip CODE`)
 then draws that message again without the button, with who saved it (`redraw`), as the
-button's `chat.update` does (`bot.slack.listeners.trips`). When Slack refuses the update
+button's `chat.update` does (`bot.slack.listeners.trips`). A save of a trip saved before
+(`Outcome.unchanged`) draws nothing: the message says who saved it already, and "already
+saved" in its place would only hide that. When Slack refuses the update
 (`message_not_found`, `cant_update_message`, rate limits beyond a short wait), the save
 stands and nobody is told more: the command's own answer already said it was saved.
 """
@@ -50,7 +52,7 @@ def redraw(client: WebClient, widgets: SlackWidgets, action: Action, outcome: Ou
     as `outcome` shows the trip: saved, without the button. Nothing when the outcome
     is not the plan (refused, a reason to give) or the code kept no place."""
     where = action.data.get(PLAN_AT)
-    if not outcome.replace or not isinstance(outcome.view, PlanView):
+    if not outcome.replace or outcome.unchanged or not isinstance(outcome.view, PlanView):
         return
     if not isinstance(where, Mapping):
         return

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Mapping
+from dataclasses import replace
 from datetime import date
 from typing import TYPE_CHECKING, Any
 
@@ -139,6 +140,9 @@ class Preferences:
         says so, else ephemeral (or a DM); `lang`: the request's, when it has its own."""
         message = render(self.widgets, outcome.view)
         extra: dict[str, Any] = {"blocks": message.blocks} if message.blocks else {}
+        if outcome.unchanged and not it.action:  # a command that changed nothing: its words
+            extra = {}
+            message = replace(message, text=outcome.text or message.text)
         if outcome.replace and it.action:
             extra["replace_original"] = True
         lang = lang or self.known_lang(it.team, it.user)

@@ -435,3 +435,31 @@ def test_a_failure_without_a_count_of_tries_is_told_without_one(
     said = t("console_llm_unavailable", lang, url=scripted_model.base_url, reason=why)
     assert said in output.splitlines()
     assert "None" not in output
+
+
+class _RefusesUnnamed(Agent):
+    """A model client that says the model refused but has no HTTP status to name."""
+
+    def run(self, *args: Any, **kwargs: Any) -> Any:
+        raise LLMUnavailable("the model refused the request", kind="refused")
+
+
+@pytest.mark.parametrize(
+    "lang, text, why",
+    [
+        ("en", "plan my trip", "it refused the request"),
+        ("zh", "帮我订去上海的机票", "模型拒绝了请求"),
+    ],
+)
+def test_a_refusal_without_a_status_is_told_without_one(
+    scripted_model: ScriptedModel, sqlite_memory: Memory, lang: str, text: str, why: str
+) -> None:
+    agent = _RefusesUnnamed(
+        llm=OpenAI(base_url=scripted_model.base_url, api_key="test"),
+        model="scripted",
+        memory=sqlite_memory,
+    )
+    output = _session(_settings(), f"{text}\n", memory=sqlite_memory, agent=agent)
+    said = t("console_llm_unavailable", lang, url=scripted_model.base_url, reason=why)
+    assert said in output.splitlines()
+    assert "HTTP" not in output and "None" not in output

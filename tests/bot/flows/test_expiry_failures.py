@@ -1,5 +1,5 @@
 """An expiry's telling that breaks off between its claim and its outcome is settled all
-the same, and never keeps the other travellers of the tick untold (`bot.flows.expiries`):
+the same, and never keeps the other travellers of the tick untold (`bot.flows.tellings`):
 real PostgreSQL and SQLite, the toy platform's messenger recording what it was sent."""
 
 from __future__ import annotations

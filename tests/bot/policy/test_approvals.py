@@ -204,8 +204,10 @@ def test_each_expired_request_is_told_once_however_it_expired(
     desk, other_process = make_desk(), make_desk()
     clicked, swept = ask(desk), ask(desk, traveller=f"{ORG}:U0BOB")
     decided = ask(desk, traveller=f"{ORG}:U0CAROL")
-    desk.approvals.decide(decided.id, decider=APPROVER, approve=True, is_admin=False)
-    assert desk.approvals.untold() == []
+    made = desk.approvals.decide(decided.id, decider=APPROVER, approve=True, is_admin=False)
+    assert made.claim is not None  # the decider's process tells it at once, as the flow does
+    assert desk.approvals.untold() == [] and not other_process.approvals.claim_telling(decided.id)
+    assert desk.approvals.mark_told(decided.id, "sent", claim=made.claim) == "sent"
     clock.advance(days=7, seconds=1)
     desk.approvals.decide(clicked.id, decider=APPROVER, approve=True, is_admin=False)
     desk.approvals.expire_due()

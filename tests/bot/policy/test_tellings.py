@@ -124,3 +124,50 @@ def test_without_a_window_an_unsure_telling_is_never_tried_again(
     assert desk.approvals.mark_told(request.id, "unconfirmed", claim=claim) == "unconfirmed"
     clock.advance(seconds=3600)
     assert desk.approvals.claim_telling(request.id) is None
+
+
+def test_decisions_told_before_migration_8_are_not_told_again(
+    make_desk: DeskFactory, clock: Clock
+) -> None:
+    """A database from before decisions' tellings were recorded: its decisions were told at
+    the click and kept `told = ''`. Once upgraded, the loop does not tell them again; a
+    request still pending then is told, and retried, as every decision is now."""
+    desk = make_desk()
+    decided, waiting = ask(desk), ask(desk, traveller=BOB)
+    approver = "T0ACME:U0APPROVER"
+    desk.approvals.decide(decided.id, decider=approver, approve=True, is_admin=False)
+    backend = desk.trips.backend
+    with backend.transaction() as cur:  # as the release before kept it
+        cur.execute(
+            backend.sql(
+                "UPDATE approval_requests SET told = '', told_at = NULL, told_by = NULL "
+                "WHERE id = %s"
+            ),
+            (decided.id,),
+        )
+        cur.execute(
+            backend.sql("DELETE FROM schema_migrations WHERE component = %s AND version = %s"),
+            ("policy", 8),
+        )
+    clock.advance(days=1)
+
+    upgraded = make_desk()  # the new release starts: migration 8 runs
+    assert upgraded.approvals.untold() == []
+    assert upgraded.approvals.claim_telling(decided.id) is None
+    made = upgraded.approvals.decide(waiting.id, decider=approver, approve=False, is_admin=False)
+    assert made.outcome == "rejected" and made.claim is not None
+    assert upgraded.approvals.mark_told(waiting.id, "retry", claim=made.claim) == "retry"
+    clock.advance(seconds=61)
+    assert [r.id for r in upgraded.approvals.untold()] == [waiting.id]
+
+    # A process of the release before, still running beside the upgraded one, decides and
+    # tells at the click, recording nothing: the loop does not tell it again.
+    late = ask(upgraded, traveller="T0ACME:U0CAROL")
+    upgraded.approvals.decide(late.id, decider=approver, approve=True, is_admin=False)
+    with backend.transaction() as cur:
+        cur.execute(
+            backend.sql("UPDATE approval_requests SET told = '', told_by = NULL WHERE id = %s"),
+            (late.id,),
+        )
+    clock.advance(days=1)
+    assert [r.id for r in upgraded.approvals.untold()] == [waiting.id]

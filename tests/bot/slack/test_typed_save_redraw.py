@@ -98,3 +98,32 @@ def test_a_save_by_slash_command_draws_the_plan_message_again_too(
     assert saved in update.args["text"]
     assert not any(block["type"] == "actions" for block in blocks_of(update))
     assert len(trips_of(bot, ALICE)) == 1
+
+
+def test_saving_a_saved_trip_again_says_so_in_a_line_and_leaves_the_plan_message_alone(
+    bot: BotHarness, scripted_model: ScriptedModel, slack: FakeSlackAPI
+) -> None:
+    """Alice types the save a second time (and then by slash command): she reads that the
+    trip was saved already, in one line, not the whole plan again; the plan message keeps
+    saying who saved it, never redrawn to 'already saved'."""
+    message, code = plan_in_a_dm(bot, scripted_model)
+    bot.dm(ALICE, f"save trip {code}")
+    wait_saved(bot, ALICE)
+    saved = t("trip_saved", "en", user=f"<@{ALICE}>")
+    [update] = slack.wait_for("chat.update", where=lambda c: c.args["ts"] == message["ts"])
+
+    again = bot.dm(ALICE, f"save trip {code}")
+    [answer] = bot.answers(again)
+    assert answer["text"] == t("trip_already_saved", "en")
+    assert "Chengdu" not in json.dumps(answer.get("blocks") or [])  # not the plan again
+    assert bot.command("/travel-prefs", f"save trip {code}").status_code == 200
+    [said] = slack.wait_for("response_url", ok=True)
+    assert said.args["text"] == t("trip_already_saved", "en")
+    assert "Chengdu" not in json.dumps(said.args.get("blocks") or [])
+    bot.drain()
+    time.sleep(0.3)  # a redraw would follow its answer within it
+    assert len(slack.calls_to("chat.update")) == 1  # the first save's redraw only
+    [now] = [m for m in slack.posted(update.args["channel"]) if m["ts"] == message["ts"]]
+    shown = json.dumps(now["blocks"])
+    assert saved in shown and t("trip_already_saved", "en") not in shown
+    assert len(trips_of(bot, ALICE)) == 1

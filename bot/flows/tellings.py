@@ -1,14 +1,18 @@
-"""Telling travellers their approval request expired: once, tried again while the platform
-fails for a passing reason, never again once it may have shown.
+"""Telling travellers what became of their approval request (approved, rejected or
+expired): once, tried again while the platform fails for a passing reason, never again
+once it may have shown.
 
-`ApprovalFlows.tell_expired` (each serving process's loop, `bot.flows.expiry`) and a late
-click (`ApprovalFlows.decide`) come here. Each telling is claimed in the database and its
-outcome recorded under that claim only (`bot.policy.tellings`). One try is the post in
-the thread where the traveller asked and, when that did not surely arrive, once more
-one-to-one (no decider is there to pass it on, as one is for a decision), saying why it
-comes there. What the try comes to:
+A decision's telling is claimed by the deciding UPDATE itself and tried at once by the
+decider's process (`ApprovalFlows.decide` through `decided`, whose card says what became
+of it); an expiry's is claimed by each serving process's loop (`ApprovalFlows.tell_expired`,
+`bot.flows.expiry`) or a late click (`late`). The loop also takes up every telling due
+another try, of a decision as of an expiry. Each telling's outcome is recorded under its
+claim only (`bot.policy.tellings`). One try is the post in the thread where the traveller
+asked; for an expiry, when that did not surely arrive, once more one-to-one (no decider
+is there to pass it on, as one is for a decision), saying why it comes there. What the
+try comes to:
 
-- `sent`: either post arrived;
+- `sent`: a post arrived;
 - `unconfirmed`: one may have arrived (the platform took it, no answer came): never sent
   again, so the traveller never reads it twice in the same place; except on a platform
   that drops a repeat of the same send for a while (a messenger's `resend_window`):
@@ -24,31 +28,34 @@ comes there. What the try comes to:
   limit): the loop tries again after a wait that doubles, up to `APPROVAL_TELL_ATTEMPTS`
   tries in all, then `failed` (logged).
 
-Counted in `{platform}_approval_expiry_told_total{outcome}`.
+Counted in `{platform}_approval_expiry_told_total{outcome}` and
+`{platform}_approval_decision_told_total{outcome}`.
 """
 
 from __future__ import annotations
 
 import logging
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from bot.flows.approval_words import COUNTED
-from bot.flows.messengers import Messenger, Messengers, Sent, resend_window
+from bot.flows.messengers import Messenger, Messengers, Sent, person_id, resend_window
+from bot.flows.views import Notice, Outcome
 from memory.errors import MemoryEngineError, StoreUnavailable
+from memory.lang import Lang
 
 if TYPE_CHECKING:
-    from bot.flows.views import Outcome
     from bot.metrics import Metrics
     from bot.policy.approvals import Approvals
     from bot.policy.requests import ApprovalRequest
 
 log = logging.getLogger(__name__)
+EXPIRED = "expired"
 
 
-class ExpiryTelling:
-    """Tells the travellers of expired requests (see the module docstring). `tell` posts
-    the outcome in the thread (`ApprovalFlows.tell`); `told` draws a notice."""
+class OutcomeTelling:
+    """Tells travellers the outcome of their requests (see the module docstring). `tell`
+    posts the outcome in the thread (`ApprovalFlows.tell`)."""
 
     def __init__(
         self,
@@ -57,15 +64,11 @@ class ExpiryTelling:
         messengers: Messengers,
         metrics: Metrics,
         tell: Callable[[ApprovalRequest], Sent],
-        told: Callable[[Messenger, ApprovalRequest, str], Outcome],
-        thread_of: Callable[[ApprovalRequest], dict[str, object]],
     ) -> None:
         self.approvals = approvals
         self.messengers = messengers
         self.metrics = metrics
         self.tell = tell
-        self.told = told
-        self.thread_of = thread_of
 
     def untold(self, stopping: Callable[[], bool]) -> int:
         """Tell each traveller due a telling on a platform this process serves (read alone:
@@ -79,7 +82,7 @@ class ExpiryTelling:
             try:
                 tried += self.once(asked)
             except Exception as exc:  # one request's failure never stops the others'
-                log.warning("could not tell a traveller of an expiry (%s)", type(exc).__name__)
+                log.warning("could not tell a traveller an outcome (%s)", type(exc).__name__)
         return tried
 
     def once(self, asked: ApprovalRequest) -> int:
@@ -90,38 +93,24 @@ class ExpiryTelling:
         claim = self.approvals.claim_telling(asked.id)
         if claim is None:
             return 0
-        window = resend_window(messenger)
+        self._under(messenger, asked, claim, [])
+        return 1
+
+    def decided(self, asked: ApprovalRequest, claim: str) -> tuple[Sent, str | None]:
+        """Tell the traveller the decision `asked` now holds, under the deciding UPDATE's
+        `claim`: what became of the post and what was recorded (`retry`: the loop tries
+        again). No messenger for the traveller here: the claim lapses and a process that
+        serves them takes it after `CLAIM_TTL`."""
+        messenger = self.messengers.of(asked.traveller)
+        if messenger is None:
+            return Sent.NOT_DELIVERED, None
         ends: list[Sent] = []
         try:
-            if window and self.approvals.tellings.unsure_past(asked.id, window):
-                outcome = "unconfirmed"  # too late to send again: it might show twice
-            else:
-                outcome = _outcome(self._try(messenger, asked, ends))
-        except Exception as exc:  # settled all the same: else retried every CLAIM_TTL
-            outcome = _outcome_cut(ends)
-            log.warning(
-                "telling a traveller of an expiry broke off (%s); recorded as %s",
-                type(exc).__name__,
-                outcome,
-            )
-        recorded = self.approvals.mark_told(asked.id, outcome, claim=claim, resend_within=window)
-        name = messenger.platform.name
-        if recorded is not None:
-            self.metrics.inc(f"{name}_approval_expiry_told_total", outcome=recorded)
-        if recorded == "unreachable":
-            log.warning(
-                "%s cannot reach the traveller of an expired approval request: not tried "
-                "again (the channel's warning says what an admin must fix)",
-                name,
-            )
-        elif recorded == "failed":
-            log.warning(
-                "telling a traveller on %s that their approval request expired failed on "
-                "every try; not tried again (check the platform's status and the app's "
-                "permissions; the trip shows it expired wherever trips are shown)",
-                name,
-            )
-        return 1
+            recorded = self._under(messenger, asked, claim, ends)
+        except (StoreUnavailable, MemoryEngineError) as exc:  # the claim lapses: retaken
+            log.warning("could not record a decision's telling (%s)", type(exc).__name__)
+            recorded = None
+        return (ends[0] if ends else Sent.NOT_DELIVERED), recorded
 
     def late(self, asked: ApprovalRequest) -> None:
         """A click found `asked` expired: its traveller hears now rather than at the next
@@ -131,17 +120,56 @@ class ExpiryTelling:
         except (StoreUnavailable, MemoryEngineError) as exc:
             log.warning("could not tell a traveller of an expiry (%s)", type(exc).__name__)
 
+    def _under(
+        self, messenger: Messenger, asked: ApprovalRequest, claim: str, ends: list[Sent]
+    ) -> str | None:
+        """One try under `claim`, settled; what was recorded (None: the claim was taken back)."""
+        window = resend_window(messenger)
+        try:
+            if window and self.approvals.tellings.unsure_past(asked.id, window):
+                outcome = "unconfirmed"  # too late to send again: it might show twice
+            else:
+                outcome = _outcome(self._try(messenger, asked, ends))
+        except Exception as exc:  # settled all the same: else retried every CLAIM_TTL
+            outcome = _outcome_cut(ends)
+            log.warning(
+                "telling a traveller an outcome broke off (%s); recorded as %s",
+                type(exc).__name__,
+                outcome,
+            )
+        recorded = self.approvals.mark_told(asked.id, outcome, claim=claim, resend_within=window)
+        name = messenger.platform.name
+        what = "expiry" if asked.state == EXPIRED else "decision"
+        if recorded is not None:
+            self.metrics.inc(f"{name}_approval_{what}_told_total", outcome=recorded)
+        if recorded == "unreachable":
+            log.warning(
+                "%s cannot reach the traveller of an approval request's %s: not tried "
+                "again (the channel's warning says what an admin must fix)",
+                name,
+                what,
+            )
+        elif recorded == "failed":
+            log.warning(
+                "telling a traveller on %s the %s of their approval request failed on "
+                "every try; not tried again (check the platform's status and the app's "
+                "permissions; the trip shows its state wherever trips are shown)",
+                name,
+                what,
+            )
+        return recorded
+
     def _try(self, messenger: Messenger, asked: ApprovalRequest, ends: list[Sent]) -> list[Sent]:
-        """One try: the thread's post and, when it did not surely arrive, the direct one;
-        what became of each (also in `ends`, each as soon as its post answered: `tell`
-        and `to_person` catch their platform's errors, so an error escaping them came
-        before their post). Not sent again in the thread when it may have arrived: a
-        post the platform may have taken would show twice."""
+        """One try: the thread's post and, for an expiry that did not surely arrive, the
+        direct one; what became of each (also in `ends`, each as soon as its post
+        answered: `tell` and `to_person` catch their platform's errors, so an error
+        escaping them came before their post). Not sent again in the thread when it may
+        have arrived: a post the platform may have taken would show twice."""
         told = self.tell(asked)
         ends.append(told)
-        if told is Sent.DELIVERED or not self.thread_of(asked):
+        if told is Sent.DELIVERED or asked.state != EXPIRED or not thread_of(asked):
             return [told]
-        outcome = self.told(messenger, asked, "approval_told_expired_direct")
+        outcome = told_notice(messenger, asked, "approval_told_expired_direct")
         key = f"approval:{asked.id}:told:expired:direct"
         try:
             again = messenger.to_person(asked.traveller, outcome, key=key)
@@ -152,6 +180,21 @@ class ExpiryTelling:
         name = messenger.platform.name
         self.metrics.inc(f"{name}_approval_expiry_direct_total", outcome=COUNTED[again])
         return [told, again]
+
+
+def thread_of(asked: ApprovalRequest) -> dict[str, Any]:
+    """Where `asked` was asked (the channel's address of the thread), without its language."""
+    return {k: v for k, v in asked.reply_to.items() if k != "l"}
+
+
+def told_notice(messenger: Messenger, asked: ApprovalRequest, key: str) -> Outcome:
+    """The traveller's notice `key` of `asked`'s outcome, in the language they asked in."""
+    lang: Lang = "zh" if asked.reply_to.get("l") == "zh" else "en"
+    who = ""
+    if asked.decided_by and asked.decided_by != "system":
+        who = messenger.platform.mention(person_id(asked.decided_by))
+    told = Notice(key, lang, {"who": who, "trip": asked.trip, "choice": asked.choice})
+    return Outcome(told, text=told.text(), private=False)
 
 
 def _outcome(ends: list[Sent]) -> str:
@@ -173,4 +216,4 @@ def _outcome_cut(ends: list[Sent]) -> str:
     return _outcome(ends)
 
 
-__all__ = ["ExpiryTelling"]
+__all__ = ["OutcomeTelling", "thread_of", "told_notice"]
