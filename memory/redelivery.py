@@ -31,6 +31,10 @@ recorded the namespace again meanwhile (its token changed). A reader that read t
 store before the write and fills Redis after it is refused (or dropped) by the
 generation counter every delivery moves (`memory.cache`), so a late fill cannot bring
 an erased fact back.
+
+Bailian's store is no database of ours: its journal is a database of its own
+(`standalone_journal`, `BAILIAN_CACHE_JOURNAL_DSN`: a local SQLite file by default), and
+a drop is recorded there only when Redis did not take it (`PreferenceCache.invalidate`).
 """
 
 from __future__ import annotations
@@ -117,14 +121,19 @@ class InvalidationJournal:
         backend: Backend,
         *,
         key_prefix: str,
-        ready: Callable[[], None],
+        ready: Callable[[], object],
         every: float = 5.0,
+        present: Callable[[], bool] | None = None,
+        owns_backend: bool = False,
     ) -> None:
         self._cache = cache
         self._backend = backend
         self._prefix = key_prefix
         self._ready = ready
         self.every = every
+        # False while the journal does not exist yet (a file made by the first `record`).
+        self._present = present
+        self._owns_backend = owns_backend
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
         self._lock = threading.Lock()
@@ -171,6 +180,8 @@ class InvalidationJournal:
         """
         if getattr(self._backend, "down", False):
             return -1
+        if self._present is not None and not self._present():
+            return 0
         try:
             self._ready()
             fetch = _ALL if limit is None else limit + 1  # one more: are rows left?
@@ -223,3 +234,43 @@ class InvalidationJournal:
             thread, self._thread = self._thread, None
         if thread is not None:
             thread.join(5)
+        if self._owns_backend:
+            self._backend.close()
+
+
+def standalone_journal(
+    cache: Sender, dsn: str, *, key_prefix: str, busy_timeout: float
+) -> InvalidationJournal | None:
+    """A journal in a database of its own, for a store that has none of ours (Bailian):
+    `dsn` is a SQLite file, made when a first invalidation must be kept (so a process
+    that never misses Redis makes none), or PostgreSQL (shared by every host). None when
+    it cannot be opened (logged): undelivered invalidations then live in memory only."""
+    from memory.backends import SQLiteBackend, backend_from_dsn
+    from memory.migrations import JOURNAL_MIGRATIONS, migrate
+
+    try:
+        backend = backend_from_dsn(dsn, busy_timeout=busy_timeout)
+    except (MemoryEngineError, ValueError) as exc:
+        log.error("cannot keep undelivered cache invalidations in %s (%s)", _where(dsn), exc)
+        return None
+    migrated = False
+
+    def ready() -> None:
+        nonlocal migrated
+        if not migrated:
+            migrate(backend, "cache-journal", JOURNAL_MIGRATIONS)
+            migrated = True
+
+    return InvalidationJournal(
+        cache,
+        backend,
+        key_prefix=key_prefix,
+        ready=ready,
+        present=backend.path.exists if isinstance(backend, SQLiteBackend) else None,
+        owns_backend=True,
+    )
+
+
+def _where(dsn: str) -> str:
+    """The journal's database for the log: a SQLite file, or PostgreSQL (never its DSN)."""
+    return dsn if dsn.startswith("sqlite:") else "PostgreSQL"

@@ -72,12 +72,25 @@ class MemorySettings(BaseSettings):
     bailian_event_poll_seconds: float = Field(default=1.0, gt=0)
     bailian_event_timeout_seconds: float = Field(default=120.0, gt=0)
     bailian_visibility_delay_seconds: float = Field(default=5.0, ge=0)
+    # Where a cache invalidation Redis missed is kept until delivered (a SQLite file, or
+    # PostgreSQL shared by every host; empty: in memory, lost with the process).
+    bailian_cache_journal_dsn: str = "sqlite:///./data/bailian-cache-journal.db"
 
     # First hour (issue 12): refuse a DSN or Redis URL of the wrong shape at start.
     @field_validator("memory_dsn")
     @classmethod
     def _check_dsn(cls, value: str) -> str:
         problem = dsn_problem(value)
+        if problem:
+            raise ValueError(problem)
+        return value
+
+    @field_validator("bailian_cache_journal_dsn")
+    @classmethod
+    def _check_journal_dsn(cls, value: str) -> str:
+        problem = dsn_problem(value) if value.strip() else None
+        if problem is None and value.startswith("bailian:"):
+            problem = "it must be a database of ours (sqlite:/// or postgresql://)"
         if problem:
             raise ValueError(problem)
         return value
