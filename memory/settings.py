@@ -88,11 +88,11 @@ class MemorySettings(BaseSettings):
     @field_validator("bailian_cache_journal_dsn")
     @classmethod
     def _check_journal_dsn(cls, value: str) -> str:
-        problem = dsn_problem(value) if value.strip() else None
-        if problem is None and value.startswith("bailian:"):
-            problem = "it must be a database of ours (sqlite:/// or postgresql://)"
-        if problem:
-            raise ValueError(problem)
+        if value.strip() and (dsn_problem(value) or value.startswith("bailian:")):
+            raise ValueError(
+                "expected sqlite:///path/to/journal.db, postgresql://user@host:5432/database "
+                "or nothing (in memory only)"
+            )
         return value
 
     @field_validator("redis_url")

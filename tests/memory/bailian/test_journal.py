@@ -6,7 +6,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+from pydantic import ValidationError
+
 from memory.bailian import BailianMemory
+from memory.settings import MemorySettings
 from tests.conftest import BailianFactory
 from tests.support.bailian_api import FakeBailian
 from tests.support.services import free_port
@@ -55,3 +59,9 @@ def test_a_process_that_never_misses_redis_makes_no_journal_file(
     assert BREAKFAST in mem.retrieve(namespace)
     mem.cache.flush()
     assert not path.exists()
+
+
+@pytest.mark.parametrize("dsn", ["bailian://default", "sqlite://journal.db", "mysql://h/db"])
+def test_a_journal_that_is_no_database_of_ours_is_refused_at_start(dsn: str) -> None:
+    with pytest.raises(ValidationError, match=r"expected sqlite:///path/to/journal\.db"):
+        MemorySettings(bailian_cache_journal_dsn=dsn)
