@@ -87,6 +87,8 @@ def write_and_invalidate(
     cached summaries after the commit, the drop kept in the same transaction until Redis
     has taken it (see the module docstring)."""
     journal, token = cache.journal, None
+    if journal is not None and journal.backend is not store.backend:
+        journal = None  # kept elsewhere: recorded there only if Redis refuses the drop
 
     def kept(tx: Tx) -> T:
         nonlocal token
@@ -138,6 +140,11 @@ class InvalidationJournal:
         self._thread: threading.Thread | None = None
         self._lock = threading.Lock()
         self._readable = True  # the journal is logged unreadable once per outage
+
+    @property
+    def backend(self) -> Backend:
+        """The database the journal is kept in."""
+        return self._backend
 
     def keep(self, tx: Tx) -> str:
         """Record `tx`'s namespace in `tx` (it commits with the write); returns its token."""

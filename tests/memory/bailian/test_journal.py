@@ -22,7 +22,7 @@ BREAKFAST = "酒店要含早餐"
 def _kept(mem: BailianMemory) -> int:
     journal = mem.cache.journal
     assert journal is not None
-    with journal._backend.transaction() as cur:
+    with journal.backend.transaction() as cur:
         cur.execute("SELECT COUNT(*) FROM cache_invalidations")
         return int(cur.fetchone()[0])
 
