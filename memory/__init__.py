@@ -48,7 +48,7 @@ def open_memory(
     from memory.privacy.guard import PrivacyGuard
     from memory.privacy.review import LLMPrivacyReviewer
     from memory.profile import load_schema
-    from memory.redelivery import InvalidationJournal
+    from memory.redelivery import InvalidationJournal, standalone_journal
     from memory.redis_client import CACHE_TIMEOUT, open_redis
     from memory.settings import MemorySettings
     from memory.store import Store
@@ -77,9 +77,17 @@ def open_memory(
     if is_bailian_dsn(settings.memory_dsn):
         from memory.bailian import open_bailian_memory
 
-        return open_bailian_memory(
+        bailian = open_bailian_memory(
             settings, cache=cache, schema=load_schema(), guard=PrivacyGuard(reviewer=reviewer)
         )
+        if cache.enabled and settings.bailian_cache_journal_dsn.strip():
+            cache.journal = standalone_journal(  # no database of ours: one for the journal
+                cache,
+                settings.bailian_cache_journal_dsn.strip(),
+                key_prefix=settings.redis_key_prefix,
+                busy_timeout=settings.sqlite_busy_timeout_seconds,
+            )
+        return bailian
     if embedder is None:
         if settings.embedding_provider == "openai":
             key = settings.openai_api_key

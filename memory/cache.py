@@ -27,13 +27,13 @@ it asked the store.
 Redis is optional. Any Redis error counts as a miss; after an error that says Redis
 cannot be reached (a refused or dropped connection, a timeout, a cluster without a
 node) the cache stays off for a short back-off and then tries again, while an error of
-one call (a value Redis refuses, a script error) costs that call only. An invalidation
-that could not be delivered is kept in the store (`journal`, `memory.redelivery`), so
-it outlives this process: every process holding the cache delivers it before its first
-read, after an outage it saw, and within seconds from a background check; this one
-also replays it before its next read and on `flush()`. Keys and fields never fail to
-encode: a namespace or request that is not valid UTF-8 is hashed (`hash_tag`,
-`query_field`). The Lua scripts are in `memory.cache_scripts`.
+one call (a value Redis refuses, a script error) costs that call only. A write's
+invalidation is kept in the store until Redis took it (`journal`, `memory.redelivery`;
+committed with the write itself), so it outlives this process: every process holding the
+cache delivers it before its first read, after an outage it saw, and within seconds
+from a background check; this one also replays it before its next read and on
+`flush()`. Keys and fields never fail to encode: a namespace or request that is not
+valid UTF-8 is hashed (`hash_tag`, `query_field`). Lua scripts: `memory.cache_scripts`.
 """
 
 from __future__ import annotations
@@ -317,25 +317,29 @@ class PreferenceCache:
         if self._writer is not None:
             self._later.join()
 
-    def invalidate(self, namespace: str) -> None:
+    def invalidate(self, namespace: str, kept: str | None = None) -> None:
         """Called after a write has committed: drop the namespace's cached summaries.
 
         Always tried at once, even during the back-off after an error: a summary left
-        behind would be served by every other process. What cannot be delivered is
-        kept in the store's journal (`memory.redelivery`: any process delivers it once
-        Redis answers), and replayed before this process's next cache read and on
-        `flush()`.
+        behind would be served by every other process. `kept`: the token of the journal
+        row the write committed with itself (`memory.redelivery.write_and_invalidate`),
+        deleted once Redis took the drop. A drop Redis did not take stays in the journal
+        (recorded now if no row was kept): any process delivers it once Redis answers,
+        and this one replays it before its next cache read and on `flush()`.
         """
         if self._client is None:
             return
+        journal = self.journal
         if self.send_invalidate(namespace):
+            if kept is not None and journal is not None:
+                journal.delivered(namespace, kept)
             return
-        kept = self.journal is not None and self.journal.record(namespace)
+        saved = kept is not None or (journal is not None and journal.record(namespace))
         with self._lock:
-            self._pending[namespace] = kept or self._pending.get(namespace, False)
+            self._pending[namespace] = saved or self._pending.get(namespace, False)
         log.error(
             "could not drop the cached summary of a namespace; %s",
-            "kept until Redis answers" if kept else "retried while this process runs",
+            "kept until Redis answers" if saved else "retried while this process runs",
         )
 
     def flush(self) -> bool:

@@ -6,6 +6,7 @@ import logging
 import threading
 from collections.abc import Iterable, Mapping, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
+from functools import partial
 from typing import Any
 
 from memory.cache import FACTS, PreferenceCache, general_field, query_field
@@ -23,6 +24,7 @@ from memory.profile import ProfileSchema
 from memory.profile_write import write_profile
 from memory.protocol import WarmState
 from memory.ranking import rank_facts, rank_order
+from memory.redelivery import write_and_invalidate
 from memory.settings import MemorySettings
 from memory.store import Store, StoredItem, Tx
 from memory.subjects import Subjects, load_subjects
@@ -84,8 +86,7 @@ class Memory:
         current = self.store.current(namespace)
         stale = [s for s in current if s.embedding_model != self.embedder.name]
         if stale:
-            # Embedded before the write: a transaction stays short (PostgreSQL cuts off
-            # one that runs past its timeout).
+            # Embedded before the write: PostgreSQL cuts off a transaction that runs long.
             vectors = self.embedder.embed_passages([s.item.text for s in stale])
             self.store.write(namespace, lambda tx: self._refresh(tx, current, vectors))
         return current
@@ -149,10 +150,10 @@ class Memory:
             decide = self._decider.decide
             return [(c.index, decide(tx, current, c, source, limit)) for c in candidates]
 
-        results = self.store.write(namespace, work)
-        if any(o.status in ("added", "updated") for _, o in results):
-            self.cache.invalidate(namespace)
-        return results
+        def changed(results: list[tuple[int, RecordOutcome]]) -> bool:
+            return any(o.status in ("added", "updated") for _, o in results)
+
+        return write_and_invalidate(self.store, self.cache, namespace, work, changed)
 
     def _consult_judge(self, namespace: str, candidates: Sequence[Candidate]) -> None:
         """Ask the fast model about changes of mind, outside the write lock."""
@@ -178,9 +179,8 @@ class Memory:
         if item_id is not None and (not isinstance(item_id, str) or clean_text(item_id) != item_id):
             return 0  # no fact has such an id (ours are hex)
         self._ready()
-        count = self.store.forget(namespace, item_id)
-        self.cache.invalidate(namespace)
-        return count
+        erase = partial(Tx.forget, item_id=item_id)
+        return write_and_invalidate(self.store, self.cache, namespace, erase)
 
     # -- reading ------------------------------------------------------------------------
 

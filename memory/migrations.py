@@ -97,6 +97,16 @@ MEMORY_MIGRATIONS: tuple[Migration, ...] = (
     ),
 )
 
+# The journal alone, in a database of its own (`memory.redelivery.standalone_journal`).
+JOURNAL_MIGRATIONS: tuple[Migration, ...] = (
+    Migration(
+        version=1,
+        description="undelivered cache invalidations",
+        sqlite=(_CACHE_INVALIDATIONS,),
+        postgres=(_CACHE_INVALIDATIONS,),
+    ),
+)
+
 _BOOKKEEPING = (
     "CREATE TABLE IF NOT EXISTS schema_migrations ("
     "component TEXT NOT NULL, version INTEGER NOT NULL, description TEXT NOT NULL, "

@@ -11,6 +11,7 @@ from memory.cache import PreferenceCache
 from memory.embedding import Embedder
 from memory.lang import Lang, dominant_lang
 from memory.profile import ProfileSchema
+from memory.redelivery import write_and_invalidate
 from memory.store import Store, StoredItem, Tx, utcnow
 from memory.types import MemoryItem, RecordOutcome
 
@@ -93,10 +94,10 @@ def write_profile(
             outcomes.append(RecordOutcome(item.text, "updated" if same else "added", "", item.id))
         return outcomes
 
-    outcomes = memory.store.write(namespace, work)
-    if any(o.status in ("added", "updated") for o in outcomes):
-        memory.cache.invalidate(namespace)
-    return outcomes
+    def changed(outcomes: list[RecordOutcome]) -> bool:
+        return any(o.status in ("added", "updated") for o in outcomes)
+
+    return write_and_invalidate(memory.store, memory.cache, namespace, work, changed)
 
 
 __all__ = ["write_profile"]

@@ -1,43 +1,55 @@
-"""Invalidations Redis did not take, kept in the memory store until it does.
+"""Cache invalidations kept in the memory store until Redis has taken them.
 
-A write commits, then drops the namespace's cached summaries from Redis
-(`PreferenceCache.invalidate`). When Redis does not answer at that moment, the
-namespace is recorded in the store's `cache_invalidations` table (key prefix,
-namespace, a token), so the drop outlives the process that made the change: a one-off
-`travel-bot memory forget`, a console that quits, a crash or a deploy. Without it the
+A write that changes what is cached records its namespace in the store's
+`cache_invalidations` table (key prefix, namespace, a token) inside its own
+transaction (`write_and_invalidate`), then, once committed, drops the namespace's cached
+summaries from Redis (`PreferenceCache.invalidate`) and deletes the row again. So the
+drop outlives the process that made the change: a one-off `travel-bot memory forget`,
+a console that quits, a deploy, a crash, or a process killed between its commit and the
+drop; the changed facts and the row commit together or not at all. Without it the
 cached copy of the preferences as they were, an erased fact included, would be served
-until its TTL.
+until its TTL. The row's delete is the one cost of a write whose drop succeeded: a small
+transaction whose commit PostgreSQL need not wait to flush (if it is lost, the drop is
+delivered once more, which only empties a fresh entry).
 
 Every process holding the cache delivers what is recorded:
 
 - before its first cache read, and before its first read after an outage it saw (once
   per outage, not per read: a cache hit never reads the database);
 - every `every` seconds (5) from a background thread, for a change another process
-  made while this one could reach Redis (one indexed read of a table that is empty
-  except around an outage; skipped while this process's cache is backing off or its
-  database is known to be down).
+  made while this one could reach Redis, or one whose process died before its drop
+  (one indexed read of a table that is empty except around an outage or such a death;
+  skipped while this process's cache is backing off or its database is known to be
+  down).
 
 A read delivers at most `BATCH` rows and goes uncached while more remain (the next
 reads and the thread deliver the rest). A read that cannot read the journal (the
 database is down) is served from Redis: a warm cache answers without the database.
 
-A row is deleted only after Redis confirmed the drop, and only when no newer failure
+A row is deleted only after Redis confirmed the drop, and only when no newer write
 recorded the namespace again meanwhile (its token changed). A reader that read the
 store before the write and fills Redis after it is refused (or dropped) by the
 generation counter every delivery moves (`memory.cache`), so a late fill cannot bring
 an erased fact back.
+
+Bailian's store is no database of ours: its journal is a database of its own
+(`standalone_journal`, `BAILIAN_CACHE_JOURNAL_DSN`: a local SQLite file by default), and
+a drop is recorded there only when Redis did not take it (`PreferenceCache.invalidate`).
 """
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import threading
 import uuid
 from collections.abc import Callable
-from typing import Protocol
+from typing import Protocol, TypeVar
 
 from memory.errors import MemoryEngineError
-from memory.store import Backend, utcnow
+from memory.store import Backend, Store, Tx, utcnow
+
+T = TypeVar("T")
 
 log = logging.getLogger(__name__)
 
@@ -52,6 +64,43 @@ _DUE = "SELECT namespace, token FROM cache_invalidations WHERE key_prefix = %s L
 BATCH = 50
 _ALL = 1 << 62
 _DONE = "DELETE FROM cache_invalidations WHERE key_prefix = %s AND namespace = %s AND token = %s"
+# A lost delete costs one more drop of the entry, never a stale one: no flush to wait for.
+_NO_FLUSH = "SET LOCAL synchronous_commit TO OFF"
+
+
+class Invalidator(Protocol):
+    """What a write needs of the cache (`memory.cache.PreferenceCache`)."""
+
+    journal: InvalidationJournal | None
+
+    def invalidate(self, namespace: str, kept: str | None = None) -> None: ...
+
+
+def write_and_invalidate(
+    store: Store,
+    cache: Invalidator,
+    namespace: str,
+    work: Callable[[Tx], T],
+    changed: Callable[[T], bool] = lambda _: True,
+) -> T:
+    """Run `work` as one write of `namespace`; when `changed(result)`, drop the namespace's
+    cached summaries after the commit, the drop kept in the same transaction until Redis
+    has taken it (see the module docstring)."""
+    journal, token = cache.journal, None
+    if journal is not None and journal.backend is not store.backend:
+        journal = None  # kept elsewhere: recorded there only if Redis refuses the drop
+
+    def kept(tx: Tx) -> T:
+        nonlocal token
+        result = work(tx)
+        if journal is not None and changed(result):
+            token = journal.keep(tx)
+        return result
+
+    result = store.write(namespace, kept)
+    if changed(result):
+        cache.invalidate(namespace, kept=token)
+    return result
 
 
 class Sender(Protocol):
@@ -74,21 +123,47 @@ class InvalidationJournal:
         backend: Backend,
         *,
         key_prefix: str,
-        ready: Callable[[], None],
+        ready: Callable[[], object],
         every: float = 5.0,
+        present: Callable[[], bool] | None = None,
+        owns_backend: bool = False,
     ) -> None:
         self._cache = cache
         self._backend = backend
         self._prefix = key_prefix
         self._ready = ready
         self.every = every
+        # False while the journal does not exist yet (a file made by the first `record`).
+        self._present = present
+        self._owns_backend = owns_backend
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
         self._lock = threading.Lock()
         self._readable = True  # the journal is logged unreadable once per outage
 
+    @property
+    def backend(self) -> Backend:
+        """The database the journal is kept in."""
+        return self._backend
+
+    def keep(self, tx: Tx) -> str:
+        """Record `tx`'s namespace in `tx` (it commits with the write); returns its token."""
+        token = uuid.uuid4().hex
+        tx.execute(_RECORD, (self._prefix, tx.namespace, token, utcnow().isoformat()))
+        return token
+
+    def delivered(self, namespace: str, token: str) -> None:
+        """Delete the row `keep` wrote, Redis having taken the drop (if this fails, the
+        row is delivered again: one more drop of a fresh entry)."""
+        postgres = self._backend.name == "postgresql"
+        with contextlib.suppress(MemoryEngineError), self._backend.transaction() as cur:
+            if postgres:
+                cur.execute(_NO_FLUSH)
+            cur.execute(self._backend.sql(_DONE), (self._prefix, namespace, token))
+
     def record(self, namespace: str) -> bool:
-        """Keep `namespace`'s invalidation until delivered; False when the store failed."""
+        """Keep `namespace`'s invalidation until delivered, in a transaction of its own
+        (for a drop no write of this store made); False when the store failed."""
         try:
             self._ready()
             with self._backend.transaction() as cur:
@@ -112,6 +187,8 @@ class InvalidationJournal:
         """
         if getattr(self._backend, "down", False):
             return -1
+        if self._present is not None and not self._present():
+            return 0
         try:
             self._ready()
             fetch = _ALL if limit is None else limit + 1  # one more: are rows left?
@@ -164,3 +241,43 @@ class InvalidationJournal:
             thread, self._thread = self._thread, None
         if thread is not None:
             thread.join(5)
+        if self._owns_backend:
+            self._backend.close()
+
+
+def standalone_journal(
+    cache: Sender, dsn: str, *, key_prefix: str, busy_timeout: float
+) -> InvalidationJournal | None:
+    """A journal in a database of its own, for a store that has none of ours (Bailian):
+    `dsn` is a SQLite file, made when a first invalidation must be kept (so a process
+    that never misses Redis makes none), or PostgreSQL (shared by every host). None when
+    it cannot be opened (logged): undelivered invalidations then live in memory only."""
+    from memory.backends import SQLiteBackend, backend_from_dsn
+    from memory.migrations import JOURNAL_MIGRATIONS, migrate
+
+    try:
+        backend = backend_from_dsn(dsn, busy_timeout=busy_timeout)
+    except (MemoryEngineError, ValueError) as exc:
+        log.error("cannot keep undelivered cache invalidations in %s (%s)", _where(dsn), exc)
+        return None
+    migrated = False
+
+    def ready() -> None:
+        nonlocal migrated
+        if not migrated:
+            migrate(backend, "cache-journal", JOURNAL_MIGRATIONS)
+            migrated = True
+
+    return InvalidationJournal(
+        cache,
+        backend,
+        key_prefix=key_prefix,
+        ready=ready,
+        present=backend.path.exists if isinstance(backend, SQLiteBackend) else None,
+        owns_backend=True,
+    )
+
+
+def _where(dsn: str) -> str:
+    """The journal's database for the log: a SQLite file, or PostgreSQL (never its DSN)."""
+    return dsn if dsn.startswith("sqlite:") else "PostgreSQL"

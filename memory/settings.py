@@ -72,6 +72,9 @@ class MemorySettings(BaseSettings):
     bailian_event_poll_seconds: float = Field(default=1.0, gt=0)
     bailian_event_timeout_seconds: float = Field(default=120.0, gt=0)
     bailian_visibility_delay_seconds: float = Field(default=5.0, ge=0)
+    # Where a cache invalidation Redis missed is kept until delivered (a SQLite file, or
+    # PostgreSQL shared by every host; empty: in memory, lost with the process).
+    bailian_cache_journal_dsn: str = "sqlite:///./data/bailian-cache-journal.db"
 
     # First hour (issue 12): refuse a DSN or Redis URL of the wrong shape at start.
     @field_validator("memory_dsn")
@@ -80,6 +83,16 @@ class MemorySettings(BaseSettings):
         problem = dsn_problem(value)
         if problem:
             raise ValueError(problem)
+        return value
+
+    @field_validator("bailian_cache_journal_dsn")
+    @classmethod
+    def _check_journal_dsn(cls, value: str) -> str:
+        if value.strip() and (dsn_problem(value) or value.startswith("bailian:")):
+            raise ValueError(
+                "expected sqlite:///path/to/journal.db, postgresql://user@host:5432/database "
+                "or nothing (in memory only)"
+            )
         return value
 
     @field_validator("redis_url")

@@ -152,6 +152,48 @@ class Tx:
             ),
         )
 
+    def forget(self, item_id: str | None = None) -> int:
+        """Erase one fact (with the history it replaced) or every fact; returns how many."""
+        sql, cur = self._store.backend.sql, self._cur
+        if item_id is None:
+            cur.execute(sql("DELETE FROM memory_items WHERE namespace = %s"), (self.namespace,))
+            return int(cur.rowcount)
+        # Forgetting a fact also erases the older versions it superseded:
+        # "forget that I like window seats" must not leave the words in history.
+        doomed = self._chain(item_id)
+        for doomed_id in doomed:
+            cur.execute(
+                sql("DELETE FROM memory_items WHERE namespace = %s AND id = %s"),
+                (self.namespace, doomed_id),
+            )
+        return len(doomed)
+
+    def _chain(self, item_id: str) -> list[str]:
+        sql, cur = self._store.backend.sql, self._cur
+        cur.execute(
+            sql("SELECT id FROM memory_items WHERE namespace = %s AND id = %s"),
+            (self.namespace, item_id),
+        )
+        if cur.fetchone() is None:
+            return []
+        found = [item_id]
+        frontier = [item_id]
+        while frontier:
+            cur.execute(
+                sql("SELECT id FROM memory_items WHERE namespace = %s AND superseded_by = %s"),
+                (self.namespace, frontier.pop()),
+            )
+            for (older,) in cur.fetchall():
+                if older not in found:
+                    found.append(older)
+                    frontier.append(older)
+        return found
+
+    def execute(self, statement: str, params: Sequence[Any] = ()) -> None:
+        """Another table's statement (`%s` placeholders) in this transaction: what must
+        commit with the write or not at all (`memory.redelivery`)."""
+        self._cur.execute(self._store.backend.sql(statement), params)
+
 
 class Store:
     """Facts of every namespace in one database; every query is scoped by namespace."""
@@ -217,44 +259,7 @@ class Store:
 
     def forget(self, namespace: str, item_id: str | None = None) -> int:
         """Erase one fact (with the history it replaced) or every fact of a namespace."""
-        with self.backend.transaction(namespace) as cur:
-            if item_id is None:
-                cur.execute(
-                    self.backend.sql("DELETE FROM memory_items WHERE namespace = %s"),
-                    (namespace,),
-                )
-                return int(cur.rowcount)
-            # Forgetting a fact also erases the older versions it superseded:
-            # "forget that I like window seats" must not leave the words in history.
-            doomed = self._chain(cur, namespace, item_id)
-            for doomed_id in doomed:
-                cur.execute(
-                    self.backend.sql("DELETE FROM memory_items WHERE namespace = %s AND id = %s"),
-                    (namespace, doomed_id),
-                )
-            return len(doomed)
-
-    def _chain(self, cur: Cursor, namespace: str, item_id: str) -> list[str]:
-        cur.execute(
-            self.backend.sql("SELECT id FROM memory_items WHERE namespace = %s AND id = %s"),
-            (namespace, item_id),
-        )
-        if cur.fetchone() is None:
-            return []
-        found = [item_id]
-        frontier = [item_id]
-        while frontier:
-            cur.execute(
-                self.backend.sql(
-                    "SELECT id FROM memory_items WHERE namespace = %s AND superseded_by = %s"
-                ),
-                (namespace, frontier.pop()),
-            )
-            for (older,) in cur.fetchall():
-                if older not in found:
-                    found.append(older)
-                    frontier.append(older)
-        return found
+        return self.write(namespace, lambda tx: tx.forget(item_id))
 
     def namespaces(self) -> Iterator[str]:
         """Every namespace with a fact (a scan: for the command line, never a reply)."""

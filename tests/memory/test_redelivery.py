@@ -1,23 +1,42 @@
-"""The durable cache invalidations (`memory.redelivery`) around a database outage and
-after a long Redis one: the log stays one line, and a long journal does not hold up a
-reply. Real PostgreSQL, SQLite and Redis; a database that cannot be reached is one on
-a port nothing listens on (or a SQLite file whose directory is gone)."""
+"""The durable cache invalidations (`memory.redelivery`): committed with the write, so
+a writer killed right after its commit loses none; around a database outage and after a
+long Redis one the log stays one line, and a long journal does not hold up a reply.
+Real PostgreSQL, SQLite and Redis; a database that cannot be reached is one on a port
+nothing listens on (or a SQLite file whose directory is gone)."""
 
 from __future__ import annotations
 
 import logging
+import subprocess
+import sys
 import time
+from pathlib import Path
 
 import pytest
 
 from memory import open_memory
 from memory.engine import Memory
 from tests.conftest import MemoryFactory
+from tests.support.processes import bot_env
 from tests.support.services import REDIS_URL, free_port
 
 RED_EYE = "I never take red-eye flights"
 AISLE = "I prefer aisle seats"
+WINDOW = "Now I prefer window seats"
 UNREADABLE = "could not read the undelivered cache invalidations"
+
+# A writer process (MEMORY_DSN, REDIS_URL, REDIS_KEY_PREFIX from its environment) that
+# dies, as under `kill -9`, the moment its write has committed: its first Redis call
+# after the commit is the drop of the namespace's cached summaries.
+_KILLED_AFTER_COMMIT = """
+import os, sys
+from memory import open_memory
+from memory.cache import PreferenceCache
+
+mem = open_memory()
+PreferenceCache.send_invalidate = lambda self, namespace: os._exit(9)
+mem.record(sys.argv[1], [sys.argv[2]])
+"""
 
 
 def _warm(mem: Memory, namespace: str) -> None:
@@ -30,6 +49,30 @@ def _kept(mem: Memory) -> int:
     with mem.store.backend.transaction() as cur:
         cur.execute("SELECT COUNT(*) FROM cache_invalidations")
         return int(cur.fetchone()[0])
+
+
+def test_a_writer_killed_between_its_commit_and_the_drop_leaves_it_to_the_next_process(
+    make_memory: MemoryFactory, dsn: str, redis_prefix: str, namespace: str, tmp_path: Path
+) -> None:
+    """The change is not served stale for the cache's 30 minutes: the drop was kept in the
+    same transaction as the facts, and the next process delivers it before its first read."""
+    serving = make_memory()
+    serving.cache.journal.every = 600  # type: ignore[union-attr]  # no background help
+    _warm(serving, namespace)
+    assert _kept(serving) == 0  # a drop Redis took leaves nothing behind
+    env = bot_env(tmp_path, redis_prefix, MEMORY_DSN=dsn)
+    died = subprocess.run(
+        [sys.executable, "-c", _KILLED_AFTER_COMMIT, namespace, WINDOW],
+        env=env,
+        capture_output=True,
+        timeout=300,
+    )
+    assert died.returncode == 9, died.stderr.decode(errors="replace")[-2000:]
+    assert _kept(serving) == 1  # committed with the facts, though Redis never heard of it
+    started = make_memory()  # a restart or a deploy: a new process, its first recall
+    assert WINDOW in started.retrieve(namespace, "plan my trip")
+    assert WINDOW in serving.retrieve(namespace, "plan my trip")
+    assert _kept(serving) == 0
 
 
 def test_a_database_outage_is_one_line_of_the_journal_not_one_per_check(

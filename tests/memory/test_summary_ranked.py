@@ -8,10 +8,12 @@ import re
 from datetime import UTC, datetime, timedelta
 
 import numpy as np
+from hypothesis import given
+from hypothesis import strategies as st
 
 from memory.facts import Facts, pack, unpack
 from memory.lang import Lang
-from memory.summary import _PASS_OVER, _ranked
+from memory.summary import _PASS_OVER, _ranked, shown
 from memory.types import MemoryItem
 from memory.views import change_notes, newer_first
 
@@ -103,3 +105,22 @@ def test_summaries_from_positions_equal_those_from_items() -> None:
         assert _ranked(cached, list(order), lang, max_facts, max_chars) == expected
         noted += "said" in expected
     assert noted > 50  # changes of mind were shown
+
+
+# Text with what a fact's end may carry: every kind of whitespace, the punctuation the
+# summary drops, and other punctuation it keeps.
+_ODD_TEXT = st.text(
+    st.one_of(
+        st.sampled_from(list(" \t\n\r\x0b\x0c\x1c\x85\xa0\u2003\u3000。．.!！;；,，、?？…")),
+        st.characters(),
+    ),
+    max_size=40,
+)
+
+
+@given(_ODD_TEXT)
+def test_a_fact_is_shown_in_a_summary_exactly_as_the_regular_expression_showed_it(
+    text: str,
+) -> None:
+    """`shown` (rstrip, faster after the embedding) keeps every summary's text as it was."""
+    assert shown(text) == _TRAILING.sub("", " ".join(text.split()))

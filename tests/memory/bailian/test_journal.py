@@ -1,0 +1,67 @@
+"""Bailian behind the cache: an invalidation Redis did not take outlives the process that
+made the write (`BAILIAN_CACHE_JOURNAL_DSN`, `memory.redelivery.standalone_journal`).
+The local fake service, real Redis, a real SQLite file or PostgreSQL schema."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from pydantic import ValidationError
+
+from memory.bailian import BailianMemory
+from memory.settings import MemorySettings
+from tests.conftest import BailianFactory
+from tests.support.bailian_api import FakeBailian
+from tests.support.services import free_port
+
+RAIL = "出差只坐高铁一等座"
+BREAKFAST = "酒店要含早餐"
+
+
+def _kept(mem: BailianMemory) -> int:
+    journal = mem.cache.journal
+    assert journal is not None
+    with journal.backend.transaction() as cur:
+        cur.execute("SELECT COUNT(*) FROM cache_invalidations")
+        return int(cur.fetchone()[0])
+
+
+def test_a_write_redis_missed_is_dropped_by_the_process_started_after_a_restart(
+    make_bailian: BailianFactory, bailian: FakeBailian, namespace: str, dsn: str
+) -> None:
+    """Redis could not be reached when the write was accepted, and the process restarted
+    before it could: the restarted process still never serves the summary from before."""
+    journal = {"bailian_cache_journal_dsn": dsn}
+    serving = make_bailian(**journal)
+    serving.cache.journal.every = 600  # type: ignore[union-attr]  # no background help
+    bailian.add_node(namespace, RAIL)
+    assert serving.retrieve(namespace) == f"{RAIL}。"
+    assert serving.recall(namespace).cached
+    writer = make_bailian(redis_url=f"redis://127.0.0.1:{free_port()}/0", **journal)
+    [outcome] = writer.record(namespace, [BREAKFAST])
+    assert outcome.status == "added"
+    assert writer.follower.settle(5)
+    assert writer.cache.flush()  # closing: nothing lost, the drop is kept for another process
+    restarted = make_bailian(**journal)  # a new process on the same journal, Redis back
+    assert _kept(restarted) == 1
+    assert BREAKFAST in restarted.retrieve(namespace)
+    assert _kept(restarted) == 0
+
+
+def test_a_process_that_never_misses_redis_makes_no_journal_file(
+    make_bailian: BailianFactory, namespace: str, tmp_path: Path
+) -> None:
+    path = tmp_path / "journal.db"
+    mem = make_bailian(bailian_cache_journal_dsn=f"sqlite:///{path}")
+    mem.record(namespace, [BREAKFAST])
+    assert mem.follower.settle(5)
+    assert BREAKFAST in mem.retrieve(namespace)
+    mem.cache.flush()
+    assert not path.exists()
+
+
+@pytest.mark.parametrize("dsn", ["bailian://default", "sqlite://journal.db", "mysql://h/db"])
+def test_a_journal_that_is_no_database_of_ours_is_refused_at_start(dsn: str) -> None:
+    with pytest.raises(ValidationError, match=r"expected sqlite:///path/to/journal\.db"):
+        MemorySettings(bailian_cache_journal_dsn=dsn)
