@@ -33,6 +33,10 @@ _HOLIDAY_WORD = (
 )
 _FESTIVAL = r"(?:国庆|春节|元旦|清明|端午|中秋|过年|五一|十一|暑假|寒假)"
 _NOT_AFTER = rf"(?<![0-9{_NUMERAL}零〇两百千万.第])"
+_NATIONAL_NEXT = (
+    r"(?:我|咱|全家|一家|家里|带|去|回|出[去门游发国]|要|想|打算|准备|计划|就|都|不|别|还|在家"
+    r"|休|哪|的时候|前|后|肯定|一般|通常|每年|又)"
+)
 CALENDAR = re.compile(
     # 双十一, 双十二, 双11
     r"(?P<double>双(?:十[一二]|1[12]))"
@@ -49,6 +53,11 @@ CALENDAR = re.compile(
     # "五一我们去海边" ("十一" is also eleven, so it needs a holiday word)
     rf"|{_NOT_AFTER}(?P<bare>五一|六一|三八|五四)"
     rf"(?![0-9{_NUMERAL}零两百千万点块元钱个位人间晚天月号日岁楼层])"
+    # 十一 said alone where a sentence or clause starts (or after 今年, 这个 …) and followed by
+    # who travels or what they do then: "十一我们去云南", "今年十一回老家" (National Day); a
+    # count or a price goes on with its counter or unit, which the lookahead refuses
+    rf"|(?:(?<![^，。,.!！?？；;：:\s])|(?<=今年|明年|去年|这个|这次|等到|到了|趁着))"
+    rf"(?P<national>十一)(?={_NATIONAL_NEXT})"
 )
 
 
@@ -89,7 +98,7 @@ def calendar_day(match: re.Match[str]) -> str | None:
         return day
     if found["cue"]:
         return f"{found['cue']}{_value(found['day'])}日"
-    holiday = found["holiday"] or found["listed"] or found["bare"]
+    holiday = found["holiday"] or found["listed"] or found["bare"] or found["national"]
     return _HOLIDAYS[holiday] if holiday else None
 
 

@@ -319,9 +319,25 @@ _BEYOND_TRIP = re.compile(
 )
 
 
+# Round 25: one's own boss or assistant is told the trip as a relative is ("订完票把行程发给老婆和
+# 老板", "cc my manager on the flights"); their own trip asked for is not one's own ("老板的行程").
+_WORK_CONTACT = re.compile(
+    r"老板|领导|上司|主管|经理|助理|秘书"
+    r"|\b(?:my|our)\s+(?:boss|manager|line\s+manager|supervisor|assistant|pa|ea|secretary)\b",
+    F,
+)
+_THEIR_TRIP = re.compile(
+    r"(?:老板|领导|上司|主管|经理|助理|秘书)(?:们)?的\s*(?:行程|航班|车次|安排)"
+    r"|\b(?:boss|manager|supervisor|assistant|pa|ea|secretary)(?:'s|s')\s",
+    F,
+)
+
+
 def family_itinerary(text: str) -> bool:
-    """Whether normalised `text` only shares the writer's own trip with their family."""
-    return bool(_FAMILY.search(text) and _TRIP.search(text) and not _BEYOND_TRIP.search(text))
+    """Whether normalised `text` only shares the writer's own trip with their family (or
+    their own boss or assistant)."""
+    told = _FAMILY.search(text) or (_WORK_CONTACT.search(text) and not _THEIR_TRIP.search(text))
+    return bool(told and _TRIP.search(text) and not _BEYOND_TRIP.search(text))
 
 
 # An approval still to come is no claim: "需要领导特批的方案先问我", "领导同意了再订".

@@ -26,7 +26,8 @@ DURATION_BEFORE = re.compile(
 # An altitude: "the pass tops out at 5,416", "海拔5416", "1,800 above the sea", "1,200 vertical".
 ALTITUDE_BEFORE = re.compile(
     r"(?:(?<![a-z])(?:altitude|elevation|summit|peaks?|tops?\s+out|climbs?|ascent|descent"
-    r"|acclimati[sz]\w*|rises|rising|rose)(?![a-z])(?:\s*(?:of|is|was|at|about|around|roughly"
+    r"|acclimati[sz]\w*|rises|rising|rose|drops|dropped|plunges|plunged)(?![a-z])"
+    r"(?:\s*(?:of|is|was|at|about|around|roughly"
     r"|some|nearly|reaches|reaching|to|:))*\s*|(?:海拔|高度|落差|爬升)[^0-9。！？；\n]{0,4})\Z",
     F,
 )
@@ -40,8 +41,8 @@ ALTITUDE_AFTER = re.compile(
 WEATHER = re.compile(
     r"(?<![a-z])(?:hot|hotter|cold|colder|warm|warmer|chilly|freezing|humid|heat|heatwave"
     r"|weather|forecast|sunny|snowing|swim|swimming|celsius|fahrenheit|coat|layers|sweater"
-    r"|jumper|fleece|gloves)(?![a-z])"
-    r"|热|冷|气温|水温|温度|暖和|凉快|下雪|游泳|厚外套|羽绒服|毛衣",
+    r"|jumper|fleece|gloves|indoors?|shade|air-?con|aircon|sweaty)(?![a-z])"
+    r"|热|冷|气温|水温|温度|暖和|凉快|下雪|游泳|厚外套|羽绒服|毛衣|防晒|中暑|空调",
     F,
 )
 # A verb no price follows, right before the number: what a vehicle or a place holds or does,
@@ -53,10 +54,16 @@ VERB_BEFORE = re.compile(
     r"|hits|hit|reaches|reached|topped|tops|delayed|waited|queued|walked|hiked|trekked|cycled"
     r"|biked|paddled|swam|climbed|descended|gusting|gusts|gusted)(?:\s+(?:about|around|only"
     r"|just|over|under|roughly|nearly|almost|easily|up\s+to|at\s+least))*"
-    r"|(?<![a-z])(?:wait|waits|waiting|queue|delay|layover|stopover|wind|winds|gusts)(?:\s+time)?"
+    r"|(?<![a-z])(?:wait|waits|waiting|queue|delay|layover|stopover|connections?|wind|winds|gusts)(?:\s+time)?"
     r"(?:\s+(?:was|is|of|were|are|at|hit|reached))?(?:\s+(?:about|around|only|just|over"
-    r"|under|roughly|nearly|almost))*"
-    r"|晚点了?|晚了|延误了?|推迟了?|提前了?|风力(?:有|达到?)?|风速(?:有|达到?)?|排队排了|等了)\s*\Z",
+    r"|under|roughly|nearly|almost|at\s+least|min(?:imum)?))*"
+    r"|晚点了?|晚了|延误了?|推迟了?|提前了?|风力(?:有|达到?)?|风速(?:有|达到?)?|排队排了|等了"
+    # Round 25: how long a ride or a queue went on, how fast one drove ("轮渡开了五十", "排缆车排了
+    # 四十", "车开到一百二"); an invoice made out (发票开了) is money
+    r"|(?<![票单据])开了|骑了|飞了|走了|排了|堵了|开到|时速|车速|限速"
+    # a speed limit said in English: "the speed limit on the island is 40"
+    r"|(?<![a-z])speed\s+limits?(?:\s+[a-z]+){0,4}?\s+(?:is|of|at|was|are)(?:\s+(?:about|around"
+    r"|only|just))?)\s*\Z",
     F,
 )
 LATE_AFTER = re.compile(r"\s+(?:late|early|behind(?:\s+schedule)?)(?![a-z])", F)
@@ -87,7 +94,8 @@ ROUTE_LATER = re.compile(
 BATTERY_BEFORE = re.compile(
     r"(?:(?<![a-z])(?:(?:phone|laptop|tablet|watch|battery|power\s*bank)\s+(?:was|is|at|on"
     r"|down\s+to|dies\s+at)|charged|charge\s+(?:was|is|at))(?:\s+(?:on|at|only|just|down\s+to"
-    r"|about|around|above|over|below|under))*|电量[^0-9。！？；\n]{0,6}|电池[^0-9。！？；\n]{0,6})\s*\Z",
+    r"|about|around|above|over|below|under))*|电量[^0-9。！？；\n]{0,6}|电池[^0-9。！？；\n]{0,6}"
+    r"|(?:充电宝|手机)(?:的电)?(?:只|还|就)?(?:剩下?|有)电?)\s*\Z",
     F,
 )
 BATTERY_AFTER = re.compile(r"\s*(?:的电|格电|格|的电量)")
@@ -95,7 +103,9 @@ BATTERY_AFTER = re.compile(r"\s*(?:的电|格电|格|的电量)")
 # stays under 1,500 so no altitude worries", "山峰都超过4000".
 ALTITUDE_CLAUSE = re.compile(
     r"(?<![a-z])(?:peaks?|summits?|altitude|elevation|ridges?|glaciers?|snow\s*line|tree\s*line"
-    r"|sea\s+level|acclimati[sz]\w*|(?:clos(?:es|ed|ing)|sleep(?:s|ing)?(?:\s+(?:badly|poorly"
+    r"|sea\s+level|acclimati[sz]\w*|waterfalls?|cliffs?|drops|dropped|plunges|climbs"
+    r"|ceilings?|headroom|doorways?|doorframes?"
+    r"|(?:clos(?:es|ed|ing)|sleep(?:s|ing)?(?:\s+(?:badly|poorly"
     r"|well))?)\s+above)(?![a-z])"
     r"|山峰|山顶|山脊|峰顶|主峰|海拔|高反|雪线|垭口|爬升|攀升|落差",
     F,
@@ -110,7 +120,8 @@ UP_AFTER = re.compile(
 
 
 CAP_WORD_BEFORE = re.compile(
-    r"(?:(?<![a-z])(?:under|over|above|below|tops?|around|about|up\s+to|beyond)|超过|高于|低于"
+    r"(?:(?<![a-z])(?:under|over|above|below|tops?|around|about|up\s+to|beyond|roughly|nearly"
+    r"|almost|approximately|some|(?:sits|lies|perched)\s+at)|超过|高于|低于"
     r"|在)\s*\Z",
     F,
 )
@@ -241,6 +252,42 @@ WAY_GONE_AFTER = re.compile(
 )
 
 
+# Round 25: how far one goes in a day on foot or by bike ("we averaged 18 a day on the Camino",
+# "I can do about 20 a day on the bike", "走朝圣之路平均一天十八"); hiring the bike is money.
+_PER_DAY_AFTER = re.compile(r"\s*(?:(?:a|per|each|every)\s+day|/\s*day)(?![a-z])", F)
+_PER_DAY_BEFORE_ZH = re.compile(r"(?:平均)?(?:一天|每天|每日)(?:能|可以|大概|差不多|平均)*\s*\Z")
+_MOVING = re.compile(
+    r"(?<![a-z])(?:walk\w*|hik\w+|hike|trek\w*|cycl\w+|bik(?:e|es|ed|ing)|rode|ride|riding"
+    r"|camino|pilgrim\w*|on\s+foot)(?![a-z])|徒步|骑行|骑车|走路|朝圣|步行|走了?",
+    F,
+)
+# What makes the day's number a price: hiring, paying, food, a paid guide or tour.
+_HIRED = re.compile(
+    r"(?<![a-z])(?:rent\w*|hire\w*|lease\w*|charg\w*|spen[dt]\w*|costs?|pa(?:y|id|ys)|fees?|food"
+    r"|eat\w*|tours?|guides?|porters?|drivers?|budget\w*|allowance|per\s+diem)(?![a-z])"
+    r"|租|花|付|费|导游|司机|门票|吃|预算|补",
+    F,
+)
+
+
+def daily_distance(text: str, start: int, end: int) -> bool:
+    """A distance covered in a day on foot or by bike, with no money or hire in its clause."""
+    if not (
+        _PER_DAY_AFTER.match(text, end)
+        or _PER_DAY_BEFORE_ZH.search(text, max(0, start - 12), start)
+    ):
+        return False
+    digits = text[start:end].replace(",", "")
+    if not digits.isdigit() or int(digits) > 150:
+        return False  # no one walks or rides more than 150 (km or miles) a day
+    low, high = _clause(text, start, end)
+    return bool(
+        _MOVING.search(text, low, high)
+        and not _HIRED.search(text, low, high)
+        and not _bought(text, start, end)
+    )
+
+
 def distance_after(text: str, end: int) -> bool:
     return WAY_GONE_AFTER.match(text, end) is not None
 
@@ -251,12 +298,35 @@ def distance_between(text: str, start: int, end: int) -> bool:
     return bool(COVERS_BEFORE.search(text, low, start) and BETWEEN_AFTER.match(text, end))
 
 
+# Round 25: a room named by its number: a floor and a door ("504", "1208", "3305"; a round
+# number is as likely a price) said with what a room has, in a clause with no money in it
+# ("we've asked for 504 again since it faces the sea", "住1608那间", "房间是1208", "3305转角房").
+_ROOM_SHAPED = re.compile(r"[1-9]\d?[0-4][1-9]\Z")
+_ROOM_TRAIT = re.compile(
+    r"(?<![a-z])(?:faces|facing|balcony|corner\s+room|(?:sea|ocean|city|lake|river|harbou?r"
+    r"|garden|pool|mountain)\s+view|room\s+(?:number|no))(?![a-z])"
+    r"|朝海|朝南|朝东|朝西|朝北|海景|江景|湖景|山景|转角|角房|那间|这间|房间[是号]|房号|门牌",
+    F,
+)
+
+
+def room_number(text: str, start: int, end: int, number: str) -> bool:
+    """A room's number said with what the room has, and no money in its clause."""
+    if not _ROOM_SHAPED.match(number):
+        return False
+    low, high = _clause(text, start, end)
+    wider = min(len(text), end + 20)
+    return bool(_ROOM_TRAIT.search(text, low, max(high, wider)) and not _bought(text, start, end))
+
+
 __all__ = [
     "CALLED_BEFORE",
     "TAKEN_AFTER",
+    "daily_distance",
     "distance_after",
     "distance_between",
     "height_cap",
     "more_roles",
+    "room_number",
     "verb_before",
 ]

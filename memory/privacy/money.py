@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from memory.privacy.measures import height_cap
+from memory.privacy.measures import daily_distance, height_cap
 from memory.privacy.prices import PLACE_BEFORE, priced
 from memory.privacy.roles import TIME_BEFORE, small_numbered
 from memory.privacy.small_amounts import SINGLE_ZH_PAID, one_digit_amount
@@ -100,7 +100,7 @@ NOT_MONEY = re.compile(
     r"|run|race|marathon|tv|video|screen|monitor|resolution|dpi|lux"
     r"|avios|mqms?|xp|kcal|calories|o'?clock|legs?|cars?)"
     r"(?![a-z])|[:/.]\d|-\d{1,2}(?!\d)"
-    r"|\s?(?:多|余|来|几)?(?:分钟|分|秒|小时|个|天|日|号|月|年|周(?!末)|星期|晚|夜|点|时|次|人|位|件|箱"
+    r"|\s?(?:多|余|来|几)?(?:分钟|分|秒|小时|个|天|日(?![租薪])|号|月(?![租薪])|年(?![租薪])|周(?![末租薪])|星期|晚|夜|点|时|次|人|位|件|箱"
     r"|张|间|层|楼|站|公斤|千克|斤|公里|千米|米|平|星|岁|倍|度|条|排|步|段|积分|里程|寸|厘米|公分|趟"
     r"|家|座|所|辆|班|架|轮|顿|杯|瓶|份|本|页|封|首|场|届|圈|遍|口|只|双|套|台|部|款|种|类|项|回(?!来)"
     r"|批|列|节|车厢|号线|路(?!费)|毫升|升(?![舱级])|瓦|兆|码|篇|跳|分之|号?房(?![费价补租])|★|车(?![费钱票])|折|名"
@@ -124,7 +124,7 @@ _MONEY_WORDS = (
     r"|月薪|年薪|工资|收入|薪水|薪资|底薪|押金|定金|订金|房费|补贴|补助|津贴|餐补|差补|日补|房补"
     r"|车补|饭补|餐标|奖金|年终奖|提成|分红|绩效|薪酬|年包|到手|税后|税前|时薪|日薪|周薪|月入"
     r"|年入|工钱|劳务费|月收入|年收入|挣|赚|涨薪|加薪|退款|差价|红包|现金|报价|充值|转账|小费"
-    r"|房租|租金|月租|房贷"
+    r"|房租|租金|月租|周租|日租|年租|房贷"
     r"|[\u4e00-\u9fff]{1,3}费(?!用户)"
     r"|单价|均价|限额|额度|上限(?!速)|标准|钱(?!包))"
 )
@@ -380,6 +380,7 @@ def amounts(text: str) -> Iterator[tuple[int, int]]:
             big_enough
             and not _not_money(text, start, end, number)
             and not height_cap(text, start, end)
+            and not daily_distance(text, start, end)
             and (_money_context(text, start, end) or priced(text, start, end))
         ):
             yield start, end

@@ -28,6 +28,8 @@ _THINGS_EN = (
     r"|(?:entry|entrance)\s+fees?|(?:rail|jr|railway|metro|subway|bus|day|city|museum|ski)"
     r"\s+pass(?:es)?|massages?|(?:metro|subway|transit|travel|tram|bus|oyster|octopus|suica"
     r"|pasmo)\s+cards?|coffees?|beers?|wines?|cocktails?"
+    # Round 25: what else is paid for on a trip ("the visa extension was 95", "wifi on board 8")
+    r"|visas?(?:\s+extensions?)?|(?:travel\s+)?insurance|wi-?fi|fast[\s-]?track|rent"
     # A kind of room or bed is priced, where "room 520" is a room's number.
     r"|(?:single|double|twin|king|queen|deluxe|standard|superior|family|executive|shared"
     r"|private|dorm|sea-?view|city-?view)\s+(?:rooms?|beds?)|dorm(?:itory)?\s+beds?|dorms?"
@@ -43,11 +45,33 @@ TIMED_BEFORE = re.compile(
 )
 # Three digits read as a time in English only ("breakfast 730"; "吃饭150" is a price).
 CLOCK_LIKE = re.compile(r"[1-9][0-5]\d\Z")
+# Round 25: the hours at which a meal is eaten, on a 12- or a 24-hour clock; three digits
+# outside them are no time of that meal ("dinner 230" is a price, "dinner 730" a time; four
+# digits, "晚饭1200", are read as a time at any hour).
+_MEAL_HOURS = (
+    (re.compile(r"breakfast|早饭|早餐", F), {5, 6, 7, 8, 9, 10, 11}),
+    (re.compile(r"brunch", F), {9, 10, 11, 12, 13, 1}),
+    (re.compile(r"lunch|午饭|午餐", F), {11, 12, 13, 14, 15, 1, 2, 3}),
+    (re.compile(r"dinner|supper|晚饭|晚餐", F), {5, 6, 7, 8, 9, 10, 11, *range(17, 24)}),
+)
+
+
+def meal_hour(said: str, number: str) -> bool:
+    """Whether `number` read as a clock time falls in the hours of the meal `said` names (any
+    hour for words that name no meal: a taxi, a pick-up, drinks)."""
+    hour = int(number[:-2] or "0")
+    for meal, hours in _MEAL_HOURS:
+        if meal.search(said):
+            return hour in hours
+    return True
+
+
 _THINGS_ZH = (
     "酒店|宾馆|民宿|住宿|旅馆|青旅|客栈|房费|机票|车票|高铁票|动车票|火车票|船票|门票|打车|车费"
     "|出租车|网约车|的士|专车|接送机|接机|送机|餐费|晚饭|午饭|早饭|晚餐|午餐|早餐|夜宵|宵夜|吃饭"
     "|饭钱|伙食|请客|签证费|行李费|升舱|租车|停车费|头等舱|商务舱|经济舱|一等座|二等座|商务座|卧铺"
     "|住的话|住一晚|住|标间|标准间|大床房|双床房|套房|单人间|双人间|商务房|行政房|打的|出租|含税|不含税"
+    "|签证|保险|房租|包车"
 )
 # Between a priced thing and its number: a few words of one clause, no digit, no other
 # sentence; English words only (a "for" makes the number a count: "dinner for 12").
@@ -162,5 +186,6 @@ __all__ = [
     "TIMED_BEFORE",
     "VEHICLE_BEFORE",
     "VEHICLE_MONEY_AFTER",
+    "meal_hour",
     "vehicle_price",
 ]

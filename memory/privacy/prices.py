@@ -35,9 +35,11 @@ from memory.privacy.identifiers import COUNT_AFTER
 from memory.privacy.measures import (
     CALLED_BEFORE,
     TAKEN_AFTER,
+    daily_distance,
     distance_after,
     distance_between,
     height_cap,
+    room_number,
     verb_before,
 )
 from memory.privacy.priced_things import (
@@ -52,6 +54,7 @@ from memory.privacy.priced_things import (
     SMALL_THINGS,
     THING_BEFORE,
     TIMED_BEFORE,
+    meal_hour,
     vehicle_price,
 )
 from memory.privacy.roles import (
@@ -203,6 +206,8 @@ def priced(text: str, start: int, end: int) -> bool:
         ROOM_AFTER_ZH.match(text, end)
         or STAYED_IN_ZH.search(text, low, start)
         or (ROOM_TRAIT_AFTER_ZH.match(text, end) and number.isdigit() and number[-1] != "0")
+        or room_number(text, start, end, number)
+        or daily_distance(text, start, end)
     ):
         return False  # a room: "住1801这种高层房间"
     if (
@@ -263,8 +268,10 @@ def priced(text: str, start: int, end: int) -> bool:
     ):
         return True  # "Shinkansen to Kyoto 14000 one way", "the water taxi was 120 return"
     timed = TIMED_BEFORE.search(text, low, start)
-    if timed is not None and (
-        CLOCK.fullmatch(number) or (CLOCK_LIKE.match(number) and timed.group().isascii())
+    if (
+        timed is not None
+        and (CLOCK.fullmatch(number) or (CLOCK_LIKE.match(number) and timed.group().isascii()))
+        and (len(number) == 4 or meal_hour(timed.group(), number))
     ):
         return False  # "lunch 1230", "breakfast 730", "晚饭1930": when, not how much
     thing = THING_BEFORE.search(text, low, start)

@@ -61,7 +61,20 @@ def is_age(text: str, start: int, number: str) -> bool:
         digits = first.group(1)
     if not digits.isdigit() or int(digits) > MAX_AGE:
         return False
+    if AGE_ZH_BEFORE.search(text, max(0, start - 12), start) and AGE_ZH_AFTER.match(
+        text, start + len(number)
+    ):
+        return True
     return AGE.search(text, max(0, start - 40), start) is not None
+
+
+# Round 25: a person and a number said to be reached ("爷爷81了", "我妈都83了", "老伴七十多了"):
+# an age; "房费83了" names no one.
+AGE_ZH_BEFORE = re.compile(
+    r"(?:爷爷|奶奶|姥姥|姥爷|外公|外婆|爸爸?|妈妈?|老爸|老妈|父亲|母亲|老伴|老公|老婆|公公|婆婆|岳父"
+    r"|岳母|老人家?|老爷子|老太太|儿子|女儿|闺女|孩子|我|他|她)(?:今年|都|已经|也|才|快|就)*\s*\Z"
+)
+AGE_ZH_AFTER = re.compile(r"\s*(?:多|来)?(?:了|出头)")
 
 
 _FIRST_OF_RANGE = re.compile(r"(\d{1,3})\s*(?:~|-|to|至|到)\s*\d{1,3}\Z")
@@ -178,7 +191,8 @@ PART_AFTER = re.compile(r"\s*(?:开头|结尾|打头)")
 PLACE_LIST = re.compile(
     r"(?<![a-z])(?:rooms?|seats?|rows?|gates?|floors?|terminals?|platforms?|cars?|coaches?"
     r"|flights?|trains?|buses|lines?)(?![a-z])\s*#?\s*[0-9a-z]{1,6}(?:\s*(?:,|/|or|and|、|或|和"
-    r"|to|到|-)\s*[0-9a-z]{1,6}){0,4}\s*(?:,|/|or|and|、|或|和|to|到|-)\s*\Z",
+    r"|to|到|-|through|thru)\s*[0-9a-z]{1,6}){0,4}\s*(?:,|/|or|and|、|或|和|to|到|-|through"
+    r"|thru)\s*\Z",
     F,
 )
 # A place word earlier in the clause: "rooms in the 30 range", "the room was 1208"; an
@@ -186,7 +200,7 @@ PLACE_LIST = re.compile(
 PLACE_NEAR = re.compile(
     r"(?:(?<![a-z])(?:rooms?|seats?|rows?|floors?|gates?|platforms?|terminals?|carriages?"
     r"|coaches?|exits?|piers?|docks?|tracks?|carousels?|(?:shoe|dress|shirt|ring)\s+sizes?"
-    r"|sizes?)(?![a-z])|房间|座位|楼层|登机口|站台)[^0-9.!?;。！？；\n]{0,20}\Z"
+    r"|sizes?)(?![a-z])|房间|座位|楼层|登机口|站台|鞋码|尺码|码数)[^0-9.!?;。！？；\n]{0,20}\Z"
     r"|(?-i:(?<![A-Za-z])[A-Z][A-Z0-9]\s?\d{1,4})\s*(?:,|/|or|and|、|或|和)\s*\Z",
     F,
 )
@@ -256,7 +270,9 @@ _NOT_NOUNS = (
 )
 PLURAL_AFTER = re.compile(
     rf"\s+(?!(?:{_NOT_NOUNS})(?![a-z]))[a-z]{{2,}}(?<![su])s(?![a-z'])"
-    r"|\s+of\s+(?:the|my|our|their|all|those|these)\s+\d+\s+[a-z]{3,}s(?![a-z])",
+    r"|\s+of\s+(?:the|my|our|their|all|those|these)\s+\d+\s+[a-z]{3,}s(?![a-z])"
+    # Round 25: a kind of day, night or hour counted ("45 vacation days", "12 hotel nights")
+    r"|\s+[a-z]{3,}(?:-[a-z]+)?\s+(?:days|nights|weeks|months|hours|minutes|miles|kms?|points|stops)(?![a-z])",
     F,
 )
 _PREVIOUS_NUMBER = re.compile(r"(?<![0-9a-z.])\d+(?:\.\d+)?(?![0-9])", F)

@@ -45,6 +45,7 @@ from typing import Any, Protocol
 import numpy as np
 import numpy.typing as npt
 
+from memory.privacy.commands import family_itinerary
 from memory.privacy.text import normalise
 
 Matrix = npt.NDArray[np.float32]
@@ -86,6 +87,8 @@ def addressed(text: str) -> bool:
     """Whether the text holds evidence of an instruction: words that speak to the assistant
     or name other people, the guard's own objects, or verbs that hand data over or override."""
     folded = normalise(text).text
+    if family_itinerary(folded):
+        return False  # one's own trip shared with family or one's boss (round 25)
     return bool(
         _ADDRESSED_EN.search(folded)
         or _ADDRESSED_CASED.search(folded)

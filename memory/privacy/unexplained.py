@@ -28,6 +28,7 @@ import re
 from collections.abc import Iterator
 
 from memory.privacy.identifiers import COUNT_AFTER
+from memory.privacy.measures import daily_distance
 from memory.privacy.money import CANDIDATE, NOT_MONEY, RATING_BEFORE, how_often
 from memory.privacy.roles import (
     BALANCE_BEFORE,
@@ -161,6 +162,7 @@ def _strongly_explained(text: str, start: int, end: int, number: str) -> bool:
         or (is_age(text, start, number) and not _EACH_AFTER.match(text, end))
         or BALANCE_BEFORE.search(text, low, start)
         or (len(digits) <= 2 and WEIGHT_BEFORE.search(text, low, start))
+        or daily_distance(text, start, end)
     )
 
 

@@ -210,12 +210,32 @@ def category_of(label: Label) -> Category | None:
     return "card" if kind == "cvv" else kind
 
 
+# Round 25: a combo of two things bought together is a bundle, not a lock's combination: "the
+# visa plus insurance combo was 189", "burger and fries combo", "a combo deal".
+_BUNDLE = re.compile(
+    r"(?:(?<![a-z])(?:plus|and|with|meal|deal|value|family|ticket|package)\s+|[+&/]\s*)"
+    r"(?:[a-z'-]+\s+){0,2}\Z",
+    re.ASCII | re.IGNORECASE,
+)
+_BUNDLE_AFTER = re.compile(r"\s*(?:deals?|meals?|tickets?|packages?|pass(?:es)?)(?![a-z])", re.I)
+
+
+def _bundle(text: str, match: re.Match[str]) -> bool:
+    word = match.group().lower()
+    if word not in ("combo", "combos"):
+        return False
+    start = match.start()
+    return bool(
+        _BUNDLE.search(text, max(0, start - 40), start) or _BUNDLE_AFTER.match(text, match.end())
+    )
+
+
 def labels(text: str) -> list[Label]:
     """Every label in normalised `text`, in order."""
     found: list[Label] = []
     for match in LABEL.finditer(text):
         kind = match.lastgroup
-        if kind is not None and match.end() > match.start():
+        if kind is not None and match.end() > match.start() and not _bundle(text, match):
             found.append(Label(kind, match.start(), match.end()))  # type: ignore[arg-type]
     return found
 

@@ -101,6 +101,11 @@ def test_no_amount_of_any_set_is_kept_by_the_learned_reading(guard: PrivacyGuard
 
 def test_bare_numbers_that_are_no_money_are_kept(guard: PrivacyGuard) -> None:
     # r19_dev, in the exemplars since round 19: heights, delays, ages said bare.
-    facts = ["the trail drops 1,100 to the valley floor", "我爸74了，最怕爬楼梯"]
+    facts = ["the volcano rim is at 3,700, altitude hit me hard", "湖中间有三百深，特别蓝"]
     assert [guessed_only(fact) for fact in facts] == [True, True]
     assert guard.check(facts) == [None, None]
+    # Round 25's rules read these two themselves (a drop, an age reached): kept all the same.
+    assert guard.check(["the trail drops 1,100 to the valley floor", "我爸74了，最怕爬楼梯"]) == [
+        None,
+        None,
+    ]
