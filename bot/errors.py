@@ -34,6 +34,21 @@ class LLMUnavailable(BotError):
         self.attempts = attempts
 
     @property
+    def permanent(self) -> bool:
+        """Whether trying again cannot help: the model refused the request (a bad model
+        name or key, a request it will not take: an HTTP 4xx other than a rate limit).
+        The rest (no answer in time, a rate limit, a server error, no connection, an
+        answer cut off or unreadable) may pass."""
+        return self.kind == "refused"
+
+    @property
+    def told_key(self) -> str:
+        """The `bot.messages` key of what a chat platform tells the person: for a
+        `permanent` failure, to tell their admin (`llm_refused`), else to try again
+        shortly (`llm_unavailable`)."""
+        return "llm_refused" if self.permanent else "llm_unavailable"
+
+    @property
     def reason_key(self) -> str:
         """The `bot.messages` key of the sentence saying why, in the person's language."""
         if self.kind == "refused" and self.status is None:

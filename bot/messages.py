@@ -14,6 +14,17 @@ _MESSAGES: dict[str, dict[str, str]] = {
         "en": "Sorry, I can't reach my language model right now. Please try again in a minute.",
         "zh": "抱歉，我现在连不上语言模型，请稍后再试。",
     },
+    # The model refused the request (`LLMUnavailable.permanent`): retrying will not help.
+    "llm_refused": {
+        "en": (
+            "Sorry, I can't answer: the assistant's model is misconfigured or refused the "
+            "request, so trying again won't help. Please tell your workspace admin."
+        ),
+        "zh": (
+            "抱歉，我无法回答：助手的语言模型配置有误或拒绝了请求，重试也没有用。"
+            "请告诉你的工作区管理员。"
+        ),
+    },
     "memory_unavailable": {
         "en": "Sorry, I couldn't save that right now; nothing was remembered. Please try again.",
         "zh": "抱歉，现在无法保存，这次没有记住任何内容，请稍后再试。",

@@ -93,7 +93,7 @@ class Answer:
     """What a turn comes to: the reply text, its outcome, and the parts under it."""
 
     text: str
-    outcome: str  # "ok", "refused", "stopped", or why there is no answer ("llm_unavailable")
+    outcome: str  # "ok", "refused", "stopped", or why none ("llm_unavailable", "llm_refused")
     parts: tuple[ReplyPart, ...] = ()
     used: tuple[UsedPreference, ...] = ()  # the remembered preferences the answer used
 
@@ -309,9 +309,9 @@ class Conversation:
             return Answer(t("turn_stopped", lang), "stopped")
         except LLMNotConfigured:
             return Answer(t("llm_not_configured", lang), "not_configured")
-        except LLMUnavailable as exc:
-            log.warning("model unavailable: %s", exc)
-            return Answer(t("llm_unavailable", lang), "llm_unavailable")
+        except LLMUnavailable as exc:  # the log names the cause; the person, what to do
+            log.warning("model unavailable (%s): %s", exc.kind, exc)
+            return Answer(t(exc.told_key, lang), exc.told_key)
         except MemoryEngineError as exc:
             log.warning("memory unavailable: %s", type(exc).__name__)
             return Answer(t("memory_unavailable", lang), "memory_unavailable")

@@ -50,3 +50,18 @@ def test_every_way_the_model_fails_is_told_in_the_persons_language(
         assert str(exc.status) in why
     if exc.attempts is not None:
         assert str(exc.attempts) in why
+
+
+@pytest.mark.parametrize("exc", FAILURES, ids=lambda e: f"{e.kind}-{e.status}-{e.attempts}")
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_on_the_chat_platforms_only_a_refusal_says_to_tell_the_admin(
+    exc: LLMUnavailable, lang: str
+) -> None:
+    """A refusal (bad key, wrong model name, a request the model will not take) fails
+    again however often it is tried: it names the admin; every other way may pass and
+    says to try again later."""
+    told = t(exc.told_key, lang)
+    assert bool(HAN.search(told)) == (lang == "zh")
+    admin = "admin" in told if lang == "en" else "管理员" in told
+    assert admin == (exc.kind == "refused") == exc.permanent
+    assert ("try again in a minute" in told) == (lang == "en" and not exc.permanent)

@@ -110,6 +110,28 @@ def test_in_a_group_the_plan_says_what_to_send_to_save_it(
     assert robot.core.trips is not None and len(robot.core.trips.list(robot.namespace(ALICE))) == 1
 
 
+def test_in_a_group_a_save_typed_again_is_answered_in_one_line(
+    robot: HTTPRobot, scripted_model: ScriptedModel, dingtalk: FakeDingTalkAPI
+) -> None:
+    """Alice types `保存行程 CODE` a second time: she reads that the trip was saved
+    already, in one line, not the plan card again (as on Slack); the trip is saved once."""
+    scripted_model.script(plan_call(), "这是你的成都行程。")
+    robot.send("帮我规划下个月从上海去成都的行程", group=True)
+    _, card = robot.answers(2)
+    code = card.text.split("**保存行程 ")[1][:8]
+    robot.send(f"保存行程 {code}", group=True)
+    robot.answers(3)
+    robot.send(f"保存行程 {code}", group=True)
+    [*_, again] = robot.answers(4)
+    assert again.text == t("trip_already_saved", "zh")
+    assert again.conversation == GROUP and again.buttons == ()
+    assert "成都" not in again.text and not is_card(again)  # not the plan again
+    robot.drain()
+    time.sleep(0.3)  # a second message would follow within it
+    assert len(dingtalk.sent) == 4
+    assert robot.core.trips is not None and len(robot.core.trips.list(robot.namespace(ALICE))) == 1
+
+
 def test_an_admin_plans_for_a_colleague_with_her_memory_and_writes_nothing(
     make_robot: Callable[..., HTTPRobot], scripted_model: ScriptedModel, dingtalk: FakeDingTalkAPI
 ) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import time
 from typing import Any
 
@@ -223,6 +224,29 @@ def test_the_model_failing_ends_in_a_kind_reply_in_the_writers_language(
     scripted_model.script(Fail(500), Fail(500), Fail(500), Fail(500))
     sent = feishu.dm(ALICE, "帮我订明天的机票")
     assert feishu.reply_text(sent, timeout=30) == t("llm_unavailable", "zh")
+
+
+def test_a_model_that_refuses_is_told_as_for_the_admin_not_as_a_retry(
+    feishu: FeishuHarness, scripted_model: ScriptedModel
+) -> None:
+    """A wrong model name (404) fails however often Alice asks: she reads, in Chinese,
+    to tell her admin; a server that times out is told as passing. "我的偏好" still
+    answers from memory while the model refuses."""
+    scripted_model.script(Fail(404))
+    sent = feishu.dm(ALICE, "帮我订明天的机票")
+    told = feishu.reply_text(sent, timeout=30)
+    assert told == t("llm_refused", "zh") and "管理员" in told
+
+    scripted_model.script(*[Fail(503)] * 4)
+    sent = feishu.dm(ALICE, "book me a flight tomorrow")
+    assert feishu.reply_text(sent, timeout=30) == t("llm_unavailable", "en")
+
+    scripted_model.script(Fail(401))
+    asked = len(scripted_model.requests)
+    feishu.core.memory.record(f"feishu:{TENANT}:{ALICE}", ["I never take red-eye flights"])
+    [card] = feishu.replies(feishu.dm(ALICE, "我的偏好"))
+    assert "red-eye" in json.dumps(card["content"], ensure_ascii=False)
+    assert len(scripted_model.requests) == asked  # a command: the model is not asked
 
 
 def test_acks_stay_fast_while_many_conversations_wait_on_a_slow_model(

@@ -130,3 +130,31 @@ def test_the_plan_card_never_renders_markup_from_the_inventory_or_the_model(
     feishu.reply_text(sent)
     card = json.dumps(plan_card(feishu, sent)["content"], ensure_ascii=False)
     assert "<at id=all>" not in card and "](https://evil.test)" not in card
+
+
+def test_a_second_save_is_said_in_a_toast_and_posts_nothing_again(
+    feishu: FeishuHarness, scripted_model: ScriptedModel, fake_feishu: FakeFeishuAPI
+) -> None:
+    """Feishu's cards save by their button, in a chat or a group alike: no card tells the
+    traveller to type `保存行程 CODE` (Slack and DingTalk do where a button cannot work),
+    so the second save Alice can make is a click on a copy still showing the button. She
+    reads "already saved" in the toast; neither the plan nor a line is posted again, and
+    the trip is saved once."""
+    alice = feishu.namespace(ALICE)
+    scripted_model.script(plan_call(return_date=LATER), "这是你的成都行程。")
+    sent = feishu.group(ALICE, "规划一下上海到成都的行程")
+    card = plan_card(feishu, sent)
+    shown = card_text(card["content"])
+    assert "上海 → 成都" in shown
+    assert "保存行程 " not in shown and "save trip" not in shown.lower()  # no code to type
+    save = buttons_of(card["content"])["保存行程"]
+    first = feishu.click(ALICE, save["value"], message_id=card["message_id"]).json()
+    assert first["toast"]["content"] == "行程已保存。"
+    posted = len(fake_feishu.calls_to("reply")) + len(fake_feishu.calls_to("send"))
+
+    again = feishu.click(ALICE, save["value"], message_id=card["message_id"]).json()
+    assert "之前已经保存过了" in again["toast"]["content"]
+    assert "保存行程" not in buttons_of(again["card"]["data"])
+    feishu.drain()
+    assert len(fake_feishu.calls_to("reply")) + len(fake_feishu.calls_to("send")) == posted
+    assert feishu.core.trips is not None and len(feishu.core.trips.list(alice)) == 1

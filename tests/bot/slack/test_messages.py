@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import json
+import logging
 import threading
 import time
 from collections.abc import Callable
 from typing import Any
+
+import pytest
 
 from bot.messages import t
 from bot.slack.markdown import MESSAGE_LIMIT
@@ -301,9 +304,37 @@ def test_the_model_failing_ends_in_a_kind_reply(
     reply = bot.reply_text(sent, timeout=30)
     assert reply == t("llm_unavailable", "en")
 
-    scripted_model.script(Fail(400))  # refused outright: no retries
+    scripted_model.script(Fail(400))  # refused outright: no retries, nothing to wait for
+    sent = bot.dm(ALICE, "今晚有去杭州的高铁吗？")
+    assert bot.reply_text(sent, timeout=30) == t("llm_refused", "zh")
+
+
+def test_a_model_that_refuses_is_told_as_for_the_admin_and_a_rate_limit_as_for_later(
+    bot: BotHarness, scripted_model: ScriptedModel, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A bad key (401) will fail however often Alice asks: she reads that the model is
+    misconfigured and to tell her admin, not to try again; the operator's log names the
+    status, never the key. A rate limit that outlasts the retries is told as passing.
+    Her preferences still answer while the model refuses."""
+    caplog.set_level(logging.WARNING, logger="bot.conversation.turn")
+    scripted_model.script(Fail(401))
+    sent = bot.dm(ALICE, "any trains to Hangzhou tonight?")
+    told = bot.reply_text(sent, timeout=30)
+    assert told == t("llm_refused", "en")
+    assert "admin" in told and "try again in a minute" not in told
+    assert "HTTP 401" in caplog.text and "test-key" not in caplog.text
+
+    scripted_model.script(*[Fail(429)] * 4)
     sent = bot.dm(ALICE, "今晚有去杭州的高铁吗？")
     assert bot.reply_text(sent, timeout=30) == t("llm_unavailable", "zh")
+
+    scripted_model.script(Fail(403))
+    asked = len(scripted_model.requests)
+    bot.core.memory.record(bot.namespace(ALICE), ["I never take red-eye flights"])
+    assert bot.command("/travel-prefs", "show", user=ALICE).status_code == 200
+    [said] = bot.slack.wait_for("response_url", ok=True)
+    assert "red-eye" in json.dumps(said.args)
+    assert len(scripted_model.requests) == asked  # a command: the model is not asked
 
 
 def test_memory_down_still_gets_an_answer(

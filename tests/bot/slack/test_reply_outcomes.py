@@ -68,7 +68,7 @@ def test_an_answer_still_rate_limited_after_the_waits_is_told_in_chinese(
 def test_a_kind_reply_slack_refuses_reaches_the_writer_by_direct_message(
     bot: BotHarness, scripted_model: ScriptedModel, slack: FakeSlackAPI
 ) -> None:
-    scripted_model.script(Fail(400))  # the model refuses: the kind "unavailable" reply
+    scripted_model.script(Fail(400))  # the model refuses: the kind "tell your admin" reply
     slack.fail("chat.postMessage", "not_in_channel")
     slack.fail("chat.postEphemeral", "not_in_channel")
     bot.mention(ALICE, "any trains to Hangzhou tonight?")
