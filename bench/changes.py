@@ -104,6 +104,7 @@ HALVES = (
     "dev11",
     "fresh10",
     "dev12",
+    "fresh11",
 )
 DEV_HALVES = (
     *("dev", "dev2", "dev3", "dev4", "dev5", "dev6", "dev7", "dev8", "dev9", "dev10", "dev11"),
@@ -138,6 +139,7 @@ SPLIT_OF = {
     "dev11": "dev",
     "fresh10": "check",
     "dev12": "dev",
+    "fresh11": "check",
 }
 RECORDED: dict[str, str] = {}  # an older fact's text -> the id it was recorded as
 _EXISTING = re.compile(r"^([0-9a-f]{32}): (.*)$", re.MULTILINE)
