@@ -12,7 +12,8 @@ committed before its one run; round 10 adds `dev8`, tuned on, and `fresh8`, comm
 before its one run, and its precision follow-up `dev9`, tuned on; round 11 adds `dev10`,
 tuned on, whose pairs carry `others`: the traveller's other facts on the pair's subject,
 recorded among the crowded traveller's facts, and `fresh9`, the same kind of pairs
-committed before its one run), pairs of an older and a
+committed before its one run; round 13 adds `fresh11`, the same, run once with the
+round's code and once with main's), pairs of an older and a
 newer fact one traveller said, in English or Chinese: "change" (the newer replaces the
 older: it should supersede), "scoped" (the newer holds only in a place, trip kind or
 situation), "complement" (the same subject, compatible) and "unrelated" (both should
