@@ -12,7 +12,8 @@ committed before its one run; round 10 adds `dev8`, tuned on, and `fresh8`, comm
 before its one run, and its precision follow-up `dev9`, tuned on; round 11 adds `dev10`,
 tuned on, whose pairs carry `others`: the traveller's other facts on the pair's subject,
 recorded among the crowded traveller's facts, and `fresh9`, the same kind of pairs
-committed before its one run), pairs of an older and a
+committed before its one run; round 13 adds `fresh11`, the same, run once with the
+round's code and once with main's), pairs of an older and a
 newer fact one traveller said, in English or Chinese: "change" (the newer replaces the
 older: it should supersede), "scoped" (the newer holds only in a place, trip kind or
 situation), "complement" (the same subject, compatible) and "unrelated" (both should
@@ -104,6 +105,7 @@ HALVES = (
     "dev11",
     "fresh10",
     "dev12",
+    "fresh11",
 )
 DEV_HALVES = (
     *("dev", "dev2", "dev3", "dev4", "dev5", "dev6", "dev7", "dev8", "dev9", "dev10", "dev11"),
@@ -138,6 +140,7 @@ SPLIT_OF = {
     "dev11": "dev",
     "fresh10": "check",
     "dev12": "dev",
+    "fresh11": "check",
 }
 RECORDED: dict[str, str] = {}  # an older fact's text -> the id it was recorded as
 _EXISTING = re.compile(r"^([0-9a-f]{32}): (.*)$", re.MULTILINE)
