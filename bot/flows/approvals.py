@@ -234,6 +234,7 @@ class ApprovalFlows:
                 decider=request.namespace,
                 approve=approve,
                 is_admin=is_admin,
+                lang=lang,
             )
         except (StoreUnavailable, MemoryEngineError) as exc:
             log.warning("could not decide an approval (%s)", type(exc).__name__)

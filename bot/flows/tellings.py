@@ -28,6 +28,11 @@ try comes to:
   limit): the loop tries again after a wait that doubles, up to `APPROVAL_TELL_ATTEMPTS`
   tries in all, then `failed` (logged).
 
+A decision whose later tries (the ones the decider's card announced) end `failed`,
+`unreachable` or `unconfirmed` is passed to its decider: one message one-to-one, in the
+language they clicked in, asking them to tell (or check with) the traveller
+(`ask_decider`; `{platform}_approval_decider_asked_total{outcome}`): never silence.
+
 Counted in `{platform}_approval_expiry_told_total{outcome}` and
 `{platform}_approval_decision_told_total{outcome}`.
 """
@@ -41,6 +46,7 @@ from typing import TYPE_CHECKING, Any
 from bot.flows.approval_words import COUNTED
 from bot.flows.messengers import Messenger, Messengers, Sent, person_id, resend_window
 from bot.flows.views import Notice, Outcome
+from bot.messages import t
 from memory.errors import MemoryEngineError, StoreUnavailable
 from memory.lang import Lang
 
@@ -93,7 +99,7 @@ class OutcomeTelling:
         claim = self.approvals.claim_telling(asked.id)
         if claim is None:
             return 0
-        self._under(messenger, asked, claim, [])
+        self._under(messenger, asked, claim, [], later=True)
         return 1
 
     def decided(self, asked: ApprovalRequest, claim: str) -> tuple[Sent, str | None]:
@@ -121,9 +127,16 @@ class OutcomeTelling:
             log.warning("could not tell a traveller of an expiry (%s)", type(exc).__name__)
 
     def _under(
-        self, messenger: Messenger, asked: ApprovalRequest, claim: str, ends: list[Sent]
+        self,
+        messenger: Messenger,
+        asked: ApprovalRequest,
+        claim: str,
+        ends: list[Sent],
+        *,
+        later: bool = False,
     ) -> str | None:
-        """One try under `claim`, settled; what was recorded (None: the claim was taken back)."""
+        """One try under `claim`, settled; what was recorded (None: the claim was taken
+        back). `later`: not the decider's own try, whose card says what became of it."""
         window = resend_window(messenger)
         try:
             if window and self.approvals.tellings.unsure_past(asked.id, window):
@@ -157,7 +170,48 @@ class OutcomeTelling:
                 name,
                 what,
             )
+        if later and what == "decision" and recorded in ("failed", "unreachable", "unconfirmed"):
+            self.ask_decider(asked, recorded)  # their card said the traveller would be told
         return recorded
+
+    def ask_decider(self, asked: ApprovalRequest, recorded: str) -> None:
+        """Ask whoever decided `asked` to tell its traveller themselves, one-to-one in
+        their language: a later try ended `recorded` (`failed`, `unreachable`, or
+        `unconfirmed`: to check with them) after their card said it would be told."""
+        decider = asked.decided_by or ""
+        messenger = self.messengers.of(decider) if decider else None
+        if messenger is None:
+            log.warning("cannot ask the decider to tell the traveller: no channel serves them")
+            return
+        lang: Lang = "zh" if asked.reply_to.get("dl", asked.reply_to.get("l")) == "zh" else "en"
+        key = (
+            "approval_decider_unconfirmed" if recorded == "unconfirmed" else "approval_decider_tell"
+        )
+        words = {
+            "traveller": messenger.platform.mention(person_id(asked.traveller)),
+            "trip": asked.trip,
+            "choice": asked.choice,
+            "state": t(f"trip_state_{asked.state}", lang),
+        }
+        notice = Notice(key, lang, words)
+        try:
+            sent = messenger.to_person(
+                decider,
+                Outcome(notice, text=notice.text(), private=False),
+                key=f"approval:{asked.id}:decider",
+            )
+        except Exception as exc:  # logged below: the trip shows its state wherever shown
+            log.warning("could not ask a decider to tell a traveller (%s)", type(exc).__name__)
+            sent = Sent.NOT_DELIVERED
+        name = messenger.platform.name
+        self.metrics.inc(f"{name}_approval_decider_asked_total", outcome=COUNTED[sent])
+        if sent.missed:
+            log.warning(
+                "neither the traveller nor the decider of an approval request on %s could be "
+                "told its %s (the trip shows its state wherever trips are shown)",
+                name,
+                asked.state,
+            )
 
     def _try(self, messenger: Messenger, asked: ApprovalRequest, ends: list[Sent]) -> list[Sent]:
         """One try: the thread's post and, for an expiry that did not surely arrive, the
@@ -183,8 +237,9 @@ class OutcomeTelling:
 
 
 def thread_of(asked: ApprovalRequest) -> dict[str, Any]:
-    """Where `asked` was asked (the channel's address of the thread), without its language."""
-    return {k: v for k, v in asked.reply_to.items() if k != "l"}
+    """Where `asked` was asked (the channel's address of the thread), without the
+    languages kept beside it (the asker's, `l`, and the decider's, `dl`)."""
+    return {k: v for k, v in asked.reply_to.items() if k not in ("l", "dl")}
 
 
 def told_notice(messenger: Messenger, asked: ApprovalRequest, key: str) -> Outcome:

@@ -122,3 +122,41 @@ def test_a_decision_slack_refuses_for_good_is_not_tried_again_and_the_approver_i
     assert asked_to_tell(slack) == 1 and told(slack) == []
     metric = "slack_approval_decision_told_total"
     assert web.core.metrics.value(metric, outcome="unreachable") == 1
+
+
+def asked_to_pass_on(slack: FakeSlackAPI) -> list[str]:
+    """What the approver was sent one-to-one after their click: asked to tell Alice."""
+    return [
+        str(c.args.get("text"))
+        for c in slack.calls_to("chat.postMessage")
+        if c.args["channel"] == APPROVER and c.ok and "let them know" in str(c.args.get("text"))
+    ]
+
+
+def test_a_decision_never_told_after_every_try_is_passed_on_by_the_approver(
+    make_bot: BotFactory, scripted_model: ScriptedModel, slack: FakeSlackAPI
+) -> None:
+    """The approver's message said the bot would keep trying; every try failed (Slack
+    503 each time): the approver is asked, once, in their language, to tell Alice, as
+    their message warned they might be. Never silence."""
+    web = make_bot(approval_tell_retry_seconds=1, approval_tell_attempts=2)
+    clock = Later()
+    on_clock(web, clock)
+    _, update = asked_and_approved(web, scripted_model, slack, fault="5xx")
+    assert t("approval_traveller_retrying", "en") in update.args["text"]
+    assert "if it still fails I will ask you to let them know" in update.args["text"]
+    assert asked_to_pass_on(slack) == []
+
+    slack.fail_5xx("chat.postMessage")  # the last try fails too
+    clock.advance(1.2)
+    flows = compose.approval_flows(web.core)
+    assert flows.tell_expired() == 1
+    [asked] = asked_to_pass_on(slack)
+    assert asked.startswith("<@U0ALICE> could not be told that ")
+    assert " is approved, although I kept trying; please let them know." in asked
+    assert told(slack) == []
+    clock.advance(3600)
+    assert flows.tell_expired() == 0 and len(asked_to_pass_on(slack)) == 1  # asked once
+    metric = "slack_approval_decision_told_total"
+    assert web.core.metrics.value(metric, outcome="failed") == 1
+    assert web.core.metrics.value("slack_approval_decider_asked_total", outcome="sent") == 1
