@@ -24,7 +24,7 @@ try comes to:
 - a try that broke off (an error between the claim and its outcome) is settled all the
   same: `retry` when no post arrived or may have, else what its posts say; one
   request's failure never keeps the others of a tick untold;
-- `retry`: nothing arrived and something may pass (a network error, a 5xx, a rate
+- `retry`: nothing arrived and something may pass (a network error, a 503, a rate
   limit): the loop tries again after a wait that doubles, up to `APPROVAL_TELL_ATTEMPTS`
   tries in all, then `failed` (logged).
 

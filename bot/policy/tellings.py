@@ -8,7 +8,8 @@ The bookkeeping is `approval_requests.told` and the columns beside it (`bot.poli
 - `'telling'`: a process tells them, since `told_at`, under the claim `told_by` (a fresh
   random token per claim);
 - `'retry'`: a try failed on the platform for a reason that passes (a network error, a
-  5xx, a rate limit): the next is not before `tell_after`; `tell_tries` counts the tries;
+  503, a rate limit; never an answer that says it may have posted): the next is not
+  before `tell_after`; `tell_tries` counts the tries;
 - then what became of it: `sent`, `unconfirmed` (the platform may have shown it: never
   sent again, but see below), `unreachable` (the platform refused for good: it cannot
   reach this person or chat, only an admin can fix that), `failed` (still failing after
