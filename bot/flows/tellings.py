@@ -21,6 +21,9 @@ try comes to:
 - `unreachable`: the platform refused every post for good (the channel read its
   documented "cannot reach this person/chat" codes and logged what an admin must do):
   not tried again, logged here too;
+- its outcome is recorded again, after a short wait, a few times while the store is
+  unavailable (`SETTLE_WAITS`): a claim left to lapse would be taken again and its post,
+  which may have arrived, sent again;
 - a try that broke off (an error between the claim and its outcome) is settled all the
   same: `retry` when no post arrived or may have, else what its posts say; one
   request's failure never keeps the others of a tick untold;
@@ -40,7 +43,9 @@ Counted in `{platform}_approval_expiry_told_total{outcome}` and
 from __future__ import annotations
 
 import logging
+import time
 from collections.abc import Callable
+from datetime import timedelta
 from typing import TYPE_CHECKING, Any
 
 from bot.flows.approval_words import COUNTED
@@ -57,6 +62,8 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 EXPIRED = "expired"
+# The waits (seconds) before recording a telling's outcome again while the store fails.
+SETTLE_WAITS = (0.2, 0.5, 1.0)
 
 
 class OutcomeTelling:
@@ -75,6 +82,7 @@ class OutcomeTelling:
         self.messengers = messengers
         self.metrics = metrics
         self.tell = tell
+        self.sleep = time.sleep
 
     def untold(self, stopping: Callable[[], bool]) -> int:
         """Tell each traveller due a telling on a platform this process serves (read alone:
@@ -150,7 +158,7 @@ class OutcomeTelling:
                 type(exc).__name__,
                 outcome,
             )
-        recorded = self.approvals.mark_told(asked.id, outcome, claim=claim, resend_within=window)
+        recorded = self._settle(asked.id, outcome, claim, window)
         name = messenger.platform.name
         what = "expiry" if asked.state == EXPIRED else "decision"
         if recorded is not None:
@@ -173,6 +181,22 @@ class OutcomeTelling:
         if later and what == "decision" and recorded in ("failed", "unreachable", "unconfirmed"):
             self.ask_decider(asked, recorded)  # their card said the traveller would be told
         return recorded
+
+    def _settle(self, request_id: str, outcome: str, claim: str, window: timedelta) -> str | None:
+        """`mark_told`, again after each of `SETTLE_WAITS` while the store is unavailable (a
+        locked SQLite file, a dropped connection): a claim left to lapse is taken again
+        after `CLAIM_TTL` and its post, which may have gone out, sent again."""
+        for wait in (*SETTLE_WAITS, None):
+            try:
+                return self.approvals.mark_told(
+                    request_id, outcome, claim=claim, resend_within=window
+                )
+            except StoreUnavailable as exc:
+                if wait is None:
+                    raise
+                log.warning("could not record a telling (%s); again", type(exc).__name__)
+                self.sleep(wait)
+        raise AssertionError("unreachable")  # pragma: no cover
 
     def ask_decider(self, asked: ApprovalRequest, recorded: str) -> None:
         """Ask whoever decided `asked` to tell its traveller themselves, one-to-one in

@@ -98,3 +98,31 @@ def test_a_store_failure_settling_one_telling_leaves_the_others_told(
     monkeypatch.setattr(flows.approvals, "mark_told", mark_told)
     expire_with(o, lambda real: real)
     assert told_to(o, "U0ALICE") == 1 and told_to(o, "U0BOB") == 1
+
+
+def test_a_store_failing_for_a_moment_after_the_post_never_tells_the_traveller_twice(
+    office: Office, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Alice's post went out; recording it failed twice (SQLite locked, say): recorded on
+    a later try in-process, so her claim never lapses and she is never told again."""
+    o = office
+    ask(o, "U0ALICE")
+    flows = o.flows.approvals
+    assert flows is not None and flows.approvals is not None
+    settle = flows.approvals.mark_told
+    failures = [StoreUnavailable("database is locked")] * 2
+
+    def mark_told(request_id: str, outcome: str, **kw: Any) -> str | None:
+        if failures:
+            raise failures.pop()
+        return settle(request_id, outcome, **kw)
+
+    monkeypatch.setattr(flows.approvals, "mark_told", mark_told)
+    monkeypatch.setattr("bot.flows.tellings.SETTLE_WAITS", (0.01, 0.01, 0.01))
+    assert expire_with(o, lambda real: real) == 1
+    assert told_to(o, "U0ALICE") == 1 and failures == []
+    o.clock.advance(seconds=3600)  # long past a lapsed claim's five minutes
+    assert flows.tell_expired() == 0
+    assert told_to(o, "U0ALICE") == 1
+    metric = f"{TOY.name}_approval_expiry_told_total"
+    assert o.metrics.value(metric, outcome="sent") == 1
