@@ -326,14 +326,14 @@ class ApprovalFlows:
         """Tell the traveller a decision just made, under its `claim`; the note for the
         decider's card when the traveller may not know yet (None: told)."""
         telling = self._telling()
-        if telling is None or claim is None:
-            return "approval_traveller_not_delivered"
+        if telling is None or claim is None:  # a process serving them takes it later
+            return "approval_traveller_retrying"
         told, recorded = telling.decided(asked, claim)
         if told is Sent.DELIVERED:
             return None
         if told is Sent.UNCONFIRMED:
             return "approval_traveller_unconfirmed"
-        if recorded == "retry":
+        if recorded in ("retry", None):  # None: the claim lapses, the loop takes it again
             return "approval_traveller_retrying"
         return "approval_traveller_not_delivered"
 

@@ -113,8 +113,8 @@ class OutcomeTelling:
     def decided(self, asked: ApprovalRequest, claim: str) -> tuple[Sent, str | None]:
         """Tell the traveller the decision `asked` now holds, under the deciding UPDATE's
         `claim`: what became of the post and what was recorded (`retry`: the loop tries
-        again). No messenger for the traveller here: the claim lapses and a process that
-        serves them takes it after `CLAIM_TTL`."""
+        again; None: nothing recorded, the claim lapses and a process that serves them
+        takes it after `CLAIM_TTL`, as when no messenger for the traveller is here)."""
         messenger = self.messengers.of(asked.traveller)
         if messenger is None:
             return Sent.NOT_DELIVERED, None

@@ -8,7 +8,11 @@ from typing import Any
 
 import pytest
 
-from bot.flows.approvals import Sent
+from bot.flows.actions import APPROVE, Action, Request
+from bot.flows.approvals import ApprovalFlows, Messengers, Sent
+from bot.messages import t
+from bot.metrics import Metrics
+from bot.planning.admins import AdminResolver
 from bot.policy.requests import ApprovalRequest
 from memory.errors import StoreUnavailable
 from tests.bot.flows.test_approvals import Office, open_office
@@ -126,3 +130,33 @@ def test_a_store_failing_for_a_moment_after_the_post_never_tells_the_traveller_t
     assert told_to(o, "U0ALICE") == 1
     metric = f"{TOY.name}_approval_expiry_told_total"
     assert o.metrics.value(metric, outcome="sent") == 1
+
+
+def test_a_decision_taken_where_the_travellers_platform_is_not_served_says_it_will_be_told(
+    office: Office,
+) -> None:
+    """The click is handled by a process that serves no chat platform of Alice's: the
+    approver reads that she will be told (not 'please let them know'), and a process
+    that serves her platform tells her once the lapsed claim is due."""
+    o = office
+    alice = ask(o, "U0ALICE")
+    flows = o.flows.approvals
+    assert flows is not None and flows.approvals is not None
+    elsewhere = ApprovalFlows(
+        approvals=flows.approvals,
+        policy=o.desk.book,
+        trips=o.desk.trips,
+        admins=AdminResolver(redis=None),
+        metrics=Metrics(),
+        messengers=Messengers(prefixes=[TOY.prefix]),  # none registered
+    )
+    click = Request(TOY, "T1", "U0APPROVER", Action(APPROVE, {"id": alice.id}), "en")
+    decided = elsewhere.decide(click)
+    assert t("approval_traveller_retrying", "en") in (decided.toast or "")
+    assert t("approval_traveller_not_delivered", "en") not in decided.text
+    assert told_to(o, "U0ALICE") == 0
+
+    o.clock.advance(seconds=301)  # the claim's five minutes
+    assert flows.tell_expired() == 1 and told_to(o, "U0ALICE") == 1
+    o.clock.advance(seconds=3600)
+    assert flows.tell_expired() == 0 and told_to(o, "U0ALICE") == 1
