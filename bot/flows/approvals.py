@@ -267,8 +267,9 @@ class ApprovalFlows:
 
     def tell(self, asked: ApprovalRequest) -> Sent:
         """Tell the traveller the outcome of `asked`, in the thread where it was asked
-        (one-to-one when the channel named no thread); what became of it (counted in
-        `{platform}_approval_told_total`)."""
+        (one-to-one when the channel named no thread); what became of it (each try
+        counted in `{platform}_approval_told_total`; each telling's end in
+        `bot.flows.tellings`' counters)."""
         messenger = self.messengers.of(asked.traveller)
         if messenger is None:
             return Sent.NOT_DELIVERED

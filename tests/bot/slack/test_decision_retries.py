@@ -162,6 +162,9 @@ def test_a_decision_never_told_after_every_try_is_passed_on_by_the_approver(
     metric = "slack_approval_decision_told_total"
     assert web.core.metrics.value(metric, outcome="failed") == 1
     assert web.core.metrics.value("slack_approval_decider_asked_total", outcome="sent") == 1
+    # Each post is counted where the docs say: two tries, two failed posts, one telling.
+    assert web.core.metrics.value("slack_approval_told_total", outcome="failed") == 2
+    assert web.core.metrics.value(metric, outcome="retry") == 1
 
 
 def seen(slack: FakeSlackAPI, channel: str) -> int:
