@@ -4,7 +4,9 @@ deciding UPDATE itself (`Approvals.decide`), an expiry's by whoever tells it fir
 
 The bookkeeping is `approval_requests.told` and the columns beside it (`bot.policy.schema`):
 
-- `''`: nobody has told the traveller yet;
+- `''`: never claimed: for an expiry, nobody has told the traveller yet; for a decision,
+  one made by a process of the release before (a rolling deploy), which told it at the
+  click and recorded nothing: it is never told again (`Approvals.untold`);
 - `'telling'`: a process tells them, since `told_at`, under the claim `told_by` (a fresh
   random token per claim);
 - `'retry'`: a try failed on the platform for a reason that passes (a network error, a
