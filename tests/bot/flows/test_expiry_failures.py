@@ -4,6 +4,7 @@ real PostgreSQL and SQLite, the toy platform's messenger recording what it was s
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
@@ -160,3 +161,44 @@ def test_a_decision_taken_where_the_travellers_platform_is_not_served_says_it_wi
     assert flows.tell_expired() == 1 and told_to(o, "U0ALICE") == 1
     o.clock.advance(seconds=3600)
     assert flows.tell_expired() == 0 and told_to(o, "U0ALICE") == 1
+
+
+@pytest.mark.parametrize(
+    ("later", "key"),
+    [
+        (Sent.UNREACHABLE, "approval_decider_tell"),
+        (Sent.UNCONFIRMED, "approval_decider_unconfirmed"),
+    ],
+)
+def test_an_approver_told_it_would_be_told_is_asked_in_their_language_when_it_was_not(
+    office: Office, later: Sent, key: str
+) -> None:
+    """The approver clicked in Chinese; Alice's first post failed (the card: 'I will keep
+    trying'), the next was refused for good (or may have arrived): the approver reads,
+    in Chinese, one-to-one, that she was not told (or that it is unconfirmed), and
+    nothing else is sent to anyone after."""
+    o = office
+    alice = ask(o, "U0ALICE")
+    flows = o.flows.approvals
+    assert flows is not None
+    o.messenger.ends[o.ns("U0ALICE")] = Sent.NOT_DELIVERED
+    click = Request(TOY, "T1", "U0APPROVER", Action(APPROVE, {"id": alice.id}), "zh")
+    decided = o.flows.handle(click)
+    assert decided.toast == t("approval_traveller_retrying", "zh")
+    before = len(o.messenger.sent)
+
+    o.messenger.ends[o.ns("U0ALICE")] = later
+    o.clock.advance(seconds=61)
+    assert flows.tell_expired() == 1
+    to_approver = [d for d in o.messenger.sent[before:] if d.to == o.ns("U0APPROVER")]
+    words = {
+        "traveller": TOY.mention("U0ALICE"),
+        "trip": alice.trip,
+        "choice": alice.choice,
+        "state": t("trip_state_approved", "zh"),
+    }
+    [asked] = to_approver
+    assert t(key, "zh", **words) in json.dumps(asked.drawn, ensure_ascii=False)
+    sent = len(o.messenger.sent)
+    o.clock.advance(seconds=7200)
+    assert flows.tell_expired() == 0 and len(o.messenger.sent) == sent
