@@ -955,9 +955,9 @@ _MESSAGES: dict[str, dict[str, str]] = {
     },
     # The decision's post failed for a passing reason: the loop tries it again.
     "approval_traveller_retrying": {
-        "en": "The traveller could not be told just now; I will keep trying and tell them "
-        "as soon as the chat service lets me.",
-        "zh": "暂时未能通知出行人，稍后会自动重试，平台恢复后会告诉对方。",
+        "en": "The traveller could not be told just now; I will keep trying for a while, and "
+        "if it still fails I will ask you to let them know.",
+        "zh": "暂时未能通知出行人，稍后会自动重试一段时间；如仍失败，会请你直接告诉对方。",
     },
     "approval_traveller_unconfirmed": {
         "en": "The chat service did not confirm that the traveller was told; if they have not "
@@ -1029,6 +1029,19 @@ _MESSAGES: dict[str, dict[str, str]] = {
         "zh": "我无法确认你提交申请的那个对话里的消息已送达，所以在这里再说一次：{trip}（{choice}）"
         "的审批已过期，未被处理，因此该选择未获批准。如仍需要，请重新保存行程并填写理由"
         "（会再次请审批人审批），或选择符合差标的选项。",
+    },
+    # To the decider, one-to-one, when the tries their card announced ended untold
+    # (`approval_traveller_retrying`): failed or refused for good, or unconfirmed.
+    "approval_decider_tell": {
+        "en": "{traveller} could not be told that {trip} ({choice}) is {state}, although I "
+        "kept trying; please let them know.",
+        "zh": "多次重试后仍未能通知 {traveller}：{trip}（{choice}）{state}，请直接告诉对方。",
+    },
+    "approval_decider_unconfirmed": {
+        "en": "The chat service did not confirm that {traveller} was told that {trip} "
+        "({choice}) is {state}; if they have not heard, please let them know.",
+        "zh": "平台未确认已通知 {traveller}：{trip}（{choice}）{state}；如对方没有收到，"
+        "请直接告诉对方。",
     },
     "trips_heading": {"en": "Your trips", "zh": "你的行程"},
     "trip_state_pending": {"en": "waiting for approval", "zh": "待审批"},

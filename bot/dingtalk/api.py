@@ -30,9 +30,10 @@ code or the HTTP status, never the message). A rate limit (HTTP 403 with a
 out and retried; so are network errors and 5xx answers, a few times, within a patience.
 DingTalk's message sends take no idempotency key (a resent request is a second message),
 so a send that failed after it may have reached DingTalk (a read error or timeout, a
-connection closed after the request: `bot.retry.never_sent` is False) is never sent
-again: it raises `DingTalkError` with `maybe_sent` set. A session webhook that could not
-be reached at all (refused, connect timeout) is tried once more after a short pause.
+connection closed after the request: `bot.retry.never_sent` is False; an HTTP 500 or
+504, `MAYBE_DONE`) is never sent again: it raises `DingTalkError` with `maybe_sent` set.
+A session webhook that could not be reached at all (refused, connect timeout) is tried
+once more after a short pause.
 """
 
 from __future__ import annotations
@@ -59,6 +60,9 @@ MAX_ATTEMPTS = 4
 RATE_LIMIT_WAIT = 1.0  # DingTalk's QPS limits are per second
 PATIENCE = 8.0  # the longest a call waits out rate limits and outages in total
 WEBHOOK_TIMEOUT = 5.0
+# A server error or a gateway's time-out after the request reached DingTalk: it may have
+# acted before failing (a 502 or 503 says it did not get that far).
+MAYBE_DONE = frozenset({500, 504})
 
 
 class DingTalkError(Exception):
@@ -285,6 +289,8 @@ class OpenAPI:
                 elif status == 429 or (status == 403 and "QpsLimit" in code):
                     asked = retry_after(response.headers)
                     reason, delay = code, RATE_LIMIT_WAIT if asked is None else min(asked, 5.0)
+                elif status in MAYBE_DONE and not resend:  # it reached DingTalk, may be sent
+                    raise DingTalkError(f"{path}: {code}", status=status, maybe_sent=True)
                 elif status >= 500:
                     reason, delay = code, 0.5 * attempt
                 else:

@@ -234,6 +234,7 @@ class ApprovalFlows:
                 decider=request.namespace,
                 approve=approve,
                 is_admin=is_admin,
+                lang=lang,
             )
         except (StoreUnavailable, MemoryEngineError) as exc:
             log.warning("could not decide an approval (%s)", type(exc).__name__)
@@ -266,8 +267,9 @@ class ApprovalFlows:
 
     def tell(self, asked: ApprovalRequest) -> Sent:
         """Tell the traveller the outcome of `asked`, in the thread where it was asked
-        (one-to-one when the channel named no thread); what became of it (counted in
-        `{platform}_approval_told_total`)."""
+        (one-to-one when the channel named no thread); what became of it (each try
+        counted in `{platform}_approval_told_total`; each telling's end in
+        `bot.flows.tellings`' counters)."""
         messenger = self.messengers.of(asked.traveller)
         if messenger is None:
             return Sent.NOT_DELIVERED
@@ -325,14 +327,14 @@ class ApprovalFlows:
         """Tell the traveller a decision just made, under its `claim`; the note for the
         decider's card when the traveller may not know yet (None: told)."""
         telling = self._telling()
-        if telling is None or claim is None:
-            return "approval_traveller_not_delivered"
+        if telling is None or claim is None:  # a process serving them takes it later
+            return "approval_traveller_retrying"
         told, recorded = telling.decided(asked, claim)
         if told is Sent.DELIVERED:
             return None
         if told is Sent.UNCONFIRMED:
             return "approval_traveller_unconfirmed"
-        if recorded == "retry":
+        if recorded in ("retry", None):  # None: the claim lapses, the loop takes it again
             return "approval_traveller_retrying"
         return "approval_traveller_not_delivered"
 

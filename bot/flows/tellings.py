@@ -21,12 +21,20 @@ try comes to:
 - `unreachable`: the platform refused every post for good (the channel read its
   documented "cannot reach this person/chat" codes and logged what an admin must do):
   not tried again, logged here too;
+- its outcome is recorded again, after a short wait, a few times while the store is
+  unavailable (`SETTLE_WAITS`): a claim left to lapse would be taken again and its post,
+  which may have arrived, sent again;
 - a try that broke off (an error between the claim and its outcome) is settled all the
   same: `retry` when no post arrived or may have, else what its posts say; one
   request's failure never keeps the others of a tick untold;
-- `retry`: nothing arrived and something may pass (a network error, a 5xx, a rate
+- `retry`: nothing arrived and something may pass (a network error, a 503, a rate
   limit): the loop tries again after a wait that doubles, up to `APPROVAL_TELL_ATTEMPTS`
   tries in all, then `failed` (logged).
+
+A decision whose later tries (the ones the decider's card announced) end `failed`,
+`unreachable` or `unconfirmed` is passed to its decider: one message one-to-one, in the
+language they clicked in, asking them to tell (or check with) the traveller
+(`ask_decider`; `{platform}_approval_decider_asked_total{outcome}`): never silence.
 
 Counted in `{platform}_approval_expiry_told_total{outcome}` and
 `{platform}_approval_decision_told_total{outcome}`.
@@ -35,12 +43,15 @@ Counted in `{platform}_approval_expiry_told_total{outcome}` and
 from __future__ import annotations
 
 import logging
+import time
 from collections.abc import Callable
+from datetime import timedelta
 from typing import TYPE_CHECKING, Any
 
 from bot.flows.approval_words import COUNTED
 from bot.flows.messengers import Messenger, Messengers, Sent, person_id, resend_window
 from bot.flows.views import Notice, Outcome
+from bot.messages import t
 from memory.errors import MemoryEngineError, StoreUnavailable
 from memory.lang import Lang
 
@@ -51,6 +62,8 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 EXPIRED = "expired"
+# The waits (seconds) before recording a telling's outcome again while the store fails.
+SETTLE_WAITS = (0.2, 0.5, 1.0)
 
 
 class OutcomeTelling:
@@ -69,6 +82,7 @@ class OutcomeTelling:
         self.messengers = messengers
         self.metrics = metrics
         self.tell = tell
+        self.sleep = time.sleep
 
     def untold(self, stopping: Callable[[], bool]) -> int:
         """Tell each traveller due a telling on a platform this process serves (read alone:
@@ -93,14 +107,14 @@ class OutcomeTelling:
         claim = self.approvals.claim_telling(asked.id)
         if claim is None:
             return 0
-        self._under(messenger, asked, claim, [])
+        self._under(messenger, asked, claim, [], later=True)
         return 1
 
     def decided(self, asked: ApprovalRequest, claim: str) -> tuple[Sent, str | None]:
         """Tell the traveller the decision `asked` now holds, under the deciding UPDATE's
         `claim`: what became of the post and what was recorded (`retry`: the loop tries
-        again). No messenger for the traveller here: the claim lapses and a process that
-        serves them takes it after `CLAIM_TTL`."""
+        again; None: nothing recorded, the claim lapses and a process that serves them
+        takes it after `CLAIM_TTL`, as when no messenger for the traveller is here)."""
         messenger = self.messengers.of(asked.traveller)
         if messenger is None:
             return Sent.NOT_DELIVERED, None
@@ -121,9 +135,16 @@ class OutcomeTelling:
             log.warning("could not tell a traveller of an expiry (%s)", type(exc).__name__)
 
     def _under(
-        self, messenger: Messenger, asked: ApprovalRequest, claim: str, ends: list[Sent]
+        self,
+        messenger: Messenger,
+        asked: ApprovalRequest,
+        claim: str,
+        ends: list[Sent],
+        *,
+        later: bool = False,
     ) -> str | None:
-        """One try under `claim`, settled; what was recorded (None: the claim was taken back)."""
+        """One try under `claim`, settled; what was recorded (None: the claim was taken
+        back). `later`: not the decider's own try, whose card says what became of it."""
         window = resend_window(messenger)
         try:
             if window and self.approvals.tellings.unsure_past(asked.id, window):
@@ -137,7 +158,7 @@ class OutcomeTelling:
                 type(exc).__name__,
                 outcome,
             )
-        recorded = self.approvals.mark_told(asked.id, outcome, claim=claim, resend_within=window)
+        recorded = self._settle(asked.id, outcome, claim, window)
         name = messenger.platform.name
         what = "expiry" if asked.state == EXPIRED else "decision"
         if recorded is not None:
@@ -157,7 +178,64 @@ class OutcomeTelling:
                 name,
                 what,
             )
+        if later and what == "decision" and recorded in ("failed", "unreachable", "unconfirmed"):
+            self.ask_decider(asked, recorded)  # their card said the traveller would be told
         return recorded
+
+    def _settle(self, request_id: str, outcome: str, claim: str, window: timedelta) -> str | None:
+        """`mark_told`, again after each of `SETTLE_WAITS` while the store is unavailable (a
+        locked SQLite file, a dropped connection): a claim left to lapse is taken again
+        after `CLAIM_TTL` and its post, which may have gone out, sent again."""
+        for wait in (*SETTLE_WAITS, None):
+            try:
+                return self.approvals.mark_told(
+                    request_id, outcome, claim=claim, resend_within=window
+                )
+            except StoreUnavailable as exc:
+                if wait is None:
+                    raise
+                log.warning("could not record a telling (%s); again", type(exc).__name__)
+                self.sleep(wait)
+        raise AssertionError("unreachable")  # pragma: no cover
+
+    def ask_decider(self, asked: ApprovalRequest, recorded: str) -> None:
+        """Ask whoever decided `asked` to tell its traveller themselves, one-to-one in
+        their language: a later try ended `recorded` (`failed`, `unreachable`, or
+        `unconfirmed`: to check with them) after their card said it would be told."""
+        decider = asked.decided_by or ""
+        messenger = self.messengers.of(decider) if decider else None
+        if messenger is None:
+            log.warning("cannot ask the decider to tell the traveller: no channel serves them")
+            return
+        lang: Lang = "zh" if asked.reply_to.get("dl", asked.reply_to.get("l")) == "zh" else "en"
+        key = (
+            "approval_decider_unconfirmed" if recorded == "unconfirmed" else "approval_decider_tell"
+        )
+        words = {
+            "traveller": messenger.platform.mention(person_id(asked.traveller)),
+            "trip": asked.trip,
+            "choice": asked.choice,
+            "state": t(f"trip_state_{asked.state}", lang),
+        }
+        notice = Notice(key, lang, words)
+        try:
+            sent = messenger.to_person(
+                decider,
+                Outcome(notice, text=notice.text(), private=False),
+                key=f"approval:{asked.id}:decider",
+            )
+        except Exception as exc:  # logged below: the trip shows its state wherever shown
+            log.warning("could not ask a decider to tell a traveller (%s)", type(exc).__name__)
+            sent = Sent.NOT_DELIVERED
+        name = messenger.platform.name
+        self.metrics.inc(f"{name}_approval_decider_asked_total", outcome=COUNTED[sent])
+        if sent.missed:
+            log.warning(
+                "neither the traveller nor the decider of an approval request on %s could be "
+                "told its %s (the trip shows its state wherever trips are shown)",
+                name,
+                asked.state,
+            )
 
     def _try(self, messenger: Messenger, asked: ApprovalRequest, ends: list[Sent]) -> list[Sent]:
         """One try: the thread's post and, for an expiry that did not surely arrive, the
@@ -183,8 +261,9 @@ class OutcomeTelling:
 
 
 def thread_of(asked: ApprovalRequest) -> dict[str, Any]:
-    """Where `asked` was asked (the channel's address of the thread), without its language."""
-    return {k: v for k, v in asked.reply_to.items() if k != "l"}
+    """Where `asked` was asked (the channel's address of the thread), without the
+    languages kept beside it (the asker's, `l`, and the decider's, `dl`)."""
+    return {k: v for k, v in asked.reply_to.items() if k not in ("l", "dl")}
 
 
 def told_notice(messenger: Messenger, asked: ApprovalRequest, key: str) -> Outcome:

@@ -171,11 +171,14 @@ class TripFlows:
             return approvals.ask_reason(request, part, trip, options)
         who = request.platform.mention(request.user)
         note = t("trip_saved", lang, user=who) if created else t("trip_already_saved", lang)
-        toast = t("trip_saved_toast" if created else "trip_already_saved", lang)
+        # The plan says it in the plan's language; saved already, the one line that answers
+        # (`Outcome.unchanged`) is in the language of whoever asked.
+        said = note if created else t("trip_already_saved", request.lang)
+        toast = t("trip_saved_toast", lang) if created else said
         view = self.plan_view(part, request.platform, saved=note)
         return Outcome(
             view,
-            text=note,
+            text=said,
             toast=toast,
             tone="success",
             replace=True,

@@ -22,6 +22,7 @@ and its buttons call `request` and `decide`.
 
 from __future__ import annotations
 
+import json
 import uuid
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -94,9 +95,9 @@ class Approvals:
         tell_tries: int = 5,
         tell_retry_seconds: float = 60.0,
     ) -> None:
-        """`tell_tries`, `tell_retry_seconds`: how often telling an expiry is tried when the
-        platform fails for a passing reason, and the first wait between tries
-        (`bot.policy.tellings`)."""
+        """`tell_tries`, `tell_retry_seconds`: how often telling a traveller an outcome
+        (a decision or an expiry) is tried when the platform fails for a passing reason,
+        and the first wait between tries (`bot.policy.tellings`)."""
         self.backend = backend
         self.trips = trips
         self.audit = audit if audit is not None else AuditLog(backend, clock=clock)
@@ -179,9 +180,17 @@ class Approvals:
         return "not_an_approver"
 
     def decide(
-        self, request_id: str, *, decider: str, approve: bool, is_admin: bool, note: str = ""
+        self,
+        request_id: str,
+        *,
+        decider: str,
+        approve: bool,
+        is_admin: bool,
+        note: str = "",
+        lang: str = "",
     ) -> Decision:
-        """Approve or reject, once; see the module docstring."""
+        """Approve or reject, once (see the module docstring); `lang`, the decider's, is
+        kept in `reply_to` ("dl"): they are asked in it to pass on an outcome never told."""
         found = self.get(request_id)
         if found is None:
             return Decision("unknown", None)
@@ -201,6 +210,7 @@ class Approvals:
         state = APPROVED if approve else REJECTED
         now = self.clock()
         claim = uuid.uuid4().hex
+        reply_to = {**found.reply_to, "dl": lang} if lang else dict(found.reply_to)
         # No lock of our own: the conditional UPDATE, the transaction's first statement,
         # is what lets exactly one of several deciders through; it claims the decision's
         # telling too (`bot.policy.tellings`).
@@ -208,7 +218,7 @@ class Approvals:
             cur.execute(
                 self.backend.sql(
                     "UPDATE approval_requests SET state = %s, decided_by = %s, decided_at = %s, "
-                    "note = %s, told = 'telling', told_at = %s, told_by = %s "
+                    "note = %s, told = 'telling', told_at = %s, told_by = %s, reply_to = %s "
                     "WHERE id = %s AND state = %s AND expires_at > %s"
                 ),
                 (
@@ -218,6 +228,7 @@ class Approvals:
                     note.strip()[:MAX_REASON_CHARS],
                     self._t(now),
                     claim,
+                    json.dumps(reply_to, ensure_ascii=False),
                     request_id,
                     PENDING,
                     self._t(now),
@@ -259,15 +270,13 @@ class Approvals:
         or_none_of: Sequence[str] | None = None,
         limit: int = 500,
     ) -> list[ApprovalRequest]:
-        """Settled requests whose traveller nobody has told yet: expired ones (however
-        they expired: the sweep, a late click, a command line) and decided ones (their
-        decider's process claimed the telling at once; here when a try failed for a
-        passing reason, or that process died mid-send), the oldest outcome first; with
-        them the tellings claimed more than `CLAIM_TTL` ago, whose process died mid-send,
-        and the tries to repeat whose time has come (`bot.policy.tellings`). Only
-        travellers whose namespace starts with one of `starting`, or (`or_none_of` given)
-        with none of `or_none_of`: the platforms the caller serves, so another platform's
-        backlog never hides its own (neither given: every traveller)."""
+        """Settled requests whose telling is due, the oldest outcome first: expired ones
+        never claimed (however they expired), tellings claimed more than `CLAIM_TTL` ago
+        (their process died mid-send: a decision's is claimed by its deciding UPDATE) and
+        tries to repeat whose time has come (`bot.policy.tellings`). Only travellers whose
+        namespace starts with one of `starting`, or (`or_none_of` given) with none of
+        `or_none_of`: the platforms the caller serves, so another platform's backlog never
+        hides its own (neither given: every traveller)."""
         self._ready()
         owners, params = _owners(starting, or_none_of)
         if owners is None:
@@ -286,11 +295,10 @@ class Approvals:
             )
 
     def claim_telling(self, request_id: str) -> str | None:
-        """Take the telling of a settled request's traveller: the claim (to record what
-        became of it with); None when another sweep (this process's or another's) took it
-        first: each traveller is told once. A claim older than `CLAIM_TTL` (its process died
-        before `mark_told`) is taken again, by one taker only: a traveller may then, rarely,
-        hear twice (the post had gone out), which beats never hearing."""
+        """Take the telling of a settled request's traveller: the claim (to record its end
+        with); None when another sweep took it first. A claim older than `CLAIM_TTL` (its
+        process died before `mark_told`) is taken again, by one taker only: a traveller may
+        then, rarely, hear twice, which beats never hearing."""
         self._ready()
         return self.tellings.claim(request_id)
 

@@ -7,10 +7,12 @@
   travel admins' reads of a colleague's memory, per organisation;
 - `approval_requests`: an out-of-policy trip waiting for, or given, a decision; at most
   one pending per trip; `reply_to` is where it was asked (a channel's own address of
-  the thread, with the asker's language), so the outcome is told there; `told`, for an
-  expired or decided one, whether its traveller was told ('' not yet; 'telling' while a process
-  tells it, since `told_at`, under the claim `told_by`; 'retry' after a try that failed
-  for a passing reason, `tell_tries` so far, the next not before `tell_after`;
+  the thread, with the asker's language and the decider's), so the outcome is told there;
+  `told`, for an expired or decided one, whether its traveller was told ('' never claimed:
+  an expiry not told yet, or a decision made by a process of the release before, which
+  told it at the click; 'telling' while a process tells it, since `told_at`, under the
+  claim `told_by`; 'retry' after a try that failed for a passing reason, `tell_tries`
+  so far, the next not before `tell_after`;
   `tell_unsure_since`, when a try may have reached them; then what became of it:
   `bot.policy.tellings`).
 """

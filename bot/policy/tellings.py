@@ -4,11 +4,14 @@ deciding UPDATE itself (`Approvals.decide`), an expiry's by whoever tells it fir
 
 The bookkeeping is `approval_requests.told` and the columns beside it (`bot.policy.schema`):
 
-- `''`: nobody has told the traveller yet;
+- `''`: never claimed: for an expiry, nobody has told the traveller yet; for a decision,
+  one made by a process of the release before (a rolling deploy), which told it at the
+  click and recorded nothing: it is never told again (`Approvals.untold`);
 - `'telling'`: a process tells them, since `told_at`, under the claim `told_by` (a fresh
   random token per claim);
 - `'retry'`: a try failed on the platform for a reason that passes (a network error, a
-  5xx, a rate limit): the next is not before `tell_after`; `tell_tries` counts the tries;
+  503, a rate limit; never an answer that says it may have posted): the next is not
+  before `tell_after`; `tell_tries` counts the tries;
 - then what became of it: `sent`, `unconfirmed` (the platform may have shown it: never
   sent again, but see below), `unreachable` (the platform refused for good: it cannot
   reach this person or chat, only an admin can fix that), `failed` (still failing after

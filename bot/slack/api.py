@@ -95,11 +95,13 @@ def asked_wait(headers: Mapping[str, Any]) -> float:
 @dataclass(frozen=True, slots=True)
 class Tried:
     """One try: what became of it, and Slack's error (or the exception) when it failed;
-    `ts`: the message Slack answered with, when it names one (`chat.postMessage`)."""
+    `ts`: the message Slack answered with, when it names one (`chat.postMessage`);
+    `status`: the HTTP status of Slack's error answer (0: none)."""
 
     sent: Sent
     error: str = ""
     ts: str = ""
+    status: int = 0
 
 
 def patiently(call: Callable[[], object], *, patience: float) -> Tried:
@@ -140,10 +142,26 @@ def attempt(call: Callable[[], object]) -> tuple[Tried, float | None]:
 def failed(exc: Exception) -> Tried:
     """Not delivered when Slack answered with an error or the request never left; else
     unconfirmed (Slack may have posted it: a read error or timeout after it was sent)."""
-    if isinstance(exc, SlackApiError) or never_sent(exc):
+    if isinstance(exc, SlackApiError):
+        return Tried(Sent.NOT_DELIVERED, slack_error(exc), status=exc.response.status_code)
+    if never_sent(exc):
         return Tried(Sent.NOT_DELIVERED, slack_error(exc))
     log.warning("a Slack answer is unconfirmed (%s); not sent again", type(exc).__name__)
     return Tried(Sent.UNCONFIRMED, type(exc).__name__)
+
+
+# Answers Slack documents as possibly partly done ("it's possible some aspect of the
+# operation succeeded before the error was raised": `internal_error`, `fatal_error`), and
+# the HTTP statuses that carry them or a gateway's time-out (500, 504); a 503
+# (`service_unavailable`) and a rate limit say nothing was done.
+MAYBE_POSTED = frozenset({"internal_error", "fatal_error"})
+MAYBE_POSTED_STATUS = frozenset({500, 504})
+
+
+def maybe_posted(tried: Tried) -> bool:
+    """Whether a call Slack answered with an error may have been done all the same
+    (`MAYBE_POSTED`): a post that must not be sent again."""
+    return tried.error in MAYBE_POSTED or tried.status in MAYBE_POSTED_STATUS
 
 
 def dm(client: WebClient, user: str, text: str, **extra: Any) -> None:
@@ -174,6 +192,7 @@ def person_of(body: Mapping[str, Any]) -> tuple[str, str]:
 __all__ = [
     "MAX_ATTEMPTS",
     "MAX_RETRY_AFTER",
+    "MAYBE_POSTED",
     "REPLY_PATIENCE",
     "SLACK_ERRORS",
     "Tried",
@@ -181,6 +200,7 @@ __all__ = [
     "attempt",
     "dm",
     "failed",
+    "maybe_posted",
     "patiently",
     "patiently_try",
     "person_of",

@@ -46,6 +46,7 @@ from bot.flows.pipeline import Incoming
 from bot.flows.views import Outcome, render
 from bot.planning.admins import NOBODY, Admins
 from bot.slack.answers import ADMIN_FIX, UNREACHABLE, Answers, post
+from bot.slack.api import maybe_posted
 from bot.slack.assistant import AssistantThreads, ChannelNames
 from bot.slack.incoming import PLATFORM, bot_user_id, parse_event
 from bot.slack.people import People
@@ -179,13 +180,18 @@ class SlackChannel:
     def _post(self, channel: str, thread: str | None, outcome: Outcome) -> Sent:
         """`chat.postMessage`: delivered; unreachable when Slack refused it for good (the
         errors `bot.slack.answers.UNREACHABLE` names: logged with what an admin must do);
-        not delivered when Slack answered with another error or the request never left;
-        unconfirmed when it failed after Slack may have posted it (the client's retry
-        handlers do not send those again)."""
+        not delivered when Slack answered with another error (503 `service_unavailable`,
+        `ratelimited`: tried again later) or the request never left; unconfirmed when it
+        failed after Slack may have posted it: a read error or timeout, or an answer
+        Slack documents as possibly partly done (`MAYBE_POSTED`): never sent again, as
+        `chat.postMessage` takes no key that would drop a repeat."""
         drawn = render(self.widgets, outcome.view)
         extra: dict[str, Any] = {"blocks": drawn.blocks} if drawn.blocks else {}
         tried = post(self.client, channel, drawn.text, thread_ts=thread, **extra)
         log = logging.getLogger(__name__)
+        if tried.sent == Sent.NOT_DELIVERED and maybe_posted(tried):
+            log.warning("Slack may have posted it (%s); not sent again", tried.error)
+            return Sent.UNCONFIRMED
         if tried.sent == Sent.NOT_DELIVERED and tried.error in UNREACHABLE:
             fix = ADMIN_FIX["unreachable"]
             log.warning("Slack will not take this post (%s); an admin must: %s", tried.error, fix)

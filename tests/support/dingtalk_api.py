@@ -26,10 +26,11 @@ with the user in `flowControlledStaffIdList`; `down(True)` answers every robot s
 webhook with 503. `kind` is "otm" (one-to-one), "group", "webhook", "token",
 "card_create", "card_stream" or "card_update". Transport faults:
 `refuse_connections()` / `accept_connections()` close the port and open it again (a
-client is refused: nothing reaches DingTalk); `take_then_fail(kind, "reset" | "hang")`
-takes the next message of `kind` ("webhook", "otm" or "group": it is in `sent`, the
-chat shows it; "card_create": the card is in `cards`) and then resets the connection,
-or answers nothing until `hang_seconds` have passed.
+client is refused: nothing reaches DingTalk);
+`take_then_fail(kind, "reset" | "hang" | "500")` takes the next message of `kind`
+("webhook", "otm" or "group": it is in `sent`, the chat shows it; "card_create": the card
+is in `cards`) and then resets the connection, answers nothing until `hang_seconds`
+have passed, or answers HTTP 500 ("500").
 """
 
 from __future__ import annotations
@@ -159,8 +160,10 @@ class FakeDingTalkAPI(CardMethods, LocalServer):
 
     def take_then_fail(self, kind: str, fault: str, times: int = 1) -> None:
         """The next `times` messages of `kind` are taken, then the connection is reset
-        ("reset") or left without an answer for `hang_seconds` ("hang")."""
-        assert fault in ("reset", "hang") and kind in ("webhook", "otm", "group", "card_create")
+        ("reset"), left without an answer for `hang_seconds` ("hang"), or answered with
+        HTTP 500 ("500": DingTalk failed after sending it)."""
+        assert fault in ("reset", "hang", "500")
+        assert kind in ("webhook", "otm", "group", "card_create")
         with self._lock:
             self._faults[kind].extend([fault] * times)
 
@@ -390,6 +393,9 @@ class _Handler(JSONHandler):
             fake.closing.wait(fake.hang_seconds)
         if fault is None:
             return False
+        if fault == "500":  # taken, then a server error
+            self.send_json(500, {"code": "InternalError", "message": "internal error"})
+            return True
         # Taken, never answered: the client cannot know. Linger 0: a reset, not a close.
         self.connection.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
         self.connection.close()

@@ -22,7 +22,8 @@ POSTed to a `response_url`).
 Steering: `rate_limit(method, times=1, retry_after=1)` answers HTTP 429 with
 `Retry-After`; `delay(method, seconds, times=None)` sleeps before answering;
 `fail(method, error, times=1)` answers `{"ok": false, "error": error}`;
-`fail_5xx(method, times=1, status=503)` answers an HTTP 5xx (Slack is down for a while);
+`fail_5xx(method, times=1, status=503, taken=False)` answers an HTTP 5xx (Slack is down
+for a while; `taken`: it did what the call asks first, as a 500 may have);
 `take_then_reset(method, times=1)` does what the next calls ask, then resets the
 connection without an answer (Slack may have acted; the client cannot know);
 `fail("response_url", error)` and `take_then_reset("response_url")` steer the next POST to
@@ -145,7 +146,9 @@ class _Steer:
     handlers: dict[str, Handler] = field(default_factory=dict)
     unknown: set[str] = field(default_factory=set)
     resets: dict[str, int] = field(default_factory=lambda: defaultdict(int))
-    server_errors: dict[str, list[int]] = field(default_factory=lambda: defaultdict(list))
+    server_errors: dict[str, list[tuple[int, bool]]] = field(
+        default_factory=lambda: defaultdict(list)
+    )
 
 
 class FakeSlackAPI(StreamingMethods, SessionMethods, LocalServer):
@@ -309,11 +312,13 @@ class FakeSlackAPI(StreamingMethods, SessionMethods, LocalServer):
         with self._lock:
             self._steer.failures[method].extend([error] * times)
 
-    def fail_5xx(self, method: str, times: int = 1, status: int = 503) -> None:
-        """Answer the next `times` calls of `method` with HTTP `status` (a 5xx): Slack did
-        not take them."""
+    def fail_5xx(self, method: str, times: int = 1, status: int = 503, taken: bool = False) -> None:
+        """Answer the next `times` calls of `method` with HTTP `status` (a 5xx) and Slack's
+        error for it (500: `internal_error`, else `service_unavailable`). Not `taken`: Slack
+        did nothing (as a 503 says); `taken`: it did what they ask first (a message is
+        posted and shown), as Slack warns a 500's `internal_error` may have."""
         with self._lock:
-            self._steer.server_errors[method].extend([status] * times)
+            self._steer.server_errors[method].extend([(status, taken)] * times)
 
     def take_then_reset(self, method: str, times: int = 1) -> None:
         """Do what the next `times` calls of `method` ask, then reset each connection
@@ -450,9 +455,17 @@ class FakeSlackAPI(StreamingMethods, SessionMethods, LocalServer):
             return 429, {"ok": False, "error": "ratelimited"}, {"Retry-After": f"{retry_after:g}"}
         with self._lock:
             down = self._steer.server_errors.get(call.method)
-            status = down.pop(0) if down else None
+            status, taken = down.pop(0) if down else (None, False)
         if status is not None:
-            return status, {"ok": False, "error": "service_unavailable"}, {}
+            error = "internal_error" if status == 500 else "service_unavailable"
+            if taken:
+                self._answer_now(call, error=None, custom=custom)  # done, then failed
+            return status, {"ok": False, "error": error}, {}
+        return self._answer_now(call, error=error, custom=custom)
+
+    def _answer_now(
+        self, call: Call, *, error: str | None, custom: Handler | None
+    ) -> tuple[int, dict[str, Any], dict[str, str]]:
         if call.method == "apps.connections.open":
             if call.token is not None and not call.token.startswith("xapp-"):
                 return 200, {"ok": False, "error": "not_allowed_token_type"}, {}

@@ -73,3 +73,24 @@ def test_a_decision_dingtalk_refuses_for_good_is_not_tried_again(
     assert told(dingtalk) == 0 and len(dingtalk.requests) == asked  # not asked again
     metric = "dingtalk_approval_decision_told_total"
     assert robot.core.metrics.value(metric, outcome="unreachable") == 1
+
+
+def test_a_decision_dingtalk_failed_after_sending_is_never_sent_again(
+    make_robot: Callable[..., HTTPRobot], scripted_model: ScriptedModel, dingtalk: FakeDingTalkAPI
+) -> None:
+    """DingTalk sent Alice's message, then answered HTTP 500: the robot neither sends it
+    again within the call nor on a later tick (she would read 'approved' twice); the
+    approver reads that DingTalk did not confirm it, to check with her."""
+    robot = make_robot(approval_tell_retry_seconds=1)
+    decided = approved_while_failing(
+        robot, scripted_model, dingtalk, lambda: dingtalk.take_then_fail("otm", "500")
+    )
+    assert t("approval_traveller_unconfirmed", "en") in decided.text
+    assert told(dingtalk) == 1
+
+    time.sleep(2.5)
+    flows = compose.approval_flows(robot.core)
+    assert flows.tell_expired() == 0 and flows.tell_expired() == 0
+    assert told(dingtalk) == 1  # once, whatever the robot's retries
+    metric = "dingtalk_approval_decision_told_total"
+    assert robot.core.metrics.value(metric, outcome="unconfirmed") == 1

@@ -4,11 +4,16 @@ real PostgreSQL and SQLite, the toy platform's messenger recording what it was s
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
 
-from bot.flows.approvals import Sent
+from bot.flows.actions import APPROVE, Action, Request
+from bot.flows.approvals import ApprovalFlows, Messengers, Sent
+from bot.messages import t
+from bot.metrics import Metrics
+from bot.planning.admins import AdminResolver
 from bot.policy.requests import ApprovalRequest
 from memory.errors import StoreUnavailable
 from tests.bot.flows.test_approvals import Office, open_office
@@ -98,3 +103,102 @@ def test_a_store_failure_settling_one_telling_leaves_the_others_told(
     monkeypatch.setattr(flows.approvals, "mark_told", mark_told)
     expire_with(o, lambda real: real)
     assert told_to(o, "U0ALICE") == 1 and told_to(o, "U0BOB") == 1
+
+
+def test_a_store_failing_for_a_moment_after_the_post_never_tells_the_traveller_twice(
+    office: Office, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Alice's post went out; recording it failed twice (SQLite locked, say): recorded on
+    a later try in-process, so her claim never lapses and she is never told again."""
+    o = office
+    ask(o, "U0ALICE")
+    flows = o.flows.approvals
+    assert flows is not None and flows.approvals is not None
+    settle = flows.approvals.mark_told
+    failures = [StoreUnavailable("database is locked")] * 2
+
+    def mark_told(request_id: str, outcome: str, **kw: Any) -> str | None:
+        if failures:
+            raise failures.pop()
+        return settle(request_id, outcome, **kw)
+
+    monkeypatch.setattr(flows.approvals, "mark_told", mark_told)
+    monkeypatch.setattr("bot.flows.tellings.SETTLE_WAITS", (0.01, 0.01, 0.01))
+    assert expire_with(o, lambda real: real) == 1
+    assert told_to(o, "U0ALICE") == 1 and failures == []
+    o.clock.advance(seconds=3600)  # long past a lapsed claim's five minutes
+    assert flows.tell_expired() == 0
+    assert told_to(o, "U0ALICE") == 1
+    metric = f"{TOY.name}_approval_expiry_told_total"
+    assert o.metrics.value(metric, outcome="sent") == 1
+
+
+def test_a_decision_taken_where_the_travellers_platform_is_not_served_says_it_will_be_told(
+    office: Office,
+) -> None:
+    """The click is handled by a process that serves no chat platform of Alice's: the
+    approver reads that she will be told (not 'please let them know'), and a process
+    that serves her platform tells her once the lapsed claim is due."""
+    o = office
+    alice = ask(o, "U0ALICE")
+    flows = o.flows.approvals
+    assert flows is not None and flows.approvals is not None
+    elsewhere = ApprovalFlows(
+        approvals=flows.approvals,
+        policy=o.desk.book,
+        trips=o.desk.trips,
+        admins=AdminResolver(redis=None),
+        metrics=Metrics(),
+        messengers=Messengers(prefixes=[TOY.prefix]),  # none registered
+    )
+    click = Request(TOY, "T1", "U0APPROVER", Action(APPROVE, {"id": alice.id}), "en")
+    decided = elsewhere.decide(click)
+    assert t("approval_traveller_retrying", "en") in (decided.toast or "")
+    assert t("approval_traveller_not_delivered", "en") not in decided.text
+    assert told_to(o, "U0ALICE") == 0
+
+    o.clock.advance(seconds=301)  # the claim's five minutes
+    assert flows.tell_expired() == 1 and told_to(o, "U0ALICE") == 1
+    o.clock.advance(seconds=3600)
+    assert flows.tell_expired() == 0 and told_to(o, "U0ALICE") == 1
+
+
+@pytest.mark.parametrize(
+    ("later", "key"),
+    [
+        (Sent.UNREACHABLE, "approval_decider_tell"),
+        (Sent.UNCONFIRMED, "approval_decider_unconfirmed"),
+    ],
+)
+def test_an_approver_told_it_would_be_told_is_asked_in_their_language_when_it_was_not(
+    office: Office, later: Sent, key: str
+) -> None:
+    """The approver clicked in Chinese; Alice's first post failed (the card: 'I will keep
+    trying'), the next was refused for good (or may have arrived): the approver reads,
+    in Chinese, one-to-one, that she was not told (or that it is unconfirmed), and
+    nothing else is sent to anyone after."""
+    o = office
+    alice = ask(o, "U0ALICE")
+    flows = o.flows.approvals
+    assert flows is not None
+    o.messenger.ends[o.ns("U0ALICE")] = Sent.NOT_DELIVERED
+    click = Request(TOY, "T1", "U0APPROVER", Action(APPROVE, {"id": alice.id}), "zh")
+    decided = o.flows.handle(click)
+    assert decided.toast == t("approval_traveller_retrying", "zh")
+    before = len(o.messenger.sent)
+
+    o.messenger.ends[o.ns("U0ALICE")] = later
+    o.clock.advance(seconds=61)
+    assert flows.tell_expired() == 1
+    to_approver = [d for d in o.messenger.sent[before:] if d.to == o.ns("U0APPROVER")]
+    words = {
+        "traveller": TOY.mention("U0ALICE"),
+        "trip": alice.trip,
+        "choice": alice.choice,
+        "state": t("trip_state_approved", "zh"),
+    }
+    [asked] = to_approver
+    assert t(key, "zh", **words) in json.dumps(asked.drawn, ensure_ascii=False)
+    sent = len(o.messenger.sent)
+    o.clock.advance(seconds=7200)
+    assert flows.tell_expired() == 0 and len(o.messenger.sent) == sent

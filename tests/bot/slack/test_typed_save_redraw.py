@@ -127,3 +127,19 @@ def test_saving_a_saved_trip_again_says_so_in_a_line_and_leaves_the_plan_message
     shown = json.dumps(now["blocks"])
     assert saved in shown and t("trip_already_saved", "en") not in shown
     assert len(trips_of(bot, ALICE)) == 1
+
+
+def test_saving_a_saved_trip_again_in_chinese_is_answered_in_chinese(
+    bot: BotHarness, scripted_model: ScriptedModel, slack: FakeSlackAPI
+) -> None:
+    """Alice's plan is in English; she types the save again in Chinese: the one line
+    that says it was saved already is in Chinese, the language she typed in."""
+    message, code = plan_in_a_dm(bot, scripted_model)
+    bot.dm(ALICE, f"save trip {code}")
+    wait_saved(bot, ALICE)
+    slack.wait_for("chat.update", where=lambda c: c.args["ts"] == message["ts"])
+
+    again = bot.dm(ALICE, f"保存行程 {code}")
+    [answer] = bot.answers(again)
+    assert answer["text"] == t("trip_already_saved", "zh")
+    assert len(trips_of(bot, ALICE)) == 1
