@@ -95,12 +95,13 @@ def test_a_store_failure_settling_one_telling_leaves_the_others_told(
     assert flows is not None and flows.approvals is not None
     settle = flows.approvals.mark_told
 
-    def mark_told(request_id: str, outcome: str, *, claim: str) -> str | None:
+    def mark_told(request_id: str, outcome: str, **kw: Any) -> str | None:
         if request_id == alice.id:
             raise StoreUnavailable("the database went away")
-        return settle(request_id, outcome, claim=claim)
+        return settle(request_id, outcome, **kw)
 
     monkeypatch.setattr(flows.approvals, "mark_told", mark_told)
+    monkeypatch.setattr("bot.flows.tellings.SETTLE_WAITS", (0.01, 0.01, 0.01))
     expire_with(o, lambda real: real)
     assert told_to(o, "U0ALICE") == 1 and told_to(o, "U0BOB") == 1
 
