@@ -44,9 +44,10 @@ import logging
 import threading
 import uuid
 from collections.abc import Callable
+from pathlib import Path
 from typing import Protocol, TypeVar
 
-from memory.errors import MemoryEngineError
+from memory.errors import MemoryEngineError, StoreUnavailable
 from memory.store import Backend, Store, Tx, utcnow
 
 T = TypeVar("T")
@@ -87,7 +88,7 @@ def write_and_invalidate(
     cached summaries after the commit, the drop kept in the same transaction until Redis
     has taken it (see the module docstring)."""
     journal, token = cache.journal, None
-    if journal is not None and journal.backend is not store.backend:
+    if journal is not None and not journal.kept_in(store.backend):
         journal = None  # kept elsewhere: recorded there only if Redis refuses the drop
 
     def kept(tx: Tx) -> T:
@@ -115,21 +116,29 @@ class InvalidationJournal:
     """The durable list of one cache's undelivered invalidations; see the module docstring.
 
     `ready` brings the schema up to date (raises `MemoryEngineError` when it cannot).
+    `backend` is None for a journal opened by `opener` when first needed (a SQLite file
+    of its own: `record` makes it, `deliver` reads it only once it exists).
     """
 
     def __init__(
         self,
         cache: Sender,
-        backend: Backend,
+        backend: Backend | None,
         *,
         key_prefix: str,
         ready: Callable[[], object],
         every: float = 5.0,
         present: Callable[[], bool] | None = None,
         owns_backend: bool = False,
+        opener: Callable[[], Backend] | None = None,
+        where: str = "the memory store",
     ) -> None:
         self._cache = cache
         self._backend = backend
+        self._opener = opener
+        self._where = where
+        self._closed = False
+        self._unopened = False  # a journal that cannot be made is logged once
         self._prefix = key_prefix
         self._ready = ready
         self.every = every
@@ -143,8 +152,18 @@ class InvalidationJournal:
 
     @property
     def backend(self) -> Backend:
-        """The database the journal is kept in."""
-        return self._backend
+        """The database the journal is kept in, opened now if it was not yet (raises
+        `MemoryEngineError` when it cannot be, or the journal is closed)."""
+        with self._lock:
+            if self._backend is None:
+                if self._closed or self._opener is None:
+                    raise StoreUnavailable("the cache invalidation journal is closed")
+                self._backend = self._opener()
+            return self._backend
+
+    def kept_in(self, backend: Backend) -> bool:
+        """Whether the journal lives in `backend` (a write then keeps its row itself)."""
+        return self._backend is backend
 
     def keep(self, tx: Tx) -> str:
         """Record `tx`'s namespace in `tx` (it commits with the write); returns its token."""
@@ -155,20 +174,33 @@ class InvalidationJournal:
     def delivered(self, namespace: str, token: str) -> None:
         """Delete the row `keep` wrote, Redis having taken the drop (if this fails, the
         row is delivered again: one more drop of a fresh entry)."""
-        postgres = self._backend.name == "postgresql"
-        with contextlib.suppress(MemoryEngineError), self._backend.transaction() as cur:
+        backend = self.backend
+        postgres = backend.name == "postgresql"
+        with contextlib.suppress(MemoryEngineError), backend.transaction() as cur:
             if postgres:
                 cur.execute(_NO_FLUSH)
-            cur.execute(self._backend.sql(_DONE), (self._prefix, namespace, token))
+            cur.execute(backend.sql(_DONE), (self._prefix, namespace, token))
 
     def record(self, namespace: str) -> bool:
         """Keep `namespace`'s invalidation until delivered, in a transaction of its own
         (for a drop no write of this store made); False when the store failed."""
         try:
+            backend = self.backend
+        except MemoryEngineError as exc:
+            if not self._unopened:
+                self._unopened = True
+                log.warning(
+                    "cannot make the journal of undelivered cache invalidations in %s (%s): "
+                    "they are kept in this process's memory only, lost if it stops",
+                    self._where,
+                    exc,
+                )
+            return False
+        try:
             self._ready()
-            with self._backend.transaction() as cur:
+            with backend.transaction() as cur:
                 cur.execute(
-                    self._backend.sql(_RECORD),
+                    backend.sql(_RECORD),
                     (self._prefix, namespace, uuid.uuid4().hex, utcnow().isoformat()),
                 )
         except MemoryEngineError as exc:
@@ -185,15 +217,16 @@ class InvalidationJournal:
         the store becoming unreadable and readable again is logged once each, not at
         every tick: `memory.outage` already says the database is down.
         """
-        if getattr(self._backend, "down", False):
+        if getattr(self._backend, "down", False):  # None (not made yet): not down
             return -1
         if self._present is not None and not self._present():
             return 0
         try:
+            backend = self.backend
             self._ready()
             fetch = _ALL if limit is None else limit + 1  # one more: are rows left?
-            with self._backend.transaction() as cur:
-                cur.execute(self._backend.sql(_DUE), (self._prefix, fetch))
+            with backend.transaction() as cur:
+                cur.execute(backend.sql(_DUE), (self._prefix, fetch))
                 rows = [(str(row[0]), str(row[1])) for row in cur.fetchall()]
         except MemoryEngineError as exc:
             if self._readable:
@@ -209,8 +242,8 @@ class InvalidationJournal:
             if not self._cache.send_invalidate(namespace):
                 return len(rows) - done + more  # Redis does not answer: the rest wait
             try:
-                with self._backend.transaction() as cur:
-                    cur.execute(self._backend.sql(_DONE), (self._prefix, namespace, token))
+                with backend.transaction() as cur:
+                    cur.execute(backend.sql(_DONE), (self._prefix, namespace, token))
             except MemoryEngineError:
                 pass  # delivered again next time: one more drop of a fresh entry
         if rows:
@@ -238,44 +271,58 @@ class InvalidationJournal:
     def stop(self) -> None:
         with self._lock:
             self._stop.set()
+            self._closed = True
             thread, self._thread = self._thread, None
+            backend = self._backend if self._owns_backend else None
         if thread is not None:
             thread.join(5)
-        if self._owns_backend:
-            self._backend.close()
+        if backend is not None:
+            backend.close()
 
 
 def standalone_journal(
     cache: Sender, dsn: str, *, key_prefix: str, busy_timeout: float
 ) -> InvalidationJournal | None:
     """A journal in a database of its own, for a store that has none of ours (Bailian):
-    `dsn` is a SQLite file, made when a first invalidation must be kept (so a process
-    that never misses Redis makes none), or PostgreSQL (shared by every host). None when
-    it cannot be opened (logged): undelivered invalidations then live in memory only."""
+    `dsn` is a SQLite file, made (its directory too) when a first invalidation must be
+    kept (so a process that never misses Redis makes nothing), or PostgreSQL (shared by
+    every host, opened now). None when PostgreSQL cannot be opened (logged): undelivered
+    invalidations then live in memory only."""
     from memory.backends import SQLiteBackend, backend_from_dsn
     from memory.migrations import JOURNAL_MIGRATIONS, migrate
 
-    try:
-        backend = backend_from_dsn(dsn, busy_timeout=busy_timeout)
-    except (MemoryEngineError, ValueError) as exc:
-        log.error("cannot keep undelivered cache invalidations in %s (%s)", _where(dsn), exc)
-        return None
+    backend: Backend | None = None
+    opener: Callable[[], Backend] | None = None
+    present: Callable[[], bool] | None = None
+    if dsn.startswith("sqlite:///"):
+        path = Path(dsn.removeprefix("sqlite:///"))
+        opener, present = lambda: SQLiteBackend(path, busy_timeout=busy_timeout), path.exists
+    else:
+        try:
+            backend = backend_from_dsn(dsn, busy_timeout=busy_timeout)
+        except (MemoryEngineError, ValueError) as exc:
+            log.error("cannot keep undelivered cache invalidations in %s (%s)", _where(dsn), exc)
+            return None
+    journal: InvalidationJournal
     migrated = False
 
     def ready() -> None:
         nonlocal migrated
         if not migrated:
-            migrate(backend, "cache-journal", JOURNAL_MIGRATIONS)
+            migrate(journal.backend, "cache-journal", JOURNAL_MIGRATIONS)
             migrated = True
 
-    return InvalidationJournal(
+    journal = InvalidationJournal(
         cache,
         backend,
         key_prefix=key_prefix,
         ready=ready,
-        present=backend.path.exists if isinstance(backend, SQLiteBackend) else None,
+        present=present,
         owns_backend=True,
+        opener=opener,
+        where=_where(dsn),
     )
+    return journal
 
 
 def _where(dsn: str) -> str:

@@ -4,6 +4,7 @@ The local fake service, real Redis, a real SQLite file or PostgreSQL schema."""
 
 from __future__ import annotations
 
+import logging
 from pathlib import Path
 
 import pytest
@@ -52,13 +53,38 @@ def test_a_write_redis_missed_is_dropped_by_the_process_started_after_a_restart(
 def test_a_process_that_never_misses_redis_makes_no_journal_file(
     make_bailian: BailianFactory, namespace: str, tmp_path: Path
 ) -> None:
-    path = tmp_path / "journal.db"
+    """Nor its directory: on a read-only filesystem a process that reaches Redis starts
+    and runs without a word about the journal."""
+    path = tmp_path / "data" / "journal.db"
     mem = make_bailian(bailian_cache_journal_dsn=f"sqlite:///{path}")
+    assert not path.parent.exists()  # not at start
     mem.record(namespace, [BREAKFAST])
     assert mem.follower.settle(5)
     assert BREAKFAST in mem.retrieve(namespace)
     mem.cache.flush()
-    assert not path.exists()
+    assert not path.parent.exists()
+
+
+def test_a_journal_that_cannot_be_made_is_said_once_when_first_needed(
+    make_bailian: BailianFactory, namespace: str, tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A directory that cannot be made (here under a file; a read-only filesystem alike):
+    starting logs nothing, the first invalidation Redis misses says so once, and the write
+    is still accepted."""
+    (tmp_path / "readonly").write_text("a file, not a directory")
+    journal = f"sqlite:///{tmp_path}/readonly/data/journal.db"
+    with caplog.at_level(logging.WARNING):
+        make_bailian(bailian_cache_journal_dsn=journal)
+    assert not [r for r in caplog.records if "redelivery" in r.name]
+    down = make_bailian(
+        redis_url=f"redis://127.0.0.1:{free_port()}/0", bailian_cache_journal_dsn=journal
+    )
+    with caplog.at_level(logging.WARNING):
+        assert down.record(namespace, [BREAKFAST])[0].status == "added"
+        assert down.record(namespace, [RAIL])[0].status == "added"
+        assert down.follower.settle(5)
+    said = [r for r in caplog.records if "cannot make the journal" in r.getMessage()]
+    assert len(said) == 1 and "memory only" in said[0].getMessage()
 
 
 @pytest.mark.parametrize("dsn", ["bailian://default", "sqlite://journal.db", "mysql://h/db"])
