@@ -91,3 +91,14 @@ def test_a_journal_that_cannot_be_made_is_said_once_when_first_needed(
 def test_a_journal_that_is_no_database_of_ours_is_refused_at_start(dsn: str) -> None:
     with pytest.raises(ValidationError, match=r"expected sqlite:///path/to/journal\.db"):
         MemorySettings(bailian_cache_journal_dsn=dsn)
+
+
+def test_tests_keep_the_journal_out_of_the_repository(
+    make_bailian: BailianFactory, namespace: str, tmp_path: Path
+) -> None:
+    """The fixture's default journal is this test's file: a drop Redis missed lands there,
+    not in ./data of the directory the tests run from (the fixture checks it at the end)."""
+    mem = make_bailian(redis_url=f"redis://127.0.0.1:{free_port()}/0")
+    assert mem.record(namespace, [BREAKFAST])[0].status == "added"
+    assert mem.follower.settle(5)
+    assert (tmp_path / "bailian-cache-journal.db").exists()
