@@ -269,13 +269,21 @@ class InvalidationJournal:
                 self.deliver(None)
 
     def stop(self) -> None:
+        """Stop the background thread; `record` and `delivered` still work until `close`
+        (what the engine's own closing, after the cache's `flush`, still invalidates)."""
         with self._lock:
             self._stop.set()
-            self._closed = True
             thread, self._thread = self._thread, None
-            backend = self._backend if self._owns_backend else None
         if thread is not None:
             thread.join(5)
+
+    def close(self) -> None:
+        """Stop, and close the journal's database when it is the journal's own: last, after
+        everything that may still invalidate (Bailian's follower) has closed."""
+        self.stop()
+        with self._lock:
+            self._closed = True
+            backend = self._backend if self._owns_backend else None
         if backend is not None:
             backend.close()
 

@@ -4,6 +4,7 @@ The local fake service, real Redis, a real SQLite file or PostgreSQL schema."""
 
 from __future__ import annotations
 
+import argparse
 import logging
 from pathlib import Path
 
@@ -102,3 +103,31 @@ def test_tests_keep_the_journal_out_of_the_repository(
     assert mem.record(namespace, [BREAKFAST])[0].status == "added"
     assert mem.follower.settle(5)
     assert (tmp_path / "bailian-cache-journal.db").exists()
+
+
+def test_the_cli_closing_while_redis_is_down_keeps_the_follow_up_drop_in_the_journal(
+    make_bailian: BailianFactory,
+    namespace: str,
+    dsn: str,
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """`travel-bot memory add` with Redis down: the CLI flushes the cache, then closes
+    memory, whose follower drops the namespace once more. That drop reaches the journal
+    (still open), with no false database outage in the log."""
+    from bot.cli.memory import _close
+
+    mem = make_bailian(
+        redis_url=f"redis://127.0.0.1:{free_port()}/0", bailian_cache_journal_dsn=dsn
+    )
+    assert mem.record(namespace, [BREAKFAST])[0].status == "added"
+    journal = mem.cache.journal
+    assert journal is not None
+    with caplog.at_level(logging.INFO):
+        _close(mem, argparse.Namespace(user=namespace))
+    assert not [r for r in caplog.records if r.name == "memory.database"]
+    assert not [r for r in caplog.records if "could not keep" in r.getMessage()]
+    assert "closing: 1 write(s) not yet visible" in caplog.text  # the follow-up was made
+    later = make_bailian(  # Redis still down: the drop waits in the journal
+        redis_url=f"redis://127.0.0.1:{free_port()}/0", bailian_cache_journal_dsn=dsn
+    )
+    assert _kept(later) == 1
