@@ -8,9 +8,11 @@ drop outlives the process that made the change: a one-off `travel-bot memory for
 a console that quits, a deploy, a crash, or a process killed between its commit and the
 drop; the changed facts and the row commit together or not at all. Without it the
 cached copy of the preferences as they were, an erased fact included, would be served
-until its TTL. The row's delete is the one cost of a write whose drop succeeded: a small
-transaction whose commit PostgreSQL need not wait to flush (if it is lost, the drop is
-delivered once more, which only empties a fresh entry).
+until its TTL. The row's delete is the one cost of a write whose drop succeeded: made
+off the request path by a thread that deletes what is queued in one transaction (the
+write's answer never waits for the write lock again), whose commit PostgreSQL need not
+wait to flush; a failed delete is no database outage. If it is lost, the drop is
+delivered once more, which only empties a fresh entry.
 
 Every process holding the cache delivers what is recorded:
 
@@ -65,6 +67,8 @@ _DUE = "SELECT namespace, token FROM cache_invalidations WHERE key_prefix = %s L
 BATCH = 50
 _ALL = 1 << 62
 _DONE = "DELETE FROM cache_invalidations WHERE key_prefix = %s AND namespace = %s AND token = %s"
+# How long the thread deleting delivered rows waits for more before it ends.
+_IDLE = 30.0
 # A lost delete costs one more drop of the entry, never a stale one: no flush to wait for.
 _NO_FLUSH = "SET LOCAL synchronous_commit TO OFF"
 
@@ -149,6 +153,10 @@ class InvalidationJournal:
         self._thread: threading.Thread | None = None
         self._lock = threading.Lock()
         self._readable = True  # the journal is logged unreadable once per outage
+        self._done: list[tuple[str, str]] = []  # rows to delete (`delivered`)
+        self._queued = threading.Condition()
+        self._tidier: threading.Thread | None = None
+        self._tidying = False
 
     @property
     def backend(self) -> Backend:
@@ -172,14 +180,49 @@ class InvalidationJournal:
         return token
 
     def delivered(self, namespace: str, token: str) -> None:
-        """Delete the row `keep` wrote, Redis having taken the drop (if this fails, the
-        row is delivered again: one more drop of a fresh entry)."""
-        backend = self.backend
-        postgres = backend.name == "postgresql"
-        with contextlib.suppress(MemoryEngineError), backend.transaction() as cur:
-            if postgres:
-                cur.execute(_NO_FLUSH)
-            cur.execute(backend.sql(_DONE), (self._prefix, namespace, token))
+        """Delete the row `keep` wrote, Redis having taken the drop: queued for a thread of
+        its own, which deletes what is queued in one transaction, so a write's answer never
+        waits for the write lock a second time. A failed delete, or a process that ends
+        first, leaves the row to be delivered again: one more drop of a fresh entry."""
+        with self._queued:
+            self._done.append((namespace, token))
+            self._queued.notify_all()
+            if self._tidier is None:
+                self._tidier = threading.Thread(
+                    target=self._tidy, name="ltm-cache-tidy", daemon=True
+                )
+                self._tidier.start()
+
+    def settle(self, timeout: float = 5.0) -> None:
+        """Wait until the queued deletes are done (on stop, for tests and benches)."""
+        with self._queued:
+            self._queued.wait_for(lambda: not self._done and not self._tidying, timeout)
+
+    def _tidy(self) -> None:
+        """Delete what is queued; the thread ends after `_IDLE` seconds without work."""
+        while True:
+            with self._queued:
+                if not self._queued.wait_for(lambda: bool(self._done), _IDLE):
+                    self._tidier = None
+                    return
+                done, self._done, self._tidying = self._done, [], True
+            try:
+                self._delete(done)
+            finally:
+                with self._queued:
+                    self._tidying = False
+                    self._queued.notify_all()
+
+    def _delete(self, done: list[tuple[str, str]]) -> None:
+        with contextlib.suppress(MemoryEngineError):
+            backend = self.backend
+            if getattr(backend, "down", False):
+                return  # delivered again once the database is back
+            with backend.transaction(chore=True) as cur:
+                if backend.name == "postgresql":
+                    cur.execute(_NO_FLUSH)
+                for namespace, token in done:
+                    cur.execute(backend.sql(_DONE), (self._prefix, namespace, token))
 
     def record(self, namespace: str) -> bool:
         """Keep `namespace`'s invalidation until delivered, in a transaction of its own
@@ -276,6 +319,7 @@ class InvalidationJournal:
             thread, self._thread = self._thread, None
         if thread is not None:
             thread.join(5)
+        self.settle()
 
     def close(self) -> None:
         """Stop, and close the journal's database when it is the journal's own: last, after
