@@ -131,3 +131,11 @@ def test_the_cli_closing_while_redis_is_down_keeps_the_follow_up_drop_in_the_jou
         redis_url=f"redis://127.0.0.1:{free_port()}/0", bailian_cache_journal_dsn=dsn
     )
     assert _kept(later) == 1
+
+
+def test_a_journal_dsn_with_spaces_around_it_is_taken_as_written(tmp_path: Path) -> None:
+    """A value copied with a space or newline around it is the journal it names, as
+    open_memory uses it, not refused at start."""
+    dsn = f"sqlite:///{tmp_path}/journal.db"
+    assert MemorySettings(bailian_cache_journal_dsn=f"  {dsn}\n").bailian_cache_journal_dsn == dsn
+    assert MemorySettings(bailian_cache_journal_dsn="  ").bailian_cache_journal_dsn == ""
