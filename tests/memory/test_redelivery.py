@@ -193,3 +193,22 @@ def test_a_cleanup_that_fails_on_postgresql_is_no_database_outage(
     assert not mem.store.backend.down  # type: ignore[attr-defined]
     assert not [r for r in caplog.records if r.name == "memory.database"]
     assert "window" in mem.retrieve(namespace, "plan my trip")
+
+
+def test_an_earlier_writes_cleanup_leaves_a_later_writes_row(
+    make_memory: MemoryFactory, dsn: str, namespace: str
+) -> None:
+    """Write A's drop reached Redis, write B recorded the namespace again meanwhile: A's
+    delete must not remove B's row (B's drop may yet fail); B's own delete does."""
+    mem = make_memory()
+    _warm(mem, namespace)
+    journal = mem.cache.journal
+    assert journal is not None
+    first = mem.store.write(namespace, journal.keep)  # write A keeps a row
+    second = mem.store.write(namespace, journal.keep)  # write B overwrites it
+    journal.delivered(namespace, first)
+    journal.settle()
+    assert _kept(mem) == 1  # B's row is still there
+    journal.delivered(namespace, second)
+    journal.settle()
+    assert _kept(mem) == 0
