@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from memory.errors import StoreUnavailable
-from memory.outage import Outage, PoolLog, one_line
+from memory.outage import DEGRADES, Outage, PoolLog, one_line
 from memory.sqlite_connection import ThreadConnection as _ThreadConnection
 from memory.store import Backend, Cursor
 
@@ -271,10 +271,11 @@ class PostgresBackend:
         retry_after: float = 2.0,
         query_timeout: float = 5.0,
         remind_every: float = 60.0,
+        degrades: str = DEGRADES,
     ) -> None:
         from psycopg_pool import ConnectionPool
 
-        self._outage = Outage.of(dsn, remind_every=remind_every)
+        self._outage = Outage.of(dsn, remind_every=remind_every, degrades=degrades)
         name = f"memory-{next(_POOL_NAMES)}"
         self._pool_log = PoolLog(name)
         self._pool_log.attach()

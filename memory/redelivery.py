@@ -340,8 +340,9 @@ def standalone_journal(
     kept (so a process that never misses Redis makes nothing), or PostgreSQL (shared by
     every host, opened now). None when PostgreSQL cannot be opened (logged): undelivered
     invalidations then live in memory only."""
-    from memory.backends import SQLiteBackend, backend_from_dsn
+    from memory.backends import PostgresBackend, SQLiteBackend
     from memory.migrations import JOURNAL_MIGRATIONS, migrate
+    from memory.outage import JOURNAL_DEGRADES
 
     backend: Backend | None = None
     opener: Callable[[], Backend] | None = None
@@ -351,7 +352,9 @@ def standalone_journal(
         opener, present = lambda: SQLiteBackend(path, busy_timeout=busy_timeout), path.exists
     else:
         try:
-            backend = backend_from_dsn(dsn, busy_timeout=busy_timeout)
+            if not dsn.startswith(("postgresql://", "postgres://")):
+                raise ValueError("expected sqlite:/// or postgresql://")
+            backend = PostgresBackend(dsn, degrades=JOURNAL_DEGRADES)  # its outage: not memory's
         except (MemoryEngineError, ValueError) as exc:
             log.error("cannot keep undelivered cache invalidations in %s (%s)", _where(dsn), exc)
             return None

@@ -139,3 +139,19 @@ def test_a_journal_dsn_with_spaces_around_it_is_taken_as_written(tmp_path: Path)
     dsn = f"sqlite:///{tmp_path}/journal.db"
     assert MemorySettings(bailian_cache_journal_dsn=f"  {dsn}\n").bailian_cache_journal_dsn == dsn
     assert MemorySettings(bailian_cache_journal_dsn="  ").bailian_cache_journal_dsn == ""
+
+
+def test_a_postgresql_journal_that_is_down_is_not_called_a_memory_outage(
+    make_bailian: BailianFactory, namespace: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Bailian still reads and saves preferences while the journal's PostgreSQL is out:
+    the outage line says what is really lost, not that /readyz answers 503."""
+    mem = make_bailian(
+        redis_url=f"redis://127.0.0.1:{free_port()}/0",
+        bailian_cache_journal_dsn=f"postgresql://postgres@127.0.0.1:{free_port()}/test",
+    )
+    with caplog.at_level(logging.WARNING):
+        assert mem.record(namespace, [BREAKFAST])[0].status == "added"
+    [line] = [r.getMessage() for r in caplog.records if "database outage:" in r.getMessage()]
+    assert "cache journal" in line and "still read and saved" in line
+    assert "/readyz" not in line
