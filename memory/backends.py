@@ -18,27 +18,9 @@ from pathlib import Path
 from typing import Any
 
 from memory.errors import StoreUnavailable
-from memory.outage import Outage, PoolLog, one_line
+from memory.outage import DEGRADES, Outage, PoolLog, one_line
+from memory.sqlite_connection import ThreadConnection as _ThreadConnection
 from memory.store import Backend, Cursor
-
-
-class _ThreadConnection:
-    """A thread's SQLite connection; closed when the thread ends (its locals are freed).
-
-    `busy` while its thread is in a transaction: `close()` of the backend then leaves it
-    to that thread to close at the transaction's end (`doomed`), since closing a
-    connection another thread is using can crash the process.
-    """
-
-    def __init__(self, conn: sqlite3.Connection) -> None:
-        self.conn = conn
-        self.busy = False
-        self.doomed = False
-        self._finalizer = weakref.finalize(self, conn.close)
-
-    def close(self) -> None:
-        self._finalizer()
-
 
 # How long a statement waits for another connection's lock before the store is called
 # unavailable (`SQLITE_BUSY_TIMEOUT_SECONDS`): short, as it is on the path of a reply.
@@ -133,10 +115,10 @@ class SQLiteBackend:
 
     @contextmanager
     def transaction(
-        self, namespace: str | None = None, *, patient: bool = False
+        self, namespace: str | None = None, *, patient: bool = False, chore: bool = False
     ) -> Iterator[Cursor]:
         """`patient` (migrations): wait for a lock held elsewhere up to 30 s, not the
-        busy timeout."""
+        busy timeout. `chore`: see `memory.store.Backend.transaction`."""
         holder = self._holder()
         with self._lock:
             holder.busy = True
@@ -289,10 +271,11 @@ class PostgresBackend:
         retry_after: float = 2.0,
         query_timeout: float = 5.0,
         remind_every: float = 60.0,
+        degrades: str = DEGRADES,
     ) -> None:
         from psycopg_pool import ConnectionPool
 
-        self._outage = Outage.of(dsn, remind_every=remind_every)
+        self._outage = Outage.of(dsn, remind_every=remind_every, degrades=degrades)
         name = f"memory-{next(_POOL_NAMES)}"
         self._pool_log = PoolLog(name)
         self._pool_log.attach()
@@ -316,7 +299,7 @@ class PostgresBackend:
 
     @contextmanager
     def transaction(
-        self, namespace: str | None = None, *, patient: bool = False
+        self, namespace: str | None = None, *, patient: bool = False, chore: bool = False
     ) -> Iterator[Cursor]:
         import psycopg
         from psycopg_pool import PoolTimeout
@@ -347,6 +330,8 @@ class PostgresBackend:
                         self._watchdog.disarm(token)
             self._outage.succeeded()
         except (psycopg.OperationalError, psycopg.InterfaceError, PoolTimeout) as exc:
+            if chore:  # a cleanup that failed is no outage: nothing marked down or logged
+                raise StoreUnavailable(f"PostgreSQL cleanup failed: {type(exc).__name__}") from exc
             self._down_until = time.monotonic() + self._retry_after
             reason = self._pool_log.last_reason
             if not isinstance(exc, PoolTimeout) or not reason:

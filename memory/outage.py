@@ -21,6 +21,11 @@ log = logging.getLogger("memory.database")
 
 POOL_LOGGER = "psycopg.pool"
 DEGRADES = "preferences cannot be read or saved, replies go on without them and /readyz answers 503"
+# What the outage of Bailian's cache journal degrades (`memory.redelivery`): not memory.
+JOURNAL_DEGRADES = (
+    "the cache journal cannot be read or written: invalidations Redis missed are kept in "
+    "this process's memory only; preferences are still read and saved in Bailian"
+)
 
 
 def one_line(text: str) -> str:
@@ -89,8 +94,10 @@ class Outage:
         remind_every: float = 60.0,
         clock: Callable[[], float] = time.monotonic,
         probe: Callable[[], str] | None = None,
+        degrades: str = DEGRADES,
     ) -> None:
         self.where = where
+        self.degrades = degrades  # what the outage means, for its first line
         self._probe = probe
         self.remind_every = remind_every
         self._clock = clock
@@ -104,10 +111,15 @@ class Outage:
         return self._since is not None
 
     @classmethod
-    def of(cls, dsn: str, *, remind_every: float = 60.0) -> Outage:
+    def of(cls, dsn: str, *, remind_every: float = 60.0, degrades: str = DEGRADES) -> Outage:
         """The outage tracker of PostgreSQL DSN `dsn` (`database_at`), which asks the server
         itself why when the pool only says it timed out."""
-        return cls(database_at(dsn), remind_every=remind_every, probe=lambda: why_unreachable(dsn))
+        return cls(
+            database_at(dsn),
+            remind_every=remind_every,
+            probe=lambda: why_unreachable(dsn),
+            degrades=degrades,
+        )
 
     def failed(self, reason: str) -> None:
         """A call could not reach the database; `reason` is one line, never a password."""
@@ -125,7 +137,7 @@ class Outage:
                     "database outage: PostgreSQL at %s unreachable (%s); %s; retrying",
                     self.where,
                     reason,
-                    DEGRADES,
+                    self.degrades,
                 )
             elif now - self._reminded >= self.remind_every:
                 self._reminded = now

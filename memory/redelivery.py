@@ -8,9 +8,11 @@ drop outlives the process that made the change: a one-off `travel-bot memory for
 a console that quits, a deploy, a crash, or a process killed between its commit and the
 drop; the changed facts and the row commit together or not at all. Without it the
 cached copy of the preferences as they were, an erased fact included, would be served
-until its TTL. The row's delete is the one cost of a write whose drop succeeded: a small
-transaction whose commit PostgreSQL need not wait to flush (if it is lost, the drop is
-delivered once more, which only empties a fresh entry).
+until its TTL. The row's delete is the one cost of a write whose drop succeeded: made
+off the request path by a thread that deletes what is queued in one transaction (the
+write's answer never waits for the write lock again), whose commit PostgreSQL need not
+wait to flush; a failed delete is no database outage. If it is lost, the drop is
+delivered once more, which only empties a fresh entry.
 
 Every process holding the cache delivers what is recorded:
 
@@ -44,9 +46,10 @@ import logging
 import threading
 import uuid
 from collections.abc import Callable
+from pathlib import Path
 from typing import Protocol, TypeVar
 
-from memory.errors import MemoryEngineError
+from memory.errors import MemoryEngineError, StoreUnavailable
 from memory.store import Backend, Store, Tx, utcnow
 
 T = TypeVar("T")
@@ -64,6 +67,8 @@ _DUE = "SELECT namespace, token FROM cache_invalidations WHERE key_prefix = %s L
 BATCH = 50
 _ALL = 1 << 62
 _DONE = "DELETE FROM cache_invalidations WHERE key_prefix = %s AND namespace = %s AND token = %s"
+# How long the thread deleting delivered rows waits for more before it ends.
+_IDLE = 30.0
 # A lost delete costs one more drop of the entry, never a stale one: no flush to wait for.
 _NO_FLUSH = "SET LOCAL synchronous_commit TO OFF"
 
@@ -87,7 +92,7 @@ def write_and_invalidate(
     cached summaries after the commit, the drop kept in the same transaction until Redis
     has taken it (see the module docstring)."""
     journal, token = cache.journal, None
-    if journal is not None and journal.backend is not store.backend:
+    if journal is not None and not journal.kept_in(store.backend):
         journal = None  # kept elsewhere: recorded there only if Redis refuses the drop
 
     def kept(tx: Tx) -> T:
@@ -115,21 +120,29 @@ class InvalidationJournal:
     """The durable list of one cache's undelivered invalidations; see the module docstring.
 
     `ready` brings the schema up to date (raises `MemoryEngineError` when it cannot).
+    `backend` is None for a journal opened by `opener` when first needed (a SQLite file
+    of its own: `record` makes it, `deliver` reads it only once it exists).
     """
 
     def __init__(
         self,
         cache: Sender,
-        backend: Backend,
+        backend: Backend | None,
         *,
         key_prefix: str,
         ready: Callable[[], object],
         every: float = 5.0,
         present: Callable[[], bool] | None = None,
         owns_backend: bool = False,
+        opener: Callable[[], Backend] | None = None,
+        where: str = "the memory store",
     ) -> None:
         self._cache = cache
         self._backend = backend
+        self._opener = opener
+        self._where = where
+        self._closed = False
+        self._unopened = False  # a journal that cannot be made is logged once
         self._prefix = key_prefix
         self._ready = ready
         self.every = every
@@ -140,11 +153,25 @@ class InvalidationJournal:
         self._thread: threading.Thread | None = None
         self._lock = threading.Lock()
         self._readable = True  # the journal is logged unreadable once per outage
+        self._done: list[tuple[str, str]] = []  # rows to delete (`delivered`)
+        self._queued = threading.Condition()
+        self._tidier: threading.Thread | None = None
+        self._tidying = False
 
     @property
     def backend(self) -> Backend:
-        """The database the journal is kept in."""
-        return self._backend
+        """The database the journal is kept in, opened now if it was not yet (raises
+        `MemoryEngineError` when it cannot be, or the journal is closed)."""
+        with self._lock:
+            if self._backend is None:
+                if self._closed or self._opener is None:
+                    raise StoreUnavailable("the cache invalidation journal is closed")
+                self._backend = self._opener()
+            return self._backend
+
+    def kept_in(self, backend: Backend) -> bool:
+        """Whether the journal lives in `backend` (a write then keeps its row itself)."""
+        return self._backend is backend
 
     def keep(self, tx: Tx) -> str:
         """Record `tx`'s namespace in `tx` (it commits with the write); returns its token."""
@@ -153,22 +180,70 @@ class InvalidationJournal:
         return token
 
     def delivered(self, namespace: str, token: str) -> None:
-        """Delete the row `keep` wrote, Redis having taken the drop (if this fails, the
-        row is delivered again: one more drop of a fresh entry)."""
-        postgres = self._backend.name == "postgresql"
-        with contextlib.suppress(MemoryEngineError), self._backend.transaction() as cur:
-            if postgres:
-                cur.execute(_NO_FLUSH)
-            cur.execute(self._backend.sql(_DONE), (self._prefix, namespace, token))
+        """Delete the row `keep` wrote, Redis having taken the drop: queued for a thread of
+        its own, which deletes what is queued in one transaction, so a write's answer never
+        waits for the write lock a second time. A failed delete, or a process that ends
+        first, leaves the row to be delivered again: one more drop of a fresh entry."""
+        with self._queued:
+            self._done.append((namespace, token))
+            self._queued.notify_all()
+            if self._tidier is None:
+                self._tidier = threading.Thread(
+                    target=self._tidy, name="ltm-cache-tidy", daemon=True
+                )
+                self._tidier.start()
+
+    def settle(self, timeout: float = 5.0) -> None:
+        """Wait until the queued deletes are done (on stop, for tests and benches)."""
+        with self._queued:
+            self._queued.wait_for(lambda: not self._done and not self._tidying, timeout)
+
+    def _tidy(self) -> None:
+        """Delete what is queued; the thread ends after `_IDLE` seconds without work."""
+        while True:
+            with self._queued:
+                if not self._queued.wait_for(lambda: bool(self._done), _IDLE):
+                    self._tidier = None
+                    return
+                done, self._done, self._tidying = self._done, [], True
+            try:
+                self._delete(done)
+            finally:
+                with self._queued:
+                    self._tidying = False
+                    self._queued.notify_all()
+
+    def _delete(self, done: list[tuple[str, str]]) -> None:
+        with contextlib.suppress(MemoryEngineError):
+            backend = self.backend
+            if getattr(backend, "down", False):
+                return  # delivered again once the database is back
+            with backend.transaction(chore=True) as cur:
+                if backend.name == "postgresql":
+                    cur.execute(_NO_FLUSH)
+                for namespace, token in done:
+                    cur.execute(backend.sql(_DONE), (self._prefix, namespace, token))
 
     def record(self, namespace: str) -> bool:
         """Keep `namespace`'s invalidation until delivered, in a transaction of its own
         (for a drop no write of this store made); False when the store failed."""
         try:
+            backend = self.backend
+        except MemoryEngineError as exc:
+            if not self._unopened:
+                self._unopened = True
+                log.warning(
+                    "cannot make the journal of undelivered cache invalidations in %s (%s): "
+                    "they are kept in this process's memory only, lost if it stops",
+                    self._where,
+                    exc,
+                )
+            return False
+        try:
             self._ready()
-            with self._backend.transaction() as cur:
+            with backend.transaction() as cur:
                 cur.execute(
-                    self._backend.sql(_RECORD),
+                    backend.sql(_RECORD),
                     (self._prefix, namespace, uuid.uuid4().hex, utcnow().isoformat()),
                 )
         except MemoryEngineError as exc:
@@ -185,15 +260,16 @@ class InvalidationJournal:
         the store becoming unreadable and readable again is logged once each, not at
         every tick: `memory.outage` already says the database is down.
         """
-        if getattr(self._backend, "down", False):
+        if getattr(self._backend, "down", False):  # None (not made yet): not down
             return -1
         if self._present is not None and not self._present():
             return 0
         try:
+            backend = self.backend
             self._ready()
             fetch = _ALL if limit is None else limit + 1  # one more: are rows left?
-            with self._backend.transaction() as cur:
-                cur.execute(self._backend.sql(_DUE), (self._prefix, fetch))
+            with backend.transaction() as cur:
+                cur.execute(backend.sql(_DUE), (self._prefix, fetch))
                 rows = [(str(row[0]), str(row[1])) for row in cur.fetchall()]
         except MemoryEngineError as exc:
             if self._readable:
@@ -209,8 +285,8 @@ class InvalidationJournal:
             if not self._cache.send_invalidate(namespace):
                 return len(rows) - done + more  # Redis does not answer: the rest wait
             try:
-                with self._backend.transaction() as cur:
-                    cur.execute(self._backend.sql(_DONE), (self._prefix, namespace, token))
+                with backend.transaction() as cur:
+                    cur.execute(backend.sql(_DONE), (self._prefix, namespace, token))
             except MemoryEngineError:
                 pass  # delivered again next time: one more drop of a fresh entry
         if rows:
@@ -236,46 +312,72 @@ class InvalidationJournal:
                 self.deliver(None)
 
     def stop(self) -> None:
+        """Stop the background thread; `record` and `delivered` still work until `close`
+        (what the engine's own closing, after the cache's `flush`, still invalidates)."""
         with self._lock:
             self._stop.set()
             thread, self._thread = self._thread, None
         if thread is not None:
             thread.join(5)
-        if self._owns_backend:
-            self._backend.close()
+        self.settle()
+
+    def close(self) -> None:
+        """Stop, and close the journal's database when it is the journal's own: last, after
+        everything that may still invalidate (Bailian's follower) has closed."""
+        self.stop()
+        with self._lock:
+            self._closed = True
+            backend = self._backend if self._owns_backend else None
+        if backend is not None:
+            backend.close()
 
 
 def standalone_journal(
     cache: Sender, dsn: str, *, key_prefix: str, busy_timeout: float
 ) -> InvalidationJournal | None:
     """A journal in a database of its own, for a store that has none of ours (Bailian):
-    `dsn` is a SQLite file, made when a first invalidation must be kept (so a process
-    that never misses Redis makes none), or PostgreSQL (shared by every host). None when
-    it cannot be opened (logged): undelivered invalidations then live in memory only."""
-    from memory.backends import SQLiteBackend, backend_from_dsn
+    `dsn` is a SQLite file, made (its directory too) when a first invalidation must be
+    kept (so a process that never misses Redis makes nothing), or PostgreSQL (shared by
+    every host, opened now). None when PostgreSQL cannot be opened (logged): undelivered
+    invalidations then live in memory only."""
+    from memory.backends import PostgresBackend, SQLiteBackend
     from memory.migrations import JOURNAL_MIGRATIONS, migrate
+    from memory.outage import JOURNAL_DEGRADES
 
-    try:
-        backend = backend_from_dsn(dsn, busy_timeout=busy_timeout)
-    except (MemoryEngineError, ValueError) as exc:
-        log.error("cannot keep undelivered cache invalidations in %s (%s)", _where(dsn), exc)
-        return None
+    backend: Backend | None = None
+    opener: Callable[[], Backend] | None = None
+    present: Callable[[], bool] | None = None
+    if dsn.startswith("sqlite:///"):
+        path = Path(dsn.removeprefix("sqlite:///"))
+        opener, present = lambda: SQLiteBackend(path, busy_timeout=busy_timeout), path.exists
+    else:
+        try:
+            if not dsn.startswith(("postgresql://", "postgres://")):
+                raise ValueError("expected sqlite:/// or postgresql://")
+            backend = PostgresBackend(dsn, degrades=JOURNAL_DEGRADES)  # its outage: not memory's
+        except (MemoryEngineError, ValueError) as exc:
+            log.error("cannot keep undelivered cache invalidations in %s (%s)", _where(dsn), exc)
+            return None
+    journal: InvalidationJournal
     migrated = False
 
     def ready() -> None:
         nonlocal migrated
         if not migrated:
-            migrate(backend, "cache-journal", JOURNAL_MIGRATIONS)
+            migrate(journal.backend, "cache-journal", JOURNAL_MIGRATIONS)
             migrated = True
 
-    return InvalidationJournal(
+    journal = InvalidationJournal(
         cache,
         backend,
         key_prefix=key_prefix,
         ready=ready,
-        present=backend.path.exists if isinstance(backend, SQLiteBackend) else None,
+        present=present,
         owns_backend=True,
+        opener=opener,
+        where=_where(dsn),
     )
+    return journal
 
 
 def _where(dsn: str) -> str:

@@ -88,7 +88,8 @@ class MemorySettings(BaseSettings):
     @field_validator("bailian_cache_journal_dsn")
     @classmethod
     def _check_journal_dsn(cls, value: str) -> str:
-        if value.strip() and (dsn_problem(value) or value.startswith("bailian:")):
+        value = value.strip()  # as open_memory uses it: "  sqlite:///x.db " is that file
+        if value and (dsn_problem(value) or value.startswith("bailian:")):
             raise ValueError(
                 "expected sqlite:///path/to/journal.db, postgresql://user@host:5432/database "
                 "or nothing (in memory only)"

@@ -52,12 +52,13 @@ class Backend(Protocol):
     name: str
 
     def transaction(
-        self, namespace: str | None = None, *, patient: bool = False
+        self, namespace: str | None = None, *, patient: bool = False, chore: bool = False
     ) -> AbstractContextManager[Cursor]:
         """A transaction; with a namespace, writers to it are serialised until commit.
 
         It fails (`StoreUnavailable`) rather than wait long for a lock or a server,
-        unless `patient` (schema migrations)."""
+        unless `patient` (schema migrations). A `chore` (a cleanup off the request path)
+        that fails reports no database outage: PostgreSQL is not marked down for it."""
         ...
 
     def sql(self, statement: str) -> str:

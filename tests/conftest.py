@@ -171,9 +171,14 @@ def bailian() -> Iterator[FakeBailian]:
 
 
 @pytest.fixture
-def make_bailian(bailian: FakeBailian, redis_prefix: str) -> Iterator[BailianFactory]:
-    """Open `BailianMemory`s on the fake service and this run's Redis prefix."""
+def make_bailian(
+    bailian: FakeBailian, redis_prefix: str, tmp_path: Path
+) -> Iterator[BailianFactory]:
+    """Open `BailianMemory`s on the fake service and this run's Redis prefix; their cache
+    journal is a file of this test's, never the repository's ./data (checked at the end)."""
     opened: list[BailianMemory] = []
+    data = Path("data")
+    had_data = data.exists()
 
     def factory(**overrides: Any) -> BailianMemory:
         settings: dict[str, Any] = {
@@ -182,6 +187,7 @@ def make_bailian(bailian: FakeBailian, redis_prefix: str) -> Iterator[BailianFac
             "redis_key_prefix": redis_prefix,
             "dashscope_api_key": bailian.api_key,
             "bailian_base_url": bailian.base_url,
+            "bailian_cache_journal_dsn": f"sqlite:///{tmp_path}/bailian-cache-journal.db",
             **BAILIAN_QUICK,
             **overrides,
         }
@@ -193,6 +199,7 @@ def make_bailian(bailian: FakeBailian, redis_prefix: str) -> Iterator[BailianFac
     yield factory
     for mem in opened:
         mem.close()
+    assert had_data or not data.exists(), "a Bailian test left ./data in the working directory"
 
 
 @pytest.fixture

@@ -342,9 +342,11 @@ class BailianMemory:
         return {"database": ok, "bailian": ok, "redis": self.cache.ping()}
 
     def close(self) -> None:
-        self.follower.close()
+        self.follower.close()  # may still invalidate: the journal closes after it
         self.store.close()
         self.cache.flush()
+        if self.cache.journal is not None:
+            self.cache.journal.close()
 
 
 def _fields(own: str, lang: Lang, general: bool, summary: str) -> dict[str, bytes]:

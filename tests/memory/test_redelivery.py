@@ -7,8 +7,10 @@ nothing listens on (or a SQLite file whose directory is gone)."""
 from __future__ import annotations
 
 import logging
+import sqlite3
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -43,6 +45,7 @@ def _warm(mem: Memory, namespace: str) -> None:
     mem.record(namespace, [RED_EYE, AISLE])
     assert "red-eye" in mem.retrieve(namespace, "plan my trip")
     mem.cache.settle()
+    mem.cache.journal.settle()  # type: ignore[union-attr]  # the rows' deletes are queued
 
 
 def _kept(mem: Memory) -> int:
@@ -114,3 +117,98 @@ def test_a_long_journal_is_not_delivered_inside_one_read(
     hits = reader.cache.stats.hits
     assert "red-eye" in reader.retrieve(namespace, "plan my trip")
     assert reader.cache.stats.hits == hits + 1
+
+
+def test_a_save_does_not_wait_for_the_lock_its_cleanup_needs(
+    make_memory: MemoryFactory, namespace: str, tmp_path: Path
+) -> None:
+    """Another connection takes SQLite's write lock the moment the save's drop reached
+    Redis (a backup, a busy neighbour): the save answers at once, and the journal row is
+    deleted once the lock is free."""
+    path = tmp_path / "held.db"
+    mem = make_memory(dsn=f"sqlite:///{path}")
+    _warm(mem, namespace)
+    send = mem.cache.send_invalidate
+    release = threading.Event()
+
+    def hold() -> None:
+        conn = sqlite3.connect(path, isolation_level=None)
+        conn.execute("BEGIN IMMEDIATE")
+        held.set()
+        release.wait(10)
+        conn.execute("ROLLBACK")
+        conn.close()
+
+    held = threading.Event()
+
+    def sent_then_locked(ns: str) -> bool:
+        ok = send(ns)
+        threading.Thread(target=hold, daemon=True).start()
+        held.wait(5)
+        return ok
+
+    mem.cache.send_invalidate = sent_then_locked  # type: ignore[method-assign]
+    started = time.monotonic()
+    [outcome] = mem.record(namespace, [WINDOW])
+    took = time.monotonic() - started
+    release.set()
+    assert outcome.status == "updated"  # aisle -> window: saved
+    assert took < 1.0, f"the save waited {took:.1f} s for the lock its cleanup needed"
+    mem.cache.send_invalidate = send  # type: ignore[method-assign]
+    mem.cache.journal.settle()  # type: ignore[union-attr]
+    assert _kept(mem) == 0
+
+
+def test_a_cleanup_that_fails_on_postgresql_is_no_database_outage(
+    make_memory: MemoryFactory,
+    pg_schema_dsn: str,
+    namespace: str,
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """The row's delete waits on a lock another session holds until PostgreSQL's query
+    watchdog hangs it up: the save was answered, the store is not called down, nothing
+    says the database is out, and the next save and recall go on."""
+    import psycopg
+
+    mem = make_memory(dsn=pg_schema_dsn)
+    _warm(mem, namespace)
+    send = mem.cache.send_invalidate
+    locker = psycopg.connect(pg_schema_dsn, autocommit=False)
+
+    def sent_then_locked(ns: str) -> bool:
+        ok = send(ns)
+        locker.execute("SELECT 1 FROM cache_invalidations WHERE namespace = %s FOR UPDATE", (ns,))
+        return ok
+
+    mem.cache.send_invalidate = sent_then_locked  # type: ignore[method-assign]
+    try:
+        with caplog.at_level(logging.WARNING):
+            [outcome] = mem.record(namespace, [WINDOW])
+            mem.cache.journal.settle(15)  # type: ignore[union-attr]  # hung up after 5 s
+    finally:
+        locker.rollback()
+        locker.close()
+    mem.cache.send_invalidate = send  # type: ignore[method-assign]
+    assert outcome.status == "updated"
+    assert not mem.store.backend.down  # type: ignore[attr-defined]
+    assert not [r for r in caplog.records if r.name == "memory.database"]
+    assert "window" in mem.retrieve(namespace, "plan my trip")
+
+
+def test_an_earlier_writes_cleanup_leaves_a_later_writes_row(
+    make_memory: MemoryFactory, dsn: str, namespace: str
+) -> None:
+    """Write A's drop reached Redis, write B recorded the namespace again meanwhile: A's
+    delete must not remove B's row (B's drop may yet fail); B's own delete does."""
+    mem = make_memory()
+    _warm(mem, namespace)
+    journal = mem.cache.journal
+    assert journal is not None
+    first = mem.store.write(namespace, journal.keep)  # write A keeps a row
+    second = mem.store.write(namespace, journal.keep)  # write B overwrites it
+    journal.delivered(namespace, first)
+    journal.settle()
+    assert _kept(mem) == 1  # B's row is still there
+    journal.delivered(namespace, second)
+    journal.settle()
+    assert _kept(mem) == 0
