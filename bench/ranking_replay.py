@@ -202,7 +202,7 @@ def replay(path: Path, vocabulary_path: Path | None = None) -> None:
             about = np.array(
                 [[n in vocabulary.of(t, s) for n in names] for t, s in pairs], dtype=bool
             ).reshape(len(c["texts"]), len(names))
-            asked = tuple(vocabulary.of(c["request"]))
+            asked = tuple(vocabulary.asked(c["request"]))
         facts = FactFeatures.of("replay", names, c["zh"], about, c["near"])
         implied = vocabulary.implied(asked) if vocabulary.names == names else ()
         scores = ranking._score(c["cosine"], c["lang"], asked, facts, c["gap"], implied)

@@ -27,8 +27,10 @@ facts do (`memory.features`, `NEIGHBOUR_SHARE`, `NEIGHBOUR_QUORUM`): the vocabul
 misses words, the neighbours fill in some of them. A request also implies what travellers
 state preferences about for what it books, when it names none of that itself
 (`Subjects.implied`: a flight its connections, a train its class, a meal what one can
-eat); those subjects count at `IMPLIED_SHARE` of the weight ("帮我订去杭州的高铁" and
-"高铁要一等座", "plan the team dinner" and "no spicy food").
+eat; a high-altitude place health, a late-night departure a flight); those subjects
+count at `IMPLIED_SHARE` of the weight ("帮我订去杭州的高铁" and "高铁要一等座", "plan the
+team dinner" and "no spicy food"). A subject the request names only in passing (a time of
+day beside a meal or a stay, `Subjects.asked`) is not counted.
 
 Everything is computed from what is passed in (no store, no cache); deterministic and
 independent of the order of the facts. What is read of each fact besides its vector (its
@@ -171,7 +173,7 @@ def rank_scores(
     vocabulary = subjects or load_subjects()
     if features is None or not features.fits(vocabulary, count):
         features = fact_features(texts, langs, slots, vocabulary, passages)
-    asked = vocabulary.of(request)
+    asked = vocabulary.asked(request)
     implied = vocabulary.implied(asked)
     return _score(passages @ query, detect_lang(request), asked, features, gap, implied)
 

@@ -72,6 +72,7 @@ class Subjects:
         # What a request implies (`implied`), and the aspects that, named, say which.
         self._implies = _implications(data, "implies", self.names, source)
         self._aspects = _implications(data, "aspects", self.names, source)
+        self._incidental = _incidentals(data, self.names, source)
         # Names the vocabulary (its subjects, their patterns and slots), so that subjects
         # derived from it once (`memory.ranking.FactFeatures`, kept in the cache entry)
         # are used again only with the same vocabulary.
@@ -111,6 +112,17 @@ class Subjects:
             return found | self._by_slot[slot]
         return found
 
+    def asked(self, request: str) -> frozenset[str]:
+        """The subjects a request is about, without those it names only in passing
+        (`incidental` in the vocabulary: a time of day beside a meal or a stay, when no
+        journey is asked about, says when, not what)."""
+        named = self.of(request)
+        return named - {
+            name
+            for name, (along, unless) in self._incidental.items()
+            if name in named and named & along and not named & unless
+        }
+
     def implied(self, asked: Iterable[str]) -> frozenset[str]:
         """The subjects a request about `asked` implies without naming them (`implies` in
         the vocabulary): booking a flight is about its connections, a meal about what the
@@ -140,6 +152,28 @@ def _implications(
         if unknown:
             raise ProfileSchemaError(f"{source}: {key} names unknown subjects {unknown}")
         out[name] = frozenset(listed) - {name}
+    return out
+
+
+def _incidentals(
+    data: Mapping[str, Any], names: tuple[str, ...], source: str
+) -> dict[str, tuple[frozenset[str], frozenset[str]]]:
+    """`data["incidental"]`: for a subject, the subjects `with` which a request names it
+    in passing, `unless` it also names one of those."""
+    raw = data.get("incidental", {})
+    if not isinstance(raw, dict):
+        raise ProfileSchemaError(f"{source}: 'incidental' must be an object")
+    out: dict[str, tuple[frozenset[str], frozenset[str]]] = {}
+    for name, spec in raw.items():
+        where = f"{source}: incidental {name!r}"
+        if not isinstance(spec, dict):
+            raise ProfileSchemaError(f"{where}: must be an object")
+        along = _strings(spec.get("with"), f"{where}: with")
+        unless = _strings(spec.get("unless"), f"{where}: unless")
+        unknown = [s for s in [name, *along, *unless] if s not in names]
+        if unknown:
+            raise ProfileSchemaError(f"{source}: incidental names unknown subjects {unknown}")
+        out[name] = (frozenset(along), frozenset(unless))
     return out
 
 

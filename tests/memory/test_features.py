@@ -69,7 +69,7 @@ def per_fact_reference(
             for t, x in zip(texts, langs, strict=True)
         ]
         scores += lift * np.array(other)
-    asked = subjects.of(request)
+    asked = subjects.asked(request)  # without what it names in passing
     shares = {s: 1.0 for s in asked} | {s: IMPLIED_SHARE for s in subjects.implied(asked)}
     if shares:
         about = [subjects.of(t, s) for t, s in zip(texts, slots, strict=True)]

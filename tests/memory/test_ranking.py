@@ -159,6 +159,22 @@ def test_a_meal_lifts_what_the_traveller_cannot_eat_above_other_food_facts() -> 
     assert int(np.argmax(scores)) == 1
 
 
+def test_a_high_altitude_destination_lifts_the_altitude_sickness_fact() -> None:
+    query = unit([1.0, 0.0])[0]
+    facts = unit([0.9, 0.1], [0.9, 0.1], [0.9, 0.1])
+    texts = ["周末不想出差", "高原反应严重，不去高海拔的地方", "最喜欢下午出发的航班"]
+    scores = rank_scores("公司想派我去拉萨待一周", query, texts, ["zh"] * 3, [None] * 3, facts)
+    assert int(np.argmax(scores)) == 1
+
+
+def test_an_evening_meal_does_not_lift_time_of_day_facts_over_what_one_eats() -> None:
+    query = unit([1.0, 0.0])[0]
+    facts = unit([0.9, 0.1], [0.9, 0.1])
+    texts = ["晚上十点以后不要安排活动", "不吃辣"]
+    scores = rank_scores("晚上去哪家馆子", query, texts, ["zh"] * 2, [None] * 2, facts)
+    assert int(np.argmax(scores)) == 1
+
+
 def test_a_subject_every_fact_shares_changes_no_order() -> None:
     query = unit([1.0, 0.0, 0.0])[0]
     facts = unit([0.9, 0.1, 0.0], [0.7, 0.0, 0.3], [0.5, 0.5, 0.0])

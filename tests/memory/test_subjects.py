@@ -82,6 +82,10 @@ def test_a_broken_vocabulary_is_refused_with_a_message_naming_the_problem(
         ("Pick a restaurant for the team dinner", {"diet"}),
         ("Book me a flight to Tokyo", {"transfers"}),
         ("帮我订去杭州的高铁", {"class"}),
+        ("公司想派我去拉萨待一周", {"health"}),
+        ("Should we do the island day trip?", {"health"}),
+        ("Grab me the 11:45pm to Newark", {"flight"}),
+        ("How do I get from the airport to my hotel?", set()),
     ],
 )
 def test_a_booking_implies_the_aspects_of_it_a_traveller_states_preferences_about(
@@ -94,6 +98,26 @@ def test_a_request_that_names_an_aspect_implies_nothing_more(subjects: Subjects)
     asked = subjects.of("飞乌鲁木齐五个小时，能不能选个宽敞点的位置")
     assert {"flight", "seat"} <= asked
     assert subjects.implied(asked) == frozenset()
+
+
+@pytest.mark.parametrize(
+    ("request_text", "asked"),
+    [
+        ("到长沙玩，晚上去哪家馆子", {"food", "meal"}),
+        ("周末去大理住哪种地方", {"lodging"}),
+        ("周五晚上十一点五十有一班去大连的", {"time", "late"}),
+        ("Is there a flight on Sunday evening?", {"flight", "time"}),
+    ],
+)
+def test_a_time_of_day_beside_a_meal_or_a_stay_only_says_when(
+    subjects: Subjects, request_text: str, asked: set[str]
+) -> None:
+    assert subjects.asked(request_text) == asked
+
+
+def test_a_meal_skipped_is_no_diet_but_a_food_refused_is(subjects: Subjects) -> None:
+    assert "diet" not in subjects.of("午饭不吃也行，晚饭要吃好")
+    assert "diet" in subjects.of("我不吃香菜")
 
 
 def test_an_implication_naming_an_unknown_subject_is_refused(tmp_path: Path) -> None:
