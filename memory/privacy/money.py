@@ -18,6 +18,7 @@ from collections.abc import Iterator
 
 from memory.privacy.measures import daily_distance, height_cap
 from memory.privacy.prices import PLACE_BEFORE, priced
+from memory.privacy.readings import not_money
 from memory.privacy.roles import TIME_BEFORE, small_numbered
 from memory.privacy.small_amounts import SINGLE_ZH_PAID, one_digit_amount
 from memory.privacy.vocabulary import (
@@ -381,6 +382,7 @@ def amounts(text: str) -> Iterator[tuple[int, int]]:
             and not _not_money(text, start, end, number)
             and not height_cap(text, start, end)
             and not daily_distance(text, start, end)
+            and not not_money(text, start, end, number)  # round 26: "Cusco is at 3,400"
             and (_money_context(text, start, end) or priced(text, start, end))
         ):
             yield start, end

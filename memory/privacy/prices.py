@@ -57,6 +57,7 @@ from memory.privacy.priced_things import (
     meal_hour,
     vehicle_price,
 )
+from memory.privacy.readings import owned_price
 from memory.privacy.roles import (
     BALANCE_BEFORE,
     FLIGHT_BEFORE,
@@ -197,6 +198,7 @@ def priced(text: str, start: int, end: int) -> bool:
         return False  # no word around it: nothing says what it is
     if (
         vehicle_price(text, start, end, number)
+        or owned_price(text, start, end, number)  # round 26: "driver for the day 240"
         or PAID_IN.search(text, low, start)
         or (TAKEN_AFTER.match(text, end) and _TOOK.search(text, low, start))
         or (_WORTH_AFTER.match(text, end) and _VALUE_SAID.search(text, low, start))

@@ -30,6 +30,7 @@ from collections.abc import Iterator
 from memory.privacy.identifiers import COUNT_AFTER
 from memory.privacy.measures import daily_distance
 from memory.privacy.money import CANDIDATE, NOT_MONEY, RATING_BEFORE, how_often
+from memory.privacy.readings import not_money
 from memory.privacy.roles import (
     BALANCE_BEFORE,
     COUNT_LATER,
@@ -176,8 +177,8 @@ def unexplained_amounts(text: str) -> Iterator[tuple[int, int]]:
             continue
         if not _WORD.search(text, max(0, start - 40), end + 40):
             continue
-        if _strongly_explained(text, start, end, number):
-            continue
+        if _strongly_explained(text, start, end, number) or not_money(text, start, end, number):
+            continue  # round 26: "we were 12 in total" is a group, not a bill
         low = max(0, start - 40)
         one_digit = sum(ch.isdigit() for ch in number) == 1 and number[-1].isdigit()
         cue = CUE_AFTER.match(text, end)
