@@ -299,7 +299,7 @@ class PostgresBackend:
         self._query_timeout = query_timeout
         self._watchdog = _Watchdog()
         self._timeout = timeout
-        self._retry_after = retry_after
+        self.retry_after = retry_after  # seconds every call is refused after a failure
         self._down_until = 0.0
         self._pool = ConnectionPool(
             dsn,
@@ -347,7 +347,7 @@ class PostgresBackend:
                         self._watchdog.disarm(token)
             self._outage.succeeded()
         except (psycopg.OperationalError, psycopg.InterfaceError, PoolTimeout) as exc:
-            self._down_until = time.monotonic() + self._retry_after
+            self._down_until = time.monotonic() + self.retry_after
             reason = self._pool_log.last_reason
             if not isinstance(exc, PoolTimeout) or not reason:
                 reason = one_line(f"{type(exc).__name__}: {exc}")
