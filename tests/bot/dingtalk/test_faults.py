@@ -148,3 +148,23 @@ def test_an_openapi_send_dingtalk_may_have_taken_is_not_retried(
     [answer] = dingtalk.sent
     assert answer.via == "openapi" and answer.text == "Through the OpenAPI, once."
     assert robot.core.metrics.value("dingtalk_send_failures_total", kind="answer") == 0
+
+
+@pytest.mark.parametrize(("group", "kind"), [(False, "otm"), (True, "group")])
+def test_a_chat_reply_dingtalk_answered_500_once_reaches_the_traveller_once(
+    robot: HTTPRobot,
+    scripted_model: ScriptedModel,
+    dingtalk: FakeDingTalkAPI,
+    group: bool,
+    kind: str,
+) -> None:
+    """A 500 that posted nothing: an answer is tried again within the robot's patience
+    (a lost answer is worse than a duplicate), not given up as 'may have been sent'."""
+    scripted_model.script("Your answer, after a hiccup.")
+    dingtalk.fail(kind, 1, 500)
+    robot.send("hello", group=group, webhook_expires_in=-1)  # no usable webhook
+    _settle(robot, dingtalk, 1)
+    [answer] = dingtalk.sent
+    assert answer.via == "openapi" and answer.text == "Your answer, after a hiccup."
+    metrics = robot.core.metrics
+    assert metrics.value("dingtalk_replies_sent_total", kind="answer", via="unconfirmed") == 0
