@@ -168,3 +168,27 @@ def test_a_chat_reply_dingtalk_answered_500_once_reaches_the_traveller_once(
     assert answer.via == "openapi" and answer.text == "Your answer, after a hiccup."
     metrics = robot.core.metrics
     assert metrics.value("dingtalk_replies_sent_total", kind="answer", via="unconfirmed") == 0
+
+
+@pytest.mark.parametrize(
+    ("taken", "copies"), [(False, ["openapi"]), (True, ["webhook", "openapi"])]
+)
+def test_a_reply_the_session_webhook_answered_500_is_sent_again_through_the_openapi(
+    robot: HTTPRobot,
+    scripted_model: ScriptedModel,
+    dingtalk: FakeDingTalkAPI,
+    taken: bool,
+    copies: list[str],
+) -> None:
+    """A 500/504 from the session webhook may have posted, yet a chat reply is sent
+    again through the OpenAPI: the traveller gets their answer, at worst twice (when
+    DingTalk had posted it), never not at all (docs/dingtalk.md)."""
+    scripted_model.script("Window seats, noted.")
+    if taken:
+        dingtalk.take_then_fail("webhook", "500")
+    else:
+        dingtalk.fail("webhook", 1, 500)
+    robot.send("I like window seats")
+    _settle(robot, dingtalk, len(copies))
+    assert [s.via for s in dingtalk.sent] == copies
+    assert {s.text for s in dingtalk.sent} == {"Window seats, noted."}
