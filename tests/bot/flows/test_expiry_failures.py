@@ -202,6 +202,31 @@ def test_a_decision_taken_where_the_travellers_platform_is_not_served_says_it_wi
     assert flows.tell_expired() == 0 and told_to(o, "U0ALICE") == 1
 
 
+def test_a_decision_whose_travellers_platform_no_process_serves_asks_the_approver(
+    office: Office,
+) -> None:
+    """The click is handled where Alice's platform is served by no process of the
+    deployment (its credentials are not set): nobody will ever tell her, so the approver
+    reads 'please let them know', not a promise to keep trying that ends in a log."""
+    o = office
+    alice = ask(o, "U0ALICE")
+    flows = o.flows.approvals
+    assert flows is not None and flows.approvals is not None
+    elsewhere = ApprovalFlows(
+        approvals=flows.approvals,
+        policy=o.desk.book,
+        trips=o.desk.trips,
+        admins=AdminResolver(redis=None),
+        metrics=Metrics(),
+        messengers=Messengers(prefixes=[TOY.prefix], served=()),  # nobody serves TOY
+    )
+    click = Request(TOY, "T1", "U0APPROVER", Action(APPROVE, {"id": alice.id}), "zh")
+    decided = elsewhere.decide(click)
+    assert decided.toast == t("approval_traveller_not_delivered", "zh")
+    assert t("approval_traveller_retrying", "zh") not in decided.text
+    assert told_to(o, "U0ALICE") == 0
+
+
 @pytest.mark.parametrize(
     ("later", "key"),
     [
