@@ -282,7 +282,7 @@ class PostgresBackend:
         self._query_timeout = query_timeout
         self._watchdog = _Watchdog()
         self._timeout = timeout
-        self._retry_after = retry_after
+        self.retry_after = retry_after  # seconds every call is refused after a failure
         self._down_until = 0.0
         self._pool = ConnectionPool(
             dsn,
@@ -332,7 +332,7 @@ class PostgresBackend:
         except (psycopg.OperationalError, psycopg.InterfaceError, PoolTimeout) as exc:
             if chore:  # a cleanup that failed is no outage: nothing marked down or logged
                 raise StoreUnavailable(f"PostgreSQL cleanup failed: {type(exc).__name__}") from exc
-            self._down_until = time.monotonic() + self._retry_after
+            self._down_until = time.monotonic() + self.retry_after
             reason = self._pool_log.last_reason
             if not isinstance(exc, PoolTimeout) or not reason:
                 reason = one_line(f"{type(exc).__name__}: {exc}")

@@ -33,6 +33,7 @@ if TYPE_CHECKING:
     from bot.http.server import Server
     from bot.planning.admins import AdminResolver
     from bot.planning.trips import TripStore
+    from bot.platform import Platform
     from bot.policy.approvals import Approvals
     from bot.policy.store import PolicyBook
     from bot.settings import Settings
@@ -145,7 +146,7 @@ def open_core(
         claims=claims,
         revocations=Revocations(client=quick, key_prefix=prefix),
         conversation=conversation,
-        messengers=Messengers(prefixes=_platform_prefixes()),
+        messengers=Messengers(prefixes=_platform_prefixes(), served=served_platforms(settings)),
     )
 
 
@@ -154,6 +155,17 @@ def _platform_prefixes() -> tuple[str, ...]:
     from bot.channels import PLATFORMS
 
     return tuple(platform.prefix for platform in PLATFORMS)
+
+
+def served_platforms(settings: Settings) -> tuple[Platform, ...]:
+    """The chat platforms some serving process of this deployment serves: those whose
+    credentials are set (every process reads the same settings), as `new_link_lines`."""
+    from bot.channels import DINGTALK, FEISHU, SLACK
+
+    on = (bool(settings.slack_bot_token), settings.feishu_configured, settings.dingtalk_configured)
+    return tuple(
+        platform for platform, yes in zip((SLACK, FEISHU, DINGTALK), on, strict=True) if yes
+    )
 
 
 def warm_privacy() -> threading.Thread:

@@ -30,10 +30,14 @@ code or the HTTP status, never the message). A rate limit (HTTP 403 with a
 out and retried; so are network errors and 5xx answers, a few times, within a patience.
 DingTalk's message sends take no idempotency key (a resent request is a second message),
 so a send that failed after it may have reached DingTalk (a read error or timeout, a
-connection closed after the request: `bot.retry.never_sent` is False; an HTTP 500 or
-504, `MAYBE_DONE`) is never sent again: it raises `DingTalkError` with `maybe_sent` set.
-A session webhook that could not be reached at all (refused, connect timeout) is tried
-once more after a short pause.
+connection closed after the request: `bot.retry.never_sent` is False) is never sent
+again: it raises `DingTalkError` with `maybe_sent` set. An HTTP 500 or 504 (`MAYBE_DONE`)
+may have posted too, yet is read so only for the sends that ask (`maybe_done=True`: an
+approval's telling or an approver's card, where a second copy misleads and the flows
+say "unconfirmed" instead); a chat reply's 500/504 is retried within the patience, as
+a lost answer is worse than a duplicate. A session webhook that could not be reached at
+all (refused, connect timeout) is tried once more after a short pause; one that answers
+an HTTP error raises without `maybe_sent`, so the reply goes again by the OpenAPI.
 """
 
 from __future__ import annotations
@@ -135,30 +139,41 @@ class OpenAPI:
     # -- robot messages -----------------------------------------------------------------------
 
     def send_to_users(
-        self, user_ids: Sequence[str], msg_key: str, msg_param: Mapping[str, Any]
+        self,
+        user_ids: Sequence[str],
+        msg_key: str,
+        msg_param: Mapping[str, Any],
+        *,
+        maybe_done: bool = False,
     ) -> None:
-        """The robot's one-to-one message to each staff id (at most 20)."""
+        """The robot's one-to-one message to each staff id (at most 20); `maybe_done`: a
+        500/504 raises `maybe_sent` instead of being retried (see the module docstring)."""
         body = {
             "robotCode": self.robot_code,
             "userIds": list(user_ids),
             "msgKey": msg_key,
             "msgParam": json.dumps(msg_param, ensure_ascii=False),
         }
-        self._call(
-            "/v1.0/robot/oToMessages/batchSend", body, recipients=list(user_ids), resend=False
-        )
+        path, to = "/v1.0/robot/oToMessages/batchSend", list(user_ids)
+        self._call(path, body, recipients=to, resend=False, maybe_done=maybe_done)
 
     def send_to_group(
-        self, conversation_id: str, msg_key: str, msg_param: Mapping[str, Any]
+        self,
+        conversation_id: str,
+        msg_key: str,
+        msg_param: Mapping[str, Any],
+        *,
+        maybe_done: bool = False,
     ) -> None:
-        """The robot's message in a group it is a member of (`openConversationId`)."""
+        """The robot's message in a group it is a member of (`openConversationId`);
+        `maybe_done` as for `send_to_users`."""
         body = {
             "robotCode": self.robot_code,
             "openConversationId": conversation_id,
             "msgKey": msg_key,
             "msgParam": json.dumps(msg_param, ensure_ascii=False),
         }
-        self._call("/v1.0/robot/groupMessages/send", body, resend=False)
+        self._call("/v1.0/robot/groupMessages/send", body, resend=False, maybe_done=maybe_done)
 
     def webhook_allowed(self, url: str) -> bool:
         """Whether `url` is a session webhook DingTalk could have handed out (see the
@@ -243,9 +258,11 @@ class OpenAPI:
         recipients: Sequence[str] = (),
         method: str = "POST",
         resend: bool = True,
+        maybe_done: bool = False,
     ) -> dict[str, Any]:
         """One call with its retries; `resend=False` for a call DingTalk does not
-        deduplicate (a message): never sent again once it may have reached DingTalk."""
+        deduplicate (a message): never sent again once it may have reached DingTalk;
+        `maybe_done`: a 500/504 counts as such (else it is retried)."""
         waited = 0.0
         refreshed = False
         reason = "no attempt"
@@ -289,7 +306,7 @@ class OpenAPI:
                 elif status == 429 or (status == 403 and "QpsLimit" in code):
                     asked = retry_after(response.headers)
                     reason, delay = code, RATE_LIMIT_WAIT if asked is None else min(asked, 5.0)
-                elif status in MAYBE_DONE and not resend:  # it reached DingTalk, may be sent
+                elif status in MAYBE_DONE and maybe_done:  # it reached DingTalk, may be sent
                     raise DingTalkError(f"{path}: {code}", status=status, maybe_sent=True)
                 elif status >= 500:
                     reason, delay = code, 0.5 * attempt

@@ -242,11 +242,11 @@ class DingTalkChannel:
 
     def to_person(self, namespace: str, outcome: Outcome, *, key: str) -> Sent:
         """The robot's one-to-one message (`oToMessages/batchSend`) to the staff id (it
-        takes no idempotency key, so `key` goes unused)."""
+        takes no idempotency key, so `key` goes unused); a 500/504 is unconfirmed."""
         reply = render(DingTalkWidgets(self.codes), outcome.view)
         msg_key, param = reply.openapi_message()
         try:
-            self.api.send_to_users([person_id(namespace)], msg_key, param)
+            self.api.send_to_users([person_id(namespace)], msg_key, param, maybe_done=True)
         except DingTalkError as exc:
             return _failed(exc, "could not send an approval card")
         return Sent.DELIVERED
@@ -260,9 +260,9 @@ class DingTalkChannel:
         conversation, user = str(where.get("conversation") or ""), str(where.get("user") or "")
         try:
             if in_group and conversation:
-                self.api.send_to_group(conversation, msg_key, param)
+                self.api.send_to_group(conversation, msg_key, param, maybe_done=True)
             elif user:
-                self.api.send_to_users([user], msg_key, param)
+                self.api.send_to_users([user], msg_key, param, maybe_done=True)
             else:
                 return Sent.NOT_DELIVERED
         except DingTalkError as exc:

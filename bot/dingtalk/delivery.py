@@ -14,7 +14,10 @@ failed after DingTalk may have taken it (`DingTalkError.maybe_sent`: a read erro
 timeout) is not sent again, neither way: it counts as sent, "unconfirmed", and is
 logged at WARNING. The replies after it go through the OpenAPI when there is a route
 (the webhook is slow or failing); an external contact's keep to the webhook. A webhook
-that could not be reached at all was already tried twice (`OpenAPI.post_webhook`).
+that could not be reached at all was already tried twice (`OpenAPI.post_webhook`). An
+HTTP 500 or 504 may have posted too, yet a reply is sent again after one (by the OpenAPI
+after the webhook's, within the OpenAPI's retries after its own): a duplicate beats a
+lost answer (`docs/dingtalk.md`).
 
 A reply is Markdown, optionally with buttons (an ActionCard); `Reply` knows both shapes
 DingTalk wants: the webhook's `msgtype` payload and the OpenAPI's `msgKey`/`msgParam`.

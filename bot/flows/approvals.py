@@ -325,7 +325,10 @@ class ApprovalFlows:
 
     def _tell_decided(self, asked: ApprovalRequest, claim: str | None) -> str | None:
         """Tell the traveller a decision just made, under its `claim`; the note for the
-        decider's card when the traveller may not know yet (None: told)."""
+        decider's card when the traveller may not know yet (None: told). No process of
+        this deployment serves their platform: nobody will tell them, so the decider."""
+        if not self.messengers.served_anywhere(asked.traveller):
+            return "approval_traveller_not_delivered"
         telling = self._telling()
         if telling is None or claim is None:  # a process serving them takes it later
             return "approval_traveller_retrying"

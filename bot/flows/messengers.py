@@ -73,11 +73,15 @@ class Messenger(Protocol):
 class Messengers:
     """The channels this process serves, found by a namespace's platform."""
 
-    def __init__(self, prefixes: Sequence[str] = ()) -> None:
+    def __init__(
+        self, prefixes: Sequence[str] = (), served: Sequence[Platform] | None = None
+    ) -> None:
         """`prefixes`: every platform's there is (served or not), so the namespaces of the
-        platform without one can be told apart in a query (`owned`)."""
+        platform without one can be told apart in a query (`owned`); `served`: the
+        platforms some process of this deployment serves (None: not known, taken as all)."""
         self._all: list[Messenger] = []
         self._prefixes = tuple(p for p in prefixes if p)
+        self._served = None if served is None else tuple(served)
 
     def add(self, messenger: Messenger) -> None:
         self._all = [m for m in self._all if m.platform.name != messenger.platform.name]
@@ -100,6 +104,13 @@ class Messengers:
         if unprefixed is not None and unprefixed.platform.owns(namespace):
             return unprefixed
         return None
+
+    def served_anywhere(self, namespace: str) -> bool:
+        """Whether some process (this one or another) serves `namespace`'s platform, so a
+        telling left here is taken up there; False: nobody will tell them."""
+        if self.of(namespace) is not None or self._served is None:
+            return True
+        return any(platform.owns(namespace) for platform in self._served)
 
     def owned(self) -> tuple[list[str], list[str] | None]:
         """The namespaces of the platforms served, as a query can ask: those starting with

@@ -22,8 +22,9 @@ try comes to:
   documented "cannot reach this person/chat" codes and logged what an admin must do):
   not tried again, logged here too;
 - its outcome is recorded again, after a short wait, a few times while the store is
-  unavailable (`SETTLE_WAITS`): a claim left to lapse would be taken again and its post,
-  which may have arrived, sent again;
+  unavailable (`SETTLE_WAITS`, each past the store's refusal window: `settle_waits`):
+  a claim left to lapse would be taken again and its post, which may have arrived,
+  sent again;
 - a try that broke off (an error between the claim and its outcome) is settled all the
   same: `retry` when no post arrived or may have, else what its posts say; one
   request's failure never keeps the others of a tick untold;
@@ -62,8 +63,9 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 EXPIRED = "expired"
-# The waits (seconds) before recording a telling's outcome again while the store fails.
-SETTLE_WAITS = (0.2, 0.5, 1.0)
+# The waits (seconds) before recording a telling's outcome again while the store fails;
+# each at least the store's refusal window after a failure (`settle_waits`).
+SETTLE_WAITS = (0.5, 1.0, 2.5)
 
 
 class OutcomeTelling:
@@ -185,8 +187,9 @@ class OutcomeTelling:
     def _settle(self, request_id: str, outcome: str, claim: str, window: timedelta) -> str | None:
         """`mark_told`, again after each of `SETTLE_WAITS` while the store is unavailable (a
         locked SQLite file, a dropped connection): a claim left to lapse is taken again
-        after `CLAIM_TTL` and its post, which may have gone out, sent again."""
-        for wait in (*SETTLE_WAITS, None):
+        after `CLAIM_TTL` and its post, which may have gone out, sent again. Run where
+        the telling runs (the task pool, the loop's thread), never on an ack path."""
+        for wait in (*settle_waits(self.approvals.backend), None):
             try:
                 return self.approvals.mark_told(
                     request_id, outcome, claim=claim, resend_within=window
@@ -260,6 +263,15 @@ class OutcomeTelling:
         return [told, again]
 
 
+def settle_waits(backend: object) -> tuple[float, ...]:
+    """`SETTLE_WAITS`, each stretched past `backend`'s refusal window (PostgreSQL refuses
+    every call for `retry_after` seconds after a failure without asking the server):
+    else every try again would be refused unasked and the claim lapse all the same."""
+    window = getattr(backend, "retry_after", 0.0)
+    window = float(window) if isinstance(window, int | float) else 0.0
+    return tuple(max(wait, window + 0.25) for wait in SETTLE_WAITS)
+
+
 def thread_of(asked: ApprovalRequest) -> dict[str, Any]:
     """Where `asked` was asked (the channel's address of the thread), without the
     languages kept beside it (the asker's, `l`, and the decider's, `dl`)."""
@@ -295,4 +307,4 @@ def _outcome_cut(ends: list[Sent]) -> str:
     return _outcome(ends)
 
 
-__all__ = ["OutcomeTelling", "thread_of", "told_notice"]
+__all__ = ["OutcomeTelling", "settle_waits", "thread_of", "told_notice"]

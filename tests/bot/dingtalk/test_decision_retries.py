@@ -9,7 +9,9 @@ import time
 from collections.abc import Callable
 
 from bot import compose
+from bot.channels import DINGTALK, SLACK
 from bot.messages import t
+from bot.settings import Settings
 from tests.bot.dingtalk.test_approvals import APPROVER, REASON, _ask, wait
 from tests.bot.dingtalk.test_plans import command_of
 from tests.support.dingtalk_api import FakeDingTalkAPI, Sent
@@ -94,3 +96,14 @@ def test_a_decision_dingtalk_failed_after_sending_is_never_sent_again(
     assert told(dingtalk) == 1  # once, whatever the robot's retries
     metric = "dingtalk_approval_decision_told_total"
     assert robot.core.metrics.value(metric, outcome="unconfirmed") == 1
+
+
+def test_a_dingtalk_only_deployment_knows_nobody_serves_slack_travellers(
+    dingtalk_settings: Callable[..., Settings],
+) -> None:
+    """What the approver's card rests on (docs/travel-policy.md, step 5): the platforms
+    some process serves are the configured ones, here DingTalk alone."""
+    served = compose.core.served_platforms(dingtalk_settings())
+    assert served == (DINGTALK,)
+    slack_too = dingtalk_settings(slack_bot_token="xoxb-test", slack_signing_secret="s")
+    assert compose.core.served_platforms(slack_too) == (SLACK, DINGTALK)

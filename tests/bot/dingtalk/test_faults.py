@@ -148,3 +148,47 @@ def test_an_openapi_send_dingtalk_may_have_taken_is_not_retried(
     [answer] = dingtalk.sent
     assert answer.via == "openapi" and answer.text == "Through the OpenAPI, once."
     assert robot.core.metrics.value("dingtalk_send_failures_total", kind="answer") == 0
+
+
+@pytest.mark.parametrize(("group", "kind"), [(False, "otm"), (True, "group")])
+def test_a_chat_reply_dingtalk_answered_500_once_reaches_the_traveller_once(
+    robot: HTTPRobot,
+    scripted_model: ScriptedModel,
+    dingtalk: FakeDingTalkAPI,
+    group: bool,
+    kind: str,
+) -> None:
+    """A 500 that posted nothing: an answer is tried again within the robot's patience
+    (a lost answer is worse than a duplicate), not given up as 'may have been sent'."""
+    scripted_model.script("Your answer, after a hiccup.")
+    dingtalk.fail(kind, 1, 500)
+    robot.send("hello", group=group, webhook_expires_in=-1)  # no usable webhook
+    _settle(robot, dingtalk, 1)
+    [answer] = dingtalk.sent
+    assert answer.via == "openapi" and answer.text == "Your answer, after a hiccup."
+    metrics = robot.core.metrics
+    assert metrics.value("dingtalk_replies_sent_total", kind="answer", via="unconfirmed") == 0
+
+
+@pytest.mark.parametrize(
+    ("taken", "copies"), [(False, ["openapi"]), (True, ["webhook", "openapi"])]
+)
+def test_a_reply_the_session_webhook_answered_500_is_sent_again_through_the_openapi(
+    robot: HTTPRobot,
+    scripted_model: ScriptedModel,
+    dingtalk: FakeDingTalkAPI,
+    taken: bool,
+    copies: list[str],
+) -> None:
+    """A 500/504 from the session webhook may have posted, yet a chat reply is sent
+    again through the OpenAPI: the traveller gets their answer, at worst twice (when
+    DingTalk had posted it), never not at all (docs/dingtalk.md)."""
+    scripted_model.script("Window seats, noted.")
+    if taken:
+        dingtalk.take_then_fail("webhook", "500")
+    else:
+        dingtalk.fail("webhook", 1, 500)
+    robot.send("I like window seats")
+    _settle(robot, dingtalk, len(copies))
+    assert [s.via for s in dingtalk.sent] == copies
+    assert {s.text for s in dingtalk.sent} == {"Window seats, noted."}

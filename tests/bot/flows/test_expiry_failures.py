@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+import psycopg
 import pytest
 
 from bot.flows.actions import APPROVE, Action, Request
@@ -15,10 +16,12 @@ from bot.messages import t
 from bot.metrics import Metrics
 from bot.planning.admins import AdminResolver
 from bot.policy.requests import ApprovalRequest
+from memory.backends import PostgresBackend
 from memory.errors import StoreUnavailable
 from tests.bot.flows.test_approvals import Office, open_office
 from tests.bot.flows.test_approvals import codes as codes
 from tests.bot.policy.conftest import Clock, DeskFactory
+from tests.support.services import PG_ADMIN_DSN
 from tests.toy.incoming import PLATFORM as TOY
 
 
@@ -134,6 +137,41 @@ def test_a_store_failing_for_a_moment_after_the_post_never_tells_the_traveller_t
     assert o.metrics.value(metric, outcome="sent") == 1
 
 
+def test_postgresql_dropping_its_connections_after_the_post_never_tells_the_traveller_twice(
+    office: Office,
+) -> None:
+    """Alice's post went out, then the server dropped the pool's connections: recording it
+    fails for real and PostgreSQL refuses every call for its `retry_after` after that.
+    The tries again outlast that window, so it is recorded in-process, her claim never
+    lapses and she is never told again."""
+    o = office
+    backend = o.desk.approvals.backend
+    if not isinstance(backend, PostgresBackend):
+        pytest.skip("the refusal window after a dropped connection is PostgreSQL's")
+    ask(o, "U0ALICE")
+    flows = o.flows.approvals
+    assert flows is not None
+
+    def dropping(real: Any) -> Any:
+        def tell(asked: ApprovalRequest) -> Sent:
+            told = real(asked)
+            idle = [conn.info.backend_pid for conn in backend._pool._pool]
+            with psycopg.connect(PG_ADMIN_DSN, autocommit=True) as admin:
+                for pid in idle:
+                    admin.execute("SELECT pg_terminate_backend(%s)", (pid,))
+            return told
+
+        return tell
+
+    assert expire_with(o, dropping) == 1
+    assert told_to(o, "U0ALICE") == 1
+    o.clock.advance(seconds=3600)  # long past a lapsed claim's five minutes
+    assert flows.tell_expired() == 0
+    assert told_to(o, "U0ALICE") == 1
+    metric = f"{TOY.name}_approval_expiry_told_total"
+    assert o.metrics.value(metric, outcome="sent") == 1
+
+
 def test_a_decision_taken_where_the_travellers_platform_is_not_served_says_it_will_be_told(
     office: Office,
 ) -> None:
@@ -162,6 +200,31 @@ def test_a_decision_taken_where_the_travellers_platform_is_not_served_says_it_wi
     assert flows.tell_expired() == 1 and told_to(o, "U0ALICE") == 1
     o.clock.advance(seconds=3600)
     assert flows.tell_expired() == 0 and told_to(o, "U0ALICE") == 1
+
+
+def test_a_decision_whose_travellers_platform_no_process_serves_asks_the_approver(
+    office: Office,
+) -> None:
+    """The click is handled where Alice's platform is served by no process of the
+    deployment (its credentials are not set): nobody will ever tell her, so the approver
+    reads 'please let them know', not a promise to keep trying that ends in a log."""
+    o = office
+    alice = ask(o, "U0ALICE")
+    flows = o.flows.approvals
+    assert flows is not None and flows.approvals is not None
+    elsewhere = ApprovalFlows(
+        approvals=flows.approvals,
+        policy=o.desk.book,
+        trips=o.desk.trips,
+        admins=AdminResolver(redis=None),
+        metrics=Metrics(),
+        messengers=Messengers(prefixes=[TOY.prefix], served=()),  # nobody serves TOY
+    )
+    click = Request(TOY, "T1", "U0APPROVER", Action(APPROVE, {"id": alice.id}), "zh")
+    decided = elsewhere.decide(click)
+    assert decided.toast == t("approval_traveller_not_delivered", "zh")
+    assert t("approval_traveller_retrying", "zh") not in decided.text
+    assert told_to(o, "U0ALICE") == 0
 
 
 @pytest.mark.parametrize(
