@@ -137,6 +137,7 @@ def test_a_store_failing_for_a_moment_after_the_post_never_tells_the_traveller_t
     assert o.metrics.value(metric, outcome="sent") == 1
 
 
+@pytest.mark.parametrize("dsn", ["postgresql"], indirect=True)
 def test_postgresql_dropping_its_connections_after_the_post_never_tells_the_traveller_twice(
     office: Office,
 ) -> None:
@@ -146,8 +147,7 @@ def test_postgresql_dropping_its_connections_after_the_post_never_tells_the_trav
     lapses and she is never told again."""
     o = office
     backend = o.desk.approvals.backend
-    if not isinstance(backend, PostgresBackend):
-        pytest.skip("the refusal window after a dropped connection is PostgreSQL's")
+    assert isinstance(backend, PostgresBackend)  # the refusal window is PostgreSQL's
     ask(o, "U0ALICE")
     flows = o.flows.approvals
     assert flows is not None
