@@ -172,6 +172,20 @@ def test_postgresql_dropping_its_connections_after_the_post_never_tells_the_trav
     assert o.metrics.value(metric, outcome="sent") == 1
 
 
+def clicked_elsewhere(o: Office, messengers: Messengers) -> ApprovalFlows:
+    """The office's approvals as a process with these messengers handles a click."""
+    flows = o.flows.approvals
+    assert flows is not None and flows.approvals is not None
+    return ApprovalFlows(
+        approvals=flows.approvals,
+        policy=o.desk.book,
+        trips=o.desk.trips,
+        admins=AdminResolver(redis=None),
+        metrics=Metrics(),
+        messengers=messengers,
+    )
+
+
 def test_a_decision_taken_where_the_travellers_platform_is_not_served_says_it_will_be_told(
     office: Office,
 ) -> None:
@@ -182,14 +196,7 @@ def test_a_decision_taken_where_the_travellers_platform_is_not_served_says_it_wi
     alice = ask(o, "U0ALICE")
     flows = o.flows.approvals
     assert flows is not None and flows.approvals is not None
-    elsewhere = ApprovalFlows(
-        approvals=flows.approvals,
-        policy=o.desk.book,
-        trips=o.desk.trips,
-        admins=AdminResolver(redis=None),
-        metrics=Metrics(),
-        messengers=Messengers(prefixes=[TOY.prefix]),  # none registered
-    )
+    elsewhere = clicked_elsewhere(o, Messengers(prefixes=[TOY.prefix]))  # none registered
     click = Request(TOY, "T1", "U0APPROVER", Action(APPROVE, {"id": alice.id}), "en")
     decided = elsewhere.decide(click)
     assert t("approval_traveller_retrying", "en") in (decided.toast or "")
@@ -212,14 +219,9 @@ def test_a_decision_whose_travellers_platform_no_process_serves_asks_the_approve
     alice = ask(o, "U0ALICE")
     flows = o.flows.approvals
     assert flows is not None and flows.approvals is not None
-    elsewhere = ApprovalFlows(
-        approvals=flows.approvals,
-        policy=o.desk.book,
-        trips=o.desk.trips,
-        admins=AdminResolver(redis=None),
-        metrics=Metrics(),
-        messengers=Messengers(prefixes=[TOY.prefix], served=()),  # nobody serves TOY
-    )
+    elsewhere = clicked_elsewhere(
+        o, Messengers(prefixes=[TOY.prefix], served=())
+    )  # nobody serves TOY
     click = Request(TOY, "T1", "U0APPROVER", Action(APPROVE, {"id": alice.id}), "zh")
     decided = elsewhere.decide(click)
     assert decided.toast == t("approval_traveller_not_delivered", "zh")
