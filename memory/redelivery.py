@@ -199,10 +199,11 @@ class InvalidationJournal:
             self._queued.wait_for(lambda: not self._done and not self._tidying, timeout)
 
     def _tidy(self) -> None:
-        """Delete what is queued; the thread ends after `_IDLE` seconds without work."""
+        """Delete what is queued; the thread ends after `_IDLE` seconds without work, or
+        once nothing is queued after `stop` (a stopped process leaves no thread behind)."""
         while True:
             with self._queued:
-                if not self._queued.wait_for(lambda: bool(self._done), _IDLE):
+                if not self._queued.wait_for(self._work_or_stop, _IDLE) or not self._done:
                     self._tidier = None
                     return
                 done, self._done, self._tidying = self._done, [], True
@@ -212,6 +213,9 @@ class InvalidationJournal:
                 with self._queued:
                     self._tidying = False
                     self._queued.notify_all()
+
+    def _work_or_stop(self) -> bool:
+        return bool(self._done) or self._stop.is_set()
 
     def _delete(self, done: list[tuple[str, str]]) -> None:
         with contextlib.suppress(MemoryEngineError):
@@ -320,6 +324,11 @@ class InvalidationJournal:
         if thread is not None:
             thread.join(5)
         self.settle()
+        with self._queued:
+            tidier = self._tidier
+            self._queued.notify_all()  # it sees `_stop` and ends
+        if tidier is not None:
+            tidier.join(5)
 
     def close(self) -> None:
         """Stop, and close the journal's database when it is the journal's own: last, after
