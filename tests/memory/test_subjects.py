@@ -126,3 +126,24 @@ def test_an_implication_naming_an_unknown_subject_is_refused(tmp_path: Path) -> 
     path.write_text(json.dumps(spec), encoding="utf-8")
     with pytest.raises(ProfileSchemaError, match="nope"):
         load_subjects(path, load_schema())
+
+
+@pytest.mark.parametrize(
+    ("text", "highland"),
+    [
+        ("订上海浦东香格里拉两晚", False),
+        ("Book the Shangri-La in Singapore", False),
+        ("出差只住香格里拉酒店", False),
+        ("Can you stay in Leh for the night, lah?", False),
+        ("亚丁转机去欧洲", False),
+        ("下个月去香格里拉玩几天", True),
+        ("Flying to Shangri-La next month", True),
+        ("去稻城亚丁要准备什么", True),
+        ("川西高原自驾", True),
+    ],
+)
+def test_a_high_place_is_the_place_not_a_hotel_of_its_name(
+    subjects: Subjects, text: str, highland: bool
+) -> None:
+    assert ("highland" in subjects.of(text)) is highland
+    assert ("highland" in subjects.asked(text)) is highland
