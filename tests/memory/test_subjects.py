@@ -147,3 +147,25 @@ def test_a_high_place_is_the_place_not_a_hotel_of_its_name(
 ) -> None:
     assert ("highland" in subjects.of(text)) is highland
     assert ("highland" in subjects.asked(text)) is highland
+
+
+@pytest.mark.parametrize(
+    ("text", "late"),
+    [
+        ("dinner at 7:10 pm", False),
+        ("I land at 10:12 am", False),
+        ("晚上五点到酒店", False),
+        ("下午三点的会", False),
+        ("晚上十点以后的航班", True),
+        ("晚上10点以后的航班", True),
+        ("夜里两点的车", True),
+        ("22点出发", True),
+        ("the 11:45pm to Newark", True),
+        ("a 23:30 departure", True),
+        ("leaving at 3am", True),
+    ],
+)
+def test_late_is_the_same_hours_in_both_languages_nine_pm_to_before_five(
+    subjects: Subjects, text: str, late: bool
+) -> None:
+    assert ("late" in subjects.of(text)) is late
