@@ -169,3 +169,14 @@ def test_late_is_the_same_hours_in_both_languages_nine_pm_to_before_five(
     subjects: Subjects, text: str, late: bool
 ) -> None:
     assert ("late" in subjects.of(text)) is late
+
+
+@pytest.mark.parametrize("request_text", ["半夜太吵了睡不着", "半夜胃疼怎么办", "Wake me at 4am"])
+def test_a_late_hour_about_sleep_or_the_body_implies_no_flight(
+    subjects: Subjects, request_text: str
+) -> None:
+    assert "flight" not in subjects.implied(subjects.asked(request_text))
+
+
+def test_the_time_of_a_boat_trip_is_a_journey_time_not_said_in_passing(subjects: Subjects) -> None:
+    assert {"boat", "time"} <= subjects.asked("带孩子晚上坐游船")
