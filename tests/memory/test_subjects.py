@@ -120,6 +120,11 @@ def test_a_meal_skipped_is_no_diet_but_a_food_refused_is(subjects: Subjects) -> 
     assert "diet" in subjects.of("我不吃香菜")
 
 
+@pytest.mark.parametrize("text", ["飞机餐不吃，自己带吃的", "工作餐不吃牛羊"])
+def test_a_refusal_after_a_meal_word_is_still_a_diet(subjects: Subjects, text: str) -> None:
+    assert "diet" in subjects.of(text)
+
+
 def test_an_implication_naming_an_unknown_subject_is_refused(tmp_path: Path) -> None:
     path = tmp_path / "subjects.json"
     spec = {"subjects": {"flight": {"en": ["\\bflights?\\b"]}}, "implies": {"flight": ["nope"]}}
