@@ -167,10 +167,11 @@ def test_a_high_altitude_destination_lifts_the_altitude_sickness_fact() -> None:
     assert int(np.argmax(scores)) == 1
 
 
-def test_an_evening_meal_does_not_lift_time_of_day_facts_over_what_one_eats() -> None:
+def test_an_evening_meal_does_not_lift_a_time_of_day_fact_over_a_nearer_one() -> None:
+    # Neither fact is about the meal: without the time said in passing, the nearer one wins.
     query = unit([1.0, 0.0])[0]
-    facts = unit([0.9, 0.1], [0.9, 0.1])
-    texts = ["晚上十点以后不要安排活动", "不吃辣"]
+    facts = unit([0.9, 0.1], [0.92, 0.08])
+    texts = ["晚上十点以后不要安排活动", "出差带着笔记本电脑"]
     scores = rank_scores("晚上去哪家馆子", query, texts, ["zh"] * 2, [None] * 2, facts)
     assert int(np.argmax(scores)) == 1
 

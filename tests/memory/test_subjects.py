@@ -120,9 +120,68 @@ def test_a_meal_skipped_is_no_diet_but_a_food_refused_is(subjects: Subjects) -> 
     assert "diet" in subjects.of("我不吃香菜")
 
 
+@pytest.mark.parametrize("text", ["飞机餐不吃，自己带吃的", "工作餐不吃牛羊"])
+def test_a_refusal_after_a_meal_word_is_still_a_diet(subjects: Subjects, text: str) -> None:
+    assert "diet" in subjects.of(text)
+
+
 def test_an_implication_naming_an_unknown_subject_is_refused(tmp_path: Path) -> None:
     path = tmp_path / "subjects.json"
     spec = {"subjects": {"flight": {"en": ["\\bflights?\\b"]}}, "implies": {"flight": ["nope"]}}
     path.write_text(json.dumps(spec), encoding="utf-8")
     with pytest.raises(ProfileSchemaError, match="nope"):
         load_subjects(path, load_schema())
+
+
+@pytest.mark.parametrize(
+    ("text", "highland"),
+    [
+        ("订上海浦东香格里拉两晚", False),
+        ("Book the Shangri-La in Singapore", False),
+        ("出差只住香格里拉酒店", False),
+        ("Can you stay in Leh for the night, lah?", False),
+        ("亚丁转机去欧洲", False),
+        ("下个月去香格里拉玩几天", True),
+        ("Flying to Shangri-La next month", True),
+        ("去稻城亚丁要准备什么", True),
+        ("川西高原自驾", True),
+    ],
+)
+def test_a_high_place_is_the_place_not_a_hotel_of_its_name(
+    subjects: Subjects, text: str, highland: bool
+) -> None:
+    assert ("highland" in subjects.of(text)) is highland
+    assert ("highland" in subjects.asked(text)) is highland
+
+
+@pytest.mark.parametrize(
+    ("text", "late"),
+    [
+        ("dinner at 7:10 pm", False),
+        ("I land at 10:12 am", False),
+        ("晚上五点到酒店", False),
+        ("下午三点的会", False),
+        ("晚上十点以后的航班", True),
+        ("晚上10点以后的航班", True),
+        ("夜里两点的车", True),
+        ("22点出发", True),
+        ("the 11:45pm to Newark", True),
+        ("a 23:30 departure", True),
+        ("leaving at 3am", True),
+    ],
+)
+def test_late_is_the_same_hours_in_both_languages_nine_pm_to_before_five(
+    subjects: Subjects, text: str, late: bool
+) -> None:
+    assert ("late" in subjects.of(text)) is late
+
+
+@pytest.mark.parametrize("request_text", ["半夜太吵了睡不着", "半夜胃疼怎么办", "Wake me at 4am"])
+def test_a_late_hour_about_sleep_or_the_body_implies_no_flight(
+    subjects: Subjects, request_text: str
+) -> None:
+    assert "flight" not in subjects.implied(subjects.asked(request_text))
+
+
+def test_the_time_of_a_boat_trip_is_a_journey_time_not_said_in_passing(subjects: Subjects) -> None:
+    assert {"boat", "time"} <= subjects.asked("带孩子晚上坐游船")
