@@ -119,6 +119,7 @@ def test_a_long_journal_is_not_delivered_inside_one_read(
     assert reader.cache.stats.hits == hits + 1
 
 
+@pytest.mark.parametrize("dsn", ["sqlite"], indirect=True)  # the database it names
 def test_a_save_does_not_wait_for_the_lock_its_cleanup_needs(
     make_memory: MemoryFactory, namespace: str, tmp_path: Path
 ) -> None:
@@ -159,6 +160,7 @@ def test_a_save_does_not_wait_for_the_lock_its_cleanup_needs(
     assert _kept(mem) == 0
 
 
+@pytest.mark.parametrize("dsn", ["postgresql"], indirect=True)  # the database it names
 def test_a_cleanup_that_fails_on_postgresql_is_no_database_outage(
     make_memory: MemoryFactory,
     pg_schema_dsn: str,
