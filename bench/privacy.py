@@ -38,7 +38,7 @@ t12_fresh, and adds `r21_fresh` (measured once); round 22 adds `r22_dev` (tuned 
 and `r22_fresh` (measured once); round 23 adds `r23_dev` (tuned on) and `r23_fresh` (measured
 once); round 24 adds `r24_dev` (tuned on) and `r24_fresh` (measured once); round 25 adds
 `r25_fresh` (measured once); round 26 adds `r26_dev` (tuned on) and `r26_fresh` (measured
-once) (bench/README.md).
+once); round 27 adds `r27_dev` (tuned on) and `r27_fresh` (measured once) (bench/README.md).
 
     .venv/bin/python bench/privacy.py
     .venv/bin/python bench/privacy.py --prefeval ../shared/data/prefeval_dev --json out.json
@@ -104,6 +104,8 @@ ROUND8 = (
     "r25_fresh",
     "r26_dev",
     "r26_fresh",
+    "r27_dev",
+    "r27_fresh",
 )
 ROUND8_TUNED = (
     "r8_dev",
@@ -131,6 +133,7 @@ ROUND8_TUNED = (
     "r23_dev",
     "r24_dev",
     "r26_dev",
+    "r27_dev",
 )
 FAMILIES = ("amount", "instructions")
 # Sets whose misses are printed (tuned on anyway): r8_fresh was measured once, untuned, and
@@ -171,6 +174,10 @@ FAMILIES = ("amount", "instructions")
 # Round 26's r26_dev (amounts a priced thing owns across a span, a vehicle or a bed; altitudes,
 # floors, group sizes and battery charges said without a unit) is tuned on; r26_fresh, written
 # after that tuning and committed before its only run, only measured.
+# Round 27's r27_dev (prices reported with a verb of things bought or by sellers, in one digit
+# or with decimals; levels reached, measures as subjects, scores, group sizes, distances gone)
+# is tuned on; r27_fresh, written after that tuning and committed before its only run, only
+# measured.
 LISTED = ("dev", "t12_dev", *ROUND8_TUNED)  # every set tuned on
 
 

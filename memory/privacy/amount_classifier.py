@@ -31,6 +31,7 @@ from typing import Any
 import numpy as np
 
 from memory.privacy.money import CANDIDATE, EXPLICIT, MONEY_WORD, NOT_MONEY
+from memory.privacy.reports import reported_price
 from memory.privacy.similarity import ExemplarMargin, Matrix
 from memory.privacy.text import normalise
 from memory.privacy.vocabulary import PAYING_EN, PAYING_PHRASAL, PAYING_ZH
@@ -55,7 +56,13 @@ _WORD = re.compile(r"[A-Za-z\u4e00-\u9fff]")
 def names_money(text: str) -> bool:
     """Whether anything in `text` names money: a currency, a money word or a paying verb."""
     folded = normalise(text).text
-    return bool(EXPLICIT.search(folded) or MONEY_WORD.search(folded) or _PAYING.search(folded))
+    return bool(
+        EXPLICIT.search(folded)
+        or MONEY_WORD.search(folded)
+        or _PAYING.search(folded)
+        # round 27: a price reported of a thing bought ("the museum is 12 to get in")
+        or any(reported_price(folded, *match.span()) for match in CANDIDATE.finditer(folded))
+    )
 
 
 def adjudicable(text: str, verdict: str | None) -> bool:

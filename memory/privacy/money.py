@@ -19,6 +19,7 @@ from collections.abc import Iterator
 from memory.privacy.measures import daily_distance, height_cap
 from memory.privacy.prices import PLACE_BEFORE, priced
 from memory.privacy.readings import not_money
+from memory.privacy.reports import YUAN_JIAO, reported_price
 from memory.privacy.roles import TIME_BEFORE, small_numbered
 from memory.privacy.small_amounts import SINGLE_ZH_PAID, one_digit_amount
 from memory.privacy.vocabulary import (
@@ -363,6 +364,7 @@ def amounts(text: str) -> Iterator[tuple[int, int]]:
     yield from (match.span() for match in VAGUE_PRICE.finditer(text))
     yield from (match.span(1) for match in OVER_SCALE.finditer(text))
     yield from (match.span(1) for match in SINGLE_ZH_PAID.finditer(text))
+    yield from (match.span() for match in YUAN_JIAO.finditer(text))  # round 27: "两块五"
     for match in EXPLICIT.finditer(text):
         start, end = match.span()
         if _POUNDS.search(match.group()) and WEIGHT.search(text, max(0, start - 40), end + 40):
@@ -370,10 +372,12 @@ def amounts(text: str) -> Iterator[tuple[int, int]]:
         yield start, end
     for match in CANDIDATE.finditer(text):
         number, (start, end) = match.group(), match.span()
+        reported = reported_price(text, start, end)  # round 27: "the cloakroom was 2"
         big_enough = (
             sum(ch.isdigit() for ch in number) >= 2
             or not number[-1].isdigit()
             or one_digit_amount(text, start, end)
+            or reported
         )
         if not _WORD.search(text, max(0, start - 40), end + 40):
             continue  # no word around it: nothing says it is money
@@ -383,7 +387,7 @@ def amounts(text: str) -> Iterator[tuple[int, int]]:
             and not height_cap(text, start, end)
             and not daily_distance(text, start, end)
             and not not_money(text, start, end, number)  # round 26: "Cusco is at 3,400"
-            and (_money_context(text, start, end) or priced(text, start, end))
+            and (reported or _money_context(text, start, end) or priced(text, start, end))
         ):
             yield start, end
 

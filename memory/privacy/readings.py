@@ -28,6 +28,7 @@ from __future__ import annotations
 import re
 
 from memory.privacy.priced_things import THING_BEFORE
+from memory.privacy.reports import level_reached
 
 F = re.ASCII | re.IGNORECASE
 
@@ -224,7 +225,10 @@ def _battery(text: str, start: int, end: int, number: str) -> bool:
 
 def not_money(text: str, start: int, end: int, number: str) -> bool:
     """Whether the bare number text[start:end] is an altitude, a floor, a group's size or a
-    battery's charge by the words that govern it, with no money in its clause."""
+    battery's charge by the words that govern it, with no money in its clause; or (round 27)
+    a level reached, a score, a time to connect, a cap in a measure's unit (`reports`)."""
+    if level_reached(text, start, end, number):
+        return True
     if _battery(text, start, end, number):
         owned = False  # "离开青旅的时候充电宝还有60": the battery is nearer than the hostel
     elif _altitude(text, start, end, number) or _floor(text, start, end, number):

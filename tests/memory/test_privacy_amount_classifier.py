@@ -72,6 +72,7 @@ def test_the_weights_match_the_features_and_hold_no_measured_set() -> None:
     assert len(doc["weights"]) == 384 + len(FEATURES)
     measured = {"held_out", "untuned_r6", "untuned_r7", "r8_held_out", "t12_fresh"}
     measured |= {"r21_fresh", "r22_fresh", "r23_fresh", "r24_fresh", "r25_fresh", "r26_fresh"}
+    measured |= {"r27_fresh"}
     assert not measured & set(doc["sets"])
     assert all((CORPUS / f"{name}.json").exists() for name in doc["sets"])
     assert 0.5 < doc["threshold"] < 1.0  # kept only when clearly no amount
