@@ -17,8 +17,9 @@ round's code and once with main's; round 14 adds `fresh12`, committed before its
 run), pairs of an older and a newer fact one traveller said, in English or Chinese:
 "change" (the newer replaces the older: it should supersede), "scoped" (the newer holds
 only in a place, trip kind or situation), "complement" (the same subject, compatible)
-and "unrelated" (both should stay). The held-out half was written with the dev half, before the change detector, and is
-never tuned on; the fresh probes, on other subjects, were written after it was frozen.
+and "unrelated" (both should stay). The held-out half was written with the dev half,
+before the change detector, and is never tuned on; the fresh probes, on other subjects,
+were written after it was frozen.
 `--errors` lists the dev halves' misses only.
 
 Each pair goes through the real `Memory.record` (a SQLite file, the bundled embedding
