@@ -13,12 +13,13 @@ before its one run, and its precision follow-up `dev9`, tuned on; round 11 adds 
 tuned on, whose pairs carry `others`: the traveller's other facts on the pair's subject,
 recorded among the crowded traveller's facts, and `fresh9`, the same kind of pairs
 committed before its one run; round 13 adds `fresh11`, the same, run once with the
-round's code and once with main's), pairs of an older and a
-newer fact one traveller said, in English or Chinese: "change" (the newer replaces the
-older: it should supersede), "scoped" (the newer holds only in a place, trip kind or
-situation), "complement" (the same subject, compatible) and "unrelated" (both should
-stay). The held-out half was written with the dev half, before the change detector, and is
-never tuned on; the fresh probes, on other subjects, were written after it was frozen.
+round's code and once with main's; round 14 adds `fresh12`, committed before its one
+run), pairs of an older and a newer fact one traveller said, in English or Chinese:
+"change" (the newer replaces the older: it should supersede), "scoped" (the newer holds
+only in a place, trip kind or situation), "complement" (the same subject, compatible)
+and "unrelated" (both should stay). The held-out half was written with the dev half,
+before the change detector, and is never tuned on; the fresh probes, on other subjects,
+were written after it was frozen.
 `--errors` lists the dev halves' misses only.
 
 Each pair goes through the real `Memory.record` (a SQLite file, the bundled embedding
@@ -106,6 +107,7 @@ HALVES = (
     "fresh10",
     "dev12",
     "fresh11",
+    "fresh12",
 )
 DEV_HALVES = (
     *("dev", "dev2", "dev3", "dev4", "dev5", "dev6", "dev7", "dev8", "dev9", "dev10", "dev11"),
@@ -141,6 +143,7 @@ SPLIT_OF = {
     "fresh10": "check",
     "dev12": "dev",
     "fresh11": "check",
+    "fresh12": "check",
 }
 RECORDED: dict[str, str] = {}  # an older fact's text -> the id it was recorded as
 _EXISTING = re.compile(r"^([0-9a-f]{32}): (.*)$", re.MULTILINE)

@@ -14,13 +14,13 @@ as contested by the newer. Anything else is added, within the namespace's cap.
 from __future__ import annotations
 
 import dataclasses
-import threading
 import uuid
 from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 
+from memory.aspects import AspectVectors
 from memory.changes import MIN_SIMILARITY, ChangeReader, Verdict, load_changes
 from memory.conflicts import ConflictJudge, Decision
 from memory.dedupe import SIMILAR, is_near_duplicate
@@ -28,6 +28,7 @@ from memory.embedding import Embedder
 from memory.lang import Lang
 from memory.profile import ProfileSchema
 from memory.relations import comparable, relation
+from memory.remainder import keep_remainder
 from memory.store import StoredItem, Tx, utcnow
 from memory.types import MemoryItem, RecordOutcome, SlotMatch
 
@@ -51,6 +52,7 @@ class FactDecider:
         self.schema = schema
         self.embedder = embedder
         self.changes = changes or load_changes()
+        self.aspects = AspectVectors(embedder, self.changes)
 
     def decide(
         self, tx: Tx, current: list[StoredItem], cand: Candidate, source: str, limit: int
@@ -126,7 +128,7 @@ class FactDecider:
         current.append(StoredItem(item, cand.embedding, self.embedder.name))
         if match is not None and self.schema.slot(match.slot).kind == "multi":
             for old in replaced:
-                self._keep_remainder(tx, current, old, set(match.value))
+                keep_remainder(self.schema, self.embedder, tx, current, old, set(match.value))
         if replaced or outdated:
             olds = "; ".join(old.item.text for old in replaced + outdated)
             return RecordOutcome(
@@ -203,7 +205,7 @@ class FactDecider:
             # other words. Never replaced (a wrong replacement is lost to the agent):
             # both stay, the newer marked newer, and only on the fact closest in text
             # and in aspect.
-            vectors = self._aspect_vectors([current[i].item.text for i in loose] + [cand.text])
+            vectors = self.aspects([current[i].item.text for i in loose] + [cand.text])
             floor = _LOOSE_ASPECT[cand.lang]
             for i, near in zip(loose, (vectors[:-1] @ vectors[-1]).tolist(), strict=True):
                 if near >= floor:
@@ -257,7 +259,7 @@ class FactDecider:
             i for i in open_ if sims[i] >= _ASPECT_FLOOR and self._rival(current[i].item, cand)
         }
         near = sorted(rivals | {f[2] for f in found})
-        vectors = self._aspect_vectors([current[i].item.text for i in near] + [cand.text])
+        vectors = self.aspects([current[i].item.text for i in near] + [cand.text])
         closeness = dict(zip(near, (vectors[:-1] @ vectors[-1]).tolist(), strict=True))
         top = max(closeness.values())
         kept = [f for f in found if top - closeness[f[2]] <= _ASPECT_MARGIN[f[0]]]
@@ -276,44 +278,7 @@ class FactDecider:
     def warm_aspects(self, texts: Sequence[str]) -> None:
         """Embed the aspects of facts about to be written, before the write transaction
         (which stays short: PostgreSQL cuts off one that runs past its timeout)."""
-        self._aspect_vectors(texts)
-
-    def _aspect_vectors(self, texts: Sequence[str]) -> Any:
-        name = self.embedder.name
-        keys = [(name, self.changes.aspect(text)) for text in texts]
-        with _ASPECT_LOCK:
-            known = {k: _ASPECT_CACHE[k] for k in keys if k in _ASPECT_CACHE}
-        missing = list(dict.fromkeys(k for k in keys if k not in known))
-        if missing:
-            vectors = self.embedder.embed_passages([aspect for _, aspect in missing])
-            known.update(zip(missing, vectors, strict=True))
-            with _ASPECT_LOCK:
-                for key in missing:
-                    _ASPECT_CACHE[key] = known[key]
-                while len(_ASPECT_CACHE) > _ASPECT_CACHE_SIZE:
-                    _ASPECT_CACHE.pop(next(iter(_ASPECT_CACHE)))
-        return np.stack([known[k] for k in keys])
-
-    def _keep_remainder(
-        self, tx: Tx, current: list[StoredItem], old: StoredItem, contradicted: set[str]
-    ) -> None:
-        """ "I prefer China Eastern" contradicts only MU of "I avoid Air China and China
-        Eastern": the Air China part stays remembered, as a fact of its own."""
-        assert old.item.slot is not None
-        rest = tuple(sorted(set(old.item.value or ()) - contradicted))
-        if not rest:
-            return
-        text = self.schema.render(old.item.slot, rest, old.item.lang)
-        if old.item.scope:  # the rest keeps its scope, in words too ("上海：避免入住汉庭")
-            label = self.schema.scope_label(old.item.scope, old.item.lang)
-            text = f"{label}{'：' if old.item.lang == 'zh' else ': '}{text}"
-        text = text[:1].upper() + text[1:]
-        vector = self.embedder.embed_passages([text])[0]
-        item = dataclasses.replace(
-            old.item, id=uuid.uuid4().hex, text=text, value=rest, created_at=utcnow()
-        )
-        tx.insert(item, vector, self.embedder.name)
-        current.append(StoredItem(item, vector, self.embedder.name))
+        self.aspects(texts)
 
 
 # A change of mind is about what the newer fact is most about. Among a traveller's many
@@ -336,11 +301,6 @@ _RIVAL_SIMILARITY = 0.02
 # and sit higher in e5's space).
 _LOOSE_ASPECT = {"en": 0.80, "zh": 0.86}
 _ASPECT_FLOOR = 0.78  # full-text similarity below which a fact is not a rival aspect
-# (embedding model, aspect) -> its embedding, shared by the engines of a process (facts
-# one wrote are the others' current facts); the judge asks outside the write lock.
-_ASPECT_CACHE: dict[tuple[str, str], Any] = {}
-_ASPECT_CACHE_SIZE = 8192
-_ASPECT_LOCK = threading.Lock()
 
 
 def _duplicate(cand: Candidate, existing: MemoryItem) -> RecordOutcome:

@@ -47,6 +47,7 @@ _INSTEAD_OF = re.compile(r"^\W*(?:instead of|rather than|over|而不是|而非)\
 _LEAVING = re.compile(
     r"\b(?:(?:i'?m|i am) (?:done|finished) with|done with|(?:gone|went) off|fed up with|"
     r"sick of|tired of|no more|(?:quit|quitting)|(?:gave|given|giving) up(?: on)?|"
+    r"(?:dropped|ditched)|"
     r"(?:moved|moving|switched|switching) (?:away )?from|"
     r"(?:stopped|stop) (?:using|booking|flying(?: with)?|staying (?:at|with)|taking)|"
     r"used to (?:[a-z]+ ){0,2})"
@@ -54,6 +55,10 @@ _LEAVING = re.compile(
     r"(?:以前|原来|过去)(?:很|挺|一直|常|总)?(?:喜欢|爱)?(?:住|坐|订|用|飞|选)?\s*$",
     re.IGNORECASE,
 )
+
+# Words that add the rest of a fact to what was given up ("I'm done with Hilton, and
+# Marriott too"), so its stance carries on.
+_ALSO = re.compile(r"\b(?:too|also|as well|either|neither|nor)\b|也|都不", re.IGNORECASE)
 
 # A brand named as a membership ("我是南航明珠会员", "I'm a United MileagePlus member", "I
 # cancelled my Hyatt membership") in a clause that chooses nothing is no choice of it.
@@ -194,7 +199,9 @@ class ProfileSchema:
             for slot, option, pattern in self._matchers
             for m in pattern.finditer(text)
         ]
-        hits = self._changes([h for h in found if not any(_covers(o, h) for o in found)], text)
+        named = [h for h in found if not any(_covers(o, h) for o in found)]
+        hits = self._changes(named, text)
+        left = [h for h in named if h not in hits and _LEAVING.search(text[: h.start])]
         hits = [h for h in hits if not self._membership(h, text)]
         chars = list(text)
         for hit in hits:  # cue words inside a recognised phrase ("no more than") are not cues
@@ -210,6 +217,15 @@ class ProfileSchema:
             if clause_stance is not None:  # a clause without a cue continues the previous one
                 stance, must = clause_stance, clause_must
             in_clause = [h for h in hits if start <= h.start < end]
+            if (
+                not in_clause
+                and any(start <= h.start < end for h in left)
+                and not (separator and separator.group(0).strip().isalpha())
+                and not _ALSO.search(text[end:])
+            ):
+                # a clause of its own that only gives up the option left ("I've ditched
+                # Marriott, Hilton all the way now"): the rest of the fact chooses
+                stance, must = "positive", False
             for slot_id in dict.fromkeys(h.slot for h in in_clause):
                 slot = self._by_id[slot_id]
                 families.add(min(slot.id, slot.exclusive_with or slot.id))

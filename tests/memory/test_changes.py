@@ -540,3 +540,38 @@ def test_a_companions_change_of_mind_replaces_their_liking_and_the_writers_own_d
     current = {i.text for i in memory.items(namespace)}
     assert current == ({new} if replaced else {old, new}), outcome
     assert (outcome.status == "updated") is replaced
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "ask"),
+    [
+        pytest.param(
+            "I always stay at Hyatt",
+            "I've dropped Hyatt, I stay at the Standard now",
+            "Book me a hotel in Chicago for next Tuesday",
+            id="en-dropped-for-a-hotel-no-list-names",
+        ),
+        pytest.param(
+            "出差一直住凯悦",
+            "凯悦不住了，现在都住丽思卡尔顿",
+            "下周去成都出差，帮我订个酒店",
+            id="zh-given-up-for-another-chain",
+        ),
+    ],
+)
+def test_a_hotel_chain_dropped_reaches_the_agent_as_the_current_choice(
+    memory: Memory, namespace: str, old: str, new: str, ask: str
+) -> None:
+    """Among a traveller's other preferences, what the agent receives for a hotel request
+    carries the new hotel and not the dropped chain as a current preference; the old one
+    stays in history."""
+    others = ["I prefer aisle seats", "No red-eye flights please", "早餐要有中式的"]
+    memory.record(namespace, [*others, old])
+    [outcome] = memory.record(namespace, [new])
+    assert outcome.status == "updated", outcome
+    text = memory.retrieve(namespace, ask)
+    assert new.rstrip("。.") in text
+    assert old not in text
+    history = {row["text"]: row for row in memory.export(namespace)["items"]}
+    assert history[old]["current"] is False
+    assert all(history[o]["current"] for o in others)
