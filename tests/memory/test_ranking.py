@@ -254,3 +254,29 @@ def test_an_english_voice_the_vocabulary_was_not_written_from_gets_its_preferenc
     local: LocalEmbedder, request_text: str, wanted: str
 ) -> None:
     assert rank(local, request_text, VOICES)[0] == wanted
+
+
+def _clear_lead_namespace(lead: float) -> tuple[Vector, Vector, list[str]]:
+    """Twelve English facts: the first `lead` above ten packed ones, and one about flights
+    (the only fact the request's subject lifts) among the packed ones."""
+    query = unit([1.0, 0.0])[0]
+    angles = [0.30 - lead] + [0.30 + 0.002 * i for i in range(11)]
+    facts = unit(*[[float(np.cos(a)), float(np.sin(a))] for a in angles])
+    texts = ["Always a cab to the terminal, I won't lug bags onto the train"]
+    texts += [f"I keep receipt number {i} for my records" for i in range(10)]
+    texts += ["I never take red-eye flights"]
+    return query, facts, texts
+
+
+def test_a_clear_match_stays_first_despite_a_rule_match_elsewhere() -> None:
+    query, facts, texts = _clear_lead_namespace(0.25)
+    request = "How do I get to Changi for my flight on Friday?"
+    scores = rank_scores(request, query, texts, ["en"] * 12, [None] * 12, facts)
+    assert int(np.argmax(scores)) == 0  # the cab fact, the embedding's clear choice
+
+
+def test_a_close_call_is_still_decided_by_what_the_request_is_about() -> None:
+    query, facts, texts = _clear_lead_namespace(0.01)
+    request = "Can you book me a flight to Denver?"
+    scores = rank_scores(request, query, texts, ["en"] * 12, [None] * 12, facts)
+    assert int(np.argmax(scores)) == 11  # the red-eye fact: the lead is no clear match
