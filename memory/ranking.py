@@ -54,6 +54,7 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 import numpy as np
+import numpy.typing as npt
 
 from memory.embedding import Embedder, Vector
 from memory.errors import MemoryEngineError
@@ -221,7 +222,7 @@ def _score(
     return out
 
 
-def _clear_match(view: Vector) -> int | None:
+def _clear_match(view: npt.NDArray[np.float64]) -> int | None:
     """The position of the fact the embedding alone (`view`: cosine and language lift)
     ranks first when it leads the next by `CLEAR_MATCH` standard deviations of `view`,
     else None."""
