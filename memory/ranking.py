@@ -226,13 +226,15 @@ def _clear_match(view: npt.NDArray[np.float64]) -> int | None:
     """The position of the fact the embedding alone (`view`: cosine and language lift)
     ranks first when it leads the next by `CLEAR_MATCH` standard deviations of `view`,
     else None."""
-    if len(view) < CLEAR_MATCH_FACTS:
+    count = len(view)
+    if count < CLEAR_MATCH_FACTS:
         return None
-    spread = float(view.std())
-    first, second = np.partition(view, len(view) - 2)[-2:][::-1]
-    if spread <= 0 or (first - second) < CLEAR_MATCH * spread:
+    top = np.partition(view, count - 2)
+    mean = float(view.sum()) / count
+    spread = math.sqrt(max(float(view @ view) / count - mean * mean, 0.0))
+    if spread <= 0 or float(top[-1] - top[-2]) < CLEAR_MATCH * spread:
         return None
-    return int(np.argmax(view))
+    return int(view.argmax())
 
 
 def rank_order(
