@@ -14,6 +14,15 @@ are now (change a weight, replay in seconds). The facts' texts and slots are kep
 that a changed vocabulary (or another one, `--vocabulary FILE`, e.g. the one before a
 change) is read again from them without a new capture. Only the dev split is for tuning:
 the check halves are measured by the benches.
+
+    .venv/bin/python bench/ranking_replay.py blind --split fresh3
+
+`blind` runs the travellers of one split (any of `travel_people.json`, e.g. a blind one)
+through the real engine and prints counts only, never a request or a fact: R@1/3/5 of the
+engine, of the engine's own embedding view alone (cosine and language lift, no subject
+boost) and of plain e5, per language pair, and how many requests the subject boost moved
+the needed fact up or down. It tells whether a shortfall against e5 comes from the
+embedding view or from the rules without reading a single miss.
 """
 
 from __future__ import annotations
@@ -56,8 +65,10 @@ _original_rank_facts = engine_module.rank_facts
 
 
 def _capturing_score(cosine, lang, asked, facts, gap, implied=()):  # type: ignore[no-untyped-def]
-    asked = tuple(asked)
-    _last.update(cosine=cosine.copy(), lang=lang, asked=asked, features=facts, gap=gap)
+    asked, implied = tuple(asked), tuple(implied)
+    _last.update(
+        cosine=cosine.copy(), lang=lang, asked=asked, features=facts, gap=gap, implied=implied
+    )
     return _original_score(cosine, lang, asked, facts, gap, implied)
 
 
@@ -215,17 +226,74 @@ def replay(path: Path, vocabulary_path: Path | None = None) -> None:
         print(f"{name:<16} {n:4d}  {a:10d} {b:3d} {d:3d}   {x:6d} {y:3d} {z:3d}")
 
 
+def blind(split: str) -> None:
+    """Counts only (module docstring): the split's travellers, engine · embedding view ·
+    plain e5, and how often the subject boost moved the needed fact up or down."""
+    from collections import defaultdict
+
+    import numpy as np
+
+    tmp = tempfile.mkdtemp(prefix="ranking-blind-")
+    embedder = CachingEmbedder(shared_local_embedder())
+    memory = open_memory(dsn=f"sqlite:///{tmp}/memory.db", redis_url="", embedder=embedder)
+    baseline = Baseline()
+    run = uuid.uuid4().hex[:8]
+    # per language pair: cases, engine R@1/3/5, embedding view R@1/3/5, e5 R@1/3/5,
+    # boost lifted the fact (to a better place), boost pushed it down
+    tally: dict[str, list[int]] = defaultdict(lambda: [0] * 12)
+    data = json.loads(PEOPLE.read_text(encoding="utf-8"))
+    for person in [p for p in data["people"] if p["split"] == split]:
+        ns = f"blind-{run}-{person['person']}"
+        texts = [f["fact"] for f in person["facts"]]
+        outcomes = _record(memory, ns, texts)
+        for index, fact in enumerate(person["facts"]):
+            for request in fact["requests"]:
+                row = tally[f"{detect_lang(request)}·{detect_lang(fact['fact'])}"]
+                row[0] += 1
+                base = baseline.rank(request, texts, index)
+                c = _case(memory, ns, request, outcomes[index].item_id, base)
+                for i, k in enumerate((1, 3, 5)):
+                    row[7 + i] += base is not None and base < k
+                if c["target"] is None:
+                    continue
+                facts, implied = _last["features"], _last["implied"]
+                full = _original_score(c["cosine"], c["lang"], c["asked"], facts, c["gap"], implied)
+                view = _original_score(c["cosine"], c["lang"], (), facts, c["gap"], ())
+                place = int(np.argsort(-full, kind="stable").tolist().index(c["target"]))
+                plain = int(np.argsort(-view, kind="stable").tolist().index(c["target"]))
+                for i, k in enumerate((1, 3, 5)):
+                    row[1 + i] += place < k
+                    row[4 + i] += plain < k
+                row[10] += place < plain
+                row[11] += place > plain
+    memory.close()
+    print(
+        f"{'pair':<6} {'n':>3}  engine R@1 R@3 R@5   view R@1 R@3 R@5   e5 R@1 R@3 R@5"
+        "   boost lifted / pushed down"
+    )
+    for name in sorted(tally):
+        n, a, b, d, e, g, h, x, y, z, up, down = tally[name]
+        print(
+            f"{name:<6} {n:3d}  {a:10d} {b:3d} {d:3d}   {e:8d} {g:3d} {h:3d}   "
+            f"{x:6d} {y:3d} {z:3d}   {up:5d} / {down}"
+        )
+
+
 def main() -> int:
     parser = argparse.ArgumentParser()
-    parser.add_argument("command", choices=["capture", "replay"])
-    parser.add_argument("--split", default="dev", choices=["dev", "check"])
+    parser.add_argument("command", choices=["capture", "replay", "blind"])
+    parser.add_argument("--split", default="dev")
     parser.add_argument("--prefeval", type=Path, default=None)
-    parser.add_argument("--out", type=Path, required=True)
+    parser.add_argument("--out", type=Path)
     parser.add_argument(
         "--vocabulary", type=Path, default=None, help="replay: another subjects.json"
     )
     args = parser.parse_args()
-    if args.command == "capture":
+    if args.command == "blind":
+        blind(args.split)
+    elif args.command == "capture":
+        if args.split not in ("dev", "check"):
+            raise SystemExit("capture: --split dev or check")
         capture(args.split, args.prefeval, args.out)
     else:
         replay(args.out, args.vocabulary)

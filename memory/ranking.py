@@ -32,6 +32,11 @@ count at `IMPLIED_SHARE` of the weight ("帮我订去杭州的高铁" and "高�
 team dinner" and "no spicy food"). A subject the request names only in passing (a time of
 day beside a meal or a stay, `Subjects.asked`) is not counted.
 
+*A clear match stays first.* When the fact the embedding alone ranks first (cosine and
+language lift) leads the next by `CLEAR_MATCH` standard deviations of all the facts'
+scores, no subject boost puts another fact above it: the rules lift what the embedding
+does not see, they do not overrule what it sees clearly.
+
 Everything is computed from what is passed in (no store, no cache); deterministic and
 independent of the order of the facts. What is read of each fact besides its vector (its
 language, its subjects) does not depend on the request: it is derived once per set of
@@ -49,6 +54,7 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 import numpy as np
+import numpy.typing as npt
 
 from memory.embedding import Embedder, Vector
 from memory.errors import MemoryEngineError
@@ -70,6 +76,12 @@ CROSS_LANGUAGE_LIFT = 0.5
 SUBJECT_WEIGHT = 0.025
 # Share of that weight for a subject the request implies without naming it.
 IMPLIED_SHARE = 0.75
+# The embedding's top fact stays first, whatever the subject boost says, when its score
+# (cosine and language lift) leads the next fact's by this many standard deviations of
+# all the facts' scores: a clear match (dev-tuned, bench/README.md, the guard round). Only
+# among at least CLEAR_MATCH_FACTS facts: in a handful, a spread says little.
+CLEAR_MATCH = 2.0
+CLEAR_MATCH_FACTS = 10
 
 # Everyday sentences with no bearing on travel preferences, English and Chinese.
 _PARALLEL: tuple[tuple[str, str], ...] = (
@@ -194,6 +206,7 @@ def _score(
         lift = CROSS_LANGUAGE_LIFT * gap.of(lang)
         other = facts.zh != (_norm(lang) == "zh")
         scores += lift * other
+    clear = _clear_match(scores)
     count = len(scores)
     weights = [(subject, SUBJECT_WEIGHT) for subject in asked]
     weights += [(subject, SUBJECT_WEIGHT * IMPLIED_SHARE) for subject in implied]
@@ -203,8 +216,25 @@ def _score(
         n = int(facts.counts[j])
         if n:
             scores += weight * math.log((count + 1) / (n + 0.5)) * having
+    if clear is not None:
+        scores[clear] = max(float(scores.max()), float(scores[clear])) + 1e-6
     out: Vector = scores.astype(np.float32)
     return out
+
+
+def _clear_match(view: npt.NDArray[np.float64]) -> int | None:
+    """The position of the fact the embedding alone (`view`: cosine and language lift)
+    ranks first when it leads the next by `CLEAR_MATCH` standard deviations of `view`,
+    else None."""
+    count = len(view)
+    if count < CLEAR_MATCH_FACTS:
+        return None
+    top = np.partition(view, count - 2)
+    mean = float(view.sum()) / count
+    spread = math.sqrt(max(float(view @ view) / count - mean * mean, 0.0))
+    if spread <= 0 or float(top[-1] - top[-2]) < CLEAR_MATCH * spread:
+        return None
+    return int(view.argmax())
 
 
 def rank_order(

@@ -219,3 +219,64 @@ def test_facts_described_inconsistently_are_refused(local: LocalEmbedder) -> Non
     facts = local.embed_passages(["a", "b"])
     with pytest.raises(ValueError, match="same facts"):
         rank_scores("hotel", query, ["a"], ["en", "en"], [None, None], facts)
+
+
+# An English traveller whose voice the vocabulary was not written from (terse, chatty,
+# British, Indian and Singaporean English, typos): the dev traveller "sanjay" of
+# bench/travel_people.json, added for the ranking round that looked for a guard.
+VOICES = [
+    "no redeyes pls, im useless the next day",
+    "Window seat always, I lean on the wall and sleep",
+    "KrisFlyer gold here, so SQ whenever can lah",
+    "Brekkie has to be in the room rate, not paying extra for eggs",
+    "I'm veg - no meat, no fish, eggs are ok",
+    "Max one connection, I don't do two stops",
+    "Mornings are for meetings, so fly me in the evening the day before",
+    "My 4yo daughter comes along most school holidays, need a cot or extra bed",
+    "Abroad I stick to Marriott, I'm Bonvoy titanium",
+    "Near the office beats near the sights, I hate commuting",
+    "Budget is tight this year - cheapest reasonable option please",
+    "Gym is non-negotiable, I lift at 6 daily",
+]
+
+
+@pytest.mark.parametrize(
+    ("request_text", "wanted"),
+    [
+        ("theres a 1:10am departure to Sydney thats half price, worth it?", VOICES[0]),
+        ("When should I leave for the Monday workshop in Pune?", VOICES[6]),
+        ("Family trip to Goa in December, sort the room?", VOICES[7]),
+        ("Where should I stay in Dubai?", VOICES[8]),
+        ("Which neighbourhood to book in Bangalore, client is in Whitefield", VOICES[9]),
+    ],
+)
+def test_an_english_voice_the_vocabulary_was_not_written_from_gets_its_preference_first(
+    local: LocalEmbedder, request_text: str, wanted: str
+) -> None:
+    assert rank(local, request_text, VOICES)[0] == wanted
+
+
+def _clear_lead_namespace(lead: float) -> tuple[Vector, Vector, list[str]]:
+    """Twelve English facts: the first `lead` above ten packed ones, and one about flights
+    (the only fact the request's subject lifts) among the packed ones."""
+    query = unit([1.0, 0.0])[0]
+    angles = [0.30 - lead] + [0.30 + 0.002 * i for i in range(11)]
+    facts = unit(*[[float(np.cos(a)), float(np.sin(a))] for a in angles])
+    texts = ["Always a cab to the terminal, I won't lug bags onto the train"]
+    texts += [f"I keep receipt number {i} for my records" for i in range(10)]
+    texts += ["I never take red-eye flights"]
+    return query, facts, texts
+
+
+def test_a_clear_match_stays_first_despite_a_rule_match_elsewhere() -> None:
+    query, facts, texts = _clear_lead_namespace(0.25)
+    request = "How do I get to Changi for my flight on Friday?"
+    scores = rank_scores(request, query, texts, ["en"] * 12, [None] * 12, facts)
+    assert int(np.argmax(scores)) == 0  # the cab fact, the embedding's clear choice
+
+
+def test_a_close_call_is_still_decided_by_what_the_request_is_about() -> None:
+    query, facts, texts = _clear_lead_namespace(0.01)
+    request = "Can you book me a flight to Denver?"
+    scores = rank_scores(request, query, texts, ["en"] * 12, [None] * 12, facts)
+    assert int(np.argmax(scores)) == 11  # the red-eye fact: the lead is no clear match
