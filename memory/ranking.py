@@ -49,6 +49,7 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 import numpy as np
+import numpy.typing as npt
 
 from memory.embedding import Embedder, Vector
 from memory.errors import MemoryEngineError
@@ -173,28 +174,26 @@ def rank_scores(
     vocabulary = subjects or load_subjects()
     if features is None or not features.fits(vocabulary, count):
         features = fact_features(texts, langs, slots, vocabulary, passages)
+    return _score(passages @ query, request_terms(request, features, gap, vocabulary))
+
+
+def request_terms(
+    request: str, facts: FactFeatures, gap: LanguageGap | None, vocabulary: Subjects
+) -> tuple[npt.NDArray[np.float64], ...]:
+    """What the formula (module docstring) adds to each fact's cosine for `request`, one
+    array per term, in the order they are added: the language lift, then a boost per
+    subject the request is `asked` about and per subject that implies
+    (`Subjects.implied`). None needs the request's vector, so a recall makes them while
+    the request is still being embedded (`prepare_request`)."""
+    lang = detect_lang(request)
     asked = vocabulary.asked(request)
     implied = vocabulary.implied(asked)
-    return _score(passages @ query, detect_lang(request), asked, features, gap, implied)
-
-
-def _score(
-    cosine: Vector,
-    lang: str,
-    asked: Iterable[str],
-    facts: FactFeatures,
-    gap: LanguageGap | None,
-    implied: Iterable[str] = (),
-) -> Vector:
-    """The formula (module docstring), over every fact at once: `cosine` of the request
-    with each fact, the request's language `lang`, the subjects it is `asked` about and
-    those they `implied` (`Subjects.implied`)."""
-    scores = cosine.astype(np.float64)
+    terms: list[npt.NDArray[np.float64]] = []
     if gap is not None:
         lift = CROSS_LANGUAGE_LIFT * gap.of(lang)
         other = facts.zh != (_norm(lang) == "zh")
-        scores += lift * other
-    count = len(scores)
+        terms.append(lift * other)
+    count = len(facts)
     weights = [(subject, SUBJECT_WEIGHT) for subject in asked]
     weights += [(subject, SUBJECT_WEIGHT * IMPLIED_SHARE) for subject in implied]
     for subject, weight in weights:
@@ -202,9 +201,47 @@ def _score(
         having = facts.weight[:, j]
         n = int(facts.counts[j])
         if n:
-            scores += weight * math.log((count + 1) / (n + 0.5)) * having
+            terms.append(weight * math.log((count + 1) / (n + 0.5)) * having)
+    return tuple(terms)
+
+
+def _score(cosine: Vector, terms: Iterable[npt.NDArray[np.float64]]) -> Vector:
+    """The formula over every fact at once: `cosine` of the request with each fact, plus
+    the request's `terms` (`request_terms`), added in float64 in their order."""
+    scores = cosine.astype(np.float64)
+    for term in terms:
+        scores += term
     out: Vector = scores.astype(np.float32)
     return out
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class PreparedRequest:
+    """A request made ready to rank `count` facts before its vector is known."""
+
+    request: str
+    count: int
+    terms: tuple[npt.NDArray[np.float64], ...]
+
+
+def prepare_request(
+    facts: Facts, request: str, embedder: Embedder, schema: ProfileSchema
+) -> PreparedRequest:
+    """Everything ranking `facts` for `request` needs but the request's vector."""
+    vocabulary = load_subjects(schema=schema)
+    features = facts.features(vocabulary)
+    terms = request_terms(request, features, language_gap(embedder), vocabulary)
+    return PreparedRequest(request, len(facts), terms)
+
+
+def ranked(facts: Facts, prepared: PreparedRequest, vector: Vector) -> list[int]:
+    """The positions of `facts`, best first (as `rank_order`), for a request prepared
+    before its vector was known."""
+    if prepared.count != len(facts):
+        raise ValueError("the request was prepared for other facts")
+    scores = _score(facts.matrix @ vector, prepared.terms)
+    order: list[int] = np.argsort(-scores, kind="stable").tolist()
+    return order
 
 
 def rank_order(
@@ -219,17 +256,10 @@ def rank_order(
     vector when it is already known."""
     if not facts:
         return [], np.zeros(0, dtype=np.float32)
-    vocabulary = load_subjects(schema=schema)
-    scores = rank_scores(
-        query,
-        embedder.embed_query(query) if vector is None else vector,
-        facts.texts,
-        facts.langs,
-        facts.slots,
-        facts.matrix,
-        gap=language_gap(embedder),
-        subjects=vocabulary,
-        features=facts.features(vocabulary),
+    prepared = prepare_request(facts, query, embedder, schema)
+    scores = _score(
+        facts.matrix @ (embedder.embed_query(query) if vector is None else vector),
+        prepared.terms,
     )
     return np.argsort(-scores, kind="stable").tolist(), scores
 
