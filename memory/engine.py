@@ -24,7 +24,7 @@ from memory.profile import ProfileSchema
 from memory.profile_write import write_profile
 from memory.protocol import WarmState
 from memory.ranking import PreparedRequest, rank_facts
-from memory.recall_steps import prepare, summarize
+from memory.recall_steps import embedding_of, prepare, summarize
 from memory.redelivery import write_and_invalidate
 from memory.settings import MemorySettings
 from memory.store import Store, StoredItem, Tx
@@ -255,9 +255,7 @@ class Memory:
         # The request is embedded while the cache (and on a miss, the store) is read: a
         # recall that ranks costs its embedding and little more (on a cached summary the
         # vector is not needed; the embedder keeps it for the next time).
-        embedding = (
-            self._filler().submit(self.embedder.embed_query, query) if query.strip() else None
-        )
+        embedding = embedding_of(self.embedder, query, self._filler) if query.strip() else None
         if use_cached:
             found = self.cache.lookup(namespace, [own])
             if found.summary is not None:

@@ -15,8 +15,8 @@ Same scores, order and text as ranking everything after the vector
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from concurrent.futures import Future
+from collections.abc import Callable, Sequence
+from concurrent.futures import Executor, Future
 
 from memory.embedding import Embedder, Vector
 from memory.facts import Facts
@@ -25,6 +25,19 @@ from memory.profile import ProfileSchema
 from memory.ranking import PreparedRequest, prepare_request, rank_order, ranked
 from memory.settings import MemorySettings
 from memory.summary import summarize_facts
+
+
+def embedding_of(embedder: Embedder, query: str, pool: Callable[[], Executor]) -> Future[Vector]:
+    """The request's vector: at once when the embedder has it from a recent request
+    (`known`; a repeated request, usually answered from the cache, then wakes no thread
+    that would compete with it), else being embedded on `pool`'s thread."""
+    known = getattr(embedder, "known", None)
+    vector = known(query) if known is not None else None
+    if vector is None:
+        return pool().submit(embedder.embed_query, query)
+    future: Future[Vector] = Future()
+    future.set_result(vector)
+    return future
 
 
 def prepare(
@@ -69,4 +82,4 @@ def summarize(
     )
 
 
-__all__ = ["prepare", "summarize"]
+__all__ = ["embedding_of", "prepare", "summarize"]

@@ -4,8 +4,10 @@ the store's facts and from a cache entry, changes of mind included."""
 
 from __future__ import annotations
 
-from concurrent.futures import Future
+from collections.abc import Callable
+from concurrent.futures import Future, ThreadPoolExecutor
 from datetime import UTC, datetime, timedelta
+from typing import Any
 
 import pytest
 
@@ -14,11 +16,11 @@ from memory.facts import Facts, pack, unpack
 from memory.lang import detect_lang
 from memory.profile import load_schema
 from memory.ranking import prepare_request, rank_order, ranked
-from memory.recall_steps import prepare, summarize
+from memory.recall_steps import embedding_of, prepare, summarize
 from memory.settings import MemorySettings
 from memory.subjects import load_subjects
-from memory.summary import shown
 from memory.types import MemoryItem
+from memory.views import shown
 from tests.memory.test_features import dev_people
 
 START = datetime(2026, 12, 6, tzinfo=UTC)
@@ -100,3 +102,20 @@ def test_no_request_prepares_nothing_and_texts_are_shown_as_the_summary_shows_th
     facts, _, _ = travellers
     assert prepare(facts, "  ", local, load_schema()) is None
     assert facts.shown() == tuple(shown(text) for text in facts.texts)
+
+
+def test_a_request_embedded_lately_wakes_no_thread(local: LocalEmbedder) -> None:
+    """A repeated request (usually answered from the cache) takes its vector at once."""
+    submitted: list[str] = []
+
+    class Pool(ThreadPoolExecutor):
+        def submit(self, fn: Callable[..., Vector], /, *args: Any, **kwargs: Any) -> Future[Vector]:
+            submitted.append(args[0])
+            return super().submit(fn, *args, **kwargs)
+
+    request = "帮我订下周去成都的高铁 (test_a_request_embedded_lately_wakes_no_thread)"
+    with Pool(1) as pool:
+        first = embedding_of(local, request, lambda: pool).result()
+        again = embedding_of(local, request, lambda: pool).result()
+    assert submitted == [request]
+    assert again is first
