@@ -264,7 +264,7 @@ class Memory:
             if found.facts is not None:
                 facts = unpack(found.facts, namespace, self.embedder.name)
                 if facts is not None:
-                    prepared = self._prepare(facts, query)
+                    prepared = self._prepare(facts, query, embedding)
                     summary, lang, general = self._summarize(facts, query, embedding, prepared)
                     answers = self._summary_fields(own, lang, general, summary)
                     self.cache.fill_later(namespace, answers, generation)
@@ -276,7 +276,7 @@ class Memory:
         if not facts:
             return Recall("", "empty"), "empty"
         if not query.strip() or not self.cache.enabled or generation is None:
-            prepared = self._prepare(facts, query)
+            prepared = self._prepare(facts, query, embedding)
             summary, lang, general = self._summarize(facts, query, embedding, prepared)
             if generation is None:  # nothing may be filled: no need to pack
                 return Recall(summary, "ok"), "unfilled"
@@ -290,7 +290,7 @@ class Memory:
         # the summary is cached in the background, as after a recall from cached facts.
         # What ranking reads of each fact is derived first (while the request is still
         # being embedded), once for both: packing keeps it in the entry.
-        prepared = self._prepare(facts, query)
+        prepared = self._prepare(facts, query, embedding)
         caching = self._filler().submit(self._cache_facts, namespace, facts, generation)
         try:
             summary, lang, general = self._summarize(facts, query, embedding, prepared)
@@ -301,10 +301,12 @@ class Memory:
             self.cache.fill_later(namespace, answers, generation)
         return Recall(summary, "ok"), "warmed" if filled else "unfilled"
 
-    def _prepare(self, facts: Facts, query: str) -> PreparedRequest | None:
+    def _prepare(
+        self, facts: Facts, query: str, embedding: Future[Vector] | None
+    ) -> PreparedRequest | None:
         """What ranking and summarising need besides the request's vector, made while the
         request is still being embedded (on another thread): `memory.recall_steps`."""
-        return prepare(facts, query, self.embedder, self.schema)
+        return prepare(facts, query, self.embedder, self.schema, embedding)
 
     def _cache_facts(self, namespace: str, facts: Facts, generation: str) -> bool:
         return self.cache.fill(namespace, {FACTS: self._pack(facts)}, generation)

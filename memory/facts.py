@@ -114,11 +114,16 @@ class Facts:
         return features
 
     def shown(self) -> tuple[str, ...]:
-        """Each fact's text as a summary shows it (`memory.summary.shown`), made on first
+        """Each fact's text as a summary shows it (`memory.views.shown`), made on first
         use and kept: a recall makes them while the request is still being embedded."""
         if self._shown is None:
             self._shown = tuple(map(shown, self.texts))
         return self._shown
+
+    def shown_at(self, i: int) -> str:
+        """Fact i's text as a summary shows it: from `shown` when made, else made now."""
+        made = self._shown
+        return made[i] if made is not None else shown(self.texts[i])
 
     @classmethod
     def from_stored(cls, stored: Sequence[StoredItem]) -> Facts:

@@ -41,14 +41,21 @@ def embedding_of(embedder: Embedder, query: str, pool: Callable[[], Executor]) -
 
 
 def prepare(
-    facts: Facts, query: str, embedder: Embedder, schema: ProfileSchema
+    facts: Facts,
+    query: str,
+    embedder: Embedder,
+    schema: ProfileSchema,
+    embedding: Future[Vector] | None = None,
 ) -> PreparedRequest | None:
     """What ranking `facts` for `query` and summarising them needs besides the request's
-    vector (None for no request: the whole profile is not ranked)."""
+    vector (None for no request: the whole profile is not ranked). Every fact's text as
+    shown is made only while the vector is still being made (`embedding` not done):
+    otherwise the summary shows the few it reads as it reads them."""
     if not query.strip() or not facts:
         return None
     prepared = prepare_request(facts, query, embedder, schema)
-    facts.shown()
+    if embedding is None or not embedding.done():
+        facts.shown()
     return prepared
 
 

@@ -122,14 +122,13 @@ def _ranked(facts: Facts, order: list[int], lang: Lang, max_facts: int, max_char
             order = newer_first_of(order, ids.__getitem__, contested.__getitem__)
             notes = change_marks(order, ids.__getitem__, contested.__getitem__)
     sep, end = ("；", "。") if lang == "zh" else ("; ", ".")
-    texts = facts.shown()
     parts: list[str] = []
     used = len(end)
     passed = 0
     for i in order:
         if len(parts) >= max_facts or passed > _PASS_OVER:
             break
-        text = texts[i]
+        text = facts.shown_at(i)
         if not text:
             continue
         if notes and i in notes:
