@@ -36,7 +36,9 @@ Everything is computed from what is passed in (no store, no cache); deterministi
 independent of the order of the facts. What is read of each fact besides its vector (its
 language, its subjects) does not depend on the request: it is derived once per set of
 facts (`memory.features`, kept with cached facts), and the formula (`_score`) runs over
-whole arrays.
+whole arrays. What it adds to the cosine for a request needs no vector either
+(`request_terms`): a recall prepares it while the request is embedded
+(`prepare_request`, `memory.recall_steps`).
 """
 
 from __future__ import annotations

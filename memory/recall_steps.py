@@ -6,9 +6,10 @@ model. `prepare` does everything the request's vector is not needed for, while t
 request is still being embedded: what ranking reads of each fact (`Facts.features`,
 usually from the cache entry), what the formula adds to each fact's cosine for this
 request (`memory.ranking.prepare_request`) and each fact's text as the summary shows it
-(`Facts.shown`). `summarize` then waits for the vector and does only what scales with
-the facts and needs it: one product with the facts' vectors, the prepared terms added,
-the facts sorted, and the summary joined from the texts as shown (`memory.summary`).
+(`Facts.shown`, while the vector is not there yet). `summarize` then waits for the
+vector and does only what scales with the facts and needs it: one product with the
+facts' vectors, the prepared terms added, the facts sorted, and the summary joined
+(`memory.summary`).
 Same scores, order and text as ranking everything after the vector
 (`tests/memory/test_recall_steps.py`).
 """
