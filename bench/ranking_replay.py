@@ -61,15 +61,20 @@ SUMMARY_PEOPLE = Path(__file__).resolve().parent / "summary_people.json"
 
 _last: dict[str, Any] = {}
 _original_score = ranking._score
+_original_prepared_scores = ranking._prepared_scores
 _original_rank_facts = engine_module.rank_facts
 
 
-def _capturing_score(cosine, lang, asked, facts, gap, implied=()):  # type: ignore[no-untyped-def]
-    asked, implied = tuple(asked), tuple(implied)
+def _capturing_scores(cosine, prepared):  # type: ignore[no-untyped-def]
     _last.update(
-        cosine=cosine.copy(), lang=lang, asked=asked, features=facts, gap=gap, implied=implied
+        cosine=cosine.copy(),
+        lang=prepared.lang,
+        asked=prepared.asked,
+        features=prepared.features,
+        gap=prepared.gap,
+        implied=prepared.implied,
     )
-    return _original_score(cosine, lang, asked, facts, gap, implied)
+    return _original_prepared_scores(cosine, prepared)
 
 
 def _capturing_rank_facts(facts, query, embedder, schema, limit=None):  # type: ignore[no-untyped-def]
@@ -80,7 +85,7 @@ def _capturing_rank_facts(facts, query, embedder, schema, limit=None):  # type: 
     return out
 
 
-ranking._score = _capturing_score  # type: ignore[assignment]
+ranking._prepared_scores = _capturing_scores  # type: ignore[assignment]
 engine_module.rank_facts = _capturing_rank_facts  # type: ignore[assignment]
 
 

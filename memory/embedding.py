@@ -108,6 +108,10 @@ class LocalEmbedder:
             ]
         return np.stack([vec for vec in found if vec is not None]).astype(np.float32)
 
+    def known(self, text: str) -> Vector | None:
+        """The request's vector if it was embedded lately (no work otherwise)."""
+        return self._queries.get(text)
+
     def embed_query(self, text: str) -> Vector:
         cached = self._queries.get(text)
         if cached is not None:
@@ -154,6 +158,10 @@ class OpenAIEmbedder:
         if not self._key_set:
             notes.append("OPENAI_API_KEY is not set")
         return f"embedding endpoint{where} failed: {type(exc).__name__} ({'; '.join(notes)})"
+
+    def known(self, text: str) -> Vector | None:
+        """The request's vector if it was embedded lately (no call otherwise)."""
+        return self._queries.get(text)
 
     def embed_query(self, text: str) -> Vector:
         cached = self._queries.get(text)

@@ -23,12 +23,12 @@ from memory.privacy.guard import PrivacyGuard
 from memory.profile import ProfileSchema
 from memory.profile_write import write_profile
 from memory.protocol import WarmState
-from memory.ranking import rank_facts, rank_order
+from memory.ranking import PreparedRequest, rank_facts
+from memory.recall_steps import embedding_of, prepare, summarize
 from memory.redelivery import write_and_invalidate
 from memory.settings import MemorySettings
 from memory.store import Store, StoredItem, Tx
 from memory.subjects import Subjects, load_subjects
-from memory.summary import summarize_facts
 from memory.types import MemoryItem, Recall, RecordOutcome, ScopedValue
 from memory.views import export_document, profile_of, scoped_of
 
@@ -255,9 +255,7 @@ class Memory:
         # The request is embedded while the cache (and on a miss, the store) is read: a
         # recall that ranks costs its embedding and little more (on a cached summary the
         # vector is not needed; the embedder keeps it for the next time).
-        embedding = (
-            self._filler().submit(self.embedder.embed_query, query) if query.strip() else None
-        )
+        embedding = embedding_of(self.embedder, query, self._filler) if query.strip() else None
         if use_cached:
             found = self.cache.lookup(namespace, [own])
             if found.summary is not None:
@@ -266,8 +264,8 @@ class Memory:
             if found.facts is not None:
                 facts = unpack(found.facts, namespace, self.embedder.name)
                 if facts is not None:
-                    self._prepare(facts, query)
-                    summary, lang, general = self._summarize(facts, query, embedding)
+                    prepared = self._prepare(facts, query, embedding)
+                    summary, lang, general = self._summarize(facts, query, embedding, prepared)
                     answers = self._summary_fields(own, lang, general, summary)
                     self.cache.fill_later(namespace, answers, generation)
                     return Recall(summary, "ok" if summary else "empty", cached=True), "cached"
@@ -278,7 +276,8 @@ class Memory:
         if not facts:
             return Recall("", "empty"), "empty"
         if not query.strip() or not self.cache.enabled or generation is None:
-            summary, lang, general = self._summarize(facts, query, embedding)
+            prepared = self._prepare(facts, query, embedding)
+            summary, lang, general = self._summarize(facts, query, embedding, prepared)
             if generation is None:  # nothing may be filled: no need to pack
                 return Recall(summary, "ok"), "unfilled"
             values = {FACTS: self._pack(facts)}
@@ -291,10 +290,10 @@ class Memory:
         # the summary is cached in the background, as after a recall from cached facts.
         # What ranking reads of each fact is derived first (while the request is still
         # being embedded), once for both: packing keeps it in the entry.
-        self._prepare(facts, query)
+        prepared = self._prepare(facts, query, embedding)
         caching = self._filler().submit(self._cache_facts, namespace, facts, generation)
         try:
-            summary, lang, general = self._summarize(facts, query, embedding)
+            summary, lang, general = self._summarize(facts, query, embedding, prepared)
         finally:
             filled = caching.result()
         if filled:
@@ -302,15 +301,12 @@ class Memory:
             self.cache.fill_later(namespace, answers, generation)
         return Recall(summary, "ok"), "warmed" if filled else "unfilled"
 
-    def _prepare(self, facts: Facts, query: str) -> None:
-        """What ranking needs besides the request's vector, made while the request is
-        still being embedded (on another thread): what it reads of each fact
-        (`Facts.features`, usually read from the cache entry) and the subjects the
-        request is about (the vocabulary remembers them for the ranking that follows)."""
-        subjects = self._subjects()
-        facts.features(subjects)
-        if query.strip():
-            subjects.of(query)
+    def _prepare(
+        self, facts: Facts, query: str, embedding: Future[Vector] | None
+    ) -> PreparedRequest | None:
+        """What ranking and summarising need besides the request's vector, made while the
+        request is still being embedded (on another thread): `memory.recall_steps`."""
+        return prepare(facts, query, self.embedder, self.schema, embedding)
 
     def _cache_facts(self, namespace: str, facts: Facts, generation: str) -> bool:
         return self.cache.fill(namespace, {FACTS: self._pack(facts)}, generation)
@@ -336,20 +332,20 @@ class Memory:
         return {own: value, general_field(lang): value} if general else {own: value}
 
     def _summarize(
-        self, facts: Facts, query: str, embedding: Future[Vector] | None = None
+        self,
+        facts: Facts,
+        query: str,
+        embedding: Future[Vector] | None = None,
+        prepared: PreparedRequest | None = None,
     ) -> tuple[str, Lang, bool]:
-        s = self.settings
-
-        def rank(f: Facts, q: str) -> list[int]:
-            vector = embedding.result() if embedding is not None and q == query else None
-            return rank_order(f, q, self.embedder, self.schema, vector)[0]
-
-        return summarize_facts(
+        return summarize(
             facts,
             query,
-            rank=rank,
-            max_facts=s.memory_summary_max_facts,
-            max_chars=s.memory_summary_max_chars,
+            embedder=self.embedder,
+            schema=self.schema,
+            settings=self.settings,
+            embedding=embedding,
+            prepared=prepared,
         )
 
     def profile(self, namespace: str) -> dict[str, Any]:

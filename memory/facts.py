@@ -35,6 +35,7 @@ from memory.features import FactFeatures, fact_features, int8_codes
 from memory.store import StoredItem
 from memory.subjects import Subjects
 from memory.types import MemoryItem
+from memory.views import shown
 
 _MAGIC = b"LTMF"
 _VERSION = 3
@@ -66,7 +67,17 @@ class Facts:
     fact they look at.
     """
 
-    __slots__ = ("_features", "contested", "ids", "items", "langs", "matrix", "slots", "texts")
+    __slots__ = (
+        "_features",
+        "_shown",
+        "contested",
+        "ids",
+        "items",
+        "langs",
+        "matrix",
+        "slots",
+        "texts",
+    )
 
     def __init__(
         self,
@@ -91,6 +102,7 @@ class Facts:
         self.ids: tuple[str, ...] = tuple(ids)
         self.contested: tuple[str | None, ...] = tuple(contested)
         self._features: FactFeatures | None = None
+        self._shown: tuple[str, ...] | None = None
 
     def features(self, subjects: Subjects) -> FactFeatures:
         """What ranking reads of these facts besides their vectors, under the vocabulary
@@ -100,6 +112,18 @@ class Facts:
             features = fact_features(self.texts, self.langs, self.slots, subjects, self.matrix)
             self._features = features
         return features
+
+    def shown(self) -> tuple[str, ...]:
+        """Each fact's text as a summary shows it (`memory.views.shown`), made on first
+        use and kept: a recall makes them while the request is still being embedded."""
+        if self._shown is None:
+            self._shown = tuple(map(shown, self.texts))
+        return self._shown
+
+    def shown_at(self, i: int) -> str:
+        """Fact i's text as a summary shows it: from `shown` when made, else made now."""
+        made = self._shown
+        return made[i] if made is not None else shown(self.texts[i])
 
     @classmethod
     def from_stored(cls, stored: Sequence[StoredItem]) -> Facts:

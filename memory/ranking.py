@@ -41,7 +41,9 @@ Everything is computed from what is passed in (no store, no cache); deterministi
 independent of the order of the facts. What is read of each fact besides its vector (its
 language, its subjects) does not depend on the request: it is derived once per set of
 facts (`memory.features`, kept with cached facts), and the formula (`_score`) runs over
-whole arrays.
+whole arrays. What it adds to the cosine for a request needs no vector either
+(`_terms`): a recall prepares it while the request is embedded
+(`prepare_request`, `memory.recall_steps`).
 """
 
 from __future__ import annotations
@@ -190,6 +192,40 @@ def rank_scores(
     return _score(passages @ query, detect_lang(request), asked, features, gap, implied)
 
 
+# What the formula adds to each fact's cosine for one request, one array per term in the
+# order added: the embedding's view (the language lift), then the subject boosts.
+Terms = tuple[tuple[npt.NDArray[np.float64], ...], tuple[npt.NDArray[np.float64], ...]]
+
+
+def _terms(
+    lang: str,
+    asked: Iterable[str],
+    facts: FactFeatures,
+    gap: LanguageGap | None,
+    implied: Iterable[str] = (),
+) -> Terms:
+    """The formula's terms (module docstring) for a request in language `lang`, about the
+    subjects `asked` and those they `implied` (`Subjects.implied`). None needs the
+    request's vector, so a recall makes them while the request is still being embedded
+    (`prepare_request`)."""
+    view: list[npt.NDArray[np.float64]] = []
+    if gap is not None:
+        lift = CROSS_LANGUAGE_LIFT * gap.of(lang)
+        other = facts.zh != (_norm(lang) == "zh")
+        view.append(lift * other)
+    count = len(facts)
+    weights = [(subject, SUBJECT_WEIGHT) for subject in asked]
+    weights += [(subject, SUBJECT_WEIGHT * IMPLIED_SHARE) for subject in implied]
+    boosts: list[npt.NDArray[np.float64]] = []
+    for subject, weight in weights:
+        j = facts.column(subject)
+        having = facts.weight[:, j]
+        n = int(facts.counts[j])
+        if n:
+            boosts.append(weight * math.log((count + 1) / (n + 0.5)) * having)
+    return tuple(view), tuple(boosts)
+
+
 def _score(
     cosine: Vector,
     lang: str,
@@ -200,22 +236,20 @@ def _score(
 ) -> Vector:
     """The formula (module docstring), over every fact at once: `cosine` of the request
     with each fact, the request's language `lang`, the subjects it is `asked` about and
-    those they `implied` (`Subjects.implied`)."""
+    those they `implied`."""
+    return _combine(cosine, _terms(lang, asked, facts, gap, implied))
+
+
+def _combine(cosine: Vector, terms: Terms) -> Vector:
+    """`cosine` plus the request's `terms`, added in float64 in their order; the
+    embedding's clear match (`_clear_match` of the cosine and the view) stays first."""
+    view, boosts = terms
     scores = cosine.astype(np.float64)
-    if gap is not None:
-        lift = CROSS_LANGUAGE_LIFT * gap.of(lang)
-        other = facts.zh != (_norm(lang) == "zh")
-        scores += lift * other
+    for term in view:
+        scores += term
     clear = _clear_match(scores)
-    count = len(scores)
-    weights = [(subject, SUBJECT_WEIGHT) for subject in asked]
-    weights += [(subject, SUBJECT_WEIGHT * IMPLIED_SHARE) for subject in implied]
-    for subject, weight in weights:
-        j = facts.column(subject)
-        having = facts.weight[:, j]
-        n = int(facts.counts[j])
-        if n:
-            scores += weight * math.log((count + 1) / (n + 0.5)) * having
+    for term in boosts:
+        scores += term
     if clear is not None:
         scores[clear] = max(float(scores.max()), float(scores[clear])) + 1e-6
     out: Vector = scores.astype(np.float32)
@@ -237,6 +271,52 @@ def _clear_match(view: npt.NDArray[np.float64]) -> int | None:
     return int(view.argmax())
 
 
+@dataclass(frozen=True, slots=True, eq=False)
+class PreparedRequest:
+    """A request made ready to rank `count` facts before its vector is known: what the
+    formula reads of it (`lang`, `asked`, `implied`, the facts' `features`, the `gap`)
+    and the `terms` made of that."""
+
+    request: str
+    count: int
+    lang: str
+    asked: tuple[str, ...]
+    implied: tuple[str, ...]
+    features: FactFeatures
+    gap: LanguageGap | None
+    terms: Terms
+
+
+def prepare_request(
+    facts: Facts, request: str, embedder: Embedder, schema: ProfileSchema
+) -> PreparedRequest:
+    """Everything ranking `facts` for `request` needs but the request's vector."""
+    vocabulary = load_subjects(schema=schema)
+    features = facts.features(vocabulary)
+    gap = language_gap(embedder)
+    lang = detect_lang(request)
+    asked = tuple(vocabulary.asked(request))
+    implied = tuple(vocabulary.implied(asked))
+    terms = _terms(lang, asked, features, gap, implied)
+    return PreparedRequest(request, len(facts), lang, asked, implied, features, gap, terms)
+
+
+def _prepared_scores(cosine: Vector, prepared: PreparedRequest) -> Vector:
+    """The scores of a prepared request, given its `cosine` with each fact (the one place
+    a recall scores, so a replay can read what it was given: bench/ranking_replay.py)."""
+    return _combine(cosine, prepared.terms)
+
+
+def ranked(facts: Facts, prepared: PreparedRequest, vector: Vector) -> list[int]:
+    """The positions of `facts`, best first (as `rank_order`), for a request prepared
+    before its vector was known."""
+    if prepared.count != len(facts):
+        raise ValueError("the request was prepared for other facts")
+    scores = _prepared_scores(facts.matrix @ vector, prepared)
+    order: list[int] = np.argsort(-scores, kind="stable").tolist()
+    return order
+
+
 def rank_order(
     facts: Facts,
     query: str,
@@ -249,17 +329,10 @@ def rank_order(
     vector when it is already known."""
     if not facts:
         return [], np.zeros(0, dtype=np.float32)
-    vocabulary = load_subjects(schema=schema)
-    scores = rank_scores(
-        query,
-        embedder.embed_query(query) if vector is None else vector,
-        facts.texts,
-        facts.langs,
-        facts.slots,
-        facts.matrix,
-        gap=language_gap(embedder),
-        subjects=vocabulary,
-        features=facts.features(vocabulary),
+    prepared = prepare_request(facts, query, embedder, schema)
+    scores = _prepared_scores(
+        facts.matrix @ (embedder.embed_query(query) if vector is None else vector),
+        prepared,
     )
     return np.argsort(-scores, kind="stable").tolist(), scores
 
