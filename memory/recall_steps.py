@@ -77,7 +77,12 @@ def summarize(
 
     def rank(f: Facts, q: str) -> Sequence[int]:
         vector = embedding.result() if embedding is not None and q == query else None
-        if prepared is not None and vector is not None and prepared.request == q:
+        if (
+            prepared is not None
+            and vector is not None
+            and prepared.request == q
+            and prepared.count == len(f)
+        ):
             return ranked(f, prepared, vector)
         return rank_order(f, q, embedder, schema, vector)[0]
 
