@@ -60,3 +60,15 @@ def test_levels_and_times_are_still_kept(text: str) -> None:
 
 def test_a_lift_going_up_to_a_small_number_stays_a_price() -> None:
     _refused("the gondola went up to 40 this year")
+
+
+# "五一" after 块 / 毛 is the tenths of a price and "one" of its rate, never May Day:
+# "水两块五一瓶" is 2.5 a bottle, and the holiday itself still reads as a date.
+@pytest.mark.parametrize("text", ["水两块五一瓶", "地铁票两块五一张"])
+def test_a_price_ending_in_five_before_a_rate_is_refused(text: str) -> None:
+    _refused(text)
+
+
+@pytest.mark.parametrize("text", ["五一我们去海边", "国庆、五一这种假期不出门"])
+def test_may_day_is_still_kept(text: str) -> None:
+    _kept(text)
