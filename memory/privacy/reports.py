@@ -123,6 +123,18 @@ YUAN_JIAO = re.compile(
 _DIMES_ZH = re.compile(r"\s?毛(?:钱|一次|一个|一张|一位|一人|每)")
 
 
+_PRONOUN = re.compile(r"i|we|he|she|they|you", F)
+
+
+def _owned_elsewhere(subject: str, head: re.Match[str]) -> bool:
+    """Whether a word of the subject makes its number no price, a pronoun after the thing
+    bought aside: "the coffee I had was 4" is the coffee's price, "I was 5" is not one."""
+    return any(
+        not (_PRONOUN.fullmatch(word.group()) and word.start() > head.start())
+        for word in _NOT_BOUGHT.finditer(subject)
+    )
+
+
 def reported_price(text: str, start: int, end: int) -> bool:
     """Whether the bare number text[start:end] is a price reported of something bought ("the
     cloakroom was 2") or asked by a seller ("the porter asked 5 per bag", "司机要三百")."""
@@ -132,14 +144,15 @@ def reported_price(text: str, start: int, end: int) -> bool:
     verb = _REPORT_VERB.search(text, low, start)
     if verb is None and _PER_PAYER.match(text, end):
         subject = text[low:start]
-        return bool(_BOUGHT.search(subject)) and not _NOT_BOUGHT.search(subject)
+        bought = _BOUGHT.search(subject)
+        return bought is not None and not _owned_elsewhere(subject, bought)
     if verb is None or _NO_PRICE_TAIL.match(text, end) or not _PRICE_TAIL.match(text, end):
         return False
     subject = text[low : verb.start()]
     if _ASKING.match(verb.group()) and _SELLERS.search(subject):
         return True
     head = _BOUGHT.search(subject)
-    if head is None or _NOT_BOUGHT.search(subject):
+    if head is None or _owned_elsewhere(subject, head):
         return False
     # "the beach bus is 12": a vehicle's number is its line, unless it is said as money
     # ("the bus into town is 2.80") or with a rate ("the ferry was 6 each")
@@ -155,11 +168,16 @@ def reported_price(text: str, start: int, end: int) -> bool:
 # Going is reaching only for what moves up or down, never a person's limit ("I'd go up to
 # 260 for a room", "not go over 2,400"): the lift, the road, the dive goes to a level.
 _MOVER = re.compile(
-    r"(?<![a-z])(?:lifts?|elevators?|roads?|trails?|paths?|tracks?|routes?|dives?|it|gondolas?"
+    r"(?<![a-z])(?:lifts?|elevators?|roads?|trails?|paths?|tracks?|routes?|dives?|gondolas?"
     r"|chairlifts?|cable\s+cars?|funiculars?|plane|aircraft|balloon|descent|ascent)(?![a-z])",
     F,
 )
 _GOING = re.compile(r"(?<![a-z])(?:go|goes|went|gone|going)(?![a-z])", F)
+# Verbs a total or a price also takes ("the total hit 450"): a level only of a mover or a
+# measure ("the temperature hit 35").
+_RISING = re.compile(
+    r"(?<![a-z])(?:hits?|reach(?:es|ed)?|rose|rises?|risen|peaked|topped)(?![a-z])", F
+)
 _REACHED_EN = re.compile(
     r"(?<![a-z])(?:go|goes|went|gone|going|climb(?:s|ed|ing)?|dove|dived|dive[sd]?|diving"
     r"|descend(?:s|ed|ing)?|ascend(?:s|ed|ing)?|rose|rises?|risen|hik(?:e|ed|es|ing)"
@@ -193,6 +211,7 @@ _CONNECT = re.compile(
 )
 _CONNECT_AFTER = re.compile(
     r"\s*(?:to|for)\s+(?:change|connect|transfer|switch|make\s+(?:the|a|my)|get\s+through"
+    r"\s+(?:security|customs|immigration|passport\s+control|the\s+(?:airport|border|gates?))"
     r"|clear|walk|catch|run\s+between)(?![a-z])",
     F,
 )
@@ -282,12 +301,21 @@ def level_reached(text: str, start: int, end: int, number: str) -> bool:
         return False  # "the cooking class was 75 each", "the hut on the trail is 50 a bed"
     digits = number.replace(",", "")
     high = digits.isdigit() and 1000 <= int(digits) <= 9000
-    bought = _BOUGHT.search(text, low, start) is not None  # "the taxi went up to 40"
+    bought = _BOUGHT.search(text, low, start)  # "the taxi went up to 40"
+    if bought and high and _MOVER.fullmatch(bought.group()):
+        bought = (
+            None  # a lift that is also paid for goes up to a height: "the gondola goes up to 2,200"
+        )
     return bool(
         (
             _REACHED_EN.search(text, low, start)
             and not bought
             and (not _GOING.search(text, low, start) or _MOVER.search(text, low, start))
+            and (
+                not _RISING.search(text, low, start)
+                or _MOVER.search(text, low, start)
+                or _MEASURE_SUBJECT.search(text, low, start)
+            )
         )
         or _REACHED_ZH.search(text, low, start)
         or _BODY_ZH.search(text, low, start)
