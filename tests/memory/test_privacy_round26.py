@@ -7,19 +7,9 @@ from __future__ import annotations
 
 import pytest
 
-from memory.privacy import scan
 from memory.privacy.guard import PrivacyGuard
 from memory.privacy.rules import redact
-
-
-def _kept(text: str) -> None:
-    assert scan(text) is None
-    assert PrivacyGuard(semantic=False).check([text]) == [None]
-
-
-def _refused(text: str) -> None:
-    assert scan(text) == "amount"
-    assert PrivacyGuard(semantic=False).check([text]) == ["amount"]
+from tests.memory.privacy_verdicts import assert_kept, assert_refused
 
 
 # A bare number right after a priced thing is its price, though a span ("for the day"), a
@@ -41,7 +31,7 @@ def _refused(text: str) -> None:
     ],
 )
 def test_a_price_behind_a_span_a_vehicle_or_a_bed_is_refused(text: str) -> None:
-    _refused(text)
+    assert_refused(text)
 
 
 # ... while the same words numbering a line, a day or a week keep the number.
@@ -61,7 +51,7 @@ def test_a_price_behind_a_span_a_vehicle_or_a_bed_is_refused(text: str) -> None:
     ],
 )
 def test_lines_days_and_weeks_stay_numbers(text: str) -> None:
-    _kept(text)
+    assert_kept(text)
 
 
 # Altitude said without a unit: a place as the subject, "is at", 1,000-6,000.
@@ -75,7 +65,7 @@ def test_lines_days_and_weeks_stay_numbers(text: str) -> None:
     ],
 )
 def test_a_place_at_a_height_is_kept(text: str) -> None:
-    _kept(text)
+    assert_kept(text)
 
 
 @pytest.mark.parametrize(
@@ -88,7 +78,7 @@ def test_a_place_at_a_height_is_kept(text: str) -> None:
     ],
 )
 def test_a_price_said_with_is_at_is_still_refused(text: str) -> None:
-    _refused(text)
+    assert_refused(text)
 
 
 # A floor, a group's size, a battery's charge.
@@ -105,7 +95,7 @@ def test_a_price_said_with_is_at_is_still_refused(text: str) -> None:
     ],
 )
 def test_floors_groups_and_batteries_are_kept(text: str) -> None:
-    _kept(text)
+    assert_kept(text)
 
 
 @pytest.mark.parametrize(
@@ -119,7 +109,7 @@ def test_floors_groups_and_batteries_are_kept(text: str) -> None:
     ],
 )
 def test_the_amount_beside_them_is_still_refused(text: str) -> None:
-    _refused(text)
+    assert_refused(text)
 
 
 def test_only_the_amount_is_redacted_beside_a_group() -> None:

@@ -8,19 +8,9 @@ from __future__ import annotations
 
 import pytest
 
-from memory.privacy import scan
 from memory.privacy.amount_classifier import names_money
 from memory.privacy.guard import PrivacyGuard
-
-
-def _kept(text: str) -> None:
-    assert scan(text) is None
-    assert PrivacyGuard(semantic=False).check([text]) == [None]
-
-
-def _refused(text: str) -> None:
-    assert scan(text) == "amount"
-    assert PrivacyGuard(semantic=False).check([text]) == ["amount"]
+from tests.memory.privacy_verdicts import assert_kept, assert_refused
 
 
 # A price reported of a thing bought, however small and whatever its shape, or asked by a
@@ -47,7 +37,7 @@ def _refused(text: str) -> None:
     ],
 )
 def test_a_price_reported_is_refused(text: str) -> None:
-    _refused(text)
+    assert_refused(text)
 
 
 # The same verbs with a number that is no price: a line, a count, an age, a delay, a time.
@@ -65,7 +55,7 @@ def test_a_price_reported_is_refused(text: str) -> None:
     ],
 )
 def test_the_same_verbs_with_no_price_are_kept(text: str) -> None:
-    _kept(text)
+    assert_kept(text)
 
 
 # A level reached, a measure as the subject, a score, a group, a distance gone, a time to
@@ -90,7 +80,7 @@ def test_the_same_verbs_with_no_price_are_kept(text: str) -> None:
     ],
 )
 def test_a_number_reached_or_measured_is_kept(text: str) -> None:
-    _kept(text)
+    assert_kept(text)
 
 
 # Their lookalikes with money in them stay refused: the same verbs and nouns, and a price.
@@ -112,7 +102,7 @@ def test_a_number_reached_or_measured_is_kept(text: str) -> None:
     ],
 )
 def test_lookalikes_with_a_price_stay_refused(text: str) -> None:
-    _refused(text)
+    assert_refused(text)
 
 
 def test_a_reported_price_names_money_so_no_learned_layer_keeps_it() -> None:

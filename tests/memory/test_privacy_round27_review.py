@@ -7,18 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from memory.privacy import scan
-from memory.privacy.guard import PrivacyGuard
-
-
-def _kept(text: str) -> None:
-    assert scan(text) is None
-    assert PrivacyGuard(semantic=False).check([text]) == [None]
-
-
-def _refused(text: str) -> None:
-    assert scan(text) == "amount"
-    assert PrivacyGuard(semantic=False).check([text]) == ["amount"]
+from tests.memory.privacy_verdicts import assert_kept, assert_refused
 
 
 # A total or a price takes "hit / reached / topped" too: only a mover or a measure reaches a
@@ -38,7 +27,7 @@ def _refused(text: str) -> None:
     ],
 )
 def test_money_read_as_a_level_is_refused(text: str) -> None:
-    _refused(text)
+    assert_refused(text)
 
 
 @pytest.mark.parametrize(
@@ -55,20 +44,20 @@ def test_money_read_as_a_level_is_refused(text: str) -> None:
     ],
 )
 def test_levels_and_times_are_still_kept(text: str) -> None:
-    _kept(text)
+    assert_kept(text)
 
 
 def test_a_lift_going_up_to_a_small_number_stays_a_price() -> None:
-    _refused("the gondola went up to 40 this year")
+    assert_refused("the gondola went up to 40 this year")
 
 
 # "五一" after 块 / 毛 is the tenths of a price and "one" of its rate, never May Day:
 # "水两块五一瓶" is 2.5 a bottle, and the holiday itself still reads as a date.
 @pytest.mark.parametrize("text", ["水两块五一瓶", "地铁票两块五一张"])
 def test_a_price_ending_in_five_before_a_rate_is_refused(text: str) -> None:
-    _refused(text)
+    assert_refused(text)
 
 
 @pytest.mark.parametrize("text", ["五一我们去海边", "国庆、五一这种假期不出门"])
 def test_may_day_is_still_kept(text: str) -> None:
-    _kept(text)
+    assert_kept(text)
