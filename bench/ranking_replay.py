@@ -34,6 +34,7 @@ import random
 import sys
 import tempfile
 import uuid
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -123,6 +124,22 @@ def _record(memory: Any, namespace: str, texts: list[str]) -> list[Any]:
     return out
 
 
+def _travellers(
+    memory: Any, split: str, prefix: str
+) -> Iterator[tuple[str, list[str], int, str, str]]:
+    """Every request of the split's travellers (`bench/travel_people.json`), each person's
+    facts recorded first in a namespace of their own: (namespace, that person's facts, the
+    needed fact's index among them, the request, the needed fact's id)."""
+    data = json.loads(PEOPLE.read_text(encoding="utf-8"))
+    for person in [p for p in data["people"] if p["split"] == split]:
+        ns = f"{prefix}-{person['person']}"
+        texts = [f["fact"] for f in person["facts"]]
+        outcomes = _record(memory, ns, texts)
+        for index, fact in enumerate(person["facts"]):
+            for request in fact["requests"]:
+                yield ns, texts, index, request, outcomes[index].item_id
+
+
 def capture(split: str, prefeval: Path | None, out: Path) -> None:
     tmp = tempfile.mkdtemp(prefix="ranking-replay-")
     embedder = CachingEmbedder(shared_local_embedder())
@@ -131,16 +148,10 @@ def capture(split: str, prefeval: Path | None, out: Path) -> None:
     run = uuid.uuid4().hex[:8]
     cases: list[dict[str, Any]] = []
 
-    data = json.loads(PEOPLE.read_text(encoding="utf-8"))
-    for person in [p for p in data["people"] if p["split"] == split]:
-        ns = f"replay-{run}-people-{person['person']}"
-        texts = [f["fact"] for f in person["facts"]]
-        outcomes = _record(memory, ns, texts)
-        for index, fact in enumerate(person["facts"]):
-            for request in fact["requests"]:
-                cell = f"T {detect_lang(request)}·{detect_lang(fact['fact'])}"
-                base = baseline.rank(request, texts, index)
-                cases.append(_case(memory, ns, request, outcomes[index].item_id, base, set=cell))
+    for ns, texts, index, request, target in _travellers(memory, split, f"replay-{run}-people"):
+        cell = f"T {detect_lang(request)}·{detect_lang(texts[index])}"
+        base = baseline.rank(request, texts, index)
+        cases.append(_case(memory, ns, request, target, base, set=cell))
     print("travellers", len(cases), flush=True)
 
     rows = [r for r in json.loads(BILINGUAL.read_text(encoding="utf-8")) if r["split"] == split]
@@ -246,31 +257,25 @@ def blind(split: str) -> None:
     # per language pair: cases, engine R@1/3/5, embedding view R@1/3/5, e5 R@1/3/5,
     # boost lifted the fact (to a better place), boost pushed it down
     tally: dict[str, list[int]] = defaultdict(lambda: [0] * 12)
-    data = json.loads(PEOPLE.read_text(encoding="utf-8"))
-    for person in [p for p in data["people"] if p["split"] == split]:
-        ns = f"blind-{run}-{person['person']}"
-        texts = [f["fact"] for f in person["facts"]]
-        outcomes = _record(memory, ns, texts)
-        for index, fact in enumerate(person["facts"]):
-            for request in fact["requests"]:
-                row = tally[f"{detect_lang(request)}·{detect_lang(fact['fact'])}"]
-                row[0] += 1
-                base = baseline.rank(request, texts, index)
-                c = _case(memory, ns, request, outcomes[index].item_id, base)
-                for i, k in enumerate((1, 3, 5)):
-                    row[7 + i] += base is not None and base < k
-                if c["target"] is None:
-                    continue
-                facts, implied = _last["features"], _last["implied"]
-                full = _original_score(c["cosine"], c["lang"], c["asked"], facts, c["gap"], implied)
-                view = _original_score(c["cosine"], c["lang"], (), facts, c["gap"], ())
-                place = int(np.argsort(-full, kind="stable").tolist().index(c["target"]))
-                plain = int(np.argsort(-view, kind="stable").tolist().index(c["target"]))
-                for i, k in enumerate((1, 3, 5)):
-                    row[1 + i] += place < k
-                    row[4 + i] += plain < k
-                row[10] += place < plain
-                row[11] += place > plain
+    for ns, texts, index, request, target in _travellers(memory, split, f"blind-{run}"):
+        row = tally[f"{detect_lang(request)}·{detect_lang(texts[index])}"]
+        row[0] += 1
+        base = baseline.rank(request, texts, index)
+        c = _case(memory, ns, request, target, base)
+        for i, k in enumerate((1, 3, 5)):
+            row[7 + i] += base is not None and base < k
+        if c["target"] is None:
+            continue
+        facts, implied = _last["features"], _last["implied"]
+        full = _original_score(c["cosine"], c["lang"], c["asked"], facts, c["gap"], implied)
+        view = _original_score(c["cosine"], c["lang"], (), facts, c["gap"], ())
+        place = int(np.argsort(-full, kind="stable").tolist().index(c["target"]))
+        plain = int(np.argsort(-view, kind="stable").tolist().index(c["target"]))
+        for i, k in enumerate((1, 3, 5)):
+            row[1 + i] += place < k
+            row[4 + i] += plain < k
+        row[10] += place < plain
+        row[11] += place > plain
     memory.close()
     print(
         f"{'pair':<6} {'n':>3}  engine R@1 R@3 R@5   view R@1 R@3 R@5   e5 R@1 R@3 R@5"
