@@ -10,6 +10,17 @@ from types import TracebackType
 from typing import Any, Self
 
 
+class _Listener(ThreadingHTTPServer):
+    """A listen backlog like a real API host's: the standard library's 5 drops the SYNs
+    of a burst (fifty conversations' progress calls at once), and the client's retry a
+    second later can outlast a short timeout on a loaded machine, which no real Slack,
+    Feishu or DingTalk host would do."""
+
+    request_queue_size = 128
+    daemon_threads = True
+    block_on_close = False
+
+
 class LocalServer:
     """Start/stop plumbing shared by the fake Slack Web API and the scripted model.
 
@@ -29,9 +40,7 @@ class LocalServer:
         if self._server is not None:
             return self
         bound = type("_BoundHandler", (self.handler,), {"owner": self})
-        server = ThreadingHTTPServer(("127.0.0.1", self._kept_port), bound)
-        server.daemon_threads = True
-        server.block_on_close = False
+        server = _Listener(("127.0.0.1", self._kept_port), bound)
         self._server = server
         self.closing.clear()
         self._thread = threading.Thread(
