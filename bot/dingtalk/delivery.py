@@ -6,8 +6,10 @@ chat. It expires (sooner, sometimes, than it says: "session 不存在"), so a `D
 uses it only while it is valid and, after it fails once, never again for that message:
 the robot's OpenAPI sends take over (one-to-one `batchSend` to the writer's staff id, or
 the group's `groupMessages/send`). An external contact (no staff id) one-to-one has no
-such route: a reply the webhook did not take is lost, and logged at ERROR with the
-conversation's id (never the reply).
+such route, so its webhook is asked again when DingTalk answered it was busy (HTTP 5xx
+or 429, errcode 130101 "too fast": after 1 s, then 3 s, while it stays valid); a reply
+it still did not take is lost, and logged at ERROR with the conversation's id (never
+the reply).
 
 A reply is sent at most once. Neither way takes an idempotency key, so a send that
 failed after DingTalk may have taken it (`DingTalkError.maybe_sent`: a read error or
@@ -37,6 +39,8 @@ from bot.dingtalk.api import DingTalkError, OpenAPI
 log = logging.getLogger(__name__)
 
 WEBHOOK_MARGIN_SECONDS = 5.0  # a webhook this close to expiring is not used
+BUSY_PAUSES = (1.0, 3.0)  # an external contact's busy webhook is asked again after these
+TOO_FAST = "errcode 130101"  # DingTalk: a robot sending faster than it allows
 
 ONE_TO_ONE, GROUP = "1", "2"  # DingTalk's conversationType
 
@@ -115,11 +119,17 @@ class Delivery:
     """Sends the replies to one message (see the module docstring); thread-safe."""
 
     def __init__(
-        self, api: OpenAPI, destination: Destination, *, clock: Callable[[], float] = time.time
+        self,
+        api: OpenAPI,
+        destination: Destination,
+        *,
+        clock: Callable[[], float] = time.time,
+        sleep: Callable[[float], None] = time.sleep,
     ) -> None:
         self.api = api
         self.destination = destination
         self._clock = clock
+        self._sleep = sleep
         self._webhook_failed = False
         self._lock = threading.Lock()
 
@@ -128,11 +138,11 @@ class Delivery:
         dest = self.destination
         with self._lock:
             failed = self._webhook_failed
-        return (
-            bool(dest.webhook)
-            and not failed
-            and self._clock() < dest.webhook_expires - WEBHOOK_MARGIN_SECONDS
-        )
+        return bool(dest.webhook) and not failed and self._valid_for(0.0)
+
+    def _valid_for(self, seconds: float) -> bool:
+        expires = self.destination.webhook_expires - WEBHOOK_MARGIN_SECONDS
+        return self._clock() + seconds < expires
 
     @property
     def has_route(self) -> bool:
@@ -156,17 +166,29 @@ class Delivery:
             else "the session webhook expired"
         )
         if self.webhook_usable:
-            try:
-                self.api.post_webhook(dest.webhook, reply.webhook_payload())
-                return "webhook"
-            except DingTalkError as exc:
-                if exc.maybe_sent:
-                    with self._lock:  # later replies avoid a webhook that hangs, if they can
-                        self._webhook_failed = self.has_route
-                    return _unconfirmed(exc)
-                failure = exc.reason
-                with self._lock:
-                    self._webhook_failed = True
+            pauses = () if self.has_route else BUSY_PAUSES
+            for attempt in range(len(pauses) + 1):
+                try:
+                    self.api.post_webhook(dest.webhook, reply.webhook_payload())
+                    return "webhook"
+                except DingTalkError as exc:
+                    if exc.maybe_sent:
+                        with self._lock:  # later replies avoid a webhook that hangs, if they can
+                            self._webhook_failed = self.has_route
+                        return _unconfirmed(exc)
+                    failure = exc.reason
+                    pause = pauses[attempt] if attempt < len(pauses) else None
+                    if pause is None or not _busy(exc) or not self._valid_for(pause):
+                        with self._lock:
+                            self._webhook_failed = True
+                        break
+                    log.info(
+                        "session webhook busy (%s); an external contact has no other route, "
+                        "asking again in %.0f s",
+                        failure,
+                        pause,
+                    )
+                    self._sleep(pause)
             if self.has_route:
                 log.info("session webhook failed (%s); using the OpenAPI", failure)
         if not self.has_route:
@@ -204,6 +226,12 @@ class Delivery:
             if not exc.maybe_sent:
                 raise
             _unconfirmed(exc)
+
+
+def _busy(exc: DingTalkError) -> bool:
+    """DingTalk did not take it for now (overloaded, rate limited): worth asking again."""
+    status = exc.status or 0
+    return status >= 500 or status == 429 or exc.reason.endswith(TOO_FAST)
 
 
 def _unconfirmed(exc: DingTalkError) -> str:

@@ -20,11 +20,12 @@ Everything the robot sent lands in `sent` as a `Sent` (how, where, what), whatev
 it took; `requests` lists the path of every request the server received at all.
 Steering: `rate_limit(kind, times)` answers 403 `Forbidden.AccessDenied.QpsLimitForApi`;
 `fail(kind, times, status)` answers an error; `refuse(kind, code, status)` answers with
-DingTalk's error `code`; `invalid_staff(times)` answers batchSend with the users in
-`invalidStaffIdList`; `flow_control(times)` answers batchSend
-with the user in `flowControlledStaffIdList`; `down(True)` answers every robot send and
-webhook with 503. `kind` is "otm" (one-to-one), "group", "webhook", "token",
-"card_create", "card_stream" or "card_update". Transport faults:
+DingTalk's error `code`; `webhook_too_fast(times)` answers a webhook with errcode
+130101; `invalid_staff(times)` answers batchSend with the users in `invalidStaffIdList`;
+`flow_control(times)` answers batchSend with the user in `flowControlledStaffIdList`;
+`down(True)` answers every robot send and webhook with 503. `kind` is "otm"
+(one-to-one), "group", "webhook", "token", "card_create", "card_stream" or
+"card_update". Transport faults:
 `refuse_connections()` / `accept_connections()` close the port and open it again (a
 client is refused: nothing reaches DingTalk);
 `take_then_fail(kind, "reset" | "hang" | "500")` takes the next message of `kind`
@@ -149,6 +150,12 @@ class FakeDingTalkAPI(CardMethods, LocalServer):
     def refuse(self, kind: str, code: str, status: int = 400, times: int = 1) -> None:
         """Answer the next `times` calls of `kind` with DingTalk's error `code`."""
         self._push(kind, times, status, {"code": code, "message": code, "requestid": "r"})
+
+    def webhook_too_fast(self, times: int = 1) -> None:
+        """Answer the next `times` session-webhook posts as DingTalk does a robot sending
+        faster than it allows: HTTP 200 with errcode 130101 (nothing posted)."""
+        body = {"errcode": 130101, "errmsg": "send too fast, exceed 20 times per minute"}
+        self._push("webhook", times, 200, body)
 
     def invalid_staff(self, times: int = 1) -> None:
         """Answer batchSend with its users in `invalidStaffIdList` (outside the app's

@@ -12,6 +12,7 @@ from collections.abc import Iterator
 import pytest
 
 import bot.dingtalk.api
+import bot.dingtalk.delivery
 from bot.messages import t
 from tests.support.dingtalk_api import FakeDingTalkAPI
 from tests.support.dingtalk_harness import HTTPRobot, dm_conversation
@@ -192,3 +193,72 @@ def test_a_reply_the_session_webhook_answered_500_is_sent_again_through_the_open
     _settle(robot, dingtalk, len(copies))
     assert [s.via for s in dingtalk.sent] == copies
     assert {s.text for s in dingtalk.sent} == {"Window seats, noted."}
+
+
+@pytest.fixture
+def quick_pauses(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(bot.dingtalk.delivery, "BUSY_PAUSES", (0.05, 0.1))
+
+
+@pytest.mark.usefixtures("quick_pauses")
+@pytest.mark.parametrize("busy", ["503", "502", "too fast"])
+def test_an_external_contact_is_answered_once_after_the_webhook_was_busy(
+    robot: HTTPRobot, dingtalk: FakeDingTalkAPI, busy: str
+) -> None:
+    if busy == "too fast":
+        dingtalk.webhook_too_fast(times=2)
+    else:
+        dingtalk.fail("webhook", times=2, status=int(busy))
+    response, _ = robot.send("我出差只坐靠窗的座位", staff_id=None)
+    assert response.status_code == 200
+    _settle(robot, dingtalk, 1)
+    [answer] = dingtalk.sent
+    assert answer.via == "webhook" and answer.conversation == OUTSIDER_CHAT
+    assert answer.text == t("outsider", "zh")
+    assert len(dingtalk.rejected) == 2
+
+
+@pytest.mark.usefixtures("quick_pauses")
+def test_an_external_contacts_reply_is_given_up_after_three_busy_answers(
+    robot: HTTPRobot, dingtalk: FakeDingTalkAPI, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.INFO)
+    dingtalk.fail("webhook", times=5, status=503)
+    robot.send("我出差只坐靠窗的座位", staff_id=None)
+    deadline = time.monotonic() + 15
+    while not [r for r in caplog.records if r.levelno == logging.ERROR]:
+        assert time.monotonic() < deadline, "the lost reply was never logged at ERROR"
+        time.sleep(0.05)
+    assert dingtalk.rejected == [("webhook", 503)] * 3
+    assert dingtalk.sent == []
+    assert t("outsider", "zh") not in "\n".join(r.getMessage() for r in caplog.records)
+
+
+@pytest.mark.usefixtures("quick_pauses")
+def test_a_staff_members_busy_webhook_hands_over_to_the_openapi_at_once(
+    robot: HTTPRobot, scripted_model: ScriptedModel, dingtalk: FakeDingTalkAPI
+) -> None:
+    scripted_model.script("Window seats, noted.")
+    dingtalk.fail("webhook", times=5, status=503)
+    robot.send("我出差只坐靠窗的座位")
+    _settle(robot, dingtalk, 1)
+    [answer] = dingtalk.sent
+    assert answer.via == "openapi" and "Window seats" in answer.text
+    assert dingtalk.rejected == [("webhook", 503)]
+
+
+@pytest.mark.usefixtures("quick_pauses")
+def test_a_refusal_that_is_not_busy_is_not_asked_again(
+    robot: HTTPRobot, dingtalk: FakeDingTalkAPI
+) -> None:
+    data = robot.message("我出差只坐靠窗的座位", staff_id=None)
+    dingtalk.end_sessions()  # DingTalk ended it sooner than it said
+    robot.post(data)
+    deadline = time.monotonic() + 10
+    while not dingtalk.rejected:
+        assert time.monotonic() < deadline
+        time.sleep(0.05)
+    robot.drain()
+    time.sleep(0.3)
+    assert dingtalk.rejected == [("webhook", 200)]  # "session 不存在": once, not three times
+    assert dingtalk.sent == []
