@@ -74,7 +74,9 @@ def test_the_slot_reader_reads_a_list_as_one(
             "I only stay at Hilton",
             id="en-or",
         ),
-        pytest.param("只住凯悦或希尔顿", "我一般住凯悦", "凯悦以后不住了", "只住希尔顿", id="zh-huo"),
+        pytest.param(
+            "只住凯悦或希尔顿", "我一般住凯悦", "凯悦以后不住了", "只住希尔顿", id="zh-huo"
+        ),
     ],
 )
 def test_a_fact_listing_the_option_given_up_keeps_the_rest_in_its_own_words(
