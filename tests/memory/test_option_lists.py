@@ -89,3 +89,28 @@ def test_a_fact_listing_the_option_given_up_keeps_the_rest_in_its_own_words(
     assert rest in told and listed not in told and old not in told, told
     history = {r["text"]: r["current"] for r in memory.export(namespace)["items"]}
     assert history[listed] is False and history[rest] is True
+
+
+def test_a_switch_to_the_choice_a_fact_already_names_agrees_with_it(
+    memory: Memory, namespace: str
+) -> None:
+    """Among a traveller's facts, "Switched to United ..., so United from here on" changes
+    the airline left ("I'm a Delta guy"), not "United is my airline", which it agrees with."""
+    [agreed, left] = memory.record(
+        namespace, ["United is my airline, I'm a MileagePlus member", "I'm a Delta guy"]
+    )
+    new = "Switched to United after they moved my hub, so United from here on"
+    [outcome] = memory.record(namespace, [new])
+    assert outcome.replaced_ids == (left.item_id,), outcome
+    assert agreed.item_id in {i.id for i in memory.items(namespace)}
+    told = memory.retrieve(namespace, "")
+    assert "United is my airline" in told and "Delta guy" not in told, told
+
+
+def test_a_swap_still_gives_up_the_choice_it_names_first(memory: Memory, namespace: str) -> None:
+    [old] = memory.record(namespace, ["I go snowboarding every winter"])
+    [outcome] = memory.record(
+        namespace, ["I've swapped snowboarding for skiing, it's easier on my knees"]
+    )
+    assert outcome.replaced_ids == (old.item_id,), outcome
+    assert "snowboarding every winter" not in memory.retrieve(namespace, "")
