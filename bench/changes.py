@@ -14,7 +14,8 @@ tuned on, whose pairs carry `others`: the traveller's other facts on the pair's 
 recorded among the crowded traveller's facts, and `fresh9`, the same kind of pairs
 committed before its one run; round 13 adds `fresh11`, the same, run once with the
 round's code and once with main's; round 14 adds `fresh12`, committed before its one
-run), pairs of an older and a newer fact one traveller said, in English or Chinese:
+run; round 15 adds `fresh13` and `fresh14`, the same), pairs of an older and a newer fact one
+traveller said, in English or Chinese:
 "change" (the newer replaces the older: it should supersede), "scoped" (the newer holds
 only in a place, trip kind or situation), "complement" (the same subject, compatible)
 and "unrelated" (both should stay). The held-out half was written with the dev half,
@@ -108,6 +109,8 @@ HALVES = (
     "dev12",
     "fresh11",
     "fresh12",
+    "fresh13",
+    "fresh14",
 )
 DEV_HALVES = (
     *("dev", "dev2", "dev3", "dev4", "dev5", "dev6", "dev7", "dev8", "dev9", "dev10", "dev11"),
@@ -144,6 +147,8 @@ SPLIT_OF = {
     "dev12": "dev",
     "fresh11": "check",
     "fresh12": "check",
+    "fresh13": "check",
+    "fresh14": "check",
 }
 RECORDED: dict[str, str] = {}  # an older fact's text -> the id it was recorded as
 _EXISTING = re.compile(r"^([0-9a-f]{32}): (.*)$", re.MULTILINE)
@@ -164,6 +169,7 @@ class Result:
     collateral: tuple[str, ...]  # other facts the newer one superseded or marked
     told: bool  # the agent's text shows which is newer (or only the newer)
     profile_wrong: tuple[str, ...] = ()  # the person's facts one of theirs replaced
+    rewritten: tuple[str, ...] = ()  # other facts replaced by what stays of them (round 15)
 
     @property
     def right(self) -> bool:
@@ -206,10 +212,19 @@ def run_pair(
         wrong = [r["text"] for r in history if not r["current"] or r["contested_by"]]
     [old] = mem.record(ns, [pair["old"]])
     RECORDED[pair["old"]] = old.item_id or ""
+    before = {r["id"] for r in mem.export(ns)["items"]}
     [new] = mem.record(ns, [pair["new"]])
-    texts = {r["id"]: r["text"] for r in mem.export(ns)["items"]}
+    items = mem.export(ns)["items"]
+    texts = {r["id"]: r["text"] for r in items}
     marked = [i.id for i in mem.items(ns) if i.contested_by == new.item_id]
-    touched = [*new.replaced_ids, *marked]
+    # round 15: a fact that listed an option the newer gives up among others, replaced by
+    # what stays of it in its own words ("I only stay at Hyatt or Hilton" -> "I only stay
+    # at Hilton"), is rewritten, not lost: counted apart, not as collateral
+    rest = [r["text"] for r in items if r["id"] not in before and r["id"] != new.item_id]
+    rewritten = tuple(
+        texts[i] for i in new.replaced_ids if i != old.item_id and _rewrites(texts[i], rest)
+    )
+    touched = [i for i in [*new.replaced_ids, *marked] if texts[i] not in rewritten]
     if old.item_id is None or new.item_id is None:
         got = "other"
     elif new.status == "duplicate":
@@ -236,7 +251,21 @@ def run_pair(
         tuple(texts[i] for i in touched if i != old.item_id),
         told,
         tuple(wrong),
+        rewritten,
     )
+
+
+def _rewrites(fact: str, added: list[str]) -> bool:
+    """Whether one of the `added` facts is `fact` with words taken out (its own words)."""
+    for text in added:
+        if text == fact:
+            continue
+        if text.isascii():
+            if set(re.findall(r"\w+", text.casefold())) <= set(re.findall(r"\w+", fact.casefold())):
+                return True
+        elif set(text) <= set(fact):
+            return True
+    return False
 
 
 def _told(summary: str, old: str, new: str, got: str) -> bool:
@@ -333,16 +362,17 @@ def report(results: list[Result]) -> None:
                 cell["marked"][0] += r.got == "marked"
                 cell["marked"][1] += 1
             cell["collateral"][0] += len(r.collateral)
+            cell["rewritten"][0] += len(r.rewritten)
     print(
         f"{'half':8} {'setting':8} {'lang':4} {'changes superseded':>20} {'agent told newer':>17} "
-        f"{'others kept':>15} {'kept, marked':>13} {'collateral':>10}"
+        f"{'others kept':>15} {'kept, marked':>13} {'collateral':>10} {'rewritten':>9}"
     )
     for key in sorted(table):
         cell = table[key]
         print(
             f"{key[0]:8} {key[1]:8} {key[2]:4} {_rate(cell['change']):>20} "
             f"{_rate(cell['told']):>17} {_rate(cell['keep']):>15} "
-            f"{cell['marked'][0]:>13} {cell['collateral'][0]:>10}"
+            f"{cell['marked'][0]:>13} {cell['collateral'][0]:>10} {cell['rewritten'][0]:>9}"
         )
     crowded = [r for r in results if r.setting == "crowded"]
     for half in sorted({r.half for r in crowded}):
@@ -375,6 +405,8 @@ def main(argv: list[str] | None = None) -> int:
                 print(f"    old: {r.old}\n    new: {r.new}")
                 for text in r.collateral:
                     print(f"    also touched: {text}")
+            if r.half in DEV_HALVES and r.rewritten:
+                print(f"[{r.setting} {r.lang}] rewritten: {r.rewritten} by {r.new}")
         wrong = {t for r in results if r.half in DEV_HALVES for t in r.profile_wrong}
         for text in sorted(wrong):
             print(f"[dev profile] superseded or marked while recording: {text}")

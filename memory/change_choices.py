@@ -7,6 +7,7 @@ case of it."""
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Iterable
 
 from memory.change_clauses import CLAUSE, ClauseReader, Reading
@@ -39,6 +40,14 @@ _SHAPES = {
     ),
 }
 _CJK = re.compile(r"[\u4e00-\u9fff]+")
+# Words that leave what follows them (`chosen_again`): the name after them is given up.
+_LEAVES = re.compile(
+    r"\b(?:from(?! (?:here|now|today))|done with|through with|gone off|went off|fed up with|"
+    r"sick of|tired of|no more|quit|gave up|given up|dropped|ditched|used to|instead of|"
+    r"rather than|swap(?:ped|ping)?|trad(?:ed|ing)|replac(?:ed|ing))\b|"
+    r"不再|以前|原来|过去|而不是|不(?:坐|住|用|订|飞)",
+    re.IGNORECASE,
+)
 _SHAPED = {kind: [re.compile(p) for p in patterns] for kind, patterns in _SHAPES.items()}
 
 
@@ -91,6 +100,28 @@ def named_choices(a: Reading, b: Reading, choices: frozenset[str]) -> bool:
     return a.stance == b.stance and bool(a.aspects & b.aspects & choices)
 
 
+def names_in(reader: ClauseReader, kinds: Iterable[re.Pattern[str]], text: str) -> frozenset[str]:
+    """The tokens of the names that `text` says of `kinds` (aspect groups of names)."""
+    norm = unicodedata.normalize("NFKC", text).casefold()
+    found = [m.group(0) for kind in kinds for m in kind.finditer(norm)]
+    return reader.read(" ".join(found)).tokens if found else frozenset()
+
+
+def chosen_again(reader: ClauseReader, names: frozenset[str], new: str) -> bool:
+    """Whether every clause of `new` that says one of `names` (the older fact's choice)
+    chooses it anew: says a change, in no negative stance and with no word that leaves
+    it ("Switched to United after they moved my hub, so United from here on" agrees
+    with "United is my airline": it moves to United, from something else)."""
+    said = [reader.read(c) for c in CLAUSE.split(new) if c.strip()]
+    clauses = [(c, r) for c, r in zip(CLAUSE.split(new), said, strict=False) if r.tokens & names]
+    for clause, reading in clauses:
+        if not reading.change or reader.schema.stance(clause) == "negative":
+            return False
+        if _LEAVES.search(clause):
+            return False
+    return bool(clauses)
+
+
 def switches(reader: ClauseReader, a: Reading, new: str) -> bool:
     """Whether a clause of `new` that gives up nothing names another choice of a kind the
     older fact (read as `a`) names (an airline, a hotel chain, a booking site): what is
@@ -108,9 +139,11 @@ def switches(reader: ClauseReader, a: Reading, new: str) -> bool:
 
 __all__ = [
     "NAMES",
+    "chosen_again",
     "membership_adds",
     "membership_holds",
     "named_choices",
+    "names_in",
     "shaped",
     "switches",
 ]

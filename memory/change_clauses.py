@@ -106,11 +106,28 @@ def narrows(reader: ClauseReader, old: str, new: str, shared: frozenset[str]) ->
             bare = reader.read(reader.schema.cue_pattern.sub(" ", clause))
             extra = {stem(w) for w in bare.content if not _NEGATION.fullmatch(w)}
             extra -= before
-        if extra:
+        if extra - _listed_with(clause, shared, zh):
             return True
     return False
 
 
+def _listed_with(clause: str, shared: frozenset[str], zh: bool) -> set[str]:
+    """What a list in `clause` names beside a word of `shared`: other options given up with
+    it ("I'm done with Hilton and Marriott", "汉庭和如家不住了"), no narrower case of it."""
+    found: set[str] = set()
+    for m in (_ZH_LIST if zh else _EN_LIST).finditer(clause.casefold()):
+        sides = [m["a"], m["b"]]
+        if zh:
+            pairs = [{s[i : i + 2] for i in range(len(s) - 1)} for s in sides]
+            if any(p & shared for p in pairs):
+                found |= {c for s in sides for c in s}
+        elif any(stem(w) in shared for w in sides):
+            found |= {stem(w) for w in sides}
+    return found
+
+
+_EN_LIST = re.compile(r"(?=\b(?P<a>\w+)\s*(?:,\s*)?(?:and|or|nor|&|/)\s*(?P<b>\w+)\b)")
+_ZH_LIST = re.compile(r"(?=(?P<a>[\u4e00-\u9fff]{2})[和、或与跟及/](?P<b>[\u4e00-\u9fff]{2}))")
 # Whose liking a fact states: a companion's ("老伴爱拍照", "My wife loves museums") or the
 # writer's own ("拍照我不喜欢被拍", "I can't stand museums"). A stance said by one of them does not
 # reverse the other's: both hold.

@@ -219,8 +219,7 @@ class ChangeReader:
     def verdict(
         self, old: str, new: str, similarity: float, *, one_choice: bool = False
     ) -> Verdict | None:
-        """Whether the newer fact `new` replaces the older `old` (None: both hold);
-        `one_choice`: both choose options of one slot (two hotel chains, say)."""
+        """Whether `new` replaces `old` (None: both hold); `one_choice`: two options of a slot."""
         found = self.weigh(old, new, similarity, one_choice=one_choice)
         return found[0] if found else None
 
@@ -286,8 +285,12 @@ class ChangeReader:
         if found and found[1] == 1 and all(named) and not named[0] & named[1]:
             return None  # names of two kinds (an airline's miles, a hotel's points)
         if found and found[0] == "replaces" and a.stance == b.stance and named[0] & named[1]:
-            # one name of a kind for another: a part replaced; 4 when the newer names the
-            # one it leaves (among a traveller's chains, the one left by name is meant)
+            # one name of a kind for another: a part replaced; 4 when the newer names the one
+            # it leaves (among a traveller's chains, the one left by name is meant), none when
+            # it names the older's as the one it moves to ("Switched to United, ...")
+            kinds = [self._groups[k] for k in named[0] & named[1]]
+            if choices.chosen_again(self, choices.names_in(self, kinds, old) & shared, new):
+                return None
             found = ("replaces", 4 if shared else 3)
         if found and found[1] == 1 and (a.listed or "health" in specific):
             return None  # a shared subject alone never changes what adds up (allergies)
@@ -358,8 +361,7 @@ class ChangeReader:
         return not frame(a.units, b.units, self._stop | self._generic, self._generic_words)
 
 
-# A broad subject and the aspect group of its kinds: a fact that names only the subject
-# ("I stay at hotels") is changed by a change to one of its kinds.
+# A broad subject and its kinds' aspect group: "I stay at hotels" changes to one of them.
 _KINDS = (("lodging", "lodging_type"),)
 
 # Below this, two facts are not about the same thing (Chinese pairs sit higher in e5's

@@ -14,6 +14,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, Literal, NamedTuple
 
+from memory import option_lists
 from memory.errors import InvalidSlotValue
 from memory.scope import ScopeReader, load_scopes
 from memory.slots import (
@@ -194,12 +195,7 @@ class ProfileSchema:
     def detect(self, text: str) -> SlotMatch | None:
         """The one slot a free-text fact sets, or None (no slot, or several)."""
         text = unicodedata.normalize("NFKC", text).replace("\u2019", "'")
-        found = [
-            _Hit(m.start(), m.end(), slot, option)
-            for slot, option, pattern in self._matchers
-            for m in pattern.finditer(text)
-        ]
-        named = [h for h in found if not any(_covers(o, h) for o in found)]
+        found, named = self._hits(text)
         hits = self._changes(named, text)
         left = [h for h in named if h not in hits and _LEAVING.search(text[: h.start])]
         hits = [h for h in hits if not self._membership(h, text)]
@@ -211,7 +207,8 @@ class ProfileSchema:
         families: set[str] = set()
         stance: Stance = "positive"
         must, start = False, 0
-        for separator in [*self._separators.finditer(masked), None]:
+        ends = option_lists.clause_ends(self._separators, masked, hits)
+        for separator in [*ends, None]:
             end = separator.start() if separator else len(masked)
             clause_stance, clause_must = self._stance(masked[start:end], text[start:end])
             if clause_stance is not None:  # a clause without a cue continues the previous one
@@ -256,6 +253,18 @@ class ProfileSchema:
         """Where the slots' own phrases (topics and options) are in `text` (NFKC-normalised)."""
         return [m.span() for _, _, pattern in self._matchers for m in pattern.finditer(text)]
 
+    def option_spans(self, text: str, slot_id: str) -> list[tuple[int, int, str]]:
+        """Where `text` (NFKC-normalised) names options of one slot, in order."""
+        named = self._hits(text)[1]
+        return sorted((h.start, h.end, h.option) for h in named if h.slot == slot_id and h.option)
+
+    def _hits(self, text: str) -> tuple[list[_Hit], list[_Hit]]:
+        """Every phrase of the slots in `text`, and those no longer one covers."""
+        found = [
+            _Hit(*m.span(), slot, o) for slot, o, p in self._matchers for m in p.finditer(text)
+        ]
+        return found, [h for h in found if not any(_covers(o, h) for o in found)]
+
     def stance(self, text: str) -> Stance | None:
         """The stance `text` takes as a whole (None: no stance cue)."""
         return self._stance(text, text)[0]
@@ -281,9 +290,7 @@ class ProfileSchema:
         dropped: set[_Hit] = set()
         for a in hits:
             for b in hits:
-                if a.start >= b.start or a.slot != b.slot or None in (a.option, b.option):
-                    continue
-                if a.option == b.option:
+                if a.start >= b.start or a.slot != b.slot or len({a.option, b.option} - {None}) < 2:
                     continue
                 between = text[a.end : b.start]
                 changed = _CHANGED_TO.match(between)
@@ -291,8 +298,9 @@ class ProfileSchema:
                     dropped.add(a)
                 elif _INSTEAD_OF.match(between):
                     dropped.add(b)
-            others = {b.option for b in hits if b.slot == a.slot} - {a.option, None}
-            if a.option is not None and others and _LEAVING.search(text[: a.start]):
+            listed = option_lists.same_list(a, hits, text)
+            others = {b.option for b in hits if b.slot == a.slot} - {h.option for h in listed}
+            if a.option is not None and others and _LEAVING.search(text[: listed[0].start]):
                 dropped.add(a)  # "I'm done with Hilton, Marriott from now on"
         return [h for h in hits if h not in dropped]
 
