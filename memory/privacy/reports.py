@@ -248,10 +248,12 @@ _COPULA = re.compile(
     r"|always|still|a\s+good|a\s+solid))*\s*\Z",
     F,
 )
-# Distance said with the verb of going: "we covered 40 on the bikes", "cycled 85".
+# Distance said with the verb of going: "we covered 40 on the bikes", "cycled 85", "I ran 12"
+# (round 28; "the taxi ran 40" has no runner).
 _WENT_DISTANCE = re.compile(
     r"(?<![a-z])(?:covered|cycled|biked|walked|hiked|trekked|paddled|swam|rowed"
-    r"|skied|sailed)\s+(?:(?:about|around|roughly|nearly|almost|over|a\s+good)\s+)?\Z",
+    r"|skied|sailed|(?:i|we|he|she|they)\s+(?:ran|run|jogged))"
+    r"\s+(?:(?:about|around|roughly|nearly|almost|over|a\s+good)\s+)?\Z",
     F,
 )
 _GAP_OF = re.compile(r"(?<![a-z])(?:gap|buffer|window|margin)\s+of\s+(?:about\s+)?\Z", F)
