@@ -239,7 +239,7 @@ _MEASURE_SUBJECT = re.compile(
     r"|queue|delay|layover|connection|gap|speed|battery|group|party|age|capacity|weight"
     r"|marathon|race|loop|trail|stage|tide|uv|humidity|gradient|slope|incline|ascent|descent"
     r"|vertical|population|heart\s+rate|pulse|signal|ping|range|runway|summit|peak|lake"
-    r"|dive|hike|walk|climb|trek|commute)(?![a-z])",
+    r"|dive|hike|walk|climb|trek|commute|steps|stairs|stops|switchbacks)(?![a-z])",
     F,
 )
 _COPULA = re.compile(
@@ -271,6 +271,9 @@ _HEAD_END = re.compile(
 )
 
 
+_COUNTED = re.compile(r"steps|stairs|stops|switchbacks", F)
+
+
 def _measured(text: str, low: int, start: int) -> bool:
     verb = _COPULA.search(text, low, start)
     if verb is None:
@@ -278,7 +281,11 @@ def _measured(text: str, low: int, start: int) -> bool:
     measure = _MEASURE_SUBJECT.search(text, low, verb.start())
     return (
         measure is not None
-        and _BOUGHT.search(text, low, measure.end()) is None  # "the lounge day pass"
+        # "the lounge day pass"; a place's steps or stops are counted (round 28: "the temple
+        # steps are 300")
+        and (
+            _BOUGHT.search(text, low, measure.end()) is None or _COUNTED.fullmatch(measure.group())
+        )
         and _PREPOSITION.search(text, low, measure.start()) is None
         and _HEAD_END.match(text, measure.end()) is not None
     )

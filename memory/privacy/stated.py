@@ -42,7 +42,7 @@ _CLAUSE_END = re.compile(r"[.!?;。！？；，\n](?!\d)|,(?!\d)")
 _MONEY_WORDS = re.compile(
     r"(?<![a-z])(?:budget|pric(?:e|es|ey|ed|ing)|costs?|fares?|pa(?:y|id|ying)|spen[dt]|fees?"
     r"|rates?|tips?|bills?|charged?|quoted|deposit|bucks|dollars?|euros?|quid|cheap(?:er)?"
-    r"|expensive|rent(?:al)?|hire|tickets?|worth|value|deal|bargain|steal|rip-?off|overpriced"
+    r"|expensive|rent(?:al)?|hire|tickets?|split|shared|worth|value|deal|bargain|steal|rip-?off|overpriced"
     r"|steep|affordable|reasonable|cash|card|each|per|apiece|total|extra|return|one[\s-]way"
     r"|a\s+(?:night|head|person|day)|for\s+(?:two|both|the\s+two|us|all))(?![a-z])|[$€£¥]",
     F,
@@ -63,22 +63,27 @@ def _clause(text: str, start: int, end: int) -> tuple[int, int]:
 _JOURNEY_SUBJECT = re.compile(
     r"(?<![a-z])(?:rides?|drives?|flights?|crossings?|journeys?|hikes?|treks?|walks?|climbs?"
     r"|marathons?|races?|commutes?|legs?|stretch|transits?|(?:bike|cycling|walking|hiking)"
-    r"\s+tours?|(?:boat|bus|train|ferry|car)\s+trips?)"
-    r"(?:\s+(?:home|back|there|out|up|down|over|in|from\s+[a-z]+|to\s+[a-z]+|to\s+the\s+[a-z]+))?"
+    r"\s+tours?|(?:boat|bus|train|ferry|car)\s+trips?|tours?|trains?|bus|buses|ferry|ferries"
+    r"|boats?|trams?|coach(?:es)?|gondolas?|cable\s+cars?|funiculars?|sleepers?)"
+    r"(?:\s+(?:home|back|there|out|up|down|over|in|from\s+[a-z]+|to\s+[a-z]+"
+    r"|(?:to|up|down|across|over|through|along|into|around|from)\s+the\s+[a-z]+))?"
     r"\s+(?:is|was|are|were|takes?|took|'s)(?:\s+(?:like|about|around|roughly|only|just"
     r"|maybe|probably|usually|easily))*\s*\Z",
     F,
 )
 # After the number, what happened on the way or what it depends on.
 _WAY_TAIL = re.compile(
-    r"\s*,?\s*(?:(?:with|w/)\s+(?:a|one|two|three|no|[0-9]|several|a\s+few|lots\s+of|many)\s+"
+    r"\s*,?\s*(?:(?:with|w/)\s+(?:a|one|two|three|no|[0-9]|several|a\s+few|lots\s+of|many"
+    r"|lunch|toilet|photo|rest|coffee|short|long)\s+"
     r"(?:stops?|layovers?|changes?|breaks?|detours?|transfers?|connections?|climbs?|hills?"
     r"|stopovers?)"
     r"|(?:if|when|unless)\s+(?:the\s+)?(?:traffic|roads?|sea|weather|wind|tide|trains?|buses"
     r"|flights?|it'?s?\s+(?:calm|clear|dry|sunny|quiet)|there'?s?\s+no|nothing|we|you|i)"
     r"|and\s+(?:(?:so\s+|very\s+|really\s+|pretty\s+|quite\s+)?(?:hilly|flat|steep|bumpy|windy"
     r"|winding|scenic|rough|smooth|muddy|dusty|hot|cold|exhausting|tiring|boring|stunning"
-    r"|gorgeous|beautiful)|i|we|you|the\s+kids|my\s+[a-z]+|everyone))(?![a-z])",
+    r"|gorgeous|beautiful)|(?:i|we|you|the\s+kids|everyone)\s+(?:slept|dozed|napped|felt"
+    r"|got\s+(?:sick|seasick|carsick|tired|bored)|(?:was|were)\s+(?:dead|tired|exhausted|wrecked"
+    r"|sick|bored)|walked|saw|spotted)))(?![a-z])",
     F,
 )
 # A span of hours after what opens or is served: "breakfast is 7 to 10".
@@ -101,6 +106,11 @@ _HOURS_BEFORE = re.compile(
 )
 
 
+# A rating scored or given: "that hostel scored 9.1 on the app", "rated 4.5".
+_RATED = re.compile(r"(?<![a-z])(?:scored|scores|rated|gets|got|has)\s+(?:a\s+)?\Z", F)
+_RATING = re.compile(r"(?:[0-9]|10)\.[0-9]")
+
+
 def journey_or_hours(text: str, start: int, end: int, number: str) -> bool:
     """Whether the bare number text[start:end] is a journey's length told with the way, or
     the start of a span of hours after a meal or an opening word (see the module docstring)."""
@@ -115,6 +125,8 @@ def journey_or_hours(text: str, start: int, end: int, number: str) -> bool:
             return True
     if _HOURS_BEFORE.search(text, low, start) and _HOURS_HEAD.fullmatch(number):
         return True
+    if _RATED.search(text, max(0, start - 20), start) and _RATING.fullmatch(number):
+        return True  # "that hostel scored 9.1 on the app"
     digits = number.replace(",", "")
     return bool(
         digits.isdigit()
