@@ -100,6 +100,7 @@ _HOURS_TAIL = re.compile(
 )
 _HOURS_HEAD = re.compile(rf"(?:{_HOUR})\Z", F)
 _SPAN_SPLIT = re.compile(r"\s*(?:to|till|til|until|-|–)\s*", F)
+_SPAN_END = re.compile(r"(?<![a-z])(?:to|till|til|until)\s*\Z|[-–]\s*\Z", F)
 # The span's end: "breakfast is 7 to 10" (the 10).
 _HOURS_BEFORE = re.compile(
     rf"{_HOURS_SUBJECT.pattern[:-2]}{_HOUR}\s*(?:to|till|til|until|-|–)\s*\Z", F
@@ -112,27 +113,28 @@ _RATING = re.compile(r"(?:[0-9]|10)\.[0-9]")
 
 
 def journey_or_hours(text: str, start: int, end: int, number: str) -> bool:
-    """Whether the bare number text[start:end] is a journey's length told with the way, or
-    the start of a span of hours after a meal or an opening word (see the module docstring)."""
+    """Whether the bare number text[start:end] is a journey's length told with the way, the
+    start or end of a span of hours after a meal or an opening word, or a rating scored (see
+    the module docstring). The anchored tails are read first: most numbers have none."""
+    ends = _SPAN_SPLIT.split(number)  # a range read as one number: "7 to 10"
+    hour = _HOURS_HEAD.fullmatch(number) is not None
+    spans = (len(ends) == 2 and all(_HOURS_HEAD.fullmatch(part) for part in ends)) or (
+        hour and _HOURS_TAIL.match(text, end) is not None
+    )
+    closes = hour and _SPAN_END.search(text, max(0, start - 12), start) is not None
+    rated = _RATING.fullmatch(number) is not None and _RATED.search(text, max(0, start - 20), start)
+    digits = number.replace(",", "")
+    way = digits.isdigit() and int(digits) <= 2000 and _WAY_TAIL.match(text, end) is not None
+    if not (spans or closes or rated or way):
+        return False
     if _MONEY_WORDS.search(text, max(0, start - 80), min(len(text), end + 60)):
         return False
     low, _high = _clause(text, start, end)
-    if _HOURS_SUBJECT.search(text, low, start):
-        ends = _SPAN_SPLIT.split(number)  # a range read as one number: "7 to 10"
-        if len(ends) == 2 and all(_HOURS_HEAD.fullmatch(part) for part in ends):
-            return True
-        if _HOURS_HEAD.fullmatch(number) and _HOURS_TAIL.match(text, end):
-            return True
-    if _HOURS_BEFORE.search(text, low, start) and _HOURS_HEAD.fullmatch(number):
-        return True
-    if _RATED.search(text, max(0, start - 20), start) and _RATING.fullmatch(number):
-        return True  # "that hostel scored 9.1 on the app"
-    digits = number.replace(",", "")
     return bool(
-        digits.isdigit()
-        and int(digits) <= 2000
-        and _JOURNEY_SUBJECT.search(text, low, start)
-        and _WAY_TAIL.match(text, end)
+        (spans and _HOURS_SUBJECT.search(text, low, start))
+        or (closes and _HOURS_BEFORE.search(text, low, start))
+        or rated
+        or (way and _JOURNEY_SUBJECT.search(text, low, start))
     )
 
 
