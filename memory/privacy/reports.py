@@ -284,7 +284,8 @@ def _measured(text: str, low: int, start: int) -> bool:
         # "the lounge day pass"; a place's steps or stops are counted (round 28: "the temple
         # steps are 300")
         and (
-            _BOUGHT.search(text, low, measure.end()) is None or _COUNTED.fullmatch(measure.group())
+            _BOUGHT.search(text, low, measure.end()) is None
+            or _COUNTED.fullmatch(measure.group()) is not None
         )
         and _PREPOSITION.search(text, low, measure.start()) is None
         and _HEAD_END.match(text, measure.end()) is not None
