@@ -33,6 +33,7 @@ import numpy as np
 from memory.privacy.money import CANDIDATE, EXPLICIT, MONEY_WORD, NOT_MONEY
 from memory.privacy.reports import reported_price
 from memory.privacy.similarity import ExemplarMargin, Matrix
+from memory.privacy.stated import stated_amounts
 from memory.privacy.text import normalise
 from memory.privacy.vocabulary import PAYING_EN, PAYING_PHRASAL, PAYING_ZH
 
@@ -62,6 +63,8 @@ def names_money(text: str) -> bool:
         or _PAYING.search(folded)
         # round 27: a price reported of a thing bought ("the museum is 12 to get in")
         or any(reported_price(folded, *match.span()) for match in CANDIDATE.finditer(folded))
+        # round 28: a price stated as a range, a total, a fare ("hostels ~25-30", "厕所五毛")
+        or next(stated_amounts(folded), None) is not None
     )
 
 

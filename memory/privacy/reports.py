@@ -239,7 +239,7 @@ _MEASURE_SUBJECT = re.compile(
     r"|queue|delay|layover|connection|gap|speed|battery|group|party|age|capacity|weight"
     r"|marathon|race|loop|trail|stage|tide|uv|humidity|gradient|slope|incline|ascent|descent"
     r"|vertical|population|heart\s+rate|pulse|signal|ping|range|runway|summit|peak|lake"
-    r"|dive|hike|walk|climb|trek|commute)(?![a-z])",
+    r"|dive|hike|walk|climb|trek|commute|steps|stairs|stops|switchbacks)(?![a-z])",
     F,
 )
 _COPULA = re.compile(
@@ -248,10 +248,12 @@ _COPULA = re.compile(
     r"|always|still|a\s+good|a\s+solid))*\s*\Z",
     F,
 )
-# Distance said with the verb of going: "we covered 40 on the bikes", "cycled 85".
+# Distance said with the verb of going: "we covered 40 on the bikes", "cycled 85", "I ran 12"
+# (round 28; "the taxi ran 40" has no runner).
 _WENT_DISTANCE = re.compile(
     r"(?<![a-z])(?:covered|cycled|biked|walked|hiked|trekked|paddled|swam|rowed"
-    r"|skied|sailed)\s+(?:(?:about|around|roughly|nearly|almost|over|a\s+good)\s+)?\Z",
+    r"|skied|sailed|(?:i|we|he|she|they)\s+(?:ran|run|jogged))"
+    r"\s+(?:(?:about|around|roughly|nearly|almost|over|a\s+good)\s+)?\Z",
     F,
 )
 _GAP_OF = re.compile(r"(?<![a-z])(?:gap|buffer|window|margin)\s+of\s+(?:about\s+)?\Z", F)
@@ -269,6 +271,9 @@ _HEAD_END = re.compile(
 )
 
 
+_COUNTED = re.compile(r"steps|stairs|stops|switchbacks", F)
+
+
 def _measured(text: str, low: int, start: int) -> bool:
     verb = _COPULA.search(text, low, start)
     if verb is None:
@@ -276,7 +281,12 @@ def _measured(text: str, low: int, start: int) -> bool:
     measure = _MEASURE_SUBJECT.search(text, low, verb.start())
     return (
         measure is not None
-        and _BOUGHT.search(text, low, measure.end()) is None  # "the lounge day pass"
+        # "the lounge day pass"; a place's steps or stops are counted (round 28: "the temple
+        # steps are 300")
+        and (
+            _BOUGHT.search(text, low, measure.end()) is None
+            or _COUNTED.fullmatch(measure.group()) is not None
+        )
         and _PREPOSITION.search(text, low, measure.start()) is None
         and _HEAD_END.match(text, measure.end()) is not None
     )

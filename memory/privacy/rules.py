@@ -29,6 +29,7 @@ from memory.privacy.instructions import instructions
 from memory.privacy.money import amounts
 from memory.privacy.numbers import shaped_runs
 from memory.privacy.payloads import LINK, encoded
+from memory.privacy.stated import stated_amounts
 from memory.privacy.text import normalise
 from memory.privacy.unexplained import unexplained_amounts
 from memory.privacy.vocabulary import labels
@@ -163,6 +164,7 @@ _CHECKS: tuple[tuple[Callable[[str], _Spans], Category], ...] = (
     (_secrets, "secret"),
     (_phones, "phone"),
     (amounts, "amount"),
+    (stated_amounts, "amount"),  # round 28: "hostels ~25-30", "flights to Bali around 650"
     (instructions, "instructions"),
     # Round 15: a number money surrounds that nothing else explains; after every other rule,
     # so it only refuses what they keep.
