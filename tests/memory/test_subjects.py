@@ -201,6 +201,7 @@ def test_the_time_of_a_boat_trip_is_a_journey_time_not_said_in_passing(subjects:
         ("Reserve my spot on the Eurostar to Paris", "rail", None),
         ("There's a long wait in Doha between legs, what can I do?", "transfers", None),
         ("Pick a spot for the crew's end-of-job night out", "leisure", "time"),
+        ("Where do we sleep near the Masai Mara?", "lodging", "quiet"),
     ],
 )
 def test_words_once_misread_name_what_they_are_about(
@@ -217,3 +218,4 @@ def test_a_night_flight_is_still_a_time_of_day_and_a_cheaper_option_still_money(
     assert "time" in subjects.of("I hate night flights")
     assert "money" in subjects.of("Is the cheaper hotel an hour away worth it?")
     assert "money" in subjects.of("Lounge access matters more to me than a cheaper fare")
+    assert "quiet" in subjects.of("Light sleeper, I can't sleep near the lift")
