@@ -223,7 +223,7 @@ def replay(path: Path, vocabulary_path: Path | None = None) -> None:
         if c["target"] is None:
             continue
         names, about, asked = c["names"], c["about"], c["asked"]
-        if "texts" in c and vocabulary.names != names:  # the vocabulary as it is now
+        if "texts" in c:  # the vocabulary as it is now (its words may have changed)
             names = vocabulary.names
             pairs = zip(c["texts"], c["slots"], strict=True)
             about = np.array(
@@ -231,7 +231,7 @@ def replay(path: Path, vocabulary_path: Path | None = None) -> None:
             ).reshape(len(c["texts"]), len(names))
             asked = tuple(vocabulary.asked(c["request"]))
         facts = FactFeatures.of("replay", names, c["zh"], about, c["near"])
-        implied = vocabulary.implied(asked) if vocabulary.names == names else ()
+        implied = vocabulary.implied(asked) if vocabulary.names == names else ()  # old capture
         scores = ranking._score(c["cosine"], c["lang"], asked, facts, c["gap"], implied)
         place = int(np.argsort(-scores, kind="stable").tolist().index(c["target"]))
         for i, k in enumerate((1, 3, 5)):

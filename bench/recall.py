@@ -40,7 +40,8 @@ the request and of the fact; `--split` picks their dev or check half too. `--spl
 (people only) measures the blind people written after the last ranking change, apart from
 the tuned halves; `--split fresh2` two more, written before the next round's tuning;
 `--split fresh3` two more, written before the ranking guard round's tuning; `--split fresh4`
-two more, written before its clear-match guard was measured on held-out sets.
+two more, written before its clear-match guard was measured on held-out sets; `--split fresh5`
+two more, written before the tuning of the round after it.
 `--data` is only needed for the PrefEval modes (cross, same). See bench/README.md for the figures.
 SQLite: a file in a temporary directory; PostgreSQL: a fresh schema in database `test`
 on 127.0.0.1 (dropped afterwards). No Redis (`search` does not use the cache).
@@ -287,6 +288,8 @@ def run_bilingual(
 
 
 PEOPLE = Path(__file__).resolve().parent / "travel_people.json"
+# Blind travellers' splits, each written and committed before the round it measures.
+FRESH_SPLITS = ("fresh", "fresh2", "fresh3", "fresh4", "fresh5")
 
 
 def run_people(memory: Memory, baseline: Baseline, split: str, run_id: str) -> ModeResult:
@@ -392,8 +395,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--topics", nargs="+", help="topics (file stems) to evaluate")
     parser.add_argument(
         "--split",
-        choices=["dev", "check", "fresh", "fresh2", "fresh3", "fresh4"],
-        help="half of the topics (fresh, fresh2, fresh3, fresh4: people)",
+        choices=["dev", "check", *FRESH_SPLITS],
+        help="half of the topics (fresh, fresh2 … fresh5: people)",
     )
     parser.add_argument(
         "--mode",
@@ -411,8 +414,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         args.mode, [args.mode]
     )
     prefeval = [m for m in modes if m in ("cross", "same")]
-    if args.split in ("fresh", "fresh2", "fresh3", "fresh4") and modes != ["people"]:
-        raise SystemExit("--split fresh, fresh2, fresh3 and fresh4 are for --mode people only")
+    if args.split in FRESH_SPLITS and modes != ["people"]:
+        raise SystemExit("--split fresh, fresh2 … fresh5 are for --mode people only")
     if prefeval and args.data is None:
         raise SystemExit("--data (a folder of PrefEval topic files) is needed for cross/same")
     topics = load_topics(args.data) if prefeval and args.data else {}

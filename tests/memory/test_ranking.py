@@ -280,3 +280,43 @@ def test_a_close_call_is_still_decided_by_what_the_request_is_about() -> None:
     request = "Can you book me a flight to Denver?"
     scores = rank_scores(request, query, texts, ["en"] * 12, [None] * 12, facts)
     assert int(np.argmax(scores)) == 11  # the red-eye fact: the lead is no clear match
+
+
+# The same traveller's other preferences that his requests misread before: counted
+# nights, weekends and weekdays taken for a time of day, "fare" and "cheapest" for a
+# budget, and words for a hotel check-in, a rail operator and a fare that named nothing.
+MISREAD = [
+    *VOICES,
+    "Premier Inn is fine by me in the UK, clean and predictable",
+    "Light sleeper. high floor, away from the lift please",
+    "Carry-on only. never check luggage",
+    "I'll never fly Ryanair again, their fees are a joke",
+    "On trains i prefer the aisle, bad knees",
+    "Lounge access matters more to me than a cheaper fare",
+    "Not a fan of hostels or shared bathrooms, ever",
+]
+
+
+@pytest.mark.parametrize(
+    ("request_text", "wanted", "within"),
+    [
+        ("Where should I kip in Manchester for two nights?", MISREAD[12], 3),
+        ("Which fare type for the Miami trip?", MISREAD[14], 3),
+        ("Reserve my spot on the Eurostar to Paris", MISREAD[16], 1),
+        ("Cheapest way to get from Stansted to Dublin?", MISREAD[15], 3),
+    ],
+)
+def test_a_request_the_vocabulary_misread_gets_the_preference_it_needs(
+    local: LocalEmbedder, request_text: str, wanted: str, within: int
+) -> None:
+    assert wanted in rank(local, request_text, MISREAD)[:within]
+
+
+def test_checking_in_is_about_the_hotel_not_the_luggage(local: LocalEmbedder) -> None:
+    order = rank(local, "What should I request when checking in at Kuala Lumpur?", MISREAD)
+    assert order.index(MISREAD[13]) < order.index(MISREAD[14])  # light sleeper, carry-on
+
+
+def test_a_weekend_stay_does_not_lift_a_time_of_day_preference(local: LocalEmbedder) -> None:
+    order = rank(local, "Cheap digs in Lisbon for the weekend?", MISREAD)
+    assert MISREAD[6] not in order[:5]  # "Mornings are for meetings, so fly me ..."

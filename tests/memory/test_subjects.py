@@ -105,8 +105,8 @@ def test_a_request_that_names_an_aspect_implies_nothing_more(subjects: Subjects)
     [
         ("到长沙玩，晚上去哪家馆子", {"food", "meal"}),
         ("周末去大理住哪种地方", {"lodging"}),
-        ("周五晚上十一点五十有一班去大连的", {"time", "late"}),
-        ("Is there a flight on Sunday evening?", {"flight", "time"}),
+        ("周五晚上十一点五十有一班去大连的", {"days", "time", "late"}),
+        ("Is there a flight on Sunday evening?", {"flight", "days", "time"}),
     ],
 )
 def test_a_time_of_day_beside_a_meal_or_a_stay_only_says_when(
@@ -185,3 +185,37 @@ def test_a_late_hour_about_sleep_or_the_body_implies_no_flight(
 
 def test_the_time_of_a_boat_trip_is_a_journey_time_not_said_in_passing(subjects: Subjects) -> None:
     assert {"boat", "time"} <= subjects.asked("带孩子晚上坐游船")
+
+
+@pytest.mark.parametrize(
+    ("text", "about", "not_about"),
+    [
+        ("Where should I kip in Manchester for two nights?", "lodging", "time"),
+        ("住两晚就走", "lodging", "time"),
+        ("Cheap digs in Lisbon for the weekend?", "days", "time"),
+        ("周末不想出差", "days", "time"),
+        ("Which fare type for the Miami trip?", "fare", "money"),
+        ("Cheapest way to get from Stansted to Dublin?", None, "money"),
+        ("What should I request when checking in at Kuala Lumpur?", "lodging", "luggage"),
+        ("Anything I should request at the front desk in Wichita?", "lodging", "work"),
+        ("Reserve my spot on the Eurostar to Paris", "rail", None),
+        ("There's a long wait in Doha between legs, what can I do?", "transfers", None),
+        ("Pick a spot for the crew's end-of-job night out", "leisure", "time"),
+        ("Where do we sleep near the Masai Mara?", "lodging", "quiet"),
+    ],
+)
+def test_words_once_misread_name_what_they_are_about(
+    subjects: Subjects, text: str, about: str | None, not_about: str | None
+) -> None:
+    found = subjects.of(text)
+    assert about is None or about in found
+    assert not_about is None or not_about not in found
+
+
+def test_a_night_flight_is_still_a_time_of_day_and_a_cheaper_option_still_money(
+    subjects: Subjects,
+) -> None:
+    assert "time" in subjects.of("I hate night flights")
+    assert "money" in subjects.of("Is the cheaper hotel an hour away worth it?")
+    assert "money" in subjects.of("Lounge access matters more to me than a cheaper fare")
+    assert "quiet" in subjects.of("Light sleeper, I can't sleep near the lift")
