@@ -342,7 +342,9 @@ def unpack(data: bytes, namespace: str, model: str) -> Facts | None:
         if "features" in meta:
             features = FactFeatures.unpacked(meta["features"], data, offset, count)
             offset += FactFeatures.packed_size(count, int(meta["features"]["k"]))
-        factors = np.frombuffer(data, dtype="<f4", count=count, offset=offset)
+        # Copied: an array at an odd offset in `data` makes numpy buffer the whole
+        # product below through a scratch copy, row by row.
+        factors = np.frombuffer(data, dtype="<f4", count=count, offset=offset).copy()
         offset += 4 * count
         codes = np.frombuffer(data, dtype=np.int8, count=count * dim, offset=offset)
         offset += count * dim

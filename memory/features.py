@@ -163,7 +163,8 @@ class FactFeatures:
                 return None
             zh = np.frombuffer(data, dtype=np.int8, count=count, offset=offset)
             offset += count
-            masks = np.frombuffer(data, dtype="<i8", count=count, offset=offset)
+            # A copy (aligned): shifting an array at an odd offset buffers it per row.
+            masks = np.frombuffer(data, dtype="<i8", count=count, offset=offset).astype(np.int64)
             offset += 8 * count
             near = np.frombuffer(data, dtype="<i4", count=count * width, offset=offset)
             near = near.reshape(count, width).astype(np.int64)
