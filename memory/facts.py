@@ -342,8 +342,8 @@ def unpack(data: bytes, namespace: str, model: str) -> Facts | None:
         if "features" in meta:
             features = FactFeatures.unpacked(meta["features"], data, offset, count)
             offset += FactFeatures.packed_size(count, int(meta["features"]["k"]))
-        # Copied: an array at an odd offset in `data` makes numpy buffer the whole
-        # product below through a scratch copy, row by row.
+        # Copied (aligned): numpy takes a slower, buffered path for an array at an
+        # odd offset in `data` (callgrind: ~12% of unpacking at 100 facts).
         factors = np.frombuffer(data, dtype="<f4", count=count, offset=offset).copy()
         offset += 4 * count
         codes = np.frombuffer(data, dtype=np.int8, count=count * dim, offset=offset)

@@ -163,7 +163,7 @@ class FactFeatures:
                 return None
             zh = np.frombuffer(data, dtype=np.int8, count=count, offset=offset)
             offset += count
-            # A copy (aligned): shifting an array at an odd offset buffers it per row.
+            # A copy (aligned): numpy buffers an array at an odd offset in `data`.
             masks = np.frombuffer(data, dtype="<i8", count=count, offset=offset).astype(np.int64)
             offset += 8 * count
             near = np.frombuffer(data, dtype="<i4", count=count * width, offset=offset)
