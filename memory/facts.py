@@ -13,6 +13,12 @@ Unpacked facts build their `MemoryItem`s only when one is looked at: a recall ov
 500 cached facts ranks the matrix, reads what ranking needs of each fact from the
 features kept in the value (`memory.features`) and the summary's texts from the columns;
 an item is built only for a fact shown with a note of a change of mind.
+
+Everything a recall reads of every fact is fixed-size binary (numpy arrays straight
+from the value) or one UTF-8 run of the distinct strings, sliced once: reading 500 facts
+parses no JSON but a few hundred bytes of names (version 3 parsed every column and the
+features as JSON, ~0.4 ms at 500 facts). A value of another version is a miss
+(`unpack` gives None) and the recall that missed writes this version over it.
 """
 
 from __future__ import annotations
@@ -24,7 +30,7 @@ import struct
 from collections.abc import Callable, Iterator, Sequence
 from datetime import datetime
 from json.encoder import c_make_encoder, encode_basestring  # type: ignore[attr-defined]
-from typing import Any, overload
+from typing import Any, cast, overload
 
 import numpy as np
 import numpy.typing as npt
@@ -38,17 +44,25 @@ from memory.types import MemoryItem
 from memory.views import shown
 
 _MAGIC = b"LTMF"
-_VERSION = 3
-_HEADER = struct.Struct("<4sBII")  # magic, version, count, length of the JSON part
+# The layout's version: a value of another version (written before a deploy, or by a
+# process not yet upgraded) reads as a miss, and the recall that missed writes this one.
+_VERSION = 4
+_HEADER = struct.Struct("<4sBIII")  # magic, version, count, dimension, length of the JSON
 
-# What a cached fact keeps: every field of `MemoryItem` that a current fact can have
-# (its namespace is the cache key's; a score is given by ranking). The names are in the
-# packed value, so a value written with other fields (another version) reads as a miss.
+# The fields of `MemoryItem` that `Facts` keeps as columns, in the order of `Columns`:
+# in the value once each, as positions in a table of distinct strings.
+_COLUMNS = ("text", "lang", "slot", "id", "contested_by")
+# What a cached fact's own row keeps: every other field of `MemoryItem` that a current
+# fact can have (its namespace is the cache key's; a score is given by ranking). The
+# names are in the packed value, so a value written with other fields reads as a miss.
 _FIELDS = tuple(
     f.name
     for f in dataclasses.fields(MemoryItem)
-    if f.name not in ("namespace", "score", "invalid_at", "superseded_by", "invalid_reason")
+    if f.name
+    not in ("namespace", "score", "invalid_at", "superseded_by", "invalid_reason", *_COLUMNS)
 )
+# The columns that never hold None (`Columns`): texts, languages, ids.
+_NEVER_NONE = (0, 1, 3)
 _ENCODER = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"))
 _TIMES = frozenset(f.name for f in dataclasses.fields(MemoryItem) if "datetime" in str(f.type))
 
@@ -137,16 +151,19 @@ class Facts:
     def rows(self, rows: Sequence[int]) -> Facts:
         """The facts at these positions, in the order given."""
         items = self.items
+        columns: Columns = (
+            [self.texts[i] for i in rows],
+            [self.langs[i] for i in rows],
+            [self.slots[i] for i in rows],
+            [self.ids[i] for i in rows],
+            [self.contested[i] for i in rows],
+        )
         return Facts(
-            items.rows(rows) if isinstance(items, _LazyItems) else [items[i] for i in rows],
+            items.rows(rows, columns)
+            if isinstance(items, _LazyItems)
+            else [items[i] for i in rows],
             self.matrix[list(rows)],
-            (
-                [self.texts[i] for i in rows],
-                [self.langs[i] for i in rows],
-                [self.slots[i] for i in rows],
-                [self.ids[i] for i in rows],
-                [self.contested[i] for i in rows],
-            ),
+            columns,
         )
 
     def free(self) -> Facts:
@@ -166,19 +183,22 @@ class _LazyItems(Sequence[MemoryItem]):
         data: bytes,
         bounds: npt.NDArray[np.int64],
         namespace: str,
+        columns: Columns,
         built: list[MemoryItem | None] | None = None,
     ) -> None:
         self._data = data
         self._bounds = bounds  # (count, 2): where each row starts and ends in `data`
         self._built: list[MemoryItem | None] = built if built is not None else [None] * len(bounds)
         self._namespace = namespace
+        self._columns = columns  # the items' fields kept apart from their rows
 
-    def rows(self, rows: Sequence[int]) -> _LazyItems:
-        """The items at these positions, still built only when read."""
+    def rows(self, rows: Sequence[int], columns: Columns) -> _LazyItems:
+        """The items at these positions (`columns`: theirs), still built when read."""
         return _LazyItems(
             self._data,
             self._bounds[list(rows)],
             self._namespace,
+            columns,
             [self._built[i] for i in rows],
         )
 
@@ -199,7 +219,8 @@ class _LazyItems(Sequence[MemoryItem]):
             start, end = (int(x) for x in self._bounds[index])
             try:
                 row = json.loads(self._data[start:end])
-                item = _item(row, self._namespace)
+                own = [column[index] for column in self._columns]
+                item = _item(row, own, self._namespace)
             except (ValueError, TypeError) as exc:  # a damaged value: never a crash
                 raise MemoryEngineError(f"cached fact unreadable: {exc}") from exc
             self._built[index] = item
@@ -248,81 +269,122 @@ def _row(item: MemoryItem) -> bytes:
 def pack(facts: Facts, model: str, subjects: Subjects | None = None) -> bytes:
     """The facts as one compact value for the cache (embeddings quantised to int8).
 
-    Layout: header; JSON of what the value holds (model, dimension, item fields, each
-    fact's text, language, slot, id and contester, and with `subjects` what ranking
-    reads of each fact under that vocabulary, `Facts.features`); where each fact's JSON
-    row ends (uint32); the rows; one float32 factor per fact; the int8 codes, a row per
-    fact. (A value without the features, or with another vocabulary's, reads the same:
+    Layout: header; a small JSON part (model, the rows' field names, section sizes, and
+    with `subjects` the vocabulary's names); then fixed-size arrays, read without
+    parsing: where each distinct string ends (uint32, in characters), each fact's text,
+    language, slot, id and contester as positions in those strings (int32, a column
+    after another; -1: None), where each fact's JSON row ends (uint32), what ranking
+    reads of each fact under `subjects` (`FactFeatures.packed`), one float32 factor per
+    fact and the int8 codes, a row per fact; then the distinct strings (UTF-8, one after
+    another) and the rows (the item's other fields, read only when an item is built).
+    (A value without the features, or with another vocabulary's, reads the same:
     ranking derives them.)
     """
+    count = len(facts)
     features = facts.features(subjects).packed() if subjects is not None and facts else None
+    columns = (facts.texts, facts.langs, facts.slots, facts.ids, facts.contested)
+    table: dict[str, int] = {}
+    positions = np.fromiter(
+        (-1 if v is None else table.setdefault(v, len(table)) for c in columns for v in c),
+        dtype="<i4",
+        count=5 * count,
+    )
+    strings = "".join(table).encode("utf-8", "surrogatepass")
+    string_ends = np.cumsum([len(v) for v in table], dtype="<u4")
     rows = [_row(item) for item in facts.items]
-    meta = json.dumps(
-        {
-            "model": model,
-            "dim": int(facts.matrix.shape[1]) if len(facts) else 0,
-            "fields": _FIELDS,
-            "texts": facts.texts,
-            "langs": facts.langs,
-            "slots": facts.slots,
-            "ids": facts.ids,
-            "contested": facts.contested,
-            **({"features": features} if features is not None else {}),
-        },
-        ensure_ascii=False,
-        separators=(",", ":"),
-    ).encode("utf-8")
-    ends = np.cumsum([len(row) for row in rows], dtype=np.uint32)
+    row_ends = np.cumsum([len(row) for row in rows], dtype="<u4")
     codes, factors = int8_codes(facts.matrix)  # a factor per row: 1 / |codes|
-    header = _HEADER.pack(_MAGIC, _VERSION, len(facts), len(meta))
-    return b"".join([header, meta, ends.tobytes(), *rows, factors.tobytes(), codes.tobytes()])
+    meta = {
+        "model": model,
+        "fields": _FIELDS,
+        "strings": len(table),
+        "string_bytes": len(strings),
+        **({"features": features[0]} if features is not None else {}),
+    }
+    head = json.dumps(meta, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+    dim = int(facts.matrix.shape[1]) if count else 0
+    return b"".join(
+        [
+            _HEADER.pack(_MAGIC, _VERSION, count, dim, len(head)),
+            head,
+            string_ends.tobytes(),
+            positions.tobytes(),
+            row_ends.tobytes(),
+            features[1] if features is not None else b"",
+            factors.astype("<f4").tobytes(),
+            codes.tobytes(),
+            strings,
+            *rows,
+        ]
+    )
 
 
 def unpack(data: bytes, namespace: str, model: str) -> Facts | None:
     """The facts packed by `pack`; None when the value is not one this version reads, or
     was embedded by another model than `model` (then the store is asked instead)."""
     try:
-        magic, version, count, meta_len = _HEADER.unpack_from(data)
+        magic, version, count, dim, meta_len = _HEADER.unpack_from(data)
         if magic != _MAGIC or version != _VERSION:
             return None
         offset = _HEADER.size
         meta: dict[str, Any] = json.loads(data[offset : offset + meta_len])
-        columns: Columns = (
-            meta["texts"],
-            meta["langs"],
-            meta["slots"],
-            meta["ids"],
-            meta["contested"],
-        )
-        if (
-            meta.get("model") != model
-            or tuple(meta.get("fields", ())) != _FIELDS
-            or any(len(column) != count for column in columns)
-        ):
+        if meta.get("model") != model or tuple(meta.get("fields", ())) != _FIELDS:
             return None
-        dim = int(meta["dim"])
         offset += meta_len
-        ends = np.frombuffer(data, dtype=np.uint32, count=count, offset=offset).astype(np.int64)
+        distinct = int(meta["strings"])
+        string_ends = np.frombuffer(data, dtype="<u4", count=distinct, offset=offset)
+        offset += 4 * distinct
+        positions = np.frombuffer(data, dtype="<i4", count=5 * count, offset=offset)
+        offset += 4 * 5 * count
+        row_ends = np.frombuffer(data, dtype="<u4", count=count, offset=offset).astype(np.int64)
         offset += 4 * count
-        first = offset
-        offset += int(ends[-1]) if count else 0
-        factors = np.frombuffer(data, dtype=np.float32, count=count, offset=offset)
+        features = None
+        if "features" in meta:
+            features = FactFeatures.unpacked(meta["features"], data, offset, count)
+            offset += FactFeatures.packed_size(count, int(meta["features"]["k"]))
+        # Copied (aligned): numpy takes a slower, buffered path for an array at an
+        # odd offset in `data` (callgrind: ~12% of unpacking at 100 facts).
+        factors = np.frombuffer(data, dtype="<f4", count=count, offset=offset).copy()
         offset += 4 * count
         codes = np.frombuffer(data, dtype=np.int8, count=count * dim, offset=offset)
+        offset += count * dim
+        text = data[offset : offset + int(meta["string_bytes"])].decode("utf-8", "surrogatepass")
+        first = offset + int(meta["string_bytes"])
+        ends = string_ends.tolist()
+        by_column = positions.reshape(5, count)
+        if (
+            first + (int(row_ends[-1]) if count else 0) != len(data)
+            or (ends[-1] if ends else 0) != len(text)
+            or (count and (by_column.min() < -1 or by_column.max() >= distinct))
+            or (count and by_column[_NEVER_NONE, :].min() < 0)
+        ):
+            return None
     except (ValueError, KeyError, TypeError, struct.error):
         return None
-    starts = np.concatenate([[0], ends[:-1]]) if count else ends
-    bounds = np.stack([starts, ends], axis=1) + first
+    # Each string sliced once from the decoded text; None at position -1 (the last).
+    table: list[str | None] = list(map(text.__getitem__, map(slice, [0, *ends[:-1]], ends)))
+    table.append(None)
+    columns = cast(Columns, tuple(_column(table, positions) for positions in by_column))
+    starts = np.concatenate([[0], row_ends[:-1]]) if count else row_ends
+    bounds = np.stack([starts, row_ends], axis=1) + first
     matrix: Vector = codes.reshape(count, dim).astype(np.float32)
     matrix *= factors[:, None]
-    facts = Facts(_LazyItems(data, bounds, namespace), matrix, columns)
-    if "features" in meta:
-        facts._features = FactFeatures.unpacked(meta["features"], count)
+    facts = Facts(_LazyItems(data, bounds, namespace, columns), matrix, columns)
+    facts._features = features
     return facts
 
 
-def _item(row: Sequence[Any], namespace: str) -> MemoryItem:
-    values: dict[str, Any] = {}
+def _column(table: list[str | None], positions: npt.NDArray[np.int32]) -> tuple[str | None, ...]:
+    """The values at `positions` in `table`: one value repeated when they are all the
+    same (no slot, no contester, one language: most columns of most travellers)."""
+    if len(positions) and positions.min() == positions.max():
+        return (table[int(positions[0])],) * len(positions)
+    return tuple(map(table.__getitem__, positions.tolist()))
+
+
+def _item(row: Sequence[Any], own: Sequence[Any], namespace: str) -> MemoryItem:
+    """The item of a packed row, `own`: its values of `_COLUMNS`."""
+    values: dict[str, Any] = dict(zip(_COLUMNS, own, strict=True))
     for name, value in zip(_FIELDS, row, strict=True):
         if name in _TIMES and isinstance(value, str):
             value = datetime.fromisoformat(value)

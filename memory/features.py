@@ -21,7 +21,6 @@ own words.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 import numpy as np
 import numpy.typing as npt
@@ -41,27 +40,64 @@ NEIGHBOUR_SHARE = 0.5
 NEIGHBOUR_QUORUM = 2
 
 
-@dataclass(frozen=True, slots=True, eq=False)
 class FactFeatures:
     """Per fact: `zh[i]` (the fact is in Chinese, as ranking reads its language),
     `about[i, j]` (its words or slot are about subject `names[j]` of the vocabulary
     `vocabulary`, a `Subjects.fingerprint`), `near[i]` (the positions of its nearest
     facts) and `weight[i, j]` (how much it counts as about subject j, with what its
-    neighbours are about); `counts[j]`: how many facts are about subject j."""
+    neighbours are about); `counts[j]`: how many facts are about subject j.
 
-    vocabulary: str
-    names: tuple[str, ...]
-    zh: npt.NDArray[np.bool_]
-    about: npt.NDArray[np.bool_]
-    counts: npt.NDArray[np.int64]
-    near: npt.NDArray[np.int64]
-    weight: npt.NDArray[np.float64]
+    A request reads the weights of the one to three subjects it is about
+    (`weight_of`), each made when first read: a recall from a cache entry does not
+    make the whole facts-by-subjects matrix."""
+
+    __slots__ = ("_columns", "about", "counts", "names", "near", "vocabulary", "zh")
+
+    def __init__(
+        self,
+        vocabulary: str,
+        names: tuple[str, ...],
+        zh: npt.NDArray[np.bool_],
+        about: npt.NDArray[np.bool_],
+        counts: npt.NDArray[np.int64],
+        near: npt.NDArray[np.int64],
+    ) -> None:
+        self.vocabulary = vocabulary
+        self.names = names
+        self.zh = zh
+        self.about = about
+        self.counts = counts
+        self.near = near
+        self._columns: dict[int, npt.NDArray[np.float64]] = {}
 
     def __len__(self) -> int:
         return len(self.zh)
 
     def column(self, name: str) -> int:
         return self.names.index(name)
+
+    def weight_of(self, j: int) -> npt.NDArray[np.float64]:
+        """`weight[:, j]`, made on first use and kept."""
+        made = self._columns.get(j)
+        if made is None:
+            own = self.about[:, j]
+            made = own.astype(np.float64)
+            width = self.near.shape[1]
+            if width:
+                naming = own[self.near].sum(axis=1)
+                quorum = min(NEIGHBOUR_QUORUM, width)
+                lent = np.where(naming >= quorum, NEIGHBOUR_SHARE * naming / width, 0.0)
+                made = np.maximum(made, lent)
+            self._columns[j] = made
+        return made
+
+    @property
+    def weight(self) -> npt.NDArray[np.float64]:
+        """Every fact's weight for every subject (`weight_of` for each column)."""
+        columns = [self.weight_of(j) for j in range(len(self.names))]
+        if not columns:
+            return np.zeros((len(self), 0), dtype=np.float64)
+        return np.stack(columns, axis=1)
 
     def fits(self, subjects: Subjects, count: int) -> bool:
         """Whether these were derived with `subjects` for `count` facts (a damaged cache
@@ -86,49 +122,57 @@ class FactFeatures:
         omitted, so facts count as about their own subjects only)."""
         if near is None:
             near = np.zeros((len(zh), 0), dtype=np.int64)
-        weight = about.astype(np.float64)
-        if near.shape[1] and about.shape[1]:
-            naming = about[near].sum(axis=1)
-            quorum = min(NEIGHBOUR_QUORUM, near.shape[1])
-            lent = np.where(naming >= quorum, NEIGHBOUR_SHARE * naming / near.shape[1], 0.0)
-            weight = np.maximum(weight, lent)
         counts = about.sum(axis=0, dtype=np.int64)
-        return cls(vocabulary, tuple(names), zh, about, counts, near, weight)
+        return cls(vocabulary, tuple(names), zh, about, counts, near)
 
     # -- as kept in a cache entry ----------------------------------------------------
 
-    def packed(self) -> dict[str, object] | None:
-        """JSON-ready: each fact's subjects as one integer (bit j: `names[j]`); None
-        when the vocabulary has too many subjects for that."""
+    def packed(self) -> tuple[dict[str, object], bytes] | None:
+        """What a cache entry keeps (`memory.facts.pack`): JSON-ready names, and the
+        per-fact arrays as bytes (`packed_size`): whether each fact is in Chinese (int8),
+        its subjects as one integer (int64, bit j: `names[j]`) and its nearest facts
+        (int32, `NEIGHBOURS` a fact or fewer). None when the vocabulary has too many
+        subjects for one integer."""
         if len(self.names) > MAX_PACKED_SUBJECTS:
             return None
         weights = np.left_shift(np.int64(1), np.arange(len(self.names), dtype=np.int64))
         masks = self.about.astype(np.int64) @ weights if len(self.names) else np.zeros(len(self))
-        return {
-            "vocabulary": self.vocabulary,
-            "names": self.names,
-            "zh": self.zh.astype(np.int8).tolist(),
-            "about": np.asarray(masks, dtype=np.int64).tolist(),
-            "near": self.near.reshape(-1).tolist(),  # `NEIGHBOURS` a fact, or fewer
-        }
+        arrays = [
+            self.zh.astype(np.int8),
+            np.asarray(masks, dtype="<i8"),
+            self.near.astype("<i4"),
+        ]
+        meta = {"vocabulary": self.vocabulary, "names": self.names, "k": self.near.shape[1]}
+        return meta, b"".join(a.tobytes() for a in arrays)
+
+    @staticmethod
+    def packed_size(count: int, width: int) -> int:
+        """How many bytes `packed` gives for `count` facts of `width` neighbours each."""
+        return count * (1 + 8 + 4 * width)
 
     @classmethod
-    def unpacked(cls, raw: object, count: int) -> FactFeatures | None:
-        """What `packed` gave, for `count` facts; None when it does not read as that."""
-        if not isinstance(raw, dict):
+    def unpacked(cls, meta: object, data: bytes, offset: int, count: int) -> FactFeatures | None:
+        """What `packed` gave for `count` facts, its bytes at `offset` in `data`; None
+        when it does not read as that."""
+        if not isinstance(meta, dict):
             return None
         try:
-            names = [str(n) for n in raw["names"]]
-            zh = np.asarray(raw["zh"], dtype=np.int8)
-            masks = np.asarray(raw["about"], dtype=np.int64)
-            near = np.asarray(raw["near"], dtype=np.int64).reshape(count, -1)
-            if len(names) > MAX_PACKED_SUBJECTS or zh.shape != (count,) or masks.shape != (count,):
+            names = tuple(str(n) for n in meta["names"])
+            width = int(meta["k"])
+            if len(names) > MAX_PACKED_SUBJECTS or width < 0:
                 return None
+            zh = np.frombuffer(data, dtype=np.int8, count=count, offset=offset)
+            offset += count
+            # A copy (aligned): numpy buffers an array at an odd offset in `data`.
+            masks = np.frombuffer(data, dtype="<i8", count=count, offset=offset).astype(np.int64)
+            offset += 8 * count
+            near = np.frombuffer(data, dtype="<i4", count=count * width, offset=offset)
+            near = near.reshape(count, width).astype(np.int64)
             if near.size and (near.min() < 0 or near.max() >= count):
                 return None
             bits = np.arange(len(names), dtype=np.int64)
             about = ((masks[:, None] >> bits) & 1).astype(bool)
-            return cls.of(str(raw["vocabulary"]), names, zh.astype(bool), about, near)
+            return cls.of(str(meta["vocabulary"]), names, zh.astype(bool), about, near)
         except (KeyError, TypeError, ValueError, OverflowError):
             return None
 

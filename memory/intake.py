@@ -10,6 +10,7 @@ reaches a store: for Bailian, it never leaves the machine.
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from collections.abc import Callable, Iterable, Sequence
 
@@ -22,6 +23,11 @@ from memory.types import RecordOutcome
 MAX_NAMESPACE_CHARS = 256
 # Lone surrogates, control and format characters, line and paragraph separators.
 _NOT_IN_IDS = ("Cs", "Cc", "Cf", "Zl", "Zp")
+# Unicode's control characters (category Cc: U+0000-U+001F and U+007F-U+009F) but tab,
+# newline and carriage return; and surrogates. Found by one scan in C: every recall's
+# request passes here, and a loop over its characters cost a hit ~10-25 us.
+_CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
+_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 def check_namespace(namespace: object) -> str:
@@ -36,6 +42,8 @@ def check_namespace(namespace: object) -> str:
         raise InvalidNamespace("namespace must be a non-empty string")
     if len(namespace) > MAX_NAMESPACE_CHARS:
         raise InvalidNamespace(f"namespace longer than {MAX_NAMESPACE_CHARS} characters")
+    if namespace.isascii() and namespace.isprintable():
+        return namespace  # no ASCII character of those kinds but the unprintable (Cc)
     for ch in namespace:
         if unicodedata.category(ch) in _NOT_IN_IDS:
             raise InvalidNamespace(
@@ -51,25 +59,21 @@ def clean_text(text: str) -> str:
     if not text.isascii():
         text = repaired(text)
         text = unicodedata.normalize("NFC", text)
-    if _has_control_chars(text):
-        text = "".join(" " if _is_control(ch) else ch for ch in text)
+    if _CONTROL.search(text) is not None:
+        text = _CONTROL.sub(" ", text)
     return text
 
 
 def repaired(text: str) -> str:
     """`text` with surrogate pairs joined and lone surrogates replaced by U+FFFD (JSON
     can carry a lone one, `"\\ud800"`, which no UTF-8 store or socket accepts)."""
-    if not any("\ud800" <= ch <= "\udfff" for ch in text):
+    if _SURROGATE.search(text) is None:
         return text
     return text.encode("utf-16-le", "surrogatepass").decode("utf-16-le", "replace")
 
 
-def _is_control(ch: str) -> bool:
-    return unicodedata.category(ch) == "Cc" and ch not in "\n\r\t"
-
-
 def _has_control_chars(text: str) -> bool:
-    return any(_is_control(ch) for ch in text)
+    return _CONTROL.search(text) is not None
 
 
 def screen(

@@ -219,7 +219,7 @@ def _terms(
     boosts: list[npt.NDArray[np.float64]] = []
     for subject, weight in weights:
         j = facts.column(subject)
-        having = facts.weight[:, j]
+        having = facts.weight_of(j)
         n = int(facts.counts[j])
         if n:
             boosts.append(weight * math.log((count + 1) / (n + 0.5)) * having)

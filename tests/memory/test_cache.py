@@ -188,6 +188,37 @@ def test_old_and_unreadable_entries_are_never_served(
     redis_client.delete(old_key)
 
 
+def test_facts_cached_by_the_version_before_are_a_miss_then_replaced(
+    make_memory: MemoryFactory, namespace: str, redis_client: redis.Redis
+) -> None:
+    """After a deploy, a warmed traveller's entry may still be in the layout before
+    (version 3): the recall answers from the store, as a miss and not an error, and the
+    entry is written again in this version, so the next recall needs no store."""
+    mem = make_memory()
+    mem.record(namespace, TRAVELLER)
+    expected = {request: mem.retrieve(namespace, request) for request in REQUESTS}
+    key = mem.cache.key(namespace)
+    current = redis_client.hget(key, FACTS)
+    assert current is not None and current[4] == 4
+    old = bytearray(current)
+    old[4] = 3  # the layout before, as far as the version says
+    for inline in (True, False):  # read with the lookup, or with a second read
+        mem.cache.invalidate(namespace)
+        assert mem.warm(namespace) == "warmed"
+        redis_client.hset(key, FACTS, bytes(old))
+        reader = make_memory()
+        reader.cache.inline_facts_bytes = 64 * 1024 if inline else 0
+        recalled = reader.recall(namespace, "book me a train to Hangzhou")
+        assert (recalled.status, recalled.cached) == ("ok", False)
+        assert "高铁一等座" in recalled.summary
+        assert (reader.cache.stats.misses, reader.cache.stats.errors) == (1, 0)
+        rewritten = redis_client.hget(key, FACTS)
+        assert rewritten is not None and rewritten[4] == 4
+        for request in REQUESTS[:4]:
+            again = reader.recall(namespace, request)
+            assert (again.summary, again.cached) == (expected[request], True), request
+
+
 class GatedCache(PreferenceCache):
     """The real cache, but a reader can be held after reading the cached facts."""
 

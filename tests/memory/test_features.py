@@ -205,18 +205,21 @@ def test_packed_features_read_back_the_same_and_damage_reads_as_none(
 ) -> None:
     facts, _, _ = travel
     features = facts.features(load_subjects())
-    raw = features.packed()
-    assert raw is not None
-    back = FactFeatures.unpacked(json.loads(json.dumps(raw)), len(facts))
+    packed = features.packed()
+    assert packed is not None
+    meta, arrays = packed
+    meta = json.loads(json.dumps(meta))  # as the cache entry keeps it
+    assert len(arrays) == FactFeatures.packed_size(len(facts), int(meta["k"]))
+    back = FactFeatures.unpacked(meta, b"xx" + arrays, 2, len(facts))
     assert back is not None
     assert back.names == features.names and back.vocabulary == features.vocabulary
     assert np.array_equal(back.zh, features.zh) and np.array_equal(back.about, features.about)
     assert np.array_equal(back.counts, features.counts)
     assert np.array_equal(back.near, features.near)
     assert np.array_equal(back.weight, features.weight)
-    assert FactFeatures.unpacked(json.loads(json.dumps(raw)), len(facts) + 1) is None
-    assert FactFeatures.unpacked({"names": []}, len(facts)) is None
-    assert FactFeatures.unpacked("junk", len(facts)) is None
+    assert FactFeatures.unpacked(meta, arrays, 0, len(facts) + 1) is None  # too short
+    assert FactFeatures.unpacked({"names": []}, arrays, 0, len(facts)) is None
+    assert FactFeatures.unpacked("junk", arrays, 0, len(facts)) is None
 
 
 def test_an_entry_packed_without_features_ranks_the_same(
@@ -263,10 +266,11 @@ def test_features_naming_other_subjects_under_the_same_vocabulary_do_not_fit(
 ) -> None:
     facts, _, _ = travel
     subjects = load_subjects()
-    raw = facts.features(subjects).packed()
-    assert raw is not None
-    raw["names"] = ["renamed", *raw["names"][1:]]  # type: ignore[index]
-    damaged = FactFeatures.unpacked(raw, len(facts))
+    packed = facts.features(subjects).packed()
+    assert packed is not None
+    meta, arrays = packed
+    meta["names"] = ["renamed", *meta["names"][1:]]  # type: ignore[index]
+    damaged = FactFeatures.unpacked(meta, arrays, 0, len(facts))
     assert damaged is not None and not damaged.fits(subjects, len(facts))
 
 
