@@ -248,14 +248,39 @@ _COPULA = re.compile(
     r"|always|still|a\s+good|a\s+solid))*\s*\Z",
     F,
 )
-# Distance said with the verb of going: "we covered 40 on the bikes", "cycled 85", "I ran 12"
-# (round 28; "the taxi ran 40" has no runner).
+# Distance said with the verb of going: "we covered 40 on the bikes", "cycled 85".
 _WENT_DISTANCE = re.compile(
     r"(?<![a-z])(?:covered|cycled|biked|walked|hiked|trekked|paddled|swam|rowed"
-    r"|skied|sailed|(?:i|we|he|she|they)\s+(?:ran|run|jogged))"
+    r"|skied|sailed)\s+(?:(?:about|around|roughly|nearly|almost|over|a\s+good)\s+)?\Z",
+    F,
+)
+# Round 28: "I ran 12" ("the taxi ran 40" has no runner); its review: a run is at most 50
+# (km or miles) and is not "on" or "for" what is bought ("we ran 300 on the bar tab", "I ran
+# 40 on drinks" are money; "I ran 10 on the treadmill" is a run).
+_RAN = re.compile(
+    r"(?<![a-z])(?:i|we|he|she|they)\s+(?:ran|run|jogged)"
     r"\s+(?:(?:about|around|roughly|nearly|almost|over|a\s+good)\s+)?\Z",
     F,
 )
+_RAN_ON_BOUGHT = re.compile(
+    r"\s*(?:on|for)\s+(?!(?:(?:the|my|our|a|an|some)\s+)?(?:beach|sand|track|treadmill|trails?"
+    r"|paths?|roads?|promenade|boardwalk|sea\s?front|waterfront|river|riverside|canal|course"
+    r"|loop|hills?|mountains?|streets?|park|ridge|coast|island|flat|morning|evening|marathon"
+    r"|half|race|charity|training|fun)(?![a-z]))",
+    F,
+)
+
+
+def _ran(text: str, low: int, start: int, end: int, number: str) -> bool:
+    digits = number.replace(",", "")
+    return (
+        _RAN.search(text, low, start) is not None
+        and digits.isdigit()
+        and int(digits) <= 50
+        and _RAN_ON_BOUGHT.match(text, end) is None
+    )
+
+
 _GAP_OF = re.compile(r"(?<![a-z])(?:gap|buffer|window|margin)\s+of\s+(?:about\s+)?\Z", F)
 
 
@@ -334,6 +359,7 @@ def level_reached(text: str, start: int, end: int, number: str) -> bool:
         or _GROUP_NOUN.search(text, low, start)
         or _measured(text, low, start)
         or _WENT_DISTANCE.search(text, low, start)
+        or _ran(text, low, start, end, number)
         or _GAP_OF.search(text, low, start)
         or (_CONNECT.search(text, low, start) and _CONNECT_AFTER.match(text, end))
         or (_HEIGHTS_OVER.search(text, low, start) and high)

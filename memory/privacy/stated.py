@@ -34,7 +34,7 @@ import re
 from collections.abc import Iterator
 
 from memory.privacy.priced_things import meal_hour
-from memory.privacy.vocabulary import CLOCK
+from memory.privacy.vocabulary import AIRCRAFT_TYPES, CLOCK
 
 F = re.ASCII | re.IGNORECASE
 
@@ -61,10 +61,10 @@ def _clause(text: str, start: int, end: int) -> tuple[int, int]:
 
 # The subject's head is a journey: "the (ferry) crossing", "the drive", "the bike tour".
 _JOURNEY_SUBJECT = re.compile(
-    r"(?<![a-z])(?:rides?|drives?|flights?|crossings?|journeys?|hikes?|treks?|walks?|climbs?"
-    r"|marathons?|races?|commutes?|legs?|stretch|transits?|(?:bike|cycling|walking|hiking)"
-    r"\s+tours?|(?:boat|bus|train|ferry|car)\s+trips?|tours?|trains?|bus|buses|ferry|ferries"
-    r"|boats?|trams?|coach(?:es)?|gondolas?|cable\s+cars?|funiculars?|sleepers?)"
+    r"(?<![a-z])(?P<head>rides?|drives?|flights?|crossings?|journeys?|hikes?|treks?|walks?"
+    r"|climbs?|marathons?|races?|commutes?|legs?|stretch|transits?|(?:bike|cycling|walking"
+    r"|hiking)\s+tours?|(?:boat|bus|train|ferry|car)\s+trips?|tours?|trains?|bus|buses|ferry"
+    r"|ferries|boats?|trams?|coach(?:es)?|gondolas?|cable\s+cars?|funiculars?|sleepers?)"
     r"(?:\s+(?:home|back|there|out|up|down|over|in|from\s+[a-z]+|to\s+[a-z]+"
     r"|(?:to|up|down|across|over|through|along|into|around|from)\s+the\s+[a-z]+))?"
     r"\s+(?:is|was|are|were|takes?|took|'s)(?:\s+(?:like|about|around|roughly|only|just"
@@ -78,7 +78,11 @@ _WAY_TAIL = re.compile(
     r"(?:stops?|layovers?|changes?|breaks?|detours?|transfers?|connections?|climbs?|hills?"
     r"|stopovers?)"
     r"|(?:if|when|unless)\s+(?:the\s+)?(?:traffic|roads?|sea|weather|wind|tide|trains?|buses"
-    r"|flights?|it'?s?\s+(?:calm|clear|dry|sunny|quiet)|there'?s?\s+no|nothing|we|you|i)"
+    r"|flights?|it'?s?\s+(?:calm|clear|dry|sunny|quiet)|there'?s?\s+no|nothing"
+    # the way, not the buying: "if we leave early" ("if you book early" is a price's condition)
+    r"|(?:we|you|i)\s+(?:(?:leave|set\s+off|start|go|drive|ride|walk)\s+(?:early|late|fast"
+    r"|slowly|before|after|at|straight|non-?stop|direct)|don'?t\s+stop|(?:avoid|hit|miss)"
+    r"\s+(?:the\s+)?(?:traffic|rush)))"
     r"|and\s+(?:(?:so\s+|very\s+|really\s+|pretty\s+|quite\s+)?(?:hilly|flat|steep|bumpy|windy"
     r"|winding|scenic|rough|smooth|muddy|dusty|hot|cold|exhausting|tiring|boring|stunning"
     r"|gorgeous|beautiful)|(?:i|we|you|the\s+kids|everyone)\s+(?:slept|dozed|napped|felt"
@@ -96,7 +100,7 @@ _HOURS_SUBJECT = re.compile(
 )
 _HOUR = r"(?:[0-9]|1[0-9]|2[0-4])(?:[:.][0-5][0-9])?(?:\s*[ap]\.?m\.?)?"
 _HOURS_TAIL = re.compile(
-    rf"\s*(?:to|till|til|until|-|–|and)\s*(?:{_HOUR}|midnight|noon)(?![0-9])", F
+    rf"\s*(?:to|till|til|until|-|–|and)\s*(?P<to>{_HOUR}|midnight|noon)(?![0-9])", F
 )
 _HOURS_HEAD = re.compile(rf"(?:{_HOUR})\Z", F)
 _SPAN_SPLIT = re.compile(r"\s*(?:to|till|til|until|-|–)\s*", F)
@@ -105,6 +109,51 @@ _SPAN_END = re.compile(r"(?<![a-z])(?:to|till|til|until)\s*\Z|[-–]\s*\Z", F)
 _HOURS_BEFORE = re.compile(
     rf"{_HOURS_SUBJECT.pattern[:-2]}{_HOUR}\s*(?:to|till|til|until|-|–)\s*\Z", F
 )
+
+
+_SPAN_START = re.compile(rf"({_HOUR})\s*(?:to|till|til|until|-|–)\s*\Z", F)
+
+# Plausible hours (review of round 28): a meal's span lies in that meal's hours ("breakfast
+# was 15 to 20", "lunch was 8 to 12" are prices); a place that also sells (a bar, a sauna) is
+# open "from" or at clock times ("the bar is 8 to 12" is a price of its drinks).
+_MEAL_NAMED = re.compile(r"breakfast|brunch|lunch|dinner", F)
+_SELLING_PLACE = re.compile(r"pool|gym|spa|sauna|bar|service|buffet", F)
+_OPENING_CUE = re.compile(r"(?<![a-z])(?:from|between)(?![a-z])", F)
+_CLOCK_SAID = re.compile(r"[:.]|[ap]\.?m|midnight|noon", F)
+
+
+def _served(meal: str, part: str, closing: bool) -> bool:
+    if not part[:1].isdigit():
+        return True  # "till noon", "until midnight"
+    hour = int(re.findall("[0-9]+", part)[0])
+    # a span closes up to an hour after the meal's last hour: "brunch is 10 to 2"
+    return any(meal_hour(meal, f"{(hour - back) % 24}00") for back in range(1 + closing))
+
+
+def _hours_fit(subject: str, first: str, second: str) -> bool:
+    meal = _MEAL_NAMED.search(subject)
+    if meal:
+        return _served(meal.group(), first, False) and _served(meal.group(), second, True)
+    if _SELLING_PLACE.search(subject):
+        return bool(_OPENING_CUE.search(subject) or _CLOCK_SAID.search(first + second))
+    return True
+
+
+# Plausible lengths (review of round 28): a journey one makes oneself (a drive, a hike) may be
+# told in km; one bought (a flight, a train, a ferry) only in hours (at most a day's 24) or in
+# round minutes up to three hours, a flight in hours alone ("the flight home was 780 with a
+# stop", "the train was 89 and I slept" are prices).
+_SELF_MADE = re.compile(
+    r"drives?|hikes?|treks?|walks?|climbs?|marathons?|races?|commutes?|legs?|stretch"
+    r"|(?:bike|cycling|hiking)\s+tours?",
+    F,
+)
+
+
+def _length_fits(head: str, value: int) -> bool:
+    if _SELF_MADE.fullmatch(head) or value <= 24:
+        return True
+    return not head.lower().startswith("flight") and value % 5 == 0 and value <= 180
 
 
 # A rating scored or given: "that hostel scored 9.1 on the app", "rated 4.5".
@@ -118,9 +167,10 @@ def journey_or_hours(text: str, start: int, end: int, number: str) -> bool:
     the module docstring). The anchored tails are read first: most numbers have none."""
     ends = _SPAN_SPLIT.split(number)  # a range read as one number: "7 to 10"
     hour = _HOURS_HEAD.fullmatch(number) is not None
-    spans = (len(ends) == 2 and all(_HOURS_HEAD.fullmatch(part) for part in ends)) or (
-        hour and _HOURS_TAIL.match(text, end) is not None
-    )
+    tail = _HOURS_TAIL.match(text, end) if hour else None
+    spans = (len(ends) == 2 and all(_HOURS_HEAD.fullmatch(part) for part in ends)) or bool(tail)
+    if tail:
+        ends = [number, tail.group("to")]
     closes = hour and _SPAN_END.search(text, max(0, start - 12), start) is not None
     rated = _RATING.fullmatch(number) is not None and _RATED.search(text, max(0, start - 20), start)
     digits = number.replace(",", "")
@@ -130,12 +180,15 @@ def journey_or_hours(text: str, start: int, end: int, number: str) -> bool:
     if _MONEY_WORDS.search(text, max(0, start - 80), min(len(text), end + 60)):
         return False
     low, _high = _clause(text, start, end)
-    return bool(
-        (spans and _HOURS_SUBJECT.search(text, low, start))
-        or (closes and _HOURS_BEFORE.search(text, low, start))
-        or rated
-        or (way and _JOURNEY_SUBJECT.search(text, low, start))
-    )
+    subject = _HOURS_SUBJECT.search(text, low, start) if spans else None
+    if subject and _hours_fit(subject.group(), ends[0], ends[-1]):
+        return True
+    before = _HOURS_BEFORE.search(text, low, start) if closes else None
+    opened = _SPAN_START.search(before.group()) if before else None  # "7 to " of "7 to 10"
+    if before and opened and _hours_fit(before.group(), opened[1], number):
+        return True
+    journey = _JOURNEY_SUBJECT.search(text, low, start) if way else None
+    return bool(rated or (journey and _length_fits(journey["head"], int(digits))))
 
 
 # --- Money: ranges, approximate prices, totals, what came with it ---------------------------
@@ -186,6 +239,7 @@ _SMALL_BOUGHT = re.compile(
     F,
 )
 _MEAL = re.compile(r"breakfast|lunch|dinner", F)
+_TEA_TIME = re.compile(r"(?<![a-z])(?:afternoon|high|cream)\s+t", F)
 # A kind of service (night, day, express ...) with a bare number ending its clause: its fare,
 # "night bus 14, the day train 38" ("night bus 14 goes to Camden" goes on: a line).
 _SERVICE_FARE = re.compile(
@@ -196,7 +250,7 @@ _SERVICE_FARE = re.compile(
 )
 # Tenths of a yuan ending a clause; a name (the writer Sanmao) after a verb or 的 is no price.
 _DIMES_END = re.compile(
-    r"(?<![0-9一二两三四五六七八九十百的欢读看像叫是和跟与])([一二两三四五六七八九])毛"
+    r"(?<![0-9一二两三四五六七八九十百的欢读看像叫是和跟与家猫狗])([一二两三四五六七八九])毛"
     r"(?=\s*(?:[,.;!?，。；！？]|\Z)|一(?:小时|天|晚|斤|瓶|个|张|位|次|人|份|杯))"
 )
 _YUAN_PER = re.compile(
@@ -206,7 +260,7 @@ _YUAN_PER = re.compile(
 
 _TAKEN = re.compile(
     r"(?<![a-z])(?:take|takes|took|taking|catch|catches|caught|board|boarded|ride|rode|on|get"
-    r"|got|via|by|number|no\.?|line|route)\s+(?:the\s+|a\s+)?\Z",
+    r"|got|via|by|number|no\.?|line|route|use|uses|used|using)\s+(?:the\s+|a\s+)?\Z",
     F,
 )
 
@@ -215,7 +269,7 @@ _TAKEN = re.compile(
 # 0800-1100", "prefer flights around 0900 in the morning", "rooms on floors 20-25".
 _POSITION = re.compile(
     r"(?<![a-z])(?:floors?|levels?|storeys?|rows?|seats?|gates?|numbers?|nos?|morning|evening"
-    r"|afternoon|night|depart(?:ing|ure)?|leav(?:e|es|ing)|arriv(?:e|es|al|ing)|land(?:s|ing)?"
+    r"|afternoon|(?<!a\s)(?<!per\s)(?<!each\s)night|depart(?:ing|ure)?|leav(?:e|es|ing)|arriv(?:e|es|al|ing)|land(?:s|ing)?"
     r"|am|pm|o'?clock|between|from)(?![a-z])",
     F,
 )
@@ -228,24 +282,85 @@ def _timed_or_placed(text: str, match: re.Match[str]) -> bool:
     return _POSITION.search(text, match.start(), min(len(text), match.end() + 30)) is not None
 
 
+# Review of round 28: what else a range, a total or a service's number is. How often ("tours
+# 2-3 a week", "taxis 2-3 times"), an age band ("tours for 18-35s"), a flight's hours or
+# clock ("flights 8 to 10", "flights around 12"); a group's size before "total" ("the tour
+# group was 12 total"); the first or last service's time ("the last train 23", "first bus 06").
+_OFTEN = re.compile(
+    r"\s*(?:times?(?![a-z])|(?:a|per|every|each)\s+(?:day|week|month|year|trip)(?![a-z]))", F
+)
+_AGED = re.compile(r"s(?![a-z])|\s*(?:years?|yrs?|yo|olds?|crowd|age)(?![a-z])", F)
+_AGED_BEFORE = re.compile(r"(?<![a-z])(?:for|ages?|aged)\s+(?:an?\s+)?\Z", F)
+_GROUP_BEFORE = re.compile(
+    r"(?<![a-z])(?:group|party|people|travell?ers|guests|of\s+us|us)(?:\s+(?:was|were|is|are"
+    r"|of))?\s*\Z",
+    F,
+)
+_TIMED_SERVICE = re.compile(r"first|last|early|late|morning|evening", F)
+
+
+def _no_price(pattern: re.Pattern[str], text: str, match: re.Match[str]) -> bool:
+    start, end = match.span(1)
+    ends = [int(float(part)) for part in _SPAN_SPLIT.split(match.group(1).replace(",", ""))]
+    if pattern in (_RANGE, _ABOUT):
+        if _timed_or_placed(text, match):
+            return True
+        often = _OFTEN.match(text, end)
+        if often and (max(ends) <= 7 or "time" in often.group().lower()):
+            return True
+        if (
+            16 <= ends[0] <= 21
+            and 25 <= ends[-1] <= 45
+            and (_AGED.match(text, end) or _AGED_BEFORE.search(text, max(0, start - 12), start))
+        ):
+            return True
+        return match.group().lower().startswith("flights") and max(ends) <= 24
+    if pattern is _TOTAL_BOUGHT:
+        return _GROUP_BEFORE.search(text, match.start(), start) is not None
+    if pattern is _SERVICE_FARE:
+        timed = _TIMED_SERVICE.match(match.group()) and (ends[0] <= 24 or text[start] == "0")
+        return bool(timed or _TAKEN.search(text, max(0, match.start() - 20), match.start()))
+    return False
+
+
+# A flight's price said with its verb: "the flight was 450" (a flight's hours are at most a
+# day's 24; a time, "the flight is 920 tomorrow", a plane, "the flight was 787", or a flight's
+# number going somewhere, "my flight is 447 to Boston", stay kept).
+_FLIGHT_WAS = re.compile(
+    r"(?<![a-z])flights?(?:\s+(?:home|back|out|there|over|(?:from|to)\s+[a-z]+))?\s+(?:is|was"
+    r"|were|are|'s)(?:\s+(?:like|about|around|roughly|only|just))*\s+([0-9]{3,4}|[0-9],[0-9]{3})"
+    rf"(?![0-9.,:]){_NO_UNIT}(?!\s*(?:[ap]\.?m|tomorrow|tonight|today|sharp|o'?clock|in\s+the"
+    r"|on\s+[a-z]+day|local|this|next|to|from|at|departs|leav|out\s+of|gate|terminal))",
+    F,
+)
+
+
+def _flight_prices(text: str) -> Iterator[tuple[int, int]]:
+    for match in _FLIGHT_WAS.finditer(text):
+        number = match.group(1).replace(",", "")
+        if int(number) > 180 and not CLOCK.fullmatch(number) and number not in AIRCRAFT_TYPES:
+            yield match.span(1)
+
+
 def stated_amounts(text: str) -> Iterator[tuple[int, int]]:
     """Spans of amounts in normalised `text` stated as ranges, approximate prices, totals,
     prices with what came with them, small drinks and Chinese tenths (module docstring)."""
     patterns = (_RANGE, _ABOUT, _TOTAL_BOUGHT, _CAME_WITH, _SERVICE_FARE, _DIMES_END, _YUAN_PER)
     for pattern in patterns:
         for match in pattern.finditer(text):
-            if pattern in (_RANGE, _ABOUT) and _timed_or_placed(text, match):
-                continue
-            if pattern is _SERVICE_FARE and _TAKEN.search(
-                text, max(0, match.start() - 20), match.start()
+            if pattern in (_RANGE, _ABOUT, _TOTAL_BOUGHT, _SERVICE_FARE) and _no_price(
+                pattern, text, match
             ):
-                continue  # "I take the night bus 14": its line
+                continue  # a time, a count, an age, a line taken ("I take the night bus 14")
             yield match.span(1) if pattern is not _YUAN_PER else match.span()
     for match in _SMALL_BOUGHT.finditer(text):
         said, number = match.group(1), match.group(2)
         if _MEAL.fullmatch(said) and meal_hour(said, f"{number}00"):
             continue  # "dinner 8 at the harbour" is a time
+        if _TEA_TIME.search(text, max(0, match.start() - 12), match.start() + 1):
+            continue  # "afternoon tea 4 at the Ritz" is a time
         yield match.span(2)
+    yield from _flight_prices(text)
 
 
 __all__ = ["journey_or_hours", "stated_amounts"]
