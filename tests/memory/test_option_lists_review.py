@@ -100,6 +100,9 @@ def test_a_name_that_starts_its_own_clause_is_not_given_up(text: str) -> None:
     [
         ("我一般坐国航", "从国航换成东航了"),
         ("United is my airline", "I've stopped flying United, Delta now"),
+        # a change to anything *but* the older's choice leaves it (round 15 kept it current)
+        ("United is my airline", "From now on I'll fly anything but United"),
+        ("United is my airline", "Switching to anyone other than United now"),
     ],
 )
 def test_a_switch_from_the_older_choice_leaves_it(
