@@ -40,14 +40,20 @@ _SHAPES = {
     ),
 }
 _CJK = re.compile(r"[\u4e00-\u9fff]+")
-# Words that leave what follows them (`chosen_again`): the name after them is given up.
+# Words that leave what follows them (`chosen_again`): the name after them, before a word
+# that says where one goes ("left Delta for United", "从国航换成东航"), is given up.
 _LEAVES = re.compile(
     r"\b(?:from(?! (?:here|now|today))|done with|through with|gone off|went off|fed up with|"
     r"sick of|tired of|no more|quit|gave up|given up|dropped|ditched|used to|instead of|"
-    r"rather than|swap(?:ped|ping)?|trad(?:ed|ing)|replac(?:ed|ing))\b|"
-    r"不再|以前|原来|过去|而不是|不(?:坐|住|用|订|飞)",
+    r"rather than|swap(?:ped|ping)?|trad(?:ed|ing)|replac(?:ed|ing)|stopp(?:ed|ing)|left|"
+    r"leaving|other than|except(?: for)?|apart from|(?:any|every)(?:thing|one|\w* \w+)? but)\b|"
+    r"不再|以前|原来|过去|而不是|不(?:坐|住|用|订|飞)|换掉|放弃|除了|"
+    r"从(?!现在|今天|今年|明年|此|以后|下)",
     re.IGNORECASE,
 )
+# Words that leave the name before them ("国航以外的", "United ... is out").
+_LEFT_BEHIND = re.compile(r"以外|之外|\b(?:is|are) (?:out|over)\b", re.IGNORECASE)
+_GOES_TO = re.compile(r"\b(?:for|to|into|with)\b|换|改|成|到", re.IGNORECASE)
 _SHAPED = {kind: [re.compile(p) for p in patterns] for kind, patterns in _SHAPES.items()}
 
 
@@ -117,8 +123,13 @@ def chosen_again(reader: ClauseReader, names: frozenset[str], new: str) -> bool:
     for clause, reading in clauses:
         if not reading.change or reader.schema.stance(clause) == "negative":
             return False
-        if _LEAVES.search(clause):
-            return False
+        for leaves in _LEAVES.finditer(clause):
+            left = _GOES_TO.split(clause[leaves.end() :], maxsplit=1)[0]
+            if reader.read(left).tokens & names:
+                return False
+        for behind in _LEFT_BEHIND.finditer(clause):
+            if reader.read(_GOES_TO.split(clause[: behind.start()])[-1]).tokens & names:
+                return False
     return bool(clauses)
 
 

@@ -127,7 +127,9 @@ def _listed_with(clause: str, shared: frozenset[str], zh: bool) -> set[str]:
 
 
 _EN_LIST = re.compile(r"(?=\b(?P<a>\w+)\s*(?:,\s*)?(?:and|or|nor|&|/)\s*(?P<b>\w+)\b)")
-_ZH_LIST = re.compile(r"(?=(?P<a>[\u4e00-\u9fff]{2})[和、或与跟及/](?P<b>[\u4e00-\u9fff]{2}))")
+_ZH_LIST = re.compile(
+    r"(?=(?P<a>[\u4e00-\u9fff]{2})(?:酒店|宾馆)?(?:[和、或与跟及/]|或者)(?P<b>[\u4e00-\u9fff]{2}))"
+)
 # Whose liking a fact states: a companion's ("老伴爱拍照", "My wife loves museums") or the
 # writer's own ("拍照我不喜欢被拍", "I can't stand museums"). A stance said by one of them does not
 # reverse the other's: both hold.

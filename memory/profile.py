@@ -217,7 +217,6 @@ class ProfileSchema:
             if (
                 not in_clause
                 and any(start <= h.start < end for h in left)
-                and not (separator and separator.group(0).strip().isalpha())
                 and not _ALSO.search(text[end:])
             ):
                 # a clause of its own that only gives up the option left ("I've ditched

@@ -46,10 +46,13 @@ def keep_remainder(
 
 def own_words(schema: ProfileSchema, text: str, slot: str, dropped: set[str]) -> str | None:
     """`text` with the `dropped` options of `slot` taken out of the list that names them,
-    or None when the fact does not name them all in a list with an option that stays."""
-    text = unicodedata.normalize("NFKC", text)
-    found = schema.option_spans(text, slot)
+    or None when the fact does not name them all in a list with an option that stays.
+    The options are found in the NFKC form, the cut is made in the traveller's own
+    characters ("我只坐东航或国航！" keeps its full-width "！")."""
+    pieces = [unicodedata.normalize("NFKC", char) for char in text]
+    origin = [i for i, piece in enumerate(pieces) for _ in piece] + [len(text)]
+    found = schema.option_spans("".join(pieces), slot)
     gone = {i for i, (_, _, option) in enumerate(found) if option in dropped}
     if not gone or {found[i][2] for i in gone} != dropped & {o for _, _, o in found}:
         return None
-    return without(text, [(start, end) for start, end, _ in found], gone)
+    return without(text, [(origin[start], origin[end]) for start, end, _ in found], gone)
