@@ -5,7 +5,7 @@ from __future__ import annotations
 import logging
 import threading
 from collections.abc import Iterable, Mapping, Sequence
-from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import ThreadPoolExecutor
 from functools import partial
 from typing import Any
 
@@ -24,7 +24,7 @@ from memory.profile import ProfileSchema
 from memory.profile_write import write_profile
 from memory.protocol import WarmState
 from memory.ranking import PreparedRequest, rank_facts
-from memory.recall_steps import embedding_of, prepare, summarize
+from memory.recall_steps import Embedding, embedding_of, prepare, summarize
 from memory.redelivery import write_and_invalidate
 from memory.settings import MemorySettings
 from memory.store import Store, StoredItem, Tx
@@ -302,7 +302,7 @@ class Memory:
         return Recall(summary, "ok"), "warmed" if filled else "unfilled"
 
     def _prepare(
-        self, facts: Facts, query: str, embedding: Future[Vector] | None
+        self, facts: Facts, query: str, embedding: Embedding | None
     ) -> PreparedRequest | None:
         """What ranking and summarising need besides the request's vector, made while the
         request is still being embedded (on another thread): `memory.recall_steps`."""
@@ -335,7 +335,7 @@ class Memory:
         self,
         facts: Facts,
         query: str,
-        embedding: Future[Vector] | None = None,
+        embedding: Embedding | None = None,
         prepared: PreparedRequest | None = None,
     ) -> tuple[str, Lang, bool]:
         return summarize(
