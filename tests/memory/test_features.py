@@ -86,7 +86,7 @@ def per_fact_reference(
     shares = {s: 1.0 for s in asked} | {s: IMPLIED_SHARE for s in subjects.implied(asked)}
     if shares:
         about = [subjects.of(t, s) for t, s in zip(texts, slots, strict=True)]
-        near = [nearest_of(passages, i) for i in range(len(texts))]
+        near = neighbours_of(passages)
         for subject, share in shares.items():
             having = np.array([subject in a for a in about])
             n = int(having.sum())
@@ -107,6 +107,19 @@ def per_fact_reference(
         scores[first] = max(scores.max(), scores[first]) + 1e-6
     out: Vector = scores.astype(np.float32)
     return out
+
+
+_NEIGHBOURS_SEEN: dict[bytes, list[list[int]]] = {}
+
+
+def neighbours_of(passages: Vector) -> list[list[int]]:
+    """`nearest_of` every fact, worked out once per set of vectors: they do not depend on
+    the request, and working them out again for each of ~190 requests took most of a
+    minute on a quiet machine, past the two-minute test timeout on a loaded CI box."""
+    key = passages.tobytes()
+    if key not in _NEIGHBOURS_SEEN:
+        _NEIGHBOURS_SEEN[key] = [nearest_of(passages, i) for i in range(len(passages))]
+    return _NEIGHBOURS_SEEN[key]
 
 
 def nearest_of(passages: Vector, i: int) -> list[int]:

@@ -253,8 +253,11 @@ def test_with_dingtalk_down_nothing_breaks_and_the_next_message_is_answered(
 def test_a_slow_turn_says_it_is_working_and_a_quick_one_does_not(
     make_robot: Callable[..., HTTPRobot], scripted_model: ScriptedModel, dingtalk: FakeDingTalkAPI
 ) -> None:
-    robot = make_robot(dingtalk_progress_seconds=0.4)
-    scripted_model.script(Delay(2.0, "Done thinking."), "Quick.")
+    # The quick turn took up to 0.37 s on the loaded shared 2-core machine, so a 0.4 s
+    # progress timer could fire for it; 1.5 s leaves it room, and the slow turn (4 s) is
+    # still far past the timer.
+    robot = make_robot(dingtalk_progress_seconds=1.5)
+    scripted_model.script(Delay(4.0, "Done thinking."), "Quick.")
     robot.send("what should I pack for Harbin in January?")
     progress, answer = robot.answers(2, timeout=20)
     assert progress.text == t("working", "en")

@@ -392,14 +392,19 @@ def test_slack_rate_limits_delay_the_answer_but_do_not_lose_it(
 def test_acks_stay_fast_while_fifty_conversations_wait_on_a_slow_model(
     make_bot: BotFactory, scripted_model: ScriptedModel, slack: FakeSlackAPI
 ) -> None:
-    scripted_model.default = Delay(2.5, "Sorry for the wait.")
+    # The model takes 4 s: long enough that none of the first eight turns is over when
+    # the 50 mentions and their reactions are in (0.7-1.3 s on the loaded shared 2-core
+    # machine; with 2.5 s the `pending == 50` below had only twice that to spare).
+    scripted_model.default = Delay(4.0, "Sorry for the wait.")
     bot = make_bot(agent_workers=8)
     sent = []
     for n in range(50):
         started = time.monotonic()
         mention = bot.mention(f"U{n:04d}", f"plan trip number {n}")
         assert mention.response.status_code == 200
-        assert time.monotonic() - started < 1.0
+        # Within Slack's 3 s, and far less than the 4 s a mention waiting on the model
+        # would take (a few tens of milliseconds in practice).
+        assert time.monotonic() - started < 2.0
         sent.append(mention)
     # Every one of the 50 shows progress quickly, even though only 8 run at once.
     slack.wait_for("reactions.add", count=50, timeout=5)
@@ -410,7 +415,7 @@ def test_acks_stay_fast_while_fifty_conversations_wait_on_a_slow_model(
     elapsed = time.monotonic() - started
     assert response.status_code == 200
     assert elapsed < 3.0, f"the slash command took {elapsed:.2f}s to acknowledge"
-    assert elapsed < 1.0  # in practice a few milliseconds
+    assert elapsed < 2.0  # not behind a model call (4 s); 15-30 ms in practice
     slack.wait_for("views.open", timeout=3)  # and the person sees the form open
 
     # The conversations do progress meanwhile.
