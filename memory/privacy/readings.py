@@ -30,6 +30,7 @@ import re
 from memory.privacy.priced_things import THING_BEFORE
 from memory.privacy.reports import level_reached
 from memory.privacy.stated import journey_or_hours
+from memory.privacy.vocabulary import clause_span
 
 F = re.ASCII | re.IGNORECASE
 
@@ -38,11 +39,7 @@ _CLAUSE_END = re.compile(r"[.!?;。！？；\n](?!\d)")
 
 
 def _clause(text: str, start: int, end: int) -> tuple[int, int]:
-    low = max(0, start - 80)
-    ends = [match.end() for match in _CLAUSE_END.finditer(text, low, start)]
-    low = ends[-1] if ends else low
-    after = _CLAUSE_END.search(text, end, end + 80)
-    return low, after.start() if after else min(len(text), end + 80)
+    return clause_span(_CLAUSE_END, text, start, end)
 
 
 # Money in the clause: the roles below never take a number with these beside it.

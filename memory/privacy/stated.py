@@ -34,7 +34,7 @@ import re
 from collections.abc import Iterator
 
 from memory.privacy.priced_things import meal_hour
-from memory.privacy.vocabulary import AIRCRAFT_TYPES, CLOCK
+from memory.privacy.vocabulary import AIRCRAFT_TYPES, CLOCK, clause_span
 
 F = re.ASCII | re.IGNORECASE
 
@@ -50,11 +50,7 @@ _MONEY_WORDS = re.compile(
 
 
 def _clause(text: str, start: int, end: int) -> tuple[int, int]:
-    low = max(0, start - 80)
-    ends = [match.end() for match in _CLAUSE_END.finditer(text, low, start)]
-    low = ends[-1] if ends else low
-    after = _CLAUSE_END.search(text, end, end + 80)
-    return low, after.start() if after else min(len(text), end + 80)
+    return clause_span(_CLAUSE_END, text, start, end)
 
 
 # --- Benign: a journey's length, a span of hours --------------------------------------------

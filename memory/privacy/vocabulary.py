@@ -341,6 +341,16 @@ def numbered_before(words: str, words_zh: str) -> re.Pattern[str]:
     )
 
 
+def clause_span(ends: re.Pattern[str], text: str, start: int, end: int) -> tuple[int, int]:
+    """The clause around `text[start:end]`: up to 80 characters either side, cut at the
+    nearest match of `ends` (a reading's own idea of where a clause ends)."""
+    low = max(0, start - 80)
+    cuts = [match.end() for match in ends.finditer(text, low, start)]
+    low = cuts[-1] if cuts else low
+    after = ends.search(text, end, end + 80)
+    return low, after.start() if after else min(len(text), end + 80)
+
+
 __all__ = [
     "ADMISSIONS",
     "AFTER",
@@ -365,6 +375,7 @@ __all__ = [
     "Kind",
     "Label",
     "category_of",
+    "clause_span",
     "labels",
     "nearest",
     "numbered_before",
