@@ -71,13 +71,22 @@ MAYBE_DONE = frozenset({500, 504})
 
 class DingTalkError(Exception):
     """A call DingTalk refused, or one that could not be made; `maybe_sent`: it failed
-    after the request may have reached DingTalk, so it may have been acted on."""
+    after the request may have reached DingTalk, so it may have been acted on; `errcode`:
+    the code DingTalk answered with, when it named one."""
 
-    def __init__(self, reason: str, *, status: int | None = None, maybe_sent: bool = False) -> None:
+    def __init__(
+        self,
+        reason: str,
+        *,
+        status: int | None = None,
+        maybe_sent: bool = False,
+        errcode: str | None = None,
+    ) -> None:
         super().__init__(reason)
         self.reason = reason
         self.status = status
         self.maybe_sent = maybe_sent
+        self.errcode = errcode
 
 
 class OpenAPI:
@@ -203,7 +212,11 @@ class OpenAPI:
             reason = (
                 f"errcode {errcode}" if errcode not in (0, None) else f"HTTP {response.status_code}"
             )
-            raise DingTalkError(f"webhook: {reason}", status=response.status_code)
+            raise DingTalkError(
+                f"webhook: {reason}",
+                status=response.status_code,
+                errcode=str(errcode) if errcode not in (0, None) else None,
+            )
 
     # -- AI cards -------------------------------------------------------------------------------
 

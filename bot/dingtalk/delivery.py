@@ -40,7 +40,7 @@ log = logging.getLogger(__name__)
 
 WEBHOOK_MARGIN_SECONDS = 5.0  # a webhook this close to expiring is not used
 BUSY_PAUSES = (1.0, 3.0)  # an external contact's busy webhook is asked again after these
-TOO_FAST = "errcode 130101"  # DingTalk: a robot sending faster than it allows
+TOO_FAST = "130101"  # DingTalk: a robot sending faster than it allows
 
 ONE_TO_ONE, GROUP = "1", "2"  # DingTalk's conversationType
 
@@ -231,7 +231,7 @@ class Delivery:
 def _busy(exc: DingTalkError) -> bool:
     """DingTalk did not take it for now (overloaded, rate limited): worth asking again."""
     status = exc.status or 0
-    return status >= 500 or status == 429 or exc.reason.endswith(TOO_FAST)
+    return status >= 500 or status == 429 or exc.errcode == TOO_FAST
 
 
 def _unconfirmed(exc: DingTalkError) -> str:
