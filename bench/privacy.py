@@ -39,7 +39,8 @@ and `r22_fresh` (measured once); round 23 adds `r23_dev` (tuned on) and `r23_fre
 once); round 24 adds `r24_dev` (tuned on) and `r24_fresh` (measured once); round 25 adds
 `r25_fresh` (measured once); round 26 adds `r26_dev` (tuned on) and `r26_fresh` (measured
 once); round 27 adds `r27_dev` (tuned on) and `r27_fresh` (measured once); round 28 adds
-`r28_fresh` (measured once) (bench/README.md).
+`r28_fresh` (measured once); round 29 adds `r29_dev` (tuned on) and `r29_fresh` (measured
+once) (bench/README.md).
 
     .venv/bin/python bench/privacy.py
     .venv/bin/python bench/privacy.py --prefeval ../shared/data/prefeval_dev --json out.json
@@ -108,6 +109,8 @@ ROUND8 = (
     "r27_dev",
     "r27_fresh",
     "r28_fresh",
+    "r29_dev",
+    "r29_fresh",
 )
 ROUND8_TUNED = (
     "r8_dev",
@@ -136,6 +139,7 @@ ROUND8_TUNED = (
     "r24_dev",
     "r26_dev",
     "r27_dev",
+    "r29_dev",
 )
 FAMILIES = ("amount", "instructions")
 # Sets whose misses are printed (tuned on anyway): r8_fresh was measured once, untuned, and
@@ -183,6 +187,10 @@ FAMILIES = ("amount", "instructions")
 # Round 28 tunes `memory/privacy/stated.py` on the tuned sets' printed misses and its own
 # made-up sentences (tests/memory/test_privacy_round28.py); r28_fresh, written after that
 # tuning and committed before its only run, only measured.
+# Round 29's r29_dev (chat voices: bare amounts, spending, allowances and pay in digits and
+# Chinese numerals; clock digits, counts, sizes, ratings, rows, points, flight and train
+# numbers) is tuned on; r29_fresh, written after that tuning and committed before its only
+# run, only measured.
 LISTED = ("dev", "t12_dev", *ROUND8_TUNED)  # every set tuned on
 
 

@@ -23,7 +23,8 @@ patterns), `vocabulary` (the label dictionary, and which label owns a value),
 `identifiers` (long, masked and IBAN numbers, whatever their label), `codes` (values a
 label names, in either order, and what is keyed in), `money` (numbers with a money cue),
 `prices` (bare numbers that are money by what stands around them) and `roles` (what else a
-bare number is), `instructions` (set phrases), `requests` (a request's parts, in either
+bare number is; `told`, round 29: lengths, counts, depths, scores and clock times told by the
+words right around them), `instructions` (set phrases), `requests` (a request's parts, in either
 language), `commands` (data handed to other people, dumps, claims of approval) and
 `payloads` (links, code, encoded data), `rules` (all of them together: `scan`, `redact`,
 `findings`), `similarity` (instruction-shaped text found by meaning, with the bundled e5

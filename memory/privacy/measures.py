@@ -154,7 +154,7 @@ def height_cap(text: str, start: int, end: int) -> bool:
 _MONEY = re.compile(
     r"(?<![a-z])(?:budget|pric(?:e|es|ed|ing)|cost|costs|fares?|pay|paid|spend|spent|fee|fees|rate"
     r"|rates|per|a\s+night"
-    r"|each)(?![a-z])|预算|价|费|花|付|块|元|票|每人|一晚",
+    r"|each)(?![a-z])|预算|价|费|花|付|块|元|票|每人|一晚|出到|肯出|能出",
     F,
 )
 

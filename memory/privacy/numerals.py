@@ -41,7 +41,8 @@ ZH_RUN = re.compile(
     rf"(?:[0-9]+(?:\.[0-9]+)?|[{_ZH_DIGIT_CHARS}十拾])"
     rf"(?:[ \-._/]{{0,3}}[0-9{_ZH_DIGIT_CHARS}]|(?!万豪|万达)[{_ZH_SCALE_CHARS}]"
     r"|(?<=[0-9])\.[0-9])*"
-    r"(?<![^十拾]一(?=[晚夜天日人间张位个次等件趟段条家层种]))(?<![二两](?=等))"
+    r"(?<![^十拾]一(?=[晚夜天日人间张位个次等件趟段条家层种斤把份杯瓶碗套辆台节堂双盒袋顿]|小时))"
+    r"(?<![二两](?=等))"
 )
 
 
@@ -92,6 +93,22 @@ _RATE_WORD_BEFORE = re.compile(
 )
 
 
+# Round 29: after a thing bought or a paying word in the same clause, "九十一位" is 90 a head,
+# "四十一张" 40 a ticket, "八十一个钟" 80 an hour ("请客户吃饭最多九十一位", "门票四十一张"); a
+# count said as one ("我们九十一位", "门票买了四十一张", "一共二十一个人") stays one number.
+_PER_UNIT = re.compile(r"(?:位|张|个钟|小时|斤|份|杯|瓶|碗|把|套|次|间)")
+_PRICED_BEFORE = re.compile(
+    r"(?:门票|票|吃饭|饭钱|餐|人均|按摩|足疗|躺椅|停车|租|费|价|预算|花|出到|付|收|要价|报价|包车"
+    r"|缆车|船|打车|水果|西瓜|咖啡|奶茶|啤酒)[^，,。.;；！!？?\n0-9]{0,8}\Z"
+)
+_COUNTED_BEFORE = re.compile(r"(?:了|有|共|计|约了|来了|坐了|住了|订了|买了)\Z")
+# What follows a price a unit: the clause ends, or a cap or a judgement ("九十一位以内", "太贵");
+# "吃饭二十一位都坐得下" goes on about the 21 people.
+_PRICE_ENDS = re.compile(
+    r"\s*(?:\Z|[，,。.;；！!？?\n]|以内|以下|左右|上下|封顶|太|不|便宜|贵|还|可以|划算|差不多|吧)"
+)
+
+
 def _one_of_period(match: re.Match[str], compact: str) -> bool:
     """Whether the final 一 of a run said with scales is "one" of the period after it."""
     if len(compact) <= 2 or compact[-1] != "一" or match.end() >= len(match.string):
@@ -99,10 +116,16 @@ def _one_of_period(match: re.Match[str], compact: str) -> bool:
     after = match.string[match.end()]
     if compact[-2] not in "零〇0十拾":
         return after in _PER_PERIOD
+    if compact[-2] not in "十拾" or compact[0] in "十拾一":
+        return False  # "十一", "一百一十一": no price said per unit
+    if after in _PER_DAY:
+        return _RATE_WORD_BEFORE.search(match.string, 0, match.start()) is not None
+    unit = _PER_UNIT.match(match.string, match.end())
     return (
-        compact[-2] in "十拾"
-        and after in _PER_DAY
-        and _RATE_WORD_BEFORE.search(match.string, 0, match.start()) is not None
+        unit is not None
+        and _PRICE_ENDS.match(match.string, unit.end()) is not None
+        and _PRICED_BEFORE.search(match.string, 0, match.start()) is not None
+        and _COUNTED_BEFORE.search(match.string, 0, match.start()) is None
     )
 
 

@@ -30,6 +30,7 @@ import re
 from memory.privacy.priced_things import THING_BEFORE
 from memory.privacy.reports import level_reached
 from memory.privacy.stated import journey_or_hours
+from memory.privacy.told import told_not_money
 from memory.privacy.vocabulary import clause_span
 
 F = re.ASCII | re.IGNORECASE
@@ -227,6 +228,8 @@ def not_money(text: str, start: int, end: int, number: str) -> bool:
     a level reached, a score, a time to connect, a cap in a measure's unit (`reports`)."""
     if level_reached(text, start, end, number) or journey_or_hours(text, start, end, number):
         return True  # round 28: "the drive was 300 with two stops", "breakfast is 7 to 10"
+    if told_not_money(text, start, end, number):
+        return True  # round 29: "played 18 at St Andrews", "the reef is 20 down"
     if _battery(text, start, end, number):
         owned = False  # "离开青旅的时候充电宝还有60": the battery is nearer than the hostel
     elif _altitude(text, start, end, number) or _floor(text, start, end, number):

@@ -34,6 +34,7 @@ import re
 from collections.abc import Iterator
 
 from memory.privacy.priced_things import meal_hour
+from memory.privacy.told import departure_time
 from memory.privacy.vocabulary import AIRCRAFT_TYPES, CLOCK, clause_span
 
 F = re.ASCII | re.IGNORECASE
@@ -334,6 +335,8 @@ _FLIGHT_WAS = re.compile(
 def _flight_prices(text: str) -> Iterator[tuple[int, int]]:
     for match in _FLIGHT_WAS.finditer(text):
         number = match.group(1).replace(",", "")
+        if departure_time(text, match.start(1), number):
+            continue  # round 29: "the flight is 930" is when it leaves
         if int(number) > 180 and not CLOCK.fullmatch(number) and number not in AIRCRAFT_TYPES:
             yield match.span(1)
 
