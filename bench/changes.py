@@ -222,7 +222,9 @@ def run_pair(
     [new] = mem.record(ns, [pair["new"]])
     items = mem.export(ns)["items"]
     texts = {r["id"]: r["text"] for r in items}
-    marked = [i.id for i in mem.items(ns) if i.contested_by == new.item_id]
+    # a refused newer fact (the privacy guard) has no id and marks nothing: before round 16
+    # every unmarked fact of the traveller's counted as touched by it
+    marked = [i.id for i in mem.items(ns) if new.item_id and i.contested_by == new.item_id]
     # round 15: a fact that listed an option the newer gives up among others, replaced by
     # what stays of it in its own words ("I only stay at Hyatt or Hilton" -> "I only stay
     # at Hilton"), is rewritten, not lost: counted apart, not as collateral
