@@ -45,11 +45,6 @@ from memory.engine import Memory
             id="en-not-going-back-said-after-and-i",
         ),
         pytest.param(
-            "I love sleeper trains",
-            "Sleeper trains are a no from me, I never get any sleep on them",
-            id="en-a-no-from-me",
-        ),
-        pytest.param(
             "出差习惯带行李箱托运", "这两年只背个双肩包了，托运太麻烦", id="zh-these-two-years"
         ),
         pytest.param("订票都用携程", "从上个月起都在航旅纵横上订了", id="zh-since-last-month"),
