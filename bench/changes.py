@@ -14,7 +14,8 @@ tuned on, whose pairs carry `others`: the traveller's other facts on the pair's 
 recorded among the crowded traveller's facts, and `fresh9`, the same kind of pairs
 committed before its one run; round 13 adds `fresh11`, the same, run once with the
 round's code and once with main's; round 14 adds `fresh12`, committed before its one
-run; round 15 adds `fresh13` and `fresh14`, the same), pairs of an older and a newer fact one
+run; round 15 adds `fresh13` and `fresh14`, the same; round 16 adds `dev13`, tuned on, and
+`fresh15`, committed before its one run), pairs of an older and a newer fact one
 traveller said, in English or Chinese:
 "change" (the newer replaces the older: it should supersede), "scoped" (the newer holds
 only in a place, trip kind or situation), "complement" (the same subject, compatible)
@@ -111,10 +112,13 @@ HALVES = (
     "fresh12",
     "fresh13",
     "fresh14",
+    "dev13",
+    "fresh15",
 )
 DEV_HALVES = (
     *("dev", "dev2", "dev3", "dev4", "dev5", "dev6", "dev7", "dev8", "dev9", "dev10", "dev11"),
     "dev12",
+    "dev13",
     *("fresh3", "fresh4", "fresh5"),
 )
 # tuned on (fresh3-5 since round 7, after their blind runs were reported); --errors lists
@@ -149,6 +153,8 @@ SPLIT_OF = {
     "fresh12": "check",
     "fresh13": "check",
     "fresh14": "check",
+    "dev13": "dev",
+    "fresh15": "check",
 }
 RECORDED: dict[str, str] = {}  # an older fact's text -> the id it was recorded as
 _EXISTING = re.compile(r"^([0-9a-f]{32}): (.*)$", re.MULTILINE)
@@ -216,7 +222,9 @@ def run_pair(
     [new] = mem.record(ns, [pair["new"]])
     items = mem.export(ns)["items"]
     texts = {r["id"]: r["text"] for r in items}
-    marked = [i.id for i in mem.items(ns) if i.contested_by == new.item_id]
+    # a refused newer fact (the privacy guard) has no id and marks nothing: before round 16
+    # every unmarked fact of the traveller's counted as touched by it
+    marked = [i.id for i in mem.items(ns) if new.item_id and i.contested_by == new.item_id]
     # round 15: a fact that listed an option the newer gives up among others, replaced by
     # what stays of it in its own words ("I only stay at Hyatt or Hilton" -> "I only stay
     # at Hilton"), is rewritten, not lost: counted apart, not as collateral

@@ -95,7 +95,7 @@ def narrows(reader: ClauseReader, old: str, new: str, shared: frozenset[str]) ->
     a = reader.read(old)
     zh = a.lang == "zh"
     before = reader._about(old) if zh else {stem(w) for w in a.content} | a.tokens
-    for clause in CLAUSE.split(new):
+    for clause in _SUBCLAUSE.split(new):
         clause = change_vocab.REASON.split(clause)[0]  # "... after the strikes": why, not what
         said = reader.read(clause) if clause.strip() else None
         if said is None or not said.change or not said.tokens & shared:
@@ -126,6 +126,14 @@ def _listed_with(clause: str, shared: frozenset[str], zh: bool) -> set[str]:
     return found
 
 
+# "and" before the writer again starts a clause of its own: "Been renting from Sixt the last
+# few trips and honestly I'm not going back to Hertz" gives Hertz up whole; the trips and
+# the other company are another clause, no narrower case of it.
+_SUBCLAUSE = re.compile(
+    CLAUSE.pattern
+    + r"|\band\s+(?=(?:(?:honestly|frankly|now|so|tbh)\s+)?(?:i|i'm|i've|i'll|we|we're|we've)\b)",
+    re.IGNORECASE,
+)
 _EN_LIST = re.compile(r"(?=\b(?P<a>\w+)\s*(?:,\s*)?(?:and|or|nor|&|/)\s*(?P<b>\w+)\b)")
 _ZH_LIST = re.compile(
     r"(?=(?P<a>[\u4e00-\u9fff]{2})(?:酒店|宾馆)?(?:[和、或与跟及/]|或者)(?P<b>[\u4e00-\u9fff]{2}))"

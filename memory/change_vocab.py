@@ -4,6 +4,7 @@ malformed file fails loudly, naming the file and the entry."""
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Mapping
 from typing import Any
 
@@ -36,6 +37,24 @@ def require(ok: object, source: str, where: str) -> None:
         raise ChangeTermsError(f"{source}: {where} is malformed")
 
 
+def group_patterns(data: Mapping[str, Any], name: str, source: str) -> dict[str, re.Pattern[str]]:
+    """An entry of named groups, each a list of patterns per language (`aspects`, `meals`)."""
+    groups: Any = data.get(name)
+    require(isinstance(groups, dict) and groups, source, name)
+    return {group: term_patterns(groups, group, source) for group in groups}
+
+
+def apart(groups: Mapping[str, re.Pattern[str]], old: str, new: str) -> bool:
+    """Whether `new` names groups of `groups` (meals of the day) and `old` none of them: a
+    change about a meal says nothing of another meal or of what names none ("晚饭不吃了" /
+    "早餐喜欢吃西式的", "现在出差午饭经常不吃" / "喜欢住带厨房的公寓，可以给孩子做饭"); one
+    about no meal may still change a fact that names one ("I've given up alcohol" / "a glass
+    of wine with dinner")."""
+    texts = [unicodedata.normalize("NFKC", t).casefold() for t in (old, new)]
+    a, b = ({name for name, p in groups.items() if p.search(t)} for t in texts)
+    return bool(b) and not a & b
+
+
 def term_patterns(data: Mapping[str, Any], name: str, source: str) -> re.Pattern[str]:
     raw: Any = data.get(name)
     require(isinstance(raw, dict) and set(raw) == set(LANGS), source, name)
@@ -52,6 +71,8 @@ __all__ = [
     "NOT_ANY_MORE",
     "REASON",
     "ChangeTermsError",
+    "apart",
+    "group_patterns",
     "require",
     "term_patterns",
     "term_words",

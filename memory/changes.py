@@ -66,6 +66,8 @@ _DEFAULT_PATH = Path(__file__).with_name("change_terms.json")
 _BROAD = frozenset(("flight", "rail", "lodging", "brand"))
 _EN_WORD = re.compile(r"[a-z0-9][a-z0-9'-]*")
 _POSSESSIVE = re.compile(r"(?<=[a-z])'s\b")
+# A meal said as a time is a time, not the meal: "after lunch" shares no word with "lunch".
+_MEAL_TIME = re.compile(r"\b(?:after|before|until|till) (?:breakfast|brunch|lunch|dinner|supper)\b")
 
 
 class ChangeReader:
@@ -89,11 +91,11 @@ class ChangeReader:
         self._lists = term_patterns(data, "lists", source)
         self._likes = term_patterns(data, "likes", source)
         self._habitual = term_patterns(data, "habitual", source)
-        groups: Any = data.get("aspects")
-        require(isinstance(groups, dict) and groups, source, "aspects")
-        self._groups = {name: term_patterns(groups, name, source) for name in groups}
+        self._groups = change_vocab.group_patterns(data, "aspects", source)
+        self._meals = change_vocab.group_patterns(data, "meals", source)
         choices: Any = data.get("choice_aspects")
-        require(isinstance(choices, list) and set(choices) <= set(groups), source, "choice_aspects")
+        ok = isinstance(choices, list) and set(choices) <= set(self._groups)
+        require(ok, source, "choice_aspects")
         self._choices = frozenset(str(c) for c in choices)
         facets: Any = data.get("aspect_facets")
         require(isinstance(facets, list), source, "aspect_facets")
@@ -121,7 +123,8 @@ class ChangeReader:
             tokens = {t for t in tokens if not any(t in word for word in generic)}
             tokens |= {w for w in _EN_WORD.findall(norm) if w not in stop | generic}
         else:
-            words = {stem(w) for w in _EN_WORD.findall(norm) if w not in stop}
+            timed = _MEAL_TIME.sub(lambda m: m.group(0).replace(" ", "-"), norm)
+            words = {stem(w) for w in _EN_WORD.findall(timed) if w not in stop}
             tokens = {w for w in words if w not in generic}
         about = {name for name, pattern in self._groups.items() if pattern.search(norm)}
         about |= choices.shaped(self.schema, text, stop | generic, self._groups.values())
@@ -294,6 +297,8 @@ class ChangeReader:
             found = ("replaces", 4 if shared else 3)
         if found and found[1] == 1 and (a.listed or "health" in specific):
             return None  # a shared subject alone never changes what adds up (allergies)
+        if found and found[1] == 1 and change_vocab.apart(self._meals, old, new):
+            return None  # a meal is its own thing: "晚饭不吃了" / "早餐喜欢吃西式的"
         if found and not framed and a.stance == b.stance and self._general.search(old):
             # An older fact said of whatever case there is, in the newer's stance: the newer
             # may name one ("I'll take the airport train when there is one" / "Now I take
@@ -390,11 +395,5 @@ def _load(path: Path) -> ChangeReader:
     return ChangeReader(data, schema=load_schema(), subjects=load_subjects(), source=str(path))
 
 
-__all__ = [
-    "MIN_SIMILARITY",
-    "ChangeReader",
-    "ChangeTermsError",
-    "Reading",
-    "Verdict",
-    "load_changes",
-]
+__all__ = ["MIN_SIMILARITY", "ChangeReader", "ChangeTermsError", "Reading", "Verdict"]
+__all__ += ["load_changes"]

@@ -205,3 +205,16 @@ def test_round_24_a_companions_liking_is_not_reversed_by_the_writers_own(lang: s
     # "老伴爱拍照" stays beside "拍照我不喜欢被拍，老伴拍就行"; "老伴现在不爱拍照了" replaces it.
     superseded, _, kept, misses = rates("dev12", lang)
     assert kept == 1.0 and superseded == 1.0, misses
+
+
+# Round 16 (bench/README.md): changes said in everyday words ("I've given Uber up", "any
+# longer", "as of this year", "这两年", "住怕了") and lookalikes beside them, a meal among
+# them ("晚饭不吃了" is no change of "早餐喜欢吃西式的"). Measured pair by pair after round 16:
+# en 13/16 superseded and told; zh 5/7, 5/7; every lookalike kept (main: en 4/16, zh 1/7,
+# zh lookalikes 4/5).
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_round_16_changes_said_in_everyday_words(lang: str) -> None:
+    superseded, told, kept, misses = rates("dev13", lang)
+    assert kept == 1.0, misses
+    assert superseded >= (0.8 if lang == "en" else 0.7), misses
+    assert told >= (0.8 if lang == "en" else 0.7), misses

@@ -1,0 +1,100 @@
+"""Changes of mind said the way people talk (bench/README.md, round 16): "I've given Uber
+up", "not fussed about it any longer", "I've outgrown hostels", "as of this year",
+"这两年", "从上个月起", "住怕了". What the agent receives holds the new preference and not
+the old one, which stays in history; lookalikes keep both, unmarked. Through the real
+`Memory` on SQLite and PostgreSQL, with the Redis cache."""
+
+from __future__ import annotations
+
+import pytest
+
+from memory.engine import Memory
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        pytest.param(
+            "Uber everywhere, it's just easier",
+            "I've given Uber up, it's Lyft for me",
+            id="en-given-x-up",
+        ),
+        pytest.param(
+            "Big fan of early check-in, I'll happily pay for it",
+            "Not fussed about early check-in any longer",
+            id="en-any-longer",
+        ),
+        pytest.param(
+            "Hostels are great, I like meeting people",
+            "I've outgrown hostels, get me a private room",
+            id="en-outgrown",
+        ),
+        pytest.param(
+            "I book everything through Expedia",
+            "Booking direct with the hotel as of this year, Expedia messed up twice",
+            id="en-as-of",
+        ),
+        pytest.param(
+            "Delta is my airline",
+            "Moving forward put me on American, Delta dropped my status",
+            id="en-moving-forward",
+        ),
+        pytest.param(
+            "I'm a Hertz Gold member, I always rent from them",
+            "Been renting from Sixt the last few trips and honestly I'm not going back to Hertz",
+            id="en-not-going-back-said-after-and-i",
+        ),
+        pytest.param(
+            "出差习惯带行李箱托运", "这两年只背个双肩包了，托运太麻烦", id="zh-these-two-years"
+        ),
+        pytest.param("订票都用携程", "从上个月起都在航旅纵横上订了", id="zh-since-last-month"),
+        pytest.param("我喜欢住民宿", "民宿住怕了，还是酒店靠谱", id="zh-had-enough-of-staying"),
+    ],
+)
+def test_a_change_said_in_everyday_words_reaches_the_agent_as_the_only_preference(
+    memory: Memory, namespace: str, old: str, new: str
+) -> None:
+    others = ["Aisle seat please", "早餐要有中式的"]
+    memory.record(namespace, [*others, old])
+    [outcome] = memory.record(namespace, [new])
+    assert outcome.status == "updated", outcome
+    summary = memory.retrieve(namespace, "")
+    assert new.rstrip("。.") in summary and old not in summary
+    history = {row["text"]: row for row in memory.export(namespace)["items"]}
+    assert history[old]["current"] is False
+    assert history[old]["superseded_by"] == outcome.item_id
+    assert all(history[o]["current"] and not history[o]["contested_by"] for o in others)
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        # one meal is not another: a shared subject (food) alone changes nothing
+        pytest.param("早餐喜欢吃西式的", "晚饭不吃了，减肥", id="zh-another-meal"),
+        pytest.param(
+            "I love a big hotel breakfast", "I've stopped eating dinner late", id="en-another-meal"
+        ),
+        # "started" adds when the newer fact says so
+        pytest.param(
+            "I'm a Delta guy",
+            "I've started putting my Delta miles on the Amex as well",
+            id="en-started-as-well",
+        ),
+        # "used to" of what one is accustomed to says no change
+        pytest.param(
+            "A hotel gym matters to me",
+            "I'm used to hotel gyms being tiny",
+            id="en-used-to-as-accustomed",
+        ),
+    ],
+)
+def test_a_lookalike_in_everyday_words_keeps_both_unmarked(
+    memory: Memory, namespace: str, old: str, new: str
+) -> None:
+    memory.record(namespace, [old])
+    [outcome] = memory.record(namespace, [new])
+    assert outcome.status == "added", outcome
+    assert {i.text for i in memory.items(namespace)} == {old, new}
+    assert all(i.contested_by is None for i in memory.items(namespace))
+    summary = memory.retrieve(namespace, "")
+    assert old in summary and "newer" not in summary and "较新" not in summary
