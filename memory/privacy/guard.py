@@ -76,25 +76,19 @@ _CONTINUES = re.compile(
 )
 
 
-# Round 29: facts that say they hold a part of one number ("my passport number starts X1234" …
-# "and ends 5678"): when one of them is refused as an identifier, the others go with it.
-_PART = re.compile(
-    r"(?:(?<![a-z])(?:starts?|starting|begins?|beginning|first|ends?|ending|last|rest)(?![a-z])"
-    r"|前面|后面|开头|结尾|尾号|前[几0-9一二三四五六七八九]位|后[几0-9一二三四五六七八九]位)"
-    # right before the part: "starts X1234", "ends with 5678", "前面是110101"
-    r"(?:\s*(?:with|is|are|at|in|digits?|:|：|是|为|几位是?))*\s*[a-z]?[0-9]",
-    re.IGNORECASE,
-)
+# Round 29: facts that each offer a part of one number (`numbers.pieces`: "my passport number
+# starts X1234" … "and ends 5678"): when one of them is refused as an identifier, the others go
+# with it. A count after a part word ("the last 3 nights", "后面3天") offers no part.
 _IDENTIFIERS: tuple[Category, ...] = ("id", "card", "account", "phone", "secret")
 
 
 def _parts_of_one(facts: Sequence[str], verdicts: list[Category | None], group: list[int]) -> None:
-    found = [verdicts[index] for index in group if verdicts[index] in _IDENTIFIERS]
+    offered = [index for index in group if pieces(normalise(facts[index]).text)]
+    found = [verdicts[index] for index in offered if verdicts[index] in _IDENTIFIERS]
     if not found:
         return
-    for index in group:
-        text = normalise(facts[index]).text
-        if verdicts[index] in _WEAK and DIGIT.search(text) and _PART.search(text):
+    for index in offered:
+        if verdicts[index] in _WEAK:
             verdicts[index] = found[0]
 
 

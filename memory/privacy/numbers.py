@@ -119,10 +119,11 @@ _PART = (
     r"|(?:starts?|begins?|ends?|continues?)(?:\s+with)?|the\s+rest(?:\s+is)?|then)(?![a-z])"
     r"|前半|后半|前面|后面|前几位|后几位|开头|结尾|剩下|其余|接着|前\d+位|后\d+位)"
 )
-# A part is digits, or up to two letters and digits (a passport's "EA12" … "34567").
+# A part is digits, or up to two letters and digits (a passport's "EA12" … "34567"); the last
+# part of an ID number may end in its check X ("后面是19900307123X").
 PIECE = re.compile(
     _PART + r"[^0-9\n]{0,12}?(?<![0-9a-z])([a-z]{1,2}\d(?:[ \-._/]{0,3}\d){1,11}"
-    r"|\d(?:[ \-._/]{0,3}\d){2,11})(?![0-9a-z])",
+    r"|\d(?:[ \-._/]{0,3}\d){2,11}x?)(?![0-9a-z])",
     F,
 )
 

@@ -41,7 +41,7 @@ ZH_RUN = re.compile(
     rf"(?:[0-9]+(?:\.[0-9]+)?|[{_ZH_DIGIT_CHARS}十拾])"
     rf"(?:[ \-._/]{{0,3}}[0-9{_ZH_DIGIT_CHARS}]|(?!万豪|万达)[{_ZH_SCALE_CHARS}]"
     r"|(?<=[0-9])\.[0-9])*"
-    r"(?<![^十拾]一(?=[晚夜天日人间张位个次等件趟段条家层种斤把份杯瓶碗套辆台节堂双盒袋顿]|小时))"
+    r"(?<![^十拾]一(?=[晚夜天日人间张位个次等件趟段条家层种斤把份杯瓶碗盘碟串罐根只包支听套辆台节堂双盒袋顿]|小时))"
     r"(?<![二两](?=等))"
 )
 
@@ -96,16 +96,24 @@ _RATE_WORD_BEFORE = re.compile(
 # Round 29: after a thing bought or a paying word in the same clause, "九十一位" is 90 a head,
 # "四十一张" 40 a ticket, "八十一个钟" 80 an hour ("请客户吃饭最多九十一位", "门票四十一张"); a
 # count said as one ("我们九十一位", "门票买了四十一张", "一共二十一个人") stays one number.
-_PER_UNIT = re.compile(r"(?:位|张|个钟|小时|斤|份|杯|瓶|碗|把|套|次|间)")
+# Food is sold by the bowl, plate, skewer or can as well: "牛肉面二十一碗", "饺子十五一盘".
+_PER_UNIT = re.compile(r"(?:位|张|个钟|小时|斤|份|杯|瓶|碗|盘|碟|串|罐|把|套|次|间)")
 _PRICED_BEFORE = re.compile(
     r"(?:门票|票|吃饭|饭钱|餐|人均|按摩|足疗|躺椅|停车|租|费|价|预算|花|出到|付|收|要价|报价|包车"
-    r"|缆车|船|打车|水果|西瓜|咖啡|奶茶|啤酒)[^，,。.;；！!？?\n0-9]{0,8}\Z"
+    r"|缆车|船|打车|水果|西瓜|咖啡|奶茶|酒(?!店)|(?<![前后上下里外对见方])面(?!积)|粉(?!丝)|饭(?!店)|菜|饺子|包子|馄饨|串|肉|汤"
+    r"|粥|茶|饮料|果汁|甜品|小吃)[^，,。.;；！!？?\n0-9]{0,8}\Z"
 )
-_COUNTED_BEFORE = re.compile(r"(?:了|有|共|计|约了|来了|坐了|住了|订了|买了)\Z")
+# A count said as one: a verb of booking, buying or totting up between the thing and the
+# number ("门票要订四十一张", "门票一共要四十一张", "船票要买四十一张").
+_COUNTED_BEFORE = re.compile(
+    r"(?:了|有|计|约了|来了|坐了|住了)\Z|(?:订|买|共|需要)[^，,。.;；！!？?\n0-9]{0,2}\Z"
+)
 # What follows a price a unit: the clause ends, or a cap or a judgement ("九十一位以内", "太贵");
 # "吃饭二十一位都坐得下" goes on about the 21 people.
 _PRICE_ENDS = re.compile(
-    r"\s*(?:\Z|[，,。.;；！!？?\n]|以内|以下|左右|上下|封顶|太|不|便宜|贵|还|可以|划算|差不多|吧)"
+    r"\s*(?:\Z|[。.;；！!？?\n]|以内|以下|左右|上下|封顶|太|不|便宜|贵|还|可以|划算|差不多|吧"
+    # a next clause that seats or books them goes on about the people: "…九十一位，包两个厅"
+    r"|[，,](?!\s*(?:安排|包|坐|订|预订|开会|留|够|大家|一起)))"
 )
 
 

@@ -35,11 +35,10 @@ from collections.abc import Iterator
 
 from memory.privacy.priced_things import meal_hour
 from memory.privacy.told import departure_time
-from memory.privacy.vocabulary import AIRCRAFT_TYPES, CLOCK, clause_span
+from memory.privacy.vocabulary import AIRCRAFT_TYPES, CLOCK, COMMA_CLAUSE_END, clause_span
 
 F = re.ASCII | re.IGNORECASE
 
-_CLAUSE_END = re.compile(r"[.!?;。！？；，\n](?!\d)|,(?!\d)")
 _MONEY_WORDS = re.compile(
     r"(?<![a-z])(?:budget|pric(?:e|es|ey|ed|ing)|costs?|fares?|pa(?:y|id|ying)|spen[dt]|fees?"
     r"|rates?|tips?|bills?|charged?|quoted|deposit|bucks|dollars?|euros?|quid|cheap(?:er)?"
@@ -51,7 +50,7 @@ _MONEY_WORDS = re.compile(
 
 
 def _clause(text: str, start: int, end: int) -> tuple[int, int]:
-    return clause_span(_CLAUSE_END, text, start, end)
+    return clause_span(COMMA_CLAUSE_END, text, start, end)
 
 
 # --- Benign: a journey's length, a span of hours --------------------------------------------

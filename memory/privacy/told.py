@@ -1,7 +1,9 @@
 """Round 29: numbers said in chat whose role the words right around them tell (no money).
 
 Asked through `memory.privacy.readings.not_money`, so every amount rule that guesses and the
-unexplained layer keep the number; each reading holds only with no money word in its clause:
+unexplained layer keep the number; each reading holds only with no money word in its clause
+(what a drive costs to run, "60 in tolls", and what is played for money, "500 on roulette",
+count as money words):
 
 - a journey one makes oneself, told by its length alone: "the drive to the lake is 45", "the
   walk from the station was 15", "the hike up is 12" (a drive, a walk, a hike, a trek, a climb,
@@ -11,27 +13,33 @@ unexplained layer keep the number; each reading holds only with no money word in
   "we dove to 30", "swam 40 lengths" ("paid 18", "spent 20" are verbs of money, not these);
 - a depth below the water: "the reef is 20 down", "the dive site is at 30" (a dive, a reef, a
   wreck or a site named in the clause);
-- a score out of ten said with "a": "the food there was a 10", "honestly a solid 8";
+- a score out of ten said with "a": "the food there was a 10", "honestly a solid 8" (not of a
+  ride bought, "the cab was a 10", nor a person paid, "the guide got a 10", nor "a 10 off");
 - a scheduled service's clock time said with "is" or a leaving verb: "the flight is 930", "the
-  ferry leaves 745" (three digits on a quarter hour after "is"; any clock after "leaves",
-  "departs", "lands", "gets in").
+  ferry leaves 745" (three digits on a quarter past, half past or quarter to after "is", on the
+  hour too after "is at" — "the flight is 600" is a fare; any clock after "leaves", "departs",
+  "lands", "gets in").
 """
 
 from __future__ import annotations
 
 import re
 
-from memory.privacy.vocabulary import clause_span
+from memory.privacy.vocabulary import COMMA_CLAUSE_END, clause_span
 
 F = re.ASCII | re.IGNORECASE
 
-_CLAUSE_END = re.compile(r"[.!?;。！？；，\n](?!\d)|,(?!\d)")
 _MONEY = re.compile(
     r"(?<![a-z])(?:budget|pric(?:e|es|ey|ed|ing)|costs?|fares?|pa(?:y|id|ying)|spen[dt]|fees?"
     r"|rates?|tips?|bills?|charged?|quoted|deposit|bucks|dollars?|euros?|quid|cheap(?:er)?"
     r"|expensive|rent(?:al|ed)?|hire[ds]?|tickets?|split|worth|deal|bargain|rip-?off|steep"
     r"|cash|card|each|per|apiece|total|extra|return|one[\s-]way|bet|won|lost|owe[ds]?|tab"
-    r"|a\s+(?:night|head|person|day)|for\s+(?:two|both|us|all|the\s+(?:lot|two)))(?![a-z])"
+    r"|a\s+(?:night|head|person|day)|for\s+(?:two|both|us|all|the\s+(?:lot|two))"
+    # what a drive costs to run and what is played for money: "the drive was 60 in tolls",
+    # "played 500 on roulette"
+    r"|petrol|fuel|diesel|gas(?!\s+stations?)|tolls?(?!\s+roads?)|parking(?!\s+(?:lot|garage)s?)"
+    r"|casinos?|roulette|slots|pokies|poker|blackjack|baccarat|craps|gambl(?:e|ed|ing)"
+    r"|wager(?:s|ed)?|betting|bets|chips|lottery|jackpot)(?![a-z])"
     r"|[$€£¥]",
     F,
 )
@@ -64,6 +72,15 @@ _DIVE_WORDS = re.compile(
 )
 _DEPTH_BEFORE = re.compile(r"(?<![a-z])(?:at|to)\s+(?:about\s+|around\s+)?\Z", F)
 _DEPTH_AFTER = re.compile(r"\s*(?:down|deep|below)(?![a-z])(?!\s+(?:from|to)(?![a-z]))", F)
+# A score is no tip, change or fare: "the cab was a 10", "the guide got a 10", "a 10 off".
+_SCORE_PAID = re.compile(
+    r"(?<![a-z])(?:taxis?|cabs?|ubers?|grab|lyft|limo|shuttles?|transfers?|tuk-?tuks?|rickshaws?"
+    r"|rides?|fares?)(?![a-z])"
+    r"|(?<![a-z])(?:drivers?|guides?|waiters?|waitress|porters?|bell(?:boy|hop)s?|maids?|valets?"
+    r"|staff|barbers?|buskers?|him|her|them)\s+(?:gets?|got|deserves?)\s+(?:a\s+)?a\s+\Z",
+    F,
+)
+_SCORE_AFTER_PAID = re.compile(r"\s+(?:off|back|note|tip|change)(?![a-z])", F)
 _SCORE_BEFORE = re.compile(
     r"(?<![a-z])(?:is|was|'s|were|are|gets?|got|deserves?|give\s+it|gave\s+it|solid|easy"
     r"|strong|honest|honestly)\s+(?:a\s+)?(?:solid\s+|strong\s+|easy\s+)?a\s+\Z",
@@ -77,7 +94,10 @@ _SERVICE_IS = re.compile(rf"{_SERVICE}\s+(?:is|'s)\s+(?:at\s+)?\Z", F)
 _SERVICE_LEAVES = re.compile(
     rf"{_SERVICE}\s+(?:leaves|departs|lands|arrives|gets\s+in|boards|goes)\s+(?:at\s+)?\Z", F
 )
-_QUARTER_CLOCK = re.compile(r"[1-9](?:00|15|30|45)|(?:0[0-9]|1[0-9]|2[0-3])(?:00|15|30|45)")
+# After a bare "is", three digits on the hour are a fare ("the flight is 600"), not 6:00.
+_QUARTER_CLOCK = re.compile(r"[1-9](?:15|30|45)|(?:0[0-9]|1[0-9]|2[0-3])(?:00|15|30|45)")
+_AT_CLOCK = re.compile(r"[1-9](?:00|15|30|45)|(?:0[0-9]|1[0-9]|2[0-3])(?:00|15|30|45)")
+_SAID_AT = re.compile(r"(?<![a-z])at\s+\Z", F)
 _ANY_CLOCK = re.compile(r"[1-9][0-5][0-9]|(?:[01][0-9]|2[0-3])[0-5][0-9]")
 
 
@@ -86,8 +106,18 @@ def departure_time(text: str, start: int, number: str) -> bool:
     low = max(0, start - 40)
     if _SERVICE_LEAVES.search(text, low, start):
         return _ANY_CLOCK.fullmatch(number) is not None
-    return _SERVICE_IS.search(text, low, start) is not None and bool(
-        _QUARTER_CLOCK.fullmatch(number)
+    if _SERVICE_IS.search(text, low, start) is None:
+        return False
+    clock = _AT_CLOCK if _SAID_AT.search(text, low, start) else _QUARTER_CLOCK
+    return clock.fullmatch(number) is not None
+
+
+def _score(text: str, start: int, end: int, first: int) -> bool:
+    """A score out of ten said with "a", of no ride bought and given to no one paid."""
+    return (
+        _SCORE_BEFORE.search(text, max(0, start - 30), start) is not None
+        and _SCORE_PAID.search(text, first, start) is None
+        and _SCORE_AFTER_PAID.match(text, end) is None
     )
 
 
@@ -98,7 +128,7 @@ def told_not_money(text: str, start: int, end: int, number: str) -> bool:
         return False
     value = int(number)
     low = max(0, start - 60)
-    first, last = clause_span(_CLAUSE_END, text, start, end)
+    first, last = clause_span(COMMA_CLAUSE_END, text, start, end)
     self_made = _SELF_MADE.search(text, low, start) and not _HIRED.search(text, first, last)
     read = bool(
         (value <= 600 and self_made)
@@ -108,7 +138,7 @@ def told_not_money(text: str, start: int, end: int, number: str) -> bool:
             and (_DEPTH_AFTER.match(text, end) or _DEPTH_BEFORE.search(text, low, start))
             and _DIVE_WORDS.search(text, low, min(len(text), end + 30))
         )
-        or (value <= 10 and _SCORE_BEFORE.search(text, max(0, start - 30), start))
+        or (value <= 10 and _score(text, start, end, first))
         or departure_time(text, start, number)
     )
     return read and _MONEY.search(text, first, last) is None

@@ -341,6 +341,11 @@ def numbered_before(words: str, words_zh: str) -> re.Pattern[str]:
     )
 
 
+# Where a clause ends for the readings that stop at a comma: a stop or a comma, not one inside
+# a number ("1,200", "3.5").
+COMMA_CLAUSE_END = re.compile(r"[.!?;。！？；，\n](?!\d)|,(?!\d)")
+
+
 def clause_span(ends: re.Pattern[str], text: str, start: int, end: int) -> tuple[int, int]:
     """The clause around `text[start:end]`: up to 80 characters either side, cut at the
     nearest match of `ends` (a reading's own idea of where a clause ends)."""
@@ -357,6 +362,7 @@ __all__ = [
     "AIRCRAFT_TYPES",
     "BEFORE",
     "CLOCK",
+    "COMMA_CLAUSE_END",
     "DATE_YEAR",
     "HAGGLED_DOWN",
     "LABEL",
