@@ -219,3 +219,29 @@ def test_a_night_flight_is_still_a_time_of_day_and_a_cheaper_option_still_money(
     assert "money" in subjects.of("Is the cheaper hotel an hour away worth it?")
     assert "money" in subjects.of("Lounge access matters more to me than a cheaper fare")
     assert "quiet" in subjects.of("Light sleeper, I can't sleep near the lift")
+
+
+@pytest.mark.parametrize(
+    ("text", "about", "not_about"),
+    [
+        ("Any must-haves for the Svalbard cabin?", "lodging", "flight"),
+        ("We love a cozy cabin in the woods, nothing fancy", "lodging", "flight"),
+        ("Cabin bags only, I never check anything", "flight", "lodging"),
+        ("Which cabin for the long haul to Perth?", "class", "lodging"),
+        ("Which part of Niagara Falls should we sleep in?", "lodging", "quiet"),
+        ("which part of Berlin to sleep in", "lodging", "quiet"),
+        ("Loganair's fine but I'll no go near BA after they lost my bags", "brand", "location"),
+        ("Book me a hotel near the station", "location", None),
+    ],
+)
+def test_a_word_of_two_senses_is_read_in_the_one_its_neighbours_give(
+    subjects: Subjects, text: str, about: str, not_about: str | None
+) -> None:
+    found = subjects.of(text)
+    assert about in found
+    assert not_about is None or not_about not in found
+
+
+def test_sleeping_in_late_and_a_light_sleeper_are_not_a_place_to_stay(subjects: Subjects) -> None:
+    assert "lodging" not in subjects.of("I like to sleep in on Sundays")
+    assert "quiet" in subjects.of("Very light sleeper, the lift keeps me up")
