@@ -108,6 +108,11 @@ def test_a_change_said_in_everyday_words_reaches_the_agent_as_the_only_preferenc
         pytest.param(
             "I like short layovers", "Can the layover be any longer?", id="en-be-any-longer"
         ),
+        pytest.param(
+            "I like early flights",
+            "I couldn't wait any longer for the late flight",
+            id="en-could-not-wait-any-longer",
+        ),
     ],
 )
 def test_a_lookalike_in_everyday_words_keeps_both_unmarked(
