@@ -2,7 +2,8 @@
 said by name, and memberships of their programmes. A membership is no choice: it holds
 beside a later choice that names nothing of it, and two memberships add up; a named
 choice given up for another named in a clause of its own is a switch, not a narrower
-case of it."""
+case of it; a change from a broad kind ("hotels") to one of its kinds ("serviced
+apartments") is one too."""
 
 from __future__ import annotations
 
@@ -81,6 +82,30 @@ def shaped(
     return frozenset(kinds)
 
 
+# A broad subject and its kinds' aspect group: "I stay at hotels" changes to one of them.
+_KINDS = (("lodging", "lodging_type"),)
+
+
+def other_kind(reader: ClauseReader, a: Reading, b: Reading, old: str, new: str) -> bool:
+    """Whether `new` says a change to another kind of what `old` names and nothing
+    more ("I stay at hotels" -> "I prefer serviced apartments now", "出差住酒店" ->
+    "现在更喜欢住服务式公寓"): the older fact's words are all generic ones, the newer
+    names a kind of the same sort (`_KINDS`), not the older's word, and does not avoid
+    it ("No hostels" after "I stay at hotels" adds)."""
+    if a.content or not b.change or b.stance == "negative":
+        return False
+    sorts = reader.subjects.of(old)
+    named = reader._generic_words.findall(unicodedata.normalize("NFKC", old).casefold())
+    again = reader._generic_words.findall(unicodedata.normalize("NFKC", new).casefold())
+    for sort, group in _KINDS:
+        if sort not in sorts or group not in b.aspects:
+            continue
+        kind = {w.rstrip("s") for w in named if sort in reader.subjects.of(w)}
+        if not kind & {w.rstrip("s") for w in again}:
+            return True
+    return False
+
+
 def membership_holds(a: Reading, b: Reading) -> bool:
     """A membership (`a`), then a choice naming nothing of it (`b`): "我是万豪会员",
     "最近改住希尔顿了"."""
@@ -155,6 +180,7 @@ __all__ = [
     "membership_holds",
     "named_choices",
     "names_in",
+    "other_kind",
     "shaped",
     "switches",
 ]

@@ -10,6 +10,7 @@ from typing import Protocol
 from memory import change_vocab
 from memory.framing import stem
 from memory.profile import ProfileSchema
+from memory.subjects import Subjects
 
 CLAUSE = re.compile(r"[,，;；。!！?？]|\.(?!\w)")  # "Hotels.com", "7.30": no clause ends
 _NEGATION = re.compile(r"\w+n't|cannot|not|no|never")
@@ -36,13 +37,17 @@ class Reading:
     change: bool  # says that something changed ("now", "no longer", "以后", "改成")
     additive: bool  # adds to what was said ("too", "也")
     listed: bool  # of a kind that adds up (allergies)
+    past: bool = False  # its only change word says what was ("I used to want a window")
 
 
 class ClauseReader(Protocol):
     """What these rules need of `memory.changes.ChangeReader`."""
 
     schema: ProfileSchema
+    subjects: Subjects
     _change: re.Pattern[str]
+    _past: re.Pattern[str]
+    _generic_words: re.Pattern[str]
 
     def read(self, text: str) -> Reading: ...
 
@@ -72,6 +77,28 @@ def change_about(reader: ClauseReader, a: Reading, new: str) -> bool:
         if not (bare.tokens or bare.aspects):
             return True
     return False
+
+
+def was_and_is(reader: ClauseReader, text: str) -> tuple[str, str]:
+    """`text` split into what it says was (from "used to" to the end of its clause) and what
+    it says is: "I used to get airsick so I always want a window" still wants a window."""
+    said = reader._past.search(text.casefold())
+    if said is None:
+        return "", text
+    end = _CLAUSE_END.search(text, said.end())
+    cut = end.start() if end else len(text)
+    return text[said.start() : cut], text[: said.start()] + " " + text[cut:]
+
+
+def ends(reader: ClauseReader, a: Reading, b: Reading, new: str) -> bool:
+    """Whether `new` (read as `b`), which only says what was, says that what the older fact
+    (read as `a`) holds was: all it is about, in its stance and scope, in the clause that says
+    what was and not in the rest ("I hate red-eyes" / "I used to hate red-eyes"; not "I drink
+    coffee" / "I used to drink tea", nor "Window seat please" / "I used to get airsick so I
+    always want a window")."""
+    was, now = (reader.read(t) for t in was_and_is(reader, new))
+    held = a.tokens and a.tokens <= was.tokens and not a.tokens & now.tokens
+    return bool(held) and (a.stance, a.facets) == (was.stance, b.facets)
 
 
 def adds_to(reader: ClauseReader, a: Reading, new: str) -> bool:
@@ -132,6 +159,10 @@ def _listed_with(clause: str, shared: frozenset[str], zh: bool) -> set[str]:
 _SUBCLAUSE = re.compile(
     CLAUSE.pattern
     + r"|\band\s+(?=(?:(?:honestly|frankly|now|so|tbh)\s+)?(?:i|i'm|i've|i'll|we|we're|we've)\b)",
+    re.IGNORECASE,
+)
+_CLAUSE_END = re.compile(
+    CLAUSE.pattern + r"|\b(?:so|but|and|because|since|though|although|yet|while|whereas)\b",
     re.IGNORECASE,
 )
 _EN_LIST = re.compile(r"(?=\b(?P<a>\w+)\s*(?:,\s*)?(?:and|or|nor|&|/)\s*(?P<b>\w+)\b)")

@@ -44,15 +44,22 @@ def group_patterns(data: Mapping[str, Any], name: str, source: str) -> dict[str,
     return {group: term_patterns(groups, group, source) for group in groups}
 
 
-def apart(groups: Mapping[str, re.Pattern[str]], old: str, new: str) -> bool:
+def apart(
+    groups: Mapping[str, re.Pattern[str]], times: re.Pattern[str], old: str, new: str
+) -> bool:
     """Whether `new` names groups of `groups` (meals of the day) and `old` none of them: a
     change about a meal says nothing of another meal or of what names none ("晚饭不吃了" /
     "早餐喜欢吃西式的", "现在出差午饭经常不吃" / "喜欢住带厨房的公寓，可以给孩子做饭"); one
     about no meal may still change a fact that names one ("I've given up alcohol" / "a glass
-    of wine with dinner")."""
-    texts = [unicodedata.normalize("NFKC", t).casefold() for t in (old, new)]
+    of wine with dinner"). A meal said as a time (`times`: "after lunch", "午饭后") names none."""
+    texts = [times.sub(" ", unicodedata.normalize("NFKC", t).casefold()) for t in (old, new)]
     a, b = ({name for name, p in groups.items() if p.search(t)} for t in texts)
     return bool(b) and not a & b
+
+
+def either(*patterns: re.Pattern[str]) -> re.Pattern[str]:
+    """One pattern matching what any of `patterns` matches."""
+    return re.compile("|".join(f"(?:{p.pattern})" for p in patterns), re.IGNORECASE)
 
 
 def term_patterns(data: Mapping[str, Any], name: str, source: str) -> re.Pattern[str]:
@@ -72,6 +79,7 @@ __all__ = [
     "REASON",
     "ChangeTermsError",
     "apart",
+    "either",
     "group_patterns",
     "require",
     "term_patterns",

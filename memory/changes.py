@@ -51,7 +51,7 @@ from typing import Any, Literal
 
 from memory import change_choices as choices
 from memory import change_vocab
-from memory.change_clauses import Reading, adds_to, change_about, holder, narrows
+from memory.change_clauses import Reading, adds_to, change_about, ends, holder, narrows
 from memory.change_vocab import ChangeTermsError, require, term_patterns, term_words
 from memory.framing import CJK_RUN, UNIT, frame, stem
 from memory.lang import detect_lang
@@ -66,8 +66,6 @@ _DEFAULT_PATH = Path(__file__).with_name("change_terms.json")
 _BROAD = frozenset(("flight", "rail", "lodging", "brand"))
 _EN_WORD = re.compile(r"[a-z0-9][a-z0-9'-]*")
 _POSSESSIVE = re.compile(r"(?<=[a-z])'s\b")
-# A meal said as a time is a time, not the meal: "after lunch" shares no word with "lunch".
-_MEAL_TIME = re.compile(r"\b(?:after|before|until|till) (?:breakfast|brunch|lunch|dinner|supper)\b")
 
 
 class ChangeReader:
@@ -83,7 +81,10 @@ class ChangeReader:
     ) -> None:
         self.schema = schema
         self.subjects = subjects
-        self._change = term_patterns(data, "change", source)
+        self._said = term_patterns(data, "change", source)
+        self._past = term_patterns(data, "past", source)
+        self._change = change_vocab.either(self._said, self._past)
+        self._unsaid = term_patterns(data, "unsaid", source)
         self._general = term_patterns(data, "general", source)
         self._additive = term_patterns(data, "additive", source)
         self._accept = term_patterns(data, "accept", source)
@@ -93,6 +94,7 @@ class ChangeReader:
         self._habitual = term_patterns(data, "habitual", source)
         self._groups = change_vocab.group_patterns(data, "aspects", source)
         self._meals = change_vocab.group_patterns(data, "meals", source)
+        self._meal_times = term_patterns(data, "meal_times", source)
         choices: Any = data.get("choice_aspects")
         ok = isinstance(choices, list) and set(choices) <= set(self._groups)
         require(ok, source, "choice_aspects")
@@ -123,7 +125,7 @@ class ChangeReader:
             tokens = {t for t in tokens if not any(t in word for word in generic)}
             tokens |= {w for w in _EN_WORD.findall(norm) if w not in stop | generic}
         else:
-            timed = _MEAL_TIME.sub(lambda m: m.group(0).replace(" ", "-"), norm)
+            timed = self._meal_times.sub(lambda m: m.group(0).replace(" ", "-"), norm)
             words = {stem(w) for w in _EN_WORD.findall(timed) if w not in stop}
             tokens = {w for w in words if w not in generic}
         about = {name for name, pattern in self._groups.items() if pattern.search(norm)}
@@ -131,6 +133,8 @@ class ChangeReader:
         plain = self._likes.sub(" like ", self._change.sub(" ", norm))
         units = tuple(UNIT.findall(plain))
         bare = self._generic_words.sub(" ", plain)
+        unsaid = self._unsaid.sub(" ", norm)  # "I haven't outgrown hostels": no change said
+        said, past = (p.search(unsaid) is not None for p in (self._said, self._past))
         return Reading(
             lang=lang,
             units=units,
@@ -139,9 +143,10 @@ class ChangeReader:
             aspects=frozenset(about | (self.subjects.of(text) - _BROAD)),
             facets=self._facets(text),
             stance=self.schema.stance(text) or "positive",
-            change=self._change.search(norm) is not None,
+            change=said or past,
             additive=self._additive.search(self._accept.sub(" ", norm)) is not None,
             listed=self._lists.search(norm) is not None,
+            past=past and not said,
         )
 
     @lru_cache(maxsize=4096)  # noqa: B019 - as `read`
@@ -193,25 +198,6 @@ class ChangeReader:
             norm = pattern.sub(" ", norm)
         return frozenset(u for u in UNIT.findall(norm) if u not in self._stop)
 
-    def _other_kind(self, a: Reading, b: Reading, old: str, new: str) -> bool:
-        """Whether `new` says a change to another kind of what `old` names and nothing
-        more ("I stay at hotels" -> "I prefer serviced apartments now", "出差住酒店" ->
-        "现在更喜欢住服务式公寓"): the older fact's words are all generic ones, the newer
-        names a kind of the same sort (`_KINDS`), not the older's word, and does not avoid
-        it ("No hostels" after "I stay at hotels" adds)."""
-        if a.content or not b.change or b.stance == "negative":
-            return False
-        sorts = self.subjects.of(old)
-        named = self._generic_words.findall(unicodedata.normalize("NFKC", old).casefold())
-        again = self._generic_words.findall(unicodedata.normalize("NFKC", new).casefold())
-        for sort, group in _KINDS:
-            if sort not in sorts or group not in b.aspects:
-                continue
-            kind = {w.rstrip("s") for w in named if sort in self.subjects.of(w)}
-            if not kind & {w.rstrip("s") for w in again}:
-                return True
-        return False
-
     def says_change(self, old: str, new: str) -> bool:
         """Whether `new` says a change (a change word) about what `old` is about (a shared
         word or specific subject): a pair worth asking the fast model about even when
@@ -256,6 +242,8 @@ class ChangeReader:
         self, old: str, new: str, similarity: float, *, one_choice: bool = False
     ) -> tuple[Verdict, int] | None:
         a, b = self.read(old), self.read(new)
+        if b.past:  # "I used to X" says what was: it changes an older X and nothing else
+            return ("replaces", 2) if ends(self, a, b, new) else None
         shared = a.tokens & b.tokens
         specific = a.aspects & b.aspects
         if a.stance != b.stance:
@@ -265,7 +253,7 @@ class ChangeReader:
         framed = one_choice or frame(
             a.units, b.units, self._stop | self._generic, self._generic_words
         )
-        kind = self._other_kind(a, b, old, new)
+        kind = choices.other_kind(self, a, b, old, new)
         if not (shared or specific or framed or kind):
             return None
         # A scope said in one fact only keeps both, unless it is the part one fact
@@ -297,7 +285,7 @@ class ChangeReader:
             found = ("replaces", 4 if shared else 3)
         if found and found[1] == 1 and (a.listed or "health" in specific):
             return None  # a shared subject alone never changes what adds up (allergies)
-        if found and found[1] == 1 and change_vocab.apart(self._meals, old, new):
+        if found and found[1] == 1 and change_vocab.apart(self._meals, self._meal_times, old, new):
             return None  # a meal is its own thing: "晚饭不吃了" / "早餐喜欢吃西式的"
         if found and not framed and a.stance == b.stance and self._general.search(old):
             # An older fact said of whatever case there is, in the newer's stance: the newer
@@ -356,18 +344,15 @@ class ChangeReader:
         if detect_lang(old) != lang or similarity < _SIMILAR[lang]:
             return False
         a, b = self.read(old), self.read(new)
-        if not b.change or b.additive or (a.listed and b.listed) or a.facets != b.facets:
+        if not b.change or b.past or b.additive or (a.listed and b.listed) or a.facets != b.facets:
             return False
         if a.stance == "negative":
             return False  # a thing avoided is changed by naming it ("I never book
             # non-refundable fares" is not what "I only bring my e-reader now" is about)
-        if a.tokens & b.tokens or a.aspects & b.aspects or self._other_kind(a, b, old, new):
+        if a.tokens & b.tokens or a.aspects & b.aspects or choices.other_kind(self, a, b, old, new):
             return False  # the reader's own rules decide these
         return not frame(a.units, b.units, self._stop | self._generic, self._generic_words)
 
-
-# A broad subject and its kinds' aspect group: "I stay at hotels" changes to one of them.
-_KINDS = (("lodging", "lodging_type"),)
 
 # Below this, two facts are not about the same thing (Chinese pairs sit higher in e5's
 # space than English ones).
@@ -395,5 +380,11 @@ def _load(path: Path) -> ChangeReader:
     return ChangeReader(data, schema=load_schema(), subjects=load_subjects(), source=str(path))
 
 
-__all__ = ["MIN_SIMILARITY", "ChangeReader", "ChangeTermsError", "Reading", "Verdict"]
-__all__ += ["load_changes"]
+__all__ = [
+    "MIN_SIMILARITY",
+    "ChangeReader",
+    "ChangeTermsError",
+    "Reading",
+    "Verdict",
+    "load_changes",
+]

@@ -21,6 +21,7 @@ from typing import Any
 import numpy as np
 
 from memory.aspects import AspectVectors
+from memory.change_clauses import was_and_is
 from memory.changes import MIN_SIMILARITY, ChangeReader, Verdict, load_changes
 from memory.conflicts import ConflictJudge, Decision
 from memory.dedupe import SIMILAR, is_near_duplicate
@@ -274,6 +275,14 @@ class FactDecider:
         if old.lang != cand.lang:
             return False
         return self.changes.read(old.text).facets == self.changes.read(cand.text).facets
+
+    def slot(self, text: str) -> SlotMatch | None:
+        """The slot a fact sets; none for one that only says what was ("I used to want the
+        window seat": no preference of now), which the change reader weighs as free text."""
+        if not self.changes.read(text).past:
+            return self.schema.detect(text)
+        now = was_and_is(self.changes, text)[1]  # "I used to get airsick so I want a window"
+        return self.schema.detect(now) if now.strip() else None
 
     def warm_aspects(self, texts: Sequence[str]) -> None:
         """Embed the aspects of facts about to be written, before the write transaction

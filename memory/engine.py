@@ -136,7 +136,7 @@ class Memory:
         self._ready()
         vectors = self.embedder.embed_passages([text for _, text in accepted])
         candidates = [
-            Candidate(i, text, detect_lang(text), vec, self.schema.detect(text))
+            Candidate(i, text, detect_lang(text), vec, self._decider.slot(text))
             for (i, text), vec in zip(accepted, vectors, strict=True)
         ]
         self._decider.warm_aspects([text for _, text in accepted])

@@ -86,6 +86,33 @@ def test_a_change_said_in_everyday_words_reaches_the_agent_as_the_only_preferenc
             "I'm used to hotel gyms being tiny",
             id="en-used-to-as-accustomed",
         ),
+        # round 16 review: "used to" says what was; it ends only what it names
+        pytest.param(
+            "I like quiet hotels", "We used to stay in noisy hostels", id="en-used-to-another-kind"
+        ),
+        pytest.param("I drink coffee", "I used to drink tea", id="en-used-to-another-part"),
+        pytest.param("I like Marriott", "I used to work at a Hilton", id="en-used-to-another-name"),
+        pytest.param(
+            "Window seat please",
+            "I used to get airsick so I always want a window",
+            id="en-used-to-in-a-reason",
+        ),
+        pytest.param(
+            "I never take red-eyes", "I used to take red-eyes", id="en-used-to-what-is-avoided"
+        ),
+        # a change word said under a negation, or "any longer" as a comparative, says none
+        pytest.param(
+            "I like hostels", "I haven't outgrown hostels, still love them", id="en-not-outgrown"
+        ),
+        pytest.param("I like hostels", "I haven't stopped staying in hostels", id="en-not-stopped"),
+        pytest.param(
+            "I like short layovers", "Can the layover be any longer?", id="en-be-any-longer"
+        ),
+        pytest.param(
+            "I like early flights",
+            "I couldn't wait any longer for the late flight",
+            id="en-could-not-wait-any-longer",
+        ),
     ],
 )
 def test_a_lookalike_in_everyday_words_keeps_both_unmarked(
@@ -98,3 +125,34 @@ def test_a_lookalike_in_everyday_words_keeps_both_unmarked(
     assert all(i.contested_by is None for i in memory.items(namespace))
     summary = memory.retrieve(namespace, "")
     assert old in summary and "newer" not in summary and "较新" not in summary
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        # said alone, with nothing else new: the change word itself gives the older up
+        pytest.param(
+            "I love backpacker hostels", "I've outgrown backpacker hostels", id="en-outgrown"
+        ),
+        pytest.param("我喜欢住青旅", "青旅住怕了", id="zh-had-enough-of-staying"),
+        # "used to" of what a slot holds, and of free text (on main: "already remembered",
+        # and both kept)
+        pytest.param(
+            "Window seat every time", "I used to want the window seat", id="en-used-to-slot"
+        ),
+        pytest.param(
+            "I always book the quiet coach", "I used to book the quiet coach", id="en-used-to"
+        ),
+        pytest.param("I hate red-eyes", "I used to hate red-eyes", id="en-used-to-hate"),
+    ],
+)
+def test_a_change_said_by_its_change_word_alone_replaces_the_older(
+    memory: Memory, namespace: str, old: str, new: str
+) -> None:
+    memory.record(namespace, [old])
+    [outcome] = memory.record(namespace, [new])
+    assert outcome.status == "updated", outcome
+    assert old not in memory.retrieve(namespace, "")
+    history = {row["text"]: row for row in memory.export(namespace)["items"]}
+    assert history[old]["current"] is False
+    assert history[old]["superseded_by"] == outcome.item_id
