@@ -13,6 +13,7 @@ import pytest
 
 from memory.changes import load_changes
 from memory.engine import Memory
+from tests.memory.change_outcomes import assert_kept_both_unmarked
 
 
 @pytest.mark.parametrize(
@@ -94,11 +95,7 @@ def test_a_membership_or_an_after_is_no_change_of_mind(
 ) -> None:
     memory.record(namespace, [old])
     [outcome] = memory.record(namespace, [new])
-    assert outcome.status == "added", outcome
-    assert {i.text for i in memory.items(namespace)} == {old, new}
-    assert all(i.contested_by is None for i in memory.items(namespace))
-    summary = memory.retrieve(namespace, "")
-    assert old in summary and "newer" not in summary and "较新" not in summary
+    assert_kept_both_unmarked(memory, namespace, old, new, outcome)
 
 
 @pytest.mark.parametrize(

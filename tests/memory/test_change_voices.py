@@ -9,6 +9,7 @@ from __future__ import annotations
 import pytest
 
 from memory.engine import Memory
+from tests.memory.change_outcomes import assert_kept_both_unmarked, assert_replaced
 
 
 @pytest.mark.parametrize(
@@ -120,11 +121,7 @@ def test_a_lookalike_in_everyday_words_keeps_both_unmarked(
 ) -> None:
     memory.record(namespace, [old])
     [outcome] = memory.record(namespace, [new])
-    assert outcome.status == "added", outcome
-    assert {i.text for i in memory.items(namespace)} == {old, new}
-    assert all(i.contested_by is None for i in memory.items(namespace))
-    summary = memory.retrieve(namespace, "")
-    assert old in summary and "newer" not in summary and "较新" not in summary
+    assert_kept_both_unmarked(memory, namespace, old, new, outcome)
 
 
 @pytest.mark.parametrize(
@@ -151,8 +148,4 @@ def test_a_change_said_by_its_change_word_alone_replaces_the_older(
 ) -> None:
     memory.record(namespace, [old])
     [outcome] = memory.record(namespace, [new])
-    assert outcome.status == "updated", outcome
-    assert old not in memory.retrieve(namespace, "")
-    history = {row["text"]: row for row in memory.export(namespace)["items"]}
-    assert history[old]["current"] is False
-    assert history[old]["superseded_by"] == outcome.item_id
+    assert_replaced(memory, namespace, old, outcome)

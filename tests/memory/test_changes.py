@@ -13,6 +13,7 @@ import pytest
 
 from memory.engine import Memory
 from tests.conftest import MemoryFactory
+from tests.memory.change_outcomes import assert_kept_both_unmarked
 from tests.support.llm_server import Delay, ScriptedModel
 
 
@@ -87,11 +88,7 @@ def test_a_scoped_or_complementary_fact_keeps_both(
 ) -> None:
     memory.record(namespace, [old])
     [outcome] = memory.record(namespace, [new])
-    assert outcome.status == "added", outcome
-    assert {i.text for i in memory.items(namespace)} == {old, new}
-    assert all(i.contested_by is None for i in memory.items(namespace))
-    summary = memory.retrieve(namespace, "")
-    assert "newer" not in summary and "较新" not in summary
+    assert_kept_both_unmarked(memory, namespace, old, new, outcome)
 
 
 @pytest.mark.parametrize(

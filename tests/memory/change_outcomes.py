@@ -1,0 +1,36 @@
+"""What a traveller would see after telling the memory something newer, checked one way by
+every change-of-mind test: the older preference replaced (gone from what the agent receives,
+kept in history), or both kept as they were (nothing marked newer)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from memory.engine import Memory
+
+
+def history(memory: Memory, namespace: str) -> dict[str, dict[str, Any]]:
+    """Every fact ever kept for `namespace` (current or not), by its text."""
+    return {row["text"]: row for row in memory.export(namespace)["items"]}
+
+
+def assert_replaced(memory: Memory, namespace: str, old: str, outcome: Any) -> None:
+    """`outcome` (the newer fact's) replaced `old`: the agent no longer receives it, history
+    keeps it, pointing at the newer fact."""
+    assert outcome.status == "updated", outcome
+    assert old not in memory.retrieve(namespace, "")
+    kept = history(memory, namespace)
+    assert kept[old]["current"] is False
+    assert kept[old]["superseded_by"] == outcome.item_id
+
+
+def assert_kept_both_unmarked(
+    memory: Memory, namespace: str, old: str, new: str, outcome: Any
+) -> None:
+    """No change of mind: both facts current, neither contested, the agent receives the older
+    one without being told that something is newer."""
+    assert outcome.status == "added", outcome
+    assert {i.text for i in memory.items(namespace)} == {old, new}
+    assert all(i.contested_by is None for i in memory.items(namespace))
+    summary = memory.retrieve(namespace, "")
+    assert old in summary and "newer" not in summary and "较新" not in summary
