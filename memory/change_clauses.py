@@ -79,6 +79,29 @@ def change_about(reader: ClauseReader, a: Reading, new: str) -> bool:
     return False
 
 
+def untimed(schema: ProfileSchema, words: tuple[re.Pattern[str], ...], norm: str) -> str:
+    """`norm` without the words of time (`words`: times, events, likings of
+    `change_terms.json`) of its clauses that state what happened or what one has, with no
+    liking or stance: "这两年去了好多次成都", "As of last year I have Delta status so bags
+    are free" say no change of mind."""
+    times, events, likes = words
+    parts = re.split(f"({CLAUSE.pattern})", norm)  # the clauses and what ends them
+    return "".join(
+        times.sub(" ", c)
+        if events.search(c) and not likes.search(c) and not schema.stance(c)
+        else c
+        for c in parts
+    )
+
+
+def gives_up(reader: ClauseReader, new: str) -> bool:
+    """Whether every clause of `new` that says a change gives something up (a negative
+    stance): none chooses anything ("I check a bag every time now, tired of lugging it"
+    chooses a bag; "吃怕了飞机餐" only gives plane food up)."""
+    said = [c for c in CLAUSE.split(new) if c.strip() and reader.read(c).change]
+    return bool(said) and all(reader.schema.stance(c) == "negative" for c in said)
+
+
 def was_and_is(reader: ClauseReader, text: str) -> tuple[str, str]:
     """`text` split into what it says was (from "used to" to the end of its clause) and what
     it says is: "I used to get airsick so I always want a window" still wants a window."""

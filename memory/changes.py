@@ -50,7 +50,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from memory import change_choices as choices
-from memory import change_vocab
+from memory import change_clauses, change_vocab
 from memory.change_clauses import Reading, adds_to, change_about, ends, holder, narrows
 from memory.change_vocab import ChangeTermsError, require, term_patterns, term_words
 from memory.framing import CJK_RUN, UNIT, frame, stem
@@ -95,6 +95,8 @@ class ChangeReader:
         self._groups = change_vocab.group_patterns(data, "aspects", source)
         self._meals = change_vocab.group_patterns(data, "meals", source)
         self._meal_times = term_patterns(data, "meal_times", source)
+        times, events = (term_patterns(data, key, source) for key in ("times", "events"))
+        self._timed = (times, events, self._likes)  # "这两年去了好多次成都": no change said
         choices: Any = data.get("choice_aspects")
         ok = isinstance(choices, list) and set(choices) <= set(self._groups)
         require(ok, source, "choice_aspects")
@@ -133,7 +135,8 @@ class ChangeReader:
         plain = self._likes.sub(" like ", self._change.sub(" ", norm))
         units = tuple(UNIT.findall(plain))
         bare = self._generic_words.sub(" ", plain)
-        unsaid = self._unsaid.sub(" ", norm)  # "I haven't outgrown hostels": no change said
+        # "I haven't outgrown hostels", "I'm not done with hostels": no change nor stance said
+        unsaid = change_clauses.untimed(self.schema, self._timed, self._unsaid.sub(" ", norm))
         said, past = (p.search(unsaid) is not None for p in (self._said, self._past))
         return Reading(
             lang=lang,
@@ -142,7 +145,7 @@ class ChangeReader:
             tokens=frozenset(tokens),
             aspects=frozenset(about | (self.subjects.of(text) - _BROAD)),
             facets=self._facets(text),
-            stance=self.schema.stance(text) or "positive",
+            stance=self.schema.stance(self._unsaid.sub(" ", norm)) or "positive",
             change=said or past,
             additive=self._additive.search(self._accept.sub(" ", norm)) is not None,
             listed=self._lists.search(norm) is not None,
@@ -331,6 +334,11 @@ class ChangeReader:
                 # markets are not for me anymore"): the older may still hold. Both stay,
                 # the newer marked newer for the agent.
                 return "unsure", 2
+            if not shared and flipped and change_clauses.gives_up(self, new):
+                kin = a.aspects & b.aspects & set(self._groups)  # a kind of it, or "辣" shared
+                if not (kin or (a.lang == "zh" and self._about(old) & self._about(new))):
+                    return None  # a give-up of one thing shares only a broad subject with
+                    # the older ("喜欢吃火锅" / "吃怕了飞机餐"): not about it, nor its kind
             return "replaces", 2 if shared else 1
         return None
 
