@@ -320,3 +320,46 @@ def test_checking_in_is_about_the_hotel_not_the_luggage(local: LocalEmbedder) ->
 def test_a_weekend_stay_does_not_lift_a_time_of_day_preference(local: LocalEmbedder) -> None:
     order = rank(local, "Cheap digs in Lisbon for the weekend?", MISREAD)
     assert MISREAD[6] not in order[:5]  # "Mornings are for meetings, so fly me ..."
+
+
+# One English traveller's preferences: several about flying, a few about food.
+CALIBRATED = [
+    "I never take red-eye flights",
+    "Window seat whenever I fly",
+    "Direct flights only, I hate connections",
+    "Star Alliance where possible, I'm chasing Gold",
+    "Hotels must include breakfast",
+    "Quiet room away from the lift",
+    "I don't eat shellfish",
+    "Vegetarian, no exceptions",
+    "Uber from the airport, never taxis",
+    "Carry-on only",
+    "Business class on anything over six hours",
+    "Budget is tight this year",
+    "Italian food is my favourite",
+    "Gym in the hotel please",
+]
+
+
+def test_a_flight_said_in_passing_does_not_lift_the_flight_facts_over_the_meal(
+    local: LocalEmbedder,
+) -> None:
+    # Before the calibrated weights "Direct flights only" came first: the flight named
+    # and the connections it implies outweighed the meal asked about.
+    top = rank(local, "Any ideas for lunch after my flight lands in Milan?", CALIBRATED)[:3]
+    assert set(top) == {CALIBRATED[12], CALIBRATED[7], CALIBRATED[6]}
+
+
+def test_a_meal_booked_puts_what_the_traveller_cannot_eat_above_the_hotel_breakfast(
+    local: LocalEmbedder,
+) -> None:
+    order = rank(local, "Dinner reservation for four in Osaka", CALIBRATED)
+    assert order[:2] == [CALIBRATED[7], CALIBRATED[6]]  # vegetarian, no shellfish
+    assert order.index(CALIBRATED[4]) > 1  # breakfast was first
+
+
+def test_a_fare_to_choose_finds_the_luggage_preference_before_the_airline(
+    local: LocalEmbedder,
+) -> None:
+    order = rank(local, "I'm flying to Singapore, which fare do I pick?", CALIBRATED)
+    assert order[0] == CALIBRATED[9]  # carry-on only
