@@ -57,7 +57,6 @@ import memory.ranking as ranking
 from memory import open_memory
 from memory.embedding import shared_local_embedder
 from memory.lang import detect_lang
-from memory.subjects import load_subjects
 
 SUMMARY_PEOPLE = Path(__file__).resolve().parent / "summary_people.json"
 
@@ -210,6 +209,7 @@ def replay(path: Path, vocabulary_path: Path | None = None) -> None:
     import numpy as np
 
     from memory.features import FactFeatures
+    from memory.subjects import load_subjects
 
     vocabulary = load_subjects(vocabulary_path)
     cases = pickle.loads(path.read_bytes())
@@ -232,8 +232,7 @@ def replay(path: Path, vocabulary_path: Path | None = None) -> None:
             asked = tuple(vocabulary.asked(c["request"]))
         facts = FactFeatures.of("replay", names, c["zh"], about, c["near"])
         implied = vocabulary.implied(asked) if vocabulary.names == names else ()  # old capture
-        weighed = vocabulary if vocabulary.names == names else None  # old capture: unweighed
-        scores = ranking._score(c["cosine"], c["lang"], asked, facts, c["gap"], implied, weighed)
+        scores = ranking._score(c["cosine"], c["lang"], asked, facts, c["gap"], implied)
         place = int(np.argsort(-scores, kind="stable").tolist().index(c["target"]))
         for i, k in enumerate((1, 3, 5)):
             row[1 + i] += place < k
@@ -268,9 +267,7 @@ def blind(split: str) -> None:
         if c["target"] is None:
             continue
         facts, implied = _last["features"], _last["implied"]
-        full = _original_score(
-            c["cosine"], c["lang"], c["asked"], facts, c["gap"], implied, load_subjects()
-        )
+        full = _original_score(c["cosine"], c["lang"], c["asked"], facts, c["gap"], implied)
         view = _original_score(c["cosine"], c["lang"], (), facts, c["gap"], ())
         place = int(np.argsort(-full, kind="stable").tolist().index(c["target"]))
         plain = int(np.argsort(-view, kind="stable").tolist().index(c["target"]))

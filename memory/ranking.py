@@ -21,10 +21,7 @@ the request's own (bench/README.md).
 的便宜机票" vs "从不坐红眼航班"), but both are about flights and time of day. For each subject
 the request is about (`memory/subjects.py`), facts about it gain `SUBJECT_WEIGHT` times the
 subject's rarity in the namespace (inverse document frequency): a subject every fact
-shares says nothing; one that only two facts share says a lot. Each subject also has a
-calibrated weight (`Subjects.weight`, `weights` in the vocabulary, 1 for most): a broad
-subject (a flight) says less of which fact is meant than a specific one (an airline, a
-cuisine), whatever the namespace. A fact whose own words
+shares says nothing; one that only two facts share says a lot. A fact whose own words
 name no such subject still gains part of it when at least two of its three nearest
 facts do (`memory.features`, `NEIGHBOUR_SHARE`, `NEIGHBOUR_QUORUM`): the vocabulary
 misses words, the neighbours fill in some of them. A request also implies what travellers
@@ -192,7 +189,7 @@ def rank_scores(
         features = fact_features(texts, langs, slots, vocabulary, passages)
     asked = vocabulary.asked(request)
     implied = vocabulary.implied(asked)
-    return _score(passages @ query, detect_lang(request), asked, features, gap, implied, vocabulary)
+    return _score(passages @ query, detect_lang(request), asked, features, gap, implied)
 
 
 # What the formula adds to each fact's cosine for one request, one array per term in the
@@ -206,11 +203,9 @@ def _terms(
     facts: FactFeatures,
     gap: LanguageGap | None,
     implied: Iterable[str] = (),
-    vocabulary: Subjects | None = None,
 ) -> Terms:
     """The formula's terms (module docstring) for a request in language `lang`, about the
-    subjects `asked` and those they `implied` (`Subjects.implied`), each weighed by the
-    `vocabulary`'s calibrated weight (`Subjects.weight`; 1 without one). None needs the
+    subjects `asked` and those they `implied` (`Subjects.implied`). None needs the
     request's vector, so a recall makes them while the request is still being embedded
     (`prepare_request`)."""
     view: list[npt.NDArray[np.float64]] = []
@@ -219,14 +214,8 @@ def _terms(
         other = facts.zh != (_norm(lang) == "zh")
         view.append(lift * other)
     count = len(facts)
-
-    def weigh(subject: str, is_implied: bool) -> float:
-        return 1.0 if vocabulary is None else vocabulary.weight(subject, is_implied)
-
-    weights = [(subject, SUBJECT_WEIGHT * weigh(subject, False)) for subject in asked]
-    weights += [
-        (subject, SUBJECT_WEIGHT * IMPLIED_SHARE * weigh(subject, True)) for subject in implied
-    ]
+    weights = [(subject, SUBJECT_WEIGHT) for subject in asked]
+    weights += [(subject, SUBJECT_WEIGHT * IMPLIED_SHARE) for subject in implied]
     boosts: list[npt.NDArray[np.float64]] = []
     for subject, weight in weights:
         j = facts.column(subject)
@@ -244,12 +233,11 @@ def _score(
     facts: FactFeatures,
     gap: LanguageGap | None,
     implied: Iterable[str] = (),
-    vocabulary: Subjects | None = None,
 ) -> Vector:
     """The formula (module docstring), over every fact at once: `cosine` of the request
     with each fact, the request's language `lang`, the subjects it is `asked` about and
-    those they `implied`, weighed by the `vocabulary` (`Subjects.weight`)."""
-    return _combine(cosine, _terms(lang, asked, facts, gap, implied, vocabulary))
+    those they `implied`."""
+    return _combine(cosine, _terms(lang, asked, facts, gap, implied))
 
 
 def _combine(cosine: Vector, terms: Terms) -> Vector:
@@ -309,7 +297,7 @@ def prepare_request(
     lang = detect_lang(request)
     asked = tuple(vocabulary.asked(request))
     implied = tuple(vocabulary.implied(asked))
-    terms = _terms(lang, asked, features, gap, implied, vocabulary)
+    terms = _terms(lang, asked, features, gap, implied)
     return PreparedRequest(request, len(facts), lang, asked, implied, features, gap, terms)
 
 

@@ -73,7 +73,6 @@ class Subjects:
         self._implies = _implications(data, "implies", self.names, source)
         self._aspects = _implications(data, "aspects", self.names, source)
         self._incidental = _incidentals(data, self.names, source)
-        self._weights = _weights(data, self.names, source)
         # Names the vocabulary (its subjects, their patterns and slots), so that subjects
         # derived from it once (`memory.ranking.FactFeatures`, kept in the cache entry)
         # are used again only with the same vocabulary.
@@ -124,12 +123,6 @@ class Subjects:
             if name in named and named & along and not named & unless
         }
 
-    def weight(self, name: str, implied: bool = False) -> float:
-        """How much subject `name` counts against the others (`weights` in the
-        vocabulary, 1 when not listed), as a request's own subject or as one it implies:
-        a broad subject says less of which fact is meant than a specific one."""
-        return self._weights[implied].get(name, 1.0)
-
     def implied(self, asked: Iterable[str]) -> frozenset[str]:
         """The subjects a request about `asked` implies without naming them (`implies` in
         the vocabulary): booking a flight is about its connections, a meal about what the
@@ -159,28 +152,6 @@ def _implications(
         if unknown:
             raise ProfileSchemaError(f"{source}: {key} names unknown subjects {unknown}")
         out[name] = frozenset(listed) - {name}
-    return out
-
-
-def _weights(
-    data: Mapping[str, Any], names: tuple[str, ...], source: str
-) -> dict[bool, dict[str, float]]:
-    """`data["weights"]`: per subject, a positive factor as a request's own subject
-    (`asked`) and as one it implies (`implied`); keyed by whether implied."""
-    raw = data.get("weights", {})
-    if not isinstance(raw, dict) or set(raw) - {"asked", "implied"}:
-        raise ProfileSchemaError(f"{source}: 'weights' must be an object of asked, implied")
-    out: dict[bool, dict[str, float]] = {}
-    for implied, key in ((False, "asked"), (True, "implied")):
-        part = raw.get(key, {})
-        if not isinstance(part, dict) or not all(
-            name in names and isinstance(w, int | float) and not isinstance(w, bool) and w > 0
-            for name, w in part.items()
-        ):
-            raise ProfileSchemaError(
-                f"{source}: weights {key!r} must map known subjects to positive numbers"
-            )
-        out[implied] = {name: float(w) for name, w in part.items()}
     return out
 
 

@@ -83,9 +83,7 @@ def per_fact_reference(
         scores += lift * np.array(other)
     view = scores.copy()  # the embedding alone, for the clear-match rule
     asked = subjects.asked(request)  # without what it names in passing
-    shares = {s: subjects.weight(s) for s in asked} | {
-        s: IMPLIED_SHARE * subjects.weight(s, implied=True) for s in subjects.implied(asked)
-    }
+    shares = {s: 1.0 for s in asked} | {s: IMPLIED_SHARE for s in subjects.implied(asked)}
     if shares:
         about = [subjects.of(t, s) for t, s in zip(texts, slots, strict=True)]
         near = neighbours_of(passages)

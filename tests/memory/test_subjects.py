@@ -245,31 +245,3 @@ def test_a_word_of_two_senses_is_read_in_the_one_its_neighbours_give(
 def test_sleeping_in_late_and_a_light_sleeper_are_not_a_place_to_stay(subjects: Subjects) -> None:
     assert "lodging" not in subjects.of("I like to sleep in on Sundays")
     assert "quiet" in subjects.of("Very light sleeper, the lift keeps me up")
-
-
-def test_a_broad_subject_weighs_less_than_a_specific_one(subjects: Subjects) -> None:
-    # Calibrated on the dev sets (bench/README.md): a flight, which most flight facts
-    # share, says less of which fact is meant than an airline or a cuisine.
-    assert subjects.weight("flight") < 1.0 < subjects.weight("brand")
-    assert subjects.weight("food") > 1.0 and subjects.weight("diet", implied=True) > 1.0
-    assert subjects.weight("lodging") == 1.0  # not listed
-
-
-@pytest.mark.parametrize(
-    ("weights", "message"),
-    [
-        ({"asked": {"nope": 2.0}}, "known subjects"),
-        ({"asked": {"flight": 0}}, "positive"),
-        ({"implied": {"flight": True}}, "positive"),
-        ({"asked": {"flight": "2"}}, "positive"),
-        ({"other": {}}, "asked, implied"),
-    ],
-)
-def test_a_broken_weight_is_refused_with_a_message_naming_the_problem(
-    tmp_path: Path, weights: object, message: str
-) -> None:
-    path = tmp_path / "subjects.json"
-    spec = {"subjects": {"flight": {"en": ["\\bflights?\\b"]}}, "weights": weights}
-    path.write_text(json.dumps(spec), encoding="utf-8")
-    with pytest.raises(ProfileSchemaError, match=message):
-        load_subjects(path, load_schema())
