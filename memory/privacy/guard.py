@@ -70,8 +70,9 @@ _OPEN_END = re.compile(
 )
 _CONTINUES = re.compile(
     r"\A\s*(?:[,，、:：\-–)]|(?:and|or|but|then|plus|under|below|over|up\s+to|max|at\s+most"
+    r"|the\s+(?:last|first|final|remaining)"
     r"|no\s+more|ending|ends|starting|followed|rest|the\s+rest|per|is|are|was|which|ext)"
-    r"(?![a-z])|后面|剩下|其余|然后|再|以及|最多|不超过|不要超过|别超过|以内|尾号|结尾|开头|接着)",
+    r"(?![a-z])|后面|最后(?=[0-9几一二三四五六七八]位)|剩下|其余|然后|再|以及|最多|不超过|不要超过|别超过|以内|尾号|结尾|开头|接着)",
     re.IGNORECASE,
 )
 
@@ -80,11 +81,22 @@ _CONTINUES = re.compile(
 # starts X1234" … "and ends 5678"): when one of them is refused as an identifier, the others go
 # with it. A count after a part word ("the last 3 nights", "后面3天") offers no part.
 _IDENTIFIERS: tuple[Category, ...] = ("id", "card", "account", "phone", "secret")
+_NAMED_PART: tuple[Category, re.Pattern[str]] = (
+    "id",
+    re.compile(
+        r"(?<![a-z])(?:passport|id|identity|licen[cs]e|ssn|social\s+security)(?:\s+card)?"
+        r"\s*(?:number|no\.?|#)|护照号?|身份证号?|证件号",
+        re.IGNORECASE,
+    ),
+)
 
 
 def _parts_of_one(facts: Sequence[str], verdicts: list[Category | None], group: list[int]) -> None:
     offered = [index for index in group if pieces(normalise(facts[index]).text)]
     found = [verdicts[index] for index in offered if verdicts[index] in _IDENTIFIERS]
+    if len(offered) > 1 and not found:  # round 30: "passport number: starts X1234" … "the
+        # last four are 5678": a part that names the document it belongs to
+        found = [_NAMED_PART[0] for index in offered if _NAMED_PART[1].search(facts[index])]
     if not found:
         return
     for index in offered:
