@@ -121,7 +121,10 @@ def evidenced_amounts(text: str) -> Iterator[tuple[int, int]]:
             or _PRICE_JUDGED.search(text, first, last)
             or (_SHOP_AFTER.match(text, end) and _DOING_BEFORE.search(text, low, start))
             or _LOUNGE.search(text, low, start)
-            or (_BUT_WORTH.match(text, end) and not measured(text, start, end, match.group(1)))
+            or (
+                _BUT_WORTH.match(text, end)
+                and not measured(text, start, end, match.group(1), judged=True)
+            )
         ):
             yield start, end
 
@@ -145,7 +148,9 @@ _ATTENDED = re.compile(
 _WAY = re.compile(
     r"(?<![a-z])(?:paths?|trails?|loops?|tracks?|roads?|routes?|lanes?|towpaths?|greenways?"
     r"|boardwalks?|promenades?|circuits?|coastlines?|beach(?:es)?|ridges?|walkways?|footpaths?"
-    r"|bridleways?|tracks?|stretch(?:es)?|switchbacks|detours?|shortcuts?)"
+    r"|bridleways?|tracks?|stretch(?:es)?|switchbacks|detours?|shortcuts?"
+    # journeys one makes oneself, as `told` reads them: "the walk was 20 but worth it"
+    r"|walks?|hikes?|treks?|climbs?|swims?)"
     rf"(?:\s+(?:walk|ride|section|bit|part|one))?(?:\s+(?:to|from|up|down|around)\s+(?:the\s+)?"
     rf"[a-z]+)?{_LINK}",
     F,
@@ -160,6 +165,7 @@ _WAY_ZH = re.compile(
     r"[^0-9，,。.;；！!？?\n]{0,8}?(?:有|是|约|大概|差不多|全长)?\s*\Z"
 )
 _HIRED = re.compile(rf"(?<![a-z])(?:drivers?|chauffeurs?|{RIDES})(?![a-z])", F)
+_WORTH = re.compile(r"(?<![a-z])worth(?![a-z])", F)
 _EACH_WAY = re.compile(r"(?<![a-z])each\s+way(?![a-z])", F)
 _PRICED_BEFORE = re.compile(
     r"(?<![a-z])(?:tickets?|entry|admission|tours?|taxis?|classes?|lessons?|hotels?|rooms?"
@@ -186,15 +192,18 @@ def _subject(pattern: re.Pattern[str], text: str, low: int, start: int) -> bool:
     return said is not None and _HEAD_OF_PHRASE.search(text, low, said.start()) is None
 
 
-def measured(text: str, start: int, end: int, number: str) -> bool:
+def measured(text: str, start: int, end: int, number: str, *, judged: bool = False) -> bool:
     """Whether the bare number text[start:end] is a length or a span by the shape of its
-    sentence, with no money word in its clause (see the module docstring)."""
+    sentence, with no money word in its clause (see the module docstring). `judged`: the
+    number is followed by "but ... worth it", which is then no money word of its own (effort
+    is worth it too: "the walk was 20 but worth it")."""
     digits = number.replace(",", "")
     if not digits.isdigit() or not 2 <= int(digits) <= 300:
         return False
     low = max(0, start - 60)
     first, last = clause_span(COMMA_CLAUSE_END, text, start, end)
-    clause = text[first:start] + " " + _EACH_WAY.sub(" ", text[end:last])
+    after = _EACH_WAY.sub(" ", text[end:last])
+    clause = text[first:start] + " " + (_WORTH.sub(" ", after) if judged else after)
     if MONEY_IN_CLAUSE.search(clause) or _HIRED.search(text, first, last):
         return False
     if _PRICED_BEFORE.search(text, first, start) or _RATE_AFTER.match(text, end):

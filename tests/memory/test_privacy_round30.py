@@ -55,6 +55,9 @@ def test_amounts_the_sentence_marks_as_money_are_refused(text: str) -> None:
         "waited 40 at the duty free",
         "lounge 3 is the quiet one",
         "the seat 14 was worth it for the view",
+        # effort is worth it too: a walk's or a hike's length stays one
+        "the walk was 20 but worth it",
+        "the hike is 12 but so worth it",
     ],
 )
 def test_lengths_counts_and_numbers_without_money_evidence_are_kept(text: str) -> None:
