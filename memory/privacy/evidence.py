@@ -9,7 +9,8 @@ more with no unit after it:
 
 - a cost shared anywhere in the sentence: "the drive to the airport was 60, we split it",
   "we went halves", "chipped in 25", "我们AA", "平摊" (one shares what was paid, never a
-  length or a count: "we split the driving" shares no cost);
+  length or a count: "we split the driving" shares no cost, "we split it over two days" a
+  hike, "split between Rome and Milan" a trip);
 - a place of shopping right after the number, after a verb of doing: "scored 200 at the duty
   free", "dropped 80 at the outlet mall", "blew 150 at the night market" ("we were 12 at the
   market" is a group, "waited 40 at the duty free" a wait);
@@ -23,15 +24,24 @@ more with no unit after it:
 No money (`measured`, asked through `readings.not_money`), each only with no money word in
 the clause and no hired ride or priced thing before the number:
 
-- the length of something one attends, not buys by the number: a gig, a set, a show, a
-  concert, a film, a match, a lecture, a ceremony, a layover ("the gig is 45", "the set is
-  90", "the layover is 75 in Doha"), up to 300;
-- the length of a way: a path, a trail, a loop, a road, a towpath, a greenway ("the bike path
-  is 40", "the loop is 22"; "each way" is a way's too), up to 300;
-- a number followed by where it runs: "40 along the coast", "14 around the lake", "25 into
-  town", "60 over the pass";
-- Chinese: the length of a way said with 有 / 是 / 大概 or nothing ("绿道沿着海边有四十",
-  "环湖步道十四").
+- the length of something nobody buys: a layover, a stopover, a sermon, a speech, a playlist
+  ("the layover is 75 in Doha"), and of a journey one makes oneself (a walk, a hike, a swim);
+- the length of something sold by the ticket or the session (a gig, a set, a show, a concert,
+  a film, a match, a lecture, a ceremony, a session, a service) only with a time in the
+  sentence: a unit, "long", an interval, extra time, a clock time ("the opera was 180 with two
+  intervals"); "the concert was 120" alone is as likely its ticket, so money (review of round
+  30: it cost a blind set an amount; "in the morning" is no length);
+- the length of a way (a path, a trail, a loop, a road, a towpath, a greenway) only with where
+  it runs after the number or a unit in the sentence ("the bike path is 40 along the coast",
+  "the river path was 18 each way to the old mill"; "the road is 60" may be a toll, "the boat
+  was 40 around the island" has no way); all up to 300;
+- Chinese: the length of a way said with 有 / 是 / 大概 or nothing, where the sentence says
+  where it runs (沿着, 环湖, 穿过, 全长: "绿道沿着海边有四十", "环湖步道十四"; "路线两百" may
+  be a guided day's price).
+
+Money evidence said anywhere in the sentence never claims a number a word names as a place, a
+service or a year ("pricey, but room 412 has a view", "we split the bill, then flight 302",
+"AA 100", "back in 2019").
 """
 
 from __future__ import annotations
@@ -40,19 +50,28 @@ import re
 from collections.abc import Iterator
 
 from memory.privacy.told import MONEY_IN_CLAUSE
-from memory.privacy.vocabulary import COMMA_CLAUSE_END, RIDES, clause_span
+from memory.privacy.vocabulary import COMMA_CLAUSE_END, POSITIONS, RIDES, YEAR, clause_span
 
 F = re.ASCII | re.IGNORECASE
 
 # --- Money ----------------------------------------------------------------------------------
 
+# "split it over two days" splits a drive or a hike, "split between Rome and Milan" a trip.
+_SPLIT_TIME = (
+    r"(?!\s+(?:up\s+)?(?:over|into|across|in(?:to)?\s+(?:two|three|2|3))\s+(?:[a-z0-9]+\s+){0,2}"
+    r"(?:days?|nights?|legs?|stages?|parts?|sections?|mornings?|afternoons?|trips?|stops?|goes))"
+)
 _SHARED_COST = re.compile(
     r"(?<![a-z])(?:split\s+(?:it|that|this|the\s+(?:bill|cost|costs|fare|tab|check|cheque"
-    r"|price|difference|lot|total))|split\s+(?:it\s+)?(?:two|three|four|five|\d)\s+ways"
-    r"|split\s+between|went\s+(?:halves|dutch|50/50)|go\s+(?:halves|dutch)|chipped\s+in"
-    r"|chip\s+in|each\s+(?:paid|put\s+in|chipped)|my\s+(?:share|half|cut)\s+(?:was|is)"
+    rf"|price|difference|lot|total))(?![a-z]){_SPLIT_TIME}|split\s+(?:it\s+)?(?:two|three|four"
+    r"|five|\d)\s+ways|split\s+between\s+(?:us|you|them|me|him|her|everyone|all|the\s+(?:two"
+    r"|three|four|five|group|lot))|went\s+(?:halves|dutch|50/50)|go\s+(?:halves|dutch)"
+    r"|chipped\s+in|chip\s+in|each\s+(?:paid|put\s+in|chipped)|my\s+(?:share|half|cut)\s+(?:was|is)"
     r"|venmo(?:ed)?|paid\s+(?:him|her|them|me)\s+back)(?![a-z])"
-    r"|aa制?|平摊|均摊|分摊|各付|各出|凑钱|一人一半",
+    # AA as the Chinese "each pays their own" sits beside Chinese ("我们AA", "AA制"), never
+    # in "flight AA 100" or in "Haarlem"
+    r"|(?<![a-z0-9])aa(?:制|(?![a-z0-9])(?<=[\u4e00-\u9fff]aa)|(?=\s?[\u4e00-\u9fff，,。]))"
+    r"|平摊|均摊|分摊|各付|各出|凑钱|一人一半",
     F,
 )
 _SHOP_AFTER = re.compile(
@@ -94,9 +113,20 @@ _UNIT_AFTER = re.compile(
     r"|always|perhaps|besides|towards|afterwards|bucks|dollars|euros|quid|pounds|pesos|bills)(?![a-z]))"
     r"[a-z]{1,12}s|mins?|minutes?|hours?|hrs?|km|kms|miles?|m|ft|feet|kg|pm|am|people"
     r"|pax|of\s+us|percent|degrees?|points?|pts|x|k)(?![a-z])|\s*(?:分钟|小时|公里|米|人|位|个"
-    r"|天|晚|次|岁|层|号|点|张|件|%|度)",
+    r"|天|晚|次|岁|层|号|点|张|件|%|度|楼|房|室|排|座|栋|路)",
     F,
 )
+# What names a number as a place, a service or a year, however the sentence feels about
+# money: "pricey, but room 412 has a view", "we split the bill, then flight 302 home", "AA 100",
+# "in 2019". ("hotel room 189 but it was worth it" is still a price: "but ... worth" sits right
+# after the number.)
+_NAMED_BEFORE = re.compile(
+    rf"(?<![a-z])(?:{POSITIONS}|flights?|trains?|bus|buses|trams?|lines?|routes?|coach|ferry"
+    r"|level|deck|suite|cabin|car|carriage|bay|no\.?|number)\s*#?\s*\Z",
+    F,
+)
+_YEAR_BEFORE = re.compile(r"(?<![a-z])(?:in|since|of|until|till|from)\s+\Z", F)
+_CODE_BEFORE = re.compile(r"(?<![A-Za-z0-9])(?:[A-Z]{2}|[A-Z][0-9]|[0-9][A-Z])\s\Z")
 _SENTENCE_END = re.compile(r"[.!?;。！？；\n](?!\d)")
 
 
@@ -116,15 +146,22 @@ def evidenced_amounts(text: str) -> Iterator[tuple[int, int]]:
             continue
         low = max(0, start - 60)
         first, last = _sentence(text, start, end)
+        named = bool(
+            _CODE_BEFORE.search(text, low, start)
+            or _NAMED_BEFORE.search(text, low, start)
+            or (YEAR.fullmatch(match.group(1)) and _YEAR_BEFORE.search(text, low, start))
+        )
         if (
-            _SHARED_COST.search(text, first, last)
-            or _PRICE_JUDGED.search(text, first, last)
-            or (_SHOP_AFTER.match(text, end) and _DOING_BEFORE.search(text, low, start))
-            or _LOUNGE.search(text, low, start)
-            or (
-                _BUT_WORTH.match(text, end)
-                and not measured(text, start, end, match.group(1), judged=True)
+            not named
+            and (
+                _SHARED_COST.search(text, first, last)
+                or _PRICE_JUDGED.search(text, first, last)
+                or (_SHOP_AFTER.match(text, end) and _DOING_BEFORE.search(text, low, start))
+                or _LOUNGE.search(text, low, start)
             )
+        ) or (
+            _BUT_WORTH.match(text, end)
+            and not measured(text, start, end, match.group(1), judged=True)
         ):
             yield start, end
 
@@ -136,27 +173,55 @@ _LINK = (
     r"(?:\s+(?:like|about|around|roughly|only|just|maybe|probably|usually|over|under|nearly"
     r"|almost|a\s+solid))*\s*\Z"
 )
-_ATTENDED = re.compile(
-    r"(?<![a-z])(?:gigs?|sets?|shows?|concerts?|films?|movies?|matche?s?|games?|lectures?"
-    r"|talks?|ceremon(?:y|ies)|sermons?|recitals?|screenings?|documentar(?:y|ies)|episodes?"
-    r"|podcasts?|playlists?|albums?|speech(?:es)?|briefings?|performances?|operas?|plays?"
-    r"|layovers?|stopovers?|connections?|rehearsals?|warm-?ups?|keynotes?|panels?|encores?"
-    r"|sessions?|services?|mass)"
+# Things one attends whose number is only ever a length: nobody buys a layover or a sermon.
+_UNBOUGHT_EVENT = re.compile(
+    r"(?<![a-z])(?:layovers?|stopovers?|connections?|sermons?|speech(?:es)?|keynotes?"
+    r"|briefings?|rehearsals?|warm-?ups?|encores?|playlists?|podcasts?|episodes?|mass)"
     rf"(?:\s+(?:in|at|on)\s+(?:the\s+)?[a-z]+)?{_LINK}",
     F,
 )
+# Things one attends that are also sold by the ticket or the session ("the concert was 120",
+# "the surf session was 60", "the set was 45" a set menu, "the service was 45" a service
+# charge): their number is a length only with a time in the sentence (`_TIME_CUE`).
+_TICKETED_EVENT = re.compile(
+    r"(?<![a-z])(?:gigs?|sets?|shows?|concerts?|films?|movies?|matche?s?|games?|lectures?"
+    r"|talks?|ceremon(?:y|ies)|recitals?|screenings?|documentar(?:y|ies)|albums?"
+    r"|performances?|operas?|plays?|panels?|sessions?|services?)"
+    rf"(?:\s+(?:in|at|on)\s+(?:the\s+)?[a-z]+)?{_LINK}",
+    F,
+)
+# A time or a length said in the sentence ("in the morning" is no length): a unit, "long",
+# a running time, an interval, extra time, a clock time.
+_TIME_CUE = re.compile(
+    r"(?<![a-z])(?:minutes?|mins?|hours?|hrs?|long|length|lengthy|runtime|run(?:ning)?\s+time"
+    r"|duration|intervals?|intermissions?|half[\s-]?time|extra\s+time|overtime|stoppage\s+time"
+    r"|injury\s+time|overran|ran\s+(?:over|long)|km|kms|kilomet(?:er|re)s?|miles?|met(?:er|re)s"
+    r"|noon|midnight)(?![a-z])"
+    r"|(?<![0-9])(?:[01]?\d|2[0-3])[:.][0-5]\d(?![0-9])|(?<![0-9.])(?:1[0-2]|0?[1-9])\s*[ap]\.?m(?![a-z])"
+    r"|(?<![a-z])(?:starts?|begins?|ends?|finish(?:es)?|till|until|by|doors)\s+(?:at\s+)?"
+    r"(?:1[0-2]|0?[1-9])(?![0-9.,])"
+    r"|分钟|小时|公里|千米|[0-9]点",
+    F,
+)
+# Journeys one makes oneself, as `told` reads them: "the walk was 20 but worth it".
+_SELF_MADE = re.compile(
+    r"(?<![a-z])(?:walks?|hikes?|treks?|climbs?|swims?)"
+    rf"(?:\s+(?:to|from|up|down|around)\s+(?:the\s+)?[a-z]+)?{_LINK}",
+    F,
+)
+# Ways, whose number may also be a toll, a pass or a guided day ("the road is 60", "the route
+# was 45"): a length only where the sentence says where it runs or gives a unit.
 _WAY = re.compile(
     r"(?<![a-z])(?:paths?|trails?|loops?|tracks?|roads?|routes?|lanes?|towpaths?|greenways?"
     r"|boardwalks?|promenades?|circuits?|coastlines?|beach(?:es)?|ridges?|walkways?|footpaths?"
-    r"|bridleways?|tracks?|stretch(?:es)?|switchbacks|detours?|shortcuts?"
-    # journeys one makes oneself, as `told` reads them: "the walk was 20 but worth it"
-    r"|walks?|hikes?|treks?|climbs?|swims?)"
+    r"|bridleways?|stretch(?:es)?|switchbacks|detours?|shortcuts?)"
     rf"(?:\s+(?:walk|ride|section|bit|part|one))?(?:\s+(?:to|from|up|down|around)\s+(?:the\s+)?"
     rf"[a-z]+)?{_LINK}",
     F,
 )
 _WHERE_AFTER = re.compile(
-    r"\s+(?:along|around|round|through|across|over|into|up|down|past|beside|alongside)"
+    r"(?:\s+each\s+way)?\s+(?:along|around|round|through|across|over|into|up|down|past|beside"
+    r"|alongside|to)"
     r"\s+(?:the\s+|a\s+|town|to\s+)",
     F,
 )
@@ -164,9 +229,13 @@ _WAY_ZH = re.compile(
     r"(?:步道|绿道|骑行道|栈道|环湖|环岛|徒步路线|登山道|海滨路|滨海路|林道|古道|山路|路线)"
     r"[^0-9，,。.;；！!？?\n]{0,8}?(?:有|是|约|大概|差不多|全长)?\s*\Z"
 )
+# Where a Chinese way runs, or its length said as one, as "along" is in English: 沿着, 环湖,
+# 穿过, 全长 ("路线两百" may be a guided day's price).
+_WHERE_ZH = re.compile(r"沿|环湖|环岛|绕|穿过|穿越|经过|横跨|全长|一圈|到[^0-9,，。]{1,6}")
 _HIRED = re.compile(rf"(?<![a-z])(?:drivers?|chauffeurs?|{RIDES})(?![a-z])", F)
 _WORTH = re.compile(r"(?<![a-z])worth(?![a-z])", F)
-_EACH_WAY = re.compile(r"(?<![a-z])each\s+way(?![a-z])", F)
+# Not money words here: "each way" of a path, "extra time" of a match.
+_NOT_MONEY_HERE = re.compile(r"(?<![a-z])(?:each\s+way|extra\s+time)(?![a-z])", F)
 _PRICED_BEFORE = re.compile(
     r"(?<![a-z])(?:tickets?|entry|admission|tours?|taxis?|classes?|lessons?|hotels?|rooms?"
     r"|tolls?|fares?|passes?|rentals?|hire)(?![a-z])|票|费|价|钱",
@@ -202,17 +271,20 @@ def measured(text: str, start: int, end: int, number: str, *, judged: bool = Fal
         return False
     low = max(0, start - 60)
     first, last = clause_span(COMMA_CLAUSE_END, text, start, end)
-    after = _EACH_WAY.sub(" ", text[end:last])
+    after = _NOT_MONEY_HERE.sub(" ", text[end:last])
     clause = text[first:start] + " " + (_WORTH.sub(" ", after) if judged else after)
     if MONEY_IN_CLAUSE.search(clause) or _HIRED.search(text, first, last):
         return False
     if _PRICED_BEFORE.search(text, first, start) or _RATE_AFTER.match(text, end):
         return False
+    first_s, last_s = _sentence(text, start, end)
+    timed = _TIME_CUE.search(text[first_s:start] + " " + text[end:last_s]) is not None
     return bool(
-        _subject(_ATTENDED, text, low, start)
-        or _subject(_WAY, text, low, start)
-        or _WHERE_AFTER.match(text, end)
-        or _WAY_ZH.search(text, low, start)
+        _subject(_UNBOUGHT_EVENT, text, low, start)
+        or _subject(_SELF_MADE, text, low, start)
+        or (timed and _subject(_TICKETED_EVENT, text, low, start))
+        or ((timed or _WHERE_AFTER.match(text, end)) and _subject(_WAY, text, low, start))
+        or (_WAY_ZH.search(text, low, start) and _WHERE_ZH.search(text, first, last))
     )
 
 

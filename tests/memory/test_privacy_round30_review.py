@@ -13,6 +13,89 @@ from __future__ import annotations
 import pytest
 
 from memory.privacy.guard import PrivacyGuard
+from tests.memory.privacy_verdicts import assert_kept, assert_refused
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # ticket prices round 30 stored as an event's length
+        "the concert was 120",
+        "the show is 70",
+        "the gig was 45",
+        "the tea ceremony was 40",
+        "the surf session was 60",
+        "the service was 45",
+        "the set was 45",
+        # tolls and guided days stored as a way's length
+        "the road is 60",
+        "the route was 45",
+        "路线两百",
+        # "around the island" is where a boat went, not how far a bought thing runs
+        "the boat was 40 around the island",
+        "the kayak was 30 around the bay",
+        "dinner was 60 over the river",
+    ],
+)
+def test_prices_of_things_sold_by_the_ticket_or_the_way_are_refused(text: str) -> None:
+    assert_refused(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # the sentence gives a time: the number is a length
+        "the opera was 180 with two intervals",
+        "the match was 90 plus extra time",
+        "the concert was 120, doors at 7pm",
+        # nobody buys a layover, a sermon or a walk
+        "the layover is 75 in Doha",
+        "the sermon was 30 and in latin",
+        "the walk was 20 but worth it",
+        # a way with where it runs
+        "the bike path is 40 along the coast",
+        "the river path was 18 each way to the old mill",
+        "绿道沿着海边有四十",
+        "环湖步道十四",
+    ],
+)
+def test_lengths_the_sentence_gives_a_time_or_a_course_for_are_kept(text: str) -> None:
+    assert_kept(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "my flight is AA 100 and the lounge is nice",
+        "we took AA 2451 to Dallas",
+        "Haarlem canal walk was 40 along the water",
+        "we split the bill, then caught flight 302 home",
+        "the hotel is pricey but room 412 has a great view",
+        "got seats in row 14, a steal",
+        "the hike is 30, we split it over two days",
+        "the lounge at gate 52 is quiet",
+        "AA制，我们住1203房",
+        "性价比很高，住在12楼",
+        "the trip is split between Rome and Milan, train 9541",
+        "the hotel in Lisbon was pricey back in 2019",
+    ],
+)
+def test_money_said_elsewhere_leaves_flights_rooms_rows_and_gates_kept(text: str) -> None:
+    assert_kept(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "the drive to the airport was 60, we split it",
+        "我们AA，打车六十",
+        "hotel room 189 but it was worth it",
+        "the airport lounge 39",
+        "the dinner was 80 and we split it over two",
+    ],
+)
+def test_shared_and_judged_costs_stay_refused(text: str) -> None:
+    assert_refused(text)
 
 
 @pytest.mark.parametrize(
