@@ -138,6 +138,14 @@ def _unit_after(text: str, end: int) -> bool:
     return _UNIT_AFTER.match(text, end) is not None
 
 
+def _named(text: str, low: int, start: int, number: str) -> bool:
+    return bool(
+        _CODE_BEFORE.search(text, low, start)
+        or _NAMED_BEFORE.search(text, low, start)
+        or (YEAR.fullmatch(number) and _YEAR_BEFORE.search(text, low, start))
+    )
+
+
 def evidenced_amounts(text: str) -> Iterator[tuple[int, int]]:
     """Spans of bare numbers the sentence marks as money (see the module docstring)."""
     for match in _CANDIDATE.finditer(text):
@@ -146,22 +154,15 @@ def evidenced_amounts(text: str) -> Iterator[tuple[int, int]]:
             continue
         low = max(0, start - 60)
         first, last = _sentence(text, start, end)
-        named = bool(
-            _CODE_BEFORE.search(text, low, start)
-            or _NAMED_BEFORE.search(text, low, start)
-            or (YEAR.fullmatch(match.group(1)) and _YEAR_BEFORE.search(text, low, start))
+        evidence = (
+            _SHARED_COST.search(text, first, last)
+            or _PRICE_JUDGED.search(text, first, last)
+            or (_SHOP_AFTER.match(text, end) and _DOING_BEFORE.search(text, low, start))
+            or _LOUNGE.search(text, low, start)
         )
-        if (
-            not named
-            and (
-                _SHARED_COST.search(text, first, last)
-                or _PRICE_JUDGED.search(text, first, last)
-                or (_SHOP_AFTER.match(text, end) and _DOING_BEFORE.search(text, low, start))
-                or _LOUNGE.search(text, low, start)
-            )
-        ) or (
-            _BUT_WORTH.match(text, end)
-            and not measured(text, start, end, match.group(1), judged=True)
+        number = match.group(1)
+        if (evidence and not _named(text, low, start, number)) or (
+            _BUT_WORTH.match(text, end) and not measured(text, start, end, number, judged=True)
         ):
             yield start, end
 
@@ -270,6 +271,12 @@ def measured(text: str, start: int, end: int, number: str, *, judged: bool = Fal
     if not digits.isdigit() or not 2 <= int(digits) <= 300:
         return False
     low = max(0, start - 60)
+    unbought = _subject(_UNBOUGHT_EVENT, text, low, start) or _subject(_SELF_MADE, text, low, start)
+    ticketed = not unbought and _subject(_TICKETED_EVENT, text, low, start)
+    way = not (unbought or ticketed) and _subject(_WAY, text, low, start)
+    way_zh = not (unbought or ticketed or way) and _WAY_ZH.search(text, low, start) is not None
+    if not (unbought or ticketed or way or way_zh):
+        return False
     first, last = clause_span(COMMA_CLAUSE_END, text, start, end)
     after = _NOT_MONEY_HERE.sub(" ", text[end:last])
     clause = text[first:start] + " " + (_WORTH.sub(" ", after) if judged else after)
@@ -277,15 +284,14 @@ def measured(text: str, start: int, end: int, number: str, *, judged: bool = Fal
         return False
     if _PRICED_BEFORE.search(text, first, start) or _RATE_AFTER.match(text, end):
         return False
+    if unbought:
+        return True
+    if way_zh:
+        return _WHERE_ZH.search(text, first, last) is not None
+    if way and _WHERE_AFTER.match(text, end):
+        return True
     first_s, last_s = _sentence(text, start, end)
-    timed = _TIME_CUE.search(text[first_s:start] + " " + text[end:last_s]) is not None
-    return bool(
-        _subject(_UNBOUGHT_EVENT, text, low, start)
-        or _subject(_SELF_MADE, text, low, start)
-        or (timed and _subject(_TICKETED_EVENT, text, low, start))
-        or ((timed or _WHERE_AFTER.match(text, end)) and _subject(_WAY, text, low, start))
-        or (_WAY_ZH.search(text, low, start) and _WHERE_ZH.search(text, first, last))
-    )
+    return _TIME_CUE.search(text[first_s:start] + " " + text[end:last_s]) is not None
 
 
 __all__ = ["evidenced_amounts", "measured"]
