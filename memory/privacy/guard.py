@@ -40,7 +40,7 @@ from memory.privacy.amount_similarity import (
     shared_amount_similarity,
 )
 from memory.privacy.categories import Category
-from memory.privacy.numbers import pieces, pieces_shape
+from memory.privacy.numbers import PIECE, pieces, pieces_shape
 from memory.privacy.rules import DIGIT, findings, scan
 from memory.privacy.similarity import InstructionSimilarity, shared_similarity
 from memory.privacy.text import normalise
@@ -70,8 +70,9 @@ _OPEN_END = re.compile(
 )
 _CONTINUES = re.compile(
     r"\A\s*(?:[,，、:：\-–)]|(?:and|or|but|then|plus|under|below|over|up\s+to|max|at\s+most"
+    r"|the\s+(?:last|first|final|remaining)"
     r"|no\s+more|ending|ends|starting|followed|rest|the\s+rest|per|is|are|was|which|ext)"
-    r"(?![a-z])|后面|剩下|其余|然后|再|以及|最多|不超过|不要超过|别超过|以内|尾号|结尾|开头|接着)",
+    r"(?![a-z])|后面|最后(?=[0-9几一二三四五六七八]位)|剩下|其余|然后|再|以及|最多|不超过|不要超过|别超过|以内|尾号|结尾|开头|接着)",
     re.IGNORECASE,
 )
 
@@ -80,11 +81,40 @@ _CONTINUES = re.compile(
 # starts X1234" … "and ends 5678"): when one of them is refused as an identifier, the others go
 # with it. A count after a part word ("the last 3 nights", "后面3天") offers no part.
 _IDENTIFIERS: tuple[Category, ...] = ("id", "card", "account", "phone", "secret")
+# Round 30: a part that names its number right before it ("passport number: starts X1234",
+# "card number starts 4929", "手机号开头是139") makes every part of the call that number; a
+# document named elsewhere in the fact ("护照放前台，开头的几天住305") names no part.
+_NAMES: tuple[tuple[Category, str], ...] = (
+    (
+        "id",
+        r"(?<![a-z])(?:passport|id|identity|licen[cs]e|ssn|social\s+security)(?![a-z])"
+        r"(?:\s+card)?(?:\s*(?:number|no\.?|#))?|护照|身份证|证件号|驾照",
+    ),
+    ("card", r"(?<![a-z])card(?![a-z])(?:\s*(?:number|no\.?|#))?|卡号"),
+    ("phone", r"(?<![a-z])(?:phone|mobile|cell)(?![a-z])(?:\s*(?:number|no\.?|#))?|手机|电话"),
+    ("account", r"(?<![a-z])account(?![a-z])(?:\s*(?:number|no\.?|#))?|账号|账户"),
+)
+_NAMED_PARTS = [
+    (category, re.compile(rf"(?:{names})[^.;!?。；！？\n,，]{{0,16}}\Z", re.IGNORECASE))
+    for category, names in _NAMES
+]
+
+
+def _named_part(fact: str) -> Category | None:
+    text = normalise(fact).text
+    for match in PIECE.finditer(text):
+        for category, name in _NAMED_PARTS:
+            if name.search(text, max(0, match.start() - 40), match.start()):
+                return category
+    return None
 
 
 def _parts_of_one(facts: Sequence[str], verdicts: list[Category | None], group: list[int]) -> None:
     offered = [index for index in group if pieces(normalise(facts[index]).text)]
     found = [verdicts[index] for index in offered if verdicts[index] in _IDENTIFIERS]
+    if len(offered) > 1 and not found:  # round 30: "passport number: starts X1234" … "the
+        # last four are 5678": a part that names the document it belongs to
+        found = [named for index in offered if (named := _named_part(facts[index]))]
     if not found:
         return
     for index in offered:

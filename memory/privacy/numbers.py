@@ -116,8 +116,10 @@ def shaped_runs(text: str) -> Iterator[tuple[Shape, int, int]]:
 # Words that say the digits after them are a part of a number, not a number of their own.
 _PART = (
     r"(?:(?<![a-z])(?:(?:first|second|other|last|next|remaining)\s+(?:half|part|bit|digits)"
+    # round 30: "the last four are 5678" ("four" is 4 by now), "first 6 digits: 110101"
+    r"|(?:first|last|final)\s+[2-8](?:\s+digits)?\s*(?:are|is|were|=|:)"
     r"|(?:starts?|begins?|ends?|continues?)(?:\s+with)?|the\s+rest(?:\s+is)?|then)(?![a-z])"
-    r"|前半|后半|前面|后面|前几位|后几位|开头|结尾|剩下|其余|接着|前\d+位|后\d+位)"
+    r"|前半|后半|前面|后面|前几位|后几位|开头|结尾|剩下|其余|接着|前[\d一二三四五六七八九几]+位|后[\d一二三四五六七八九几]+位)"
 )
 # A part is digits, or up to two letters and digits (a passport's "EA12" … "34567"); the last
 # part of an ID number may end in its check X ("后面是19900307123X").

@@ -106,7 +106,7 @@ _PRICED_BEFORE = re.compile(
 # A count said as one: a verb of booking, buying or totting up between the thing and the
 # number ("门票要订四十一张", "门票一共要四十一张", "船票要买四十一张").
 _COUNTED_BEFORE = re.compile(
-    r"(?:了|有|计|约了|来了|坐了|住了)\Z|(?:订|买|共|需要)[^，,。.;；！!？?\n0-9]{0,2}\Z"
+    r"(?:了|有|计|约了|来了|坐了|住了)\Z|(?:订|买|共|需要|(?<![价想])要)[^，,。.;；！!？?\n0-9]{0,2}\Z"
 )
 # What follows a price a unit: the clause ends, or a cap or a judgement ("九十一位以内", "太贵");
 # "吃饭二十一位都坐得下" goes on about the 21 people.

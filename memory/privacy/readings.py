@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import re
 
+from memory.privacy.evidence import measured
 from memory.privacy.priced_things import THING_BEFORE
 from memory.privacy.reports import level_reached
 from memory.privacy.stated import journey_or_hours
@@ -230,6 +231,8 @@ def not_money(text: str, start: int, end: int, number: str) -> bool:
         return True  # round 28: "the drive was 300 with two stops", "breakfast is 7 to 10"
     if told_not_money(text, start, end, number):
         return True  # round 29: "played 18 at St Andrews", "the reef is 20 down"
+    if measured(text, start, end, number):
+        return True  # round 30: "the gig is 45", "the bike path is 40 along the coast"
     if _battery(text, start, end, number):
         owned = False  # "离开青旅的时候充电宝还有60": the battery is nearer than the hostel
     elif _altitude(text, start, end, number) or _floor(text, start, end, number):

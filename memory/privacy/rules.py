@@ -24,6 +24,7 @@ from collections.abc import Callable, Iterator
 from memory.privacy import labels as P
 from memory.privacy.categories import REASONS, REDACTED, Category
 from memory.privacy.codes import codes
+from memory.privacy.evidence import evidenced_amounts
 from memory.privacy.identifiers import glued, ibans, long_numbers, masked
 from memory.privacy.instructions import instructions
 from memory.privacy.money import amounts
@@ -165,6 +166,7 @@ _CHECKS: tuple[tuple[Callable[[str], _Spans], Category], ...] = (
     (_phones, "phone"),
     (amounts, "amount"),
     (stated_amounts, "amount"),  # round 28: "hostels ~25-30", "flights to Bali around 650"
+    (evidenced_amounts, "amount"),  # round 30: "the drive was 60, we split it"
     (instructions, "instructions"),
     # Round 15: a number money surrounds that nothing else explains; after every other rule,
     # so it only refuses what they keep.

@@ -35,7 +35,7 @@ from collections.abc import Iterator
 
 from memory.privacy.priced_things import meal_hour
 from memory.privacy.told import departure_time
-from memory.privacy.vocabulary import AIRCRAFT_TYPES, CLOCK, COMMA_CLAUSE_END, clause_span
+from memory.privacy.vocabulary import AIRCRAFT_TYPES, CLOCK, COMMA_CLAUSE_END, RIDES, clause_span
 
 F = re.ASCII | re.IGNORECASE
 
@@ -191,7 +191,7 @@ def journey_or_hours(text: str, start: int, end: int, number: str) -> bool:
 
 _PRICED_PLURAL = (
     r"hostels?|hotels?|dorms?|dorm\s+beds?|guesthouses?|airbnbs?|motels?|flights|fares"
-    r"|tickets|taxis|cabs|ubers|meals|beers|drinks|coffees|massages|tours|lessons|classes"
+    rf"|tickets|{RIDES}|meals|beers|drinks|coffees|massages|tours|lessons|classes"
     r"|rentals|transfers|ferries|hostel\s+beds"
 )
 # No unit after the number: "hostels ~25-30 in Laos" is money, "flights around 650 km" no.
@@ -216,7 +216,7 @@ _ABOUT = re.compile(
     F,
 )
 _TOTAL_BOUGHT = re.compile(
-    r"(?<![a-z])(?:ferry|ferries|boat|tickets?|entry|admission|taxi|cab|uber|tour|dinner|lunch"
+    rf"(?<![a-z])(?:ferry|ferries|boat|tickets?|entry|admission|{RIDES}|tour|dinner|lunch"
     r"|meal|hotel|hostel|room|bus|train|flight|pass)(?![a-z])[^.;!?\n]{0,40}?"
     r"(?<![0-9])([0-9]{1,5})\s*(?:total|in\s+total|all\s+in|altogether)(?![a-z])",
     F,
@@ -240,7 +240,7 @@ _TEA_TIME = re.compile(r"(?<![a-z])(?:afternoon|high|cream)\s+t", F)
 # "night bus 14, the day train 38" ("night bus 14 goes to Camden" goes on: a line).
 _SERVICE_FARE = re.compile(
     r"(?<![a-z])(?:night|day|overnight|early|late|express|local|fast|slow|sleeper|first|last"
-    r"|morning|evening)\s+(?:bus|train|ferry|boat|coach|flight|shuttle)\s+([0-9]{2,3}(?:\.[0-9]{2})?)"
+    r"|morning|evening)\s+(?:bus|train|ferry|boat|coach|flight|shuttle)\s+([0-9]{2}(?:\.[0-9]{2})?|[0-9]{3}\.[0-9]{2})"
     r"(?=\s*(?:[,;!?]|\.(?![0-9])|\Z))",
     F,
 )

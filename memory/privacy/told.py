@@ -25,11 +25,11 @@ from __future__ import annotations
 
 import re
 
-from memory.privacy.vocabulary import COMMA_CLAUSE_END, clause_span
+from memory.privacy.vocabulary import COMMA_CLAUSE_END, RIDES, clause_span
 
 F = re.ASCII | re.IGNORECASE
 
-_MONEY = re.compile(
+MONEY_IN_CLAUSE = re.compile(
     r"(?<![a-z])(?:budget|pric(?:e|es|ey|ed|ing)|costs?|fares?|pa(?:y|id|ying)|spen[dt]|fees?"
     r"|rates?|tips?|bills?|charged?|quoted|deposit|bucks|dollars?|euros?|quid|cheap(?:er)?"
     r"|expensive|rent(?:al|ed)?|hire[ds]?|tickets?|split|worth|deal|bargain|rip-?off|steep"
@@ -54,8 +54,7 @@ _SELF_MADE = re.compile(
 )
 # A hired ride in the clause makes "the drive" bought: "... with the hotel car service".
 _HIRED = re.compile(
-    r"(?<![a-z])(?:drivers?|chauffeurs?|taxis?|cabs?|ubers?|grab|lyft|limo|shuttles?|transfers?"
-    r"|car\s+service|service|hired?|private)(?![a-z])",
+    rf"(?<![a-z])(?:drivers?|chauffeurs?|{RIDES}|car\s+service|service|hired?|private)(?![a-z])",
     F,
 )
 _DONE = re.compile(
@@ -74,8 +73,7 @@ _DEPTH_BEFORE = re.compile(r"(?<![a-z])(?:at|to)\s+(?:about\s+|around\s+)?\Z", F
 _DEPTH_AFTER = re.compile(r"\s*(?:down|deep|below)(?![a-z])(?!\s+(?:from|to)(?![a-z]))", F)
 # A score is no tip, change or fare: "the cab was a 10", "the guide got a 10", "a 10 off".
 _SCORE_PAID = re.compile(
-    r"(?<![a-z])(?:taxis?|cabs?|ubers?|grab|lyft|limo|shuttles?|transfers?|tuk-?tuks?|rickshaws?"
-    r"|rides?|fares?)(?![a-z])"
+    rf"(?<![a-z])(?:{RIDES}|rides?|fares?)(?![a-z])"
     r"|(?<![a-z])(?:drivers?|guides?|waiters?|waitress|porters?|bell(?:boy|hop)s?|maids?|valets?"
     r"|staff|barbers?|buskers?|him|her|them)\s+(?:gets?|got|deserves?)\s+(?:a\s+)?a\s+\Z",
     F,
@@ -141,7 +139,7 @@ def told_not_money(text: str, start: int, end: int, number: str) -> bool:
         or (value <= 10 and _score(text, start, end, first))
         or departure_time(text, start, number)
     )
-    return read and _MONEY.search(text, first, last) is None
+    return read and MONEY_IN_CLAUSE.search(text, first, last) is None
 
 
-__all__ = ["departure_time", "told_not_money"]
+__all__ = ["MONEY_IN_CLAUSE", "departure_time", "told_not_money"]

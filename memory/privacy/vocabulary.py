@@ -316,6 +316,8 @@ ADMISSIONS = r"ticket|ride|visit|entry"
 PAYING_EN = r"spent|spend|paid|pay|paying|costs?|costing|charged|tipped"
 # Phrasal paying verbs in every tense ("I fork out 600 a month", "shelled out", "cough up").
 PAYING_PHRASAL = r"(?:fork|shell|splash)(?:s|es|ed|ing)?\s+out|cough(?:s|ed|ing)?\s+up"
+# Rides one hires, whose number is a fare (`told`, `stated`, `evidence`); alternatives for `rf"…"`.
+RIDES = r"taxis?|cabs?|ubers?|grab|lyft|limos?|shuttles?|transfers?|tuk-?tuks?|rickshaws?"
 PAYING_ZH = r"花了|花掉|付了|交了|掏了|刷了|另收|加收|被收了?|收了我?"
 # Positions, whose number is where one is, not what one paid: "seat 12", "gate 4", "第3排".
 POSITIONS = r"room|floor|row|seat|gate|terminal|platform|track|exit|pier|berth|stand|carousel"
@@ -376,6 +378,7 @@ __all__ = [
     "PLACES_ZH",
     "POSITIONS",
     "POSITIONS_ZH",
+    "RIDES",
     "WAY_AFTER",
     "YEAR",
     "Kind",
