@@ -265,8 +265,9 @@ class _Session:
         """Run a slash command; False when the session should end."""
         name, _, rest = line.partition(" ")
         name, rest = name.lower(), rest.strip()
-        if rest:
-            self.lang = lang_of(rest, self.lang)
+        said = lang_of(rest, self.lang)
+        if name != "/forget" or said == "zh":  # an id or "all" is no language of its own
+            self.lang = said
         if name in ("/quit", "/exit", "/q"):
             return False
         handlers = {

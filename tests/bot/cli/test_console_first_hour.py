@@ -1,0 +1,39 @@
+"""The console as a newcomer first meets it: what they type is answered in their language
+and leads somewhere (`travel-bot chat`, no chat platform)."""
+
+from __future__ import annotations
+
+import io
+from typing import Any
+
+from bot.cli.chat import run_console
+from bot.messages import t
+from bot.settings import Settings
+from memory.engine import Memory
+
+USER = "local:you"
+RED_EYE = "I never take red-eye flights"
+
+
+def _settings(**values: Any) -> Settings:
+    values.setdefault("llm_model", "")
+    values.setdefault("redis_url", "")
+    return Settings(_env_file=None, **values)  # type: ignore[call-arg]
+
+
+def _session(settings: Settings, text: str, memory: Memory) -> str:
+    out = io.StringIO()
+    status = run_console(settings, user=USER, stdin=io.StringIO(text), stdout=out, memory=memory)
+    assert status == 0
+    return out.getvalue()
+
+
+def test_forget_all_or_an_id_answers_a_chinese_speaker_in_chinese(sqlite_memory: Memory) -> None:
+    """`all` and an id are no English: after 我的偏好 the question and answers stay Chinese."""
+    sqlite_memory.record(USER, ["出差只坐高铁一等座", RED_EYE])
+    output = _session(_settings(), "我的偏好\n/forget all\n不\n/forget 0000ffff\n", sqlite_memory)
+    assert t("console_forget_all_ask", "zh", count=2, user=USER) + " [y/N]" in output
+    assert t("console_forget_all_kept", "zh") in output
+    assert t("console_forget_missing", "zh", item_id="0000ffff") in output
+    assert "Forget all" not in output and "Nothing was forgotten" not in output
+    assert len(sqlite_memory.items(USER)) == 2
