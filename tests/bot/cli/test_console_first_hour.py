@@ -37,3 +37,15 @@ def test_forget_all_or_an_id_answers_a_chinese_speaker_in_chinese(sqlite_memory:
     assert t("console_forget_missing", "zh", item_id="0000ffff") in output
     assert "Forget all" not in output and "Nothing was forgotten" not in output
     assert len(sqlite_memory.items(USER)) == 2
+
+
+def test_travel_prefs_link_gives_the_page_or_says_what_to_set(sqlite_memory: Memory) -> None:
+    """Slack's `/travel-prefs link` printed the command help here; it is the person's link."""
+    off = _session(_settings(), "/travel-prefs link\n我的偏好\n/travel-prefs link\n", sqlite_memory)
+    assert t("console_link_off", "en") in off and t("console_link_off", "zh") in off
+    assert "Commands:" not in off
+    page = _settings(prefs_link_secret="0123456789abcdef0123", public_url="http://127.0.0.1:3917")
+    output = _session(page, "出差只坐高铁一等座\n/travel-prefs link\n", sqlite_memory)
+    [line] = [line for line in output.splitlines() if line.startswith("你的偏好页面：")]
+    assert line.startswith("你的偏好页面：http://127.0.0.1:3917/prefs?token=")
+    assert "15 分钟内有效" in output
