@@ -119,6 +119,11 @@ _MESSAGES: dict[str, dict[str, str]] = {
             "可以使用 /remember 内容、/recall、/prefs、/forget 或 /help。"
         ),
     },
+    # A message without a model: nothing was kept; the command that keeps it, ready to type.
+    "console_no_llm_not_kept": {
+        "en": "Nothing was saved. If it is a travel preference to keep, type: /remember {text}",
+        "zh": "这句话没有保存。如果是要记住的出行偏好，请输入：/remember {text}",
+    },
     "console_help": {
         "en": (
             "Commands:\n"

@@ -62,6 +62,7 @@ log = logging.getLogger(__name__)
 PROMPT = "> "
 LINK = f"{PREFS} link"
 MAX_HISTORY_MESSAGES = 20
+MAX_QUOTED_CHARS = 200  # a longer line is not repeated back
 INTERRUPTED = 130  # Ctrl-C: 128 + SIGINT, as a shell reports it
 YES = ("y", "yes", "是", "是的", "确定", "确认")
 DIM, PLAIN = "\x1b[2m", "\x1b[0m"  # a step's line on a terminal
@@ -229,8 +230,10 @@ class _Session:
 
     def chat(self, text: str) -> None:
         self.lang = lang_of(text, self.lang)
-        if self.agent is None:
+        if self.agent is None:  # nothing is kept: say how, with the line to type
             self.say(t("console_no_llm_reminder", self.lang))
+            if len(text) <= MAX_QUOTED_CHARS:
+                self.say(t("console_no_llm_not_kept", self.lang, text=text))
             return
         steps = Steps(self.lang, on_step=self.step)
         ctx = ToolContext(

@@ -49,3 +49,19 @@ def test_travel_prefs_link_gives_the_page_or_says_what_to_set(sqlite_memory: Mem
     [line] = [line for line in output.splitlines() if line.startswith("你的偏好页面：")]
     assert line.startswith("你的偏好页面：http://127.0.0.1:3917/prefs?token=")
     assert "15 分钟内有效" in output
+
+
+def test_without_a_model_a_preference_said_plainly_is_not_lost_silently(
+    sqlite_memory: Memory,
+) -> None:
+    """The README's own example, typed as a message with no model: the person is told it
+    was not saved and given the line that saves it, in their language."""
+    output = _session(_settings(), f"出差只坐高铁一等座\n{RED_EYE}\n", sqlite_memory)
+    assert "这句话没有保存。如果是要记住的出行偏好，请输入：/remember 出差只坐高铁一等座" in output
+    keep = f"Nothing was saved. If it is a travel preference to keep, type: /remember {RED_EYE}"
+    assert keep in output
+    assert sqlite_memory.items(USER) == []
+    # A very long line is not repeated back.
+    long_line = "靠窗 " * 500
+    output = _session(_settings(), f"{long_line}\n", sqlite_memory)
+    assert t("console_no_llm_reminder", "zh") in output and "/remember 靠窗" not in output
