@@ -235,6 +235,10 @@ class _Session:
             if len(text) <= MAX_QUOTED_CHARS:
                 self.say(t("console_no_llm_not_kept", self.lang, text=text))
             return
+        limit = self.settings.max_message_chars  # as every platform: never sent to the model
+        if len(text) > limit:
+            self.say(t("message_too_long", self.lang, length=len(text), limit=limit))
+            return
         steps = Steps(self.lang, on_step=self.step)
         ctx = ToolContext(
             platform=CONSOLE,

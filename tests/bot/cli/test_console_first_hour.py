@@ -10,6 +10,7 @@ from bot.cli.chat import run_console
 from bot.messages import t
 from bot.settings import Settings
 from memory.engine import Memory
+from tests.support.llm_server import ScriptedModel
 
 USER = "local:you"
 RED_EYE = "I never take red-eye flights"
@@ -65,3 +66,23 @@ def test_without_a_model_a_preference_said_plainly_is_not_lost_silently(
     long_line = "靠窗 " * 500
     output = _session(_settings(), f"{long_line}\n", sqlite_memory)
     assert t("console_no_llm_reminder", "zh") in output and "/remember 靠窗" not in output
+
+
+def test_a_pasted_wall_of_text_is_refused_before_the_model_as_on_every_platform(
+    scripted_model: ScriptedModel, sqlite_memory: Memory
+) -> None:
+    """A paste over MAX_MESSAGE_CHARS is refused with the platforms' words; it is never
+    sent to the model (which would cost the tokens and answer, at best, 'HTTP 400')."""
+    settings = _settings(
+        llm_model="scripted",
+        openai_base_url=scripted_model.base_url,
+        openai_api_key="test",
+        max_message_chars=500,
+    )
+    scripted_model.script("A daytime flight to Chengdu.")
+    wall = "帮我规划去成都的行程，" * 60  # 660 characters
+    output = _session(settings, f"{wall}\n帮我规划去成都的行程\n", sqlite_memory)
+    assert t("message_too_long", "zh", length=len(wall), limit=500) in output
+    assert "A daytime flight to Chengdu." in output  # the next message goes on as usual
+    assert len(scripted_model.requests) == 1
+    assert wall not in scripted_model.requests[0]["messages"][-1]["content"]
