@@ -649,8 +649,14 @@ _MESSAGES: dict[str, dict[str, str]] = {
         "zh": "请向差旅助手索取新链接（在钉钉中发送“我的偏好”，然后点“在网页上编辑”）。",
     },
     "page_denied_new_local": {
-        "en": "Make a new link on the command line: travel-bot prefs link --user NS.",
-        "zh": "请在命令行生成新链接：travel-bot prefs link --user NS。",
+        "en": (
+            "Make a new link in the terminal console (/travel-prefs link) or on the command "
+            "line: travel-bot prefs link --user NS."
+        ),
+        "zh": (
+            "请在终端控制台输入 /travel-prefs link，或在命令行运行 "
+            "travel-bot prefs link --user NS 生成新链接。"
+        ),
     },
     "page_forbidden_title": {"en": "Nothing was changed", "zh": "没有做任何更改"},
     "page_forbidden": {
