@@ -51,6 +51,7 @@ from bot.prefs.revocations import forget_everything
 from bot.settings import Settings
 from memory.errors import MemoryEngineError, StoreUnavailable
 from memory.lang import Lang
+from memory.privacy.verdict import verdict
 
 if TYPE_CHECKING:
     from bot.agent.loop import Agent
@@ -232,7 +233,7 @@ class _Session:
         self.lang = lang_of(text, self.lang)
         if self.agent is None:  # nothing is kept: say how, with the line to type
             self.say(t("console_no_llm_reminder", self.lang))
-            if len(text) <= MAX_QUOTED_CHARS:
+            if len(text) <= MAX_QUOTED_CHARS and verdict(text) is None:  # never a password
                 self.say(t("console_no_llm_not_kept", self.lang, text=text))
             return
         limit = self.settings.max_message_chars  # as every platform: never sent to the model

@@ -62,6 +62,12 @@ def test_without_a_model_a_preference_said_plainly_is_not_lost_silently(
     keep = f"Nothing was saved. If it is a travel preference to keep, type: /remember {RED_EYE}"
     assert keep in output
     assert sqlite_memory.items(USER) == []
+    # Nor is what the privacy guard would refuse: no advice to save a password or card.
+    output = _session(
+        _settings(), "my password is hunter2\n我的卡号是 6222 0212 3456 7890 123\n", sqlite_memory
+    )
+    assert t("console_no_llm_reminder", "en") in output and "/remember my" not in output
+    assert "hunter2" not in output and "6222" not in output
     # A very long line is not repeated back.
     long_line = "靠窗 " * 500
     output = _session(_settings(), f"{long_line}\n", sqlite_memory)
