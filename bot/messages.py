@@ -119,6 +119,11 @@ _MESSAGES: dict[str, dict[str, str]] = {
             "可以使用 /remember 内容、/recall、/prefs、/forget 或 /help。"
         ),
     },
+    # A message without a model: nothing was kept; the command that keeps it, ready to type.
+    "console_no_llm_not_kept": {
+        "en": "Nothing was saved. If it is a travel preference to keep, type: /remember {text}",
+        "zh": "这句话没有保存。如果是要记住的出行偏好，请输入：/remember {text}",
+    },
     "console_help": {
         "en": (
             "Commands:\n"
@@ -127,6 +132,7 @@ _MESSAGES: dict[str, dict[str, str]] = {
             "  /prefs           your profile and every remembered fact, with ids\n"
             "                   (/travel-prefs, as in Slack, works too)\n"
             "  /forget ID|all   forget one fact by id (as /prefs shows it), or everything\n"
+            "  /travel-prefs link  a one-time link to the web preferences page\n"
             "  /help            this help\n"
             "  /quit            leave\n"
             "Anything else is a message to the assistant."
@@ -138,9 +144,24 @@ _MESSAGES: dict[str, dict[str, str]] = {
             "  /prefs           你的偏好档案和所有记住的条目（含编号）\n"
             "                   （也可用聊天平台里的 /travel-prefs）\n"
             "  /forget 编号|all  按编号（/prefs 所示）忘记一条，或全部忘记\n"
+            "  /travel-prefs link  网页版偏好页面的一次性链接\n"
             "  /help            显示帮助\n"
             "  /quit            退出\n"
             "其他内容都会作为消息发给助手。"
+        ),
+    },
+    # `/travel-prefs link` in the console while the web page is not set up.
+    "console_link_off": {
+        "en": (
+            "The web preferences page is not set up here. Set PREFS_LINK_SECRET (at least "
+            "16 characters, e.g. from `openssl rand -hex 32`) and PUBLIC_URL (e.g. "
+            "http://127.0.0.1:3000), start `travel-bot serve`, then ask again "
+            "(README: Try it in five minutes)."
+        ),
+        "zh": (
+            "这里还没有启用网页版偏好页面。请设置 PREFS_LINK_SECRET（至少 16 个字符，"
+            "例如用 `openssl rand -hex 32` 生成）和 PUBLIC_URL（例如 http://127.0.0.1:3000），"
+            "启动 `travel-bot serve` 后再试（见 README 的 Try it in five minutes）。"
         ),
     },
     "console_unknown_command": {
@@ -628,8 +649,14 @@ _MESSAGES: dict[str, dict[str, str]] = {
         "zh": "请向差旅助手索取新链接（在钉钉中发送“我的偏好”，然后点“在网页上编辑”）。",
     },
     "page_denied_new_local": {
-        "en": "Make a new link on the command line: travel-bot prefs link --user NS.",
-        "zh": "请在命令行生成新链接：travel-bot prefs link --user NS。",
+        "en": (
+            "Make a new link in the terminal console (/travel-prefs link) or on the command "
+            "line: travel-bot prefs link --user NS."
+        ),
+        "zh": (
+            "请在终端控制台输入 /travel-prefs link，或在命令行运行 "
+            "travel-bot prefs link --user NS 生成新链接。"
+        ),
     },
     "page_forbidden_title": {"en": "Nothing was changed", "zh": "没有做任何更改"},
     "page_forbidden": {

@@ -10,9 +10,10 @@ readable view `travel-bot memory show` and the web page share, `bot.prefs.rememb
 `/forget ID|all` (an id as `/prefs` shows it, or its unambiguous beginning; `all` asks
 first), `/help`, `/quit`; and the chat platforms' preferences commands, read by the same
 parser (`bot.flows.commands`): `/travel-prefs`, `我的偏好` show, `/travel-prefs forget`,
-`删除我的偏好` forget everything (asking first). A model that does not answer is named
-by its URL, and memory commands go on; a store that does not answer is told as a failed
-read, erase or save.
+`删除我的偏好` forget everything (asking first); `/travel-prefs link` prints the
+person's one-time link to the preferences page, as Slack's does (or what to set). A
+model that does not answer is named by its URL, and memory commands go on; a store that
+does not answer is told as a failed read, erase or save.
 
 While the agent works, each step it takes shows as a dim line ("· Recalling your travel
 preferences"), and under the answer a dim line says which remembered preferences it
@@ -38,17 +39,19 @@ from bot.cli import logs
 from bot.cli.console_input import Reader, isatty
 from bot.cli.options import add_console
 from bot.cli.services import memory_problem
+from bot.compose.links import preferences_url
 from bot.compose.parts import open_revocations
 from bot.conversation.work import Step, Steps, Work
 from bot.errors import LLMUnavailable
 from bot.flows.actions import FORGET_PREFS, FORGET_PREFS_NO, SHOW_PREFS
-from bot.flows.commands import Command, parse_command
+from bot.flows.commands import PREFS, Command, parse_command, tidy
 from bot.messages import lang_of, rejection, t
 from bot.prefs.remembered import match_id, read_view, view_lines
 from bot.prefs.revocations import forget_everything
 from bot.settings import Settings
 from memory.errors import MemoryEngineError, StoreUnavailable
 from memory.lang import Lang
+from memory.privacy.verdict import verdict
 
 if TYPE_CHECKING:
     from bot.agent.loop import Agent
@@ -58,7 +61,9 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 PROMPT = "> "
+LINK = f"{PREFS} link"
 MAX_HISTORY_MESSAGES = 20
+MAX_QUOTED_CHARS = 200  # a longer line is not repeated back
 INTERRUPTED = 130  # Ctrl-C: 128 + SIGINT, as a shell reports it
 YES = ("y", "yes", "是", "是的", "确定", "确认")
 DIM, PLAIN = "\x1b[2m", "\x1b[0m"  # a step's line on a terminal
@@ -209,7 +214,9 @@ class _Session:
                 if not line:
                     continue
                 command = parse_command(line, default_lang=self.lang)
-                if command is not None:  # 我的偏好, /travel-prefs forget: as on every platform
+                if tidy(line).lower() == LINK:  # as Slack's: this person's page
+                    self.link()
+                elif command is not None:  # 我的偏好, /travel-prefs forget: as on every platform
                     self.preferences(command)
                 elif line.startswith("/"):
                     if not self.command(line):
@@ -224,8 +231,14 @@ class _Session:
 
     def chat(self, text: str) -> None:
         self.lang = lang_of(text, self.lang)
-        if self.agent is None:
+        if self.agent is None:  # nothing is kept: say how, with the line to type
             self.say(t("console_no_llm_reminder", self.lang))
+            if len(text) <= MAX_QUOTED_CHARS and verdict(text) is None:  # never a password
+                self.say(t("console_no_llm_not_kept", self.lang, text=text))
+            return
+        limit = self.settings.max_message_chars  # as every platform: never sent to the model
+        if len(text) > limit:
+            self.say(t("message_too_long", self.lang, length=len(text), limit=limit))
             return
         steps = Steps(self.lang, on_step=self.step)
         ctx = ToolContext(
@@ -265,8 +278,9 @@ class _Session:
         """Run a slash command; False when the session should end."""
         name, _, rest = line.partition(" ")
         name, rest = name.lower(), rest.strip()
-        if rest:
-            self.lang = lang_of(rest, self.lang)
+        said = lang_of(rest, self.lang)
+        if name != "/forget" or said == "zh":  # an id or "all" is no language of its own
+            self.lang = said
         if name in ("/quit", "/exit", "/q"):
             return False
         handlers = {
@@ -329,6 +343,15 @@ class _Session:
             self.say(t("console_nothing_remembered", self.lang, user=self.user))
             return
         self.say("\n".join(view_lines(view, self.lang)))
+
+    def link(self) -> None:
+        """A one-time link to this person's preferences page, or what to set for one."""
+        url = preferences_url(self.settings, self.user, lang=self.lang)
+        if url is None:
+            self.say(t("console_link_off", self.lang))
+            return
+        minutes = self.settings.prefs_link_ttl_minutes
+        self.say(t("prefs_link", self.lang, url=url, minutes=minutes))
 
     def forget(self, item_id: str) -> None:
         if not item_id:  # erasing everything takes an explicit word, as in Slack

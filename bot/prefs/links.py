@@ -150,18 +150,30 @@ def named_namespace(token: object) -> str | None:
     (which chat platform to ask for a new link), never for access. The payload is plain
     base64 JSON that whoever holds the token can read anyway, and reading it unchecked
     keeps the refusal the same for a forged, an expired and a spent token alike."""
-    if not isinstance(token, str) or len(token) > MAX_TOKEN_CHARS:
+    namespace = _unchecked(token).get("n")
+    if not isinstance(namespace, str) or namespace_problem(namespace):
         return None
+    return namespace
+
+
+def named_lang(token: object) -> Lang | None:
+    """The language a token names, read unchecked as `named_namespace` reads its
+    namespace: the words of the page that refuses it, the same for every refused token."""
+    lang = _unchecked(token).get("l")
+    return "zh" if lang == "zh" else "en" if lang == "en" else None
+
+
+def _unchecked(token: object) -> dict[str, object]:
+    """A token's payload, its signature and expiry unchecked ({} when unreadable)."""
+    if not isinstance(token, str) or len(token) > MAX_TOKEN_CHARS:
+        return {}
     version, _, rest = token.partition(".")
     raw = _unb64(rest.partition(".")[0]) if version == VERSION else None
     try:
         data = json.loads(raw.decode("utf-8")) if raw is not None else None
     except (UnicodeDecodeError, ValueError):
-        return None
-    namespace = data.get("n") if isinstance(data, dict) else None
-    if not isinstance(namespace, str) or namespace_problem(namespace):
-        return None
-    return namespace
+        return {}
+    return data if isinstance(data, dict) else {}
 
 
 def namespace_problem(namespace: str) -> str | None:

@@ -143,11 +143,15 @@ class PrefsPage:
     def denied(self, request: Request) -> Reply:
         """401: the link or session cannot be used, and where to get a new link."""
         lines = ("page_denied", *self.site.new_link(self.site.named(request)))
-        return self.notice(request, 401, "page_denied_title", *lines)
+        # In the language the link (or cookie) was made in, as the page it would have opened.
+        known = self.site.named_lang(request)
+        return self.notice(request, 401, "page_denied_title", *lines, known=known)
 
-    def notice(self, request: Request, status: int, heading: str, *lines: str) -> Reply:
+    def notice(
+        self, request: Request, status: int, heading: str, *lines: str, known: Lang | None = None
+    ) -> Reply:
         session = self.site.session(request)
-        lang = self.site.lang(request, session.lang if session else None)
+        lang = self.site.lang(request, known or (session.lang if session else None))
         return html(status, self.site.render.notice(lang, heading, *lines))
 
     # -- changing ---------------------------------------------------------------------------

@@ -19,7 +19,7 @@ from urllib.parse import urlsplit
 from bot.flows.trips import trip_lines
 from bot.messages import t
 from bot.prefs.form import FormInput, stored_texts, validate_form
-from bot.prefs.links import named_namespace, public_base_of
+from bot.prefs.links import named_lang, named_namespace, public_base_of
 from bot.prefs.prefill import SlotMapper, structured_profile
 from bot.prefs.revocations import Revocations, Standing
 from bot.prefs.saving import Saved, save_profile
@@ -142,6 +142,12 @@ class PrefsSite:
         for the words of a refusal only (`bot.prefs.links.named_namespace`)."""
         token = request.arg("token")
         return named_namespace(token if token is not None else request.cookies.get(COOKIE))
+
+    def named_lang(self, request: Request) -> Lang | None:
+        """The language the request's link (else its session cookie) names, unchecked:
+        for the words of a refusal only, as `named`."""
+        token = request.arg("token")
+        return named_lang(token if token is not None else request.cookies.get(COOKIE))
 
     def session(self, request: Request) -> Session | None:
         """The session the cookie names, signed and unexpired (not checked for revocation:

@@ -314,6 +314,9 @@ def test_a_used_link_names_the_platform_of_the_person_it_was_for(make_bot: BotFa
                 assert refused.text == spent.text
         zh = bot.client(headers={"Accept-Language": "zh-CN"}).get(_link(bot, "feishu:t:ou", now=0))
         assert "在飞书中发送" in zh.text and "Slack" not in zh.text
+        # The console's own command makes one too, the way a console person knows.
+        console = bot.client().get(_link(bot, "local:you", now=0))
+        assert "in the terminal console (/travel-prefs link)" in console.text
     finally:
         bot.close()
 

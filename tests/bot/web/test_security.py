@@ -281,3 +281,29 @@ def test_with_redis_down_a_link_still_opens_once(make_bot: BotFactory) -> None:
         assert bot.client().get(link).status_code == 401
     finally:
         bot.close()
+
+
+def test_a_refused_chinese_link_is_refused_in_chinese_whichever_way_it_is_wrong(
+    prefs_bot: PrefsBot,
+) -> None:
+    """A link made in Chinese (`--lang zh`, a Chinese person's card) opened again, or
+    tampered with, says so in Chinese even when the browser names no language, as the
+    page it would have opened; and the same words either way, so nothing tells which."""
+    link = prefs_bot.link(lang="zh")
+    assert prefs_bot.client().get(link).status_code == 303  # spent
+    spent = prefs_bot.client().get(link)
+    version, payload, signature = _token_of(link).split(".")
+    forged = f"{version}.{payload}.{signature[:-2]}{'AA' if signature[-2:] != 'AA' else 'BB'}"
+    tampered = prefs_bot.client().get("/prefs", params={"token": forged})
+    expired = prefs_bot.client().get(
+        "/prefs",
+        params={"token": prefs_bot.token(lang="zh", ttl_seconds=1, now=time.time() - 3600)},
+    )
+    for refused in (spent, tampered, expired):
+        assert refused.status_code == 401
+        assert "此链接无法使用" in refused.text and "can't be used" not in refused.text
+    assert spent.text == tampered.text == expired.text
+    # The browser's own choice of page language still wins when it asks for one.
+    asked = {"token": _token_of(link), "lang": "en"}
+    english = prefs_bot.client().get("/prefs", params=asked)
+    assert "This link can&#39;t be used" in english.text
