@@ -15,7 +15,7 @@ recorded among the crowded traveller's facts, and `fresh9`, the same kind of pai
 committed before its one run; round 13 adds `fresh11`, the same, run once with the
 round's code and once with main's; round 14 adds `fresh12`, committed before its one
 run; round 15 adds `fresh13` and `fresh14`, the same; round 16 adds `dev13`, tuned on, and
-`fresh15`, committed before its one run), pairs of an older and a newer fact one
+`fresh15`, committed before its one run; round 17 adds `fresh16`, the same), pairs of an older and a newer fact one
 traveller said, in English or Chinese:
 "change" (the newer replaces the older: it should supersede), "scoped" (the newer holds
 only in a place, trip kind or situation), "complement" (the same subject, compatible)
@@ -114,6 +114,7 @@ HALVES = (
     "fresh14",
     "dev13",
     "fresh15",
+    "fresh16",
 )
 DEV_HALVES = (
     *("dev", "dev2", "dev3", "dev4", "dev5", "dev6", "dev7", "dev8", "dev9", "dev10", "dev11"),
@@ -155,6 +156,7 @@ SPLIT_OF = {
     "fresh14": "check",
     "dev13": "dev",
     "fresh15": "check",
+    "fresh16": "check",
 }
 RECORDED: dict[str, str] = {}  # an older fact's text -> the id it was recorded as
 _EXISTING = re.compile(r"^([0-9a-f]{32}): (.*)$", re.MULTILINE)
