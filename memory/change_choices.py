@@ -12,6 +12,7 @@ import unicodedata
 from collections.abc import Iterable
 
 from memory.change_clauses import CLAUSE, ClauseReader, Reading
+from memory.change_vocab import REASON
 from memory.profile import ProfileSchema
 from memory.scope import facets_of
 
@@ -158,6 +159,23 @@ def chosen_again(reader: ClauseReader, names: frozenset[str], new: str) -> bool:
     return bool(clauses)
 
 
+def left_in_reason(reader: ClauseReader, a: Reading, b: Reading, old: str, new: str) -> bool:
+    """Whether the newer fact (`new`, read as `b`) makes another name of a kind the older
+    (`old`, read as `a`) names its habit, in the older's stance and no change word, and names
+    the older's only in its reason: "Travelodge is my go-to since Premier Inn put their prices
+    up" leaves Premier Inn."""
+    kinds = [reader._groups[k] for k in sorted(a.aspects & b.aspects & NAMES)]
+    said = REASON.search(new)
+    if b.change or a.stance != b.stance or not kinds or said is None:
+        return False
+    main, why = new[: said.start()], new[said.end() :]
+    older, chosen = names_in(reader, kinds, old), names_in(reader, kinds, main)
+    if not older or not older <= reader.read(why).tokens or not chosen or chosen & older:
+        return False
+    habit = reader._habitual.search(main.casefold()) is not None
+    return habit and reader.schema.stance(main) is None
+
+
 def switches(reader: ClauseReader, a: Reading, new: str) -> bool:
     """Whether a clause of `new` that gives up nothing names another choice of a kind the
     older fact (read as `a`) names (an airline, a hotel chain, a booking site): what is
@@ -176,6 +194,7 @@ def switches(reader: ClauseReader, a: Reading, new: str) -> bool:
 __all__ = [
     "NAMES",
     "chosen_again",
+    "left_in_reason",
     "membership_adds",
     "membership_holds",
     "named_choices",

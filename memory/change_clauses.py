@@ -48,6 +48,8 @@ class ClauseReader(Protocol):
     _change: re.Pattern[str]
     _past: re.Pattern[str]
     _generic_words: re.Pattern[str]
+    _groups: dict[str, re.Pattern[str]]  # aspect groups of `change_terms.json`
+    _habitual: re.Pattern[str]
 
     def read(self, text: str) -> Reading: ...
 

@@ -20,6 +20,30 @@ REASON = re.compile(r"\b(?:after|because|since|due to|thanks to)\b|因为|由于
 NOT_ANY_MORE = re.compile(r"不(?:太|再)?([^，。,.；;！!？?不了])[^，。,.；;！!？?不了]{0,7}了")
 
 
+def not_any_more(norm: str, whole: bool) -> str:
+    """`norm` with each "不…了" phrase replaced by its verb, or (`whole`) all it says."""
+    return NOT_ANY_MORE.sub(lambda m: f" {m.group(0)[1:-1] if whole else m.group(1)} ", norm)
+
+
+# A change still under way ("I'm getting used to red-eyes", "慢慢习惯坐红眼了"): the older
+# stance may still hold, so it never replaces one; both stay, the newer marked newer.
+GRADUAL = re.compile(
+    r"\b(?:getting|growing|becoming|starting to get|learning to get) (?:more )?used to\b|"
+    r"\b(?:warming|coming) (?:up |a?round )?to\b|\b(?:slowly|gradually) (?:getting|starting)\b|"
+    r"(?:慢慢|逐渐|渐渐|开始)(?:地)?(?:习惯|适应|接受|能接受)",
+    re.IGNORECASE,
+)
+
+# A complaint about a service ("东航老延误", "Delta is always late"): no liking nor choice of
+# it, so a name in it sets no slot (`memory.decision`) unless a stance or a change is said.
+COMPLAINT = re.compile(
+    r"(?:老|总|总是|老是|经常|又|常常|动不动就?)(?:延误|晚点|误点|取消|超售|丢行李)|"
+    r"\b(?:always|often|usually|keeps? (?:being|getting)|forever) (?:late|delayed|cancel(?:l)?ed|"
+    r"overbooked)\b|\b(?:delays?|delayed) (?:again|all the time)\b",
+    re.IGNORECASE,
+)
+
+
 class ChangeTermsError(MemoryEngineError, ValueError):
     """The change vocabulary file is malformed; the message names the file and the entry."""
 
@@ -74,6 +98,8 @@ def term_patterns(data: Mapping[str, Any], name: str, source: str) -> re.Pattern
 
 
 __all__ = [
+    "COMPLAINT",
+    "GRADUAL",
     "LANGS",
     "NOT_ANY_MORE",
     "REASON",
@@ -81,6 +107,7 @@ __all__ = [
     "apart",
     "either",
     "group_patterns",
+    "not_any_more",
     "require",
     "term_patterns",
     "term_words",
