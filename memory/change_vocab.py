@@ -34,12 +34,14 @@ GRADUAL = re.compile(
     re.IGNORECASE,
 )
 
-# A complaint about a service ("东航老延误", "Delta is always late"): no liking nor choice of
-# it, so a name in it sets no slot (`memory.decision`) unless a stance or a change is said.
+# A complaint about a service ("东航老延误", "Delta is always late", "the driver was late
+# again"): no liking nor choice of it, so a name in it sets no slot (`memory.decision`) unless
+# a stance or a change is said, and a time word in it ("again", 又) says no change.
 COMPLAINT = re.compile(
-    r"(?:老|总|总是|老是|经常|又|常常|动不动就?)(?:延误|晚点|误点|取消|超售|丢行李)|"
-    r"\b(?:always|often|usually|keeps? (?:being|getting)|forever) (?:late|delayed|cancel(?:l)?ed|"
-    r"overbooked)\b|\b(?:delays?|delayed) (?:again|all the time)\b",
+    r"(?:老|总|总是|老是|经常|又|常常|动不动就?)(?:延误|晚点|误点|迟到|取消|超售|丢行李)了?|"
+    r"\b(?:always|often|usually|keeps? (?:being|getting)|forever|(?:was|were|is|are) (?:running )?)"
+    r"(?:late|delayed|cancel(?:l)?ed|overbooked)(?: again| all the time)?\b|"
+    r"\b(?:delays?|delayed) (?:again|all the time)\b",
     re.IGNORECASE,
 )
 

@@ -22,7 +22,7 @@ import numpy as np
 
 from memory import change_vocab
 from memory.aspects import AspectVectors
-from memory.change_clauses import was_and_is
+from memory.change_clauses import CLAUSE, was_and_is
 from memory.changes import MIN_SIMILARITY, ChangeReader, Verdict, load_changes
 from memory.conflicts import ConflictJudge, Decision
 from memory.dedupe import SIMILAR, is_near_duplicate
@@ -80,9 +80,8 @@ class FactDecider:
                 if found == "duplicate" and not self._adds_detail(s.item, cand):
                     return _duplicate(cand, s.item)
             replaced = [s for s, found in relations if found == "replaces"]
-            # one a single slot reads as said again, yet saying more, the reader may still
-            # find changed ("早餐喜欢吃西式的" / "早餐现在改吃中式了": both want breakfast); two
-            # choices of a multi slot said again name the same option ("还是最喜欢希尔顿")
+            # one a single slot reads as said again, yet saying more, the reader may find changed
+            # ("早餐吃西式的" / "早餐改吃中式了"); a multi slot's is one name ("还是喜欢希尔顿")
             if self.schema.slot(match.slot).kind == "single":
                 detailed = {s.item.id for s, found in relations if found == "duplicate"}
         # A flip of a slot's preferred/avoided option that the reader reads as a narrower
@@ -302,13 +301,22 @@ class FactDecider:
         """The slot a fact sets; none for one that only says what was ("I used to want the
         window seat": no preference of now) nor a complaint ("东航老延误"), which the change
         reader weighs as free text."""
+        # a complaint chooses nothing: "东航老延误" (alone or before "以后改坐南航")
+        said = [c for c in CLAUSE.split(text) if c.strip() and not self._complains(c)]
+        if not said:
+            return None
+        text = "，".join(said) if len(said) < len(CLAUSE.split(text)) else text
         reading = self.changes.read(text)
-        if not (reading.change or self.schema.stance(text)) and change_vocab.COMPLAINT.search(text):
-            return None  # a complaint chooses nothing: "东航老延误" is no liking of 东航
         if not reading.past:
             return self.schema.detect(text)
         now = was_and_is(self.changes, text)[1]  # "I used to get airsick so I want a window"
         return self.schema.detect(now) if now.strip() else None
+
+    def _complains(self, clause: str) -> bool:
+        """Whether a clause complains of a service and says no stance nor change."""
+        if change_vocab.COMPLAINT.search(clause) is None or self.schema.stance(clause):
+            return False
+        return not self.changes.read(clause).change
 
     def warm_aspects(self, texts: Sequence[str]) -> None:
         """Embed the aspects of facts about to be written, before the write transaction

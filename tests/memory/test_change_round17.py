@@ -22,6 +22,7 @@ from tests.memory.change_outcomes import (
     ("old", "new"),
     [
         pytest.param("早餐喜欢吃西式的", "早餐现在改吃中式了", id="zh-western-to-chinese"),
+        pytest.param("我一般坐国航", "国航老延误，以后改坐东航", id="zh-complaint-then-switch"),
         pytest.param("晚上常叫客房送餐", "现在不在房间吃饭了", id="zh-not-in-the-room-anymore"),
         pytest.param(
             "I have a glass of wine with dinner", "I've given up alcohol", id="en-wine-is-alcohol"
@@ -50,6 +51,10 @@ def test_a_change_sharing_no_word_or_read_wrong_before_replaces(
         pytest.param("我喜欢坐东航", "东航老延误", id="zh-complaint-after-a-liking"),
         pytest.param("东航我不坐", "东航老延误", id="zh-complaint-after-an-avoidance"),
         pytest.param("I fly Delta", "Delta is always late", id="en-complaint"),
+        pytest.param(
+            "I take an Uber from the airport", "Uber was late again at JFK", id="en-late-again"
+        ),
+        pytest.param("打车用滴滴", "滴滴司机今天又迟到了", id="zh-late-again"),
         pytest.param(
             "I like Premier Inn",
             "Travelodge was full since Premier Inn had a conference",
