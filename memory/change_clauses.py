@@ -81,6 +81,22 @@ def change_about(reader: ClauseReader, a: Reading, new: str) -> bool:
     return False
 
 
+def complains(reader: ClauseReader, clause: str) -> bool:
+    """Whether a clause complains of a service ("东航老延误", "Uber was late again") and says
+    no stance nor change: it chooses nothing."""
+    if change_vocab.COMPLAINT.search(clause) is None or reader.schema.stance(clause):
+        return False
+    return not reader.read(clause).change
+
+
+def swaps(reader: ClauseReader, old: str, new: str) -> bool:
+    """Whether `new` drops words of `old` and says others: a part replaced ("早餐喜欢吃西式的"
+    / "早餐现在改吃中式了"), not the older said again with more ("Window seat again please,
+    last trip I got stuck in the middle")."""
+    a, b = reader.read(old), reader.read(new)
+    return bool(a.tokens - b.tokens) and bool(b.tokens - a.tokens)
+
+
 def untimed(schema: ProfileSchema, words: tuple[re.Pattern[str], ...], norm: str) -> str:
     """`norm` without the words of time (`words`: times, events, likings of
     `change_terms.json`) of its clauses that state what happened or what one has, with no

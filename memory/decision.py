@@ -22,7 +22,7 @@ import numpy as np
 
 from memory import change_vocab
 from memory.aspects import AspectVectors
-from memory.change_clauses import CLAUSE, was_and_is
+from memory.change_clauses import CLAUSE, complains, swaps, was_and_is
 from memory.changes import MIN_SIMILARITY, ChangeReader, Verdict, load_changes
 from memory.conflicts import ConflictJudge, Decision
 from memory.dedupe import SIMILAR, is_near_duplicate
@@ -80,10 +80,11 @@ class FactDecider:
                 if found == "duplicate" and not self._adds_detail(s.item, cand):
                     return _duplicate(cand, s.item)
             replaced = [s for s, found in relations if found == "replaces"]
-            # one a single slot reads as said again, yet saying more, the reader may find changed
-            # ("早餐吃西式的" / "早餐改吃中式了"); a multi slot's is one name ("还是喜欢希尔顿")
+            # one a single slot reads as said again, yet with a part replaced, the reader may
+            # find changed ("早餐吃西式的" / "早餐改吃中式了"; not "Window seat again please")
             if self.schema.slot(match.slot).kind == "single":
-                detailed = {s.item.id for s, found in relations if found == "duplicate"}
+                again = [s.item for s, found in relations if found == "duplicate"]
+                detailed = {i.id for i in again if swaps(self.changes, i.text, cand.text)}
         # A flip of a slot's preferred/avoided option that the reader reads as a narrower
         # case given up ("我一般住洲际" / "洲际的行政酒廊现在不去了"), or a change still under
         # way ("I'm getting used to red-eyes" after "I hate red-eyes"): both stay, marked.
@@ -302,7 +303,7 @@ class FactDecider:
         window seat": no preference of now) nor a complaint ("东航老延误"), which the change
         reader weighs as free text."""
         # a complaint chooses nothing: "东航老延误" (alone or before "以后改坐南航")
-        said = [c for c in CLAUSE.split(text) if c.strip() and not self._complains(c)]
+        said = [c for c in CLAUSE.split(text) if c.strip() and not complains(self.changes, c)]
         if not said:
             return None
         text = "，".join(said) if len(said) < len(CLAUSE.split(text)) else text
@@ -311,12 +312,6 @@ class FactDecider:
             return self.schema.detect(text)
         now = was_and_is(self.changes, text)[1]  # "I used to get airsick so I want a window"
         return self.schema.detect(now) if now.strip() else None
-
-    def _complains(self, clause: str) -> bool:
-        """Whether a clause complains of a service and says no stance nor change."""
-        if change_vocab.COMPLAINT.search(clause) is None or self.schema.stance(clause):
-            return False
-        return not self.changes.read(clause).change
 
     def warm_aspects(self, texts: Sequence[str]) -> None:
         """Embed the aspects of facts about to be written, before the write transaction

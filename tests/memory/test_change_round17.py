@@ -55,6 +55,13 @@ def test_a_change_sharing_no_word_or_read_wrong_before_replaces(
             "I take an Uber from the airport", "Uber was late again at JFK", id="en-late-again"
         ),
         pytest.param("打车用滴滴", "滴滴司机今天又迟到了", id="zh-late-again"),
+        # a slot's preference said again with more is no change of it
+        pytest.param(
+            "I like window seats",
+            "Window seat again please, last trip I got stuck in the middle",
+            id="en-said-again-with-more",
+        ),
+        pytest.param("喜欢住希尔顿", "这么多年还是最喜欢希尔顿", id="zh-said-again-with-more"),
         pytest.param(
             "I like Premier Inn",
             "Travelodge was full since Premier Inn had a conference",
