@@ -82,11 +82,22 @@ def change_about(reader: ClauseReader, a: Reading, new: str) -> bool:
 
 
 def complains(reader: ClauseReader, clause: str) -> bool:
-    """Whether a clause complains of a service ("东航老延误", "Uber was late again") and says
-    no stance nor change: it chooses nothing."""
-    if change_vocab.COMPLAINT.search(clause) is None or reader.schema.stance(clause):
+    """Whether a clause complains of a service ("东航老延误", "Uber was late again") or reports
+    one occasion ("I was stuck in a window seat again") and says no stance nor change: it
+    chooses nothing."""
+    said = change_vocab.COMPLAINT.search(clause) or change_vocab.REPORT.search(clause)
+    if said is None or reader.schema.stance(clause):
         return False
     return not reader.read(clause).change
+
+
+def occasional(norm: str) -> str:
+    """`norm` without its complaints ("老延误", "was late again") and without "again" / 又 in
+    its clauses that report one occasion ("I got a window seat again on my last flight"):
+    neither says a change."""
+    parts = re.split(f"({CLAUSE.pattern})", change_vocab.COMPLAINT.sub(" ", norm))
+    report, again = change_vocab.REPORT, change_vocab.AGAIN
+    return "".join(again.sub(" ", c) if report.search(c) else c for c in parts)
 
 
 def swaps(reader: ClauseReader, old: str, new: str) -> bool:

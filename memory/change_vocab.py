@@ -44,6 +44,18 @@ COMPLAINT = re.compile(
     r"\b(?:delays?|delayed) (?:again|all the time)\b",
     re.IGNORECASE,
 )
+# A report of one occasion ("I was stuck in a window seat again", "上次又被分到靠窗的位子",
+# "The aisle was taken so I sat by the window"): what happened, not what one wants, so it
+# sets no slot (`memory.decision`) and its "again" / 又 (`AGAIN`) says no change.
+REPORT = re.compile(
+    r"\b(?:was|were|got|get|been) (?:stuck|put|given|moved|seated|assigned|bumped|placed)\b|"
+    r"\b(?:gave|put|moved|assigned|seated|bumped|stuck) (?:me|us)\b|\b(?:i|we) (?:sat|ended up)\b|"
+    r"\b(?:was|were) (?:taken|full|booked up|sold out)\b|"
+    r"\b(?:last|previous) (?:trip|flight|stay)\b|"
+    r"上次|上回|那次|被(?:分|安排|换|塞)",
+    re.IGNORECASE,
+)
+AGAIN = re.compile(r"\bagain\b|又|再次", re.IGNORECASE)
 
 
 class ChangeTermsError(MemoryEngineError, ValueError):
@@ -100,11 +112,13 @@ def term_patterns(data: Mapping[str, Any], name: str, source: str) -> re.Pattern
 
 
 __all__ = [
+    "AGAIN",
     "COMPLAINT",
     "GRADUAL",
     "LANGS",
     "NOT_ANY_MORE",
     "REASON",
+    "REPORT",
     "ChangeTermsError",
     "apart",
     "either",
