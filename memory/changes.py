@@ -182,9 +182,7 @@ class ChangeReader:
 
     def _within(self, old: str, new: str) -> bool:
         """Whether `new` is about nothing but what `old` is: its content words (English) or
-        characters (Chinese), stance words aside, are all in `old`. Chinese character pairs miss
-        what one character names ("会" a meeting, "早" early) and count stance words: Chinese
-        facts are compared character by character."""
+        characters (Chinese: pairs miss what one names, "会" a meeting), stance words aside."""
         if detect_lang(new) != "zh":
             return self.read(new).tokens <= self.read(old).tokens
         return self._about(new) <= self._about(old)
@@ -272,6 +270,8 @@ class ChangeReader:
         if choices.membership_adds(self, a, b, new):
             return None
         found = self._read_stances(a, b, old, new, shared, framed)
+        if found and choices.other_given_up(self, a, b, old, new):
+            return None  # another of a kind given up: "I quit whisky" / "cocktails at the bar"
         named = (a.aspects & self._choices, b.aspects & self._choices)
         if not found and choices.left_in_reason(self, a, b, old, new):
             return ("replaces", 3)  # another name made the habit, the older's named as why
