@@ -15,7 +15,8 @@ recorded among the crowded traveller's facts, and `fresh9`, the same kind of pai
 committed before its one run; round 13 adds `fresh11`, the same, run once with the
 round's code and once with main's; round 14 adds `fresh12`, committed before its one
 run; round 15 adds `fresh13` and `fresh14`, the same; round 16 adds `dev13`, tuned on, and
-`fresh15`, committed before its one run), pairs of an older and a newer fact one
+`fresh15`, committed before its one run; round 17 adds `fresh16`, the same, and
+`dev16`, tuned on), pairs of an older and a newer fact one
 traveller said, in English or Chinese:
 "change" (the newer replaces the older: it should supersede), "scoped" (the newer holds
 only in a place, trip kind or situation), "complement" (the same subject, compatible)
@@ -114,11 +115,14 @@ HALVES = (
     "fresh14",
     "dev13",
     "fresh15",
+    "fresh16",
+    "dev16",
 )
 DEV_HALVES = (
     *("dev", "dev2", "dev3", "dev4", "dev5", "dev6", "dev7", "dev8", "dev9", "dev10", "dev11"),
     "dev12",
     "dev13",
+    "dev16",
     *("fresh3", "fresh4", "fresh5"),
 )
 # tuned on (fresh3-5 since round 7, after their blind runs were reported); --errors lists
@@ -155,6 +159,8 @@ SPLIT_OF = {
     "fresh14": "check",
     "dev13": "dev",
     "fresh15": "check",
+    "fresh16": "check",
+    "dev16": "dev",
 }
 RECORDED: dict[str, str] = {}  # an older fact's text -> the id it was recorded as
 _EXISTING = re.compile(r"^([0-9a-f]{32}): (.*)$", re.MULTILINE)

@@ -12,6 +12,7 @@ import unicodedata
 from collections.abc import Iterable
 
 from memory.change_clauses import CLAUSE, ClauseReader, Reading
+from memory.change_vocab import REASON
 from memory.profile import ProfileSchema
 from memory.scope import facets_of
 
@@ -158,6 +159,70 @@ def chosen_again(reader: ClauseReader, names: frozenset[str], new: str) -> bool:
     return bool(clauses)
 
 
+def left_in_reason(reader: ClauseReader, a: Reading, b: Reading, old: str, new: str) -> bool:
+    """Whether the newer fact (`new`, read as `b`) makes another name of a kind the older
+    (`old`, read as `a`) names its habit, in the older's stance and no change word, and names
+    the older's only in its reason: "Travelodge is my go-to since Premier Inn put their prices
+    up" leaves Premier Inn."""
+    kinds = [reader._groups[k] for k in sorted(a.aspects & b.aspects & NAMES)]
+    said = REASON.search(new)
+    if b.change or a.stance != b.stance or not kinds or said is None:
+        return False
+    main, why = new[: said.start()], new[said.end() :]
+    older, chosen = names_in(reader, kinds, old), names_in(reader, kinds, main)
+    if not older or not older <= reader.read(why).tokens or not chosen or chosen & older:
+        return False
+    habit = reader._habitual.search(main.casefold()) is not None
+    return habit and reader.schema.stance(main) is None
+
+
+# Aspect groups whose words name things of one kind apart (a wine is no beer, a hostel no
+# Airbnb, Hilton no Marriott), the words that name such a kind whole ("alcohol", 酒 alone),
+# and those that give a thing up when the stance reader reads none ("I quit whisky").
+_APART = frozenset(("alcohol", "lodging_type", "ground", "bathroom", *NAMES))
+_WHOLE = re.compile(
+    r"alcohol\w*|booze|boozing|drinking|(?:a|the) drink|teetotal|酒|小酌|喝[两一]杯"
+)
+_GIVES_UP = re.compile(
+    r"\b(?:stop(?:ped|ping)?|quit(?:ting)?|g[ai]ven? up|giving up|no more|done with|through with|"
+    r"cut(?:ting)? out|dropped|ditched)\b|不再|戒|放弃",
+    re.IGNORECASE,
+)
+
+
+def other_given_up(reader: ClauseReader, a: Reading, b: Reading, old: str, new: str) -> bool:
+    """Whether `new` (read as `b`) gives up things of a kind the older fact (`old`, read as
+    `a`) names others of, and neither the older's nor the kind whole: "I quit whisky" leaves
+    "I love cocktails at the hotel bar", "青旅现在不住了" leaves "我喜欢住民宿"; "I've given up
+    alcohol" gives up "a glass of wine with dinner"."""
+    for group in sorted(a.aspects & b.aspects & _APART):
+        older, newer = (_members(reader._groups[group], text) for text in (old, new))
+        named, held = ({m for m in ms if not _WHOLE.fullmatch(m)} for ms in (newer, older))
+        if not named or not held or _words(named) & _words(older):
+            continue  # the older names the kind only ("a drink"), or the same thing
+        clauses = [c for c in CLAUSE.split(new) if _members(reader._groups[group], c) & named]
+        if clauses and all(_gives_up(reader, c) for c in clauses):
+            return True
+    return False
+
+
+def _members(group: re.Pattern[str], text: str) -> set[str]:
+    norm = unicodedata.normalize("NFKC", text).casefold()
+    return {m.group(0).rstrip("s") for m in group.finditer(norm)}
+
+
+def _words(members: set[str]) -> set[str]:
+    """The words of English members ("ritz-carlton", "rent a car": ritz, car) and Chinese
+    members whole (红酒 is no 白酒)."""
+    return {w.rstrip("s") for m in members for w in re.split(r"[^a-z&]+", m) if len(w) > 2} | {
+        m for m in members if _CJK.search(m)
+    }
+
+
+def _gives_up(reader: ClauseReader, clause: str) -> bool:
+    return reader.schema.stance(clause) == "negative" or _GIVES_UP.search(clause) is not None
+
+
 def switches(reader: ClauseReader, a: Reading, new: str) -> bool:
     """Whether a clause of `new` that gives up nothing names another choice of a kind the
     older fact (read as `a`) names (an airline, a hotel chain, a booking site): what is
@@ -176,10 +241,12 @@ def switches(reader: ClauseReader, a: Reading, new: str) -> bool:
 __all__ = [
     "NAMES",
     "chosen_again",
+    "left_in_reason",
     "membership_adds",
     "membership_holds",
     "named_choices",
     "names_in",
+    "other_given_up",
     "other_kind",
     "shaped",
     "switches",

@@ -48,6 +48,8 @@ class ClauseReader(Protocol):
     _change: re.Pattern[str]
     _past: re.Pattern[str]
     _generic_words: re.Pattern[str]
+    _groups: dict[str, re.Pattern[str]]  # aspect groups of `change_terms.json`
+    _habitual: re.Pattern[str]
 
     def read(self, text: str) -> Reading: ...
 
@@ -77,6 +79,33 @@ def change_about(reader: ClauseReader, a: Reading, new: str) -> bool:
         if not (bare.tokens or bare.aspects):
             return True
     return False
+
+
+def complains(reader: ClauseReader, clause: str) -> bool:
+    """Whether a clause complains of a service ("东航老延误", "Uber was late again") or reports
+    one occasion ("I was stuck in a window seat again") and says no stance nor change: it
+    chooses nothing."""
+    said = change_vocab.COMPLAINT.search(clause) or change_vocab.REPORT.search(clause)
+    if said is None or reader.schema.stance(clause):
+        return False
+    return not reader.read(clause).change
+
+
+def occasional(norm: str) -> str:
+    """`norm` without its complaints ("老延误", "was late again") and without "again" / 又 in
+    its clauses that report one occasion ("I got a window seat again on my last flight"):
+    neither says a change."""
+    parts = re.split(f"({CLAUSE.pattern})", change_vocab.COMPLAINT.sub(" ", norm))
+    report, again = change_vocab.REPORT, change_vocab.AGAIN
+    return "".join(again.sub(" ", c) if report.search(c) else c for c in parts)
+
+
+def swaps(reader: ClauseReader, old: str, new: str) -> bool:
+    """Whether `new` drops words of `old` and says others: a part replaced ("早餐喜欢吃西式的"
+    / "早餐现在改吃中式了"), not the older said again with more ("Window seat again please,
+    last trip I got stuck in the middle")."""
+    a, b = reader.read(old), reader.read(new)
+    return bool(a.tokens - b.tokens) and bool(b.tokens - a.tokens)
 
 
 def untimed(schema: ProfileSchema, words: tuple[re.Pattern[str], ...], norm: str) -> str:

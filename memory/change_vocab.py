@@ -20,6 +20,44 @@ REASON = re.compile(r"\b(?:after|because|since|due to|thanks to)\b|因为|由于
 NOT_ANY_MORE = re.compile(r"不(?:太|再)?([^，。,.；;！!？?不了])[^，。,.；;！!？?不了]{0,7}了")
 
 
+def not_any_more(norm: str, whole: bool) -> str:
+    """`norm` with each "不…了" phrase replaced by its verb, or (`whole`) all it says."""
+    return NOT_ANY_MORE.sub(lambda m: f" {m.group(0)[1:-1] if whole else m.group(1)} ", norm)
+
+
+# A change still under way ("I'm getting used to red-eyes", "慢慢习惯坐红眼了"): the older
+# stance may still hold, so it never replaces one; both stay, the newer marked newer.
+GRADUAL = re.compile(
+    r"\b(?:getting|growing|becoming|starting to get|learning to get) (?:more )?used to\b|"
+    r"\b(?:warming|coming) (?:up |a?round )?to\b|\b(?:slowly|gradually) (?:getting|starting)\b|"
+    r"(?:慢慢|逐渐|渐渐|开始)(?:地)?(?:习惯|适应|接受|能接受)",
+    re.IGNORECASE,
+)
+
+# A complaint about a service ("东航老延误", "Delta is always late", "the driver was late
+# again"): no liking nor choice of it, so a name in it sets no slot (`memory.decision`) unless
+# a stance or a change is said, and a time word in it ("again", 又) says no change.
+COMPLAINT = re.compile(
+    r"(?:老|总|总是|老是|经常|又|常常|动不动就?)(?:延误|晚点|误点|迟到|取消|超售|丢行李)了?|"
+    r"\b(?:always|often|usually|keeps? (?:being|getting)|forever|(?:was|were|is|are) (?:running )?)"
+    r"(?:late|delayed|cancel(?:l)?ed|overbooked)(?: again| all the time)?\b|"
+    r"\b(?:delays?|delayed) (?:again|all the time)\b",
+    re.IGNORECASE,
+)
+# A report of one occasion ("I was stuck in a window seat again", "上次又被分到靠窗的位子",
+# "The aisle was taken so I sat by the window"): what happened, not what one wants, so it
+# sets no slot (`memory.decision`) and its "again" / 又 (`AGAIN`) says no change.
+REPORT = re.compile(
+    r"\b(?:was|were|got|get|been) (?:stuck|put|given|moved|seated|assigned|bumped|placed)\b|"
+    r"\b(?:gave|put|moved|assigned|seated|bumped|stuck) (?:me|us)\b|\b(?:i|we) (?:sat|ended up)\b|"
+    r"\b(?:was|were) (?:taken|full|booked up|sold out)\b|"
+    r"\b(?:last|previous) (?:trip|flight|stay)\b|"
+    r"上次|上回|那次|被(?:分|安排|换|塞)",
+    re.IGNORECASE,
+)
+AGAIN = re.compile(r"\bagain\b|又|再次", re.IGNORECASE)
+
+
 class ChangeTermsError(MemoryEngineError, ValueError):
     """The change vocabulary file is malformed; the message names the file and the entry."""
 
@@ -74,13 +112,18 @@ def term_patterns(data: Mapping[str, Any], name: str, source: str) -> re.Pattern
 
 
 __all__ = [
+    "AGAIN",
+    "COMPLAINT",
+    "GRADUAL",
     "LANGS",
     "NOT_ANY_MORE",
     "REASON",
+    "REPORT",
     "ChangeTermsError",
     "apart",
     "either",
     "group_patterns",
+    "not_any_more",
     "require",
     "term_patterns",
     "term_words",

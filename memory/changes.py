@@ -1,13 +1,11 @@
 """Changes of mind said in free words: does a newer fact replace an older one?
 
-A typed slot knows its own changes (`memory.decision.relation`); most of what travellers
-say fits no slot ("no more budget airlines", "these days I'd rather fly in the
-afternoon", "以后酒店订在机场附近吧"). This module reads such a pair offline and answers
-"replaces" (supersede the older fact), "unsure" (keep both; recall says which is newer)
-or None (unrelated, or both hold).
+A typed slot knows its own changes (`memory.decision.relation`); most of what travellers say
+fits no slot ("no more budget airlines", "以后酒店订在机场附近吧"). This module reads such a
+pair offline and answers "replaces" (supersede the older fact), "unsure" (keep both; recall
+says which is newer) or None (unrelated, or both hold).
 
-Two facts can only change one another when they are about the same thing, in the same
-scope:
+Two facts can only change one another when they are about the same thing, in one scope:
 
 - *about the same thing*: they share a content word or a specific subject (`subjects.json`:
   "fitness", "location", "luggage", ... rather than "hotels" or "flights", which nearly
@@ -136,7 +134,8 @@ class ChangeReader:
         units = tuple(UNIT.findall(plain))
         bare = self._generic_words.sub(" ", plain)
         # "I haven't outgrown hostels", "I'm not done with hostels": no change nor stance said
-        unsaid = change_clauses.untimed(self.schema, self._timed, self._unsaid.sub(" ", norm))
+        unsaid = self._unsaid.sub(" ", change_clauses.occasional(norm))
+        unsaid = change_clauses.untimed(self.schema, self._timed, unsaid)
         said, past = (p.search(unsaid) is not None for p in (self._said, self._past))
         return Reading(
             lang=lang,
@@ -182,21 +181,20 @@ class ChangeReader:
         return frozenset(kept)
 
     def _within(self, old: str, new: str) -> bool:
-        """Whether `new` is about nothing but what `old` is: its content words (English)
-        or characters (Chinese), stance words aside, are all in `old`. Chinese character
-        pairs miss what one character names ("会" a meeting, "早" early) and count stance
-        words ("讨厌健身房"), so Chinese facts are compared character by character."""
+        """Whether `new` is about nothing but what `old` is: its content words (English) or
+        characters (Chinese: pairs miss what one names, "会" a meeting), stance words aside."""
         if detect_lang(new) != "zh":
             return self.read(new).tokens <= self.read(old).tokens
         return self._about(new) <= self._about(old)
 
     @lru_cache(maxsize=4096)  # noqa: B019 - as `read`
-    def _about(self, text: str) -> frozenset[str]:
+    def _about(self, text: str, whole: bool = False) -> frozenset[str]:
         """The characters of a Chinese fact that say what it is about: no change, liking,
         stance or stop words ("上午的会别太早" -> 上, 午, 早). Generic words stay: they are
-        what a fact is about ("晚上别订太晚到的航班" is about flights, not a night market)."""
+        what a fact is about ("晚上别订太晚到的航班" is about flights, not a night market).
+        `whole`: what a "不…了" phrase says stays whole, not only its verb ("不在房间吃饭了")."""
         norm = unicodedata.normalize("NFKC", text).casefold()
-        norm = change_vocab.NOT_ANY_MORE.sub(r" \1 ", norm)  # "照片不洗出来了": 洗 stays
+        norm = change_vocab.not_any_more(norm, whole)  # "照片不洗出来了": 洗 stays
         for pattern in (self._change, self._likes, self.schema.cue_pattern):
             norm = pattern.sub(" ", norm)
         return frozenset(u for u in UNIT.findall(norm) if u not in self._stop)
@@ -218,11 +216,10 @@ class ChangeReader:
     def weigh(
         self, old: str, new: str, similarity: float, *, one_choice: bool = False
     ) -> tuple[Verdict, int] | None:
-        """The verdict and how strong its evidence is: 3 one name of a kind (an airline,
-        a booking site) for another, in one stance, 2 a shared word or a replaced part,
-        1 a shared specific subject, 0 a change just under the similarity floor (always
-        "unsure"). Among several older facts a newer one may change, the strongest (then
-        the closest) is the one it changes."""
+        """The verdict and how strong its evidence is: 3 one name of a kind (an airline, a
+        booking site) for another, in one stance, 2 a shared word or a replaced part, 1 a shared
+        specific subject, 0 a change just under the similarity floor (always "unsure"). Among
+        several older facts a newer one may change, the strongest (then closest) is changed."""
         lang = detect_lang(new)
         if detect_lang(old) != lang or similarity < _SIMILAR[lang] - _UNSURE_BELOW:
             return None  # words of two languages cannot be compared; the model can
@@ -230,11 +227,12 @@ class ChangeReader:
         a, b = self.read(old), self.read(new)
         if found and found[0] == "replaces" and choices.membership_holds(a, b):
             found = ("unsure", 0)  # any change the reader is surer of wins over it
+        elif found and found[0] == "replaces" and change_vocab.GRADUAL.search(new):
+            found = ("unsure", found[1])  # a change under way: the older may still hold
         if similarity < _SIMILAR[lang]:
-            # Just under the floor, a change said (a change word) about a shared word or
-            # subject is one the reader does not dare make: both stay, the newer marked
-            # newer for the agent ("Find me something downtown" / "From now on book
-            # hotels close to the airport": 0.815).
+            # Just under the floor, a change said (a change word) about a shared word or subject
+            # is one the reader does not dare make: both stay, the newer marked newer for the
+            # agent ("Find me something downtown" / "From now on book hotels near the airport").
             said = found is not None and found[0] == "replaces" and self.read(new).change
             if said and choices.named_choices(a, b, self._choices):
                 return found  # two names of one kind sit apart in e5's space ("携程" / "飞猪")
@@ -272,7 +270,11 @@ class ChangeReader:
         if choices.membership_adds(self, a, b, new):
             return None
         found = self._read_stances(a, b, old, new, shared, framed)
+        if found and choices.other_given_up(self, a, b, old, new):
+            return None  # another of a kind given up: "I quit whisky" / "cocktails at the bar"
         named = (a.aspects & self._choices, b.aspects & self._choices)
+        if not found and choices.left_in_reason(self, a, b, old, new):
+            return ("replaces", 3)  # another name made the habit, the older's named as why
         if found == ("unsure", 2) and b.change and choices.switches(self, a, new):
             found = ("replaces", 2)  # the named choice given up for another, not narrowed
             a = replace(a, stance=b.stance)  # one name for another (below)
@@ -336,7 +338,7 @@ class ChangeReader:
                 return "unsure", 2
             if not shared and flipped and change_clauses.gives_up(self, new):
                 kin = a.aspects & b.aspects & set(self._groups)  # a kind of it, or "辣" shared
-                if not (kin or (a.lang == "zh" and self._about(old) & self._about(new))):
+                if not (kin or (a.lang == "zh" and self._about(old) & self._about(new, True))):
                     return None  # a give-up of one thing shares only a broad subject with
                     # the older ("喜欢吃火锅" / "吃怕了飞机餐"): not about it, nor its kind
             return "replaces", 2 if shared else 1

@@ -15,13 +15,14 @@ from __future__ import annotations
 
 import dataclasses
 import uuid
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from typing import Any
 
 import numpy as np
 
+from memory import change_vocab
 from memory.aspects import AspectVectors
-from memory.change_clauses import was_and_is
+from memory.change_clauses import CLAUSE, complains, swaps, was_and_is
 from memory.changes import MIN_SIMILARITY, ChangeReader, Verdict, load_changes
 from memory.conflicts import ConflictJudge, Decision
 from memory.dedupe import SIMILAR, is_near_duplicate
@@ -71,6 +72,7 @@ class FactDecider:
             ):
                 return _duplicate(cand, stored.item)
         replaced: list[StoredItem] = []
+        detailed: set[str] = set()
         match = cand.match
         if match is not None:
             relations = [(s, relation(self.schema, s.item, match)) for s in current]
@@ -78,22 +80,34 @@ class FactDecider:
                 if found == "duplicate" and not self._adds_detail(s.item, cand):
                     return _duplicate(cand, s.item)
             replaced = [s for s, found in relations if found == "replaces"]
+            # one a single slot reads as said again, yet with a part replaced, the reader may
+            # find changed ("早餐吃西式的" / "早餐改吃中式了"; not "Window seat again please")
+            if self.schema.slot(match.slot).kind == "single":
+                again = [s.item for s, found in relations if found == "duplicate"]
+                detailed = {i.id for i in again if swaps(self.changes, i.text, cand.text)}
         # A flip of a slot's preferred/avoided option that the reader reads as a narrower
-        # case given up ("我一般住洲际" / "洲际的行政酒廊现在不去了"): both stay, marked.
+        # case given up ("我一般住洲际" / "洲际的行政酒廊现在不去了"), or a change still under
+        # way ("I'm getting used to red-eyes" after "I hate red-eyes"): both stay, marked.
+        gradual = change_vocab.GRADUAL.search(cand.text) is not None
         narrower = [
             s
             for s, sim in zip(current, sims, strict=True)
             if s in replaced
             and match is not None
-            and s.item.slot != match.slot
-            and self.changes.weigh(s.item.text, cand.text, sim) == ("unsure", 2)
+            and (
+                gradual
+                or (
+                    s.item.slot != match.slot
+                    and self.changes.weigh(s.item.text, cand.text, sim) == ("unsure", 2)
+                )
+            )
         ]
         known = {s.item.id: s for s in current}
         said = cand.decision
         if said is not None and said.action == "duplicate" and said.replaces[0] in known:
             return _duplicate(cand, known[said.replaces[0]].item)
         # A change of mind is about one thing: one a slot rule found is the whole change.
-        changed = [] if replaced else self._changes(current, sims, cand)
+        changed = [] if replaced else self._changes(current, sims, cand, detailed)
         replaced = [s for s in replaced if s not in narrower]
         outdated = [s for s, verdict in changed if verdict == "replaces"]
         contested = [s for s, verdict in changed if verdict == "unsure"] + narrower
@@ -151,7 +165,11 @@ class FactDecider:
         return bool(b.tokens - a.tokens) and bool(b.content - a.content)
 
     def _changes(
-        self, current: Sequence[StoredItem], sims: Any, cand: Candidate
+        self,
+        current: Sequence[StoredItem],
+        sims: Any,
+        cand: Candidate,
+        detailed: Collection[str] = (),
     ) -> list[tuple[StoredItem, Verdict]]:
         """The current facts the candidate changes (or may change), in pairs the slots
         leave unrelated: those the fast model named among the facts it was shown or,
@@ -167,7 +185,11 @@ class FactDecider:
                 for s in current
                 if s.item.id in named and comparable(self.schema, s.item, cand.match)
             ]
-        open_ = [i for i, s in enumerate(current) if comparable(self.schema, s.item, cand.match)]
+        open_ = [
+            i
+            for i, s in enumerate(current)
+            if s.item.id in detailed or comparable(self.schema, s.item, cand.match)
+        ]
         found: list[tuple[int, float, int, Verdict]] = []  # strength, similarity, index
         loose: list[int] = []
         for index in open_:
@@ -278,8 +300,15 @@ class FactDecider:
 
     def slot(self, text: str) -> SlotMatch | None:
         """The slot a fact sets; none for one that only says what was ("I used to want the
-        window seat": no preference of now), which the change reader weighs as free text."""
-        if not self.changes.read(text).past:
+        window seat": no preference of now) nor a complaint ("东航老延误"), which the change
+        reader weighs as free text."""
+        # a complaint chooses nothing: "东航老延误" (alone or before "以后改坐南航")
+        said = [c for c in CLAUSE.split(text) if c.strip() and not complains(self.changes, c)]
+        if not said:
+            return None
+        text = "，".join(said) if len(said) < len(CLAUSE.split(text)) else text
+        reading = self.changes.read(text)
+        if not reading.past:
             return self.schema.detect(text)
         now = was_and_is(self.changes, text)[1]  # "I used to get airsick so I want a window"
         return self.schema.detect(now) if now.strip() else None

@@ -34,3 +34,17 @@ def assert_kept_both_unmarked(
     assert all(i.contested_by is None for i in memory.items(namespace))
     summary = memory.retrieve(namespace, "")
     assert old in summary and "newer" not in summary and "较新" not in summary
+
+
+def assert_kept_both_marked_newer(
+    memory: Memory, namespace: str, old: str, new: str, outcome: Any
+) -> None:
+    """Maybe a change: both facts current, the older marked as contested by the newer, and the
+    agent receives the newer first, told it is the newer one."""
+    assert outcome.status == "added", outcome
+    current = {i.text: i for i in memory.items(namespace)}
+    assert {old, new} <= set(current)
+    assert current[old].contested_by == outcome.item_id
+    summary = memory.retrieve(namespace, "")
+    assert 0 <= summary.find(new) < summary.find(old)
+    assert "newer" in summary or "较新" in summary
