@@ -14,6 +14,13 @@ def history(memory: Memory, namespace: str) -> dict[str, dict[str, Any]]:
     return {row["text"]: row for row in memory.export(namespace)["items"]}
 
 
+def said_after(memory: Memory, namespace: str, old: str, new: str) -> Any:
+    """The traveller tells `old`, then later `new`: the outcome of recording `new`."""
+    memory.record(namespace, [old])
+    [outcome] = memory.record(namespace, [new])
+    return outcome
+
+
 def assert_replaced(memory: Memory, namespace: str, old: str, outcome: Any) -> None:
     """`outcome` (the newer fact's) replaced `old`: the agent no longer receives it, history
     keeps it, pointing at the newer fact."""

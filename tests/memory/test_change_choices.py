@@ -13,7 +13,7 @@ import pytest
 
 from memory.changes import load_changes
 from memory.engine import Memory
-from tests.memory.change_outcomes import assert_kept_both_unmarked
+from tests.memory.change_outcomes import assert_kept_both_unmarked, said_after
 
 
 @pytest.mark.parametrize(
@@ -93,8 +93,7 @@ def test_a_named_choice_left_for_another_replaces_it(
 def test_a_membership_or_an_after_is_no_change_of_mind(
     memory: Memory, namespace: str, old: str, new: str
 ) -> None:
-    memory.record(namespace, [old])
-    [outcome] = memory.record(namespace, [new])
+    outcome = said_after(memory, namespace, old, new)
     assert_kept_both_unmarked(memory, namespace, old, new, outcome)
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import pytest
 
 from memory.engine import Memory
-from tests.memory.change_outcomes import assert_kept_both_unmarked, assert_replaced
+from tests.memory.change_outcomes import assert_kept_both_unmarked, assert_replaced, said_after
 
 
 @pytest.mark.parametrize(
@@ -59,8 +59,7 @@ from tests.memory.change_outcomes import assert_kept_both_unmarked, assert_repla
 def test_a_statement_that_changes_no_preference_keeps_the_older_unmarked(
     memory: Memory, namespace: str, old: str, new: str
 ) -> None:
-    memory.record(namespace, [old])
-    [outcome] = memory.record(namespace, [new])
+    outcome = said_after(memory, namespace, old, new)
     assert_kept_both_unmarked(memory, namespace, old, new, outcome)
 
 
@@ -81,6 +80,5 @@ def test_a_statement_that_changes_no_preference_keeps_the_older_unmarked(
 def test_a_real_change_with_the_same_words_still_replaces(
     memory: Memory, namespace: str, old: str, new: str
 ) -> None:
-    memory.record(namespace, [old])
-    [outcome] = memory.record(namespace, [new])
+    outcome = said_after(memory, namespace, old, new)
     assert_replaced(memory, namespace, old, outcome)

@@ -15,6 +15,7 @@ from tests.memory.change_outcomes import (
     assert_kept_both_marked_newer,
     assert_kept_both_unmarked,
     assert_replaced,
+    said_after,
 )
 
 
@@ -40,8 +41,7 @@ from tests.memory.change_outcomes import (
 def test_a_change_sharing_no_word_or_read_wrong_before_replaces(
     memory: Memory, namespace: str, old: str, new: str
 ) -> None:
-    memory.record(namespace, [old])
-    [outcome] = memory.record(namespace, [new])
+    outcome = said_after(memory, namespace, old, new)
     assert_replaced(memory, namespace, old, outcome)
 
 
@@ -72,8 +72,7 @@ def test_a_change_sharing_no_word_or_read_wrong_before_replaces(
 def test_a_complaint_or_an_event_keeps_the_older_unmarked(
     memory: Memory, namespace: str, old: str, new: str
 ) -> None:
-    memory.record(namespace, [old])
-    [outcome] = memory.record(namespace, [new])
+    outcome = said_after(memory, namespace, old, new)
     assert_kept_both_unmarked(memory, namespace, old, new, outcome)
 
 
@@ -87,8 +86,7 @@ def test_a_complaint_or_an_event_keeps_the_older_unmarked(
 def test_a_change_still_under_way_keeps_both_and_says_which_is_newer(
     memory: Memory, namespace: str, old: str, new: str
 ) -> None:
-    memory.record(namespace, [old])
-    [outcome] = memory.record(namespace, [new])
+    outcome = said_after(memory, namespace, old, new)
     assert_kept_both_marked_newer(memory, namespace, old, new, outcome)
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 
 from memory.engine import Memory
-from tests.memory.change_outcomes import assert_kept_both_unmarked, assert_replaced
+from tests.memory.change_outcomes import assert_kept_both_unmarked, assert_replaced, said_after
 
 
 @pytest.mark.parametrize(
@@ -34,8 +34,7 @@ from tests.memory.change_outcomes import assert_kept_both_unmarked, assert_repla
 def test_a_report_of_one_occasion_keeps_the_preference_unmarked(
     memory: Memory, namespace: str, old: str, new: str
 ) -> None:
-    memory.record(namespace, [old])
-    [outcome] = memory.record(namespace, [new])
+    outcome = said_after(memory, namespace, old, new)
     assert_kept_both_unmarked(memory, namespace, old, new, outcome)
 
 
@@ -61,8 +60,7 @@ def test_a_report_of_one_occasion_keeps_the_preference_unmarked(
 def test_a_change_beside_a_report_of_a_whole_kind_or_the_same_thing_replaces(
     memory: Memory, namespace: str, old: str, new: str
 ) -> None:
-    memory.record(namespace, [old])
-    [outcome] = memory.record(namespace, [new])
+    outcome = said_after(memory, namespace, old, new)
     assert_replaced(memory, namespace, old, outcome)
 
 
@@ -82,6 +80,5 @@ def test_a_change_beside_a_report_of_a_whole_kind_or_the_same_thing_replaces(
 def test_another_thing_of_a_kind_given_up_keeps_the_older_unmarked(
     memory: Memory, namespace: str, old: str, new: str
 ) -> None:
-    memory.record(namespace, [old])
-    [outcome] = memory.record(namespace, [new])
+    outcome = said_after(memory, namespace, old, new)
     assert_kept_both_unmarked(memory, namespace, old, new, outcome)

@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 
 from memory.engine import Memory
-from tests.memory.change_outcomes import assert_kept_both_unmarked, assert_replaced
+from tests.memory.change_outcomes import assert_kept_both_unmarked, assert_replaced, said_after
 
 
 @pytest.mark.parametrize(
@@ -119,8 +119,7 @@ def test_a_change_said_in_everyday_words_reaches_the_agent_as_the_only_preferenc
 def test_a_lookalike_in_everyday_words_keeps_both_unmarked(
     memory: Memory, namespace: str, old: str, new: str
 ) -> None:
-    memory.record(namespace, [old])
-    [outcome] = memory.record(namespace, [new])
+    outcome = said_after(memory, namespace, old, new)
     assert_kept_both_unmarked(memory, namespace, old, new, outcome)
 
 
@@ -146,6 +145,5 @@ def test_a_lookalike_in_everyday_words_keeps_both_unmarked(
 def test_a_change_said_by_its_change_word_alone_replaces_the_older(
     memory: Memory, namespace: str, old: str, new: str
 ) -> None:
-    memory.record(namespace, [old])
-    [outcome] = memory.record(namespace, [new])
+    outcome = said_after(memory, namespace, old, new)
     assert_replaced(memory, namespace, old, outcome)

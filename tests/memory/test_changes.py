@@ -13,7 +13,7 @@ import pytest
 
 from memory.engine import Memory
 from tests.conftest import MemoryFactory
-from tests.memory.change_outcomes import assert_kept_both_unmarked
+from tests.memory.change_outcomes import assert_kept_both_unmarked, said_after
 from tests.support.llm_server import Delay, ScriptedModel
 
 
@@ -86,8 +86,7 @@ def test_a_change_said_in_free_words_supersedes_offline_and_keeps_history(
 def test_a_scoped_or_complementary_fact_keeps_both(
     memory: Memory, namespace: str, old: str, new: str
 ) -> None:
-    memory.record(namespace, [old])
-    [outcome] = memory.record(namespace, [new])
+    outcome = said_after(memory, namespace, old, new)
     assert_kept_both_unmarked(memory, namespace, old, new, outcome)
 
 
@@ -104,8 +103,7 @@ def test_a_membership_is_kept_when_the_traveller_now_chooses_another_brand(
 ) -> None:
     """A new airline or hotel chain does not end a membership the traveller still holds
     (the card still earns miles on a partner, the status still counts): both stay."""
-    memory.record(namespace, [old])
-    [outcome] = memory.record(namespace, [new])
+    outcome = said_after(memory, namespace, old, new)
     assert outcome.status == "added", outcome
     assert {i.text for i in memory.items(namespace)} == {old, new}
     assert old in memory.retrieve(namespace, "")
@@ -197,8 +195,7 @@ def test_an_unrelated_detail_on_the_same_thing_keeps_both_unmarked(
 ) -> None:
     """Two facts that share only generic words ("hotel room"), or a slot value said with
     another strength and another detail, are no change of mind: both stay, unmarked."""
-    memory.record(namespace, [old])
-    [outcome] = memory.record(namespace, [new])
+    outcome = said_after(memory, namespace, old, new)
     assert outcome.status == "added", outcome
     assert {i.text for i in memory.items(namespace)} == {old, new}
     assert all(i.contested_by is None for i in memory.items(namespace))
@@ -255,8 +252,7 @@ def test_one_persons_unrelated_preferences_recorded_one_after_another_all_stay(
     (rather), "no more than" or "now and then" read as a change word, or window blinds read
     as a window seat, replaced a person's preference by another they hold too; the agent
     then lost the first."""
-    memory.record(namespace, [old])
-    [outcome] = memory.record(namespace, [new])
+    outcome = said_after(memory, namespace, old, new)
     assert outcome.status == "added", outcome
     assert {i.text for i in memory.items(namespace)} == {old, new}
     assert all(i.contested_by is None for i in memory.items(namespace))
@@ -465,8 +461,7 @@ def test_a_change_just_under_the_floor_among_other_facts_is_marked_newer_first(
     others = ["I'm allergic to peanuts", "I eat anything", "I pay with a corporate card"]
     memory.record(namespace, others)
     old, new = "Find me something downtown", "From now on book hotels close to the airport"
-    memory.record(namespace, [old])
-    [outcome] = memory.record(namespace, [new])
+    outcome = said_after(memory, namespace, old, new)
     assert outcome.status == "added" and outcome.replaced_ids == ()
     marked = {i.text for i in memory.items(namespace) if i.contested_by == outcome.item_id}
     assert marked == {old}
@@ -532,8 +527,7 @@ def test_a_companions_change_of_mind_replaces_their_liking_and_the_writers_own_d
 ) -> None:
     """Round 24 review: of several likings in a fact, the one about what the other fact is
     about is whose it is; "we" speaks for the family too."""
-    memory.record(namespace, [old])
-    [outcome] = memory.record(namespace, [new])
+    outcome = said_after(memory, namespace, old, new)
     current = {i.text for i in memory.items(namespace)}
     assert current == ({new} if replaced else {old, new}), outcome
     assert (outcome.status == "updated") is replaced
