@@ -58,9 +58,42 @@ ADMISSIONS = r"ticket|ride|visit|entry"
 PAYING_EN = r"spent|spend|paid|pay|paying|costs?|costing|charged|tipped"
 # Phrasal paying verbs in every tense ("I fork out 600 a month", "shelled out", "cough up").
 PAYING_PHRASAL = r"(?:fork|shell|splash)(?:s|es|ed|ing)?\s+out|cough(?:s|ed|ing)?\s+up"
-# Rides one hires, whose number is a fare (`told`, `stated`, `evidence`); alternatives for `rf"…"`.
-RIDES = r"taxis?|cabs?|ubers?|grab|lyft|limos?|shuttles?|transfers?|tuk-?tuks?|rickshaws?"
 PAYING_ZH = r"花了|花掉|付了|交了|掏了|刷了|另收|加收|被收了?|收了我?"
+# Cars hired with their driver for a trip: the rides `priced_things` also prices by what follows
+# them ("taxi 40"); transfers, tuk-tuks and rickshaws are counted there more often than priced.
+CABS = r"taxis?|cabs?|ubers?|limos?|shuttles?"
+# Rides one hires, whose number is a fare (`told`, `stated`, `evidence`); alternatives for `rf"…"`.
+RIDES = rf"{CABS}|grab|lyft|transfers?|tuk-?tuks?|rickshaws?"
+# A ride hired with whoever drives it: a journey in its clause is bought, not made oneself
+# (`told`, `evidence`).
+HIRED_RIDES = rf"drivers?|chauffeurs?|{RIDES}"
+# Things a number said after them is the price of ("hotel 450", "tickets 30"), in every list
+# of them (`priced_things`; `evidence`, where one keeps a number from being read as a length).
+PRICED = r"hotels?|fares?|tickets?|tours?|tolls?|admission"
+# Money words in English, in every list of them: one in a number's clause says it is money
+# (`told`, `stated`, `reports`, `readings`, each adding words of its own; `money_in`).
+MONEY_WORDS = (
+    r"budget|pric(?:e|es|ed|ing)|costs?|fares?|pa(?:y|id|ying)|spen[dt]|fees?|rates?|tips?|bills?"
+    r"|charged?|quoted|deposit|bucks|dollars?|euros?|quid|cheap|expensive|rent(?:al)?|hire"
+)
+# The same in Chinese (`reports`, `readings`).
+MONEY_WORDS_ZH = r"块|元|钱|费|价|花了|付|买|租|贵|便宜|预算"
+# How chat talks of money around a number (`told`, `stated`): a judgement of price, how it was
+# paid, what it is for or per ("pricey", "cash", "apiece", "a night", "for two").
+MONEY_TALK = (
+    r"pricey|cheaper|tickets?|split|worth|deal|bargain|rip-?off|steep|cash|card|each|per|apiece"
+    r"|total|extra|return|one[\s-]way|a\s+(?:night|head|person|day)"
+    r"|for\s+(?:two|both|us|all|the\s+two)"
+)
+
+
+def money_in(*words: str, zh: str = "") -> re.Pattern[str]:
+    """A money word: one of `words` (English alternatives, e.g. `MONEY_WORDS` and a module's
+    own) as a whole word, a currency sign, or one of `zh` (Chinese alternatives)."""
+    english = "|".join(words)
+    return re.compile(rf"(?<![a-z])(?:{english})(?![a-z])|[$€£¥]" + (f"|{zh}" if zh else ""), F)
+
+
 # Positions, whose number is where one is, not what one paid: "seat 12", "gate 4", "第3排".
 POSITIONS = r"room|floor|row|seat|gate|terminal|platform|track|exit|pier|berth|stand|carousel"
 POSITIONS_ZH = r"第|房间|楼|层|排|号线|航站楼|站台|登机口|车厢|月台|出口"
@@ -103,10 +136,15 @@ def clause_span(ends: re.Pattern[str], text: str, start: int, end: int) -> tuple
 __all__ = [
     "ADMISSIONS",
     "AIRCRAFT_TYPES",
+    "CABS",
     "CLOCK",
     "COMMA_CLAUSE_END",
     "DATE_YEAR",
     "HAGGLED_DOWN",
+    "HIRED_RIDES",
+    "MONEY_TALK",
+    "MONEY_WORDS",
+    "MONEY_WORDS_ZH",
     "ON_FOOT",
     "PAYERS",
     "PAYING_EN",
@@ -117,10 +155,12 @@ __all__ = [
     "PLACES_ZH",
     "POSITIONS",
     "POSITIONS_ZH",
+    "PRICED",
     "RIDES",
     "WAY_AFTER",
     "YEAR",
     "clause_span",
+    "money_in",
     "numbered_before",
     "zero_led_time",
 ]
