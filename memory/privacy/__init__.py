@@ -19,7 +19,8 @@ span for logs, `preview` is what may be echoed of a refused fact.
 The modules: `categories` (what is refused, and why), `text`, `calendar` and `numerals` (the
 one spelling the rules read: calendar days and holidays as dates, numerals as digits),
 `numbers` (number shapes, pieces of one number), `labels` (labelled
-patterns), `vocabulary` (the label dictionary, and which label owns a value),
+patterns), `label_words` (the label dictionary, and which label owns a value),
+`vocabulary` (the word lists the amount rules share),
 `identifiers` (long, masked and IBAN numbers, whatever their label), `codes` (values a
 label names, in either order, and what is keyed in), `money` (numbers with a money cue),
 `prices` (bare numbers that are money by what stands around them) and `roles` (what else a

@@ -14,7 +14,7 @@
 - An expiry written as four digits ("expiry 0928 on the mastercard"), beside a card word.
 - What is keyed in on a keypad ("*1234#"; "6093#" where something is pressed or opened).
 
-The label that owns a value is the nearest in its sentence (`memory.privacy.vocabulary`), so
+The label that owns a value is the nearest in its sentence (`memory.privacy.label_words`), so
 "member ID: 40051234" is an account and "booking number 12345678" is nobody's secret.
 """
 
@@ -25,15 +25,9 @@ from collections.abc import Iterator
 
 from memory.privacy.categories import Category
 from memory.privacy.identifiers import COUNT_AFTER, harmless_shape
+from memory.privacy.label_words import Label, category_of, labels, nearest, same_sentence
 from memory.privacy.numbers import compact
-from memory.privacy.vocabulary import (
-    DATE_YEAR,
-    Label,
-    category_of,
-    labels,
-    nearest,
-    same_sentence,
-)
+from memory.privacy.vocabulary import DATE_YEAR
 
 F = re.ASCII | re.IGNORECASE
 Found = Iterator[tuple[Category, int, int]]
@@ -89,7 +83,7 @@ _PLACED = re.compile(
 )
 # A year after an article or a preposition is when, not a PIN: "book the 2024 conference".
 _DATED = re.compile(r"(?<![a-z])(?:the|in|of|since|from|for|during)\s*\Z", F)
-_SECRET_WINDOW = 48  # as far as a label before a value may own it (vocabulary.BEFORE)
+_SECRET_WINDOW = 48  # as far as a label before a value may own it (label_words.BEFORE)
 # A login right after an account label: "携程账号 zhang.wei88", "username: li_wei1990".
 ACCOUNT_LOGIN = re.compile(
     r"\s*(?:is|:|=|#|是|为)?\s*"

@@ -50,7 +50,14 @@ import re
 from collections.abc import Iterator
 
 from memory.privacy.told import MONEY_IN_CLAUSE
-from memory.privacy.vocabulary import COMMA_CLAUSE_END, POSITIONS, RIDES, YEAR, clause_span
+from memory.privacy.vocabulary import (
+    COMMA_CLAUSE_END,
+    HIRED_RIDES,
+    POSITIONS,
+    PRICED,
+    YEAR,
+    clause_span,
+)
 
 F = re.ASCII | re.IGNORECASE
 
@@ -233,13 +240,15 @@ _WAY_ZH = re.compile(
 # Where a Chinese way runs, or its length said as one, as "along" is in English: 沿着, 环湖,
 # 穿过, 全长 ("路线两百" may be a guided day's price).
 _WHERE_ZH = re.compile(r"沿|环湖|环岛|绕|穿过|穿越|经过|横跨|全长|一圈|到[^0-9,，。]{1,6}")
-_HIRED = re.compile(rf"(?<![a-z])(?:drivers?|chauffeurs?|{RIDES})(?![a-z])", F)
+_HIRED = re.compile(rf"(?<![a-z])(?:{HIRED_RIDES})(?![a-z])", F)
 _WORTH = re.compile(r"(?<![a-z])worth(?![a-z])", F)
 # Not money words here: "each way" of a path, "extra time" of a match.
 _NOT_MONEY_HERE = re.compile(r"(?<![a-z])(?:each\s+way|extra\s+time)(?![a-z])", F)
+# A priced thing before the number (`vocabulary.PRICED`), and what else is priced here: a
+# taxi, an entry, a class, a lesson, a room, a pass, a rental or a hire.
 _PRICED_BEFORE = re.compile(
-    r"(?<![a-z])(?:tickets?|entry|admission|tours?|taxis?|classes?|lessons?|hotels?|rooms?"
-    r"|tolls?|fares?|passes?|rentals?|hire)(?![a-z])|票|费|价|钱",
+    rf"(?<![a-z])(?:{PRICED}|taxis?|entry|classes?|lessons?|rooms?|passes?|rentals?|hire)"
+    r"(?![a-z])|票|费|价|钱",
     F,
 )
 

@@ -1,5 +1,5 @@
 """Long numbers: values sensitive by their shape alone, named by the label that owns them
-(`memory.privacy.vocabulary`), whatever words stand between.
+(`memory.privacy.label_words`), whatever words stand between.
 
 - A long number: seven digits or more once its separators are joined, letters before it or
   not ("EJ4829173", "07700 900123", "2345 6789 0123"), is an identifier unless it has a
@@ -20,8 +20,9 @@ import re
 from collections.abc import Iterator
 
 from memory.privacy.categories import Category
+from memory.privacy.label_words import Label, category_of, labels, nearest
 from memory.privacy.numbers import compact, shape
-from memory.privacy.vocabulary import CLOCK, DATE_YEAR, Label, category_of, labels, nearest
+from memory.privacy.vocabulary import CLOCK, DATE_YEAR
 
 F = re.ASCII | re.IGNORECASE
 Found = Iterator[tuple[Category, int, int]]

@@ -151,6 +151,8 @@ def height_cap(text: str, start: int, end: int) -> bool:
 
 
 # Money in the clause keeps a cap a price: "the altitude trek budget is under 1,500".
+# Narrower than `vocabulary.MONEY_WORDS` (no tips, bills, deposits, bucks ...) and with
+# Chinese of its own; not built from it, since widening it would refuse more heights.
 _MONEY = re.compile(
     r"(?<![a-z])(?:budget|pric(?:e|es|ed|ing)|cost|costs|fares?|pay|paid|spend|spent|fee|fees|rate"
     r"|rates|per|a\s+night"

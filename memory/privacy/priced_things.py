@@ -10,21 +10,24 @@ from __future__ import annotations
 
 import re
 
-from memory.privacy.vocabulary import CLOCK
+from memory.privacy.vocabulary import CABS, CLOCK, PRICED
 
 F = re.ASCII | re.IGNORECASE
 
-# Priced things: what a bare number beside them is the price of. Rooms, flights and trains
-# are left out (room, flight and train numbers); fares and tickets for them are in.
+# Cars one hires by the trip (`vocabulary.CABS`) and their apps.
+_CARS = rf"{CABS}|lyfts?|didi"
+# Priced things (the shared `vocabulary.PRICED` and more): what a bare number beside them is
+# the price of. Rooms, flights and trains are left out (room, flight and train numbers); fares
+# and tickets for them are in.
 # Trips, rides, stays and transfers are counted more often than priced ("trips 12 a year"):
 # they are things a number is "for", never things a number follows.
 _THINGS_EN = (
-    r"hotels?|motels?|hostels?|inns?|lodging|lodgings|accommodations?|airbnbs?"
-    r"|air\s?fares?|fares?|(?:flight|plane|train|rail|bus|ferry|air)\s+tickets?|tickets?"
-    r"|taxis?|cabs?|ubers?|lyfts?|didi|car\s+rentals?|rental\s+cars?|parking"
+    rf"{PRICED}|{_CARS}|motels?|hostels?|inns?|lodging|lodgings|accommodations?|airbnbs?"
+    r"|air\s?fares?|(?:flight|plane|train|rail|bus|ferry|air)\s+tickets?"
+    r"|car\s+rentals?|rental\s+cars?|parking"
     r"|meals?|dinners?|lunch(?:es)?|breakfasts?|brunch|food|drinks|tips?|visa\s+fees?"
-    r"|baggage\s+fees?|upgrades?|limos?|shuttles?|car\s+hire|hire\s+cars?|minibar"
-    r"|room\s+service|laundry|tolls?|grabs?|tours?|excursions?|day\s+trips?|admission"
+    r"|baggage\s+fees?|upgrades?|car\s+hire|hire\s+cars?|minibar"
+    r"|room\s+service|laundry|grabs?|excursions?|day\s+trips?"
     r"|(?:entry|entrance)\s+fees?|(?:rail|jr|railway|metro|subway|bus|day|city|museum|ski)"
     r"\s+pass(?:es)?|massages?|(?:metro|subway|transit|travel|tram|bus|oyster|octopus|suica"
     r"|pasmo)\s+cards?|coffees?|beers?|wines?|cocktails?"
@@ -38,8 +41,8 @@ _THINGS_EN = (
 # Things with a clock time: "lunch 1230", "taxi 1530 from the hotel", "breakfast 730",
 # "晚饭1930" (a Chinese ride's time is said with 点: "打车1100" is a fare).
 TIMED_BEFORE = re.compile(
-    r"(?:(?<![a-z])(?:meals?|dinners?|lunch(?:es)?|breakfasts?|brunch|drinks|taxis?|cabs?"
-    r"|ubers?|lyfts?|didi|limos?|shuttles?|pick-?ups?|drop-?offs?)(?![a-z])[^0-9.,;!?\n]{0,20}"
+    rf"(?:(?<![a-z])(?:meals?|dinners?|lunch(?:es)?|breakfasts?|brunch|drinks|{_CARS}"
+    r"|pick-?ups?|drop-?offs?)(?![a-z])[^0-9.,;!?\n]{0,20}"
     r"|(?:早饭|午饭|晚饭|早餐|午餐|晚餐|夜宵|宵夜)[^0-9,.;!?，。；！？\n]{0,6})\Z",
     F,
 )

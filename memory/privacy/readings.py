@@ -32,7 +32,7 @@ from memory.privacy.priced_things import THING_BEFORE
 from memory.privacy.reports import level_reached
 from memory.privacy.stated import journey_or_hours
 from memory.privacy.told import told_not_money
-from memory.privacy.vocabulary import clause_span
+from memory.privacy.vocabulary import MONEY_WORDS, MONEY_WORDS_ZH, clause_span, money_in
 
 F = re.ASCII | re.IGNORECASE
 
@@ -45,13 +45,13 @@ def _clause(text: str, start: int, end: int) -> tuple[int, int]:
 
 
 # Money in the clause: the roles below never take a number with these beside it.
-_MONEY = re.compile(
-    r"(?<![a-z])(?:budget|pric(?:e|es|ed|ing)|costs?|cost|fares?|pa(?:y|id|ying)|spen[dt]"
-    r"|fees?|rates?|per|a\s+(?:night|head|person)|each|tips?|bills?|charged?|quoted|deposit"
-    r"|bucks|dollars?|euros?|quid|cheap|expensive|ticket|book(?:ed|ing)?|rent(?:al)?"
-    r"|hire|tab|totall?ed|\$|usd|eur|rmb|yuan)(?![a-z])"
-    r"|[$€£¥]|块|元|钱|费|价|花了|付|买|租|贵|便宜|预算",
-    F,
+# The shared money words (`vocabulary`), and what these roles add: what a number is per,
+# a ticket (the singular only, unlike the other lists), a booking, a tab, a total, a
+# currency's code.
+_MONEY = money_in(
+    MONEY_WORDS,
+    r"per|a\s+(?:night|head|person)|each|ticket|book(?:ed|ing)?|tab|totall?ed|usd|eur|rmb|yuan",
+    zh=MONEY_WORDS_ZH,
 )
 
 # --- Money a priced thing owns -------------------------------------------------------------

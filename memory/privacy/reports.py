@@ -23,6 +23,8 @@ from __future__ import annotations
 
 import re
 
+from memory.privacy.vocabulary import MONEY_WORDS, MONEY_WORDS_ZH, money_in
+
 F = re.ASCII | re.IGNORECASE
 
 _CLAUSE_BREAK = re.compile(r"[.!?;:。！？；，,\n](?!\d)")
@@ -319,13 +321,12 @@ def _measured(text: str, low: int, start: int) -> bool:
     )
 
 
-_MONEY = re.compile(
-    r"(?<![a-z])(?:budget|pric(?:e|es|ed|ing)|costs?|fares?|pa(?:y|id|ying)|spen[dt]|fees?"
-    r"|rates?|tips?|bills?|charged?|quoted|deposit|bucks|dollars?|euros?|quid|cheap|expensive"
-    r"|rent(?:al)?|hire|insurance|salary|salaries|wages?|income|bonus|allowance|per\s+diem|stipend"
-    r"|earn(?:s|ed|ings)?|tickets?|(?:a|per)\s+(?:month|year|week|night))(?![a-z])"
-    r"|[$€£¥]|块|元|钱|费|价|花了|付|买|租|贵|便宜|预算|票|薪|工资|收入|补贴|奖金|酒店|住宿|房",
-    F,
+# The shared money words (`vocabulary`), and pay, cover and what is paid by the period.
+_MONEY = money_in(
+    MONEY_WORDS,
+    r"insurance|salary|salaries|wages?|income|bonus|allowance|per\s+diem|stipend"
+    r"|earn(?:s|ed|ings)?|tickets?|(?:a|per)\s+(?:month|year|week|night)",
+    zh=rf"{MONEY_WORDS_ZH}|票|薪|工资|收入|补贴|奖金|酒店|住宿|房",
 )
 
 

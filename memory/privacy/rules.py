@@ -27,13 +27,13 @@ from memory.privacy.codes import codes
 from memory.privacy.evidence import evidenced_amounts
 from memory.privacy.identifiers import glued, ibans, long_numbers, masked
 from memory.privacy.instructions import instructions
+from memory.privacy.label_words import labels
 from memory.privacy.money import amounts
 from memory.privacy.numbers import shaped_runs
 from memory.privacy.payloads import LINK, encoded
 from memory.privacy.stated import stated_amounts
 from memory.privacy.text import normalise
 from memory.privacy.unexplained import unexplained_amounts
-from memory.privacy.vocabulary import labels
 
 _Spans = Iterator[tuple[int, int]]
 _LATIN_OR_DIGIT = re.compile(r"[A-Za-z0-9]")

@@ -35,17 +35,23 @@ from collections.abc import Iterator
 
 from memory.privacy.priced_things import meal_hour
 from memory.privacy.told import departure_time
-from memory.privacy.vocabulary import AIRCRAFT_TYPES, CLOCK, COMMA_CLAUSE_END, RIDES, clause_span
+from memory.privacy.vocabulary import (
+    AIRCRAFT_TYPES,
+    CLOCK,
+    COMMA_CLAUSE_END,
+    MONEY_TALK,
+    MONEY_WORDS,
+    RIDES,
+    clause_span,
+    money_in,
+)
 
 F = re.ASCII | re.IGNORECASE
 
-_MONEY_WORDS = re.compile(
-    r"(?<![a-z])(?:budget|pric(?:e|es|ey|ed|ing)|costs?|fares?|pa(?:y|id|ying)|spen[dt]|fees?"
-    r"|rates?|tips?|bills?|charged?|quoted|deposit|bucks|dollars?|euros?|quid|cheap(?:er)?"
-    r"|expensive|rent(?:al)?|hire|tickets?|split|shared|worth|value|deal|bargain|steal|rip-?off|overpriced"
-    r"|steep|affordable|reasonable|cash|card|each|per|apiece|total|extra|return|one[\s-]way"
-    r"|a\s+(?:night|head|person|day)|for\s+(?:two|both|the\s+two|us|all))(?![a-z])|[$€£¥]",
-    F,
+# The shared money words and chat's talk of money (`vocabulary`), and judgements of value
+# these readings add ("shared", "a steal", "affordable").
+_MONEY_WORDS = money_in(
+    MONEY_WORDS, MONEY_TALK, r"shared|value|steal|overpriced|affordable|reasonable"
 )
 
 

@@ -25,24 +25,29 @@ from __future__ import annotations
 
 import re
 
-from memory.privacy.vocabulary import COMMA_CLAUSE_END, RIDES, clause_span
+from memory.privacy.vocabulary import (
+    COMMA_CLAUSE_END,
+    HIRED_RIDES,
+    MONEY_TALK,
+    MONEY_WORDS,
+    RIDES,
+    clause_span,
+    money_in,
+)
 
 F = re.ASCII | re.IGNORECASE
 
-MONEY_IN_CLAUSE = re.compile(
-    r"(?<![a-z])(?:budget|pric(?:e|es|ey|ed|ing)|costs?|fares?|pa(?:y|id|ying)|spen[dt]|fees?"
-    r"|rates?|tips?|bills?|charged?|quoted|deposit|bucks|dollars?|euros?|quid|cheap(?:er)?"
-    r"|expensive|rent(?:al|ed)?|hire[ds]?|tickets?|split|worth|deal|bargain|rip-?off|steep"
-    r"|cash|card|each|per|apiece|total|extra|return|one[\s-]way|bet|won|lost|owe[ds]?|tab"
-    r"|a\s+(?:night|head|person|day)|for\s+(?:two|both|us|all|the\s+(?:lot|two))"
-    # what a drive costs to run and what is played for money: "the drive was 60 in tolls",
-    # "played 500 on roulette"
+# The shared money words and chat's talk of money (`vocabulary`), and what these readings add:
+# a ride rented or hired, a debt or a bet ("owed 40", "won 200", "for the lot"), what a drive
+# costs to run and what is played for money ("the drive was 60 in tolls", "played 500 on
+# roulette").
+_TOLD_MONEY = (
+    r"rented|hire[ds]|bet|won|lost|owe[ds]?|tab|for\s+the\s+lot"
     r"|petrol|fuel|diesel|gas(?!\s+stations?)|tolls?(?!\s+roads?)|parking(?!\s+(?:lot|garage)s?)"
     r"|casinos?|roulette|slots|pokies|poker|blackjack|baccarat|craps|gambl(?:e|ed|ing)"
-    r"|wager(?:s|ed)?|betting|bets|chips|lottery|jackpot)(?![a-z])"
-    r"|[$€£¥]",
-    F,
+    r"|wager(?:s|ed)?|betting|bets|chips|lottery|jackpot"
 )
+MONEY_IN_CLAUSE = money_in(MONEY_WORDS, MONEY_TALK, _TOLD_MONEY)
 
 _SELF_MADE = re.compile(
     r"(?<![a-z])(?:drive|walk|hike|trek|climb|cycle|bike\s+ride|run|swim|commute|paddle)"
@@ -54,7 +59,7 @@ _SELF_MADE = re.compile(
 )
 # A hired ride in the clause makes "the drive" bought: "... with the hotel car service".
 _HIRED = re.compile(
-    rf"(?<![a-z])(?:drivers?|chauffeurs?|{RIDES}|car\s+service|service|hired?|private)(?![a-z])",
+    rf"(?<![a-z])(?:{HIRED_RIDES}|car\s+service|service|hired?|private)(?![a-z])",
     F,
 )
 _DONE = re.compile(
