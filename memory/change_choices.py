@@ -195,11 +195,9 @@ def other_given_up(reader: ClauseReader, a: Reading, b: Reading, old: str, new: 
     `a`) names others of, and neither the older's nor the kind whole: "I quit whisky" leaves
     "I love cocktails at the hotel bar", "青旅现在不住了" leaves "我喜欢住民宿"; "I've given up
     alcohol" gives up "a glass of wine with dinner"."""
-    for group in sorted(a.aspects & b.aspects & _APART):
-        if group == "ground":  # named as ways apart (`_ways`), not by the aspect group
-            if _other_way_given_up(reader, old, new):
-                return True
-            continue
+    if _other_way_given_up(reader, old, new):
+        return True  # ways of getting around, named apart (`_WAYS`), not by the aspect group
+    for group in sorted(a.aspects & b.aspects & _APART - {"ground"}):
         older, newer = (_members(reader._groups[group], text) for text in (old, new))
         named, held = ({m for m in ms if not _WHOLE.fullmatch(m)} for ms in (newer, older))
         if not named or not held or _words(named) & _words(older):
@@ -223,7 +221,9 @@ _WAYS = tuple(
         (r"\bride-?hail\w*|\bride-?shar\w*|网约车|专车", ("uber", "lyft", "didi", "app")),
         (r"\btaxis?\b|\bcabs?\b|出租|的士", ("taxi",)),
         (r"打车|叫[个辆台部]?车", _HAILED),
-        (r"\bbus(?:es)?\b|公交|大巴", ("bus",)),
+        (r"\bbus(?:es)?\b|公交", ("bus",)),
+        (r"\bcoach(?:es)?\b|大巴", ("coach",)),
+        (r"\bshuttles?\b|接驳|摆渡车", ("shuttle",)),
         (r"\bmetro\b|\bsubway\b|\bunderground\b|\btube\b|地铁", ("metro",)),
         (r"\btrains?\b|高铁|动车|火车", ("train",)),
         (r"\bpublic transport\w*|\btransit\b|公共交通", ("bus", "metro", "train")),

@@ -27,6 +27,14 @@ from tests.memory.change_outcomes import assert_kept_both_unmarked, assert_repla
             "I've stopped using public transport",
             id="en-public-transport-uber",
         ),
+        pytest.param(
+            "I take the tube in London",
+            "I've stopped taking taxis in London",
+            id="en-taxis-tube",
+        ),
+        pytest.param(
+            "I take the airport shuttle", "I've stopped using taxis", id="en-taxis-shuttle"
+        ),
         pytest.param("在城市里我坐地铁", "我现在不打车了", id="zh-hailing-metro"),
         pytest.param("在城市里我坐地铁", "滴滴现在不用了", id="zh-didi-metro"),
         pytest.param("出差都租车", "我不再坐出租车了", id="zh-taxi-is-no-car-rental"),
@@ -49,6 +57,7 @@ def test_one_way_of_getting_around_given_up_keeps_another_unmarked(
         ),
         pytest.param("出门一般打车", "我现在不打车了", id="zh-hailing"),
         pytest.param("我一般坐出租车", "我现在不打车了", id="zh-hailing-covers-taxis"),
+        pytest.param("我出门都用滴滴", "网约车我不坐了", id="zh-ride-hailing-covers-didi"),
         pytest.param("我喜欢坐公交", "我现在不坐公交了", id="zh-bus"),
     ],
 )
