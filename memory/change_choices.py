@@ -226,6 +226,7 @@ _WAYS = tuple(
         (r"\bshuttles?\b|接驳|摆渡车", ("shuttle",)),
         (r"\bmetro\b|\bsubway\b|\bunderground\b|\btube\b|地铁", ("metro",)),
         (r"\btrains?\b|高铁|动车|火车", ("train",)),
+        (r"\bdriv(?:e|es|ing)\b|\bdrove\b|自驾|开车", ("drive",)),
         (r"\bpublic transport\w*|\btransit\b|公共交通", ("bus", "metro", "train")),
         (
             r"\brent(?:s|al|ed|ing)?(?: (?:an?|the))? cars?\b|\brent\b|\bcar hire\b|"

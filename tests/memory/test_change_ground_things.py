@@ -35,7 +35,9 @@ from tests.memory.change_outcomes import assert_kept_both_unmarked, assert_repla
         pytest.param(
             "I take the airport shuttle", "I've stopped using taxis", id="en-taxis-shuttle"
         ),
+        pytest.param("I drive myself everywhere", "No more Uber for me", id="en-uber-driving"),
         pytest.param("在城市里我坐地铁", "我现在不打车了", id="zh-hailing-metro"),
+        pytest.param("我出差一般自驾", "我现在不打车了", id="zh-hailing-driving"),
         pytest.param("在城市里我坐地铁", "滴滴现在不用了", id="zh-didi-metro"),
         pytest.param("出差都租车", "我不再坐出租车了", id="zh-taxi-is-no-car-rental"),
     ],
@@ -52,6 +54,7 @@ def test_one_way_of_getting_around_given_up_keeps_another_unmarked(
     [
         pytest.param("I take the bus in cities", "I've stopped taking the bus", id="en-bus"),
         pytest.param("I rent a car on road trips", "I've stopped renting cars", id="en-rental"),
+        pytest.param("我喜欢自驾游", "我现在不自驾了", id="zh-driving"),
         pytest.param(
             "I usually take a cab to the hotel", "No more taxis for me", id="en-cab-is-a-taxi"
         ),
