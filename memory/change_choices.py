@@ -195,7 +195,9 @@ def other_given_up(reader: ClauseReader, a: Reading, b: Reading, old: str, new: 
     `a`) names others of, and neither the older's nor the kind whole: "I quit whisky" leaves
     "I love cocktails at the hotel bar", "青旅现在不住了" leaves "我喜欢住民宿"; "I've given up
     alcohol" gives up "a glass of wine with dinner"."""
-    for group in sorted(a.aspects & b.aspects & _APART):
+    if _other_way_given_up(reader, old, new):
+        return True  # ways of getting around, named apart (`_WAYS`), not by the aspect group
+    for group in sorted(a.aspects & b.aspects & _APART - {"ground"}):
         older, newer = (_members(reader._groups[group], text) for text in (old, new))
         named, held = ({m for m in ms if not _WHOLE.fullmatch(m)} for ms in (newer, older))
         if not named or not held or _words(named) & _words(older):
@@ -204,6 +206,52 @@ def other_given_up(reader: ClauseReader, a: Reading, b: Reading, old: str, new: 
         if clauses and all(_gives_up(reader, c) for c in clauses):
             return True
     return False
+
+
+# Ways of getting around, each with the things it covers: the aspect group "ground" names
+# broad ones only (public transport, a rental car), and the subject reads a bus and Uber
+# alike. 打车 hails a taxi or a car by app; 出租车 is a taxi, no 租车 (a rental car).
+_HAILED = ("taxi", "uber", "lyft", "didi", "app")
+_WAYS = tuple(
+    (re.compile(pattern), frozenset(things))
+    for pattern, things in (
+        (r"\buber\w*|优步", ("uber",)),
+        (r"\blyft\w*", ("lyft",)),
+        (r"滴滴", ("didi",)),
+        (r"\bride-?hail\w*|\bride-?shar\w*|网约车|专车", ("uber", "lyft", "didi", "app")),
+        (r"\btaxis?\b|\bcabs?\b|出租|的士", ("taxi",)),
+        (r"打车|叫[个辆台部]?车", _HAILED),
+        (r"\bbus(?:es)?\b|公交", ("bus",)),
+        (r"\bcoach(?:es)?\b|大巴", ("coach",)),
+        (r"\bshuttles?\b|接驳|摆渡车", ("shuttle",)),
+        (r"\bmetro\b|\bsubway\b|\bunderground\b|\btube\b|地铁", ("metro",)),
+        (r"\btrains?\b|高铁|动车|火车", ("train",)),
+        (r"\bdriv(?:e|es|ing)\b|\bdrove\b|自驾|开车", ("drive",)),
+        (r"\bpublic transport\w*|\btransit\b|公共交通", ("bus", "metro", "train")),
+        (
+            r"\brent(?:s|al|ed|ing)?(?: (?:an?|the))? cars?\b|\brent\b|\bcar hire\b|"
+            r"\bhire (?:an? )?cars?\b|(?<!出)租车",
+            ("rental",),
+        ),
+    )
+)
+
+
+def _ways(text: str) -> frozenset[str]:
+    """The things of ground transport `text` names (`_WAYS`)."""
+    norm = unicodedata.normalize("NFKC", text).casefold()
+    return frozenset(t for way, things in _WAYS if way.search(norm) for t in things)
+
+
+def _other_way_given_up(reader: ClauseReader, old: str, new: str) -> bool:
+    """Whether `new` gives up ways of getting around that cover none `old` names: "I've
+    stopped using Uber" leaves "I take the bus in cities", "我现在不打车了" leaves "在城市里
+    我坐地铁"; "我现在不打车了" gives up "我一般坐出租车" (打车 covers taxis)."""
+    held, named = _ways(old), _ways(new)
+    if not held or not named or held & named:
+        return False
+    clauses = [c for c in CLAUSE.split(new) if _ways(c)]
+    return bool(clauses) and all(_gives_up(reader, c) for c in clauses)
 
 
 def _members(group: re.Pattern[str], text: str) -> set[str]:
