@@ -223,6 +223,34 @@ def _battery(text: str, start: int, end: int, number: str) -> bool:
     return _BATTERY.search(text, max(0, start - 30), start) is not None
 
 
+# Round 31: a Chinese vehicle's own number, told by what one does with the vehicle or what it
+# does: ridden ("坐夜车401去西安", "搭夜班公交381") or running ("夜班公交381就停在酒店门口"); a
+# fare of the ride carries no such verb ("夜车四百").
+_VEHICLE_ZH = (
+    r"(?:车|巴士?|公交|地铁|火车|动车|高铁|船|轮渡|渡轮|班车|专线|夜班车|夜车|夜班公交)\s*\Z"
+)
+_RIDDEN_ZH = re.compile(
+    r"(?:坐|乘|搭|换乘|转乘|等)(?:上|了|过)?[^0-9，。,.；;！!？?\n]{0,4}?" + _VEHICLE_ZH
+)
+_VEHICLE_BEFORE_ZH = re.compile(r"[^0-9，。,.；;！!？?\n]{0,4}?" + _VEHICLE_ZH)
+_HAILED_ZH = re.compile(r"出租|网约|专车|包车|的士|打车|租车|滴滴")
+_RUNNING_ZH = re.compile(
+    r"\s*(?:就|会|也|都|刚好)?(?:停在|停靠|开到|开往|发车|到站|经过|直达|路过)"
+)
+
+
+def _vehicle_zh(text: str, start: int, end: int, number: str) -> bool:
+    if not (number.isdigit() and 2 <= len(number) <= 4):
+        return False
+    low = max(0, start - 12)
+    if _HAILED_ZH.search(text, low, start):
+        return False  # "坐出租车45到酒店" is a fare
+    return bool(
+        _RIDDEN_ZH.search(text, low, start)
+        or (_VEHICLE_BEFORE_ZH.search(text, low, start) and _RUNNING_ZH.match(text, end))
+    )
+
+
 def not_money(text: str, start: int, end: int, number: str) -> bool:
     """Whether the bare number text[start:end] is an altitude, a floor, a group's size or a
     battery's charge by the words that govern it, with no money in its clause; or (round 27)
@@ -237,7 +265,7 @@ def not_money(text: str, start: int, end: int, number: str) -> bool:
         owned = False  # "离开青旅的时候充电宝还有60": the battery is nearer than the hostel
     elif _altitude(text, start, end, number) or _floor(text, start, end, number):
         owned = THING_BEFORE.search(text, max(0, start - 40), start) is not None
-    elif _group(text, start, end, number):
+    elif _group(text, start, end, number) or _vehicle_zh(text, start, end, number):
         owned = False
     else:
         return False
