@@ -53,6 +53,7 @@ from memory.privacy.told import MONEY_IN_CLAUSE
 from memory.privacy.vocabulary import (
     COMMA_CLAUSE_END,
     HIRED_RIDES,
+    MONEY_WORDS_ZH,
     POSITIONS,
     PRICED,
     YEAR,
@@ -228,7 +229,8 @@ _TIME_CUE = re.compile(
 # lasted 90", "the talk went on for 40"); "ran" does for an event ("the lecture ran 50"; "the
 # taxi ran me 40" is a fare: "ran" must stand right before the number).
 _LASTED = re.compile(
-    r"(?<![a-z])(?:lasts?|lasted|lasting|went\s+on(?:\s+for)?|dragged\s+on(?:\s+for)?)"
+    r"(?<![a-z])(?:lasts?|lasted|lasting|went\s+on(?:\s+for)?|dragged\s+on(?:\s+for)?"
+    r"|stops?|stopped|paus(?:es|ed?)|halts?|halted)"
     r"(?:\s+(?:about|around|roughly|only|just|nearly|almost|over|under|a\s+good|a\s+solid))*\s*\Z",
     F,
 )
@@ -237,6 +239,15 @@ _RAN = re.compile(
     r"\s*\Z",
     F,
 )
+# The Chinese: a stop or a stay said with its verb ("每个观景台停二十", "在山顶待了四十"), and a
+# journey one makes oneself ("开车去酒庄九十", "走路到古城二十"), with no money word or hired
+# ride in the clause ("租车一天三百", "开车去机场停车费六十" stay prices).
+_LASTED_ZH = re.compile(r"(?:停留|停|待|呆|逗留)了?(?:大概|差不多|约|大约)?\s*\Z")
+_SELF_MADE_ZH = re.compile(
+    r"(?:开车|自驾|走路|步行|骑车|骑行|徒步|跑步)(?:去|到|回|上|下)?[^0-9，,。.;；！!？?\n]{0,6}?"
+    r"(?:要|得|大概|差不多|约|大约)?\s*\Z"
+)
+_MONEY_ZH = re.compile(rf"{MONEY_WORDS_ZH}|包车|打车|出租|油|过路|停车|门票|票")
 # When a session is held, right after its number: "the yoga class is 75 in the morning" (a
 # price is not said with the part of the day it is paid in).
 _WHEN_AFTER = re.compile(
@@ -315,6 +326,9 @@ def measured(text: str, start: int, end: int, number: str, *, judged: bool = Fal
         return False
     low = max(0, start - 60)
     lasted = _LASTED.search(text, low, start) is not None
+    if _LASTED_ZH.search(text, low, start) or _SELF_MADE_ZH.search(text, low, start):
+        first, last = clause_span(COMMA_CLAUSE_END, text, start, end)
+        return _MONEY_ZH.search(text, first, last) is None
     unbought = _subject(_UNBOUGHT_EVENT, text, low, start) or _subject(_SELF_MADE, text, low, start)
     ticketed = not unbought and _subject(_TICKETED_EVENT, text, low, start)
     way = not (unbought or ticketed) and _subject(_WAY, text, low, start)

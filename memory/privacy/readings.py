@@ -181,12 +181,14 @@ _VENUE = re.compile(
 _ON_BEFORE = re.compile(r"(?<![a-z])(?:up\s+|down\s+)?on\s+(?:the\s+)?\Z", F)
 
 
-def _floor(text: str, start: int, end: int, number: str) -> bool:
+def _floor(text: str, start: int, end: int, number: str) -> int | None:
+    """Where the venue a floor number belongs to ends, or None: "the rooftop bar on 58"."""
     if not number.isdigit() or not 2 <= int(number) <= 163:
-        return False
+        return None
     low = max(0, start - 40)
     on = _ON_BEFORE.search(text, low, start)
-    return on is not None and _VENUE.search(text, low, on.start()) is not None
+    venues = list(_VENUE.finditer(text, low, on.start())) if on is not None else []
+    return venues[-1].end() if venues else None
 
 
 _GROUP_BEFORE = re.compile(
@@ -263,8 +265,12 @@ def not_money(text: str, start: int, end: int, number: str) -> bool:
         return True  # round 30: "the gig is 45", "the bike path is 40 along the coast"
     if _battery(text, start, end, number):
         owned = False  # "离开青旅的时候充电宝还有60": the battery is nearer than the hostel
-    elif _altitude(text, start, end, number) or _floor(text, start, end, number):
+    elif _altitude(text, start, end, number):
         owned = THING_BEFORE.search(text, max(0, start - 40), start) is not None
+    elif (venue := _floor(text, start, end, number)) is not None:
+        # Round 31: a priced thing before the venue owns the venue, not the floor ("the
+        # hotel's rooftop is on 31"); after it, the number ("the rooftop bar on the hotel 58").
+        owned = THING_BEFORE.search(text, venue, start) is not None
     elif _group(text, start, end, number) or _vehicle_zh(text, start, end, number):
         owned = False
     else:

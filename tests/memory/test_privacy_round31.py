@@ -1,8 +1,9 @@
 """Round 31: what a sentence says about a bare number, checked on what the traveller sees
 (bench/README.md, "Round 31").
 
-A verb of lasting, an event that ran, the part of the day a session is held in, a match that
-went to penalties, a vehicle one rides or that runs, golf holes: no money. A number "for the
+A verb of lasting or stopping, an event that ran, the part of the day a session is held in, a
+match that went to penalties, a vehicle one rides or that runs, a Chinese drive or walk one
+makes oneself, golf holes, a floor of a venue a hotel owns: no money. A number "for the
 guide" or "for our driver": their pay. Half an ID or passport number named as such is refused
 even when its other half never comes."""
 
@@ -29,6 +30,12 @@ from tests.memory.privacy_verdicts import assert_kept, assert_refused
         "夜班公交381就停在酒店门口",
         "打了十八洞高尔夫",
         "we played 18 holes before the flight",
+        "the tour bus stops 20, then drives on",
+        "每个观景台停二十",
+        "开车去酒庄九十，一路都是山",
+        "走路到古城二十",
+        # a floor belongs to the venue nearest it, not to the hotel that owns the venue
+        "the hotel's rooftop is on 31 and opens at 5",
     ],
 )
 def test_lengths_rides_and_holes_are_kept(text: str) -> None:
@@ -49,6 +56,12 @@ def test_lengths_rides_and_holes_are_kept(text: str) -> None:
         # a hailed ride's number is its fare, ridden or not
         "坐出租车45到酒店",
         "夜车四百",
+        # a drive or a stop beside a fee, a rental or a hired car is its cost
+        "开车去机场停车费六十",
+        "租车一天三百",
+        "打车去机场六十",
+        "停车二十",
+        "the hotel rooftop bar on 58 was 30 a cocktail",
     ],
 )
 def test_pay_and_prices_stay_refused(text: str) -> None:
