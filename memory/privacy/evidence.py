@@ -240,11 +240,12 @@ _RAN = re.compile(
     F,
 )
 # The Chinese: a stop or a stay said with its verb ("每个观景台停二十", "在山顶待了四十"), and a
-# journey one makes oneself ("开车去酒庄九十", "走路到古城二十"), with no money word or hired
+# journey one makes oneself to somewhere ("开车去酒庄九十", "走路到古城二十"; "骑行团带午饭六十五"
+# goes nowhere: a lunch's price), with no money word or hired
 # ride in the clause ("租车一天三百", "开车去机场停车费六十" stay prices).
 _LASTED_ZH = re.compile(r"(?:停留|停|待|呆|逗留)了?(?:大概|差不多|约|大约)?\s*\Z")
 _SELF_MADE_ZH = re.compile(
-    r"(?:开车|自驾|走路|步行|骑车|骑行|徒步|跑步)(?:去|到|回|上|下)?[^0-9，,。.;；！!？?\n]{0,6}?"
+    r"(?:开车|自驾|走路|步行|骑车|骑行|徒步|跑步)(?:(?:去|到|回|上|下)[^0-9，,。.;；！!？?\n]{1,6}?)?"
     r"(?:要|得|大概|差不多|约|大约)?\s*\Z"
 )
 _MONEY_ZH = re.compile(rf"{MONEY_WORDS_ZH}|包车|打车|出租|油|过路|停车|门票|票")

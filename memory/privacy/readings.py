@@ -248,7 +248,7 @@ def _vehicle_zh(text: str, start: int, end: int, number: str) -> bool:
     if _HAILED_ZH.search(text, low, start):
         return False  # "坐出租车45到酒店" is a fare
     return bool(
-        _RIDDEN_ZH.search(text, low, start)
+        (len(number) >= 3 and _RIDDEN_ZH.search(text, low, start))  # "坐电车二十五" may be a fare
         or (_VEHICLE_BEFORE_ZH.search(text, low, start) and _RUNNING_ZH.match(text, end))
     )
 
