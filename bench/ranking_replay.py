@@ -83,6 +83,8 @@ def _capturing_rank_facts(facts, query, embedder, schema, limit=None):  # type: 
     _last["ids"] = [item.id for item in facts.items]
     _last["texts"] = list(facts.texts)
     _last["slots"] = list(facts.slots)
+    _last["matrix"] = facts.matrix.copy()
+    _last["query"] = embedder.embed_query(query)
     return out
 
 
@@ -109,6 +111,8 @@ def _case(
         "near": f.near,
         "texts": _last["texts"],
         "slots": _last["slots"],
+        "matrix": _last["matrix"],
+        "query": _last["query"],
         "gap": _last["gap"],
         "target": ids.index(target) if target in ids else None,
         "baseline": base,

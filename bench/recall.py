@@ -43,7 +43,8 @@ the tuned halves; `--split fresh2` two more, written before the next round's tun
 two more, written before its clear-match guard was measured on held-out sets; `--split fresh5`
 two more, written before the tuning of the round after it; `--split fresh6` two more, written
 before the tuning of the round after the vocabulary's misreads; `--split fresh7` two more,
-written before the tuning of the round on how the rules combine with the embedding.
+written before the tuning of the round on how the rules combine with the embedding;
+`--split fresh8` two more, written before the round on hubness and namespace centring.
 `--data` is only needed for the PrefEval modes (cross, same). See bench/README.md for the figures.
 SQLite: a file in a temporary directory; PostgreSQL: a fresh schema in database `test`
 on 127.0.0.1 (dropped afterwards). No Redis (`search` does not use the cache).
@@ -291,7 +292,16 @@ def run_bilingual(
 
 PEOPLE = Path(__file__).resolve().parent / "travel_people.json"
 # Blind travellers' splits, each written and committed before the round it measures.
-FRESH_SPLITS = ("fresh", "fresh2", "fresh3", "fresh4", "fresh5", "fresh6", "fresh7")
+FRESH_SPLITS = (
+    "fresh",
+    "fresh2",
+    "fresh3",
+    "fresh4",
+    "fresh5",
+    "fresh6",
+    "fresh7",
+    "fresh8",
+)
 
 
 def run_people(memory: Memory, baseline: Baseline, split: str, run_id: str) -> ModeResult:
@@ -398,7 +408,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument(
         "--split",
         choices=["dev", "check", *FRESH_SPLITS],
-        help="half of the topics (fresh, fresh2 … fresh7: people)",
+        help="half of the topics (fresh, fresh2 … fresh8: people)",
     )
     parser.add_argument(
         "--mode",
@@ -417,7 +427,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     prefeval = [m for m in modes if m in ("cross", "same")]
     if args.split in FRESH_SPLITS and modes != ["people"]:
-        raise SystemExit("--split fresh, fresh2 … fresh7 are for --mode people only")
+        raise SystemExit("--split fresh, fresh2 … fresh8 are for --mode people only")
     if prefeval and args.data is None:
         raise SystemExit("--data (a folder of PrefEval topic files) is needed for cross/same")
     topics = load_topics(args.data) if prefeval and args.data else {}
