@@ -53,6 +53,7 @@ from memory.privacy.told import MONEY_IN_CLAUSE
 from memory.privacy.vocabulary import (
     COMMA_CLAUSE_END,
     HIRED_RIDES,
+    MONEY_WORDS_ZH,
     POSITIONS,
     PRICED,
     YEAR,
@@ -105,6 +106,16 @@ _BUT_WORTH = re.compile(
     r"\s*,?\s*(?:but|though|yet)\s+(?:(?:it\s+was|it'?s|it\s+is|honestly|totally|so|well"
     r"|definitely|still|really)\s+){0,3}worth(?![a-z])"
     r"|\s*[，,]?\s*(?:但是?|不过)(?:真的|很|挺|也)?(?:值|值得)",
+    F,
+)
+# Round 31: a number "for" a person one pays for a service is what they were paid: "the hike
+# was 120 for the guide", "80 for our driver" ("a table for 12 for the guide" has no such shape:
+# the person must follow the number itself).
+_PAID_PERSON_AFTER = re.compile(
+    r"\s+(?:each\s+)?for\s+(?:the|our|my|a|each|his|her|their)\s+(?:(?:local|private|mountain"
+    r"|tour|dive|ski|surf|hotel)\s+)?(?:guides?|drivers?|porters?|chauffeurs?|instructors?"
+    r"|sherpas?|boatm[ae]n|muleteers?|babysitters?|nann(?:y|ies)|cooks?|chefs?|skippers?"
+    r"|captains?|photographers?|translators?|interpreters?|coach(?:es)?|trainers?)(?![a-z])",
     F,
 )
 _LOUNGE = re.compile(
@@ -166,6 +177,7 @@ def evidenced_amounts(text: str) -> Iterator[tuple[int, int]]:
             or _PRICE_JUDGED.search(text, first, last)
             or (_SHOP_AFTER.match(text, end) and _DOING_BEFORE.search(text, low, start))
             or _LOUNGE.search(text, low, start)
+            or _PAID_PERSON_AFTER.match(text, end)
         )
         number = match.group(1)
         if (evidence and not _named(text, low, start, number)) or (
@@ -194,7 +206,8 @@ _UNBOUGHT_EVENT = re.compile(
 _TICKETED_EVENT = re.compile(
     r"(?<![a-z])(?:gigs?|sets?|shows?|concerts?|films?|movies?|matche?s?|games?|lectures?"
     r"|talks?|ceremon(?:y|ies)|recitals?|screenings?|documentar(?:y|ies)|albums?"
-    r"|performances?|operas?|plays?|panels?|sessions?|services?)"
+    r"|performances?|operas?|plays?|panels?|sessions?|services?|classes|class|lessons?"
+    r"|workshops?|workouts?|practices?|rehearsals?|tours?|excursions?)"
     rf"(?:\s+(?:in|at|on)\s+(?:the\s+)?[a-z]+)?{_LINK}",
     F,
 )
@@ -203,12 +216,45 @@ _TICKETED_EVENT = re.compile(
 _TIME_CUE = re.compile(
     r"(?<![a-z])(?:minutes?|mins?|hours?|hrs?|long|length|lengthy|runtime|run(?:ning)?\s+time"
     r"|duration|intervals?|intermissions?|half[\s-]?time|extra\s+time|overtime|stoppage\s+time"
+    r"|full[\s-]?time|penalt(?:y|ies)|shoot-?outs?|tie-?breaks?|kick-?off"
     r"|injury\s+time|overran|ran\s+(?:over|long)|km|kms|kilomet(?:er|re)s?|miles?|met(?:er|re)s"
     r"|noon|midnight)(?![a-z])"
     r"|(?<![0-9])(?:[01]?\d|2[0-3])[:.][0-5]\d(?![0-9])|(?<![0-9.])(?:1[0-2]|0?[1-9])\s*[ap]\.?m(?![a-z])"
     r"|(?<![a-z])(?:starts?|begins?|ends?|finish(?:es)?|till|until|by|doors)\s+(?:at\s+)?"
     r"(?:1[0-2]|0?[1-9])(?![0-9.,])"
     r"|分钟|小时|公里|千米|[0-9]点",
+    F,
+)
+# Round 31: a verb of lasting says the number is a time whoever the subject is ("the tour
+# lasted 90", "the talk went on for 40"); "ran" does for an event ("the lecture ran 50"; "the
+# taxi ran me 40" is a fare: "ran" must stand right before the number).
+_LASTED = re.compile(
+    r"(?<![a-z])(?:lasts?|lasted|lasting|went\s+on(?:\s+for)?|dragged\s+on(?:\s+for)?"
+    r"|stops?|stopped|paus(?:es|ed?)|halts?|halted)"
+    r"(?:\s+(?:about|around|roughly|only|just|nearly|almost|over|under|a\s+good|a\s+solid))*\s*\Z",
+    F,
+)
+_RAN = re.compile(
+    r"(?<![a-z])(?:runs?|ran)(?:\s+(?:about|around|roughly|only|just|nearly|almost|over|under))*"
+    r"\s*\Z",
+    F,
+)
+# The Chinese: a stop or a stay said with its verb ("每个观景台停二十", "在山顶待了四十"), and a
+# journey one makes oneself to somewhere ("开车去酒庄九十", "走路到古城二十"; "骑行团带午饭六十五"
+# goes nowhere: a lunch's price), with no money word or hired
+# ride in the clause ("租车一天三百", "开车去机场停车费六十" stay prices).
+_LASTED_ZH = re.compile(r"(?:停留|停|待|呆|逗留)了?(?:大概|差不多|约|大约)?\s*\Z")
+_SELF_MADE_ZH = re.compile(
+    r"(?:开车|自驾|走路|步行|骑车|骑行|徒步|跑步)(?:(?:去|到|回|上|下)[^0-9，,。.;；！!？?\n]{1,6}?)?"
+    r"(?:要|得|大概|差不多|约|大约)?\s*\Z"
+)
+_MONEY_ZH = re.compile(rf"{MONEY_WORDS_ZH}|包车|打车|出租|油|过路|停车|门票|票")
+# When a session is held, right after its number: "the yoga class is 75 in the morning" (a
+# price is not said with the part of the day it is paid in).
+_WHEN_AFTER = re.compile(
+    r"\s+(?:(?:in|on)\s+the\s+(?:mornings?|afternoons?|evenings?)|at\s+(?:night|dawn|dusk"
+    r"|sunrise|sunset)|(?:every|each)\s+(?:morning|afternoon|evening|night)|before\s+breakfast)"
+    r"(?![a-z])",
     F,
 )
 # Journeys one makes oneself, as `told` reads them: "the walk was 20 but worth it".
@@ -247,7 +293,7 @@ _NOT_MONEY_HERE = re.compile(r"(?<![a-z])(?:each\s+way|extra\s+time)(?![a-z])", 
 # A priced thing before the number (`vocabulary.PRICED`), and what else is priced here: a
 # taxi, an entry, a class, a lesson, a room, a pass, a rental or a hire.
 _PRICED_BEFORE = re.compile(
-    rf"(?<![a-z])(?:{PRICED}|taxis?|entry|classes?|lessons?|rooms?|passes?|rentals?|hire)"
+    rf"(?<![a-z])(?:{PRICED}|taxis?|entry|rooms?|passes?|rentals?|hire)"
     r"(?![a-z])|票|费|价|钱",
     F,
 )
@@ -280,20 +326,30 @@ def measured(text: str, start: int, end: int, number: str, *, judged: bool = Fal
     if not digits.isdigit() or not 2 <= int(digits) <= 300:
         return False
     low = max(0, start - 60)
+    lasted = _LASTED.search(text, low, start) is not None
+    if _LASTED_ZH.search(text, low, start) or _SELF_MADE_ZH.search(text, low, start):
+        first, last = clause_span(COMMA_CLAUSE_END, text, start, end)
+        return _MONEY_ZH.search(text, first, last) is None
     unbought = _subject(_UNBOUGHT_EVENT, text, low, start) or _subject(_SELF_MADE, text, low, start)
     ticketed = not unbought and _subject(_TICKETED_EVENT, text, low, start)
     way = not (unbought or ticketed) and _subject(_WAY, text, low, start)
     way_zh = not (unbought or ticketed or way) and _WAY_ZH.search(text, low, start) is not None
-    if not (unbought or ticketed or way or way_zh):
+    if not (unbought or ticketed or way or way_zh or lasted):
         return False
     first, last = clause_span(COMMA_CLAUSE_END, text, start, end)
     after = _NOT_MONEY_HERE.sub(" ", text[end:last])
     clause = text[first:start] + " " + (_WORTH.sub(" ", after) if judged else after)
     if MONEY_IN_CLAUSE.search(clause) or _HIRED.search(text, first, last):
         return False
-    if _PRICED_BEFORE.search(text, first, start) or _RATE_AFTER.match(text, end):
+    if _RATE_AFTER.match(text, end):
+        return False
+    if lasted:
+        return True  # a price does not last: "the tour lasted 90"
+    if _PRICED_BEFORE.search(text, first, start):
         return False
     if unbought:
+        return True
+    if ticketed and (_RAN.search(text, low, start) or _WHEN_AFTER.match(text, end)):
         return True
     if way_zh:
         return _WHERE_ZH.search(text, first, last) is not None

@@ -40,7 +40,7 @@ from memory.privacy.amount_similarity import (
     shared_amount_similarity,
 )
 from memory.privacy.categories import Category
-from memory.privacy.numbers import PIECE, pieces, pieces_shape
+from memory.privacy.numbers import ID_NAMES, PIECE, pieces, pieces_shape
 from memory.privacy.rules import DIGIT, findings, scan
 from memory.privacy.similarity import InstructionSimilarity, shared_similarity
 from memory.privacy.text import normalise
@@ -85,11 +85,7 @@ _IDENTIFIERS: tuple[Category, ...] = ("id", "card", "account", "phone", "secret"
 # "card number starts 4929", "手机号开头是139") makes every part of the call that number; a
 # document named elsewhere in the fact ("护照放前台，开头的几天住305") names no part.
 _NAMES: tuple[tuple[Category, str], ...] = (
-    (
-        "id",
-        r"(?<![a-z])(?:passport|id|identity|licen[cs]e|ssn|social\s+security)(?![a-z])"
-        r"(?:\s+card)?(?:\s*(?:number|no\.?|#))?|护照|身份证|证件号|驾照",
-    ),
+    ("id", ID_NAMES),
     ("card", r"(?<![a-z])card(?![a-z])(?:\s*(?:number|no\.?|#))?|卡号"),
     ("phone", r"(?<![a-z])(?:phone|mobile|cell)(?![a-z])(?:\s*(?:number|no\.?|#))?|手机|电话"),
     ("account", r"(?<![a-z])account(?![a-z])(?:\s*(?:number|no\.?|#))?|账号|账户"),

@@ -100,12 +100,12 @@ NOT_MONEY = re.compile(
     r"|reviews?|comments?|ratings|votes?|grams?|kph|mph|db|decibels?|characters?|chars?|weekends?"
     r"|wide|long|tall|high|deep|thick|strong"
     r"|run|race|marathon|tv|video|screen|monitor|resolution|dpi|lux"
-    r"|avios|mqms?|xp|kcal|calories|o'?clock|legs?|cars?|seaters?|berths?)"
+    r"|avios|mqms?|xp|kcal|calories|o'?clock|legs?|cars?|seaters?|berths?|holes?)"
     r"(?![a-z])|[:/.]\d|-\d{1,2}(?!\d)"
     r"|\s?(?:多|余|来|几)?(?:分钟|分|秒|小时|个|天|日(?![租薪])|号|月(?![租薪])|年(?![租薪])|周(?![末租薪])|星期|晚|夜|点|时|次|人|位|件|箱"
     r"|张|间|层|楼|站|公斤|千克|斤|串|碗|盘|罐|碟|公里|千米|米|平|星|岁|倍|度|条|排|步|段|积分|里程|寸|厘米|公分|趟"
     r"|家|座|所|辆|班|架|轮|顿|杯|瓶|份|本|页|封|首|场|届|圈|遍|口|只|双|套|台|部|款|种|类|项|回(?!来)"
-    r"|批|列|节|车厢|号线|路(?!费)|毫升|升(?![舱级])|瓦|兆|码|篇|跳|分之|号?房(?![费价补租])|★|车(?![费钱票])|折|名"
+    r"|批|列|节|车厢|号线|路(?!费)|毫升|升(?![舱级])|瓦|兆|码|篇|跳|分之|号?房(?![费价补租])|★|车(?![费钱票])|折|名|洞"
     r"|舱(?![费价位]))",
     F,
 )

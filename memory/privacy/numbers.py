@@ -130,6 +130,27 @@ PIECE = re.compile(
 )
 
 
+# The words that name an ID or passport number (`guard` reads a part named by them across a
+# call's facts too).
+ID_NAMES = (
+    r"(?<![a-z])(?:passport|id|identity|licen[cs]e|ssn|social\s+security)(?![a-z])"
+    r"(?:\s+card)?(?:\s*(?:number|no\.?|#))?|护照|身份证|证件号|驾照"
+)
+_ID_NAMED = re.compile(rf"(?:{ID_NAMES})[^.;!?。；！？\n,，]{{0,16}}\Z", re.IGNORECASE)
+# A list goes on after "then" or 接着; a part sits where "starts" or "the last four" say.
+_LIST_WORD = re.compile(r"\A(?:then|接着)", re.IGNORECASE)
+
+
+def named_id_parts(text: str) -> Iterator[tuple[int, int]]:
+    """Round 31: the spans of parts of an ID or passport number named as such ("passport
+    number: starts X1234", "身份证开头是110101"): half of that number, even alone."""
+    for match in PIECE.finditer(text):
+        if not _LIST_WORD.match(match.group()) and _ID_NAMED.search(
+            text, max(0, match.start() - 40), match.start()
+        ):
+            yield match.span(1)
+
+
 def pieces(text: str) -> list[str]:
     """The parts `text` offers of a longer number, in order: digits, and the letters a
     document number starts with."""

@@ -181,12 +181,14 @@ _VENUE = re.compile(
 _ON_BEFORE = re.compile(r"(?<![a-z])(?:up\s+|down\s+)?on\s+(?:the\s+)?\Z", F)
 
 
-def _floor(text: str, start: int, end: int, number: str) -> bool:
+def _floor(text: str, start: int, end: int, number: str) -> int | None:
+    """Where the venue a floor number belongs to ends, or None: "the rooftop bar on 58"."""
     if not number.isdigit() or not 2 <= int(number) <= 163:
-        return False
+        return None
     low = max(0, start - 40)
     on = _ON_BEFORE.search(text, low, start)
-    return on is not None and _VENUE.search(text, low, on.start()) is not None
+    venues = list(_VENUE.finditer(text, low, on.start())) if on is not None else []
+    return venues[-1].end() if venues else None
 
 
 _GROUP_BEFORE = re.compile(
@@ -223,6 +225,34 @@ def _battery(text: str, start: int, end: int, number: str) -> bool:
     return _BATTERY.search(text, max(0, start - 30), start) is not None
 
 
+# Round 31: a Chinese vehicle's own number, told by what one does with the vehicle or what it
+# does: ridden ("坐夜车401去西安", "搭夜班公交381") or running ("夜班公交381就停在酒店门口"); a
+# fare of the ride carries no such verb ("夜车四百").
+_VEHICLE_ZH = (
+    r"(?:车|巴士?|公交|地铁|火车|动车|高铁|船|轮渡|渡轮|班车|专线|夜班车|夜车|夜班公交)\s*\Z"
+)
+_RIDDEN_ZH = re.compile(
+    r"(?:坐|乘|搭|换乘|转乘|等)(?:上|了|过)?[^0-9，。,.；;！!？?\n]{0,4}?" + _VEHICLE_ZH
+)
+_VEHICLE_BEFORE_ZH = re.compile(r"[^0-9，。,.；;！!？?\n]{0,4}?" + _VEHICLE_ZH)
+_HAILED_ZH = re.compile(r"出租|网约|专车|包车|的士|打车|租车|滴滴")
+_RUNNING_ZH = re.compile(
+    r"\s*(?:就|会|也|都|刚好)?(?:停在|停靠|开到|开往|发车|到站|经过|直达|路过)"
+)
+
+
+def _vehicle_zh(text: str, start: int, end: int, number: str) -> bool:
+    if not (number.isdigit() and 2 <= len(number) <= 4):
+        return False
+    low = max(0, start - 12)
+    if _HAILED_ZH.search(text, low, start):
+        return False  # "坐出租车45到酒店" is a fare
+    return bool(
+        (len(number) >= 3 and _RIDDEN_ZH.search(text, low, start))  # "坐电车二十五" may be a fare
+        or (_VEHICLE_BEFORE_ZH.search(text, low, start) and _RUNNING_ZH.match(text, end))
+    )
+
+
 def not_money(text: str, start: int, end: int, number: str) -> bool:
     """Whether the bare number text[start:end] is an altitude, a floor, a group's size or a
     battery's charge by the words that govern it, with no money in its clause; or (round 27)
@@ -235,9 +265,13 @@ def not_money(text: str, start: int, end: int, number: str) -> bool:
         return True  # round 30: "the gig is 45", "the bike path is 40 along the coast"
     if _battery(text, start, end, number):
         owned = False  # "离开青旅的时候充电宝还有60": the battery is nearer than the hostel
-    elif _altitude(text, start, end, number) or _floor(text, start, end, number):
+    elif _altitude(text, start, end, number):
         owned = THING_BEFORE.search(text, max(0, start - 40), start) is not None
-    elif _group(text, start, end, number):
+    elif (venue := _floor(text, start, end, number)) is not None:
+        # Round 31: a priced thing before the venue owns the venue, not the floor ("the
+        # hotel's rooftop is on 31"); after it, the number ("the rooftop bar on the hotel 58").
+        owned = THING_BEFORE.search(text, venue, start) is not None
+    elif _group(text, start, end, number) or _vehicle_zh(text, start, end, number):
         owned = False
     else:
         return False

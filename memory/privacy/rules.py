@@ -29,7 +29,7 @@ from memory.privacy.identifiers import glued, ibans, long_numbers, masked
 from memory.privacy.instructions import instructions
 from memory.privacy.label_words import labels
 from memory.privacy.money import amounts
-from memory.privacy.numbers import shaped_runs
+from memory.privacy.numbers import named_id_parts, shaped_runs
 from memory.privacy.payloads import LINK, encoded
 from memory.privacy.stated import stated_amounts
 from memory.privacy.text import normalise
@@ -93,6 +93,7 @@ def _ids(text: str) -> _Spans:
     yield from _labelled(P.ID_LABEL, text, 6)
     yield from _near(text, "id")
     yield from _reverse(text, "id")
+    yield from named_id_parts(text)  # round 31: "passport number: starts X1234" alone
 
 
 def _card_numbers(text: str) -> _Spans:
