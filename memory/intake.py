@@ -28,6 +28,13 @@ _NOT_IN_IDS = ("Cs", "Cc", "Cf", "Zl", "Zp")
 # request passes here, and a loop over its characters cost a hit ~10-25 us.
 _CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
 _SURROGATE = re.compile("[\ud800-\udfff]")
+# A fact that names nothing to remember: "x", "ok", "好", "1", "…" (a stray key, a reply
+# to the bot). Letters and CJK characters are what a preference is made of.
+_ACKNOWLEDGED = frozenset(
+    ("ok", "okay", "yes", "yep", "no", "nope", "sure", "thanks", "thank you", "done", "test")
+) | frozenset(("好", "好的", "嗯", "嗯嗯", "是", "是的", "对", "行", "可以", "谢谢", "收到"))
+_PUNCT = re.compile(r"[\W_]+")
+_CJK = re.compile(r"[\u3400-\u9fff]")
 
 
 def check_namespace(namespace: object) -> str:
@@ -76,6 +83,17 @@ def _has_control_chars(text: str) -> bool:
     return _CONTROL.search(text) is not None
 
 
+def says_nothing(text: str) -> bool:
+    """True for a fact too bare to be a preference: one CJK character or fewer than three
+    letters with no CJK, digits and marks aside; or a bare acknowledgement ("ok", "好的")."""
+    bare = " ".join(_PUNCT.sub(" ", text.lower()).split())
+    if bare in _ACKNOWLEDGED:
+        return True
+    cjk = len(_CJK.findall(bare))
+    letters = sum(ch.isalpha() for ch in bare) - cjk
+    return letters + 2 * cjk < 3
+
+
 def screen(
     facts: Sequence[object],
     *,
@@ -102,6 +120,8 @@ def screen(
             code, reason = "control_chars", "contains control characters or broken Unicode"
         elif not text:
             code, reason = "empty", "empty fact"
+        elif says_nothing(text):
+            code, reason = "no_content", "names no preference: say what to remember"
         elif len(text) > limits.memory_max_fact_chars:
             code = "too_long"
             reason = (
@@ -126,4 +146,11 @@ def screen(
     return outcomes, accepted
 
 
-__all__ = ["MAX_NAMESPACE_CHARS", "check_namespace", "clean_text", "repaired", "screen"]
+__all__ = [
+    "MAX_NAMESPACE_CHARS",
+    "check_namespace",
+    "clean_text",
+    "repaired",
+    "says_nothing",
+    "screen",
+]
