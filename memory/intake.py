@@ -4,7 +4,8 @@ Namespaces are checked and normalised (`check_namespace`), request text is repai
 (`clean_text`), and `record`'s facts are screened: shape first (not text, control
 characters or broken Unicode, empty, too long, too many in one call), then
 the privacy guard on the call's facts together, which only asks for the person's stored
-facts (`stored`) when a new fact offers a piece of a number. A fact refused here never
+facts (`stored`) when a new fact offers a piece of a number; last, a fact the guard let
+pass that names nothing ("ok", "x", "5678" alone) is refused as `no_content`. A fact refused here never
 reaches a store: for Bailian, it never leaves the machine.
 """
 
@@ -33,6 +34,7 @@ _SURROGATE = re.compile("[\ud800-\udfff]")
 _ACKNOWLEDGED = frozenset(
     ("ok", "okay", "yes", "yep", "no", "nope", "sure", "thanks", "thank you", "done", "test")
 ) | frozenset(("好", "好的", "嗯", "嗯嗯", "是", "是的", "对", "行", "可以", "谢谢", "收到"))
+_NO_CONTENT = "names no preference: say what to remember"
 _PUNCT = re.compile(r"[\W_]+")
 _CJK = re.compile(r"[\u3400-\u9fff]")
 
@@ -120,8 +122,6 @@ def screen(
             code, reason = "control_chars", "contains control characters or broken Unicode"
         elif not text:
             code, reason = "empty", "empty fact"
-        elif says_nothing(text):
-            code, reason = "no_content", "names no preference: say what to remember"
         elif len(text) > limits.memory_max_fact_chars:
             code = "too_long"
             reason = (
@@ -137,7 +137,11 @@ def screen(
     verdicts = guard.check([text for _, text in checked], stored=stored)
     accepted: list[tuple[int, str]] = []
     for (index, text), category in zip(checked, verdicts, strict=True):
-        if category is None:
+        if category in (None, "instructions") and says_nothing(text):  # "5678": maybe a half
+            outcomes[index] = RecordOutcome(
+                text=preview(text), status="rejected", reason=_NO_CONTENT, code="no_content"
+            )
+        elif category is None:
             accepted.append((index, text))
         else:
             outcomes[index] = RecordOutcome(
