@@ -375,6 +375,10 @@ _MESSAGES: dict[str, dict[str, str]] = {
         "en": "I couldn't read that as text; please write it again.",
         "zh": "无法识别这段文字，请重新输入。",
     },
+    "reject_no_content": {
+        "en": "That names no travel preference; say what to keep, e.g. 'aisle seat on flights'.",
+        "zh": "这句话没有说出要记住的出行偏好，请写完整，例如“坐飞机要靠过道”。",
+    },
     "prefs_privacy_other": {
         "en": "I can't keep that: {reason}.",
         "zh": "这条无法保存：{reason}。",
@@ -1500,6 +1504,7 @@ _REJECTIONS = {
     "not_text": "reject_unreadable",
     "control_chars": "prefs_control_chars",
     "empty": "reject_unreadable",
+    "no_content": "reject_no_content",
 }
 
 

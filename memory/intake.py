@@ -4,7 +4,8 @@ Namespaces are checked and normalised (`check_namespace`), request text is repai
 (`clean_text`), and `record`'s facts are screened: shape first (not text, control
 characters or broken Unicode, empty, too long, too many in one call), then
 the privacy guard on the call's facts together, which only asks for the person's stored
-facts (`stored`) when a new fact offers a piece of a number. A fact refused here never
+facts (`stored`) when a new fact offers a piece of a number; last, a fact the guard let
+pass that names nothing ("ok", "x", "5678" alone) is refused as `no_content`. A fact refused here never
 reaches a store: for Bailian, it never leaves the machine.
 """
 
@@ -28,6 +29,14 @@ _NOT_IN_IDS = ("Cs", "Cc", "Cf", "Zl", "Zp")
 # request passes here, and a loop over its characters cost a hit ~10-25 us.
 _CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
 _SURROGATE = re.compile("[\ud800-\udfff]")
+# A fact that names nothing to remember: "x", "ok", "好", "1", "…" (a stray key, a reply
+# to the bot). Letters and CJK characters are what a preference is made of.
+_ACKNOWLEDGED = frozenset(
+    ("ok", "okay", "yes", "yep", "no", "nope", "sure", "thanks", "thank you", "done", "test")
+) | frozenset(("好", "好的", "嗯", "嗯嗯", "是", "是的", "对", "行", "可以", "谢谢", "收到"))
+_NO_CONTENT = "names no preference: say what to remember"
+_PUNCT = re.compile(r"[\W_]+")
+_CJK = re.compile(r"[\u3400-\u9fff]")
 
 
 def check_namespace(namespace: object) -> str:
@@ -76,6 +85,17 @@ def _has_control_chars(text: str) -> bool:
     return _CONTROL.search(text) is not None
 
 
+def says_nothing(text: str) -> bool:
+    """True for a fact too bare to be a preference: one CJK character or fewer than three
+    letters with no CJK, digits and marks aside; or a bare acknowledgement ("ok", "好的")."""
+    bare = " ".join(_PUNCT.sub(" ", text.lower()).split())
+    if bare in _ACKNOWLEDGED:
+        return True
+    cjk = len(_CJK.findall(bare))
+    letters = sum(ch.isalpha() for ch in bare) - cjk
+    return letters + 2 * cjk < 3
+
+
 def screen(
     facts: Sequence[object],
     *,
@@ -117,7 +137,11 @@ def screen(
     verdicts = guard.check([text for _, text in checked], stored=stored)
     accepted: list[tuple[int, str]] = []
     for (index, text), category in zip(checked, verdicts, strict=True):
-        if category is None:
+        if category in (None, "instructions") and says_nothing(text):  # "5678": maybe a half
+            outcomes[index] = RecordOutcome(
+                text=preview(text), status="rejected", reason=_NO_CONTENT, code="no_content"
+            )
+        elif category is None:
             accepted.append((index, text))
         else:
             outcomes[index] = RecordOutcome(
@@ -126,4 +150,11 @@ def screen(
     return outcomes, accepted
 
 
-__all__ = ["MAX_NAMESPACE_CHARS", "check_namespace", "clean_text", "repaired", "screen"]
+__all__ = [
+    "MAX_NAMESPACE_CHARS",
+    "check_namespace",
+    "clean_text",
+    "repaired",
+    "says_nothing",
+    "screen",
+]

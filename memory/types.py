@@ -18,7 +18,7 @@ class RecordOutcome:
     A rejected fact's `text` is a masked preview (sensitive spans "[redacted]", at most 60
     characters), `reason` says why in English, and `code` says it for machines: a privacy
     category ("id", "card", "account", "secret", "phone", "amount", "instructions") or
-    "too_long", "too_many", "empty", "control_chars", "not_text".
+    "too_long", "too_many", "empty", "no_content" ("ok", "x"), "control_chars", "not_text".
     """
 
     text: str

@@ -36,7 +36,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 from bot.agent.tools import ToolContext
 from bot.channels import CONSOLE
 from bot.cli import logs
-from bot.cli.console_input import Reader, isatty
+from bot.cli.console_input import Reader, isatty, said_to_the_bot
 from bot.cli.options import add_console
 from bot.cli.services import memory_problem
 from bot.compose.links import preferences_url
@@ -233,7 +233,8 @@ class _Session:
         self.lang = lang_of(text, self.lang)
         if self.agent is None:  # nothing is kept: say how, with the line to type
             self.say(t("console_no_llm_reminder", self.lang))
-            if len(text) <= MAX_QUOTED_CHARS and verdict(text) is None:  # never a password
+            quotable = len(text) <= MAX_QUOTED_CHARS and not said_to_the_bot(text)
+            if quotable and verdict(text) is None:  # never a password
                 self.say(t("console_no_llm_not_kept", self.lang, text=text))
             return
         limit = self.settings.max_message_chars  # as every platform: never sent to the model

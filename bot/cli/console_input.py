@@ -3,8 +3,24 @@ history (the standard library's `readline`, never written to a file); piped, pla
 
 from __future__ import annotations
 
+import re
 import sys
 from typing import TextIO
+
+# Said to the assistant, never a preference: no "/remember 你好" advice for a greeting, thanks
+# or a question ("what can you do?", 能帮我订票吗).
+_SAID_TO_THE_BOT = re.compile(
+    r"^(?:(?:hi|hello|hey|thanks?|thank you|ok|okay|bye|good (?:morning|afternoon|evening))\b"
+    r"[\s!.,~]*(?:there|bot|again)?[\s!.,~]*"
+    r"|(?:你好|您好|嗨|哈喽|在吗|在不在|谢谢|多谢|好的|再见|早上好|晚上好)[\s!！。，~啊呀呢]*)$"
+    r"|[?？]\s*$|[吗呢么]\s*[?？]?\s*$",
+    re.IGNORECASE,
+)
+
+
+def said_to_the_bot(text: str) -> bool:
+    """A greeting, thanks or question: what no one asks to have remembered."""
+    return _SAID_TO_THE_BOT.search(text) is not None
 
 
 class Reader:

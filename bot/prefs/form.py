@@ -34,6 +34,7 @@ from bot.messages import rejection, t
 from bot.payloads import parse_json
 from memory import privacy
 from memory.errors import InvalidSlotValue, MemoryEngineError
+from memory.intake import says_nothing
 from memory.lang import Lang
 from memory.profile import ProfileSchema, Value
 from memory.types import ScopedValue
@@ -258,6 +259,8 @@ def free_text_problem(
         return t("prefs_too_long", lang, limit=limit)
     if any(unicodedata.category(ch) == "Cc" and ch not in "\n\r\t" for ch in raw):
         return t("prefs_control_chars", lang)
+    if says_nothing(text):  # "ok" in the free-text box would be kept as a preference
+        return t("reject_no_content", lang)
     category = privacy.verdict(text, stored=stored)
     return privacy_message(category, lang) if category else None
 

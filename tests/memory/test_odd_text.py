@@ -89,6 +89,17 @@ def test_odd_text_in_facts_queries_and_ids_never_reaches_the_store_raw(
     assert mem.cache.stats.errors == 0
 
 
+def test_a_fact_that_names_nothing_is_refused_and_a_short_preference_kept(
+    make_memory: MemoryFactory, namespace: str
+) -> None:
+    """A stray key or a reply to the bot ("x", "ok", "好的", "1") would sit in the profile and
+    in every summary; two Chinese characters or three letters can be a preference."""
+    mem = make_memory()
+    outcomes = mem.record(namespace, ["x", "ok!", "好的", "1", "…", "靠窗", "素食", "no red-eyes"])
+    assert [o.code == "no_content" for o in outcomes] == [True] * 5 + [False] * 3
+    assert sorted(i.text for i in mem.items(namespace)) == ["no red-eyes", "素食", "靠窗"]
+
+
 def test_a_failing_call_turns_the_cache_off_only_when_redis_is_unreachable(
     redis_client: redis.Redis, redis_prefix: str, namespace: str
 ) -> None:

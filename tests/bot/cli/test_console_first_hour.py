@@ -68,6 +68,14 @@ def test_without_a_model_a_preference_said_plainly_is_not_lost_silently(
     )
     assert t("console_no_llm_reminder", "en") in output and "/remember my" not in output
     assert "hunter2" not in output and "6222" not in output
+    # A greeting, thanks or a question is no preference: no advice to remember it.
+    said = "你好\nhi there!\n谢谢\nwhat can you do?\n能帮我订去成都的票吗\nno red-eyes\n"
+    output = _session(_settings(), said, sqlite_memory)
+    assert output.count(t("console_no_llm_reminder", "zh")) == 3
+    assert "/remember 你好" not in output and "/remember hi" not in output
+    assert "/remember 谢谢" not in output and "/remember what" not in output
+    assert "/remember 能帮我" not in output
+    assert "type: /remember no red-eyes" in output  # two words can be a preference
     # A very long line is not repeated back.
     long_line = "靠窗 " * 500
     output = _session(_settings(), f"{long_line}\n", sqlite_memory)
@@ -92,3 +100,13 @@ def test_a_pasted_wall_of_text_is_refused_before_the_model_as_on_every_platform(
     assert "A daytime flight to Chengdu." in output  # the next message goes on as usual
     assert len(scripted_model.requests) == 1
     assert wall not in scripted_model.requests[0]["messages"][-1]["content"]
+
+
+def test_remember_with_nothing_to_remember_says_so_in_the_speakers_language(
+    sqlite_memory: Memory,
+) -> None:
+    """ "/remember x" was refused as "instructions to me"; "/remember 好" was kept as a preference."""
+    output = _session(_settings(), "/remember x\n我的偏好\n/remember 好\n", sqlite_memory)
+    assert t("reject_no_content", "en") in output and t("reject_no_content", "zh") in output
+    assert "instructions" not in output
+    assert sqlite_memory.items(USER) == []
