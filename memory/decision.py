@@ -285,8 +285,23 @@ class FactDecider:
         vectors = self.aspects([current[i].item.text for i in near] + [cand.text])
         closeness = dict(zip(near, (vectors[:-1] @ vectors[-1]).tolist(), strict=True))
         top = max(closeness.values())
-        kept = [f for f in found if top - closeness[f[2]] <= _ASPECT_MARGIN[f[0]]]
+        # A find on a shared word or subject yields only to a rival about something the
+        # candidate names (a shared word or subject): e5 puts "Light sleeper, high floor"
+        # nearer "Stansted is my airport these days" in aspect than "I usually fly out of
+        # Gatwick". A change on nothing shared (0) must still be the closest of all.
+        related = [closeness[i] for i in near if i not in rivals or self._names(current[i], cand)]
+        top_related = max(related, default=top)
+        kept = [
+            f
+            for f in found
+            if (top if f[0] == 0 else top_related) - closeness[f[2]] <= _ASPECT_MARGIN[f[0]]
+        ]
         return kept, closeness
+
+    def _names(self, stored: StoredItem, cand: Candidate) -> bool:
+        """Whether a fact shares a content word or a specific subject with the candidate."""
+        a, b = self.changes.read(stored.item.text), self.changes.read(cand.text)
+        return bool(a.tokens & b.tokens or a.aspects & b.aspects)
 
     def _rival(self, old: MemoryItem, cand: Candidate) -> bool:
         """Whether a fact the reader found no change of may still be what the candidate
