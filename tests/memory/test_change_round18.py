@@ -56,6 +56,10 @@ def test_a_change_among_other_facts_replaces_the_older_and_nothing_else(
         pytest.param(
             "I eat steak whenever I can", "Went vegetarian this year", id="went-vegetarian"
         ),
+        pytest.param(
+            "I book flights on Kayak", "Moved all my bookings over to Skyscanner", id="moved-over"
+        ),
+        pytest.param("I collect Avios", "I've switched my miles to Flying Blue", id="switched-my"),
     ],
 )
 def test_giving_up_said_with_a_verb_replaces_what_it_gives_up(
@@ -74,6 +78,7 @@ def test_giving_up_said_with_a_verb_replaces_what_it_gives_up(
             id="stopover",
         ),
         pytest.param("I take the bus in cities", "I've stopped using Uber", id="another-way"),
+        pytest.param("I like evening flights", "My boss moved our meeting to Friday", id="meeting"),
     ],
 )
 def test_a_stop_that_gives_nothing_up_keeps_both_unmarked(
