@@ -181,7 +181,7 @@ def left_in_reason(reader: ClauseReader, a: Reading, b: Reading, old: str, new: 
 # and those that give a thing up when the stance reader reads none ("I quit whisky").
 _APART = frozenset(("alcohol", "lodging_type", "ground", "bathroom", *NAMES))
 _WHOLE = re.compile(
-    r"alcohol\w*|booze|boozing|drinking|(?:a|the) drink|teetotal|酒|小酌|喝[两一]杯"
+    r"alcohol\w*|booze|boozing|drinking|(?:a|the) drink|teetotal|sober|酒|小酌|喝[两一]杯"
 )
 _GIVES_UP = re.compile(
     r"\b(?:stop(?:ped|ping)?|quit(?:ting)?|g[ai]ven? up|giving up|no more|done with|through with|"

@@ -38,6 +38,7 @@ class Reading:
     additive: bool  # adds to what was said ("too", "也")
     listed: bool  # of a kind that adds up (allergies)
     past: bool = False  # its only change word says what was ("I used to want a window")
+    gives_up: bool = False  # a give-up verb ("I've stopped using Uber": not said again)
 
 
 class ClauseReader(Protocol):

@@ -34,6 +34,27 @@ GRADUAL = re.compile(
     re.IGNORECASE,
 )
 
+# Verbs that give up what follows them ("I've stopped using Uber", "I've cut out booze",
+# "I'm off the booze", "went sober"): a change said, and no repeat of what they give up (not
+# "stopped over in Dubai", "stopped at Paris"; "stopped worrying about delays" gives up a
+# worry, which the stance reader reads). Abstaining ("I'm teetotal") is a negative stance.
+GIVE_UP = re.compile(
+    r"\b(?:stop(?:ped|ping)?|quit(?:ting)?|g[ai]ven? up|giving up|done with|through with|"
+    r"cut(?:ting)? out|(?:i'm|i am|been|now) off (?:the|my))\b"
+    r"(?! (?:over|in|at|by|off|for|worry|caring|minding|avoid|hating|fuss|stress|complain)\w*\b)|"
+    r"\b(?:went|gone|going|turned) (?:sober|teetotal|dry|vegan|vegetarian|veggie)\b",
+    re.IGNORECASE,
+)
+ABSTAINS = re.compile(r"\b(?:i'm|i am|been|stay(?:ing)?) (?:sober|teetotal)\b", re.IGNORECASE)
+
+
+def gives_up(text: str) -> tuple[str, bool]:
+    """The stance a fact takes when no stance cue says one ("negative" when it abstains),
+    and whether a give-up verb says a change."""
+    stance = "negative" if ABSTAINS.search(text) else "positive"
+    return stance, GIVE_UP.search(text) is not None
+
+
 # A complaint about a service ("东航老延误", "Delta is always late", "the driver was late
 # again"): no liking nor choice of it, so a name in it sets no slot (`memory.decision`) unless
 # a stance or a change is said, and a time word in it ("again", 又) says no change.

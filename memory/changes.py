@@ -33,8 +33,7 @@ nor does one in a clause that gives something else up ("Skiing is off the list n
 kids find it too cold"; `memory.change_clauses`). A shared subject alone never changes a
 fact of a kind that adds up (allergies, health) nor ends a membership; a newer fact in
 the stance of an older one said of whatever case there is names a case: only marked.
-Vocabulary: `change_terms.json`; named choices: `memory.change_choices`; measured by
-`bench/changes.py` (bench/README.md)."""
+Vocabulary: `change_terms.json`; named choices: `memory.change_choices`; `bench/changes.py`."""
 
 from __future__ import annotations
 
@@ -137,6 +136,7 @@ class ChangeReader:
         unsaid = self._unsaid.sub(" ", change_clauses.occasional(norm))
         unsaid = change_clauses.untimed(self.schema, self._timed, unsaid)
         said, past = (p.search(unsaid) is not None for p in (self._said, self._past))
+        given_up = change_vocab.gives_up(unsaid)  # "I've stopped using Uber", "I'm teetotal"
         return Reading(
             lang=lang,
             units=units,
@@ -144,8 +144,9 @@ class ChangeReader:
             tokens=frozenset(tokens),
             aspects=frozenset(about | (self.subjects.of(text) - _BROAD)),
             facets=self._facets(text),
-            stance=self.schema.stance(self._unsaid.sub(" ", norm)) or "positive",
-            change=said or past,
+            stance=self.schema.stance(self._unsaid.sub(" ", norm)) or given_up[0],
+            change=said or past or given_up[1],
+            gives_up=given_up[1],
             additive=self._additive.search(self._accept.sub(" ", norm)) is not None,
             listed=self._lists.search(norm) is not None,
             past=past and not said,
@@ -316,7 +317,7 @@ class ChangeReader:
             if b.change or flipped or self._habitual.search(new):
                 return "replaces", 2
             return "unsure", 2
-        if a.stance == b.stance and b.content and b.content <= a.content:
+        if a.stance == b.stance and b.content and b.content <= a.content and not b.gives_up:
             return None  # nothing new, in the same stance: said again, or agreed with
         if shared and flipped and self._within(old, new):
             # A reversed stance replaces only when the newer fact is about nothing but
@@ -364,8 +365,7 @@ class ChangeReader:
         return not frame(a.units, b.units, self._stop | self._generic, self._generic_words)
 
 
-# Below this, two facts are not about the same thing (Chinese pairs sit higher in e5's
-# space than English ones).
+# Below this, two facts are not about the same thing (Chinese pairs sit higher in e5's space).
 _SIMILAR = {"en": 0.84, "zh": 0.86}
 # The unsure band (both kept, the newer marked newer for the agent): a change said about
 # a shared word or subject up to this far under the floor.

@@ -24,7 +24,7 @@ from memory import change_vocab
 from memory.aspects import AspectVectors
 from memory.change_clauses import CLAUSE, complains, swaps, was_and_is
 from memory.changes import MIN_SIMILARITY, ChangeReader, Verdict, load_changes
-from memory.conflicts import ConflictJudge, Decision
+from memory.conflicts import Decision
 from memory.dedupe import SIMILAR, is_near_duplicate
 from memory.embedding import Embedder
 from memory.lang import Lang
@@ -279,14 +279,29 @@ class FactDecider:
         (`_rival`), or within `_ASPECT_MARGIN` of it by the strength of the evidence; and
         how close each one's aspect is to the candidate's."""
         rivals = {
-            i for i in open_ if sims[i] >= _ASPECT_FLOOR and self._rival(current[i].item, cand)
+            i for i in open_ if sims[i] >= ASPECT_FLOOR and self._rival(current[i].item, cand)
         }
         near = sorted(rivals | {f[2] for f in found})
         vectors = self.aspects([current[i].item.text for i in near] + [cand.text])
         closeness = dict(zip(near, (vectors[:-1] @ vectors[-1]).tolist(), strict=True))
         top = max(closeness.values())
-        kept = [f for f in found if top - closeness[f[2]] <= _ASPECT_MARGIN[f[0]]]
+        # A find on a shared word or subject yields only to a rival about something the
+        # candidate names (a shared word or subject): e5 puts "Light sleeper, high floor"
+        # nearer "Stansted is my airport these days" in aspect than "I usually fly out of
+        # Gatwick". A change on nothing shared (0) must still be the closest of all.
+        related = [closeness[i] for i in near if i not in rivals or self._names(current[i], cand)]
+        top_related = max(related, default=top)
+        kept = [
+            f
+            for f in found
+            if (top if f[0] == 0 else top_related) - closeness[f[2]] <= _ASPECT_MARGIN[f[0]]
+        ]
         return kept, closeness
+
+    def _names(self, stored: StoredItem, cand: Candidate) -> bool:
+        """Whether a fact shares a content word or a specific subject with the candidate."""
+        a, b = self.changes.read(stored.item.text), self.changes.read(cand.text)
+        return bool(a.tokens & b.tokens or a.aspects & b.aspects)
 
     def _rival(self, old: MemoryItem, cand: Candidate) -> bool:
         """Whether a fact the reader found no change of may still be what the candidate
@@ -303,10 +318,12 @@ class FactDecider:
         window seat": no preference of now) nor a complaint ("东航老延误"), which the change
         reader weighs as free text."""
         # a complaint chooses nothing: "东航老延误" (alone or before "以后改坐南航")
-        said = [c for c in CLAUSE.split(text) if c.strip() and not complains(self.changes, c)]
+        clauses = CLAUSE.split(text)
+        said = [c for c in clauses if c.strip() and not complains(self.changes, c)]
         if not said:
             return None
-        text = "，".join(said) if len(said) < len(CLAUSE.split(text)) else text
+        if len(said) < len(clauses):  # the clauses that choose, in the fact's own language
+            text = ("，" if self.changes.read(text).lang == "zh" else ", ").join(said)
         reading = self.changes.read(text)
         if not reading.past:
             return self.schema.detect(text)
@@ -338,58 +355,10 @@ _RIVAL_SIMILARITY = 0.02
 # the newer to be marked newer (`ChangeReader.loose`; Chinese aspects keep the whole text
 # and sit higher in e5's space).
 _LOOSE_ASPECT = {"en": 0.80, "zh": 0.86}
-_ASPECT_FLOOR = 0.78  # full-text similarity below which a fact is not a rival aspect
+ASPECT_FLOOR = 0.78  # full-text similarity below which a fact is not a rival aspect
 
 
 def _duplicate(cand: Candidate, existing: MemoryItem) -> RecordOutcome:
     return RecordOutcome(
         cand.text, "duplicate", f"already remembered: {existing.text}", existing.id
     )
-
-
-# The fast model sees the facts at least this close to a new one (the closest first),
-# and up to `_JUDGE_IN_OTHER_WORDS` less close ones (from `_ASPECT_FLOOR`) that the new fact
-# says a change about: a change said in other words sits lower ("Find me something
-# downtown" / "From now on book hotels close to the airport": 0.815).
-_JUDGE_MIN_SIMILARITY = 0.84
-_JUDGE_IN_OTHER_WORDS = 2
-_JUDGE_CANDIDATES = 6
-
-
-def consult_judge(
-    judge: ConflictJudge,
-    schema: ProfileSchema,
-    current: Sequence[StoredItem],
-    candidates: Sequence[Candidate],
-    *,
-    changes: ChangeReader | None = None,
-) -> None:
-    """Ask the fast model whether each candidate changes one of the `current` facts it
-    closely resembles (not a near duplicate, and a pair the slots leave unrelated) or,
-    with the `changes` reader, one a little less close that it says a change about, on a
-    shared word or subject (a change in other words: "Find me something downtown" ->
-    "From now on book hotels close to the airport"); its answer goes into
-    `candidate.decision` for the write to follow (None: no usable answer, the offline rule
-    decides)."""
-    if not current:
-        return
-    matrix = np.stack([s.embedding for s in current])
-    for cand in candidates:
-        sims = matrix @ cand.embedding
-        open_ = [
-            int(i)
-            for i in np.argsort(-sims)
-            if sims[i] >= _ASPECT_FLOOR and comparable(schema, current[i].item, cand.match)
-        ]
-        order = [i for i in open_ if sims[i] >= _JUDGE_MIN_SIMILARITY][:_JUDGE_CANDIDATES]
-        if changes is not None:
-            said = [
-                i
-                for i in open_
-                if i not in order and changes.says_change(current[i].item.text, cand.text)
-            ]
-            order += said[:_JUDGE_IN_OTHER_WORDS]
-        if order and not any(
-            is_near_duplicate(cand.text, current[i].item.text, float(sims[i])) for i in order
-        ):
-            cand.decision = judge.judge(cand.text, [current[i].item for i in order])

@@ -11,7 +11,8 @@ from typing import Any
 
 from memory.cache import FACTS, PreferenceCache, general_field, query_field
 from memory.conflicts import ConflictJudge
-from memory.decision import Candidate, FactDecider, consult_judge
+from memory.decision import Candidate, FactDecider
+from memory.decision_judge import consult_judge
 from memory.embedding import Embedder, Vector
 from memory.errors import InvalidNamespace, InvalidSlotValue, MemoryEngineError, StoreUnavailable
 from memory.facts import Facts, pack, unpack

@@ -1,0 +1,94 @@
+"""Round 18: a change of mind among a traveller's other facts, and giving up said with a verb.
+
+Among many facts, the fact a change replaces had to be the closest in aspect to the newer
+one, within a margin, of every fact in its language and scope; e5 put facts that share no
+word nor subject with the newer one ("Light sleeper, high floor") closer, and the change
+was lost. Now only facts about something the newer one names block it. And "I've stopped
+using Uber", "I've cut out booze", "went vegetarian" give up what they name when no stance
+word says so. What the agent receives after each, through the real `Memory` on SQLite and
+PostgreSQL, with the Redis cache."""
+
+from __future__ import annotations
+
+import pytest
+
+from memory.engine import Memory
+from tests.memory.change_outcomes import (
+    assert_kept_both_unmarked,
+    assert_replaced,
+    history,
+    said_after,
+)
+
+TRAVELLER = [
+    "Light sleeper. high floor, away from the lift please",
+    "Always a cab to the terminal, I won't lug bags onto the MRT",
+    "Gym is non-negotiable, I lift at 6 daily",
+    "Max one connection, I don't do two stops",
+    "Carry-on only. never check luggage",
+]
+
+
+def test_a_change_among_other_facts_replaces_the_older_and_nothing_else(
+    memory: Memory, namespace: str
+) -> None:
+    memory.record(namespace, TRAVELLER)
+    old, new = (
+        "I usually fly out of Luton",
+        "Heathrow is my airport now, it's closer to the new office",
+    )
+    outcome = said_after(memory, namespace, old, new)
+    assert_replaced(memory, namespace, old, outcome)
+    summary = memory.retrieve(namespace, "")
+    assert new in summary and "newer" not in summary
+    kept = history(memory, namespace)
+    assert all(kept[fact]["current"] and not kept[fact]["contested_by"] for fact in TRAVELLER)
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        pytest.param(
+            "I always Uber from the airport", "I've stopped using Uber", id="stopped-using"
+        ),
+        pytest.param("I love craft beer", "I've cut out booze", id="cut-out"),
+        pytest.param("I love craft beer", "I'm off the booze", id="off-the"),
+        pytest.param(
+            "I eat steak whenever I can", "Went vegetarian this year", id="went-vegetarian"
+        ),
+        pytest.param(
+            "I book flights on Kayak", "Moved all my bookings over to Skyscanner", id="moved-over"
+        ),
+        pytest.param("I collect Avios", "I've switched my miles to Flying Blue", id="switched-my"),
+    ],
+)
+def test_giving_up_said_with_a_verb_replaces_what_it_gives_up(
+    memory: Memory, namespace: str, old: str, new: str
+) -> None:
+    outcome = said_after(memory, namespace, old, new)
+    assert_replaced(memory, namespace, old, outcome)
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        pytest.param(
+            "I always Uber from the airport",
+            "I stopped over in Dubai on the way home",
+            id="stopover",
+        ),
+        pytest.param("I take the bus in cities", "I've stopped using Uber", id="another-way"),
+        pytest.param("I like evening flights", "My boss moved our meeting to Friday", id="meeting"),
+    ],
+)
+def test_a_stop_that_gives_nothing_up_keeps_both_unmarked(
+    memory: Memory, namespace: str, old: str, new: str
+) -> None:
+    outcome = said_after(memory, namespace, old, new)
+    assert_kept_both_unmarked(memory, namespace, old, new, outcome)
+
+
+def test_giving_up_a_worry_still_replaces_it(memory: Memory, namespace: str) -> None:
+    old, new = "Delays stress me out", "I've stopped worrying about delays"
+    outcome = said_after(memory, namespace, old, new)
+    assert_replaced(memory, namespace, old, outcome)
