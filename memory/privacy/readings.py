@@ -228,11 +228,12 @@ def _battery(text: str, start: int, end: int, number: str) -> bool:
 # Round 31: a Chinese vehicle's own number, told by what one does with the vehicle or what it
 # does: ridden ("坐夜车401去西安", "搭夜班公交381") or running ("夜班公交381就停在酒店门口"); a
 # fare of the ride carries no such verb ("夜车四百").
-_VEHICLE_ZH = (
-    r"(?:车|巴士?|公交|地铁|火车|动车|高铁|船|轮渡|渡轮|班车|专线|夜班车|夜车|夜班公交)\s*\Z"
-)
+_VEHICLES_ZH = r"(?:车|巴士?|公交|地铁|火车|动车|高铁|船|轮渡|渡轮|班车|专线|夜班车|夜车|夜班公交)"
+_VEHICLE_ZH = _VEHICLES_ZH + r"\s*\Z"
+# Round 31 review: a ridden vehicle's number is written against it ("坐夜车401"); a figure set
+# apart by a space is what the ride cost ("坐了一趟大巴 120").
 _RIDDEN_ZH = re.compile(
-    r"(?:坐|乘|搭|换乘|转乘|等)(?:上|了|过)?[^0-9，。,.；;！!？?\n]{0,4}?" + _VEHICLE_ZH
+    r"(?:坐|乘|搭|换乘|转乘|等)(?:上|了|过)?[^0-9，。,.；;！!？?\n]{0,4}?" + _VEHICLES_ZH + r"\Z"
 )
 _VEHICLE_BEFORE_ZH = re.compile(r"[^0-9，。,.；;！!？?\n]{0,4}?" + _VEHICLE_ZH)
 _HAILED_ZH = re.compile(r"出租|网约|专车|包车|的士|打车|租车|滴滴")
