@@ -5,8 +5,8 @@ Namespaces are checked and normalised (`check_namespace`), request text is repai
 characters or broken Unicode, empty, too long, too many in one call), then
 the privacy guard on the call's facts together, which only asks for the person's stored
 facts (`stored`) when a new fact offers a piece of a number; last, a fact the guard let
-pass that names nothing ("ok", "x", "5678" alone) is refused as `no_content`. A fact refused here never
-reaches a store: for Bailian, it never leaves the machine.
+pass that names nothing ("ok", "x", "5678" alone) is refused as `no_content`. A fact
+refused here never reaches a store: for Bailian, it never leaves the machine.
 """
 
 from __future__ import annotations

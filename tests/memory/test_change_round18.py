@@ -92,3 +92,34 @@ def test_giving_up_a_worry_still_replaces_it(memory: Memory, namespace: str) -> 
     old, new = "Delays stress me out", "I've stopped worrying about delays"
     outcome = said_after(memory, namespace, old, new)
     assert_replaced(memory, namespace, old, outcome)
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        pytest.param("I drink coffee every morning", "I haven't cut out coffee", id="negated"),
+        pytest.param(
+            "I drink coffee every morning",
+            "I never cut out coffee, whatever the doctor says",
+            id="never",
+        ),
+        pytest.param("I love craft beer", "Thinking about going sober for January", id="a-thought"),
+        pytest.param("I eat steak whenever I can", "My daughter went vegetarian", id="daughter"),
+        pytest.param("I love craft beer", "My wife went sober last year", id="wife"),
+        pytest.param(
+            "I drink coffee every morning", "I cut out sugar but coffee stays", id="kept-one"
+        ),
+    ],
+)
+def test_a_give_up_not_the_speakers_own_keeps_the_older_unmarked(
+    memory: Memory, namespace: str, old: str, new: str
+) -> None:
+    """Round 18 review: a give-up verb negated, said of someone else, thought about or of
+    something other than what is kept, replaced or marked a still-true preference."""
+    memory.record(namespace, TRAVELLER)
+    outcome = said_after(memory, namespace, old, new)
+    assert outcome.status == "added", outcome
+    summary = memory.retrieve(namespace, "")
+    assert old in summary and "newer" not in summary
+    kept = history(memory, namespace)
+    assert all(row["current"] and not row["contested_by"] for row in kept.values())

@@ -105,7 +105,8 @@ def test_a_pasted_wall_of_text_is_refused_before_the_model_as_on_every_platform(
 def test_remember_with_nothing_to_remember_says_so_in_the_speakers_language(
     sqlite_memory: Memory,
 ) -> None:
-    """ "/remember x" was refused as "instructions to me"; "/remember 好" was kept as a preference."""
+    """ "/remember x" was refused as "instructions to me"; "/remember 好" was kept as a
+    preference."""
     output = _session(_settings(), "/remember x\n我的偏好\n/remember 好\n", sqlite_memory)
     assert t("reject_no_content", "en") in output and t("reject_no_content", "zh") in output
     assert "instructions" not in output
