@@ -123,3 +123,33 @@ def test_a_give_up_not_the_speakers_own_keeps_the_older_unmarked(
     assert old in summary and "newer" not in summary
     kept = history(memory, namespace)
     assert all(row["current"] and not row["contested_by"] for row in kept.values())
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        pytest.param(
+            "I always Uber from the airport", "My husband has stopped using Uber", id="husband"
+        ),
+        pytest.param("I love craft beer", "Should I quit drinking?", id="asked"),
+        pytest.param(
+            "I like the hotel gym",
+            "I stopped using the gym on that trip because it was closed",
+            id="that-trip",
+        ),
+        pytest.param(
+            "I like the lounge before long flights",
+            "I stopped using the lounge that day because it was full",
+            id="that-day",
+        ),
+        pytest.param("喜欢喝精酿啤酒", "我哥不喝酒了", id="zh-brother"),
+        pytest.param("去机场一般坐滴滴", "我老公现在不再用滴滴了", id="zh-husband"),
+    ],
+)
+def test_stopping_said_of_someone_else_or_one_occasion_keeps_the_older(
+    memory: Memory, namespace: str, old: str, new: str
+) -> None:
+    """Round 18 review: 'stopped', 'quit', 不…了 said of another person, asked, or of one
+    occasion replaced or marked the traveller's own preference."""
+    outcome = said_after(memory, namespace, old, new)
+    assert_kept_both_unmarked(memory, namespace, old, new, outcome)
