@@ -53,6 +53,7 @@ def test_a_change_among_other_facts_replaces_the_older_and_nothing_else(
         ),
         pytest.param("I love craft beer", "I've cut out booze", id="cut-out"),
         pytest.param("I love craft beer", "I'm off the booze", id="off-the"),
+        pytest.param("I love craft beer", "Since my heart scare I've cut out booze", id="since-my"),
         pytest.param(
             "I eat steak whenever I can", "Went vegetarian this year", id="went-vegetarian"
         ),
