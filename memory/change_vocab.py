@@ -46,13 +46,36 @@ GIVE_UP = re.compile(
     re.IGNORECASE,
 )
 ABSTAINS = re.compile(r"\b(?:i'm|i am|been|stay(?:ing)?) (?:sober|teetotal)\b", re.IGNORECASE)
+# Before a give-up verb in its clause, words that make it no give-up of the speaker's: a
+# negation ("I haven't cut out coffee"), someone else ("my daughter went vegetarian", "he
+# quit"), a thought or a plan ("thinking about going sober", "should I quit"); and a clause
+# asked ("cut out coffee?"). Only words after the speaker count ("since my scare I've cut out").
+_NOT_MINE = re.compile(
+    r"\b(?:not|never|no|\w+n't|cannot|my|our|his|her|their|your|you|he|she|they|he's|she's|"
+    r"they're|they've|has|should|would|could|might|may|will|shall|if|whether|maybe|perhaps|"
+    r"thinking|considering|planning|plan|want|wants|wanted|hope|hoping|try|trying|tried|"
+    r"about)\b",
+    re.IGNORECASE,
+)
+_CLAUSE_START = re.compile(
+    r"(?:[,.;!?:]|\b(?:but|and|so|because|though|although)\b)", re.IGNORECASE
+)
+_SPEAKER = re.compile(r"\b(?:i|i've|ive|i'm|im|we|we've|we're)\b", re.IGNORECASE)
+_CLAUSE_END = re.compile(r"[,.;!:]|\b(?:but|though|although)\b|(?P<asked>\?)", re.IGNORECASE)
+
+
+def _mine(text: str, start: int, end: int) -> bool:
+    """Whether the give-up verb at `start:end` is the speaker's own, said as done."""
+    before = _SPEAKER.split(_CLAUSE_START.split(text[:start])[-1])[-1]  # "since my scare I've"
+    after = _CLAUSE_END.search(text, end)
+    return _NOT_MINE.search(before) is None and not (after and after.group("asked"))
 
 
 def gives_up(text: str) -> tuple[str, bool]:
     """The stance a fact takes when no stance cue says one ("negative" when it abstains),
-    and whether a give-up verb says a change."""
+    and whether a give-up verb says the speaker's change."""
     stance = "negative" if ABSTAINS.search(text) else "positive"
-    return stance, GIVE_UP.search(text) is not None
+    return stance, any(_mine(text, m.start(), m.end()) for m in GIVE_UP.finditer(text))
 
 
 # A complaint about a service ("东航老延误", "Delta is always late", "the driver was late
