@@ -27,7 +27,7 @@ from memory.changes import MIN_SIMILARITY, ChangeReader, Verdict, load_changes
 from memory.conflicts import Decision
 from memory.dedupe import SIMILAR, is_near_duplicate
 from memory.embedding import Embedder
-from memory.lang import Lang
+from memory.lang import Lang, detect_lang
 from memory.profile import ProfileSchema
 from memory.relations import comparable, relation
 from memory.remainder import keep_remainder
@@ -323,7 +323,7 @@ class FactDecider:
         if not said:
             return None
         if len(said) < len(clauses):  # the clauses that choose, in the fact's own language
-            text = ("，" if self.changes.read(text).lang == "zh" else ", ").join(said)
+            text = ("，" if detect_lang(text) == "zh" else ", ").join(said)
         reading = self.changes.read(text)
         if not reading.past:
             return self.schema.detect(text)

@@ -32,8 +32,9 @@ _SURROGATE = re.compile("[\ud800-\udfff]")
 # A fact that names nothing to remember: "x", "ok", "好", "1", "…" (a stray key, a reply
 # to the bot). Letters and CJK characters are what a preference is made of.
 _ACKNOWLEDGED = frozenset(
-    ("ok", "okay", "yes", "yep", "no", "nope", "sure", "thanks", "thank you", "done", "test")
-) | frozenset(("好", "好的", "嗯", "嗯嗯", "是", "是的", "对", "行", "可以", "谢谢", "收到"))
+    {"ok", "okay", "yes", "yep", "no", "nope", "sure", "thanks", "thank you", "done", "test"}
+    | {"好", "好的", "嗯", "嗯嗯", "是", "是的", "对", "行", "可以", "谢谢", "收到"}
+)
 _NO_CONTENT = "names no preference: say what to remember"
 _PUNCT = re.compile(r"[\W_]+")
 _CJK = re.compile(r"[\u3400-\u9fff]")

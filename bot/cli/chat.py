@@ -50,6 +50,7 @@ from bot.prefs.remembered import match_id, read_view, view_lines
 from bot.prefs.revocations import forget_everything
 from bot.settings import Settings
 from memory.errors import MemoryEngineError, StoreUnavailable
+from memory.intake import says_nothing
 from memory.lang import Lang
 from memory.privacy.verdict import verdict
 
@@ -234,7 +235,7 @@ class _Session:
         if self.agent is None:  # nothing is kept: say how, with the line to type
             self.say(t("console_no_llm_reminder", self.lang))
             quotable = len(text) <= MAX_QUOTED_CHARS and not said_to_the_bot(text)
-            if quotable and verdict(text) is None:  # never a password
+            if quotable and not says_nothing(text) and verdict(text) is None:  # never a password
                 self.say(t("console_no_llm_not_kept", self.lang, text=text))
             return
         limit = self.settings.max_message_chars  # as every platform: never sent to the model

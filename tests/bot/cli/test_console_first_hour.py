@@ -69,12 +69,13 @@ def test_without_a_model_a_preference_said_plainly_is_not_lost_silently(
     assert t("console_no_llm_reminder", "en") in output and "/remember my" not in output
     assert "hunter2" not in output and "6222" not in output
     # A greeting, thanks or a question is no preference: no advice to remember it.
-    said = "你好\nhi there!\n谢谢\nwhat can you do?\n能帮我订去成都的票吗\nno red-eyes\n"
+    said = "你好\nhi there!\n谢谢\nwhat can you do?\n能帮我订去成都的票吗\nx\nno red-eyes\n"
     output = _session(_settings(), said, sqlite_memory)
     assert output.count(t("console_no_llm_reminder", "zh")) == 3
     assert "/remember 你好" not in output and "/remember hi" not in output
     assert "/remember 谢谢" not in output and "/remember what" not in output
     assert "/remember 能帮我" not in output
+    assert "type: /remember x\n" not in output  # a stray key names nothing to remember
     assert "type: /remember no red-eyes" in output  # two words can be a preference
     # A very long line is not repeated back.
     long_line = "靠窗 " * 500
