@@ -78,6 +78,11 @@ _MESSAGES: dict[str, dict[str, str]] = {
         "en": "Sorry, I don't have an answer for that. Could you rephrase it?",
         "zh": "抱歉，我没能给出回答，可以换个说法再问一次吗？",
     },
+    # `travel-bot run` with no chat platform configured (standard error, before the welcome).
+    "console_no_platform": {
+        "en": "No chat platform configured: the terminal console, as {user}.",
+        "zh": "未配置任何聊天平台：启动终端控制台，身份为 {user}。",
+    },
     "console_welcome": {
         "en": "Travel assistant console for {user}. Type /help for commands, /quit to leave.",
         "zh": "差旅助手控制台（{user}）。输入 /help 查看命令，/quit 退出。",
