@@ -99,6 +99,8 @@ class PrefsAPI:
             data = parse_json(raw.decode("utf-8"))
         except (UnicodeDecodeError, ValueError):
             return error(400, "malformed_json", t("api_malformed_json", lang))
+        if isinstance(data, Mapping) and isinstance(data.get("note"), str):
+            lang = site.lang(request, caller.lang, data["note"])  # nothing else said: the note
         parsed = self.read_request(data, lang)
         if isinstance(parsed, Reply):
             return parsed
