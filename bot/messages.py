@@ -723,6 +723,10 @@ _MESSAGES: dict[str, dict[str, str]] = {
         "en": "This is not a field of the preferences form.",
         "zh": "偏好表单中没有这个字段。",
     },
+    "api_method_not_allowed": {
+        "en": "This address does not take that method; it takes {methods}. Nothing was changed.",
+        "zh": "这个地址不接受该请求方法，只接受 {methods}；没有做任何更改。",
+    },
     "api_not_found": {
         "en": "No such fact is remembered for you.",
         "zh": "没有找到你的这条记录。",

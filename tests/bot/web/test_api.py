@@ -321,3 +321,22 @@ def test_error_messages_follow_the_request_language_shape_and_status_unchanged(
         "message": t("api_malformed_json", "zh"),
     }
     assert prefs_bot.memory.items(prefs_bot.namespace()) == []
+
+
+def test_a_wrong_method_is_a_json_error_in_the_callers_language(prefs_bot: PrefsBot) -> None:
+    """The API's errors are JSON (docs/preferences-page.md), but a wrong method got the
+    application's plain-text English "method not allowed"; status and Allow are as before."""
+    token = prefs_bot.token()
+    zh = prefs_bot.client(headers={"Accept-Language": "zh-CN", "Authorization": f"Bearer {token}"})
+    response = zh.put(API, content="{}")
+    assert response.status_code == 405 and response.headers["allow"] == "GET, POST"
+    assert response.headers["content-type"].startswith("application/json")
+    assert response.json() == {
+        "ok": False,
+        "error": "method_not_allowed",
+        "message": t("api_method_not_allowed", "zh", methods="GET, POST"),
+    }
+    fact = prefs_bot.api(token).get(f"{API}/facts/0000ffff")
+    assert fact.status_code == 405 and fact.headers["allow"] == "DELETE"
+    assert fact.json()["message"] == t("api_method_not_allowed", "en", methods="DELETE")
+    assert prefs_bot.api(token).get(API).status_code == 200  # the methods it takes still work
