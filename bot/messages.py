@@ -78,6 +78,11 @@ _MESSAGES: dict[str, dict[str, str]] = {
         "en": "Sorry, I don't have an answer for that. Could you rephrase it?",
         "zh": "抱歉，我没能给出回答，可以换个说法再问一次吗？",
     },
+    # `travel-bot run` with no chat platform configured (standard error, before the welcome).
+    "console_no_platform": {
+        "en": "No chat platform configured: the terminal console, as {user}.",
+        "zh": "未配置任何聊天平台：启动终端控制台，身份为 {user}。",
+    },
     "console_welcome": {
         "en": "Travel assistant console for {user}. Type /help for commands, /quit to leave.",
         "zh": "差旅助手控制台（{user}）。输入 /help 查看命令，/quit 退出。",
@@ -717,6 +722,10 @@ _MESSAGES: dict[str, dict[str, str]] = {
     "api_unknown_field": {
         "en": "This is not a field of the preferences form.",
         "zh": "偏好表单中没有这个字段。",
+    },
+    "api_method_not_allowed": {
+        "en": "This address does not take that method; it takes {methods}. Nothing was changed.",
+        "zh": "这个地址不接受该请求方法，只接受 {methods}；没有做任何更改。",
     },
     "api_not_found": {
         "en": "No such fact is remembered for you.",

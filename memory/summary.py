@@ -29,6 +29,18 @@ _HARD_ZH = re.compile(
 )
 # Facts passed over for being too long for what is left of the budget, before it is full.
 _PASS_OVER = 8
+# The separator after a fact and the stop closing the last one, in the fact's language.
+_MARKS: dict[Lang, tuple[str, str]] = {"zh": ("；", "。"), "en": ("; ", ".")}
+_END_CHARS = 1  # "。" and "." alike
+
+
+def _joined(parts: Sequence[str], marks: Sequence[tuple[str, str]]) -> str:
+    """The facts, each followed by the separator of its language and the last by its stop,
+    so English facts are never joined by "；" nor a Chinese one closed by "."."""
+    if not parts:
+        return ""
+    body = "".join(part + sep for part, (sep, _) in zip(parts[:-1], marks, strict=False))
+    return body + parts[-1] + marks[len(parts) - 1][1]
 
 
 def is_hard(item: MemoryItem) -> bool:
@@ -41,34 +53,37 @@ def is_hard(item: MemoryItem) -> bool:
 def summarize(items: Sequence[MemoryItem], *, lang: Lang, max_facts: int, max_chars: int) -> str:
     """Hard constraints first, then the rest in the given (relevance) order, within budget.
 
-    Facts keep the words and language they were stated in; only the joining
-    punctuation follows `lang`. Of two facts where the newer may replace the older (an
-    unsure change of mind), the newer comes first and each says when it was said.
+    Facts keep the words and language they were stated in, and so does the punctuation
+    after each ("；" and "。" after a Chinese fact, "; " and "." after an English one),
+    whatever the request's language `lang`. Of two facts where the newer may replace the
+    older (an unsure change of mind), the newer comes first and each says when it was said.
     """
     ordered = [item for item in items if is_hard(item)] + [
         item for item in items if not is_hard(item)
     ]
     ordered = newer_first(ordered)
     notes = change_notes(ordered)
-    sep, end = ("；", "。") if lang == "zh" else ("; ", ".")
     parts: list[str] = []
-    used = len(end)
+    marks: list[tuple[str, str]] = []
+    used = _END_CHARS
     for item in ordered:
         if len(parts) >= max_facts:
             break
         text = shown(item.text)
         if not text:
             continue
+        mark = _MARKS[detect_lang(text)]
         text += notes.get(item.id, "")
-        cost = len(text) + (len(sep) if parts else 0)
+        cost = len(text) + (len(marks[-1][0]) if parts else 0)
         if used + cost > max_chars:
             if parts:
                 break
             text = text[: max(1, max_chars - used - 1)] + "…"
             cost = len(text)
         parts.append(text)
+        marks.append(mark)
         used += cost
-    return sep.join(parts) + end if parts else ""
+    return _joined(parts, marks)
 
 
 def summarize_facts(
@@ -91,8 +106,8 @@ def summarize_facts(
     with unrelated ones). With no request, the whole profile: hard constraints first,
     newest first (typed slots before free text when not everything fits).
 
-    The joining punctuation follows the request's language; with no request, the
-    language most facts are written in.
+    The language returned is the request's; with no request, the language most facts
+    are written in. Punctuation follows each fact's own (`summarize`).
     """
     if not facts:
         return "", "en", True
@@ -121,9 +136,9 @@ def _ranked(facts: Facts, order: list[int], lang: Lang, max_facts: int, max_char
             ids, contested = facts.ids, facts.contested
             order = newer_first_of(order, ids.__getitem__, contested.__getitem__)
             notes = change_marks(order, ids.__getitem__, contested.__getitem__)
-    sep, end = ("；", "。") if lang == "zh" else ("; ", ".")
     parts: list[str] = []
-    used = len(end)
+    marks: list[tuple[str, str]] = []
+    used = _END_CHARS
     passed = 0
     for i in order:
         if len(parts) >= max_facts or passed > _PASS_OVER:
@@ -131,9 +146,10 @@ def _ranked(facts: Facts, order: list[int], lang: Lang, max_facts: int, max_char
         text = facts.shown_at(i)
         if not text:
             continue
+        mark = _MARKS[detect_lang(text)]
         if notes and i in notes:
             text += change_note(facts.items[i], notes[i])
-        cost = len(text) + (len(sep) if parts else 0)
+        cost = len(text) + (len(marks[-1][0]) if parts else 0)
         if used + cost > max_chars:
             if parts:
                 passed += 1
@@ -141,5 +157,6 @@ def _ranked(facts: Facts, order: list[int], lang: Lang, max_facts: int, max_char
             text = text[: max(1, max_chars - used - 1)] + "…"
             cost = len(text)
         parts.append(text)
+        marks.append(mark)
         used += cost
-    return sep.join(parts) + end if parts else ""
+    return _joined(parts, marks)

@@ -33,7 +33,8 @@ _ANGLE_NAME = re.compile(
     r"\b(?:ANGLE|LESS-THAN|GREATER-THAN|ARROWHEAD|CHEVRON|PRECEDES|SUCCEEDS)\b"
 )
 _LEFT_NAME = re.compile(r"\b(?:LEFT|LESS-THAN|PRECEDES)\b")
-_SEPARATORS = ("；", "; ")
+# After each fact of a summary, the separator of the fact's own language (memory.summary).
+_AFTER_FACT = re.compile(r"(?<=；)|(?<=; )")
 
 NOTHING_SAVED = (
     "error: the memory could not be saved right now (storage unavailable), so NOTHING was "
@@ -217,15 +218,14 @@ def _escaped(ch: str) -> str:
 
 
 def _cap(summary: str, limit: int) -> str:
-    """Keep the first `limit` facts of a summary (hard constraints come first)."""
-    for separator in _SEPARATORS:
-        if separator in summary:
-            parts = summary.split(separator)
-            if len(parts) <= limit:
-                return summary
-            end = "。" if separator == "；" else "."
-            return separator.join(parts[:limit]).rstrip("。.") + end
-    return summary
+    """Keep the first `limit` facts of a summary (hard constraints come first), the last
+    one kept closed by the stop of its own separator's language."""
+    parts = _AFTER_FACT.split(summary)
+    if len(parts) <= limit:
+        return summary
+    kept = "".join(parts[:limit])
+    zh = kept.endswith("；")
+    return kept[: -1 if zh else -2].rstrip("。.") + ("。" if zh else ".")
 
 
 __all__ = [

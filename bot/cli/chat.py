@@ -37,6 +37,7 @@ from bot.agent.tools import ToolContext
 from bot.channels import CONSOLE
 from bot.cli import logs
 from bot.cli.console_input import Reader, isatty, said_to_the_bot
+from bot.cli.language import operator_lang
 from bot.cli.options import add_console
 from bot.cli.services import memory_problem
 from bot.compose.links import preferences_url
@@ -89,14 +90,15 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
 
 
 def start_console(args: argparse.Namespace, settings: Settings, *, notice: str = "") -> int:
-    """The console on this terminal, its logs sent to `--log-file` (`chat` and `run`);
-    `notice` goes to standard error first, once the memory database answers."""
+    """The console on this terminal in the operator's language (`bot.cli.language`), logs
+    to `--log-file`; the message `notice` names goes to standard error first."""
     problem = memory_problem(settings)  # one line and exit 2, never a console that cannot work
     if problem:
         print(f"error: {problem}", file=sys.stderr)
         return 2
+    lang = operator_lang(settings)
     if notice:
-        print(notice, file=sys.stderr)
+        print(t(notice, lang, user=args.user), file=sys.stderr)
     log_file = logs.to_file(args.log_file, args.log_level)
     return run_console(
         settings,
@@ -105,6 +107,7 @@ def start_console(args: argparse.Namespace, settings: Settings, *, notice: str =
         stdout=sys.stdout,
         tz=args.tz,
         log_file=str(log_file) if log_file else None,
+        lang=lang,
     )
 
 
@@ -118,12 +121,13 @@ def run_console(
     agent: Agent | None = None,
     tz: str | None = None,
     log_file: str | None = None,
+    lang: Lang | None = None,
 ) -> int:
     """Run a console session until end of input or `/quit`; returns the exit status.
 
     Without `memory` the configured one is opened (and closed at the end); without
     `agent` one is built from `settings` (none when no LLM is configured). `log_file`
-    is named once at the start, where the logs went.
+    is named once at the start; `lang` (default `DEFAULT_LANGUAGE`) until the person writes.
     """
     if not user.strip():
         print("error: --user must name a namespace, e.g. T024BE7LD:U01ABC", file=stdout)
@@ -148,6 +152,7 @@ def run_console(
             agent=agent,
             stdout=stdout,
             tz=tz or settings.travel_timezone,
+            lang=lang or settings.default_language,
         )
         session.notices(
             cache_off=bool(settings.redis_url) and not memory.cache.ping(), log_file=log_file
@@ -170,6 +175,7 @@ class _Session:
         agent: Agent | None,
         stdout: TextIO,
         tz: str,
+        lang: Lang,
     ) -> None:
         self.settings = settings
         self.user = user
@@ -177,7 +183,7 @@ class _Session:
         self.agent = agent
         self.out = stdout
         self.tz = tz
-        self.lang: Lang = "en"
+        self.lang: Lang = lang
         self.history: list[dict[str, str]] = []
         team, _, member = user.rpartition(":")
         self.team_id, self.user_id = team, member

@@ -123,8 +123,7 @@ def run_command(args: argparse.Namespace, settings: Settings) -> int:
         return feishu_command(args, settings)
     from bot.cli.chat import start_console
 
-    notice = f"No chat platform configured: the terminal console, as {args.user}."
-    return start_console(args, settings, notice=notice)
+    return start_console(args, settings, notice="console_no_platform")
 
 
 def serve_command(args: argparse.Namespace, settings: Settings) -> int:

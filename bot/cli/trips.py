@@ -1,11 +1,11 @@
 """`travel-bot trips ...`: add, list and remove the trips the scheduler warms the cache for.
 
 A trip is one traveller's destination and start date (catalogue city names: "成都" and
-"Chengdu" are one trip). `list` shows a trip's approval state when it needed one
-(pending, approved, rejected, expired), after expiring the approval requests whose time
-is up. Exit statuses: 0 done, 1 failed (the trip store unavailable, no such trip to
-remove), 2 wrong usage (an empty destination, a malformed date, a trip that is over
-without `--allow-past`) or the database not answering.
+"Chengdu" are one trip, shown as first typed). `list` shows a trip's approval state when
+it needed one (pending, approved, rejected, expired), after expiring the approval
+requests whose time is up. Exit statuses: 0 done, 1 failed (the trip store unavailable,
+no such trip to remove), 2 wrong usage (an empty destination, a malformed date, a trip
+that is over without `--allow-past`) or the database not answering.
 """
 
 from __future__ import annotations
@@ -122,8 +122,9 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
 def _add(store: TripStore, args: argparse.Namespace, start: date, end: date | None) -> int:
     destination, known = canonical_city(args.destination)
     origin = canonical_city(args.origin)[0] if args.origin else None
+    typed = (args.destination, args.origin)  # shown back as typed; matched by catalogue name
     trip, created = store.add(
-        args.user, destination, start, end, origin, created_by=args.created_by
+        args.user, destination, start, end, origin, created_by=args.created_by, as_typed=typed
     )
     status = "saved" if created else "already saved"
     print(f"{status}: {_line(trip)}")
@@ -137,7 +138,8 @@ def _remove(store: TripStore, args: argparse.Namespace, start: date) -> int:
     trip = store.remove(args.user, destination, start)
     if trip is None:
         print(
-            f"error: no trip of {args.user} to {destination} starting {start.isoformat()} "
+            f"error: no trip of {args.user} to {' '.join(args.destination.split())} starting "
+            f"{start.isoformat()} "
             "(trips list --user NS shows them); nothing was removed",
             file=sys.stderr,
         )
@@ -163,6 +165,7 @@ def _line(trip: Trip) -> str:
     dates = trip.start_date.isoformat()
     if trip.end_date and trip.end_date != trip.start_date:
         dates += f"..{trip.end_date.isoformat()}"
-    route = f"{trip.origin} -> {trip.destination}" if trip.origin else trip.destination
+    where = trip.shown_destination
+    route = f"{trip.shown_origin} -> {where}" if trip.shown_origin else where
     state = f"  [approval {trip.state}]" if trip.state else ""
     return f"{dates}  {trip.namespace}  {route}  (by {trip.created_by}){state}"

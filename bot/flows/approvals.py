@@ -140,7 +140,7 @@ class ApprovalFlows:
         if not self._may_ask(request, trip.namespace):
             self.metrics.inc(f"{name}_approvals_total", outcome="not_allowed")
             return _say(Notice("approval_not_allowed", lang), "error")
-        words = str(data.get("t") or trip.destination)
+        words = str(data.get("t") or trip.shown_destination)
         choice = [str(c) for c in data.get("ch") or []]
         breaks = [str(b) for b in data.get("br") or []]
         approvers = self.policy.approvers(trip.namespace)

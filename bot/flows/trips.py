@@ -201,7 +201,8 @@ def trip_lines(trips: Sequence[Trip], lang: Lang, *, today: date) -> list[str]:
         dates = trip.start_date.isoformat()
         if trip.end_date and trip.end_date != trip.start_date:
             dates += f" – {trip.end_date.isoformat()}"
-        route = f"{trip.origin} → {trip.destination}" if trip.origin else trip.destination
+        where = trip.shown_destination  # the traveller's words ("成都"), not the key
+        route = f"{trip.shown_origin} → {where}" if trip.shown_origin else where
         line = f"{route}, {dates}"
         if trip.state:
             line += " · " + t(f"trip_state_{trip.state}", lang)

@@ -67,9 +67,24 @@ TRIP_MIGRATIONS: tuple[Migration, ...] = (
         sqlite=("ALTER TABLE trips ADD COLUMN state TEXT",),
         postgres=("ALTER TABLE trips ADD COLUMN IF NOT EXISTS state TEXT",),
     ),
+    Migration(
+        version=3,
+        description="the cities as the traveller wrote them (shown back; the keys stay canonical)",
+        sqlite=(
+            "ALTER TABLE trips ADD COLUMN destination_as_typed TEXT",
+            "ALTER TABLE trips ADD COLUMN origin_as_typed TEXT",
+        ),
+        postgres=(
+            "ALTER TABLE trips ADD COLUMN IF NOT EXISTS destination_as_typed TEXT",
+            "ALTER TABLE trips ADD COLUMN IF NOT EXISTS origin_as_typed TEXT",
+        ),
+    ),
 )
 
-_COLUMNS = "id, namespace, origin, destination, start_date, end_date, created_by, created_at, state"
+_COLUMNS = (
+    "id, namespace, origin, destination, start_date, end_date, created_by, created_at, state, "
+    "destination_as_typed, origin_as_typed"
+)
 # States whose trips are still going ahead (warmed for); NULL is one too.
 GOING = ("pending", "approved")
 
@@ -89,6 +104,19 @@ class Trip:
     created_by: str
     created_at: datetime
     state: str | None = None  # the approval state, None when nothing needed approval
+    # The cities as the traveller wrote them ("成都"); `destination` is the catalogue name
+    # that makes "成都" and "Chengdu" one trip. None: as `destination` / `origin`.
+    destination_as_typed: str | None = None
+    origin_as_typed: str | None = None
+
+    @property
+    def shown_destination(self) -> str:
+        """The destination in the traveller's own words: what every list shows."""
+        return self.destination_as_typed or self.destination
+
+    @property
+    def shown_origin(self) -> str | None:
+        return (self.origin_as_typed or self.origin) if self.origin else None
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -101,6 +129,8 @@ class Trip:
             "created_by": self.created_by,
             "created_at": self.created_at.isoformat(),
             "state": self.state,
+            "destination_as_typed": self.shown_destination,
+            "origin_as_typed": self.shown_origin,
         }
 
 
@@ -115,7 +145,8 @@ def parse_date(text: str, *, field: str = "date") -> date:
 def canonical_city(text: str) -> tuple[str, bool]:
     """`(name, known)`: a catalogue city's English name, or the text as typed.
 
-    Saving "成都" and "Chengdu" must be the same trip, so callers store this name.
+    Saving "成都" and "Chengdu" must be the same trip, so callers store this name (and
+    the text as typed beside it, to show back).
     """
     from bot.planning.inventory.catalogue import load_catalogue
 
@@ -129,7 +160,15 @@ def save_planned(
     """Save a planned trip for the `traveller` namespace, under catalogue city names."""
     origin = canonical_city(trip.origin)[0] if trip.origin else None
     destination = canonical_city(trip.destination)[0]
-    return store.add(traveller, destination, trip.start, trip.end, origin, created_by=created_by)
+    return store.add(
+        traveller,
+        destination,
+        trip.start,
+        trip.end,
+        origin,
+        created_by=created_by,
+        as_typed=(trip.destination, trip.origin),
+    )
 
 
 class TripStore:
@@ -180,6 +219,8 @@ class TripStore:
             created_by=str(row[6]),
             created_at=self.backend.from_db_time(row[7]),
             state=row[8],
+            destination_as_typed=row[9],
+            origin_as_typed=row[10],
         )
 
     def add(
@@ -191,15 +232,19 @@ class TripStore:
         origin: str | None = None,
         *,
         created_by: str,
+        as_typed: tuple[str | None, str | None] = (None, None),
     ) -> tuple[Trip, bool]:
         """Save a trip; `(trip, created)`. Saving the same trip again saves nothing new.
 
         A trip is the same when namespace, destination and start date match; a repeat
-        only fills in an end date or origin the first save did not have.
+        only fills in an end date or origin the first save did not have. `as_typed`: the
+        destination and origin as the traveller wrote them, kept to show back.
         """
         namespace = namespace.strip()
         destination = " ".join(destination.split())
         origin = " ".join(origin.split()) if origin else None
+        typed = [" ".join(said.split()) or None if said else None for said in as_typed]
+        typed_origin = typed[1] if origin else None
         if not namespace:
             raise InvalidTrip("a trip needs the traveller's namespace")
         if not destination:
@@ -214,7 +259,8 @@ class TripStore:
         with self.backend.transaction(f"trips:{namespace}") as cur:
             cur.execute(
                 sql(
-                    f"INSERT INTO trips ({_COLUMNS}) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s) "
+                    f"INSERT INTO trips ({_COLUMNS}) "
+                    "VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s) "
                     "ON CONFLICT (namespace, destination, start_date) DO NOTHING"
                 ),
                 (
@@ -227,6 +273,8 @@ class TripStore:
                     created_by,
                     self.backend.to_db_time(utcnow()),
                     None,
+                    typed[0],
+                    typed_origin,
                 ),
             )
             created = cur.rowcount == 1
@@ -234,10 +282,13 @@ class TripStore:
                 cur.execute(
                     sql(
                         "UPDATE trips SET end_date = COALESCE(end_date, %s), "
-                        "origin = COALESCE(origin, %s) "
+                        "origin_as_typed = CASE WHEN origin IS NULL THEN %s "
+                        "ELSE origin_as_typed END, "
+                        "origin = COALESCE(origin, %s), "
+                        "destination_as_typed = COALESCE(destination_as_typed, %s) "
                         "WHERE namespace = %s AND destination = %s AND start_date = %s"
                     ),
-                    (self._date_param(end), origin, *key),
+                    (self._date_param(end), typed_origin, origin, typed[0], *key),
                 )
             cur.execute(
                 sql(

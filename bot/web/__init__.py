@@ -19,7 +19,7 @@ import logging
 from typing import TYPE_CHECKING
 
 from bot.prefs.links import public_base_of, public_url_problem
-from bot.web.api import FACTS_PREFIX, PrefsAPI
+from bot.web.api import EVERY_METHOD, FACTS_PREFIX, PrefsAPI
 from bot.web.page import PrefsPage
 from bot.web.site import MAX_BODY_BYTES, NewLinkLines, PrefsSite
 
@@ -79,8 +79,8 @@ def mount(
     web.mount("/prefs/forget", page.forget, methods=("POST",))
     for name in site.assets:
         web.mount(f"/prefs/static/{name}", page.static, methods=("GET",))
-    web.mount("/api/preferences", api.preferences, methods=("GET", "POST"))
-    web.mount(FACTS_PREFIX, api.fact, methods=("DELETE",), prefix=True)
+    web.mount("/api/preferences", api.preferences, methods=EVERY_METHOD)  # 405s as JSON
+    web.mount(FACTS_PREFIX, api.fact, methods=EVERY_METHOD, prefix=True)
     public = public_base_of(public_url)
     if public:
         log.info("preferences page on %s/prefs", public)

@@ -19,7 +19,8 @@ memory revokes every link and session they had (401); while Redis cannot tell, G
 still answers and POST and DELETE get 503. Errors are JSON
 (`{"ok": false, "error": code, "message": …}`): 401 unauthorized, 403 csrf, 413
 too_large, 415 json_only, 400 malformed_json / not_object / invalid, 404 not_found,
-503 unavailable.
+405 method_not_allowed (with `Allow`), 503 unavailable; every message in the request's
+language (`PrefsSite.lang`).
 """
 
 from __future__ import annotations
@@ -48,6 +49,11 @@ log = logging.getLogger(__name__)
 FACTS_PREFIX = "/api/preferences/facts/"
 Posted = tuple[dict[str, object], str | None]  # the slots as sent, and the note
 _CHALLENGE = ("www-authenticate", 'Bearer realm="travel-preferences"')
+PREFERENCES_METHODS = ("GET", "POST")
+FACT_METHODS = ("DELETE",)
+# Mounted for every method, so a wrong one is answered here, as JSON in the caller's
+# language, rather than by the application's plain-text 405.
+EVERY_METHOD = ("GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS")
 
 
 class PrefsAPI:
@@ -56,6 +62,9 @@ class PrefsAPI:
 
     async def preferences(self, scope: Scope, receive: Receive, send: Send) -> None:
         request = Request.of(scope, receive)
+        if request.method not in PREFERENCES_METHODS:
+            await self.not_allowed(request, PREFERENCES_METHODS).send(send)
+            return
         caller = await self.site.caller(request)
         if caller is None:
             reply = self.unauthorized(request)
@@ -67,6 +76,9 @@ class PrefsAPI:
 
     async def fact(self, scope: Scope, receive: Receive, send: Send) -> None:
         request = Request.of(scope, receive)
+        if request.method not in FACT_METHODS:
+            await self.not_allowed(request, FACT_METHODS).send(send)
+            return
         caller = await self.site.caller(request)
         reply = self.unauthorized(request) if caller is None else await self.delete(request, caller)
         await reply.send(send)
@@ -99,6 +111,8 @@ class PrefsAPI:
             data = parse_json(raw.decode("utf-8"))
         except (UnicodeDecodeError, ValueError):
             return error(400, "malformed_json", t("api_malformed_json", lang))
+        if isinstance(data, Mapping) and isinstance(data.get("note"), str):
+            lang = site.lang(request, caller.lang, data["note"])  # nothing else said: the note
         parsed = self.read_request(data, lang)
         if isinstance(parsed, Reply):
             return parsed
@@ -200,8 +214,12 @@ class PrefsAPI:
         lang = self.site.lang(request)
         return error(401, "unauthorized", t("api_unauthorized", lang), _CHALLENGE)
 
+    def not_allowed(self, request: Request, methods: tuple[str, ...]) -> Reply:
+        message = t("api_method_not_allowed", self.site.lang(request), methods=", ".join(methods))
+        return error(405, "method_not_allowed", message, ("allow", ", ".join(methods)))
+
     def unavailable(self, lang: Lang) -> Reply:
         return error(503, "unavailable", t("home_unavailable", lang))
 
 
-__all__ = ["FACTS_PREFIX", "PrefsAPI"]
+__all__ = ["EVERY_METHOD", "FACTS_PREFIX", "FACT_METHODS", "PREFERENCES_METHODS", "PrefsAPI"]

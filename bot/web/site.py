@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, TypeVar
 from urllib.parse import urlsplit
 
 from bot.flows.trips import trip_lines
-from bot.messages import t
+from bot.messages import stated_lang, t
 from bot.prefs.form import FormInput, stored_texts, validate_form
 from bot.prefs.links import named_lang, named_namespace, public_base_of
 from bot.prefs.prefill import SlotMapper, structured_profile
@@ -163,12 +163,14 @@ class PrefsSite:
         except RuntimeError:  # shutting down
             return "unknown"
 
-    def lang(self, request: Request, known: Lang | None = None) -> Lang:
-        """`?lang=`, else what the link or session says, else the browser's, else the default."""
+    def lang(self, request: Request, known: Lang | None = None, text: str = "") -> Lang:
+        """`?lang=`, else what the link or session says, else the browser's, else the
+        language `text` (what was sent, e.g. the note) is written in, else the default."""
         asked = request.arg("lang")
         if asked in ("en", "zh"):
             return "zh" if asked == "zh" else "en"
-        return known or browser_lang(request.header("accept-language")) or self.default_lang
+        browser = browser_lang(request.header("accept-language"))
+        return known or browser or stated_lang(text) or self.default_lang
 
     def secure(self, request: Request) -> bool:
         """Whether cookies get `Secure`: PUBLIC_URL is https, or the request came over HTTPS."""

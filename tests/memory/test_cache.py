@@ -159,16 +159,18 @@ def test_a_write_is_visible_to_the_very_next_recall_of_a_warmed_traveller(
     assert memory.recall(namespace, "plan trip Chengdu").status == "empty"
 
 
-def test_the_summary_is_joined_in_the_language_of_the_request(
+def test_each_fact_is_punctuated_in_its_own_language_whatever_the_request(
     memory: Memory, namespace: str
 ) -> None:
+    """A Chinese request once joined English facts with "；" and closed them with "。"
+    ("I never take red-eye flights；I prefer aisle seats。"); an English one closed a
+    Chinese fact with "."."""
     memory.record(namespace, ["出差只坐高铁一等座", "I prefer aisle seats"])
-    english = "出差只坐高铁一等座; I prefer aisle seats."
-    chinese = "出差只坐高铁一等座；I prefer aisle seats。"
-    assert memory.retrieve(namespace, "plan my trip to Chengdu") == english
-    assert memory.retrieve(namespace, "规划去成都的行程") == chinese
-    assert memory.retrieve(namespace, "book a hotel") == english  # cached per language
-    assert memory.retrieve(namespace, "") == chinese  # no request: most facts' language
+    mixed = "出差只坐高铁一等座；I prefer aisle seats."
+    assert memory.retrieve(namespace, "plan my trip to Chengdu") == mixed
+    assert memory.retrieve(namespace, "规划去成都的行程") == mixed
+    assert memory.retrieve(namespace, "book a hotel") == mixed  # cached per language
+    assert memory.retrieve(namespace, "") == mixed
 
 
 def test_old_and_unreadable_entries_are_never_served(

@@ -12,7 +12,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from memory.facts import Facts, pack, unpack
-from memory.lang import Lang
+from memory.lang import Lang, detect_lang
 from memory.summary import _PASS_OVER, _ranked, shown
 from memory.types import MemoryItem
 from memory.views import change_notes, newer_first
@@ -34,9 +34,9 @@ def items_reference(
         ordered = newer_first(items)
         notes = change_notes(ordered)
         order = [position[item.id] for item in ordered]
-    sep, end = ("；", "。") if lang == "zh" else ("; ", ".")
     parts: list[str] = []
-    used = len(end)
+    marks: list[tuple[str, str]] = []  # each fact's separator and stop, in its language
+    used = 1
     passed = 0
     for i in order:
         if len(parts) >= max_facts or passed > _PASS_OVER:
@@ -44,8 +44,9 @@ def items_reference(
         text = _TRAILING.sub("", " ".join(facts.texts[i].split()))
         if not text:
             continue
+        mark = ("；", "。") if detect_lang(text) == "zh" else ("; ", ".")
         text += notes.get(facts.ids[i], "")
-        cost = len(text) + (len(sep) if parts else 0)
+        cost = len(text) + (len(marks[-1][0]) if parts else 0)
         if used + cost > max_chars:
             if parts:
                 passed += 1
@@ -53,8 +54,10 @@ def items_reference(
             text = text[: max(1, max_chars - used - 1)] + "…"
             cost = len(text)
         parts.append(text)
+        marks.append(mark)
         used += cost
-    return sep.join(parts) + end if parts else ""
+    body = "".join(part + sep for part, (sep, _) in zip(parts[:-1], marks, strict=False))
+    return body + parts[-1] + marks[-1][1] if parts else ""
 
 
 def make_facts(rng: random.Random, count: int) -> Facts:

@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 
 from bot.cli import logs, main
+from bot.cli.language import LOCALE_VARIABLES
 from bot.settings import Settings
 
 # Seventeen facts with no number in them (a privacy guard's business): more facts than
@@ -46,6 +47,8 @@ def travel_bot(
     monkeypatch.chdir(tmp_path)
     for name in Settings.model_fields:  # only what the test sets counts
         monkeypatch.delenv(name.upper(), raising=False)
+    for name in LOCALE_VARIABLES:  # nor does the locale of the machine running the tests
+        monkeypatch.delenv(name, raising=False)
     monkeypatch.setenv("MEMORY_DSN", f"sqlite:///{tmp_path}/cli.db")
     monkeypatch.setenv("REDIS_URL", "")
 

@@ -111,3 +111,25 @@ def test_remember_with_nothing_to_remember_says_so_in_the_speakers_language(
     assert t("reject_no_content", "en") in output and t("reject_no_content", "zh") in output
     assert "instructions" not in output
     assert sqlite_memory.items(USER) == []
+
+
+def test_recall_punctuates_each_fact_in_its_own_language(sqlite_memory: Memory) -> None:
+    """`/recall 航班` once read "I never take red-eye flights；I prefer aisle seats。":
+    Chinese marks between English facts because the request was Chinese. Each fact now
+    keeps its own language's separator and stop, whatever the request's."""
+    rail, aisle = "出差只坐高铁一等座", "I prefer aisle seats"
+    sqlite_memory.record(USER, [RED_EYE, aisle])
+    for query in ("航班", "flights"):
+        output = _session(_settings(), f"/recall {query}\n", sqlite_memory)
+        [line] = [line for line in output.splitlines() if RED_EYE in line]
+        assert line in (f"{RED_EYE}; {aisle}.", f"{aisle}; {RED_EYE}.")
+    sqlite_memory.record(USER, [rail])
+    after = {RED_EYE: "; ", aisle: "; ", rail: "；"}
+    stop = {RED_EYE: ".", aisle: ".", rail: "。"}
+    for query in ("航班", "flights", ""):
+        output = _session(_settings(), f"/recall {query}\n", sqlite_memory)
+        [line] = [line for line in output.splitlines() if RED_EYE in line]
+        shown = [fact for fact in (RED_EYE, aisle, rail) if fact in line]
+        order = sorted(shown, key=line.index)
+        assert len(order) == 3, line
+        assert line == "".join(f + after[f] for f in order[:-1]) + order[-1] + stop[order[-1]]

@@ -8,6 +8,7 @@ import socket
 import pytest
 
 from bot.cli.run import pick_mode
+from bot.messages import t
 from bot.settings import Settings
 from tests.bot.cli.conftest import TravelBot
 from tests.support.services import free_port
@@ -175,3 +176,28 @@ def test_socket_mode_stops_on_sigterm(monkeypatch: pytest.MonkeyPatch) -> None:
         signal.signal(signal.SIGINT, signal.default_int_handler)
     assert ended == [True]
     assert stopped == [True]
+
+
+@pytest.mark.parametrize(
+    ("env", "lang"),
+    [
+        ({"DEFAULT_LANGUAGE": "zh"}, "zh"),
+        ({"LANG": "zh_CN.UTF-8"}, "zh"),
+        ({"LC_ALL": "zh_TW.UTF-8", "LANG": "en_US.UTF-8"}, "zh"),
+        ({"LANG": "en_GB.UTF-8"}, "en"),
+        ({"LANG": "zh_CN.UTF-8", "DEFAULT_LANGUAGE": "en"}, "en"),  # the setting wins
+        ({}, "en"),
+    ],
+)
+def test_run_on_embedded_defaults_speaks_the_operators_language(
+    travel_bot: TravelBot, env: dict[str, str], lang: str
+) -> None:
+    """`make run` with nothing configured: what is printed before anyone types follows
+    DEFAULT_LANGUAGE, else the terminal's locale (a Chinese operator read only English)."""
+    ran = travel_bot("run", stdin="/quit\n", **env)
+    assert ran.status == 0, ran.err
+    assert ran.err.strip() == t("console_no_platform", lang, user="local:you")
+    assert ran.out.startswith(t("console_welcome", lang, user="local:you") + "\n")
+    assert t("console_no_llm", lang) in ran.out
+    other = "en" if lang == "zh" else "zh"
+    assert t("console_welcome", other, user="local:you") not in ran.out

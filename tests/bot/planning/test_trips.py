@@ -117,10 +117,13 @@ def test_cli_adds_and_lists_trips(dsn: str, capsys: pytest.CaptureFixture[str]) 
     # Fixed dates, whatever today is: --allow-past keeps the test about adding and listing.
     common = ("--user", "T1:U1", "--start", "2026-12-10", "--end", "2026-12-12", "--allow-past")
     assert cli(dsn, "add", *common, "--destination", "成都", "--origin", "上海") == 0
-    assert "saved: 2026-12-10..2026-12-12  T1:U1  Shanghai -> Chengdu" in capsys.readouterr().out
-    # The same trip named in English is the same trip.
+    # Shown back in the traveller's words (it said "Shanghai -> Chengdu").
+    assert "saved: 2026-12-10..2026-12-12  T1:U1  上海 -> 成都  (by cli)" in capsys.readouterr().out
+    # The same trip named in English is the same trip, still shown as first typed.
     assert cli(dsn, "add", *common, "--destination", "chengdu") == 0
-    assert capsys.readouterr().out.startswith("already saved:")
+    assert capsys.readouterr().out.startswith(
+        "already saved: 2026-12-10..2026-12-12  T1:U1  上海 -> 成都"
+    )
     assert (
         cli(
             dsn,
@@ -139,11 +142,16 @@ def test_cli_adds_and_lists_trips(dsn: str, capsys: pytest.CaptureFixture[str]) 
 
     assert cli(dsn, "list", "--user", "T1:U1", "--json") == 0
     [trip] = json.loads(capsys.readouterr().out)
-    assert trip["destination"] == "Chengdu" and trip["end_date"] == "2026-12-12"
+    assert trip["destination"] == "Chengdu" and trip["end_date"] == "2026-12-12"  # the key
+    assert trip["destination_as_typed"] == "成都" and trip["origin_as_typed"] == "上海"
     assert trip["created_by"] == "cli"
     assert cli(dsn, "list") == 0
     lines = capsys.readouterr().out.splitlines()
     assert [line.split()[0] for line in lines] == ["2026-12-01", "2026-12-10..2026-12-12"]
+    assert lines == [
+        "2026-12-01  T1:U2  Atlantis  (by cli)",
+        "2026-12-10..2026-12-12  T1:U1  上海 -> 成都  (by cli)",
+    ]
 
 
 def test_cli_refuses_bad_dates(dsn: str, capsys: pytest.CaptureFixture[str]) -> None:
@@ -183,7 +191,7 @@ def test_cli_removes_a_trip_by_what_it_was_added_with(
     # Named in the other language, it is the same trip; only that traveller's goes.
     gone = ("--user", "T1:U1", "--destination", "Chengdu", "--start", "2099-03-01")
     assert cli(dsn, "remove", *gone) == 0
-    assert capsys.readouterr().out.startswith("removed: 2099-03-01  T1:U1  Chengdu")
+    assert capsys.readouterr().out.startswith("removed: 2099-03-01  T1:U1  成都")
     assert cli(dsn, "list", "--json") == 0
     assert [t["namespace"] for t in json.loads(capsys.readouterr().out)] == ["T1:U2"]
     # Removing it again: nothing to remove, said, exit 1.

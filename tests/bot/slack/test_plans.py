@@ -19,6 +19,7 @@ from tests.bot.conftest import BotFactory
 from tests.support.llm_server import ScriptedModel
 from tests.support.slack_api import FakeSlackAPI
 from tests.support.slack_harness import API_APP_ID, CHANNEL, BotHarness, Sent
+from tests.support.slack_payloads import open_home, published_home, texts
 
 ALICE, BOB, ADMIN = "U0ALICE", "U0BOB", "U0ADMIN"
 DEPART = (date.today() + timedelta(days=30)).isoformat()
@@ -233,7 +234,11 @@ def test_save_trip_button_saves_once_and_only_for_the_traveller(
     assert update.args["ts"] == message["ts"] and "已保存此行程" in update.args["text"]
     assert "演示数据" in json.dumps(update.args["blocks"], ensure_ascii=False)  # still said
     [trip] = bot.core.trips.list(bot.namespace(ALICE))
-    assert (trip.destination, trip.origin) == ("Chengdu", "Shanghai")
+    assert (trip.destination, trip.origin) == ("Chengdu", "Shanghai")  # matched by these
+    # App Home lists it in the traveller's words, as the plan said it ("Shanghai → Chengdu").
+    slack.add_user(ALICE, locale="zh-CN")
+    open_home(bot, ALICE)
+    assert f"上海 → 成都, {DEPART} – {RETURN}" in texts(published_home(slack, ALICE))
 
     assert click(bot, ALICE, message, sent.channel).status_code == 200
     slack.wait_for("chat.update", count=2)

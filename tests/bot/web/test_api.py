@@ -279,3 +279,64 @@ def test_a_memory_that_is_down_is_told_as_unavailable_never_as_empty(
         assert t("home_unavailable", "en") in html.unescape(page.text)
     finally:
         bot.close()
+
+
+def test_error_messages_follow_the_request_language_shape_and_status_unchanged(
+    prefs_bot: PrefsBot,
+) -> None:
+    """A script with a bare link token (no language in it) got English errors for a
+    Chinese note; the browser's Accept-Language and then the note's own language decide,
+    while the JSON fields and status codes stay as they were."""
+    token = prefs_bot.token()  # made without --lang
+    phone = {"slots": {"seat": "aisle"}, "note": "有事打我电话 13812345678"}
+    zh = _post(prefs_bot.api(token), phone).json()
+    assert zh == {
+        "ok": False,
+        "error": "invalid",
+        "message": t("api_invalid", "zh"),
+        "errors": {"note": t("prefs_privacy_phone", "zh")},
+    }
+    english = {"slots": {"seat": "aisle"}, "note": "call me on 13812345678 any time"}
+    en = _post(prefs_bot.api(token), english)
+    assert en.status_code == 400
+    assert en.json()["errors"] == {"note": t("prefs_privacy_phone", "en")}
+    assert en.json()["message"] == t("api_invalid", "en")
+    # The browser's language is said before the note is read: it wins.
+    told = _post(prefs_bot.api(token), phone, **{"Accept-Language": "en-GB,en;q=0.9"})
+    assert told.json()["errors"] == {"note": t("prefs_privacy_phone", "en")}
+    browser = prefs_bot.client(headers={"Accept-Language": "zh-CN,zh;q=0.9"})
+    refused = browser.get(API)
+    assert refused.status_code == 401
+    assert refused.json() == {
+        "ok": False,
+        "error": "unauthorized",
+        "message": t("api_unauthorized", "zh"),
+    }
+    headers = {"Authorization": f"Bearer {token}", "Content-Type": "application/json"}
+    malformed = browser.post(API, content="{not json", headers=headers)
+    assert malformed.status_code == 400
+    assert malformed.json() == {
+        "ok": False,
+        "error": "malformed_json",
+        "message": t("api_malformed_json", "zh"),
+    }
+    assert prefs_bot.memory.items(prefs_bot.namespace()) == []
+
+
+def test_a_wrong_method_is_a_json_error_in_the_callers_language(prefs_bot: PrefsBot) -> None:
+    """The API's errors are JSON (docs/preferences-page.md), but a wrong method got the
+    application's plain-text English "method not allowed"; status and Allow are as before."""
+    token = prefs_bot.token()
+    zh = prefs_bot.client(headers={"Accept-Language": "zh-CN", "Authorization": f"Bearer {token}"})
+    response = zh.put(API, content="{}")
+    assert response.status_code == 405 and response.headers["allow"] == "GET, POST"
+    assert response.headers["content-type"].startswith("application/json")
+    assert response.json() == {
+        "ok": False,
+        "error": "method_not_allowed",
+        "message": t("api_method_not_allowed", "zh", methods="GET, POST"),
+    }
+    fact = prefs_bot.api(token).get(f"{API}/facts/0000ffff")
+    assert fact.status_code == 405 and fact.headers["allow"] == "DELETE"
+    assert fact.json()["message"] == t("api_method_not_allowed", "en", methods="DELETE")
+    assert prefs_bot.api(token).get(API).status_code == 200  # the methods it takes still work

@@ -327,11 +327,17 @@ def test_the_page_lists_coming_trips_with_their_approval_state(prefs_bot: PrefsB
     soon = date.today() + timedelta(days=10)
     trip, _ = trips.add(prefs_bot.namespace(), "Chengdu", soon, None, "Shanghai", created_by="x")
     trips.add(prefs_bot.namespace(), "Xi'an", date.today() - timedelta(days=30), created_by="x")
+    later = soon + timedelta(days=5)
+    typed = ("成都", "上海")  # as `trips add --destination 成都 --origin 上海` saves it
+    trips.add(
+        prefs_bot.namespace(), "Chengdu", later, None, "Shanghai", created_by="x", as_typed=typed
+    )
     with trips.backend.transaction() as cur:
         trips.set_state(cur, trip.id, "pending")
     page = prefs_bot.signed_in(lang="en").get("/prefs").text
     assert '<h2 id="trips-heading">Your trips</h2>' in page
     assert f"Shanghai → Chengdu, {soon.isoformat()} · waiting for approval" in page
+    assert f"上海 → 成都, {later.isoformat()}" in page  # the traveller's words, not the key
     assert "Xi&#39;an" not in page and "Xi'an" not in page  # over: not listed
     other = prefs_bot.signed_in(user=BOB, lang="zh").get("/prefs").text
     assert "Chengdu" not in other and "你的行程" not in other  # nobody else's trips
