@@ -30,7 +30,7 @@ _HARD_ZH = re.compile(
 # Facts passed over for being too long for what is left of the budget, before it is full.
 _PASS_OVER = 8
 # The separator after a fact and the stop closing the last one, in the fact's language.
-_MARKS: dict[Lang, tuple[str, str]] = {"zh": ("；", "。"), "en": ("; ", ".")}
+_MARKS: dict[str, tuple[str, str]] = {"zh": ("；", "。"), "en": ("; ", ".")}
 _END_CHARS = 1  # "。" and "." alike
 
 
@@ -146,7 +146,8 @@ def _ranked(facts: Facts, order: list[int], lang: Lang, max_facts: int, max_char
         text = facts.shown_at(i)
         if not text:
             continue
-        mark = _MARKS[detect_lang(text)]
+        # The language stored with the fact: no reading of its text on the recall path.
+        mark = _MARKS.get(facts.langs[i]) or _MARKS[detect_lang(text)]
         if notes and i in notes:
             text += change_note(facts.items[i], notes[i])
         cost = len(text) + (len(marks[-1][0]) if parts else 0)
