@@ -56,7 +56,6 @@ from recall import Baseline  # noqa: E402
 from memory import open_memory  # noqa: E402
 from memory.engine import Memory  # noqa: E402
 from memory.facts import Facts  # noqa: E402
-from memory.lang import detect_lang  # noqa: E402
 from memory.summary import summarize  # noqa: E402
 from memory.types import MemoryItem  # noqa: E402
 
@@ -175,15 +174,14 @@ def before_summary(memory: Memory, facts: Facts, query: str) -> str:
     """The previous rule: every fact if 8 fit in 600 characters, else typed slots and the
     8 free facts ranked first, hard constraints first, within 8 facts / 600 characters."""
     max_facts, max_chars = OLD_BUDGET
-    lang = detect_lang(query)
     if len(facts) <= max_facts:
         items = list(reversed(facts.items))
-        everything = summarize(items, lang=lang, max_facts=len(items), max_chars=10**9)
+        everything = summarize(items, max_facts=len(items), max_chars=10**9)
         if len(everything) <= max_chars:
             return everything
     slots: list[MemoryItem] = list(reversed(facts.typed()))
     ranked = memory._rank(facts.free(), query, max_facts)
-    return summarize(slots + ranked, lang=lang, max_facts=max_facts, max_chars=max_chars)
+    return summarize(slots + ranked, max_facts=max_facts, max_chars=max_chars)
 
 
 def run(args: argparse.Namespace) -> dict[str, Cell]:

@@ -9,8 +9,8 @@ namespace's keys share one slot) is a hash holding:
   read; at most `MAX_FIELDS` fields in all, so a warmed traveller's entry stops growing
   after 32 distinct requests (a summary is sized for a prompt: a few KB) and later ones
   are ranked from the cached facts each time;
-- `*:en` / `*:zh`: a summary that does not depend on the request, joined in that
-  language (the Bailian backend's, when every node fits the budget; the engine's
+- `*:en` / `*:zh`: a summary that does not depend on the request, for every request
+  in that language (the Bailian backend's, when every node fits the budget; the engine's
   summaries are ordered for their request since issue 22).
 
 A summary ranked from the cached facts is stored by a background thread

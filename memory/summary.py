@@ -50,12 +50,12 @@ def is_hard(item: MemoryItem) -> bool:
     return bool(_HARD_EN.search(item.text) or _HARD_ZH.search(item.text))
 
 
-def summarize(items: Sequence[MemoryItem], *, lang: Lang, max_facts: int, max_chars: int) -> str:
+def summarize(items: Sequence[MemoryItem], *, max_facts: int, max_chars: int) -> str:
     """Hard constraints first, then the rest in the given (relevance) order, within budget.
 
     Facts keep the words and language they were stated in, and so does the punctuation
     after each ("；" and "。" after a Chinese fact, "; " and "." after an English one),
-    whatever the request's language `lang`. Of two facts where the newer may replace the
+    whatever the request's language. Of two facts where the newer may replace the
     older (an unsure change of mind), the newer comes first and each says when it was said.
     """
     ordered = [item for item in items if is_hard(item)] + [
@@ -94,7 +94,7 @@ def summarize_facts(
     max_facts: int,
     max_chars: int,
 ) -> tuple[str, Lang, bool]:
-    """The summary of `facts` for `query`, the language it is joined in, and whether it
+    """The summary of `facts` for `query`, the language it is for, and whether it
     fits every request (then it would be cached for every request in that language).
     Since issue 22 no non-empty summary does: a summary is ordered for its request, and
     the whole profile is cached under the empty request's own field.
@@ -113,17 +113,17 @@ def summarize_facts(
         return "", "en", True
     lang = detect_lang(query) if query.strip() else dominant_lang(facts.texts)
     if query.strip():
-        return _ranked(facts, list(rank(facts, query)), lang, max_facts, max_chars), lang, False
+        return _ranked(facts, list(rank(facts, query)), max_facts, max_chars), lang, False
     items = list(reversed(facts.items))  # newest first
-    everything = summarize(items, lang=lang, max_facts=len(items), max_chars=10**9)
+    everything = summarize(items, max_facts=len(items), max_chars=10**9)
     if len(items) <= max_facts and len(everything) <= max_chars:
         return everything, lang, False
     slots = list(reversed(facts.typed()))
     free = list(reversed(facts.free().items))
-    return summarize(slots + free, lang=lang, max_facts=max_facts, max_chars=max_chars), lang, False
+    return summarize(slots + free, max_facts=max_facts, max_chars=max_chars), lang, False
 
 
-def _ranked(facts: Facts, order: list[int], lang: Lang, max_facts: int, max_chars: int) -> str:
+def _ranked(facts: Facts, order: list[int], max_facts: int, max_chars: int) -> str:
     """The facts at `order`'s positions, in that order, within budget; read from the
     columns of `facts` (items are built only for the facts shown with a note of a change
     of mind the engine was unsure of). A fact too long for what is left is passed over

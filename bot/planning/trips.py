@@ -282,13 +282,15 @@ class TripStore:
                 cur.execute(
                     sql(
                         "UPDATE trips SET end_date = COALESCE(end_date, %s), "
-                        "origin_as_typed = CASE WHEN origin IS NULL THEN %s "
-                        "ELSE origin_as_typed END, "
+                        # The typed origin goes with the origin it names: a new one, or
+                        # the one saved before cities were kept as typed (then NULL).
+                        "origin_as_typed = CASE WHEN origin_as_typed IS NULL "
+                        "AND COALESCE(origin, %s) = %s THEN %s ELSE origin_as_typed END, "
                         "origin = COALESCE(origin, %s), "
                         "destination_as_typed = COALESCE(destination_as_typed, %s) "
                         "WHERE namespace = %s AND destination = %s AND start_date = %s"
                     ),
-                    (self._date_param(end), typed_origin, origin, typed[0], *key),
+                    (self._date_param(end), origin, origin, typed_origin, origin, typed[0], *key),
                 )
             cur.execute(
                 sql(

@@ -211,11 +211,12 @@ class PrefsAPI:
         return dict(slots), note if isinstance(note, str) else None
 
     def unauthorized(self, request: Request) -> Reply:
-        lang = self.site.lang(request)
+        lang = self.site.lang(request, self.site.named_lang(request))  # as the page's refusal
         return error(401, "unauthorized", t("api_unauthorized", lang), _CHALLENGE)
 
     def not_allowed(self, request: Request, methods: tuple[str, ...]) -> Reply:
-        message = t("api_method_not_allowed", self.site.lang(request), methods=", ".join(methods))
+        lang = self.site.lang(request, self.site.named_lang(request))
+        message = t("api_method_not_allowed", lang, methods=", ".join(methods))
         return error(405, "method_not_allowed", message, ("allow", ", ".join(methods)))
 
     def unavailable(self, lang: Lang) -> Reply:

@@ -144,9 +144,10 @@ class PrefsSite:
         return named_namespace(token if token is not None else request.cookies.get(COOKIE))
 
     def named_lang(self, request: Request) -> Lang | None:
-        """The language the request's link (else its session cookie) names, unchecked:
-        for the words of a refusal only, as `named`."""
-        token = request.arg("token")
+        """The language the request's link (a bearer token, else `?token=`, else its session
+        cookie) names, unchecked: for the words of a refusal only, as `named`."""
+        bearer = bearer_token(request.header("authorization") or "")  # the API's caller
+        token = bearer if bearer is not None else request.arg("token")
         return named_lang(token if token is not None else request.cookies.get(COOKIE))
 
     def session(self, request: Request) -> Session | None:

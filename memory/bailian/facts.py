@@ -137,14 +137,13 @@ class FactReader:
             return "", lang, True
         s = self.settings
         if complete and len(unique) <= s.memory_summary_max_facts:
-            everything = summarize(unique, lang=lang, max_facts=len(unique), max_chars=10**9)
+            everything = summarize(unique, max_facts=len(unique), max_chars=10**9)
             if len(everything) <= s.memory_summary_max_chars:
                 return everything, lang, True
         slots = [i for i in unique if i.slot is not None]
         free = [i for i in unique if i.slot is None]
         text = summarize(
             slots + free,
-            lang=lang,
             max_facts=s.memory_summary_max_facts,
             max_chars=s.memory_summary_max_chars,
         )

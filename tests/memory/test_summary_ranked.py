@@ -12,7 +12,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from memory.facts import Facts, pack, unpack
-from memory.lang import Lang, detect_lang
+from memory.lang import detect_lang
 from memory.summary import _PASS_OVER, _ranked, shown
 from memory.types import MemoryItem
 from memory.views import change_notes, newer_first
@@ -21,9 +21,7 @@ _TRAILING = re.compile(r"[\s。．.!！;；,，、]+$")
 START = datetime(2026, 1, 1, tzinfo=UTC)
 
 
-def items_reference(
-    facts: Facts, order: list[int], lang: Lang, max_facts: int, max_chars: int
-) -> str:
+def items_reference(facts: Facts, order: list[int], max_facts: int, max_chars: int) -> str:
     """`_ranked` as it was before it read positions: every item built when any fact shown
     may be replaced by a newer one."""
     notes: dict[str, str] = {}
@@ -101,11 +99,10 @@ def test_summaries_from_positions_equal_those_from_items() -> None:
         rng.shuffle(order)
         if case % 3 == 0:
             order = order[: max(1, len(order) // 2)]  # not every fact ranked
-        lang: Lang = "zh" if case % 2 else "en"
         max_facts, max_chars = rng.choice([(100, 4000), (5, 300), (8, 120), (3, 40)])
-        expected = items_reference(facts, order, lang, max_facts, max_chars)
-        assert _ranked(facts, list(order), lang, max_facts, max_chars) == expected
-        assert _ranked(cached, list(order), lang, max_facts, max_chars) == expected
+        expected = items_reference(facts, order, max_facts, max_chars)
+        assert _ranked(facts, list(order), max_facts, max_chars) == expected
+        assert _ranked(cached, list(order), max_facts, max_chars) == expected
         noted += "said" in expected
     assert noted > 50  # changes of mind were shown
 

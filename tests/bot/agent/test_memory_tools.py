@@ -8,9 +8,17 @@ import re
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bot.agent.memory_tools import BLOCK, describe_outcomes, inert, preferences_block
+from bot.agent.memory_tools import (
+    BLOCK,
+    describe_outcomes,
+    inert,
+    memory_tools,
+    preferences_block,
+)
+from bot.agent.tools import ToolContext
 from bot.chat.markup import ANGLE
 from bot.messages import t
+from memory.engine import Memory
 from memory.types import RecordOutcome
 
 OPEN, CLOSE = f"<{BLOCK}>", f"</{BLOCK}>"
@@ -87,3 +95,20 @@ def test_slack_links_and_mentions_become_plain_text() -> None:
     assert inert("B&B") == "B&amp;B"
     block = preferences_block("ask <@U0BOB|bob>", plain=ANGLE.plain)
     assert "ask @bob" in block
+
+
+def test_the_limit_counts_whole_facts_even_with_an_ampersand_or_a_bracket(
+    sqlite_memory: Memory,
+) -> None:
+    """`retrieve_from_memory(limit=…)` keeps whole facts. It once cut after escaping, so
+    "bed & breakfast" (escaped "bed &amp; breakfast") read as two facts at the "; ": the
+    model was told "I like bed &amp." and lost a fact the limit had room for."""
+    facts = ["I like bed & breakfast places", "I want hotels < 2 km from the office"]
+    sqlite_memory.record("T1:U1", facts)
+    recall = next(t for t in memory_tools(sqlite_memory) if t.name == "retrieve_from_memory")
+    said = recall.invoke(ToolContext(namespace="T1:U1"), {"keywords": ["hotel"], "limit": 2})
+    inside = said[said.index(OPEN) + len(OPEN) : said.index(CLOSE)].strip()
+    assert inside in {f"{inert(a)}; {inert(b)}." for a, b in (facts, facts[::-1])}
+    one = recall.invoke(ToolContext(namespace="T1:U1"), {"keywords": ["hotel"], "limit": 1})
+    kept = one[one.index(OPEN) + len(OPEN) : one.index(CLOSE)].strip()
+    assert kept in {inert(fact) + "." for fact in facts}

@@ -11,9 +11,10 @@ from zoneinfo import ZoneInfo
 import pytest
 
 from bot.cli import build_parser
-from bot.planning.trips import InvalidTrip, TripStore, parse_date
+from bot.planning.trips import COMPONENT, TRIP_MIGRATIONS, InvalidTrip, TripStore, parse_date
 from bot.settings import Settings
 from memory.backends import backend_from_dsn
+from memory.migrations import migrate
 
 
 @pytest.fixture
@@ -229,3 +230,60 @@ def test_trips_stay_in_a_database_when_memory_is_in_bailian(tmp_path: Path) -> N
     assert Settings(memory_dsn="bailian://default").trips_database == "sqlite:///./data/trips.db"
     own = f"sqlite:///{tmp_path}/trips.db"
     assert Settings(memory_dsn="bailian://lib1", trips_dsn=own).trips_database == own
+
+
+def test_a_trip_saved_before_the_upgrade_is_shown_in_one_language_once_named_again(
+    dsn: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A database of the release before cities were kept as typed holds its trips under
+    catalogue names only. Upgraded, it keeps them; the traveller naming one again in their
+    words shows it so, origin too: the repeat once filled in only the destination, and
+    the trip read "Shanghai -> 成都"."""
+    backend = backend_from_dsn(dsn)
+    migrate(backend, COMPONENT, TRIP_MIGRATIONS[:2])  # trips as the release before kept them
+    start = date(2099, 3, 1)
+    with backend.transaction("trips:T1:U1") as cur:
+        cur.execute(
+            backend.sql(
+                "INSERT INTO trips (id, namespace, origin, destination, start_date, end_date, "
+                "created_by, created_at, state) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s)"
+            ),
+            (
+                "old",
+                "T1:U1",
+                "Shanghai",
+                "Chengdu",
+                start if backend.name == "postgresql" else start.isoformat(),
+                None,
+                "cli",
+                backend.to_db_time(datetime.now(UTC)),
+                "pending",
+            ),
+        )
+    backend.close()
+    assert cli(dsn, "list") == 0
+    assert (
+        capsys.readouterr().out
+        == "2099-03-01  T1:U1  Shanghai -> Chengdu  (by cli)  [approval pending]\n"
+    )
+    again = (
+        "--user",
+        "T1:U1",
+        "--start",
+        "2099-03-01",
+        "--destination",
+        "成都",
+        "--origin",
+        "上海",
+    )
+    assert cli(dsn, "add", *again) == 0
+    assert capsys.readouterr().out.startswith("already saved: 2099-03-01  T1:U1  上海 -> 成都  ")
+    assert cli(dsn, "list", "--json") == 0
+    [trip] = json.loads(capsys.readouterr().out)
+    assert (trip["id"], trip["state"], trip["origin"], trip["destination"]) == (
+        "old",
+        "pending",
+        "Shanghai",
+        "Chengdu",
+    )
+    assert (trip["origin_as_typed"], trip["destination_as_typed"]) == ("上海", "成都")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import html
 import json
+import time
 from typing import Any
 
 import httpx
@@ -340,3 +341,23 @@ def test_a_wrong_method_is_a_json_error_in_the_callers_language(prefs_bot: Prefs
     assert fact.status_code == 405 and fact.headers["allow"] == "DELETE"
     assert fact.json()["message"] == t("api_method_not_allowed", "en", methods="DELETE")
     assert prefs_bot.api(token).get(API).status_code == 200  # the methods it takes still work
+
+
+def test_a_refusal_speaks_the_language_the_link_was_made_in(prefs_bot: PrefsBot) -> None:
+    """A script holding a link made with --lang zh, and no Accept-Language, got its wrong
+    method and its expired link refused in English: the API's refusals read only the
+    browser's header, though the docs (and the page's own refusal) put the link's
+    language before it."""
+    token = prefs_bot.token(lang="zh")
+    wrong = prefs_bot.api(token).put(API, content="{}")
+    assert wrong.status_code == 405
+    assert wrong.json()["message"] == t("api_method_not_allowed", "zh", methods="GET, POST")
+    fact = prefs_bot.api(token).get(f"{API}/facts/0000ffff")
+    assert fact.json()["message"] == t("api_method_not_allowed", "zh", methods="DELETE")
+    expired = prefs_bot.token(lang="zh", now=time.time() - 3600)
+    refused = prefs_bot.api(expired).get(API)
+    assert refused.status_code == 401
+    assert refused.json()["message"] == t("api_unauthorized", "zh")
+    # What the caller asks for still comes first.
+    asked = prefs_bot.api(token).put(f"{API}?lang=en", content="{}")
+    assert asked.json()["message"] == t("api_method_not_allowed", "en", methods="GET, POST")
