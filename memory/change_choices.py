@@ -18,7 +18,11 @@ from memory.scope import facets_of
 
 # Aspect groups of `change_terms.json` that hold names only (a booking *app* or *site* is
 # no name of one).
-NAMES = frozenset(("airline_name", "hotel_chain", "board_sport"))
+NAMES = frozenset(
+    ("airline_name", "hotel_chain", "board_sport", "card_brand", "payment_app", "coffee_chain")
+) | {"car_hire", "ride_app"}
+# Names of kinds whose loyalty programmes are memberships apart from the choice.
+_PROGRAMMES = frozenset(("airline_name", "hotel_chain"))
 # A name no list holds, read from its shape (capitalised words) and the words around it
 # that say its kind ("I fly Icelandair", "Aer Lingus is my airline", "I stay at the
 # Hoxton"), or a Chinese airline's "XX航空"; case-sensitive, on the fact's own text.
@@ -46,7 +50,8 @@ _CJK = re.compile(r"[\u4e00-\u9fff]+")
 # that says where one goes ("left Delta for United", "从国航换成东航"), is given up.
 _LEAVES = re.compile(
     r"\b(?:from(?! (?:here|now|today))|done with|through with|gone off|went off|fed up with|"
-    r"sick of|tired of|no more|quit|gave up|given up|dropped|ditched|used to|instead of|"
+    r"sick of|tired of|no more|quit|gave up|given up|g[ai]ven(?= (?:[\w'-]+ ){1,3}up\b)|"
+    r"dropped|ditched|used to|instead of|"
     r"rather than|swap(?:ped|ping)?|trad(?:ed|ing)|replac(?:ed|ing)|stopp(?:ed|ing)|left|"
     r"leaving|other than|except(?: for)?|apart from|(?:any|every)(?:thing|one|\w* \w+)? but)\b|"
     r"不再|以前|原来|过去|而不是|不(?:坐|住|用|订|飞)|换掉|放弃|除了|"
@@ -122,6 +127,8 @@ def membership_adds(reader: ClauseReader, a: Reading, b: Reading, new: str) -> b
     if "loyalty" in a.aspects & b.aspects and not b.change:
         return True
     new_only = "loyalty" in b.aspects - a.aspects and not a.tokens & b.tokens
+    if a.aspects & b.aspects & NAMES - _PROGRAMMES:
+        return False  # another card or app named for its points: "the Amex for me now"
     return new_only and reader.schema.detect(new) is None
 
 
@@ -137,6 +144,33 @@ def names_in(reader: ClauseReader, kinds: Iterable[re.Pattern[str]], text: str) 
     norm = unicodedata.normalize("NFKC", text).casefold()
     found = [m.group(0) for kind in kinds for m in kind.finditer(norm)]
     return reader.read(" ".join(found)).tokens if found else frozenset()
+
+
+def kept_names(
+    reader: ClauseReader, kinds: Iterable[re.Pattern[str]], old: str, new: str
+) -> frozenset[str]:
+    """The tokens of the names `old` says of `kinds` when `new` says one of them again: none
+    when `new` names only others, though they share a word ("支付宝" / "微信支付")."""
+    said = {_norm(m.group(0)) for kind in kinds for m in kind.finditer(_norm(new))}
+    if not any(_norm(m.group(0)) in said for kind in kinds for m in kind.finditer(_norm(old))):
+        return frozenset()
+    return names_in(reader, kinds, old)
+
+
+def listed_switch(reader: ClauseReader, kinds: Iterable[str], old: str, new: str) -> bool:
+    """Whether `new` names, by the lists, another name of a kind of `kinds` than `old` does: a
+    switch of the whole habit, whatever scope the older was said in ("I always pay with my
+    Amex card abroad" / "these days it's the Visa for me"); a name read from its shape only
+    ("Ergobaby is our baby carrier now") is no switch of an airline."""
+    for kind in kinds:
+        older, newer = (_members(reader._groups[kind], text) for text in (old, new))
+        if older and newer - older:
+            return True
+    return False
+
+
+def _norm(text: str) -> str:
+    return unicodedata.normalize("NFKC", text).casefold()
 
 
 def chosen_again(reader: ClauseReader, names: frozenset[str], new: str) -> bool:
@@ -289,7 +323,9 @@ def switches(reader: ClauseReader, a: Reading, new: str) -> bool:
 __all__ = [
     "NAMES",
     "chosen_again",
+    "kept_names",
     "left_in_reason",
+    "listed_switch",
     "membership_adds",
     "membership_holds",
     "named_choices",

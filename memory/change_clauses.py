@@ -239,7 +239,7 @@ _SELF = re.compile(r"我|\b(?:i|i'm|i'd|i've|me|my)\b", re.IGNORECASE)
 _WE = re.compile(r"我们|咱们|\b(?:we|we're|we'd|we've|we'll|us|our)\b", re.IGNORECASE)
 _LIKING = re.compile(
     r"不?(?:爱|喜欢|讨厌|怕|受不了)|\b(?:love|loves|like|likes|hate|hates|enjoy|enjoys|prefer"
-    r"|prefers|can't\s+stand|don't\s+like|doesn't\s+like|adore|adores)\b",
+    r"|prefers|wants?|can't\s+stand|don't\s+like|doesn't\s+like|adore|adores)\b",
     re.IGNORECASE,
 )
 
@@ -273,3 +273,46 @@ def holder(reader: ClauseReader, text: str, other: Reading) -> str | None:
         ]
     holders = {who for _, who in stated}
     return holders.pop() if len(holders) == 1 else None
+
+
+# Others a fact may be said of, beyond the companions of `_COMPANION`: "My boss flies United
+# now", "同事现在都住希尔顿".
+_OTHERS = re.compile(
+    r"(?:我们?的?)?(?:哥|姐|弟|妹|朋友|同事|老板|领导|助理|秘书|客户)"
+    r"|\b(?:my|our)\s+(?:sister|brother|friends?|boss|colleagues?|assistant|manager|team"
+    r"|company)\b",
+    re.IGNORECASE,
+)
+_LEAD = re.compile(r"^\W*(?:(?:现在|最近|如今|这两年|honestly|now|these days|lately),?\s*)?")
+# What another person does as a choice, right after them ("My son uses Lyft", "同事现在都住
+# 希尔顿"); "孩子大了" (a reason) is no choice of theirs.
+_CHOOSES = re.compile(
+    r"^\s*(?:(?:always|usually|now|also|just|has|have|had|only)\s+)*"
+    r"(?:uses?|used|using|switch\w*|mov\w+|fl(?:y|ies|ew|own)|stay\w*|prefer\w*|wants?|likes?"
+    r"|lov\w+|book\w*|pa(?:ys?|id)|takes?|took|drives?|rent\w*|swears?|goes|went|is|was|gets?"
+    r"|gone|chose|choose\w*|order\w*|drinks?|doesn't|does|won't|never)\b"
+    r"|^(?:现在|最近|一般|基本|还|也|都|只|总|常){0,3}不?(?:用|坐|住|喜欢|爱|订|改|换|选|开|打|喝|刷|叫|飞|要)",
+    re.IGNORECASE,
+)
+
+
+def said_of_others(text: str) -> bool:
+    """Whether a fact is said of someone else's choice, not the writer's: its first clause
+    opens with a companion or another person and what they choose, and names the writer
+    nowhere else in it ("My wife switched to Visa", "My son uses Lyft these days",
+    "我老公现在喜欢坐过道"; not "现在孩子大了，游乐场不去了")."""
+    first = CLAUSE.split(text.strip(), maxsplit=1)[0]
+    lead = _LEAD.match(first)
+    rest = first[lead.end() if lead else 0 :]
+    found = _COMPANION.match(rest) or _OTHERS.match(rest)
+    if found is None or not _CHOOSES.search(rest[found.end() :]):
+        return False
+    return not _SELF.search(_OTHERS.sub(" ", _COMPANION.sub(" ", rest[found.end() :])))
+
+
+def another(old: str, new: str) -> bool:
+    """Whether `new` is another's choice and `old` names nobody but the writer: another's
+    choice changes nothing of the writer's own ("I pay with Amex" / "My wife switched to
+    Visa"); a companion's change of mind still changes what the older said of them ("I like
+    quiet hotels, my wife loves museums" / "My wife doesn't like museums anymore")."""
+    return said_of_others(new) and not (_COMPANION.search(old) or _OTHERS.search(old))

@@ -27,13 +27,12 @@ a gym") replace; so does a habitual choice with one part replaced ("I usually fl
 X" / "... Y"), while a liking with one part replaced ("I like Marriott hotels" / "I like
 Hyatt hotels") is *unsure*, and so is a change said about a shared word or subject
 just under the similarity floor, or a narrower case given up ("排长队的博物馆就算了")
-(both stay; the summary marks the newer). Cue words alone never decide: "now I also
-want a pool" adds, and a change word on a fact about something else changes nothing,
-nor does one in a clause that gives something else up ("Skiing is off the list now, the
-kids find it too cold"; `memory.change_clauses`). A shared subject alone never changes a
-fact of a kind that adds up (allergies, health) nor ends a membership; a newer fact in
-the stance of an older one said of whatever case there is names a case: only marked.
-Vocabulary: `change_terms.json`; named choices: `memory.change_choices`; `bench/changes.py`."""
+(both stay; the summary marks the newer). Cue words alone never decide: "now I also want a
+pool" adds, and a change word on a fact about something else changes nothing, nor does one
+in a clause that gives something else up ("Skiing is off the list now, the kids find it too
+cold"; `memory.change_clauses`). A shared subject alone never changes a fact of a kind that
+adds up (allergies, health) nor ends a membership; an older fact said of whatever case there
+is, the newer in its stance naming a case: only marked. Vocabulary: `change_terms.json`."""
 
 from __future__ import annotations
 
@@ -201,9 +200,8 @@ class ChangeReader:
         return frozenset(u for u in UNIT.findall(norm) if u not in self._stop)
 
     def says_change(self, old: str, new: str) -> bool:
-        """Whether `new` says a change (a change word) about what `old` is about (a shared
-        word or specific subject): a pair worth asking the fast model about even when
-        their meanings sit apart."""
+        """Whether `new` says a change (a change word) about what `old` is about (a shared word
+        or specific subject): worth asking the fast model about even when meanings sit apart."""
         a, b = self.read(old), self.read(new)
         return b.change and bool(a.tokens & b.tokens or a.aspects & b.aspects)
 
@@ -224,6 +222,8 @@ class ChangeReader:
         lang = detect_lang(new)
         if detect_lang(old) != lang or similarity < _SIMILAR[lang] - _UNSURE_BELOW:
             return None  # words of two languages cannot be compared; the model can
+        if change_clauses.another(old, new):
+            return None  # another's choice ("My wife switched to Visa") leaves the writer's
         found = self._weigh(old, new, similarity, one_choice=one_choice)
         a, b = self.read(old), self.read(new)
         if found and found[0] == "replaces" and choices.membership_holds(a, b):
@@ -286,9 +286,10 @@ class ChangeReader:
             # it leaves (among a traveller's chains, the one left by name is meant), none when
             # it names the older's as the one it moves to ("Switched to United, ...")
             kinds = [self._groups[k] for k in named[0] & named[1]]
-            if choices.chosen_again(self, choices.names_in(self, kinds, old) & shared, new):
+            if choices.chosen_again(self, choices.kept_names(self, kinds, old, new) & shared, new):
                 return None
             found = ("replaces", 4 if shared else 3)
+            wider = wider and not choices.listed_switch(self, named[0] & named[1], old, new)
         if found and found[1] == 1 and (a.listed or "health" in specific):
             return None  # a shared subject alone never changes what adds up (allergies)
         if found and found[1] == 1 and change_vocab.apart(self._meals, self._meal_times, old, new):
@@ -346,11 +347,10 @@ class ChangeReader:
         return None
 
     def loose(self, old: str, new: str, similarity: float) -> bool:
-        """Whether `new` says a change (a change word) about something `old` shares no
-        word, subject or frame with, in the same language and scope, at a similarity over
-        the floor: a pair whose objects may still be one thing in other words ("I always
-        pick up a postcard" / "I've stopped buying keepsakes"), which the caller weighs by
-        the closeness of their aspects (`memory.decision`). Never a replacement."""
+        """Whether `new` says a change (a change word) about something `old` shares no word,
+        subject or frame with, in one language and scope, over the similarity floor: maybe one
+        thing in other words ("I always pick up a postcard" / "I've stopped buying keepsakes"),
+        weighed by the closeness of aspects (`memory.decision`). Never a replacement."""
         lang = detect_lang(new)
         if detect_lang(old) != lang or similarity < _SIMILAR[lang]:
             return False
