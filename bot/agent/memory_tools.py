@@ -27,14 +27,11 @@ log = logging.getLogger(__name__)
 RECORD = "record_to_memory"
 RETRIEVE = "retrieve_from_memory"
 BLOCK = "remembered_preferences"
-MAX_LIMIT = 20
 
 _ANGLE_NAME = re.compile(
     r"\b(?:ANGLE|LESS-THAN|GREATER-THAN|ARROWHEAD|CHEVRON|PRECEDES|SUCCEEDS)\b"
 )
 _LEFT_NAME = re.compile(r"\b(?:LEFT|LESS-THAN|PRECEDES)\b")
-# After each fact of a summary, the separator of the fact's own language (memory.summary).
-_AFTER_FACT = re.compile(r"(?<=；)|(?<=; )")
 
 NOTHING_SAVED = (
     "error: the memory could not be saved right now (storage unavailable), so NOTHING was "
@@ -113,8 +110,14 @@ def memory_tools(memory: LongTermMemory) -> list[Tool]:
         Args:
             keywords: A few words about what the trip or question is about, e.g.
                 ["flight", "Chengdu", "hotel"]; in the user's language.
-            limit: The most preferences to return (1-20).
+            limit: Kept for prompts written for AgentScope's memory tools; it cuts
+                nothing: every preference that may matter is returned, most relevant
+                first, within the memory's own budget.
         """
+        # What reaches the model is what the memory sized for a prompt (issue 22): a cap
+        # at `limit` facts (5 unless the model asked for more) once gave the model the
+        # needed preference for 28-88% of requests that retrieve() held every time.
+        del limit
         query = " ".join(k.strip() for k in keywords if k.strip())
         recalled = memory.recall(ctx.subject_namespace, query)
         if recalled.status == "unavailable":
@@ -123,7 +126,6 @@ def memory_tools(memory: LongTermMemory) -> list[Tool]:
         return preferences_block(
             recalled.summary,
             plain=ctx.plain,
-            limit=limit,
             colleague=ctx.on_behalf_of is not None,
             unavailable=recalled.status == "unavailable",
         )
@@ -166,7 +168,6 @@ def preferences_block(
     summary: str,
     *,
     plain: Callable[[str], str] = str,
-    limit: int = 5,
     colleague: bool = False,
     unavailable: bool = False,
 ) -> str:
@@ -174,10 +175,7 @@ def preferences_block(
     (`unavailable`) that memory could not be read, which is not the same thing. `plain`
     makes the platform's markup plain text first (`bot.platform.Markup.plain`)."""
     whose = "the traveller you are planning for" if colleague else "this person"
-    # Capped before escaping: "&" and "<" escape to "&amp;" and "&lt;", whose ";" would
-    # read as the end of a fact.
-    summary = inert(_cap(summary.strip(), max(1, min(int(limit), MAX_LIMIT))), plain=plain)
-    summary = summary.strip()
+    summary = inert(summary.strip(), plain=plain).strip()
     if unavailable and not summary:
         return (
             f"Memory is unavailable right now: the travel preferences of {whose} could not "
@@ -217,17 +215,6 @@ def _escaped(ch: str) -> str:
         left = folded == "<" or ch == "ᐸ" or bool(_LEFT_NAME.search(name))
         return "&lt;" if left else "&gt;"
     return ch
-
-
-def _cap(summary: str, limit: int) -> str:
-    """Keep the first `limit` facts of a summary (hard constraints come first), the last
-    one kept closed by the stop of its own separator's language."""
-    parts = _AFTER_FACT.split(summary)
-    if len(parts) <= limit:
-        return summary
-    kept = "".join(parts[:limit])
-    zh = kept.endswith("；")
-    return kept[: -1 if zh else -2].rstrip("。.") + ("。" if zh else ".")
 
 
 __all__ = [

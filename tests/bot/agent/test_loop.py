@@ -434,6 +434,40 @@ def test_static_control_puts_memory_in_the_prompt_without_tools(
     assert block is not None and RED_EYE in block.group(1)
 
 
+TWELVE = [
+    "I never take red-eye flights",
+    "Only aisle seats on planes",
+    "No hostels, ever",
+    "Avoid layovers over three hours",
+    "I don't eat pork",
+    "Never book me on budget airlines",
+    "Hotels must have a gym",
+    "I only drink decaf",
+    "No night buses",
+    "Always a quiet room away from the lift",
+    "高铁要靠窗",
+    "I like a hotel within walking distance of the office",
+]
+
+
+@pytest.mark.parametrize("mode", ["agent_control", "static_control"])
+def test_every_preference_the_memory_holds_reaches_the_model_whatever_limit_it_asks(
+    make_agent: AgentFactory, scripted_model: ScriptedModel, sqlite_memory: Memory, mode: str
+) -> None:
+    """What the model receives is the memory's whole summary for the request, not its
+    first five facts: a traveller's twelfth preference (the window seat on the train)
+    was cut when the tool capped at `limit`, though retrieve() held it (issue 22)."""
+    sqlite_memory.record("T1:U1", TWELVE)
+    recall = [("retrieve_from_memory", {"keywords": ["Chengdu", "hotel"], "limit": 3})]
+    scripted_model.script(recall, "Here is a plan.")
+    make_agent(memory_mode=mode).run(_ctx(), "plan my trip to Chengdu")
+    request = scripted_model.last_request
+    said = _tool_messages(request)[0]["content"] if mode == "agent_control" else None
+    block = BLOCK.search(said or request["messages"][1]["content"])
+    assert block is not None
+    assert all(fact in block.group(1) for fact in TWELVE)
+
+
 def test_extra_tools_register_the_same_way(
     make_agent: AgentFactory, scripted_model: ScriptedModel
 ) -> None:
