@@ -3,6 +3,8 @@
 What the agent receives is `retrieve(namespace, request)`'s text (`retrieve_from_memory`
 hands it to the model, `plan_itinerary` scores with it), so the measure is *summary
 recall*: the share of requests whose own fact is in that text, in the fact's own words.
+Beside it, *model*: the share whose fact is in what the real `retrieve_from_memory` tool
+hands the model (its default `limit`, the request as its keywords).
 Beside it, in the same run, where the fact ranks in `search` (R@1/3/5, engine and the
 plain-embedding baseline of `bench/recall.py`), and the "before" summary: the previous
 rule (typed slots and "hard" facts first, 8 facts / 600 characters).
@@ -53,6 +55,8 @@ sys.path.insert(0, str(ROOT))
 
 from recall import Baseline  # noqa: E402
 
+from bot.agent.memory_tools import inert, memory_tools  # noqa: E402
+from bot.agent.tools import ToolContext  # noqa: E402
 from memory import open_memory  # noqa: E402
 from memory.engine import Memory  # noqa: E402
 from memory.facts import Facts  # noqa: E402
@@ -155,6 +159,7 @@ class Cell:
 
     cases: int = 0
     summary: int = 0
+    model: int = 0  # the fact is in what retrieve_from_memory hands the model
     before: int = 0
     engine: list[int | None] = field(default_factory=list)
     baseline: list[int | None] = field(default_factory=list)
@@ -203,6 +208,7 @@ def run(args: argparse.Namespace) -> dict[str, Cell]:
     cells: dict[str, Cell] = defaultdict(Cell)
     run_id = uuid.uuid4().hex[:8]
     chunk = memory.settings.memory_max_facts_per_call
+    tool = next(t for t in memory_tools(memory) if t.name == "retrieve_from_memory")
     for person in people:
         size = 30 if len(person["facts"]) < 60 else 100
         key = f"{person['split']} {person['lang']} {size}"
@@ -240,6 +246,9 @@ def run(args: argparse.Namespace) -> dict[str, Cell]:
                 cell.chars.append(len(summary))
                 hit = item is not None and _normal(item.text) in summary
                 cell.summary += hit
+                # The model's own call, its default limit, the request as its keywords.
+                said = tool.invoke(ToolContext(namespace=namespace), {"keywords": [request]})
+                cell.model += item is not None and inert(_normal(item.text)) in said
                 old = before_summary(memory, facts, request)
                 cell.before += item is not None and _normal(item.text) in old
                 rank: int | None = None
@@ -280,7 +289,7 @@ def why_missing(
 def report(cells: dict[str, Cell]) -> None:
     print()
     print(
-        "set (split lang prefs)  cases  summary  before   whole   chars p50/max"
+        "set (split lang prefs)  cases  summary  model  before   whole   chars p50/max"
         "   engine R@1/3/5      baseline R@1/3/5"
     )
     for key in sorted(cells, key=lambda k: (k.split()[0] != "dev", k)):
@@ -288,7 +297,8 @@ def report(cells: dict[str, Cell]) -> None:
         e = "/".join(f"{c.recall(c.engine, k):.3f}" for k in KS)
         b = "/".join(f"{c.recall(c.baseline, k):.3f}" for k in KS)
         print(
-            f"{key:<22} {c.cases:>6}  {c.summary / c.cases:.3f}   {c.before / c.cases:.3f}"
+            f"{key:<22} {c.cases:>6}  {c.summary / c.cases:.3f}   {c.model / c.cases:.3f}"
+            f"  {c.before / c.cases:.3f}"
             f"   {statistics.mean(c.whole):.3f}   {int(statistics.median(c.chars)):>5}/"
             f"{max(c.chars):<5}   {e}   {b}"
         )
