@@ -245,3 +245,67 @@ def test_a_word_of_two_senses_is_read_in_the_one_its_neighbours_give(
 def test_sleeping_in_late_and_a_light_sleeper_are_not_a_place_to_stay(subjects: Subjects) -> None:
     assert "lodging" not in subjects.of("I like to sleep in on Sundays")
     assert "quiet" in subjects.of("Very light sleeper, the lift keeps me up")
+
+
+@pytest.mark.parametrize(
+    ("text", "about", "not_about"),
+    [
+        ("Anything to sort before the Lima job?", {"prep"}, set()),
+        ("Always buy travel insurance with medical cover", {"prep"}, set()),
+        ("出发前要准备什么", {"prep"}, set()),
+        ("The client wants a team night out on Friday", {"meal"}, set()),
+        ("周五下班出去喝酒", {"meal"}, set()),
+        ("老板晚上请大家吃一顿", {"meal"}, set()),
+        ("Book somewhere in Oslo for two weeks", {"lodging"}, set()),
+        ("Take the team out and book somewhere nice", {"meal"}, {"lodging"}),
+        ("五一去西安，睡哪", {"lodging"}, {"quiet"}),
+        ("睡眠浅，一点声音就醒", {"quiet"}, {"lodging"}),
+        ("We're taking the gondola up", {"ground"}, set()),
+        ("Which SIM for a month in Chile?", {"work", "prep"}, set()),
+        ("Whale watching in Tofino?", {"boat"}, set()),
+    ],
+)
+def test_new_words_name_the_subject_a_traveller_means_and_not_its_neighbour(
+    subjects: Subjects, text: str, about: set[str], not_about: set[str]
+) -> None:
+    found = subjects.asked(text)
+    assert about <= found
+    assert not (not_about & found)
+
+
+@pytest.mark.parametrize(
+    ("request_text", "implied"),
+    [
+        ("What's the best way from Madrid to Seville?", {"rail", "flight", "transfers"}),
+        ("寒假回哈尔滨怎么走", {"rail", "flight", "transfers"}),
+        ("Which train is best from Madrid to Seville?", set()),
+    ],
+)
+def test_asking_the_way_implies_the_ways_a_traveller_states_preferences_about(
+    subjects: Subjects, request_text: str, implied: set[str]
+) -> None:
+    assert implied <= subjects.implied(subjects.asked(request_text))
+    if not implied:
+        assert not {"flight", "transfers"} & subjects.implied(subjects.asked(request_text))
+
+
+@pytest.mark.parametrize(
+    ("text", "not_about"),
+    [
+        ("Can you recommend some healthy post-workout recovery drinks for me?", {"meal"}),
+        ("我不喝酒", {"meal"}),
+        ("Which area of Boston should I base myself in?", {"lodging"}),
+        ("How do we get around once we're in PEI?", {"route"}),
+        ("从桂林到阳朔怎么过去", {"route"}),
+        ("Help me prepare for my chemistry exam", {"prep"}),
+        ("Is my phone's signal good enough for streaming?", {"work"}),
+        ("How do I celebrate my son's birthday at home?", {"meal"}),
+        ("Take the bins out before the weekend", {"meal"}),
+    ],
+)
+def test_a_word_with_a_common_sense_outside_travel_names_no_subject(
+    subjects: Subjects, text: str, not_about: set[str]
+) -> None:
+    """Such a word in any other request lifts unrelated facts and pushes the right one
+    out (dev replay, PrefEval dev): '不喝酒' is a diet, 'get around' a local way."""
+    assert not (not_about & subjects.asked(text))
