@@ -45,7 +45,8 @@ two more, written before the tuning of the round after it; `--split fresh6` two 
 before the tuning of the round after the vocabulary's misreads; `--split fresh7` two more,
 written before the tuning of the round on how the rules combine with the embedding;
 `--split fresh8` two more, written before the round on hubness and namespace centring;
-`--split fresh9` two more, written before the round on new subject words.
+`--split fresh9` two more, written before the round on new subject words;
+`--split fresh10` two more, written before the round narrowing those words.
 `--data` is only needed for the PrefEval modes (cross, same). See bench/README.md for the figures.
 SQLite: a file in a temporary directory; PostgreSQL: a fresh schema in database `test`
 on 127.0.0.1 (dropped afterwards). No Redis (`search` does not use the cache).
@@ -303,6 +304,7 @@ FRESH_SPLITS = (
     "fresh7",
     "fresh8",
     "fresh9",
+    "fresh10",
 )
 
 
@@ -410,7 +412,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument(
         "--split",
         choices=["dev", "check", *FRESH_SPLITS],
-        help="half of the topics (fresh, fresh2 … fresh9: people)",
+        help="half of the topics (fresh, fresh2 … fresh10: people)",
     )
     parser.add_argument(
         "--mode",
@@ -429,7 +431,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     prefeval = [m for m in modes if m in ("cross", "same")]
     if args.split in FRESH_SPLITS and modes != ["people"]:
-        raise SystemExit("--split fresh, fresh2 … fresh9 are for --mode people only")
+        raise SystemExit("--split fresh, fresh2 … fresh10 are for --mode people only")
     if prefeval and args.data is None:
         raise SystemExit("--data (a folder of PrefEval topic files) is needed for cross/same")
     topics = load_topics(args.data) if prefeval and args.data else {}
