@@ -19,6 +19,11 @@ in the number's sentence (`told.MONEY_IN_CLAUSE`, and the Chinese money words an
   than 3 stops a day" (ten or fewer: "rooms under 200 per night" is a rate);
 - a stop "at each" place: "the tour bus stops 20 at each viewpoint" ("each" is a price's word
   only where something is priced per person);
+- a distance a person covers themselves, by its verb ("I usually run 10 before breakfast", "we
+  drove 300 the first day"; not with a hired ride: "my driver drove 300 for the day"), a line
+  by its kind ("the 101 express"), a mark out of a scale ("9 out of 10"), time spent in a queue
+  or in traffic ("we spent 45 in the queue"; "spent 60 in the duty free" is money) and an age
+  at a moment ("I was 22 the last time I went");
 - Chinese: a journey's time by its own word (车程, 路程, 航程: "车程三十五"), a way one goes
   oneself from or to a place (从机场过去, 走到海边, 开车过去: "从机场过去三十五", "走到海边十二"),
   and a climb or a walk "要" a number ("爬山要九十"); never with a fare, a hired ride or a money
@@ -102,6 +107,38 @@ _STOPPED = re.compile(
 )
 _AT_EACH = re.compile(r"\s+at\s+(?:each|every)\s+[a-z]+", F)
 
+# Round 32 (second part): a distance one covers oneself, said by its verb after a person ("I
+# usually run 10 before breakfast", "we drove 300 the first day"); a line named by its kind
+# after the number ("the 101 express"); a mark "out of" a scale ("9 out of 10"); time "spent"
+# in a queue or in traffic; a person's age at a moment ("I was 22 the last time").
+_PERSON = r"(?:i|we|he|she|they|you|my\s+[a-z]+|our\s+[a-z]+)"
+_COVERED = re.compile(
+    rf"(?<![a-z']){_PERSON}(?:\s+(?:usually|often|always|only|just|then|also|easily|still))*"
+    r"\s+(?:run|ran|runs|jog|jogged|jogs|swim|swam|swims|walk|walked|walks|cycle|cycled|cycles"
+    r"|hike|hiked|hikes|drive|drove|drives|paddle|paddled|row|rowed|ride|rode|rides|bike|biked)"
+    + _SOFT
+    + r"\s*\Z",
+    F,
+)
+_LINE_KIND_AFTER = re.compile(r"\s+(?:express|limited|night\s+bus|nightliner)(?![a-z])", F)
+_OUT_OF = re.compile(r"\s+out\s+of\s+\d", F)
+_OUT_OF_BEFORE = re.compile(r"(?<![0-9])\d{1,3}\s+out\s+of\s+\Z", F)
+_SPENT_WAITING = re.compile(
+    r"\A\s+(?:minutes\s+)?(?:in|stuck\s+in)\s+(?:the\s+|a\s+)?(?:queues?|lines?|traffic"
+    r"|customs|security|immigration|transit)(?![a-z])",
+    F,
+)
+_SPENT_BEFORE = re.compile(r"(?<![a-z])spent" + _SOFT + r"\s*\Z", F)
+_AGE_THEN = re.compile(
+    rf"(?<![a-z']){_PERSON}\s+(?:was|were)\s*\Z",
+    F,
+)
+_AGE_MOMENT_AFTER = re.compile(
+    r"\s+(?:when|the\s+(?:last|first)\s+time|back\s+then|at\s+the\s+time|on\s+(?:my|our|his"
+    r"|her)\s+first)(?![a-z])",
+    F,
+)
+
 _ZH_LENGTH = re.compile(
     r"(?:车程|路程|航程|飞行时间|开车时间|步行时间|走路时间|骑行时间)(?:大概|差不多|约|大约|要|是|只有)?\s*\Z"
 )
@@ -140,6 +177,11 @@ def spoken_not_money(text: str, start: int, end: int, number: str) -> bool:
     if _AT_EACH.match(text, end) and _STOPPED.search(text, low, start):
         read = value <= 300  # "stops 20 at each viewpoint": "each" prices nothing here
         after = _AT_EACH.sub(" ", after, count=1)
+    elif _SPENT_BEFORE.search(text, low, start) and _SPENT_WAITING.match(text[end:last]):
+        read = value <= 300  # "we spent 45 in the queue": time, not money
+        spent = _SPENT_BEFORE.search(text, low, start)
+        before = text[first : spent.start() if spent else start]
+        return read and MONEY_IN_CLAUSE.search(before + " " + text[end:last]) is None
     elif _COUNTED_CAP.search(text, low, start):
         read = value <= 10  # "keep transfers under 2 per trip": "per trip" counts
         after = _PER_SPAN.sub(" ", after, count=1)
@@ -165,7 +207,17 @@ def _english(text: str, low: int, start: int, end: int, value: int) -> bool:
         return value < 100
     if _HANDICAP.search(text, low, start):
         return value <= 80
-    return False
+    if _OUT_OF.match(text, end) or _OUT_OF_BEFORE.search(text, low, start):
+        return value <= 100
+    if _LINE_KIND_AFTER.match(text, end):
+        return value < 1000
+    if _AGE_THEN.search(text, low, start) and _AGE_MOMENT_AFTER.match(text, end):
+        return value <= 110
+    return (
+        _COVERED.search(text, low, start) is not None
+        and value <= 1000
+        and not (_HIRED.search(text, low, end + 40))
+    )
 
 
 __all__ = ["spoken_not_money"]

@@ -28,6 +28,12 @@ KEPT = [
     "keep transfers under 2 per trip",
     # a stop "at each" place: "each" prices nothing here
     "the tour bus stops 20 at each viewpoint",
+    # a distance one covers oneself, a line by its kind, a mark out of ten, a queue, an age
+    "I usually run 10 before breakfast",
+    "the 101 express is fastest into town",
+    "we got 9 out of 10 on the escape room",
+    "we spent 45 in the queue for the Louvre",
+    "I was 22 the last time I went to Paris",
     # Chinese journeys by their own word, or gone oneself from or to a place
     "车程三十五",
     "从机场过去三十五",
@@ -46,6 +52,11 @@ REFUSED = [
     "走到海边的那家店十二一碗",
     # "for two" after a session held in the evening is a price for two people
     "the cooking class is 80 in the evening for two",
+    # a ride hired, fuel paid, a ticket, a shop: money beside the new readings
+    "we rode 30 in a tuk-tuk to the temple",
+    "we drove 300 and paid 80 for fuel",
+    "the 45 express ticket to the airport",
+    "we spent 60 in the duty free",
     # a step of a journey paid for, with no verb of allowing time
     "I'll cover 120 for the transfer",
 ]
