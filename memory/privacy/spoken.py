@@ -23,7 +23,8 @@ in the number's sentence (`told.MONEY_IN_CLAUSE`, and the Chinese money words an
   drove 300 the first day"; not with a hired ride: "my driver drove 300 for the day"), a line
   by its kind ("the 101 express"), a mark out of a scale ("9 out of 10"), time spent in a queue
   or in traffic ("we spent 45 in the queue"; "spent 60 in the duty free" is money) and an age
-  at a moment ("I was 22 the last time I went");
+  at a moment ("I was 22 the last time I went"); a road said with its traffic ("the 405 is a
+  nightmare at rush hour") and height gained by its verb ("the climb gains 1200");
 - Chinese: a journey's time by its own word (车程, 路程, 航程: "车程三十五"), a way one goes
   oneself from or to a place (从机场过去, 走到海边, 开车过去: "从机场过去三十五", "走到海边十二"),
   and a climb or a walk "要" a number ("爬山要九十"); never with a fare, a hired ride or a money
@@ -120,6 +121,11 @@ _COVERED = re.compile(
     + r"\s*\Z",
     F,
 )
+_SPENT_ON = re.compile(
+    r"\s+on\s+(?!(?:the\s+)?(?:beach|track|trail|treadmill|sand|road|promenade|boardwalk"
+    r"|first|second|third|last|day|weekend|sunday|saturday)(?![a-z]))",
+    F,
+)
 _LINE_KIND_AFTER = re.compile(r"\s+(?:express|limited|night\s+bus|nightliner)(?![a-z])", F)
 _OUT_OF = re.compile(r"\s+out\s+of\s+\d", F)
 _OUT_OF_BEFORE = re.compile(r"(?<![0-9])\d{1,3}\s+out\s+of\s+\Z", F)
@@ -136,6 +142,23 @@ _AGE_THEN = re.compile(
 _AGE_MOMENT_AFTER = re.compile(
     r"\s+(?:when|the\s+(?:last|first)\s+time|back\s+then|at\s+the\s+time|on\s+(?:my|our|his"
     r"|her)\s+first)(?![a-z])",
+    F,
+)
+
+# Round 32 (fourth part): a road said with its traffic ("the 405 is a nightmare at rush hour")
+# and height gained or lost by its verb ("the climb gains 1200 over the day").
+_TRAFFIC = re.compile(
+    r"(?<![a-z])(?:rush\s+hour|traffic|jammed|gridlock(?:ed)?|backed\s+up|congest(?:ed|ion)"
+    r"|roadworks|lanes?|exits?|on-?ramps?|speed\s+cameras?)(?![a-z])",
+    F,
+)
+_THE_BEFORE = re.compile(
+    r"(?:\A|[,;:(]\s*|(?<![a-z])(?:on|off|take|avoid|via|from|to)\s+)the\s+\Z", F
+)
+_GAINED = re.compile(
+    r"(?<![a-z])(?:gains?|gained|climbs?|climbed|descends?|descended|rises?|rose"
+    r"|ascends?|ascended)(?:\s+(?:about|around|roughly|only|just|nearly|almost|over"
+    r"|another|a\s+good|a\s+further))*\s*\Z",
     F,
 )
 
@@ -209,6 +232,10 @@ def _english(text: str, low: int, start: int, end: int, value: int) -> bool:
         return value <= 80
     if _OUT_OF.match(text, end) or _OUT_OF_BEFORE.search(text, low, start):
         return value <= 100
+    if _THE_BEFORE.search(text, low, start) and _TRAFFIC.search(text, low, end + 60):
+        return 10 <= value < 1000  # "the 405 is a nightmare at rush hour": a road
+    if _GAINED.search(text, low, start):
+        return value <= 9000 and not _HIRED.search(text, low, end + 40)
     if _LINE_KIND_AFTER.match(text, end):
         return value < 1000
     if _AGE_THEN.search(text, low, start) and _AGE_MOMENT_AFTER.match(text, end):
@@ -216,7 +243,8 @@ def _english(text: str, low: int, start: int, end: int, value: int) -> bool:
     return (
         _COVERED.search(text, low, start) is not None
         and value <= 1000
-        and not (_HIRED.search(text, low, end + 40))
+        and not _SPENT_ON.match(text, end)  # "I ran 200 on souvenirs" ran up a bill
+        and not _HIRED.search(text, low, end + 40)
     )
 
 

@@ -34,6 +34,9 @@ KEPT = [
     "we got 9 out of 10 on the escape room",
     "we spent 45 in the queue for the Louvre",
     "I was 22 the last time I went to Paris",
+    # a road said with its traffic, height gained by its verb
+    "the 405 is a nightmare at rush hour",
+    "the climb gains 1200 over the day",
     # Chinese journeys by their own word, or gone oneself from or to a place
     "车程三十五",
     "从机场过去三十五",
@@ -57,6 +60,8 @@ REFUSED = [
     "we drove 300 and paid 80 for fuel",
     "the 45 express ticket to the airport",
     "we spent 60 in the duty free",
+    "the toll on the 407 is 12 at rush hour",
+    "the fare rose 20 this year",
     # a step of a journey paid for, with no verb of allowing time
     "I'll cover 120 for the transfer",
 ]
