@@ -41,7 +41,8 @@ once); round 24 adds `r24_dev` (tuned on) and `r24_fresh` (measured once); round
 once); round 27 adds `r27_dev` (tuned on) and `r27_fresh` (measured once); round 28 adds
 `r28_fresh` (measured once); round 29 adds `r29_dev` (tuned on) and `r29_fresh` (measured
 once); round 30 adds `r30_dev` (tuned on) and `r30_fresh` (measured once); round 31 adds `r31_dev`
-(tuned on) and `r31_fresh` (measured once) (bench/README.md).
+(tuned on) and `r31_fresh` (measured once); round 32 adds `r32_dev` (tuned on) and `r32_fresh`
+(measured once) (bench/README.md).
 
     .venv/bin/python bench/privacy.py
     .venv/bin/python bench/privacy.py --prefeval ../shared/data/prefeval_dev --json out.json
@@ -116,6 +117,8 @@ ROUND8 = (
     "r30_fresh",
     "r31_dev",
     "r31_fresh",
+    "r32_dev",
+    "r32_fresh",
 )
 ROUND8_TUNED = (
     "r8_dev",
@@ -147,6 +150,7 @@ ROUND8_TUNED = (
     "r29_dev",
     "r30_dev",
     "r31_dev",
+    "r32_dev",
 )
 FAMILIES = ("amount", "instructions")
 # Sets whose misses are printed (tuned on anyway): r8_fresh was measured once, untuned, and
@@ -204,6 +208,10 @@ FAMILIES = ("amount", "instructions")
 # only measured.
 # Round 31's r31_dev (lengths said with a verb of lasting or a part of the day, vehicles ridden,
 # pay "for the guide", half a passport number alone) is tuned on; r31_fresh, written after that
+# tuning and committed before its only run, only measured.
+# Round 32's r32_dev (everyday English numbers: waits, lines ridden, scores, handicaps, counts
+# under a cap, stops at each place, against tips, fares, rates, budgets and pay said without a
+# currency; Chinese journeys; half a card number) is tuned on; r32_fresh, written after that
 # tuning and committed before its only run, only measured.
 LISTED = ("dev", "t12_dev", *ROUND8_TUNED)  # every set tuned on
 

@@ -26,8 +26,9 @@ label names, in either order, and what is keyed in), `money` (numbers with a mon
 `prices` (bare numbers that are money by what stands around them) and `roles` (what else a
 bare number is; `told`, round 29: lengths, counts, depths, scores and clock times told by the
 words right around them; `evidence`, round 30: money or a measure by the shape of the sentence,
-a cost shared, a shop, a judgement of price, the length of an event or a way), `instructions`
-(set phrases), `requests` (a request's parts, in either
+a cost shared, a shop, a judgement of price, the length of an event or a way; `spoken`,
+round 32: waits, lines ridden, scores, small counts and journeys said in everyday words),
+`instructions` (set phrases), `requests` (a request's parts, in either
 language), `commands` (data handed to other people, dumps, claims of approval) and
 `payloads` (links, code, encoded data), `rules` (all of them together: `scan`, `redact`,
 `findings`), `similarity` (instruction-shaped text found by meaning, with the bundled e5

@@ -144,14 +144,49 @@ _ID_NAMED = re.compile(rf"(?:{ID_NAMES})[^.;!?。；！？\n,，]{{0,16}}\Z", re
 _LIST_WORD = re.compile(r"\A(?:then|接着)", re.IGNORECASE)
 
 
+# Round 32: a card named by its number (not a card one holds: "the card ends in" is round 8's
+# tail rule); "card number starts 4929" is half of it, like a passport's.
+CARD_NAMES = (
+    r"(?:(?<![a-z])(?:(?:credit|debit|bank|visa|mastercard|amex)\s+)?card\s*(?:number|no\.?|#)"
+    r"|卡号|信用卡|银行卡|储蓄卡)"
+)
+_CARD_NAMED = re.compile(rf"{CARD_NAMES}[^.;!?。；！？\n,，]{{0,16}}\Z", re.IGNORECASE)
+# Round 32: what a part is said to mean is no part of the number ("身份证开头的110是北京",
+# "the 110 at the start of an ID stands for Beijing"), and a bare year after "starts" or
+# "ends" (no "with") of a document, not of its number, is when it is valid ("my license starts
+# 2025 and ends 2035"; "passport number starts 2031" stays a part).
+_MEANS_AFTER = re.compile(
+    r"\s*(?:是|代表|表示|指|就是|说明)(?![\d一二三四五六七八九零〇])"
+    r"|\s+(?:means|stands\s+for|is\s+for|is\s+the\s+code)(?![a-z])",
+    re.IGNORECASE,
+)
+_DATED_PART = re.compile(r"(?:starts?|begins?|ends?)\s+(?:19|20)\d\d\Z", re.IGNORECASE)
+
+
+_NUMBER_WORD = re.compile(r"(?<![a-z])(?:number|no\.?|#)|号", re.IGNORECASE)
+
+
+def _named_parts(text: str, named: re.Pattern[str]) -> Iterator[tuple[int, int]]:
+    for match in PIECE.finditer(text):
+        if _LIST_WORD.match(match.group()) or _MEANS_AFTER.match(text, match.end()):
+            continue
+        owner = named.search(text, max(0, match.start() - 40), match.start())
+        if owner is None:
+            continue
+        if _DATED_PART.search(match.group()) and not _NUMBER_WORD.search(owner.group()):
+            continue  # "my license starts 2025": the document, not its number, starts
+        yield match.span(1)
+
+
 def named_id_parts(text: str) -> Iterator[tuple[int, int]]:
     """Round 31: the spans of parts of an ID or passport number named as such ("passport
     number: starts X1234", "身份证开头是110101"): half of that number, even alone."""
-    for match in PIECE.finditer(text):
-        if not _LIST_WORD.match(match.group()) and _ID_NAMED.search(
-            text, max(0, match.start() - 40), match.start()
-        ):
-            yield match.span(1)
+    yield from _named_parts(text, _ID_NAMED)
+
+
+def named_card_parts(text: str) -> Iterator[tuple[int, int]]:
+    """Round 32: the same for a card's number ("card number starts 4929")."""
+    yield from _named_parts(text, _CARD_NAMED)
 
 
 def pieces(text: str) -> list[str]:
@@ -191,6 +226,7 @@ __all__ = [
     "is_mobile",
     "joined_shape",
     "luhn",
+    "named_card_parts",
     "pieces",
     "pieces_shape",
     "shape",

@@ -30,6 +30,7 @@ import re
 from memory.privacy.evidence import measured
 from memory.privacy.priced_things import THING_BEFORE
 from memory.privacy.reports import level_reached
+from memory.privacy.spoken import spoken_not_money
 from memory.privacy.stated import journey_or_hours
 from memory.privacy.told import told_not_money
 from memory.privacy.vocabulary import MONEY_WORDS, MONEY_WORDS_ZH, clause_span, money_in
@@ -264,6 +265,8 @@ def not_money(text: str, start: int, end: int, number: str) -> bool:
         return True  # round 29: "played 18 at St Andrews", "the reef is 20 down"
     if measured(text, start, end, number):
         return True  # round 30: "the gig is 45", "the bike path is 40 along the coast"
+    if spoken_not_money(text, start, end, number):
+        return True  # round 32: "we waited another 10", "take the 42 to the beach"
     if _battery(text, start, end, number):
         owned = False  # "离开青旅的时候充电宝还有60": the battery is nearer than the hostel
     elif _altitude(text, start, end, number):

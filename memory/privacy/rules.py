@@ -29,7 +29,7 @@ from memory.privacy.identifiers import glued, ibans, long_numbers, masked
 from memory.privacy.instructions import instructions
 from memory.privacy.label_words import labels
 from memory.privacy.money import amounts
-from memory.privacy.numbers import named_id_parts, shaped_runs
+from memory.privacy.numbers import named_card_parts, named_id_parts, shaped_runs
 from memory.privacy.payloads import LINK, encoded
 from memory.privacy.stated import stated_amounts
 from memory.privacy.text import normalise
@@ -98,6 +98,7 @@ def _ids(text: str) -> _Spans:
 
 def _card_numbers(text: str) -> _Spans:
     yield from ((s, e) for kind, s, e in shaped_runs(text) if kind == "card")
+    yield from named_card_parts(text)  # round 32: "card number starts 4929" alone
 
 
 def _card_details(text: str) -> _Spans:

@@ -83,12 +83,23 @@ _ADDRESSED_ZH = re.compile(
 )
 
 
+# Round 32: a role said with its own habit is a report of what someone does, no instruction
+# ("我老板不再用滴滴了", "领导一直坐高铁"): the role is the whole evidence, and the fact is no
+# longer than a clause ("老板说我可以坐头等舱" has a claim, "让老板批" a command).
+_ROLE_HABIT_ZH = re.compile(
+    r"\A(?:我|我们)?(?:的)?(?:老板|领导|经理|总监|同事)(?:也|都|一直|总是|从来|从不|不再|不|只|现在|最近)*"
+    r"(?:用|坐|住|吃|喝|喜欢|爱|讨厌|开车|打车|骑车|飞)[^，,。.;；!！?？]{0,12}[了的吧啊]?\Z"
+)
+
+
 def addressed(text: str) -> bool:
     """Whether the text holds evidence of an instruction: words that speak to the assistant
     or name other people, the guard's own objects, or verbs that hand data over or override."""
     folded = normalise(text).text
     if family_itinerary(folded):
         return False  # one's own trip shared with family or one's boss (round 25)
+    if _ROLE_HABIT_ZH.match(folded.strip()):
+        return False  # round 32: "我老板不再用滴滴了" reports a habit
     return bool(
         _ADDRESSED_EN.search(folded)
         or _ADDRESSED_CASED.search(folded)

@@ -83,7 +83,7 @@ MONEY_WORDS_ZH = r"块|元|钱|费|价|花了|付|买|租|贵|便宜|预算"
 MONEY_TALK = (
     r"pricey|cheaper|tickets?|split|worth|deal|bargain|rip-?off|steep|cash|card|each|per|apiece"
     r"|total|extra|return|one[\s-]way|a\s+(?:night|head|person|day)"
-    r"|for\s+(?:two|both|us|all|the\s+two)"
+    r"|for\s+(?:two|2(?![0-9])|both|us|all|the\s+(?:two|2(?![0-9])))"
 )
 
 
