@@ -125,10 +125,10 @@ def test_the_approval_round_trip_in_slack(
     assert "decided already" in again.args["text"]
     told_alice = [c for c in slack.calls_to("chat.postMessage") if "批准了" in str(c.args)]
     assert len(told_alice) == 1  # told once
-    # App Home says so too.
+    # App Home says so too, with the cities in the words the plan was made in.
     assert open_home(bot, ALICE).status_code == 200
     home = texts(published_home(slack, ALICE))
-    assert "Shanghai → Chengdu" in home and ("· approved" in home or "· 已批准" in home)
+    assert "上海 → 成都" in home and ("· approved" in home or "· 已批准" in home)
     audit = bot.core.policy.audit.entries(bot.team_id)
     assert [e.kind for e in audit].count("approved") == 1
     assert [e.actor for e in audit if e.kind == "decision_refused"] == [bot.namespace(BOB)]
