@@ -84,10 +84,12 @@ def change_about(reader: ClauseReader, a: Reading, new: str) -> bool:
 
 def complains(reader: ClauseReader, clause: str) -> bool:
     """Whether a clause complains of a service ("东航老延误", "Uber was late again") or reports
-    one occasion ("I was stuck in a window seat again") and says no stance nor change: it
+    one occasion ("I was stuck in a window seat again") and says no stance nor change, or asks
+    for one occasion ("这次给我订靠窗的", "Window seat this time please") with no change: it
     chooses nothing."""
     said = change_vocab.COMPLAINT.search(clause) or change_vocab.REPORT.search(clause)
-    if said is None or reader.schema.stance(clause):
+    once = re.search(change_vocab.ONCE, clause, re.IGNORECASE)
+    if said is None or (reader.schema.stance(clause) and not once):
         return False
     return not reader.read(clause).change
 
@@ -102,8 +104,9 @@ def occasional(norm: str) -> str:
 
 
 # A clause asked, not said: it ends in a question mark ("Should I switch to Lyft?", "要不要改用
-# 微信支付？", "I use Lyft now, is that ok?" keeps its first clause).
-_ASKED = re.compile(r"[^,，;；。!！?？]*[?？]")
+# 微信支付？"; "I use Lyft now, is that ok?" and "I'm done with Marriott. Can you find Hiltons?"
+# keep what they say before it).
+_ASKED = re.compile(r"(?:[^,，;；。!！?？.]|\.(?=\w))*[?？]")
 
 
 def unasked(norm: str) -> str:

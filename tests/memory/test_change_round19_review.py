@@ -5,11 +5,12 @@ says no change, though round 19 made a switch between two ride apps replace the 
 parent or sibling said in two characters ("我爸妈", "我哥哥") is another person as much as
 "我妈"; a meeting or flight moved ("Our weekly meeting moved to Thursday afternoon",
 "明天的会议改到下午了") is a schedule, not the traveller's mind; a hotel for one occasion
-("The conference hotel is a Hilton this time", "这次会议酒店是希尔顿") sets no standing
-choice. A card or payment app said of one place ("In Japan I pay with JCB") may still hold
-after another is named for all travel: both stay, the newer marked, as issue 22 asks when
-unsure; said of travel abroad or a season, the whole habit, the older is still replaced. What the
-agent receives after each, through the real `Memory`."""
+("The conference hotel is a Hilton this time", "这次会议酒店是希尔顿") or a seat asked for
+once ("这次给我订靠窗的") sets no standing choice. A card or payment app said of one place
+("In Japan I pay with JCB") may still hold after another is named for all travel: both
+stay, the newer marked, as issue 22 asks when unsure; said of travel abroad or a season,
+the whole habit, the older is still replaced. What the agent receives after each, through
+the real `Memory`."""
 
 from __future__ import annotations
 
@@ -46,6 +47,8 @@ from tests.memory.change_outcomes import (
         ),
         pytest.param("住酒店选洲际", "这次会议酒店是希尔顿", id="this-time-zh"),
         pytest.param("坐东航", "我们公司现在统一订南航", id="company-zh"),
+        pytest.param("I prefer aisle seats", "Window seat this time please", id="asked-once"),
+        pytest.param("喜欢靠过道", "这次给我订靠窗的", id="asked-once-zh"),
     ],
 )
 def test_a_sibling_named_without_a_change_of_mind_keeps_both(
@@ -66,6 +69,11 @@ def test_a_sibling_named_without_a_change_of_mind_keeps_both(
         ),
         pytest.param("早上开会效率高", "现在喜欢下午开会", id="meetings-by-choice-zh"),
         pytest.param("住酒店选洲际", "从这次起都住希尔顿", id="from-this-time-zh"),
+        pytest.param(
+            "I stay at Marriott",
+            "I'm done with Marriott. Can you find Hiltons?",
+            id="said-then-asked-sentence",
+        ),
     ],
 )
 def test_a_change_said_beside_those_words_still_replaces(
