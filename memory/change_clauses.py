@@ -105,13 +105,20 @@ def occasional(norm: str) -> str:
 
 # A clause asked, not said: it ends in a question mark ("Should I switch to Lyft?", "要不要改用
 # 微信支付？"; "I use Lyft now, is that ok?" and "I'm done with Marriott. Can you find Hiltons?"
-# keep what they say before it).
+# keep what they say before it). A request is said, though asked: "Could you book me window
+# seats from now on?", "以后能帮我订靠窗的吗？".
 _ASKED = re.compile(r"(?:[^,，;；。!！?？.]|\.(?=\w))*[?？]")
+_REQUEST = re.compile(
+    r"\b(?:can|could|would|will)\s+you\b|\bplease\b|帮我|给我|替我|麻烦|能不能|可不可以"
+    r"|(?:好|可以|行)吗[?？]$|好不好[?？]$",
+    re.IGNORECASE,
+)
 
 
 def unasked(norm: str) -> str:
-    """`norm` without its questions: "Should I switch to Lyft?" asks and says no change."""
-    return _ASKED.sub(" ", norm)
+    """`norm` without its questions: "Should I switch to Lyft?" asks and says no change; a
+    request ("Can you book Hilton for me from now on?") stays."""
+    return _ASKED.sub(lambda m: m.group(0) if _REQUEST.search(m.group(0)) else " ", norm)
 
 
 def swaps(reader: ClauseReader, old: str, new: str) -> bool:

@@ -74,6 +74,12 @@ def test_a_sibling_named_without_a_change_of_mind_keeps_both(
             "I'm done with Marriott. Can you find Hiltons?",
             id="said-then-asked-sentence",
         ),
+        pytest.param(
+            "I prefer aisle seats",
+            "Could you book me window seats from now on?",
+            id="a-request-is-said",
+        ),
+        pytest.param("喜欢靠过道", "以后能帮我订靠窗的吗？", id="a-request-is-said-zh"),
     ],
 )
 def test_a_change_said_beside_those_words_still_replaces(
