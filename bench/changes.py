@@ -17,7 +17,8 @@ round's code and once with main's; round 14 adds `fresh12`, committed before its
 run; round 15 adds `fresh13` and `fresh14`, the same; round 16 adds `dev13`, tuned on, and
 `fresh15`, committed before its one run; round 17 adds `fresh16`, the same, and
 `dev16`, tuned on; round 18 adds `fresh17`, committed before its one run; round 19 adds
-`dev17`, tuned on, and `fresh18`, committed before its one run), pairs of an
+`dev17`, tuned on, and `fresh18`, committed before its one run; its review adds
+`fresh19`, the same, run once at the round's base and once at the merged round), pairs of an
 older and a newer fact one traveller said, in English or Chinese:
 "change" (the newer replaces the older: it should supersede), "scoped" (the newer holds
 only in a place, trip kind or situation), "complement" (the same subject, compatible)
@@ -121,6 +122,7 @@ HALVES = (
     "fresh17",
     "dev17",
     "fresh18",
+    "fresh19",
 )
 DEV_HALVES = (
     *("dev", "dev2", "dev3", "dev4", "dev5", "dev6", "dev7", "dev8", "dev9", "dev10", "dev11"),
@@ -169,6 +171,7 @@ SPLIT_OF = {
     "fresh17": "check",
     "dev17": "dev",
     "fresh18": "check",
+    "fresh19": "check",
 }
 RECORDED: dict[str, str] = {}  # an older fact's text -> the id it was recorded as
 _EXISTING = re.compile(r"^([0-9a-f]{32}): (.*)$", re.MULTILINE)

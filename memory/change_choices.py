@@ -159,9 +159,13 @@ def kept_names(
 
 def listed_switch(reader: ClauseReader, kinds: Iterable[str], old: str, new: str) -> bool:
     """Whether `new` names, by the lists, another name of a kind of `kinds` than `old` does: a
-    switch of the whole habit, whatever scope the older was said in ("I always pay with my
-    Amex card abroad" / "these days it's the Visa for me"); a name read from its shape only
-    ("Ergobaby is our baby carrier now") is no switch of an airline."""
+    switch of the whole habit, whatever season or kind of trip the older was said of ("I
+    always pay with my Amex card abroad" / "these days it's the Visa for me"), but not one
+    said of a place the newer does not name, which may still hold there ("In Japan I pay
+    with JCB": both stay, the newer marked). A name read from its shape only ("Ergobaby is
+    our baby carrier now") is no switch of an airline."""
+    if any(f.startswith("place:") for f in reader.read(old).facets - reader.read(new).facets):
+        return False
     for kind in kinds:
         older, newer = (_members(reader._groups[kind], text) for text in (old, new))
         if older and newer - older:

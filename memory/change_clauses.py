@@ -84,10 +84,12 @@ def change_about(reader: ClauseReader, a: Reading, new: str) -> bool:
 
 def complains(reader: ClauseReader, clause: str) -> bool:
     """Whether a clause complains of a service ("东航老延误", "Uber was late again") or reports
-    one occasion ("I was stuck in a window seat again") and says no stance nor change: it
+    one occasion ("I was stuck in a window seat again") and says no stance nor change, or asks
+    for one occasion ("这次给我订靠窗的", "Window seat this time please") with no change: it
     chooses nothing."""
     said = change_vocab.COMPLAINT.search(clause) or change_vocab.REPORT.search(clause)
-    if said is None or reader.schema.stance(clause):
+    once = re.search(change_vocab.ONCE, clause, re.IGNORECASE)
+    if said is None or (reader.schema.stance(clause) and not once):
         return False
     return not reader.read(clause).change
 
@@ -99,6 +101,24 @@ def occasional(norm: str) -> str:
     parts = re.split(f"({CLAUSE.pattern})", change_vocab.COMPLAINT.sub(" ", norm))
     report, again = change_vocab.REPORT, change_vocab.AGAIN
     return "".join(again.sub(" ", c) if report.search(c) else c for c in parts)
+
+
+# A clause asked, not said: it ends in a question mark ("Should I switch to Lyft?", "要不要改用
+# 微信支付？"; "I use Lyft now, is that ok?" and "I'm done with Marriott. Can you find Hiltons?"
+# keep what they say before it). A request is said, though asked: "Could you book me window
+# seats from now on?", "以后能帮我订靠窗的吗？".
+_ASKED = re.compile(r"(?:[^,，;；。!！?？.]|\.(?=\w))*[?？]")
+_REQUEST = re.compile(
+    r"\b(?:can|could|would|will)\s+you\b|\bplease\b|帮我|给我|替我|麻烦|能不能|可不可以"
+    r"|(?:好|可以|行)吗[?？]$|好不好[?？]$",
+    re.IGNORECASE,
+)
+
+
+def unasked(norm: str) -> str:
+    """`norm` without its questions: "Should I switch to Lyft?" asks and says no change; a
+    request ("Can you book Hilton for me from now on?") stays."""
+    return _ASKED.sub(lambda m: m.group(0) if _REQUEST.search(m.group(0)) else " ", norm)
 
 
 def swaps(reader: ClauseReader, old: str, new: str) -> bool:
@@ -227,7 +247,7 @@ _ZH_LIST = re.compile(
 # reverse the other's: both hold.
 _COMPANION = re.compile(
     r"(?:(?:我们?|咱们)(?:的|家)?)?(?:老伴|老婆|老公|爱人|媳妇|妻子|丈夫|太太|孩子|儿子|女儿|闺女|孙子|孙女"
-    r"|爸|妈|父母|家人|对象|女朋友|男朋友)|她|(?<!其)他"
+    r"|爸妈|爸爸|妈妈|爸|妈|父母|家人|对象|女朋友|男朋友)|她|(?<!其)他"
     r"|\b(?:(?:my|our)\s+(?:wife|husband|partner|spouse|son|daughter|kids|children|mum|mom|dad"
     r"|parents|girlfriend|boyfriend|family)|the\s+kids|she|he)\b",
     re.IGNORECASE,
@@ -278,7 +298,7 @@ def holder(reader: ClauseReader, text: str, other: Reading) -> str | None:
 # Others a fact may be said of, beyond the companions of `_COMPANION`: "My boss flies United
 # now", "同事现在都住希尔顿".
 _OTHERS = re.compile(
-    r"(?:我们?的?)?(?:哥|姐|弟|妹|朋友|同事|老板|领导|助理|秘书|客户)"
+    r"(?:我们?的?)?(?:哥哥|姐姐|弟弟|妹妹|哥|姐|弟|妹|朋友|同事|老板|领导|助理|秘书|客户|公司|单位)"
     r"|\b(?:my|our)\s+(?:sister|brother|friends?|boss|colleagues?|assistant|manager|team"
     r"|company)\b",
     re.IGNORECASE,
@@ -291,7 +311,7 @@ _CHOOSES = re.compile(
     r"(?:uses?|used|using|switch\w*|mov\w+|fl(?:y|ies|ew|own)|stay\w*|prefer\w*|wants?|likes?"
     r"|lov\w+|book\w*|pa(?:ys?|id)|takes?|took|drives?|rent\w*|swears?|goes|went|is|was|gets?"
     r"|gone|chose|choose\w*|order\w*|drinks?|doesn't|does|won't|never)\b"
-    r"|^(?:现在|最近|一般|基本|还|也|都|只|总|常){0,3}不?(?:用|坐|住|喜欢|爱|订|改|换|选|开|打|喝|刷|叫|飞|要)",
+    r"|^(?:现在|最近|一般|基本|统一|还|也|都|只|总|常){0,3}不?(?:用|坐|住|喜欢|爱|订|改|换|选|开|打|喝|刷|叫|飞|要)",
     re.IGNORECASE,
 )
 

@@ -89,9 +89,12 @@ COMPLAINT = re.compile(
     re.IGNORECASE,
 )
 # A report of one occasion ("I was stuck in a window seat again", "上次又被分到靠窗的位子",
-# "The aisle was taken so I sat by the window"): what happened, not what one wants, so it
-# sets no slot (`memory.decision`) and its "again" / 又 (`AGAIN`) says no change.
+# "The aisle was taken so I sat by the window"; "The conference hotel is a Hilton this time",
+# "这次会议酒店是希尔顿", not "从这次开始"): what happened or happens once, not what one wants,
+# so it sets no slot (`memory.decision`) and its "again" / 又 (`AGAIN`) says no change.
+ONCE = r"(?<!from )\bthis time\b|(?<!从)这一?次(?!起|开始|以后)|这趟"  # with a stance too
 REPORT = re.compile(
+    ONCE + "|"
     r"\b(?:was|were|got|get|been) (?:stuck|put|given|moved|seated|assigned|bumped|placed)\b|"
     r"\b(?:gave|put|moved|assigned|seated|bumped|stuck) (?:me|us)\b|\b(?:i|we) (?:sat|ended up)\b|"
     r"\b(?:was|were) (?:taken|full|booked up|sold out)\b|"
@@ -161,6 +164,7 @@ __all__ = [
     "GRADUAL",
     "LANGS",
     "NOT_ANY_MORE",
+    "ONCE",
     "REASON",
     "REPORT",
     "ChangeTermsError",

@@ -132,7 +132,7 @@ class ChangeReader:
         units = tuple(UNIT.findall(plain))
         bare = self._generic_words.sub(" ", plain)
         # "I haven't outgrown hostels", "I'm not done with hostels": no change nor stance said
-        unsaid = self._unsaid.sub(" ", change_clauses.occasional(norm))
+        unsaid = self._unsaid.sub(" ", change_clauses.occasional(change_clauses.unasked(norm)))
         unsaid = change_clauses.untimed(self.schema, self._timed, unsaid)
         said, past = (p.search(unsaid) is not None for p in (self._said, self._past))
         given_up = change_vocab.gives_up(unsaid)  # "I've stopped using Uber", "I'm teetotal"

@@ -22,7 +22,7 @@ import numpy as np
 
 from memory import change_vocab
 from memory.aspects import AspectVectors
-from memory.change_clauses import CLAUSE, complains, holder, swaps, was_and_is
+from memory.change_clauses import CLAUSE, complains, holder, swaps, unasked, was_and_is
 from memory.changes import MIN_SIMILARITY, ChangeReader, Verdict, load_changes
 from memory.conflicts import Decision
 from memory.dedupe import SIMILAR, is_near_duplicate
@@ -315,10 +315,10 @@ class FactDecider:
 
     def slot(self, text: str) -> SlotMatch | None:
         """The slot a fact sets; none for one that only says what was ("I used to want the
-        window seat": no preference of now), a complaint ("东航老延误") nor another's liking,
-        which the change reader weighs as free text."""
-        # a complaint chooses nothing: "东航老延误" (alone or before "以后改坐南航")
-        clauses = CLAUSE.split(text)
+        window seat": no preference of now), a complaint ("东航老延误"), a question ("Is a window
+        seat better for sleeping?") nor another's liking, which the change reader weighs."""
+        # a complaint chooses nothing: "东航老延误" (alone or before "以后改坐南航"); nor a question
+        clauses = CLAUSE.split(unasked(text))
         said = [c for c in clauses if c.strip() and not complains(self.changes, c)]
         if not said or holder(self.changes, text, self.changes.read(text)) == "companion":
             return None  # nor another's liking: "My son always wants the aisle", "孩子喜欢坐过道"

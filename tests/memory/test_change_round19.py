@@ -3,10 +3,11 @@
 "These days it's the Amex for me" after "Mastercard for all my travel spending" names
 another card, and "现在都用万事达了" another card than "出国刷卡一般用Visa": cards, payment
 apps, coffee chains, car hire firms and ride apps are now named choices like airlines and
-hotel chains, and a listed name for another replaces the older fact in whatever scope it
-was said. Another person's choice ("My wife switched to Visa", "同事现在都住希尔顿") and the
-time of a meeting change nothing of the writer's. What the agent receives after each,
-through the real `Memory` on SQLite and PostgreSQL, with the Redis cache."""
+hotel chains, and a listed name for another replaces the older fact in whatever season or
+kind of trip it was said (one said of a place stays, marked: the round-19 review). Another
+person's choice ("My wife switched to Visa", "同事现在都住希尔顿") and the time of a meeting
+change nothing of the writer's. What the agent receives after each, through the real
+`Memory` on SQLite and PostgreSQL, with the Redis cache."""
 
 from __future__ import annotations
 
