@@ -51,7 +51,7 @@ class FactFeatures:
     (`weight_of`), each made when first read: a recall from a cache entry does not
     make the whole facts-by-subjects matrix."""
 
-    __slots__ = ("_breadth", "_columns", "about", "counts", "names", "near", "vocabulary", "zh")
+    __slots__ = ("_columns", "about", "counts", "names", "near", "vocabulary", "zh")
 
     def __init__(
         self,
@@ -69,7 +69,6 @@ class FactFeatures:
         self.counts = counts
         self.near = near
         self._columns: dict[int, npt.NDArray[np.float64]] = {}
-        self._breadth: npt.NDArray[np.float64] | None = None
 
     def __len__(self) -> int:
         return len(self.zh)
@@ -91,21 +90,6 @@ class FactFeatures:
                 made = np.maximum(made, lent)
             self._columns[j] = made
         return made
-
-    @property
-    def breadth(self) -> npt.NDArray[np.float64]:
-        """How many subjects each fact is about (the sum of its `weight` row, what its
-        neighbours lend included), made on first use and kept."""
-        if self._breadth is None:
-            made = self.about.astype(np.float64)
-            width = self.near.shape[1]
-            if width and made.size:
-                naming = self.about[self.near].sum(axis=1)  # facts × subjects
-                quorum = min(NEIGHBOUR_QUORUM, width)
-                lent = np.where(naming >= quorum, NEIGHBOUR_SHARE * naming / width, 0.0)
-                made = np.maximum(made, lent)
-            self._breadth = made.sum(axis=1)
-        return self._breadth
 
     @property
     def weight(self) -> npt.NDArray[np.float64]:

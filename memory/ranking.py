@@ -30,9 +30,7 @@ state preferences about for what it books, when it names none of that itself
 eat; a high-altitude place health, a late-night departure a flight); those subjects
 count at `IMPLIED_SHARE` of the weight ("帮我订去杭州的高铁" and "高铁要一等座", "plan the
 team dinner" and "no spicy food"). A subject the request names only in passing (a time of
-day beside a meal or a stay, `Subjects.asked`) is not counted. Among the facts a subject
-lifts, one about many subjects gets a little less of it and one about this subject alone
-a little more (`SPECIFICITY`; the subject lifts the same in total).
+day beside a meal or a stay, `Subjects.asked`) is not counted.
 
 *A clear match stays first.* When the fact the embedding alone ranks first (cosine and
 language lift) leads the next by `CLEAR_MATCH` standard deviations of all the facts'
@@ -85,12 +83,6 @@ IMPLIED_SHARE = 0.75
 # all the facts' scores: a clear match (dev-tuned, bench/README.md, the guard round). Only
 # among at least CLEAR_MATCH_FACTS facts: in a handful, a spread says little.
 CLEAR_MATCH = 2.0
-# Among the facts one subject lifts, each fact's share of the boost is divided by its
-# breadth (how many subjects it is about, `FactFeatures.breadth`, at least 1) to this
-# power, then all rescaled so the subject lifts the same in total: a fact about this one
-# thing ranks above one about five things the same words lift (dev-tuned, bench/README.md,
-# "Ranking: order within a lifted crowd").
-SPECIFICITY = 0.075
 CLEAR_MATCH_FACTS = 10
 
 # Everyday sentences with no bearing on travel preferences, English and Chinese.
@@ -225,15 +217,12 @@ def _terms(
     weights = [(subject, SUBJECT_WEIGHT) for subject in asked]
     weights += [(subject, SUBJECT_WEIGHT * IMPLIED_SHARE) for subject in implied]
     boosts: list[npt.NDArray[np.float64]] = []
-    narrow = 1.0 / np.maximum(facts.breadth, 1.0) ** SPECIFICITY if weights else None
     for subject, weight in weights:
         j = facts.column(subject)
         having = facts.weight_of(j)
         n = int(facts.counts[j])
-        if n and narrow is not None:
-            shared = having * narrow
-            shared *= float(having.sum()) / max(float(shared.sum()), 1e-12)
-            boosts.append(weight * math.log((count + 1) / (n + 0.5)) * shared)
+        if n:
+            boosts.append(weight * math.log((count + 1) / (n + 0.5)) * having)
     return tuple(view), tuple(boosts)
 
 

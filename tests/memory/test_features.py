@@ -10,7 +10,6 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 import numpy as np
-import numpy.typing as npt
 import pytest
 
 from memory.embedding import LocalEmbedder, Vector, shared_local_embedder
@@ -30,7 +29,6 @@ from memory.ranking import (
     CLEAR_MATCH_FACTS,
     CROSS_LANGUAGE_LIFT,
     IMPLIED_SHARE,
-    SPECIFICITY,
     SUBJECT_WEIGHT,
     LanguageGap,
     language_gap,
@@ -89,9 +87,9 @@ def per_fact_reference(
     if shares:
         about = [subjects.of(t, s) for t, s in zip(texts, slots, strict=True)]
         near = neighbours_of(passages)
-
-        def weight_of(subject: str) -> npt.NDArray[np.float64]:
+        for subject, share in shares.items():
             having = np.array([subject in a for a in about])
+            n = int(having.sum())
             naming = [sum(subject in about[j] for j in ns) for ns in near]
             lent = np.array(
                 [
@@ -99,17 +97,10 @@ def per_fact_reference(
                     for k, ns in zip(naming, near, strict=True)
                 ]
             )
-            return np.maximum(having, NEIGHBOUR_SHARE * lent)
-
-        breadth = np.sum([weight_of(subject) for subject in subjects.names], axis=0)
-        narrow = 1.0 / np.maximum(breadth, 1.0) ** SPECIFICITY
-        for subject, share in shares.items():
-            weight = weight_of(subject)
-            n = sum(subject in a for a in about)
+            weight = np.maximum(having, NEIGHBOUR_SHARE * lent)
             if n:
                 idf = math.log((len(texts) + 1) / (n + 0.5))
-                shared = weight * narrow * weight.sum() / max((weight * narrow).sum(), 1e-12)
-                scores += share * SUBJECT_WEIGHT * idf * shared
+                scores += share * SUBJECT_WEIGHT * idf * weight
     ranked = sorted(view, reverse=True)
     if len(view) >= CLEAR_MATCH_FACTS and ranked[0] - ranked[1] >= CLEAR_MATCH * view.std() > 0:
         first = int(np.argmax(view))

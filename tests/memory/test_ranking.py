@@ -320,14 +320,3 @@ def test_checking_in_is_about_the_hotel_not_the_luggage(local: LocalEmbedder) ->
 def test_a_weekend_stay_does_not_lift_a_time_of_day_preference(local: LocalEmbedder) -> None:
     order = rank(local, "Cheap digs in Lisbon for the weekend?", MISREAD)
     assert MISREAD[6] not in order[:5]  # "Mornings are for meetings, so fly me ..."
-
-
-def test_among_facts_one_subject_lifts_the_one_about_it_alone_comes_first() -> None:
-    # Both facts are about flights and equally close; one is also about a seat, a hotel,
-    # quiet and food: the flight lifts the fact about the flight alone more.
-    query = unit([1.0, 0.0])[0]
-    facts = unit([0.9, 0.1], [0.9, 0.1], [0.2, 0.8])
-    texts = ["飞机上喜欢靠窗，酒店要安静，不吃辣", "从不坐红眼航班", "喜欢看书"]
-    scores = rank_scores("明天的机票帮我看看", query, texts, ["zh"] * 3, [None] * 3, facts)
-    assert int(np.argmax(scores)) == 1
-    assert scores[0] > scores[2]
