@@ -46,7 +46,8 @@ before the tuning of the round after the vocabulary's misreads; `--split fresh7`
 written before the tuning of the round on how the rules combine with the embedding;
 `--split fresh8` two more, written before the round on hubness and namespace centring;
 `--split fresh9` two more, written before the round on new subject words;
-`--split fresh10` two more, written before the round narrowing those words.
+`--split fresh10` two more, written before the round narrowing those words;
+`--split fresh11` two more, written before the round ordering the facts a subject lifts.
 `--data` is only needed for the PrefEval modes (cross, same). See bench/README.md for the figures.
 SQLite: a file in a temporary directory; PostgreSQL: a fresh schema in database `test`
 on 127.0.0.1 (dropped afterwards). No Redis (`search` does not use the cache).
@@ -305,6 +306,7 @@ FRESH_SPLITS = (
     "fresh8",
     "fresh9",
     "fresh10",
+    "fresh11",
 )
 
 
@@ -412,7 +414,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument(
         "--split",
         choices=["dev", "check", *FRESH_SPLITS],
-        help="half of the topics (fresh, fresh2 … fresh10: people)",
+        help="half of the topics (fresh, fresh2 … fresh11: people)",
     )
     parser.add_argument(
         "--mode",
@@ -431,7 +433,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     prefeval = [m for m in modes if m in ("cross", "same")]
     if args.split in FRESH_SPLITS and modes != ["people"]:
-        raise SystemExit("--split fresh, fresh2 … fresh10 are for --mode people only")
+        raise SystemExit("--split fresh, fresh2 … fresh11 are for --mode people only")
     if prefeval and args.data is None:
         raise SystemExit("--data (a folder of PrefEval topic files) is needed for cross/same")
     topics = load_topics(args.data) if prefeval and args.data else {}
