@@ -29,6 +29,11 @@ in the number's sentence (`told.MONEY_IN_CLAUSE`, and the Chinese money words an
   oneself from or to a place (从机场过去, 走到海边, 开车过去: "从机场过去三十五", "走到海边十二"),
   and a climb or a walk "要" a number ("爬山要九十"); never with a fare, a hired ride or a money
   word in the sentence ("打车从机场过去三十五", "爬山门票要九十" stay prices).
+
+The round's review (`tests/memory/test_privacy_round32_review.py`) narrowed each reading where a
+price takes its shape with no money word: "take the 200 out of the safe", "a 40 walk-in
+massage", "the 15 for the congestion zone", "the dorm bed rose 12", "our cab was 35 the last
+time", "I spent 40 in traffic fines", "走到海边躺椅三十".
 """
 
 from __future__ import annotations
