@@ -42,7 +42,7 @@ once); round 27 adds `r27_dev` (tuned on) and `r27_fresh` (measured once); round
 `r28_fresh` (measured once); round 29 adds `r29_dev` (tuned on) and `r29_fresh` (measured
 once); round 30 adds `r30_dev` (tuned on) and `r30_fresh` (measured once); round 31 adds `r31_dev`
 (tuned on) and `r31_fresh` (measured once); round 32 adds `r32_dev` (tuned on) and `r32_fresh`
-(measured once) (bench/README.md).
+(measured once), and its review `r32_review` (the reviewer's probes, tuned on) (bench/README.md).
 
     .venv/bin/python bench/privacy.py
     .venv/bin/python bench/privacy.py --prefeval ../shared/data/prefeval_dev --json out.json
@@ -119,6 +119,7 @@ ROUND8 = (
     "r31_fresh",
     "r32_dev",
     "r32_fresh",
+    "r32_review",
 )
 ROUND8_TUNED = (
     "r8_dev",
@@ -151,6 +152,7 @@ ROUND8_TUNED = (
     "r30_dev",
     "r31_dev",
     "r32_dev",
+    "r32_review",
 )
 FAMILIES = ("amount", "instructions")
 # Sets whose misses are printed (tuned on anyway): r8_fresh was measured once, untuned, and
@@ -213,6 +215,8 @@ FAMILIES = ("amount", "instructions")
 # under a cap, stops at each place, against tips, fares, rates, budgets and pay said without a
 # currency; Chinese journeys; half a card number) is tuned on; r32_fresh, written after that
 # tuning and committed before its only run, only measured.
+# Round 32's review adds `r32_review`, the reviewer's probes (prices said in the shape of the
+# round's everyday readings, the everyday numbers they keep): written while fixing, tuned on.
 LISTED = ("dev", "t12_dev", *ROUND8_TUNED)  # every set tuned on
 
 
