@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 from memory.change_clauses import CLAUSE, ClauseReader, Reading
 from memory.change_vocab import REASON
@@ -19,8 +19,17 @@ from memory.scope import facets_of
 # Aspect groups of `change_terms.json` that hold names only (a booking *app* or *site* is
 # no name of one).
 NAMES = frozenset(
-    ("airline_name", "hotel_chain", "board_sport", "card_brand", "payment_app", "coffee_chain")
-) | {"car_hire", "ride_app"}
+    (
+        "airline_name",
+        "hotel_chain",
+        "board_sport",
+        "card_brand",
+        "payment_app",
+        "coffee_chain",
+        "car_hire",
+        "ride_app",
+    )
+)
 # Names of kinds whose loyalty programmes are memberships apart from the choice.
 _PROGRAMMES = frozenset(("airline_name", "hotel_chain"))
 # A name no list holds, read from its shape (capitalised words) and the words around it
@@ -101,8 +110,8 @@ def other_kind(reader: ClauseReader, a: Reading, b: Reading, old: str, new: str)
     if a.content or not b.change or b.stance == "negative":
         return False
     sorts = reader.subjects.of(old)
-    named = reader._generic_words.findall(unicodedata.normalize("NFKC", old).casefold())
-    again = reader._generic_words.findall(unicodedata.normalize("NFKC", new).casefold())
+    named = reader._generic_words.findall(_norm(old))
+    again = reader._generic_words.findall(_norm(new))
     for sort, group in _KINDS:
         if sort not in sorts or group not in b.aspects:
             continue
@@ -141,18 +150,22 @@ def named_choices(a: Reading, b: Reading, choices: frozenset[str]) -> bool:
 
 def names_in(reader: ClauseReader, kinds: Iterable[re.Pattern[str]], text: str) -> frozenset[str]:
     """The tokens of the names that `text` says of `kinds` (aspect groups of names)."""
-    norm = unicodedata.normalize("NFKC", text).casefold()
+    norm = _norm(text)
     found = [m.group(0) for kind in kinds for m in kind.finditer(norm)]
     return reader.read(" ".join(found)).tokens if found else frozenset()
 
 
 def kept_names(
-    reader: ClauseReader, kinds: Iterable[re.Pattern[str]], old: str, new: str
+    reader: ClauseReader, kinds: Sequence[re.Pattern[str]], old: str, new: str
 ) -> frozenset[str]:
     """The tokens of the names `old` says of `kinds` when `new` says one of them again: none
     when `new` names only others, though they share a word ("支付宝" / "微信支付")."""
-    said = {_norm(m.group(0)) for kind in kinds for m in kind.finditer(_norm(new))}
-    if not any(_norm(m.group(0)) in said for kind in kinds for m in kind.finditer(_norm(old))):
+
+    def names(text: str) -> set[str]:
+        norm = _norm(text)
+        return {m.group(0) for kind in kinds for m in kind.finditer(norm)}
+
+    if not names(old) & names(new):
         return frozenset()
     return names_in(reader, kinds, old)
 
@@ -171,10 +184,6 @@ def listed_switch(reader: ClauseReader, kinds: Iterable[str], old: str, new: str
         if older and newer - older:
             return True
     return False
-
-
-def _norm(text: str) -> str:
-    return unicodedata.normalize("NFKC", text).casefold()
 
 
 def chosen_again(reader: ClauseReader, names: frozenset[str], new: str) -> bool:
@@ -277,7 +286,7 @@ _WAYS = tuple(
 
 def _ways(text: str) -> frozenset[str]:
     """The things of ground transport `text` names (`_WAYS`)."""
-    norm = unicodedata.normalize("NFKC", text).casefold()
+    norm = _norm(text)
     return frozenset(t for way, things in _WAYS if way.search(norm) for t in things)
 
 
@@ -293,7 +302,7 @@ def _other_way_given_up(reader: ClauseReader, old: str, new: str) -> bool:
 
 
 def _members(group: re.Pattern[str], text: str) -> set[str]:
-    norm = unicodedata.normalize("NFKC", text).casefold()
+    norm = _norm(text)
     return {m.group(0).rstrip("s") for m in group.finditer(norm)}
 
 
@@ -322,6 +331,11 @@ def switches(reader: ClauseReader, a: Reading, new: str) -> bool:
         if reader.schema.stance(clause) != "negative" and said.tokens:
             return True
     return False
+
+
+def _norm(text: str) -> str:
+    """The text as the name lists read it (NFKC, case folded)."""
+    return unicodedata.normalize("NFKC", text).casefold()
 
 
 __all__ = [

@@ -34,6 +34,12 @@ _MARKS: dict[str, tuple[str, str]] = {"zh": ("；", "。"), "en": ("; ", ".")}
 _END_CHARS = 1  # "。" and "." alike
 
 
+def _mark(lang: str, text: str) -> tuple[str, str]:
+    """The separator and stop after a fact: those of the language stored with it (no reading
+    of its text on the recall path), else of the language its text is written in."""
+    return _MARKS.get(lang) or _MARKS[detect_lang(text)]
+
+
 def _joined(parts: Sequence[str], marks: Sequence[tuple[str, str]]) -> str:
     """The facts, each followed by the separator of its language and the last by its stop,
     so English facts are never joined by "；" nor a Chinese one closed by "."."""
@@ -72,7 +78,7 @@ def summarize(items: Sequence[MemoryItem], *, max_facts: int, max_chars: int) ->
         text = shown(item.text)
         if not text:
             continue
-        mark = _MARKS[detect_lang(text)]
+        mark = _mark(item.lang, text)
         text += notes.get(item.id, "")
         cost = len(text) + (len(marks[-1][0]) if parts else 0)
         if used + cost > max_chars:
@@ -146,8 +152,7 @@ def _ranked(facts: Facts, order: list[int], max_facts: int, max_chars: int) -> s
         text = facts.shown_at(i)
         if not text:
             continue
-        # The language stored with the fact: no reading of its text on the recall path.
-        mark = _MARKS.get(facts.langs[i]) or _MARKS[detect_lang(text)]
+        mark = _mark(facts.langs[i], text)
         if notes and i in notes:
             text += change_note(facts.items[i], notes[i])
         cost = len(text) + (len(marks[-1][0]) if parts else 0)
