@@ -28,6 +28,9 @@ def guard() -> PrivacyGuard:
 
 # Blind sets measured once whose misses include one the learned reading keeps (never tuned on).
 BLIND_WITH_A_LEARNED_MISS = ("r32_fresh",)
+# Blind sets written before their round's guard code was seen and run once by bench/privacy.py
+# only: never asserted on here, so their outcome is not read (nor tuned on) through a test.
+BLIND = ("r33_fresh",)
 
 
 def test_only_facts_refused_by_the_guess_alone_are_asked() -> None:
@@ -98,7 +101,7 @@ def test_no_amount_of_any_set_is_kept_by_the_learned_reading(guard: PrivacyGuard
     guessed = [
         case["text"]
         for path in sorted(corpus.glob("*.json"))
-        if path.stem not in BLIND_WITH_A_LEARNED_MISS
+        if path.stem not in BLIND_WITH_A_LEARNED_MISS + BLIND
         for case in json.loads(path.read_text(encoding="utf-8"))["sensitive"]
         if case["category"] == "amount" and guessed_only(case["text"])
     ]
