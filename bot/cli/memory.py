@@ -79,7 +79,8 @@ def register(subparsers: Any) -> None:
         "--lang",
         choices=("en", "zh"),
         default=None,
-        help="the language of the words around the facts (default DEFAULT_LANGUAGE)",
+        help="the language of the words around the facts (default DEFAULT_LANGUAGE, "
+        "else the terminal's locale)",
     )
 
     forget = verbs.add_parser(
@@ -165,7 +166,7 @@ def _dispatch(mem: Any, args: argparse.Namespace, settings: Settings) -> int:
     if verb == "search":
         return _search(mem, args)
     if verb == "show":
-        return _show(mem, args, args.lang or settings.default_language)
+        return _show(mem, args, args.lang or args.operator_lang)
     if verb == "forget":
         return _forget_all(mem, args, settings) if args.all else _forget_one(mem, args)
     if verb == "export":

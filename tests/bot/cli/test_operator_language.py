@@ -9,11 +9,29 @@ import json
 
 import pytest
 
+from bot.messages import t
 from tests.bot.cli.conftest import TravelBot
 from tests.support.services import free_port
 
 ZH = {"LANG": "zh_CN.UTF-8"}
 EN = {"LANG": "C.UTF-8"}  # a setting given once stays for the test's later runs
+
+
+def test_memory_show_follows_the_terminal_locale(travel_bot: TravelBot) -> None:
+    """`memory show` read only --lang and DEFAULT_LANGUAGE: on a Chinese terminal its
+    headings were English while the console beside it spoke Chinese."""
+    facts = ("I never take red-eye flights", "出差只坐高铁一等座")
+    assert travel_bot("memory", "add", "--user", "T1:U1", *facts).status == 0
+    chinese = travel_bot("memory", "show", "--user", "T1:U1", **ZH)
+    assert chinese.status == 0
+    assert chinese.out.startswith(t("page_summary_heading", "zh"))
+    assert "我记住的内容（2 条）：" in chinese.out and "What I remember" not in chinese.out
+    assert "I never take red-eye flights" in chinese.out  # facts keep their own words
+    # DEFAULT_LANGUAGE, when set, comes before the locale; --lang before both.
+    english = travel_bot("memory", "show", "--user", "T1:U1", DEFAULT_LANGUAGE="en", **ZH)
+    assert english.out.startswith("How I sum up your preferences: ")
+    asked = travel_bot("memory", "show", "--user", "T1:U1", "--lang", "en", **ZH)
+    assert asked.out == english.out
 
 
 def test_json_output_is_the_same_in_every_language(travel_bot: TravelBot) -> None:
