@@ -1496,6 +1496,134 @@ _MESSAGES: dict[str, dict[str, str]] = {
         ),
         "zh": "我从不保存证件号或护照号、银行卡号、电话号码、密码或具体金额。",
     },
+    # -- the operator's command line (`bot.cli`): the words after "error:", "warning:"
+    # and "note:" (those prefixes stay English in both languages, for grep), and its
+    # status lines; in the language `bot.cli.language.operator_lang` picks.
+    "cli_nothing_remembered": {
+        "en": "nothing remembered for {namespace}",
+        "zh": "没有为 {namespace} 记住任何内容",
+    },
+    "cli_did_you_mean": {"en": " (did you mean {namespace}?)", "zh": "（是不是 {namespace}？）"},
+    "cli_new_namespace": {
+        "en": "{namespace} is new: nothing was remembered for it before",
+        "zh": "{namespace} 是新的：此前没有为它记住任何内容",
+    },
+    "cli_cache_not_dropped": {
+        "en": (
+            "Redis did not answer, so the assistant may go on using the preferences of "
+            "{namespace} as they were before this change for up to {minutes} minutes "
+            "(its cached copy could not be dropped)"
+        ),
+        "zh": (
+            "Redis 没有应答，助手在最多 {minutes} 分钟内可能仍按 {namespace} 改动前的偏好"
+            "回答（无法删除它的缓存副本）"
+        ),
+    },
+    "cli_cache_deferred": {
+        "en": (
+            "Redis did not answer; the assistant's cached copy of the preferences of "
+            "{namespace} is dropped as soon as Redis answers again (the change is saved)"
+        ),
+        "zh": "Redis 没有应答；Redis 恢复后会立即删除助手缓存的 {namespace} 的偏好（改动已保存）",
+    },
+    "cli_ambiguous_id": {
+        "en": (
+            "{count} facts of {namespace} have ids beginning {prefix}; give more of the id "
+            "(memory export lists them whole); nothing was forgotten"
+        ),
+        "zh": (
+            "{namespace} 有 {count} 条记录的编号以 {prefix} 开头；请给出更长的编号"
+            "（memory export 列出完整编号）；没有删除任何内容"
+        ),
+    },
+    "cli_no_such_fact": {
+        "en": "no fact {prefix} in the memory of {namespace}",
+        "zh": "{namespace} 的记忆里没有记录 {prefix}",
+    },
+    "cli_forgot": {"en": "forgot {what}{earlier}", "zh": "已删除{what}{earlier}"},
+    "cli_one_fact": {"en": "1 fact", "zh": " 1 条记录"},
+    "cli_facts": {"en": "{count} facts", "zh": " {count} 条记录"},
+    "cli_one_earlier_version": {"en": "1 earlier version", "zh": " 1 个更早的版本"},
+    "cli_earlier_versions": {"en": "{count} earlier versions", "zh": " {count} 个更早的版本"},
+    "cli_replaced_by_it": {"en": " and {versions} it replaced", "zh": "，以及它取代的{versions}"},
+    "cli_replaced_by_them": {
+        "en": " and {versions} they replaced",
+        "zh": "，以及它们取代的{versions}",
+    },
+    "cli_forget_all_question": {
+        "en": "Forget all {count} fact(s) remembered for {namespace}, history included?",
+        "zh": "删除为 {namespace} 记住的全部 {count} 条记录（包括历史）？",
+    },
+    "cli_forget_all_needs_yes": {
+        "en": "{question} Add --yes to confirm when not on a terminal; nothing was forgotten.",
+        "zh": "{question}不在终端上时请加 --yes 确认；没有删除任何内容。",
+    },
+    "cli_nothing_forgotten": {"en": "nothing was forgotten", "zh": "没有删除任何内容"},
+    "cli_links_not_revoked": {
+        "en": (
+            "Redis could not record it, so links to the preferences page of {namespace} "
+            "and their page sessions stay usable until they expire"
+        ),
+        "zh": "Redis 无法记下这一点，所以 {namespace} 的偏好页链接和页面会话在过期前仍可使用",
+    },
+    "cli_database_unreachable": {
+        "en": "cannot connect to PostgreSQL at {where} ({variable}): {reason}",
+        "zh": "无法连接 {where} 上的 PostgreSQL（{variable}）：{reason}",
+    },
+    "cli_bailian_needs_dsn": {
+        "en": "bailian-init needs MEMORY_DSN={dsn} ('default' for the account's default library)",
+        "zh": "bailian-init 需要 MEMORY_DSN={dsn}（用 default 表示账号的默认记忆库）",
+    },
+    "cli_bailian_unexpected": {
+        "en": "Bailian did not answer as expected: {reason}",
+        "zh": "百炼的应答不符合预期：{reason}",
+    },
+    "cli_page_not_configured": {
+        "en": "the preferences page is not configured: {problem}",
+        "zh": "偏好页没有配置好：{problem}",
+    },
+    "cli_ttl_out_of_range": {
+        "en": "--ttl-minutes must be between 1 and {most}",
+        "zh": "--ttl-minutes 必须在 1 到 {most} 之间",
+    },
+    "cli_page_starts_empty": {
+        "en": "{note}; the page starts empty",
+        "zh": "{note}；页面一开始是空的",
+    },
+    "cli_trip_saved": {"en": "saved: {trip}", "zh": "已保存：{trip}"},
+    "cli_trip_already_saved": {"en": "already saved: {trip}", "zh": "已经保存过：{trip}"},
+    "cli_trip_removed": {"en": "removed: {trip}", "zh": "已删除：{trip}"},
+    "cli_city_not_in_catalogue": {
+        "en": "{city!r} is not in the city catalogue; saved as typed",
+        "zh": "{city!r} 不在城市目录里；按输入原样保存",
+    },
+    "cli_no_such_trip": {
+        "en": (
+            "no trip of {namespace} to {city} starting {start} (trips list --user NS shows "
+            "them); nothing was removed"
+        ),
+        "zh": (
+            "{namespace} 没有 {start} 出发去 {city} 的行程（trips list --user NS 列出行程）；"
+            "没有删除任何内容"
+        ),
+    },
+    "cli_no_trips": {"en": "(no trips)", "zh": "（没有行程）"},
+    "cli_socket_needs_tokens": {
+        "en": "Socket Mode needs SLACK_APP_TOKEN and SLACK_BOT_TOKEN",
+        "zh": "Socket Mode 需要 SLACK_APP_TOKEN 和 SLACK_BOT_TOKEN",
+    },
+    "cli_dingtalk_needs_credentials": {
+        "en": "DingTalk Stream mode needs DINGTALK_CLIENT_ID and DINGTALK_CLIENT_SECRET",
+        "zh": "钉钉 Stream 模式需要 DINGTALK_CLIENT_ID 和 DINGTALK_CLIENT_SECRET",
+    },
+    "cli_feishu_needs_credentials": {
+        "en": "the Feishu long connection needs FEISHU_APP_ID and FEISHU_APP_SECRET",
+        "zh": "飞书长连接需要 FEISHU_APP_ID 和 FEISHU_APP_SECRET",
+    },
+    "cli_feishu_failed": {
+        "en": "the Feishu long connection failed: {reason}",
+        "zh": "飞书长连接失败：{reason}",
+    },
 }
 
 

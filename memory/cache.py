@@ -5,18 +5,19 @@ namespace's keys share one slot) is a hash holding:
 
 - `facts`: the namespace's current facts with their embeddings (`memory.facts.pack`),
   so a recall for any request is ranked and summarised without the store;
-- `q:<digest>`: the summary for a normalised request, so asking it again costs one
-  read; at most `MAX_FIELDS` fields in all, so a warmed traveller's entry stops growing
-  after 32 distinct requests (a summary is sized for a prompt: a few KB) and later ones
-  are ranked from the cached facts each time;
-- `*:en` / `*:zh`: a summary that does not depend on the request, for every request
-  in that language (the Bailian backend's, when every node fits the budget; the engine's
-  summaries are ordered for their request since issue 22).
+- `q:<version>:<digest>`: the summary for a normalised request (asked again: one read);
+  at most `MAX_FIELDS` fields in all, so a warmed traveller's entry stops growing after
+  32 distinct requests and later ones are ranked from the cached facts each time;
+- `*:<version>:en` / `*:<version>:zh`: a summary for every request in that language
+  (the Bailian backend's, when every node fits the budget).
 
-A summary ranked from the cached facts is stored by a background thread
-(`fill_later`), so a new request does not wait for a second round trip while asking
-it again is still one read. The key's TTL is set when it is created (all of a namespace
-expires together); a write deletes the key.
+Entry versions: the facts value carries its layout's (`memory.facts`); summary fields
+the summary format's (`memory.summary.FORMAT_VERSION`): after a deploy that renders
+summaries differently, none cached before it is served (the old fields expire).
+
+A summary ranked from the cached facts is stored by a background thread (`fill_later`):
+a new request waits for no second round trip, and asking it again is one read. The key's
+TTL is set when it is created (all of a namespace expires together); a write deletes it.
 
 Beyond "write, then delete": a reader that fetched the old facts before a write could
 otherwise fill the cache after the delete. Every write bumps a per-namespace generation
@@ -25,9 +26,8 @@ applied by a Lua script only when the generation is still the one the reader saw
 it asked the store.
 
 Redis is optional. Any Redis error counts as a miss; after an error that says Redis
-cannot be reached (a refused or dropped connection, a timeout, a cluster without a
-node) the cache stays off for a short back-off and then tries again, while an error of
-one call (a value Redis refuses, a script error) costs that call only. A write's
+cannot be reached (a refused or dropped connection, a timeout, a cluster without a node)
+the cache stays off for a short back-off, while an error of one call costs that call only. A write's
 invalidation is kept in the store until Redis took it (`journal`, `memory.redelivery`;
 committed with the write itself), so it outlives this process: every process holding the
 cache delivers it before its first read, after an outage it saw, and within seconds
@@ -49,6 +49,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from memory.cache_scripts import FILL, INVALIDATE, LOOKUP, MAX_FIELDS
+from memory.summary import FORMAT_VERSION
 
 if TYPE_CHECKING:
     from memory.redelivery import InvalidationJournal
@@ -59,14 +60,14 @@ FACTS = "facts"
 
 
 def query_field(query: str) -> str:
-    """The hash field of a recall request: whitespace and case do not make a new entry."""
-    normal = " ".join(query.lower().split())
-    return "q:" + hashlib.sha1(normal.encode("utf-8", "surrogatepass")).hexdigest()[:20]
+    """A request's summary field: whitespace and case make no new one; a new format does."""
+    normal = " ".join(query.lower().split()).encode("utf-8", "surrogatepass")
+    return f"q:{FORMAT_VERSION}:{hashlib.sha1(normal).hexdigest()[:20]}"
 
 
 def general_field(lang: str) -> str:
-    """The hash field of the summary that fits every request in `lang`."""
-    return f"*:{lang}"
+    """The field of the summary that fits every request in `lang` (and this format)."""
+    return f"*:{FORMAT_VERSION}:{lang}"
 
 
 def hash_tag(namespace: str) -> str:

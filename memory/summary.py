@@ -27,6 +27,13 @@ _HARD_EN = re.compile(
 _HARD_ZH = re.compile(
     r"从不|绝不|不坐|不要|不吃|不住|不能|只坐|只住|只要|只|必须|一定|务必|避免|避开|过敏"
 )
+# The version of how a summary is rendered (order, separators, stops, change notes,
+# truncation): part of every cached summary's field (`memory.cache.query_field`), so a
+# deploy that renders summaries differently never serves a summary cached before it.
+# Bump it with any change to what this module (or `memory.views`' notes) writes;
+# tests/memory/test_summary_format.py pins the rendering of each version and fails until
+# it is bumped. Version 1 was the unversioned field (`q:<digest>`, before this number).
+FORMAT_VERSION = 2
 # Facts passed over for being too long for what is left of the budget, before it is full.
 _PASS_OVER = 8
 # The separator after a fact and the stop closing the last one, in the fact's language.

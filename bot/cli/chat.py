@@ -92,11 +92,11 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
 def start_console(args: argparse.Namespace, settings: Settings, *, notice: str = "") -> int:
     """The console on this terminal in the operator's language (`bot.cli.language`), logs
     to `--log-file`; the message `notice` names goes to standard error first."""
-    problem = memory_problem(settings)  # one line and exit 2, never a console that cannot work
+    lang = operator_lang(settings)
+    problem = memory_problem(settings, lang)  # one line and exit 2, never a dead console
     if problem:
         print(f"error: {problem}", file=sys.stderr)
         return 2
-    lang = operator_lang(settings)
     if notice:
         print(t(notice, lang, user=args.user), file=sys.stderr)
     log_file = logs.to_file(args.log_file, args.log_level)

@@ -21,9 +21,12 @@ import json
 import sys
 from typing import Any
 
+from bot.cli import say
+from bot.cli.language import operator_lang
 from bot.cli.options import MAX_LIMIT, add_user, limit, text
 from bot.cli.services import memory_problem, quiet_libraries
 from bot.compose.parts import open_revocations
+from bot.messages import rejection, t
 from bot.prefs.remembered import match_id, read_view, view_lines
 from bot.prefs.revocations import forget_everything
 from bot.settings import Settings
@@ -76,7 +79,8 @@ def register(subparsers: Any) -> None:
         "--lang",
         choices=("en", "zh"),
         default=None,
-        help="the language of the words around the facts (default DEFAULT_LANGUAGE)",
+        help="the language of the words around the facts (default DEFAULT_LANGUAGE, "
+        "else the terminal's locale)",
     )
 
     forget = verbs.add_parser(
@@ -122,17 +126,18 @@ def register(subparsers: Any) -> None:
 
 def run(args: argparse.Namespace, settings: Settings) -> int:
     quiet_libraries(args.log_level)
+    args.operator_lang = operator_lang(settings)
     if args.memory_verb == "bailian-init":
         return bailian_init(settings)
-    problem = memory_problem(settings)
+    problem = memory_problem(settings, args.operator_lang)
     if problem:
-        print(f"error: {problem}", file=sys.stderr)
+        say.error(problem)
         return 2
     mem = open_memory(settings)
     try:
         return _dispatch(mem, args, settings)
     except (MemoryEngineError, ValueError) as exc:
-        print(f"error: {exc}", file=sys.stderr)
+        say.error(str(exc))
         return 1
     finally:
         _close(mem, args)
@@ -146,20 +151,12 @@ def _close(mem: Any, args: argparse.Namespace) -> None:
     lost = cache is not None and not cache.flush()  # close() tries once more
     deferred = 0 if cache is None else cache.deferred
     mem.close()
+    lang = args.operator_lang
     if lost:
         minutes = -(-cache.ttl // 60)
-        print(
-            f"warning: Redis did not answer, so the assistant may go on using the preferences "
-            f"of {args.user} as they were before this change for up to {minutes} minutes "
-            "(its cached copy could not be dropped)",
-            file=sys.stderr,
-        )
+        say.warning(t("cli_cache_not_dropped", lang, namespace=args.user, minutes=minutes))
     elif deferred:
-        print(
-            f"note: Redis did not answer; the assistant's cached copy of the preferences of "
-            f"{args.user} is dropped as soon as Redis answers again (the change is saved)",
-            file=sys.stderr,
-        )
+        say.note(t("cli_cache_deferred", lang, namespace=args.user))
 
 
 def _dispatch(mem: Any, args: argparse.Namespace, settings: Settings) -> int:
@@ -169,14 +166,14 @@ def _dispatch(mem: Any, args: argparse.Namespace, settings: Settings) -> int:
     if verb == "search":
         return _search(mem, args)
     if verb == "show":
-        return _show(mem, args, args.lang or settings.default_language)
+        return _show(mem, args, args.lang or args.operator_lang)
     if verb == "forget":
         return _forget_all(mem, args, settings) if args.all else _forget_one(mem, args)
     if verb == "export":
         exported = mem.export(args.user)
         print(json.dumps(exported, ensure_ascii=False, indent=2))
         if not exported.get("items"):
-            _nothing_remembered(mem, args.user)
+            _nothing_remembered(mem, args)
         return 0
     raise ValueError(f"unknown memory action {verb}")
 
@@ -185,9 +182,12 @@ def _add(mem: Any, args: argparse.Namespace) -> int:
     new = not _known(mem, args.user)
     outcomes = mem.record(args.user, args.text, source=args.source)
     if new and any(o.status != "rejected" for o in outcomes):
-        print(f"note: {args.user} is new: nothing was remembered for it before", file=sys.stderr)
+        say.note(t("cli_new_namespace", args.operator_lang, namespace=args.user))
     for outcome in outcomes:
-        detail = f" ({outcome.reason})" if outcome.reason else ""
+        reason = outcome.reason
+        if reason and outcome.code and args.operator_lang != "en":  # English: as always
+            reason = rejection(outcome.code, reason, args.operator_lang)
+        detail = f" ({reason})" if reason else ""
         ident = f" [{outcome.item_id}]" if outcome.item_id else ""
         print(f"{outcome.status}{ident}: {outcome.text}{detail}")
     # Scripts importing facts must notice a refusal: exit 3 when any was rejected.
@@ -212,7 +212,7 @@ def _search(mem: Any, args: argparse.Namespace) -> int:
         for h in hits:
             print(f"{h.score:.3f}  {h.id}  {h.text}")
     if not hits:
-        _nothing_remembered(mem, args.user)
+        _nothing_remembered(mem, args)
     return 0
 
 
@@ -238,7 +238,7 @@ def _show(mem: Any, args: argparse.Namespace, lang: Lang) -> int:
     elif items:
         print("\n".join(view_lines(read_view(mem, args.user, lang), lang)))
     if not items:
-        _nothing_remembered(mem, args.user, stream=sys.stderr if args.json else sys.stdout)
+        _nothing_remembered(mem, args, stream=sys.stderr if args.json else sys.stdout)
     return 0
 
 
@@ -247,44 +247,36 @@ def _forget_one(mem: Any, args: argparse.Namespace) -> int:
     kept = [item["id"] for item in mem.export(args.user).get("items", [])]
     # A current fact first (show prints their short ids), else an earlier version.
     named = match_id(args.item_id, sorted(current)) or match_id(args.item_id, kept)
+    lang, who, prefix = args.operator_lang, args.user, args.item_id
     if len(named) > 1:
-        print(
-            f"error: {len(named)} facts of {args.user} have ids beginning {args.item_id}; "
-            "give more of the id (memory export lists them whole); nothing was forgotten",
-            file=sys.stderr,
-        )
+        say.error(t("cli_ambiguous_id", lang, count=len(named), namespace=who, prefix=prefix))
         return 1
     if not named:
-        print(f"error: no fact {args.item_id} in the memory of {args.user}", file=sys.stderr)
+        say.error(t("cli_no_such_fact", lang, prefix=prefix, namespace=who))
         if not kept:
-            _nothing_remembered(mem, args.user, stream=sys.stderr)
+            _nothing_remembered(mem, args, stream=sys.stderr)
         return 1
     [item_id] = named
     erased = mem.forget(args.user, item_id)
-    if item_id in current:
-        print(f"forgot 1 fact{_earlier(erased - 1, facts=1)}")
-    else:
-        print(f"forgot 1 earlier version{_earlier(erased - 1, facts=1)}")
+    what = _counted(1, "fact" if item_id in current else "earlier version", lang)
+    print(t("cli_forgot", lang, what=what, earlier=_earlier(erased - 1, 1, lang)))
     return 0
 
 
 def _forget_all(mem: Any, args: argparse.Namespace, settings: Settings) -> int:
+    lang = args.operator_lang
     count = len(mem.items(args.user))
     if not count and not _known(mem, args.user):
-        _nothing_remembered(mem, args.user)
+        _nothing_remembered(mem, args)
         return 0
     if not args.yes:
-        question = f"Forget all {count} fact(s) remembered for {args.user}, history included?"
+        question = t("cli_forget_all_question", lang, count=count, namespace=args.user)
         if not sys.stdin.isatty():
-            print(
-                f"error: {question} Add --yes to confirm when not on a terminal; "
-                "nothing was forgotten.",
-                file=sys.stderr,
-            )
+            say.error(t("cli_forget_all_needs_yes", lang, question=question))
             return 2
         print(f"{question} [y/N] ", end="", file=sys.stderr, flush=True)
-        if sys.stdin.readline().strip().lower() not in ("y", "yes"):
-            print("nothing was forgotten", file=sys.stderr)
+        if sys.stdin.readline().strip().lower() not in ("y", "yes", "是"):
+            print(t("cli_nothing_forgotten", lang), file=sys.stderr)
             return 1
     revocations = open_revocations(settings)
     try:
@@ -292,24 +284,32 @@ def _forget_all(mem: Any, args: argparse.Namespace, settings: Settings) -> int:
         unrevoked = revocations.pending
     finally:
         revocations.close()
-    print(f"forgot {_counted(count, 'fact')}{_earlier(erased - count, facts=count)}")
+    what = _counted(count, "fact", lang)
+    print(t("cli_forgot", lang, what=what, earlier=_earlier(erased - count, count, lang)))
     if unrevoked:
-        print(
-            f"warning: Redis could not record it, so links to the preferences page of "
-            f"{args.user} and their page sessions stay usable until they expire",
-            file=sys.stderr,
-        )
+        say.warning(t("cli_links_not_revoked", lang, namespace=args.user))
     return 0
 
 
-def _earlier(count: int, *, facts: int) -> str:
+def _earlier(count: int, facts: int, lang: Lang) -> str:
+    """ " and 2 earlier versions they replaced", or "" when none was."""
     if count <= 0:
         return ""
-    return f" and {_counted(count, 'earlier version')} {'it' if facts == 1 else 'they'} replaced"
+    versions = _counted(count, "earlier version", lang)
+    key = "cli_replaced_by_it" if facts == 1 else "cli_replaced_by_them"
+    return t(key, lang, versions=versions)
 
 
-def _counted(count: int, noun: str) -> str:
-    return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
+_COUNTED = {
+    "fact": ("cli_one_fact", "cli_facts"),
+    "earlier version": ("cli_one_earlier_version", "cli_earlier_versions"),
+}
+
+
+def _counted(count: int, noun: str, lang: Lang) -> str:
+    """ "1 fact", "3 facts", " 3 条记录": `noun` ("fact" or "earlier version") counted."""
+    one, many = _COUNTED[noun]
+    return t(one, lang) if count == 1 else t(many, lang, count=count)
 
 
 def _known(mem: Any, namespace: str) -> bool:
@@ -317,21 +317,21 @@ def _known(mem: Any, namespace: str) -> bool:
     return bool(mem.export(namespace).get("items"))
 
 
-def _nothing_remembered(mem: Any, namespace: str, *, stream: Any = None) -> None:
-    """Say that nothing is remembered for `namespace`, and the closest known namespace."""
-    print(_nothing_line(mem, namespace), file=stream or sys.stderr)
+def _nothing_remembered(mem: Any, args: argparse.Namespace, *, stream: Any = None) -> None:
+    """Say that nothing is remembered for `--user`, and the closest known namespace."""
+    print(_nothing_line(mem, args.user, args.operator_lang), file=stream or sys.stderr)
 
 
-def _nothing_line(mem: Any, namespace: str) -> str:
-    line = f"nothing remembered for {namespace}"
+def _nothing_line(mem: Any, namespace: str, lang: Lang) -> str:
+    line = t("cli_nothing_remembered", lang, namespace=namespace)
     try:
         close = difflib.get_close_matches(namespace, list(mem.store.namespaces()), n=1)
     except MemoryEngineError:
         close = []
-    return line + (f" (did you mean {close[0]}?)" if close else "")
+    return line + (t("cli_did_you_mean", lang, namespace=close[0]) if close else "")
 
 
-def unknown_note(settings: Settings, namespace: str) -> str:
+def unknown_note(settings: Settings, namespace: str, lang: Lang = "en") -> str:
     """ "nothing remembered for NS (did you mean ...?)" when nothing was ever kept for
     `namespace` (a typo, or a person new to the bot); "" when something was, or when
     memory cannot say (a link never waits on the database)."""
@@ -339,7 +339,7 @@ def unknown_note(settings: Settings, namespace: str) -> str:
         return ""
     mem = open_memory(settings)
     try:
-        return "" if _known(mem, namespace) else _nothing_line(mem, namespace)
+        return "" if _known(mem, namespace) else _nothing_line(mem, namespace, lang)
     except MemoryEngineError:
         return ""
     finally:
@@ -353,22 +353,20 @@ def bailian_init(settings: Settings) -> int:
     from memory.dsn import is_bailian_dsn
     from memory.profile import load_schema
 
+    lang = operator_lang(settings)
     if not is_bailian_dsn(settings.memory_dsn):
-        print(
-            "error: bailian-init needs MEMORY_DSN=bailian://{memory_library_id}[?project_id=...]"
-            " ('default' for the account's default library)",
-            file=sys.stderr,
-        )
+        dsn = "bailian://{memory_library_id}[?project_id=...]"
+        say.error(t("cli_bailian_needs_dsn", lang, dsn=dsn))
         return 2
     try:
         client = open_client(settings)
     except ValueError as exc:
-        print(f"error: {exc}", file=sys.stderr)
+        say.error(str(exc))
         return 2
     try:
         status = ensure_profile_schema(client, load_schema())
     except MemoryEngineError as exc:
-        print(f"error: Bailian did not answer as expected: {exc}", file=sys.stderr)
+        say.error(t("cli_bailian_unexpected", lang, reason=exc))
         return 1
     finally:
         client.close()

@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from bot.cli import policy_people
+from bot.cli.language import operator_lang
 from bot.cli.options import org
 from bot.cli.services import quiet_libraries, trips_problem
 from bot.compose.parts import open_policy_book
@@ -91,7 +92,7 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
     if args.policy_verb == "check":
         return _check(args)
     quiet_libraries(args.log_level)
-    problem = trips_problem(settings)  # the policy lives in the trips' database
+    problem = trips_problem(settings, operator_lang(settings))  # in the trips' database
     if problem:
         print(f"error: {problem}", file=sys.stderr)
         return 2

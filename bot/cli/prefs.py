@@ -11,12 +11,14 @@ would take a person's saves into a memory nobody reads).
 from __future__ import annotations
 
 import argparse
-import sys
 from typing import Any
 
+from bot.cli import say
+from bot.cli.language import operator_lang
 from bot.cli.memory import unknown_note
 from bot.cli.options import add_user
 from bot.compose.links import links_problem, preferences_url
+from bot.messages import t
 from bot.settings import Settings
 
 MAX_TTL_MINUTES = 1440
@@ -53,18 +55,19 @@ def register(subparsers: Any) -> None:
 
 
 def run(args: argparse.Namespace, settings: Settings) -> int:
+    lang = operator_lang(settings)
     problem = links_problem(settings)
     if problem:
-        print(f"error: the preferences page is not configured: {problem}", file=sys.stderr)
+        say.error(t("cli_page_not_configured", lang, problem=problem))
         return 2
     minutes = args.ttl_minutes
     if minutes is not None and not 1 <= minutes <= MAX_TTL_MINUTES:
-        print(f"error: --ttl-minutes must be between 1 and {MAX_TTL_MINUTES}", file=sys.stderr)
+        say.error(t("cli_ttl_out_of_range", lang, most=MAX_TTL_MINUTES))
         return 2
     print(preferences_url(settings, args.user, lang=args.lang, ttl_minutes=minutes))
-    note = unknown_note(settings, args.user)  # a typo's page would take saves for no one
+    note = unknown_note(settings, args.user, lang)  # a typo's page would take saves for no one
     if note:
-        print(f"note: {note}; the page starts empty", file=sys.stderr)
+        say.note(t("cli_page_starts_empty", lang, note=note))
     return 0
 
 

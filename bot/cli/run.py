@@ -37,8 +37,11 @@ import threading
 from typing import TYPE_CHECKING, Any
 
 from bot.channels import CONSOLE_USER
+from bot.cli import say
 from bot.cli.credentials import PLATFORMS, PartlyConfigured, choose, http_channels
+from bot.cli.language import operator_lang
 from bot.cli.options import add_console, port
+from bot.messages import t
 from bot.settings import Settings
 
 if TYPE_CHECKING:
@@ -190,7 +193,7 @@ def socket_command(
 ) -> int:
     """Serve Slack over Socket Mode until interrupted (or until `stop` is set)."""
     if not settings.slack_app_token or not settings.slack_bot_token:
-        print("error: Socket Mode needs SLACK_APP_TOKEN and SLACK_BOT_TOKEN", file=sys.stderr)
+        say.error(t("cli_socket_needs_tokens", operator_lang(settings)))
         return 2
     from bot import compose
     from bot.slack.long_connection import serve_socket_mode
@@ -225,10 +228,7 @@ def dingtalk_command(
 ) -> int:
     """Serve DingTalk over Stream mode until interrupted (or until `stop` is set)."""
     if not settings.dingtalk_configured:
-        print(
-            "error: DingTalk Stream mode needs DINGTALK_CLIENT_ID and DINGTALK_CLIENT_SECRET",
-            file=sys.stderr,
-        )
+        say.error(t("cli_dingtalk_needs_credentials", operator_lang(settings)))
         return 2
     from bot import compose
     from bot.dingtalk.long_connection import stream_for
@@ -282,10 +282,7 @@ def feishu_command(
     """Serve Feishu over its long connection until SIGINT/SIGTERM (or until `stop` is set),
     then disconnect, so no client outlives the process."""
     if not settings.feishu_configured:
-        print(
-            "error: the Feishu long connection needs FEISHU_APP_ID and FEISHU_APP_SECRET",
-            file=sys.stderr,
-        )
+        say.error(t("cli_feishu_needs_credentials", operator_lang(settings)))
         return 2
     import signal
 
@@ -318,7 +315,7 @@ def feishu_command(
         )
         return 0
     except Exception as exc:  # Feishu refused the app id or secret
-        print(f"error: the Feishu long connection failed: {exc}", file=sys.stderr)
+        say.error(t("cli_feishu_failed", operator_lang(settings), reason=exc))
         return 1
     finally:
         for sig, handler in previous.items():

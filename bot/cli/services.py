@@ -16,7 +16,9 @@ from __future__ import annotations
 
 import logging
 
+from bot.messages import t
 from bot.settings import Settings
+from memory.lang import Lang
 
 CONNECT_TIMEOUT_SECONDS = 3
 # Loggers whose INFO lines are a library's progress, and the level a one-shot command shows.
@@ -31,18 +33,18 @@ def quiet_libraries(level: str) -> None:
         logging.getLogger(name).setLevel(quiet)
 
 
-def memory_problem(settings: Settings) -> str | None:
-    """Why the memory database cannot be reached (one line), or None."""
-    return database_problem(settings.memory_dsn, "MEMORY_DSN")
+def memory_problem(settings: Settings, lang: Lang = "en") -> str | None:
+    """Why the memory database cannot be reached (one line, in `lang`), or None."""
+    return database_problem(settings.memory_dsn, "MEMORY_DSN", lang)
 
 
-def trips_problem(settings: Settings) -> str | None:
+def trips_problem(settings: Settings, lang: Lang = "en") -> str | None:
     """Why the trips database (`TRIPS_DSN`, else `MEMORY_DSN`) cannot be reached, or None."""
     variable = "TRIPS_DSN" if settings.trips_dsn.strip() else "MEMORY_DSN"
-    return database_problem(settings.trips_database, variable)
+    return database_problem(settings.trips_database, variable, lang)
 
 
-def database_problem(dsn: str, variable: str) -> str | None:
+def database_problem(dsn: str, variable: str, lang: Lang = "en") -> str | None:
     """Why the PostgreSQL database at `dsn` cannot be reached, e.g. "cannot connect to
     PostgreSQL at 127.0.0.1:5999 (MEMORY_DSN): connection refused"; None when it answers
     or `dsn` is no PostgreSQL URL. The DSN itself (its password) is never repeated."""
@@ -54,7 +56,8 @@ def database_problem(dsn: str, variable: str) -> str | None:
         with psycopg.connect(dsn, connect_timeout=CONNECT_TIMEOUT_SECONDS, autocommit=True):
             return None
     except psycopg.Error as exc:
-        return f"cannot connect to PostgreSQL at {_where(dsn)} ({variable}): {_reason(exc)}"
+        where, reason = _where(dsn), _reason(exc)  # the driver's reason stays its own words
+        return t("cli_database_unreachable", lang, where=where, variable=variable, reason=reason)
 
 
 def _where(dsn: str) -> str:

@@ -12,14 +12,16 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 from datetime import date, datetime
 from typing import Any
 from zoneinfo import ZoneInfo
 
+from bot.cli import say
+from bot.cli.language import operator_lang
 from bot.cli.options import add_user, text
 from bot.cli.services import quiet_libraries, trips_problem
 from bot.compose.parts import open_approvals, open_trip_store
+from bot.messages import t
 from bot.planning.trips import (
     InvalidTrip,
     Trip,
@@ -99,11 +101,12 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
                     "add --allow-past to save it anyway"
                 )
     except InvalidTrip as exc:  # refused input, like argparse's own refusals
-        print(f"error: {exc}", file=sys.stderr)
+        say.error(str(exc))
         return 2
-    problem = trips_problem(settings)
+    args.operator_lang = operator_lang(settings)
+    problem = trips_problem(settings, args.operator_lang)
     if problem:
-        print(f"error: {problem}", file=sys.stderr)
+        say.error(problem)
         return 2
     store = open_trip_store(settings)
     try:
@@ -113,7 +116,7 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
             return _remove(store, args, start)
         return _list(store, args, settings)
     except (InvalidTrip, StoreUnavailable) as exc:
-        print(f"error: {exc}", file=sys.stderr)
+        say.error(str(exc))
         return 1
     finally:
         store.close()
@@ -126,25 +129,23 @@ def _add(store: TripStore, args: argparse.Namespace, start: date, end: date | No
     trip, created = store.add(
         args.user, destination, start, end, origin, created_by=args.created_by, as_typed=typed
     )
-    status = "saved" if created else "already saved"
-    print(f"{status}: {_line(trip)}")
-    if not known:
-        print(f"note: {args.destination!r} is not in the city catalogue; saved as typed")
+    lang = args.operator_lang
+    print(t("cli_trip_saved" if created else "cli_trip_already_saved", lang, trip=_line(trip)))
+    if not known:  # on standard output, as it always was (scripts read it there)
+        print(f"note: {t('cli_city_not_in_catalogue', lang, city=args.destination)}")
     return 0
 
 
 def _remove(store: TripStore, args: argparse.Namespace, start: date) -> int:
     destination = canonical_city(args.destination)[0]
     trip = store.remove(args.user, destination, start)
+    lang = args.operator_lang
     if trip is None:
-        print(
-            f"error: no trip of {args.user} to {' '.join(args.destination.split())} starting "
-            f"{start.isoformat()} "
-            "(trips list --user NS shows them); nothing was removed",
-            file=sys.stderr,
-        )
+        city = " ".join(args.destination.split())
+        start_day = start.isoformat()
+        say.error(t("cli_no_such_trip", lang, namespace=args.user, city=city, start=start_day))
         return 1
-    print(f"removed: {_line(trip)}")
+    print(t("cli_trip_removed", lang, trip=_line(trip)))
     return 0
 
 
@@ -155,7 +156,7 @@ def _list(store: TripStore, args: argparse.Namespace, settings: Settings) -> int
         print(json.dumps([trip.to_json() for trip in trips], ensure_ascii=False))
         return 0
     if not trips:
-        print("(no trips)")
+        print(t("cli_no_trips", args.operator_lang))
     for trip in trips:
         print(_line(trip))
     return 0

@@ -13,7 +13,6 @@ import argparse
 import json
 import logging
 import signal
-import sys
 import threading
 from typing import Any
 
@@ -79,14 +78,17 @@ def run_warm(args: argparse.Namespace, settings: Settings) -> int:
     if not args.once:
         return run_clock(args, settings)
 
+    from bot.cli import say
+    from bot.cli.language import operator_lang
     from bot.cli.services import memory_problem, quiet_libraries, trips_problem
     from bot.compose.parts import open_trip_store, open_warm_redis, warmer
     from memory import open_memory
 
     quiet_libraries(args.log_level)
-    problem = trips_problem(settings) or memory_problem(settings)
+    lang = operator_lang(settings)
+    problem = trips_problem(settings, lang) or memory_problem(settings, lang)
     if problem:
-        print(f"error: {problem}", file=sys.stderr)
+        say.error(problem)
         return 2
     memory = open_memory(settings)
     trips = open_trip_store(settings)

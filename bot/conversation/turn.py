@@ -55,6 +55,7 @@ from bot.errors import LLMNotConfigured, LLMUnavailable, TurnStopped
 from bot.messages import t
 from bot.planning.delegation import Delegation, asked_once, auto_save, delegate, record_read
 from bot.planning.plan import planned_trip
+from bot.planning.typed import in_travellers_words
 from memory.errors import MemoryEngineError
 from memory.intake import repaired
 
@@ -365,6 +366,7 @@ class Conversation:
         trip = planned_trip(reply.tool_calls or [])
         if trip is None:
             return ()
+        trip = in_travellers_words(trip, msg.text)  # "成都" as they wrote it, not "Chengdu"
         traveller_ns = delegation.namespace if delegation is not None else msg.namespace
         saved = delegation is not None and auto_save(
             self.trips, trip, traveller_ns=traveller_ns, requester_ns=msg.namespace

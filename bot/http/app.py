@@ -20,8 +20,10 @@ application itself answers:
   listener); without it, only on the metrics listener (`METRICS_PORT`, bound to
   `METRICS_HOST`, localhost by default), and 404 on the public port. The metrics
   listener serves `/metrics`, `/healthz` and `/readyz`, nothing else.
-- anything else: 404; a known path with the wrong method: 405. A route that fails
-  unexpectedly answers 500 and the server carries on.
+- anything else: 404; a known path with the wrong method: 405, with `Allow`. `OPTIONS` on
+  a mounted path: 204 with `Allow` (the methods it takes, and OPTIONS), no body and no
+  CORS headers (the application has no cross-origin policy: the page and its API are
+  same-origin). A route that fails unexpectedly answers 500 and the server carries on.
 """
 
 from __future__ import annotations
@@ -51,6 +53,12 @@ _HEALTH_TIMEOUT = 2.0
 # (`bot.http.server` knows the sockets; the application only reads this).
 METRICS_LISTENER = "bot.metrics_listener"
 _OPS_PATHS = frozenset({"/healthz", "/readyz", "/metrics"})
+
+
+def allowed(methods: Sequence[str]) -> str:
+    """The `Allow` header of a path taking `methods`: those, and OPTIONS, which every
+    mounted path answers."""
+    return ", ".join(dict.fromkeys([*methods, "OPTIONS"]))
 
 
 class WebApp:
@@ -126,8 +134,10 @@ class WebApp:
             mounted = self._routes.get(path) or self._below(path)
             if mounted is not None:
                 methods, route = mounted
-                if method not in methods:
-                    await respond(send, 405, b"method not allowed", allow=", ".join(methods))
+                if method == "OPTIONS" and method not in methods:
+                    await send_response(send, 204, b"", [(b"allow", allowed(methods).encode())])
+                elif method not in methods:
+                    await respond(send, 405, b"method not allowed", allow=allowed(methods))
                 else:
                     await route(scope, receive, send)
             elif path == "/healthz" and method in ("GET", "HEAD"):
@@ -295,4 +305,4 @@ class WebApp:
                 return
 
 
-__all__ = ["METRICS_LISTENER", "WebApp"]
+__all__ = ["METRICS_LISTENER", "WebApp", "allowed"]

@@ -81,15 +81,20 @@ async def respond(
     await send_response(send, status, body, headers)
 
 
+NO_BODY = frozenset({204, 304})
+
+
 async def send_response(
     send: Send, status: int, body: bytes, headers: list[tuple[bytes, bytes]]
 ) -> None:
-    headers = [*headers, (b"content-length", str(len(body)).encode())]
+    if status not in NO_BODY:  # a 204 has no body, so no length (RFC 9110, 8.6)
+        headers = [*headers, (b"content-length", str(len(body)).encode())]
     await send({"type": "http.response.start", "status": status, "headers": headers})
     await send({"type": "http.response.body", "body": body})
 
 
 __all__ = [
+    "NO_BODY",
     "ClientDisconnected",
     "Message",
     "PayloadTooLarge",

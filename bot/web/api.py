@@ -20,7 +20,9 @@ still answers and POST and DELETE get 503. Errors are JSON
 (`{"ok": false, "error": code, "message": …}`): 401 unauthorized, 403 csrf, 413
 too_large, 415 json_only, 400 malformed_json / not_object / invalid, 404 not_found,
 405 method_not_allowed (with `Allow`), 503 unavailable; every message in the request's
-language (`PrefsSite.lang`).
+language (`PrefsSite.lang`). `OPTIONS` on either path: 204 with `Allow` and no body, before
+any authentication (it reveals nothing but the methods); no CORS headers, as the page
+and its API are same-origin and the application has no cross-origin policy.
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ import logging
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
+from bot.http.app import allowed
 from bot.http.asgi import PayloadTooLarge, Receive, Scope, Send
 from bot.messages import t
 from bot.payloads import parse_json
@@ -215,9 +218,12 @@ class PrefsAPI:
         return error(401, "unauthorized", t("api_unauthorized", lang), _CHALLENGE)
 
     def not_allowed(self, request: Request, methods: tuple[str, ...]) -> Reply:
+        """204 with `Allow` for OPTIONS; else the 405, in the caller's language."""
+        if request.method == "OPTIONS":
+            return Reply(204, headers=[("allow", allowed(methods))])
         lang = self.site.lang(request, self.site.named_lang(request))
         message = t("api_method_not_allowed", lang, methods=", ".join(methods))
-        return error(405, "method_not_allowed", message, ("allow", ", ".join(methods)))
+        return error(405, "method_not_allowed", message, ("allow", allowed(methods)))
 
     def unavailable(self, lang: Lang) -> Reply:
         return error(503, "unavailable", t("home_unavailable", lang))

@@ -17,7 +17,16 @@ from http.cookies import CookieError, SimpleCookie
 from typing import Any
 from urllib.parse import parse_qs
 
-from bot.http.asgi import Receive, Scope, Send, first, headers_of, read_body, send_response
+from bot.http.asgi import (
+    NO_BODY,
+    Receive,
+    Scope,
+    Send,
+    first,
+    headers_of,
+    read_body,
+    send_response,
+)
 
 CSP = (
     "default-src 'none'; style-src 'self'; script-src 'self'; img-src 'self'; "
@@ -85,7 +94,8 @@ class Reply:
     headers: list[tuple[str, str]] = field(default_factory=list)
 
     async def send(self, send: Send) -> None:
-        headers = [("content-type", self.content_type), *SECURITY_HEADERS, *self.headers]
+        typed = [] if self.status in NO_BODY else [("content-type", self.content_type)]
+        headers = [*typed, *SECURITY_HEADERS, *self.headers]
         if not any(name == "cache-control" for name, _ in self.headers):
             headers.append(("cache-control", "no-store"))
         encoded = [(k.encode("latin-1"), v.encode("latin-1")) for k, v in headers]

@@ -125,7 +125,11 @@ def test_an_oversized_request_is_refused_and_the_server_carries_on(
 
 
 def test_routes_and_methods(bot: BotHarness) -> None:
-    assert bot.http.get("/slack/events").status_code == 405
+    wrong = bot.http.get("/slack/events")
+    assert wrong.status_code == 405 and wrong.headers["allow"] == "POST, OPTIONS"
+    asked = bot.http.options("/slack/events")  # which methods: asked, not refused
+    assert asked.status_code == 204 and asked.headers["allow"] == "POST, OPTIONS"
+    assert asked.content == b"" and "access-control-allow-origin" not in asked.headers
     assert bot.http.get("/nope").status_code == 404
     assert bot.http.post("/healthz").status_code == 404
     assert bot.http.post("/readyz").status_code == 404

@@ -246,6 +246,33 @@ def test_save_trip_button_saves_once_and_only_for_the_traveller(
     assert len(bot.core.trips.list(bot.namespace(ALICE))) == 1
 
 
+def test_a_trip_saved_from_chat_keeps_the_city_as_the_traveller_typed_it(
+    bot: BotHarness, scripted_model: ScriptedModel, slack: FakeSlackAPI
+) -> None:
+    """A message naming "Shanghai" and "成都": the plan's route names both cities in one
+    language (the model's and the planner's words), and the trip was saved "as typed" in
+    those words. The traveller's own forms are kept (on the card, in App Home), and the
+    trip is matched by the catalogue's names as before."""
+    scripted_model.script(plan_call("Shanghai", "Chengdu"), "Here is your 成都 plan.")
+    sent = bot.dm(ALICE, f"plan my trip from Shanghai to 成都 on {DEPART}")
+    message = save_message(bot, sent)
+    assert "Shanghai → 成都" in message["text"]
+    assert click(bot, ALICE, message, sent.channel).status_code == 200
+    slack.wait_for("chat.update")
+    assert bot.core.trips is not None
+    [trip] = bot.core.trips.list(bot.namespace(ALICE))
+    assert (trip.destination, trip.origin) == ("Chengdu", "Shanghai")  # matched by these
+    assert (trip.shown_destination, trip.shown_origin) == ("成都", "Shanghai")  # as typed
+    open_home(bot, ALICE)
+    assert f"Shanghai → 成都, {DEPART}" in texts(published_home(slack, ALICE))
+    # The same city named again in its English name is the same trip, saved once.
+    scripted_model.script(plan_call("上海", "成都"), "Again.")
+    again = bot.dm(ALICE, f"and once more, Shanghai to Chengdu on {DEPART}")
+    assert click(bot, ALICE, save_message(bot, again), again.channel).status_code == 200
+    slack.wait_for("chat.update", count=2)
+    assert [t.shown_destination for t in bot.core.trips.list(bot.namespace(ALICE))] == ["成都"]
+
+
 def test_an_admins_follow_up_in_the_thread_still_plans_for_the_colleague(
     make_bot: BotFactory, scripted_model: ScriptedModel, slack: FakeSlackAPI
 ) -> None:

@@ -330,7 +330,7 @@ def test_a_wrong_method_is_a_json_error_in_the_callers_language(prefs_bot: Prefs
     token = prefs_bot.token()
     zh = prefs_bot.client(headers={"Accept-Language": "zh-CN", "Authorization": f"Bearer {token}"})
     response = zh.put(API, content="{}")
-    assert response.status_code == 405 and response.headers["allow"] == "GET, POST"
+    assert response.status_code == 405 and response.headers["allow"] == "GET, POST, OPTIONS"
     assert response.headers["content-type"].startswith("application/json")
     assert response.json() == {
         "ok": False,
@@ -338,9 +338,32 @@ def test_a_wrong_method_is_a_json_error_in_the_callers_language(prefs_bot: Prefs
         "message": t("api_method_not_allowed", "zh", methods="GET, POST"),
     }
     fact = prefs_bot.api(token).get(f"{API}/facts/0000ffff")
-    assert fact.status_code == 405 and fact.headers["allow"] == "DELETE"
+    assert fact.status_code == 405 and fact.headers["allow"] == "DELETE, OPTIONS"
     assert fact.json()["message"] == t("api_method_not_allowed", "en", methods="DELETE")
     assert prefs_bot.api(token).get(API).status_code == 200  # the methods it takes still work
+
+
+def test_options_answers_204_with_the_methods_each_path_takes(prefs_bot: PrefsBot) -> None:
+    """OPTIONS got a 405, as if asking which methods a path takes were itself wrong: every
+    path of the page and its API answers 204 with `Allow`, no body, with or without a
+    token (it says nothing but the methods), and no CORS header (same-origin only)."""
+    anyone = prefs_bot.client()
+    signed = prefs_bot.api(prefs_bot.token())
+    for client in (anyone, signed):
+        for path, methods in (
+            (API, "GET, POST, OPTIONS"),
+            (f"{API}/facts/0000ffff", "DELETE, OPTIONS"),
+            ("/prefs", "GET, POST, OPTIONS"),
+            ("/prefs/forget", "POST, OPTIONS"),
+        ):
+            answer = client.options(path)
+            assert answer.status_code == 204, path
+            assert answer.headers["allow"] == methods
+            assert answer.content == b""
+            assert "content-length" not in answer.headers
+            assert not any(h.startswith("access-control-") for h in answer.headers)
+    assert signed.get(API).status_code == 200  # the methods it takes still work
+    assert prefs_bot.memory.items(prefs_bot.namespace()) == []  # and OPTIONS changed nothing
 
 
 def test_a_refusal_speaks_the_language_the_link_was_made_in(prefs_bot: PrefsBot) -> None:

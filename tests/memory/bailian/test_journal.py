@@ -123,7 +123,7 @@ def test_the_cli_closing_while_redis_is_down_keeps_the_follow_up_drop_in_the_jou
     journal = mem.cache.journal
     assert journal is not None
     with caplog.at_level(logging.INFO):
-        _close(mem, argparse.Namespace(user=namespace))
+        _close(mem, argparse.Namespace(user=namespace, operator_lang="en"))
     assert not [r for r in caplog.records if r.name == "memory.database"]
     assert not [r for r in caplog.records if "could not keep" in r.getMessage()]
     assert "closing: 1 write(s) not yet visible" in caplog.text  # the follow-up was made
