@@ -123,6 +123,7 @@ HALVES = (
     "dev17",
     "fresh18",
     "fresh19",
+    "dev20",
 )
 DEV_HALVES = (
     *("dev", "dev2", "dev3", "dev4", "dev5", "dev6", "dev7", "dev8", "dev9", "dev10", "dev11"),
@@ -130,6 +131,7 @@ DEV_HALVES = (
     "dev13",
     "dev16",
     "dev17",
+    "dev20",
     *("fresh3", "fresh4", "fresh5"),
 )
 # tuned on (fresh3-5 since round 7, after their blind runs were reported); --errors lists
@@ -172,6 +174,7 @@ SPLIT_OF = {
     "dev17": "dev",
     "fresh18": "check",
     "fresh19": "check",
+    "dev20": "dev",
 }
 RECORDED: dict[str, str] = {}  # an older fact's text -> the id it was recorded as
 _EXISTING = re.compile(r"^([0-9a-f]{32}): (.*)$", re.MULTILINE)
