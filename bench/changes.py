@@ -18,7 +18,8 @@ run; round 15 adds `fresh13` and `fresh14`, the same; round 16 adds `dev13`, tun
 `fresh15`, committed before its one run; round 17 adds `fresh16`, the same, and
 `dev16`, tuned on; round 18 adds `fresh17`, committed before its one run; round 19 adds
 `dev17`, tuned on, and `fresh18`, committed before its one run; its review adds
-`fresh19`, the same, run once at the round's base and once at the merged round), pairs of an
+`fresh19`, the same, run once at the round's base and once at the merged round; round 20
+adds `dev20`, tuned on), pairs of an
 older and a newer fact one traveller said, in English or Chinese:
 "change" (the newer replaces the older: it should supersede), "scoped" (the newer holds
 only in a place, trip kind or situation), "complement" (the same subject, compatible)
