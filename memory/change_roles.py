@@ -8,8 +8,7 @@ are for from the rest of the two facts.
 
 Also what a change says before the questions and requests that follow it ("I've switched to
 Lyft, any tips for LA?", "现在改坐高铁了，帮我看看明天的车次": the trip asked about is no scope
-of the change), and the kind of trip the gazetteer does not read as a scope ("On business
-trips I fly Delta": a general switch after it may not be meant for it)."""
+of the change)."""
 
 from __future__ import annotations
 
@@ -100,37 +99,11 @@ def _switched_to(text: str, name: str) -> bool:
     return bool(_SWITCHED_TO.search(_before(text, name) + " ")) or bool(_MOVED_TO.search(text))
 
 
-# Kinds of trip a fact may be said of that the gazetteer does not read as a scope.
-_TRIP_KINDS = (
-    (
-        "trip:business",
-        re.compile(
-            r"\b(?:on|for|during) (?:(?:my|our) )?(?:business|work) (?:trips?|travel)\b|"
-            r"\bbusiness (?:trips?|travel)\b|\bwhen (?:i'm |i am |we're )?travel(?:l)?ing for "
-            r"(?:work|business)\b|\bfor business\b|出差|商务出行|公干",
-            re.IGNORECASE,
-        ),
-    ),
-)
-
-
-def trip_kinds(text: str) -> frozenset[str]:
-    """The kinds of trip `text` is said of that the scope reader does not read."""
-    return frozenset(kind for kind, said in _TRIP_KINDS if said.search(text))
-
-
 # "Uber's out, Lyft's in": Lyft instead of Uber.
 _OUT_IN = re.compile(
     r"^\W*(?P<out>[^,;.]+?)(?:'s| is| are) out\s*[,;]\s*(?P<in>[^,;.]+?)(?:'s| is| are) in\b",
     re.IGNORECASE,
 )
-
-
-def apart(old: str, new: str) -> bool:
-    """Whether a switch between two names (`memory.changes`) leaves a kind of trip the older
-    fact was said of (`trip_kinds`) unsaid, even as one option of a slot for another: "On
-    business trips I fly Delta" / "I fly United now" may be meant for business trips or not."""
-    return bool(trip_kinds(old) - trip_kinds(new))
 
 
 def told(reader: ClauseReader, text: str) -> str:
@@ -184,7 +157,7 @@ def unlisted_switch(reader: ClauseReader, a: Reading, b: Reading, old: str, new:
         return False  # a listed name of a kind the other fact names none of
     if not b.change or b.past or b.additive or a.stance != b.stance or b.stance == "negative":
         return False
-    if a.facets != b.facets or a.listed or b.listed or apart(old, new):
+    if a.facets != b.facets or a.listed or b.listed:
         return False
     older, newer = names(reader, old), names(reader, new)
     if not older or not newer or older & newer:
@@ -200,4 +173,4 @@ def unlisted_switch(reader: ClauseReader, a: Reading, b: Reading, old: str, new:
     return not rest_b or bool(rest_a & rest_b) or (switched and len(rest_b) <= 1)
 
 
-__all__ = ["apart", "names", "told", "trip_kinds", "unlisted_switch"]
+__all__ = ["names", "told", "unlisted_switch"]

@@ -12,7 +12,7 @@ newer) or None (unrelated, or both hold). Two facts change one another only when
 - *in the same scope*: a place, a trip kind or a situation said in one only keeps both ("In
   Beijing I stay near the airport" / "I like the city centre"; `memory.scope`, modes left
   out: in free text "hotels" is what a fact is about, not a limit on it); a general change
-  of an older fact limited to a scope (a place, business trips) only marks the newer.
+  of an older fact limited to a scope only marks the newer ("I skip the spa these days").
 
 Then what the newer fact says decides. Words that add ("too", "也"), facts of a kind that
 adds up (allergies; things avoided, when one replaces a part of the other) and a newer fact
@@ -43,7 +43,6 @@ from typing import Any, Literal
 from memory import change_choices as choices
 from memory import change_clauses, change_roles, change_vocab
 from memory.change_clauses import Reading, adds_to, change_about, ends, holder, narrows
-from memory.change_roles import apart
 from memory.change_vocab import ChangeTermsError, require, term_patterns, term_words
 from memory.framing import CJK_RUN, UNIT, frame, stem
 from memory.lang import detect_lang
@@ -288,8 +287,8 @@ class ChangeReader:
             kinds, both = [self._groups[k] for k in named[0] & named[1]], named[0] & named[1]
             if choices.chosen_again(self, choices.kept_names(self, kinds, old, new) & shared, new):
                 return None
-            found = ("replaces", 4 if shared else 3)  # business trips: `change_roles.apart`
-            wider = (wider and not choices.listed_switch(self, both, old, new)) or apart(old, new)
+            found = ("replaces", 4 if shared else 3)
+            wider = wider and not choices.listed_switch(self, both, old, new)
         if found and found[1] == 1 and (a.listed or "health" in specific):
             return None  # a shared subject alone never changes what adds up (allergies)
         if found and found[1] == 1 and change_vocab.apart(self._meals, self._meal_times, old, new):

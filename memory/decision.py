@@ -23,7 +23,6 @@ import numpy as np
 from memory import change_vocab
 from memory.aspects import AspectVectors
 from memory.change_clauses import CLAUSE, complains, holder, swaps, unasked, was_and_is
-from memory.change_roles import apart
 from memory.changes import MIN_SIMILARITY, ChangeReader, Verdict, load_changes
 from memory.conflicts import Decision
 from memory.dedupe import SIMILAR, is_near_duplicate
@@ -88,8 +87,7 @@ class FactDecider:
                 detailed = {i.id for i in again if swaps(self.changes, i.text, cand.text)}
         # A flip of a slot's preferred/avoided option that the reader reads as a narrower
         # case given up ("我一般住洲际" / "洲际的行政酒廊现在不去了"), or a change still under
-        # way ("I'm getting used to red-eyes" after "I hate red-eyes"), or a general switch of
-        # a choice said of business trips ("出差坐国航" / "现在都坐东航了"): both stay, marked.
+        # way ("I'm getting used to red-eyes" after "I hate red-eyes"): both stay, marked.
         gradual = change_vocab.GRADUAL.search(cand.text) is not None
         narrower = [
             s
@@ -98,10 +96,6 @@ class FactDecider:
             and match is not None
             and (
                 gradual
-                or (
-                    apart(s.item.text, cand.text)  # "On business trips I fly Delta"
-                    and self.changes.weigh(s.item.text, cand.text, sim) == ("unsure", 0)
-                )
                 or (
                     s.item.slot != match.slot
                     and self.changes.weigh(s.item.text, cand.text, sim) == ("unsure", 2)

@@ -3,10 +3,10 @@
 A change followed by a question or a request ("I've switched to Lyft, any tips for LA?"), one
 said as "X has replaced Y", "X took over from Y", "Y's out, X's in", "用X代替Y", and a name no
 list holds for another in the same role ("I use Airalo for my eSIM" / "I use Holafly now")
-replace the older fact, offline. A general switch after a choice said of business trips keeps
-both, the newer marked; a question, another person's choice, an addition, a one-off, a move of
-house keep both unmarked. What the agent receives after each, through the real `Memory` on
-SQLite and PostgreSQL, with the Redis cache."""
+replace the older fact, offline, and so does a general switch after a choice said of business
+trips (as the older halves label it); a question, another person's choice, an addition, a
+one-off, a move of house keep both unmarked. What the agent receives after each, through the
+real `Memory` on SQLite and PostgreSQL, with the Redis cache."""
 
 from __future__ import annotations
 
@@ -14,7 +14,6 @@ import pytest
 
 from memory.engine import Memory
 from tests.memory.change_outcomes import (
-    assert_kept_both_marked_newer,
     assert_kept_both_unmarked,
     assert_replaced,
     said_after,
@@ -79,11 +78,11 @@ def test_a_change_of_mind_in_free_words_replaces_the_older(
         pytest.param("出差住亚朵", "现在改住全季了", id="hotel-zh"),
     ],
 )
-def test_a_general_switch_after_a_business_trip_choice_keeps_both_the_newer_marked(
+def test_a_general_switch_after_a_business_trip_choice_replaces_it(
     memory: Memory, namespace: str, old: str, new: str
 ) -> None:
     outcome = said_after(memory, namespace, old, new)
-    assert_kept_both_marked_newer(memory, namespace, old, new, outcome)
+    assert_replaced(memory, namespace, old, outcome)
 
 
 def test_a_switch_said_of_business_trips_too_still_replaces(memory: Memory, namespace: str) -> None:
