@@ -63,12 +63,12 @@ _LEAVES = re.compile(
     r"dropped|ditched|used to|instead of|"
     r"rather than|swap(?:ped|ping)?|trad(?:ed|ing)|replac(?:ed|ing)|stopp(?:ed|ing)|left|"
     r"leaving|other than|except(?: for)?|apart from|(?:any|every)(?:thing|one|\w* \w+)? but)\b|"
-    r"不再|以前|原来|过去|而不是|不(?:坐|住|用|订|飞)|换掉|放弃|除了|"
+    r"不再|以前|原来|过去|而不是|不(?:坐|住|用|订|飞)|换掉|放弃|除了|取代了?|代替了?|替代了?|"
     r"从(?!现在|今天|今年|明年|此|以后|下)",
     re.IGNORECASE,
 )
 # Words that leave the name before them ("国航以外的", "United ... is out").
-_LEFT_BEHIND = re.compile(r"以外|之外|\b(?:is|are) (?:out|over)\b", re.IGNORECASE)
+_LEFT_BEHIND = re.compile(r"以外|之外|(?:\b(?:is|are) |'s )(?:out|over)\b", re.IGNORECASE)
 _GOES_TO = re.compile(r"\b(?:for|to|into|with)\b|换|改|成|到", re.IGNORECASE)
 _SHAPED = {kind: [re.compile(p) for p in patterns] for kind, patterns in _SHAPES.items()}
 
@@ -177,7 +177,8 @@ def listed_switch(reader: ClauseReader, kinds: Iterable[str], old: str, new: str
     said of a place the newer does not name, which may still hold there ("In Japan I pay
     with JCB": both stay, the newer marked). A name read from its shape only ("Ergobaby is
     our baby carrier now") is no switch of an airline."""
-    if any(f.startswith("place:") for f in reader.read(old).facets - reader.read(new).facets):
+    left = reader.read(old).facets - reader.read(new).facets
+    if any(f.startswith("place:") or f == "trip:business" for f in left):
         return False
     for kind in kinds:
         older, newer = (_members(reader._groups[kind], text) for text in (old, new))

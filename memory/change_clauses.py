@@ -51,6 +51,7 @@ class ClauseReader(Protocol):
     _generic_words: re.Pattern[str]
     _groups: dict[str, re.Pattern[str]]  # aspect groups of `change_terms.json`
     _habitual: re.Pattern[str]
+    _choices: frozenset[str]  # aspect groups of named choices
 
     def read(self, text: str) -> Reading: ...
 

@@ -2,37 +2,32 @@
 
 A typed slot knows its own changes (`memory.decision.relation`); most of what travellers say
 fits no slot ("no more budget airlines", "以后酒店订在机场附近吧"). This module reads such a
-pair offline and answers "replaces" (supersede the older fact), "unsure" (keep both; recall
-says which is newer) or None (unrelated, or both hold).
-
-Two facts can only change one another when they are about the same thing, in one scope:
+pair offline: "replaces" (supersede the older), "unsure" (keep both; recall says which is
+newer) or None (unrelated, or both hold). Two facts change one another only when they are
 
 - *about the same thing*: they share a content word or a specific subject (`subjects.json`:
-  "fitness", "location", "luggage", ... rather than "hotels" or "flights", which nearly
-  every fact shares), or one is the other with one part replaced ("I stay at Marriott" /
-  "I stay at Hilton", "常用机场是首都机场" / "常用机场是大兴机场"); and their meanings are
-  close (embedding similarity);
-- *in the same scope*: a place, a trip kind or a situation said in one and not the other
-  keeps both ("In Beijing I stay near the airport" beside "I like the city centre"), read
-  by the scope reader of `memory.scope`, with modes left out (in free text "hotels" or
-  "flights" is what a fact is about, not a limit on it); a general change of an older
-  fact limited to a scope only marks the newer ("I skip the spa these days").
+  "fitness", "luggage", ... not "hotels" or "flights", which nearly every fact shares), or
+  one is the other with one part replaced ("I stay at Marriott" / "I stay at Hilton",
+  "常用机场是首都机场" / "常用机场是大兴机场"); and their meanings are close (embeddings);
+- *in the same scope*: a place, a trip kind or a situation said in one only keeps both ("In
+  Beijing I stay near the airport" / "I like the city centre"; `memory.scope`, modes left
+  out: in free text "hotels" is what a fact is about, not a limit on it); a general change
+  of an older fact limited to a scope only marks the newer ("I skip the spa these days").
 
-Then what the newer fact says decides. Words that add ("too", "as well", "也"), facts
-of a kind that adds up (allergies; things avoided, when one replaces a part of the
-other) and a newer fact that says nothing the older does not, in the same stance, keep
-both. Words of change ("now", "no longer", "switched to", "以后", "改成", "不再", "不…了")
-or a reversed stance on a shared word ("I like hotels with a gym" / "I don't care about
-a gym") replace; so does a habitual choice with one part replaced ("I usually fly out of
-X" / "... Y"), while a liking with one part replaced ("I like Marriott hotels" / "I like
-Hyatt hotels") is *unsure*, and so is a change said about a shared word or subject
-just under the similarity floor, or a narrower case given up ("排长队的博物馆就算了")
-(both stay; the summary marks the newer). Cue words alone never decide: "now I also want a
-pool" adds, and a change word on a fact about something else changes nothing, nor does one
-in a clause that gives something else up ("Skiing is off the list now, the kids find it too
-cold"; `memory.change_clauses`). A shared subject alone never changes a fact of a kind that
-adds up (allergies, health) nor ends a membership; an older fact said of whatever case there
-is, the newer in its stance naming a case: only marked. Vocabulary: `change_terms.json`."""
+Then what the newer fact says decides. Words that add ("too", "也"), facts of a kind that
+adds up (allergies; things avoided, when one replaces a part of the other) and a newer fact
+that says nothing the older does not, in the same stance, keep both. Words of change ("now",
+"switched to", "以后", "改成", "不…了") or a reversed stance on a shared word ("I like hotels
+with a gym" / "I don't care about a gym") replace; so do a habitual choice with one part
+replaced ("I usually fly out of X" / "... Y") and a name no list holds for another in one role
+("I use Airalo" / "I use Holafly now", `memory.change_roles`); a liking with one part replaced
+("I like Marriott hotels" / "I like Hyatt hotels"), a change about a shared word just under
+the similarity floor, a narrower case given up ("排长队的博物馆就算了") are *unsure* (both
+stay, the newer marked). Cue words alone never decide: "now I also want a pool" adds; a change
+word about something else, or in a clause giving something else up, changes nothing ("Skiing
+is off the list now, the kids find it too cold"; `memory.change_clauses`). A shared subject
+alone never changes what adds up (allergies, health) nor ends a membership; an older fact of
+whatever case there is, the newer naming one: marked. Vocabulary: `change_terms.json`."""
 
 from __future__ import annotations
 
@@ -46,7 +41,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from memory import change_choices as choices
-from memory import change_clauses, change_vocab
+from memory import change_clauses, change_roles, change_vocab
 from memory.change_clauses import Reading, adds_to, change_about, ends, holder, narrows
 from memory.change_vocab import ChangeTermsError, require, term_patterns, term_words
 from memory.framing import CJK_RUN, UNIT, frame, stem
@@ -224,8 +219,12 @@ class ChangeReader:
             return None  # words of two languages cannot be compared; the model can
         if change_clauses.another(old, new):
             return None  # another's choice ("My wife switched to Visa") leaves the writer's
+        new = change_roles.told(self, new)  # "I've switched to Lyft, any tips for LA?"
         found = self._weigh(old, new, similarity, one_choice=one_choice)
         a, b = self.read(old), self.read(new)
+        unlisted = change_roles.unlisted_switch(self, a, b, old, new)
+        if unlisted and (not found or found[0] == "unsure"):
+            found = ("replaces", 2)  # a name no list holds for another: "I use Holafly now"
         if found and found[0] == "replaces" and choices.membership_holds(a, b):
             found = ("unsure", 0)  # any change the reader is surer of wins over it
         elif found and found[0] == "replaces" and change_vocab.GRADUAL.search(new):
@@ -285,11 +284,11 @@ class ChangeReader:
             # one name of a kind for another: a part replaced; 4 when the newer names the one
             # it leaves (among a traveller's chains, the one left by name is meant), none when
             # it names the older's as the one it moves to ("Switched to United, ...")
-            kinds = [self._groups[k] for k in named[0] & named[1]]
+            kinds, both = [self._groups[k] for k in named[0] & named[1]], named[0] & named[1]
             if choices.chosen_again(self, choices.kept_names(self, kinds, old, new) & shared, new):
                 return None
             found = ("replaces", 4 if shared else 3)
-            wider = wider and not choices.listed_switch(self, named[0] & named[1], old, new)
+            wider = wider and not choices.listed_switch(self, both, old, new)
         if found and found[1] == 1 and (a.listed or "health" in specific):
             return None  # a shared subject alone never changes what adds up (allergies)
         if found and found[1] == 1 and change_vocab.apart(self._meals, self._meal_times, old, new):

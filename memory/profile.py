@@ -40,7 +40,12 @@ _CHANGED_TO = re.compile(
     r"^\W*(?:(?:改成|改为|换成|变成)\W*[^\W\d_a-zA-Z]{0,2}|->|→|(?P<to>to(?:\W+(?:an?|the))?))\W*$"
 )
 _FROM = re.compile(r"\bfrom(?:\s+(?:an?|the))?\s*$", re.IGNORECASE)
-_INSTEAD_OF = re.compile(r"^\W*(?:instead of|rather than|over|而不是|而非)\W*$", re.IGNORECASE)
+_INSTEAD_OF = re.compile(  # "... has replaced / took over from / 取代了 ...": the later left
+    r"^\W*(?:instead of|rather than|over|而不是|而非|(?:ha[sd] |have )?(?:replaced|"
+    r"(?:took|taken) over from)|(?:取代|代替|替代|替换)了?)\W*$|"
+    r"^(?P<out>(?:'s|\s+is|\s+are)?\s+out\s*[,;]\s*)$",
+    re.IGNORECASE,
+)
 # Words that leave the option right after them, when the same fact names another of the
 # slot: "I'm done with Hilton, Marriott from now on", "I've gone off Marriott, I book Hyatt
 # now", "I used to love Hilton, now only Marriott", "以前住万豪，现在住希尔顿" move to the
@@ -48,7 +53,7 @@ _INSTEAD_OF = re.compile(r"^\W*(?:instead of|rather than|over|而不是|而非)\
 _LEAVING = re.compile(
     r"\b(?:(?:i'?m|i am) (?:done|finished) with|done with|(?:gone|went) off|fed up with|"
     r"sick of|tired of|no more|(?:quit|quitting)|(?:gave|given|giving) up(?: on)?|"
-    r"(?:dropped|ditched)|"
+    r"(?:dropped|ditched|left)|"
     r"(?:moved|moving|switched|switching) (?:away )?from|"
     r"(?:stopped|stop) (?:using|booking|flying(?: with)?|staying (?:at|with)|taking)|"
     r"used to (?:[a-z]+ ){0,2})"
@@ -295,8 +300,8 @@ class ProfileSchema:
                 changed = _CHANGED_TO.match(between)
                 if changed and (not changed.group("to") or _FROM.search(text[: a.start])):
                     dropped.add(a)
-                elif _INSTEAD_OF.match(between):
-                    dropped.add(b)
+                elif instead := _INSTEAD_OF.match(between):
+                    dropped.add(a if instead.group("out") else b)  # "Uber's out, Lyft's in"
             listed = option_lists.same_list(a, hits, text)
             others = {b.option for b in hits if b.slot == a.slot} - {h.option for h in listed}
             if a.option is not None and others and _LEAVING.search(text[: listed[0].start]):
