@@ -10,13 +10,15 @@ Each reading names money where no currency or money word stands by the number:
   children 1 on the booking" counts people: small numbers, nothing free);
 - a thing got by a verb of a bargain "for" a number: "scored a room for 89", "snagged a bed
   for 12" ("booked a table for 6" counts diners: "booked" is no bargain, and ten or fewer is
-  a party).
+  a party); a discount "off" a priced thing: "knocked 20 off the room".
 
 A range no other pattern reads ("the room was 60-70") is read as its upper end by
 `money.amounts` (`ranges`), so every reading of one number that explains it (a unit, a row, a
 score, a wait) explains the range; it is money only with a money word or rate around it or
 a thing that is bought before it in its clause (`range_owner`: a room, a meal, a drink, a
-guide, a ride; "it gets to 30-35 in July", "groups of 8-10" have none).
+guide, a ride; "it gets to 30-35 in July", "groups of 8-10" have none); a range right after
+a plural noun numbers it ("rooms 1001-1020", "floors 20-25") and one after "a" / "an"
+describes the noun after it ("an 18-35 crowd").
 """
 
 from __future__ import annotations
@@ -59,6 +61,13 @@ _BARGAIN = re.compile(
     F,
 )
 
+# A discount: "knocked 20 off the room", "got 15 off the tour".
+_OFF = re.compile(
+    r"\s+off\s+(?:(?:the|our|my|a|each|every|per)\s+)?(?:[a-z]+\s+)?(?:rooms?|bill|price|fare"
+    r"|total|rate|tickets?|tours?|meals?|stay|suite|villa|booking|massage|car|rental|night)(?![a-z])",
+    F,
+)
+
 
 def _value(number: str) -> int | None:
     digits = number.replace(",", "")
@@ -86,7 +95,7 @@ def chat_price(text: str, start: int, end: int, number: str) -> bool:
         return pairs >= 2 and value >= 5
     if _BARGAIN.search(text, low, start):
         return value > 10
-    return False
+    return _OFF.match(text, end) is not None  # "knocked 20 off the room"
 
 
 _RANGE = re.compile(r"(?<![0-9a-z./\-:,])(\d{1,4})\s?-\s?(\d{1,4})(?![0-9a-z.:/\-]|,\d)", F)
@@ -123,11 +132,15 @@ _NUMBERED_BEFORE = re.compile(
 )
 
 
+# "an 18-35 crowd", "a 3-4 day trip": a range after an article describes the noun after it.
+_ARTICLE_BEFORE = re.compile(r"(?<![a-z])(?:a|an)\s*\Z", F)
+
+
 def range_owner(text: str, start: int, end: int) -> bool:
     """Whether a thing that is bought or a verb of pricing stands before a range's upper end
     in its clause ("the room was 60-70", "the guide asked 50-60")."""
     cuts = [match.end() for match in _CLAUSE_START.finditer(text, 0, start)]
-    if _NUMBERED_BEFORE.search(text, 0, start):
+    if _NUMBERED_BEFORE.search(text, 0, start) or _ARTICLE_BEFORE.search(text, 0, start):
         return False  # "rooms 1001-1020", "floors 20-25": things named right before are numbered
     return _OWNER.search(text, cuts[-1] if cuts else 0, start) is not None
 

@@ -29,6 +29,8 @@ REFUSED = [
     # a bargain
     "scored a room for 89 on the last night",
     "nabbed a sea view room for 140",
+    # a discount off a priced thing
+    "knocked 20 off the room for a longer stay",
     # a metered ride is priced in its traffic
     "the Uber was 30 in light traffic",
 ]
@@ -40,6 +42,7 @@ KEPT = [
     "it's 40-50 minutes by bus",
     "the kids are 8-12",
     "teens 13-17 need a guardian",
+    "hostels with an 18-35 crowd",
     # a journey each way, time stuck, a crossing in its weather, time at each place
     "it's a 20 walk each way",
     "it's a 10 drive each way to the lake",
