@@ -43,8 +43,8 @@ once); round 27 adds `r27_dev` (tuned on) and `r27_fresh` (measured once); round
 once); round 30 adds `r30_dev` (tuned on) and `r30_fresh` (measured once); round 31 adds `r31_dev`
 (tuned on) and `r31_fresh` (measured once); round 32 adds `r32_dev` (tuned on) and `r32_fresh`
 (measured once), and its review `r32_review` (the reviewer's probes, tuned on); round 33 adds
-`r33_fresh` (blind: written before the round's guard code was seen, measured once)
-(bench/README.md).
+`r33_dev` (tuned on) and `r33_fresh` (blind: written before the round's guard code was seen,
+measured once) (bench/README.md).
 
     .venv/bin/python bench/privacy.py
     .venv/bin/python bench/privacy.py --prefeval ../shared/data/prefeval_dev --json out.json
@@ -122,6 +122,7 @@ ROUND8 = (
     "r32_dev",
     "r32_fresh",
     "r32_review",
+    "r33_dev",
     "r33_fresh",
 )
 ROUND8_TUNED = (
@@ -156,6 +157,7 @@ ROUND8_TUNED = (
     "r31_dev",
     "r32_dev",
     "r32_review",
+    "r33_dev",
 )
 FAMILIES = ("amount", "instructions")
 # Sets whose misses are printed (tuned on anyway): r8_fresh was measured once, untuned, and
@@ -220,8 +222,10 @@ FAMILIES = ("amount", "instructions")
 # tuning and committed before its only run, only measured.
 # Round 32's review adds `r32_review`, the reviewer's probes (prices said in the shape of the
 # round's everyday readings, the everyday numbers they keep): written while fixing, tuned on.
-# Round 33's r33_fresh, blind: written by a helper before any of the round's guard code was
-# seen, committed before its only run, only measured.
+# Round 33's r33_dev (prices as ranges, at each place, per kind of person, got by a deal verb;
+# journeys each way, times in traffic or on a calm day, counts and ranges that are no money;
+# a fare label alone in one fact) is tuned on; r33_fresh, blind: written by a helper before
+# any of the round's guard code was seen, committed before its only run, only measured.
 LISTED = ("dev", "t12_dev", *ROUND8_TUNED)  # every set tuned on
 
 

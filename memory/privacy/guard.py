@@ -126,9 +126,20 @@ _BARE_SCALED = re.compile(
 )
 
 
+# Round 33: a fact that is a price's label and nothing else ("车费", "the fare:") names the
+# number of the next fact ("车费" … "从机场过去三十五"): nobody records a label as a preference.
+_LABEL_ONLY = re.compile(
+    r"\A\s*(?:(?:the|my|our)\s+)?(?:[a-z]+\s+)?(?:fare|price|cost|fee|rate|tip|toll|rent"
+    r"|deposit|budget|bill|total)s?\s*[:：]?\s*\Z"
+    r"|\A\s*[\u4e00-\u9fff]{0,3}(?:费|价|价格|票价|房价|门票|小费|预算|租金|押金|总价|一共)\s*[:：]?\s*\Z",
+    re.IGNORECASE,
+)
+
+
 def _glued(before: str, after: str) -> bool:
     return bool(
-        (_ENDS_IN_DIGIT.search(before) and _STARTS_WITH_DIGIT.match(after))
+        _LABEL_ONLY.match(before)
+        or (_ENDS_IN_DIGIT.search(before) and _STARTS_WITH_DIGIT.match(after))
         or _BARE_SCALED.match(after)
         or _OPEN_END.search(before)
         or _CONTINUES.match(after)

@@ -14,8 +14,9 @@ times ("flights around 0900", "trains around 1430").
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
+from memory.privacy.chat_prices import chat_price, range_owner, ranges
 from memory.privacy.measures import daily_distance, height_cap
 from memory.privacy.prices import PLACE_BEFORE, priced
 from memory.privacy.readings import not_money
@@ -370,26 +371,30 @@ def amounts(text: str) -> Iterator[tuple[int, int]]:
         if _POUNDS.search(match.group()) and WEIGHT.search(text, max(0, start - 40), end + 40):
             continue
         yield start, end
-    for match in CANDIDATE.finditer(text):
-        number, (start, end) = match.group(), match.span()
-        reported = reported_price(text, start, end)  # round 27: "the cloakroom was 2"
-        big_enough = (
-            sum(ch.isdigit() for ch in number) >= 2
-            or not number[-1].isdigit()
-            or one_digit_amount(text, start, end)
-            or reported
-        )
-        if not _WORD.search(text, max(0, start - 40), end + 40):
-            continue  # no word around it: nothing says it is money
-        if (
-            big_enough
-            and not _not_money(text, start, end, number)
-            and not height_cap(text, start, end)
-            and not daily_distance(text, start, end)
-            and not not_money(text, start, end, number)  # round 26: "Cusco is at 3,400"
-            and (reported or _money_context(text, start, end) or priced(text, start, end))
-        ):
+    found = [m.span() for m in CANDIDATE.finditer(text) if _candidate(text, *m.span())]
+    yield from found
+    for start, end, upper_only, upper_end in ranges(text, found):  # round 33: "60-70"
+        if _candidate(upper_only, start, upper_end, owner=range_owner):
             yield start, end
+
+
+def _candidate(
+    text: str, start: int, end: int, owner: Callable[[str, int, int], bool] = priced
+) -> bool:
+    """Whether the bare number at text[start:end] is read as money."""
+    number = text[start:end]
+    reported = reported_price(text, start, end)  # round 27: "the cloakroom was 2"
+    said = chat_price(text, start, end, number)  # round 33: "entry is 8 at each temple"
+    big_enough = sum(ch.isdigit() for ch in number) >= 2 or not number[-1].isdigit()
+    return bool(
+        (big_enough or one_digit_amount(text, start, end) or reported or said)
+        and _WORD.search(text, max(0, start - 40), end + 40)  # else nothing says it is money
+        and not _not_money(text, start, end, number)
+        and not height_cap(text, start, end)
+        and not daily_distance(text, start, end)
+        and not not_money(text, start, end, number)  # round 26: "Cusco is at 3,400"
+        and (reported or said or _money_context(text, start, end) or owner(text, start, end))
+    )
 
 
 __all__ = ["amounts", "how_often"]

@@ -117,6 +117,22 @@ _STOPPED = re.compile(
     F,
 )
 _AT_EACH = re.compile(r"\s+at\s+(?:each|every)\s+[a-z]+", F)
+# Round 33: a journey's length "each way" ("it's a 20 walk each way"), time stuck "for" a
+# number ("the 405 was jammed for 40", "held at the border for 90") and a crossing's length
+# in its weather or traffic ("the ferry crossing is 90 on a calm day").
+_EACH_WAY = re.compile(r"\s+(?:each|either|both)\s+ways?(?![a-z])|\s+(?:there\s+and\s+back)", F)
+_STUCK_FOR = re.compile(
+    r"(?<![a-z])(?:stuck|jammed|gridlocked|crawl(?:ed|ing|s)?|backed\s+up|held(?:\s+up)?"
+    r"|delayed|at\s+a\s+standstill|queued|waited|sat|stood)(?:\s+[a-z0-9']+){0,5}?"
+    r"\s+for" + _SOFT + r"\s*\Z",
+    F,
+)
+_CONDITION = re.compile(
+    r"\s+(?:on\s+a\s+(?:calm|rough|good|bad|clear|windy|quiet|still|choppy)\s+(?:day|sea|night)"
+    r"|with\s+a\s+(?:tail|head)wind|(?:with|in)\s+(?:no|light|heavy|bad|little|good)\s+"
+    r"(?:traffic|weather|seas?|wind))(?![a-z])",
+    F,
+)
 
 # Round 32 (second part): a distance one covers oneself, said by its verb after a person ("I
 # usually run 10 before breakfast", "we drove 300 the first day"); a line named by its kind
@@ -263,7 +279,10 @@ def spoken_not_money(text: str, start: int, end: int, number: str) -> bool:
     if _ZH_LENGTH.search(text, low, start) or _ZH_WAY.search(text, low, start):
         return 2 <= value <= 300 and _ZH_MONEY.search(text, first, last) is None
     after = text[end:last]
-    if _AT_EACH.match(text, end) and _STOPPED.search(text, low, start):
+    after = _EACH_WAY.sub(" ", after, count=1)
+    if _AT_EACH.match(text, end) and (
+        _STOPPED.search(text, low, start) or _ALLOWED.search(text, low, start)
+    ):
         read = value <= 300  # "stops 20 at each viewpoint": "each" prices nothing here
         after = _AT_EACH.sub(" ", after, count=1)
     elif _SPENT_BEFORE.search(text, low, start) and _SPENT_WAITING.match(text[end:last]):
@@ -290,6 +309,10 @@ def _english(text: str, low: int, start: int, end: int, value: int) -> bool:
         or (_ALLOWED.search(text, low, start) and _STEP_AFTER.match(text, end))
     ):
         return value <= 300
+    if _STUCK_FOR.search(text, low, start) or (
+        _CONDITION.match(text, end) and not _HIRED.search(text, low, end + 40)
+    ):
+        return value <= 300  # round 33: "jammed for 40", "90 on a calm day"
     if _LINE_TAKEN.search(text, low, start) and _LINE_GOES.match(text, end):
         return value < 1000
     if _A_BEFORE.search(text, low, start) and _A_JOURNEY.match(text, end):
