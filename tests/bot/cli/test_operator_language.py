@@ -71,7 +71,7 @@ def test_memory_errors_and_status_lines_in_chinese_keep_prefix_and_status(
 
     missing = travel_bot("memory", "forget", "--user", "T1:U1", "--id", "ffff0000", **ZH)
     assert missing.status == 1
-    assert missing.err == "error: T1:U1 的记忆里没有记录 ffff0000\n"
+    assert missing.err == "error: T1:U1 的记忆里没有编号为 ffff0000 的记录\n"
 
     unconfirmed = travel_bot("memory", "forget", "--user", "T1:U1", "--all", **ZH)
     assert unconfirmed.status == 2
@@ -84,6 +84,9 @@ def test_memory_errors_and_status_lines_in_chinese_keep_prefix_and_status(
     done = travel_bot("memory", "forget", "--user", "T1:U1", "--all", "--yes", **ZH)
     assert done.status == 0
     assert done.out == "已删除 1 条记录，以及它取代的 1 个更早的版本\n"
+    assert done.err == (  # no Redis here: the page's links could not be revoked
+        "warning: Redis 没能记下这次撤销，所以 T1:U1 的偏好页链接和页面会话在过期前仍可使用\n"
+    )
     # The same operation in English reads as it always did.
     travel_bot("memory", "add", "--user", "T1:U1", "I prefer aisle seats")
     travel_bot("memory", "add", "--user", "T1:U1", "Now I prefer window seats")
