@@ -1538,7 +1538,7 @@ _MESSAGES: dict[str, dict[str, str]] = {
     },
     "cli_no_such_fact": {
         "en": "no fact {prefix} in the memory of {namespace}",
-        "zh": "{namespace} 的记忆里没有记录 {prefix}",
+        "zh": "{namespace} 的记忆里没有编号为 {prefix} 的记录",
     },
     "cli_forgot": {"en": "forgot {what}{earlier}", "zh": "已删除{what}{earlier}"},
     "cli_one_fact": {"en": "1 fact", "zh": " 1 条记录"},
@@ -1564,7 +1564,7 @@ _MESSAGES: dict[str, dict[str, str]] = {
             "Redis could not record it, so links to the preferences page of {namespace} "
             "and their page sessions stay usable until they expire"
         ),
-        "zh": "Redis 无法记下这一点，所以 {namespace} 的偏好页链接和页面会话在过期前仍可使用",
+        "zh": "Redis 没能记下这次撤销，所以 {namespace} 的偏好页链接和页面会话在过期前仍可使用",
     },
     "cli_database_unreachable": {
         "en": "cannot connect to PostgreSQL at {where} ({variable}): {reason}",

@@ -13,7 +13,7 @@ namespace's keys share one slot) is a hash holding:
 
 Entry versions: the facts value carries its layout's (`memory.facts`); summary fields
 the summary format's (`memory.summary.FORMAT_VERSION`): after a deploy that renders
-summaries differently, none cached before it is served (the old fields expire).
+summaries differently, none cached before it is served (a full entry drops them).
 
 A summary ranked from the cached facts is stored by a background thread (`fill_later`):
 a new request waits for no second round trip, and asking it again is one read. The key's
@@ -272,7 +272,7 @@ class PreferenceCache:
         values = {field: value for field, value in values.items() if value}
         if not values or generation is None or not self._available():
             return False
-        args: list[str | bytes | int] = [generation, self.ttl, self.max_fields]
+        args: list[str | bytes | int] = [generation, self.ttl, self.max_fields, FORMAT_VERSION]
         for field, value in values.items():
             args += [field, value]
         try:

@@ -20,16 +20,32 @@ if size == 0 then return {'miss', gen} end
 if size <= tonumber(ARGV[1]) then return {'facts', gen, redis.call('HGET', KEYS[1], 'facts')} end
 return {'facts', gen}
 """
-# ARGV: generation seen, TTL, the most fields an entry may hold, then field/value pairs.
-# A new request's summary (`q:`) past that many is not added (facts always are): a
-# summary is sized for a prompt (a few KB), and a warmed traveller asks many.
+# ARGV: generation seen, TTL, the most fields an entry may hold, the summary format's
+# version (`memory.summary.FORMAT_VERSION`), then field/value pairs. A new request's
+# summary (`q:`) past that many is not added (facts always are): a summary is sized for a
+# prompt (a few KB), and a warmed traveller asks many. A full entry first drops the
+# summaries of any other format (`q:<digest>`, `q:1:…`, `*:en`: written before a deploy),
+# which no lookup of this version asks for, so they never crowd out this version's.
 FILL = """
 local gen = redis.call('GET', KEYS[2])
 if gen == false then gen = '0' end
 if gen ~= ARGV[1] then return 0 end
 local most = tonumber(ARGV[3])
-for i = 4, #ARGV, 2 do
-  if string.sub(ARGV[i], 1, 2) ~= 'q:' or redis.call('HLEN', KEYS[1]) < most
+local ours = {'q:' .. ARGV[4] .. ':', '*:' .. ARGV[4] .. ':'}
+local swept = false
+for i = 5, #ARGV, 2 do
+  local summary = string.sub(ARGV[i], 1, 2) == 'q:'
+  if summary and not swept and redis.call('HLEN', KEYS[1]) >= most then
+    swept = true
+    for _, name in ipairs(redis.call('HKEYS', KEYS[1])) do
+      local head = string.sub(name, 1, 2)
+      if (head == 'q:' or head == '*:') and string.sub(name, 1, #ours[1]) ~= ours[1]
+         and string.sub(name, 1, #ours[2]) ~= ours[2] then
+        redis.call('HDEL', KEYS[1], name)
+      end
+    end
+  end
+  if not summary or redis.call('HLEN', KEYS[1]) < most
      or redis.call('HEXISTS', KEYS[1], ARGV[i]) == 1 then
     redis.call('HSET', KEYS[1], ARGV[i], ARGV[i + 1])
   end

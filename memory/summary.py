@@ -31,7 +31,7 @@ _HARD_ZH = re.compile(
 # truncation): part of every cached summary's field (`memory.cache.query_field`), so a
 # deploy that renders summaries differently never serves a summary cached before it.
 # Bump it with any change to what this module (or `memory.views`' notes) writes;
-# tests/memory/test_summary_format.py pins the rendering of each version and fails until
+# tests/memory/test_cache_summary_format.py pins the rendering of each version and fails until
 # it is bumped. Version 1 was the unversioned field (`q:<digest>`, before this number).
 FORMAT_VERSION = 2
 # Facts passed over for being too long for what is left of the budget, before it is full.

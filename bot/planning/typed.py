@@ -9,8 +9,12 @@ plan carries that form, so what is shown, offered and saved reads as they wrote 
 
 Only a city's own names count (its English and Chinese names and aliases, two characters
 or more; no airport code nor Latin abbreviation such as "SH"), a Latin name as a whole
-word in any case, the longest first ("成都市" over "成都"). An unknown city, or a message
-that does not name it, leaves the plan as it was.
+word in any case, and none that is part of a street's or a gate's name (南京路 in
+Shanghai, 西安门 and 长安街 in Beijing, "Nanjing Road"). The city's name itself ("成都",
+"成都市", "Chengdu") comes before its other aliases, which also name its airports and
+districts ("Heathrow", 浦东, 长安): "伦敦，希思罗机场进" is a trip to 伦敦. Among those, the
+first the message uses, and at one place the longest ("成都市" over "成都"). An unknown
+city, or a message that does not name it, leaves the plan as it was.
 """
 
 from __future__ import annotations
@@ -18,10 +22,14 @@ from __future__ import annotations
 import dataclasses
 import re
 
+from bot.names import fold_name
 from bot.planning.inventory.catalogue import City, load_catalogue
 from bot.planning.plan import PlannedTrip
 
 _LATIN = re.compile(r"[A-Za-z]")
+# What follows a city's name when it names a street or a gate instead (南京路, 西安门).
+_NOT_THE_CITY_ZH = r"(?![路街门道])"
+_NOT_THE_CITY_EN = r"(?!\s+(?:road|rd|street|st|avenue|ave|gate)\b)"
 
 
 def in_travellers_words(trip: PlannedTrip, said: str) -> PlannedTrip:
@@ -40,13 +48,14 @@ def _as_said(name: str, said: str) -> str:
     city = catalogue.city(name)
     if city is None:
         return name
-    found: list[tuple[int, int]] = []
+    own = {fold_name(city.en), fold_name(city.zh)}
+    found: list[tuple[bool, int, int]] = []  # (an alias, start, -length)
     for form in _forms(city):
         for match in _pattern(form).finditer(said):
-            found.append((match.start(), match.end()))
-    # The longest form the message uses, the first of them; the same city by the catalogue.
-    for start, end in sorted(found, key=lambda span: (span[0] - span[1], span[0])):
-        typed = said[start:end]
+            alias = fold_name(form) not in own
+            found.append((alias, match.start(), match.start() - match.end()))
+    for _, start, negative_length in sorted(found):
+        typed = said[start : start - negative_length]
         if catalogue.city(typed) is city:
             return " ".join(typed.split())
     return name
@@ -68,8 +77,8 @@ def _forms(city: City) -> set[str]:
 def _pattern(form: str) -> re.Pattern[str]:
     text = re.escape(form.strip()).replace(r"\ ", r"\s+")
     if _LATIN.search(form):  # a whole word: "Xian" is not in "Xianyang"
-        return re.compile(rf"(?<![A-Za-z]){text}(?![A-Za-z])", re.IGNORECASE)
-    return re.compile(text)
+        return re.compile(rf"(?<![A-Za-z]){text}(?![A-Za-z]){_NOT_THE_CITY_EN}", re.IGNORECASE)
+    return re.compile(text + _NOT_THE_CITY_ZH)
 
 
 __all__ = ["in_travellers_words"]

@@ -14,7 +14,7 @@ from datetime import UTC, datetime, timedelta
 import numpy as np
 import redis
 
-from memory.cache import FACTS, general_field, query_field
+from memory.cache import FACTS, MAX_FIELDS, general_field, query_field
 from memory.engine import Memory
 from memory.facts import Facts
 from memory.summary import FORMAT_VERSION, summarize, summarize_facts
@@ -124,3 +124,31 @@ def test_a_summary_cached_in_an_earlier_format_is_never_served(
     assert memory.cache.stats.fact_hits > hits  # ranked from the cached facts, no store
     memory.cache.settle()
     assert redis_client.hget(key, field) == fresh.encode()  # cached again, in this format
+
+
+def test_a_full_entry_of_an_earlier_format_makes_room_for_this_ones(
+    memory: Memory, namespace: str, redis_client: redis.Redis
+) -> None:
+    """A traveller warmed before a deploy: the entry already holds `MAX_FIELDS` fields,
+    the facts and the summaries of 32 requests in the format before. Those are never
+    asked for again, yet they counted against the limit, so no summary of this format
+    was cached until the key expired: every request was ranked again each time."""
+    memory.record(namespace, ["出差只坐高铁一等座", "I prefer aisle seats"])
+    request = "plan my trip to Chengdu"
+    fresh = memory.retrieve(namespace, request)
+    memory.cache.settle()
+    key = memory.cache.key(namespace)
+    redis_client.hdel(key, query_field(request))
+    earlier = {f"q:{n:020x}": "an earlier format's summary" for n in range(MAX_FIELDS - 2)}
+    earlier[f"*:{FORMAT_VERSION - 1}:zh"] = "an earlier format's summary"
+    redis_client.hset(key, mapping=earlier)
+    assert redis_client.hlen(key) == MAX_FIELDS
+    assert memory.retrieve(namespace, request) == fresh  # ranked from the cached facts
+    memory.cache.settle()
+    assert redis_client.hget(key, query_field(request)) == fresh.encode()
+    assert sorted(redis_client.hkeys(key)) == sorted(
+        [FACTS.encode(), query_field(request).encode()]
+    )
+    ranked = memory.cache.stats.fact_hits
+    assert memory.retrieve(namespace, request) == fresh
+    assert memory.cache.stats.fact_hits == ranked  # asked again: the summary, one read

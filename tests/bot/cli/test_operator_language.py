@@ -6,13 +6,19 @@ not change, and `--json` prints the same bytes whatever the language."""
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 
+from bot.cli.language import LOCALE_VARIABLES
 from bot.messages import t
 from tests.bot.cli.conftest import TravelBot
 from tests.support.services import free_port
 
+TRAVEL_BOT = str(Path(sys.executable).parent / "travel-bot")
 ZH = {"LANG": "zh_CN.UTF-8"}
 EN = {"LANG": "C.UTF-8"}  # a setting given once stays for the test's later runs
 
@@ -65,7 +71,7 @@ def test_memory_errors_and_status_lines_in_chinese_keep_prefix_and_status(
 
     missing = travel_bot("memory", "forget", "--user", "T1:U1", "--id", "ffff0000", **ZH)
     assert missing.status == 1
-    assert missing.err == "error: T1:U1 的记忆里没有记录 ffff0000\n"
+    assert missing.err == "error: T1:U1 的记忆里没有编号为 ffff0000 的记录\n"
 
     unconfirmed = travel_bot("memory", "forget", "--user", "T1:U1", "--all", **ZH)
     assert unconfirmed.status == 2
@@ -78,6 +84,9 @@ def test_memory_errors_and_status_lines_in_chinese_keep_prefix_and_status(
     done = travel_bot("memory", "forget", "--user", "T1:U1", "--all", "--yes", **ZH)
     assert done.status == 0
     assert done.out == "已删除 1 条记录，以及它取代的 1 个更早的版本\n"
+    assert done.err == (  # no Redis here: the page's links could not be revoked
+        "warning: Redis 没能记下这次撤销，所以 T1:U1 的偏好页链接和页面会话在过期前仍可使用\n"
+    )
     # The same operation in English reads as it always did.
     travel_bot("memory", "add", "--user", "T1:U1", "I prefer aisle seats")
     travel_bot("memory", "add", "--user", "T1:U1", "Now I prefer window seats")
@@ -142,3 +151,31 @@ def test_an_unreachable_database_in_chinese(travel_bot: TravelBot) -> None:
         assert ran.err == (
             f"error: 无法连接 127.0.0.1:{port} 上的 PostgreSQL（MEMORY_DSN）：connection refused\n"
         )
+
+
+@pytest.mark.parametrize(
+    ("locale", "encoding", "said"),
+    [
+        # Big5 has no simplified Chinese: the line could not be printed, and `memory
+        # show` failed with "error: 'big5' codec can't encode character" and exit 1.
+        ("zh_TW.Big5", "big5", "nothing remembered for local:you\n"),
+        ("zh_CN.GB18030", "gb18030", "没有为 local:you 记住任何内容\n"),
+    ],
+)
+def test_a_chinese_locale_whose_terminal_cannot_show_it_gets_english(
+    tmp_path: Path, locale: str, encoding: str, said: str
+) -> None:
+    env = {
+        k: v for k, v in os.environ.items() if k not in LOCALE_VARIABLES and k != "DEFAULT_LANGUAGE"
+    }
+    env |= {"MEMORY_DSN": f"sqlite:///{tmp_path}/cli.db", "REDIS_URL": "", "LANG": locale}
+    env["PYTHONIOENCODING"] = encoding  # the terminal's encoding, as the locale would set it
+    ran = subprocess.run(
+        [TRAVEL_BOT, "memory", "show", "--user", "local:you"],
+        env=env,
+        cwd=tmp_path,
+        capture_output=True,
+        timeout=60,
+    )
+    assert (ran.returncode, ran.stderr) == (0, b"")
+    assert ran.stdout.decode(encoding) == said

@@ -40,3 +40,34 @@ def test_the_travellers_form_of_the_same_city_is_kept(
 def test_a_city_the_catalogue_does_not_know_is_left_as_the_model_passed_it() -> None:
     odd = PlannedTrip(origin="", destination="Atlantis", start=date(2099, 1, 1), end=None)
     assert in_travellers_words(odd, "take me to atlantis") is odd
+
+
+def _trip(origin: str, destination: str) -> PlannedTrip:
+    return PlannedTrip(origin=origin, destination=destination, start=date(2099, 1, 1), end=None)
+
+
+@pytest.mark.parametrize(
+    ("planned", "said", "shown"),
+    [
+        # An alias also names an airport or a district, or a street elsewhere: a message
+        # naming the city itself as well showed the airport or the street as the city.
+        (("Shanghai", "London"), "下周从上海飞伦敦，希思罗机场进", ("上海", "伦敦")),
+        (("Beijing", "Xi'an"), "从北京长安街出发，下周去西安出差", ("北京", "西安")),
+        (("Shanghai", "Tokyo"), "I land at Narita, then a week in Tokyo", ("Shanghai", "Tokyo")),
+        (("Shanghai", "New York"), "New York, staying in Manhattan", ("Shanghai", "New York")),
+        (("Shanghai", "Beijing"), "我想去北京吃 Peking duck", ("Shanghai", "北京")),
+        (("Chengdu", "Shanghai"), "浦东机场接我，去上海开会，从成都出发", ("成都", "上海")),
+        # A city's name inside a street's or a gate's name is not the city.
+        (("Shanghai", "Nanjing"), "从南京路出发去金陵", ("Shanghai", "金陵")),
+        (("Shanghai", "Nanjing"), "from Nanjing Road to Nanking", ("Shanghai", "Nanking")),
+        (("Beijing", "Xi'an"), "住在西安门附近，想去长安看看", ("Beijing", "长安")),
+        # An alias alone is still the traveller's word.
+        (("Shanghai", "London"), "fly me into Heathrow", ("Shanghai", "Heathrow")),
+    ],
+)  # fmt: skip
+def test_the_city_is_shown_by_its_name_not_by_its_airport_or_a_street(
+    planned: tuple[str, str], said: str, shown: tuple[str, str]
+) -> None:
+    trip = in_travellers_words(_trip(*planned), said)
+    assert (trip.origin, trip.destination) == shown
+    assert canonical_city(trip.destination)[0] == canonical_city(planned[1])[0]

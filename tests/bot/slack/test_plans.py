@@ -273,6 +273,22 @@ def test_a_trip_saved_from_chat_keeps_the_city_as_the_traveller_typed_it(
     assert [t.shown_destination for t in bot.core.trips.list(bot.namespace(ALICE))] == ["成都"]
 
 
+def test_a_plan_names_the_city_not_the_airport_the_traveller_also_named(
+    bot: BotHarness, scripted_model: ScriptedModel, slack: FakeSlackAPI
+) -> None:
+    """A message naming 伦敦 and its airport 希思罗 (an alias, and the longer one): the
+    card and the saved trip named the airport as the destination."""
+    scripted_model.script(plan_call("Shanghai", "London"), "Here is your London plan.")
+    sent = bot.dm(ALICE, f"{DEPART} 从上海飞伦敦，希思罗机场进")
+    message = save_message(bot, sent)
+    assert "上海 → 伦敦" in message["text"] and "希思罗 " not in message["text"]
+    assert click(bot, ALICE, message, sent.channel).status_code == 200
+    slack.wait_for("chat.update")
+    assert bot.core.trips is not None
+    [trip] = bot.core.trips.list(bot.namespace(ALICE))
+    assert (trip.shown_origin, trip.shown_destination) == ("上海", "伦敦")
+
+
 def test_an_admins_follow_up_in_the_thread_still_plans_for_the_colleague(
     make_bot: BotFactory, scripted_model: ScriptedModel, slack: FakeSlackAPI
 ) -> None:
