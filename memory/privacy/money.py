@@ -335,8 +335,11 @@ def amounts(text: str) -> Iterator[tuple[int, int]]:
         if _POUNDS.search(match.group()) and WEIGHT.search(text, max(0, start - 40), end + 40):
             continue
         yield start, end
-    found = [m.span() for m in CANDIDATE.finditer(text) if _candidate(text, *m.span())]
-    yield from found
+    found: list[tuple[int, int]] = []  # round 33 review: yielded one by one, so a caller
+    for match in CANDIDATE.finditer(text):  # that stops at the first amount reads no further
+        if _candidate(text, *match.span()):
+            found.append(match.span())
+            yield match.span()
     for start, end, upper_only, upper_end in ranges(text, found):  # round 33: "60-70"
         if _candidate(upper_only, start, upper_end, owner=range_owner):
             yield start, end

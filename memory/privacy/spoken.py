@@ -262,12 +262,12 @@ _CHARGED = re.compile(r"(?<![a-z])(?:overcharg|undercharg|refund|reimburs)", F)
 
 
 def _sentence(text: str, start: int, end: int) -> tuple[int, int]:
-    # Round 33 review: at most 200 characters either side, so a long text's numbers are not
+    # Round 33 review: at most 120 characters either side, so a long text's numbers are not
     # each read against all of it (a sentence of chat is far shorter).
-    low = max(0, start - 200)
+    low = max(0, start - 120)
     cuts = [match.end() for match in _SENTENCE_END.finditer(text, low, start)]
-    after = _SENTENCE_END.search(text, end, end + 200)
-    return (cuts[-1] if cuts else low), (after.start() if after else min(len(text), end + 200))
+    after = _SENTENCE_END.search(text, end, end + 120)
+    return (cuts[-1] if cuts else low), (after.start() if after else min(len(text), end + 120))
 
 
 def spoken_not_money(text: str, start: int, end: int, number: str) -> bool:
