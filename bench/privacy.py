@@ -44,7 +44,7 @@ once); round 30 adds `r30_dev` (tuned on) and `r30_fresh` (measured once); round
 (tuned on) and `r31_fresh` (measured once); round 32 adds `r32_dev` (tuned on) and `r32_fresh`
 (measured once), and its review `r32_review` (the reviewer's probes, tuned on); round 33 adds
 `r33_dev` (tuned on) and `r33_fresh` (blind: written before the round's guard code was seen,
-measured once) (bench/README.md).
+measured once), and its review `r33_review` (the reviewer's probes, tuned on) (bench/README.md).
 
     .venv/bin/python bench/privacy.py
     .venv/bin/python bench/privacy.py --prefeval ../shared/data/prefeval_dev --json out.json
@@ -124,6 +124,7 @@ ROUND8 = (
     "r32_review",
     "r33_dev",
     "r33_fresh",
+    "r33_review",
 )
 ROUND8_TUNED = (
     "r8_dev",
@@ -158,6 +159,7 @@ ROUND8_TUNED = (
     "r32_dev",
     "r32_review",
     "r33_dev",
+    "r33_review",
 )
 FAMILIES = ("amount", "instructions")
 # Sets whose misses are printed (tuned on anyway): r8_fresh was measured once, untuned, and
@@ -226,6 +228,9 @@ FAMILIES = ("amount", "instructions")
 # journeys each way, times in traffic or on a calm day, counts and ranges that are no money;
 # a fare label alone in one fact) is tuned on; r33_fresh, blind: written by a helper before
 # any of the round's guard code was seen, committed before its only run, only measured.
+# Round 33's review adds `r33_review`, the reviewer's probes (ranges, prices at each place or
+# per person, price lists, bargains, discounts and split fare labels, and the everyday numbers
+# said in the same shapes), written before any fix, tuned on.
 LISTED = ("dev", "t12_dev", *ROUND8_TUNED)  # every set tuned on
 
 

@@ -37,6 +37,7 @@ _TIMED = re.compile(
     F,
 )
 _CLAUSE_START = re.compile(r"[.!?;,\n](?!\d)")
+_SENTENCE_END = re.compile(r"[.!?;\n](?!\d)")
 
 _KINDS = (
     r"adults?|kids?|children|child|students?|seniors?|pensioners?|grown-?ups|teens?|teenagers"
@@ -61,11 +62,10 @@ _BARGAIN = re.compile(
     F,
 )
 
-# A discount: "knocked 20 off the room", "got 15 off the tour".
-_OFF = re.compile(
-    r"\s+off\s+(?:(?:the|our|my|a|each|every|per)\s+)?(?:[a-z]+\s+)?(?:rooms?|bill|price|fare"
-    r"|total|rate|tickets?|tours?|meals?|stay|suite|villa|booking|massage|car|rental|night)(?![a-z])",
-    F,
+# Round 33 review: and off every other thing that is bought (`_BOUGHT`: "took 5 off the ride").
+_OFF_THINGS = (
+    r"rooms?|bill|price|fare|total|rate|tickets?|tours?|meals?|stay|suite|villa|booking|massage"
+    r"|car|rental|night"
 )
 
 
@@ -86,8 +86,8 @@ def chat_price(text: str, start: int, end: int, number: str) -> bool:
     if _AT_EACH.match(text, end):
         return value <= 500 and _TIMED.search(text, clause, start) is None
     if _KIND_BEFORE.search(text, low, start) and not _AGE_AFTER.match(text, end):
-        sentence_end = re.search(r"[.!?;\n](?!\d)", text[end:])
-        last = end + sentence_end.start() if sentence_end else len(text)
+        sentence_end = _SENTENCE_END.search(text, end, end + 120)  # review: bounded
+        last = sentence_end.start() if sentence_end else min(len(text), end + 120)
         first = max(0, start - 120)
         if _FREE.search(text, first, last):
             return True
@@ -114,13 +114,22 @@ def ranges(text: str, found: list[tuple[int, int]]) -> Iterator[tuple[int, int, 
             yield start, end, text[:start] + upper + text[end:], start + len(upper)
 
 
-_OWNER = re.compile(
-    r"(?<![a-z])(?:rooms?|hostels?|hotels?|airbnbs?|apartments?|villas?|guesthouses?|dorms?"
+_BOUGHT = (
+    r"rooms?|hostels?|hotels?|airbnbs?|apartments?|villas?|guesthouses?|dorms?"
     r"|beds?|dinners?|lunch(?:es)?|breakfasts?|meals?|menus?|food|beers?|wines?|drinks?"
     r"|cocktails?|coffees?|massages?|guides?|tours?|boats?|taxis?|cabs?|tuk-?tuks?|rides?"
     r"|tickets?|entry|entrance|admission|ferry|ferries|transfers?|tabs?|bills?|laundry"
-    r"|souvenirs?|asked|asks|asking|charges?|charged|go(?:es)?\s+for|went\s+for|came\s+to"
-    r"|comes\s+to|expect|set\s+(?:me|us)\s+back|cost)(?![a-z])",
+    r"|souvenirs?"
+)
+_OWNER = re.compile(
+    rf"(?<![a-z])(?:{_BOUGHT}|asked|asks|asking|charges?|charged|go(?:es)?\s+for|went\s+for"
+    r"|came\s+to|comes\s+to|expect|set\s+(?:me|us)\s+back|cost)(?![a-z])",
+    F,
+)
+# A discount: "knocked 20 off the room", "got 15 off the tour" ("20 off the coast" is a place).
+_OFF = re.compile(
+    rf"\s+off\s+(?:(?:the|our|my|a|each|every|per)\s+)?(?:[a-z]+\s+)?(?:{_OFF_THINGS}|{_BOUGHT})"
+    r"(?![a-z])",
     F,
 )
 
@@ -139,10 +148,22 @@ _ARTICLE_BEFORE = re.compile(r"(?<![a-z])(?:a|an)\s*\Z", F)
 def range_owner(text: str, start: int, end: int) -> bool:
     """Whether a thing that is bought or a verb of pricing stands before a range's upper end
     in its clause ("the room was 60-70", "the guide asked 50-60")."""
-    cuts = [match.end() for match in _CLAUSE_START.finditer(text, 0, start)]
-    if _NUMBERED_BEFORE.search(text, 0, start) or _ARTICLE_BEFORE.search(text, 0, start):
+    low = max(0, start - 120)  # round 33 review: a clause of chat, not all of a long text
+    near = max(0, start - 40)
+    cuts = [match.end() for match in _CLAUSE_START.finditer(text, low, start)]
+    if _NUMBERED_BEFORE.search(text, near, start) or _ARTICLE_BEFORE.search(text, near, start):
         return False  # "rooms 1001-1020", "floors 20-25": things named right before are numbered
-    return _OWNER.search(text, cuts[-1] if cuts else 0, start) is not None
+    return _OWNER.search(text, cuts[-1] if cuts else low, start) is not None
 
 
-__all__ = ["chat_price", "range_owner", "ranges"]
+# Round 33 review: a number right after "aged" / "ages" is an age, whatever is priced before it
+# ("the dorm takes guests aged 18-35 only").
+_AGED = re.compile(r"(?<![a-z])(?:aged|ages)\s+(?:(?:from|between)\s+)?\Z", F)
+
+
+def aged(text: str, start: int) -> bool:
+    """Whether the number at `start` is said right after "aged" or "ages"."""
+    return _AGED.search(text, max(0, start - 20), start) is not None
+
+
+__all__ = ["aged", "chat_price", "range_owner", "ranges"]

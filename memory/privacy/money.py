@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterator
 
-from memory.privacy.chat_prices import chat_price, range_owner, ranges
+from memory.privacy.chat_prices import aged, chat_price, range_owner, ranges
 from memory.privacy.measures import daily_distance, height_cap
 from memory.privacy.prices import PLACE_BEFORE, priced
 from memory.privacy.readings import not_money
@@ -31,6 +31,7 @@ from memory.privacy.vocabulary import (
     POSITIONS,
     zero_led_time,
 )
+from memory.privacy.zh_scales import THING_ZH, scaled
 
 F = re.ASCII | re.IGNORECASE
 
@@ -159,10 +160,9 @@ MONEY_AFTER = re.compile(
     r"|stays?|flights?|travel|inns?|hostels?|accommodation)(?![a-z]))",
     F,
 )
-_THING_ZH = "(?:酒店|宾馆|民宿|住宿|房费|房间|房|机票|车票|票|打车|车费|出租车|网约车|餐费|餐|饭)"
 _LIMIT_ZH = "(?:以内|以下|之内|左右|上下|封顶)"
-THING_AFTER = re.compile(f"(?:{_LIMIT_ZH}|内)的?{_THING_ZH}")
-THING_BEFORE_ZH = re.compile(rf"(?:{_THING_ZH}|住的?){_GAP}{{0,8}}\Z")
+THING_AFTER = re.compile(f"(?:{_LIMIT_ZH}|内)的?{THING_ZH}")
+THING_BEFORE_ZH = re.compile(rf"(?:{THING_ZH}|住的?){_GAP}{{0,8}}\Z")
 CAP_BEFORE_ZH = re.compile(
     r"(?:不超过|不高于|(?<!不)低于|少于|最多|最高|控制在|别超过|不到|≤|<=?)"
     r"(?:能|可以|愿意|肯)?(?:报|花|给|付|出|订|到)?\s*\Z"
@@ -171,7 +171,7 @@ LIMIT_AFTER_ZH = re.compile(rf"\s?{_LIMIT_ZH}")
 # "高铁二等座能接受，最多六百": a cap on a number of hundreds, in a sentence about a priced
 # thing, across its commas.
 THING_IN_SENTENCE_ZH = re.compile(
-    rf"(?:{_THING_ZH}|高铁|动车|火车|航班|飞机|座|舱|住)[^。！？!?;\n]{{0,30}}\Z"
+    rf"(?:{THING_ZH}|高铁|动车|火车|航班|飞机|座|舱|住)[^。！？!?;\n]{{0,30}}\Z"
 )
 # "hotels under 800", "fares below 3000"; "around"/"about" only for things without a time,
 # so "flights around 0900" is a time.
@@ -322,48 +322,12 @@ WEIGHT = re.compile(
 _POUNDS = re.compile(r"pounds?\Z", F)
 
 
-# Money slang that counts notes: "三张一晚" (three 100-yuan notes), "五舊水" (Cantonese, 500),
-# "两撇水" (2000), "3张毛爷爷". A note count is money only beside a rate, a limit or a budget
-# ("两张床", "三张票" are beds and tickets).
-_ZH_DIGIT = r"(?:[1-9]|[一二两三四五六七八九十])"
-SLANG = re.compile(
-    rf"(?<![0-9一二两三四五六七八九十]){_ZH_DIGIT}\s?(?:旧|舊|嚿|撇)水"
-    rf"|(?<![0-9一二两三四五六七八九十]){_ZH_DIGIT}\s?张(?=\s*(?:毛爷爷|红票子?|红的|大钞|百元"
-    r"|(?:每|一|/)(?:晚|间|天|夜)|以内|以下|左右|上下|封顶|的?预算))"
-    rf"|(?:预算|价格|房价|报销|标准|差标)[^,.;，。；]{{0,6}}?{_ZH_DIGIT}\s?张(?![票床车机卡纸照])"
-)
-
-# "酒店最好别过千": a cap of a bare thousand, about a priced thing.
-OVER_SCALE = re.compile(
-    rf"(?:{_THING_ZH}|住)[^。！？!?;\n]{{0,12}}?(?:别|不|不要|不能|不得)(?:超)?过"
-    r"([一两二三四五六七八九]?[千万])(?![0-9一二两三四五六七八九米里人次个步])"
-)
-
-
-# Pay or spending said in scale words alone: "月入过万", "年薪百万", "花了几千", "奖金十几万".
-SCALE_ONLY = re.compile(
-    r"(?:月入|年入|月薪|年薪|工资|收入|奖金|年终奖|年包|薪水|底薪|花了|花掉|花费|预算|存款)"
-    r"[^0-9。，,；;！？!?\n]{0,3}?(?:过|上|近|破|超|小|大|好|了)?[一两二三四五六七八九十几数]?"
-    r"[十百千万亿]{1,3}(?![0-9一二两三四五六七八九十百千万米步里人公])"
-)
-
-
-# A price said as a scale alone, beside a priced thing: "酒店大几百都行", "打车小一百"...
-VAGUE_PRICE = re.compile(
-    rf"(?:{_THING_ZH}|住|高铁|机票|升舱|吃饭|请客)[^。，,；;！？!?\n0-9]{{0,6}}?"
-    r"(?:[大小]几[百千万]|小[一两二三四五六七八九]?[百千万]|几[百千](?:块|多|来)?)"
-    r"(?!\s*(?:公里|千米|米|里|人|位|次|个|天|晚|夜|站|步|公斤|斤|克|分钟|小时|年|岁|积分|里程|页|张))"
-)
-
 _WORD = re.compile(r"[A-Za-z\u4e00-\u9fff]")
 
 
 def amounts(text: str) -> Iterator[tuple[int, int]]:
     """The spans of exact amounts of money in normalised `text`."""
-    yield from (match.span() for match in SLANG.finditer(text))
-    yield from (match.span() for match in SCALE_ONLY.finditer(text))
-    yield from (match.span() for match in VAGUE_PRICE.finditer(text))
-    yield from (match.span(1) for match in OVER_SCALE.finditer(text))
+    yield from scaled(text)  # "三张一晚", "月入过万", "酒店大几百都行", "酒店最好别过千"
     yield from (match.span(1) for match in SINGLE_ZH_PAID.finditer(text))
     yield from (match.span() for match in YUAN_JIAO.finditer(text))  # round 27: "两块五"
     for match in EXPLICIT.finditer(text):
@@ -371,8 +335,11 @@ def amounts(text: str) -> Iterator[tuple[int, int]]:
         if _POUNDS.search(match.group()) and WEIGHT.search(text, max(0, start - 40), end + 40):
             continue
         yield start, end
-    found = [m.span() for m in CANDIDATE.finditer(text) if _candidate(text, *m.span())]
-    yield from found
+    found: list[tuple[int, int]] = []  # round 33 review: yielded one by one, so a caller
+    for match in CANDIDATE.finditer(text):  # that stops at the first amount reads no further
+        if _candidate(text, *match.span()):
+            found.append(match.span())
+            yield match.span()
     for start, end, upper_only, upper_end in ranges(text, found):  # round 33: "60-70"
         if _candidate(upper_only, start, upper_end, owner=range_owner):
             yield start, end
@@ -381,14 +348,15 @@ def amounts(text: str) -> Iterator[tuple[int, int]]:
 def _candidate(
     text: str, start: int, end: int, owner: Callable[[str, int, int], bool] = priced
 ) -> bool:
-    """Whether the bare number at text[start:end] is read as money."""
+    """Whether the bare number at text[start:end] is read as money (the cheap test first)."""
+    if not _WORD.search(text, max(0, start - 40), end + 40) or aged(text, start):
+        return False  # no word around it: nothing says it is money; "aged 35" is an age
     number = text[start:end]
     reported = reported_price(text, start, end)  # round 27: "the cloakroom was 2"
     said = chat_price(text, start, end, number)  # round 33: "entry is 8 at each temple"
     big_enough = sum(ch.isdigit() for ch in number) >= 2 or not number[-1].isdigit()
     return bool(
-        (big_enough or one_digit_amount(text, start, end) or reported or said)
-        and _WORD.search(text, max(0, start - 40), end + 40)  # else nothing says it is money
+        (big_enough or reported or said or one_digit_amount(text, start, end))
         and not _not_money(text, start, end, number)
         and not height_cap(text, start, end)
         and not daily_distance(text, start, end)

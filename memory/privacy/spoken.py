@@ -112,8 +112,10 @@ _COUNTED_CAP = re.compile(
     r"|fewer\s+than|less\s+than|to)\s*\Z",
     F,
 )
-_STOPPED = re.compile(
-    r"(?<![a-z])(?:stops?|stopped|paus(?:es|ed?)|halts?|halted|lingers?)" + _SOFT + r"\s*\Z",
+_STOPPED = re.compile(  # round 33 review: and a stay ("we stayed 30 at each lookout")
+    r"(?<![a-z])(?:stops?|stopped|paus(?:es|ed?)|halts?|halted|lingers?|stay(?:s|ed)?)"
+    + _SOFT
+    + r"\s*\Z",
     F,
 )
 _AT_EACH = re.compile(r"\s+at\s+(?:each|every)\s+[a-z]+", F)
@@ -127,10 +129,11 @@ _STUCK_FOR = re.compile(
     r"\s+for" + _SOFT + r"\s*\Z",
     F,
 )
+# Round 33 review: the same weather words either way ("45 in calm seas", "90 on a rough day").
+_WEATHER = r"(?:calm|rough|good|bad|clear|windy|quiet|still|choppy|smooth|no|light|heavy|little)"
 _CONDITION = re.compile(
-    r"\s+(?:on\s+a\s+(?:calm|rough|good|bad|clear|windy|quiet|still|choppy)\s+(?:day|sea|night)"
-    r"|with\s+a\s+(?:tail|head)wind|(?:with|in)\s+(?:no|light|heavy|bad|little|good)\s+"
-    r"(?:traffic|weather|seas?|wind))(?![a-z])",
+    rf"\s+(?:on\s+a\s+{_WEATHER}\s+(?:day|sea|night)|with\s+a\s+(?:tail|head)wind"
+    rf"|(?:with|in)\s+{_WEATHER}\s+(?:traffic|weather|seas?|wind|conditions))(?![a-z])",
     F,
 )
 
@@ -259,9 +262,12 @@ _CHARGED = re.compile(r"(?<![a-z])(?:overcharg|undercharg|refund|reimburs)", F)
 
 
 def _sentence(text: str, start: int, end: int) -> tuple[int, int]:
-    cuts = [match.end() for match in _SENTENCE_END.finditer(text, 0, start)]
-    after = _SENTENCE_END.search(text, end)
-    return (cuts[-1] if cuts else 0), (after.start() if after else len(text))
+    # Round 33 review: at most 120 characters either side, so a long text's numbers are not
+    # each read against all of it (a sentence of chat is far shorter).
+    low = max(0, start - 120)
+    cuts = [match.end() for match in _SENTENCE_END.finditer(text, low, start)]
+    after = _SENTENCE_END.search(text, end, end + 120)
+    return (cuts[-1] if cuts else low), (after.start() if after else min(len(text), end + 120))
 
 
 def spoken_not_money(text: str, start: int, end: int, number: str) -> bool:

@@ -91,7 +91,13 @@ def money_in(*words: str, zh: str = "") -> re.Pattern[str]:
     """A money word: one of `words` (English alternatives, e.g. `MONEY_WORDS` and a module's
     own) as a whole word, a currency sign, or one of `zh` (Chinese alternatives)."""
     english = "|".join(words)
-    return re.compile(rf"(?<![a-z])(?:{english})(?![a-z])|[$€£¥]" + (f"|{zh}" if zh else ""), F)
+    # Round 33 review: every alternative starts with a letter, a sign or a Chinese character;
+    # saying so first lets a long clause be searched about twice as fast.
+    return re.compile(
+        rf"(?=[a-z$€£¥]|[^\x00-\x7f])(?:(?<![a-z])(?:{english})(?![a-z])|[$€£¥]"
+        + (f"|{zh})" if zh else ")"),
+        F,
+    )
 
 
 # Positions, whose number is where one is, not what one paid: "seat 12", "gate 4", "第3排".
