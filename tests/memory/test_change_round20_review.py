@@ -29,6 +29,16 @@ from tests.memory.change_outcomes import (
             "Wise has replaced Monzo for my travel money",
             id="replaced",
         ),
+        pytest.param(
+            "I always stay at Hilton",
+            "I'm done with Hilton - can you find me a Hyatt in Rome?",
+            id="then-a-request-after-a-dash",
+        ),
+        pytest.param(
+            "我住酒店一般选如家",
+            "现在改住锦江之星了，帮我订一间上海的",
+            id="the-request-names-no-scope-zh",
+        ),
         pytest.param("I use Airalo for data abroad", "I use Ubigi for data abroad now", id="esim"),
         pytest.param("早餐喜欢喝咖啡", "现在早餐用茶代替咖啡了", id="instead-zh"),
         pytest.param("我一般住万豪", "希尔顿代替了万豪，现在只住希尔顿", id="took-over-zh"),
