@@ -20,7 +20,8 @@ run; round 15 adds `fresh13` and `fresh14`, the same; round 16 adds `dev13`, tun
 `dev17`, tuned on, and `fresh18`, committed before its one run; its review adds
 `fresh19`, the same, run once at the round's base and once at the merged round; `fresh20`,
 blind, written beside the privacy set r33_fresh before round 20's change code was seen,
-committed before its single run; round 20 adds `dev20`, tuned on), pairs of an older and a
+committed before its single run; round 20 adds `dev20`, tuned on; its review
+`dev20r`, tuned on), pairs of an older and a
 newer fact one traveller said, in English or Chinese: "change" (the newer replaces the older:
 it should supersede), "scoped" (the newer holds only in a place, trip kind or situation),
 "complement" (the same subject, compatible) and "unrelated" (both should stay). The held-out
@@ -127,6 +128,7 @@ HALVES = (
     "fresh19",
     "fresh20",
     "dev20",
+    "dev20r",
 )
 DEV_HALVES = (
     *("dev", "dev2", "dev3", "dev4", "dev5", "dev6", "dev7", "dev8", "dev9", "dev10", "dev11"),
@@ -135,6 +137,7 @@ DEV_HALVES = (
     "dev16",
     "dev17",
     "dev20",
+    "dev20r",
     *("fresh3", "fresh4", "fresh5"),
 )
 # tuned on (fresh3-5 since round 7, after their blind runs were reported); --errors lists
@@ -179,6 +182,7 @@ SPLIT_OF = {
     "fresh19": "check",
     "fresh20": "check",
     "dev20": "dev",
+    "dev20r": "dev",
 }
 RECORDED: dict[str, str] = {}  # an older fact's text -> the id it was recorded as
 _EXISTING = re.compile(r"^([0-9a-f]{32}): (.*)$", re.MULTILINE)

@@ -12,7 +12,9 @@ from memory.framing import stem
 from memory.profile import ProfileSchema
 from memory.subjects import Subjects
 
-CLAUSE = re.compile(r"[,，;；。!！?？]|\.(?!\w)")  # "Hotels.com", "7.30": no clause ends
+# A dash between words ends a clause ("I'm done with Hilton - can you find me a Hyatt?"); a
+# hyphen inside a word ("T-Mobile", "Wi-Fi") does not; "Hotels.com", "7.30": no clause ends.
+CLAUSE = re.compile(r"[,，;；。!！?？]|\.(?!\w)|\s[-–—]+\s|[—–]+")
 _NEGATION = re.compile(r"\w+n't|cannot|not|no|never")
 # A clause about what one is busy with lately chooses nothing ("最近在学潜水"): its change
 # word is a word of time about something else.
@@ -108,7 +110,7 @@ def occasional(norm: str) -> str:
 # 微信支付？"; "I use Lyft now, is that ok?" and "I'm done with Marriott. Can you find Hiltons?"
 # keep what they say before it). A request is said, though asked: "Could you book me window
 # seats from now on?", "以后能帮我订靠窗的吗？".
-_ASKED = re.compile(r"(?:[^,，;；。!！?？.]|\.(?=\w))*[?？]")
+_ASKED = re.compile(r"(?:(?!\s[-–—]+\s|[—–])[^,，;；。!！?？.]|\.(?=\w))*[?？]")
 _REQUEST = re.compile(
     r"\b(?:can|could|would|will)\s+you\b|\bplease\b|帮我|给我|替我|麻烦|能不能|可不可以"
     r"|(?:好|可以|行)吗[?？]$|好不好[?？]$",

@@ -58,6 +58,12 @@ _OPENERS = frozenset(
         "all",
     )
 )
+# Words of time written capitalised, which name no brand ("I fly out on Mondays").
+_TIME_NAME = re.compile(
+    r"(?:mon|tues|wednes|thurs|fri|satur|sun)days?|january|february|march|april|may|june|"
+    r"july|august|september|october|november|december|christmas|easter",
+    re.IGNORECASE,
+)
 # A question or a request after the clauses that say a change: asked of the trip at hand.
 _ASIDE = re.compile(
     r"[?？]\s*$|^\W*(?:any|what|what's|which|how|where|when|does|do|is|are|can|could|would|"
@@ -135,7 +141,11 @@ def names(reader: ClauseReader, text: str) -> frozenset[str]:
         while words and (words[0].casefold() in _OPENERS or words[0] in ("I", "I'm", "I've")):
             words = words[1:]
         name = re.sub(r"'s$", "", " ".join(words))  # "Uber's out": Uber
-        if not name or any(s < m.end() and m.start() < e for s, e in phrases):
+        if (
+            not name
+            or _TIME_NAME.fullmatch(name)
+            or any(s < m.end() and m.start() < e for s, e in phrases)
+        ):
             continue
         folded = name.casefold()
         if reader.read(folded).tokens == frozenset() or reader._change.fullmatch(folded):
@@ -144,6 +154,35 @@ def names(reader: ClauseReader, text: str) -> frozenset[str]:
             continue
         found.add(folded)
     return frozenset(found)
+
+
+# "X has replaced Y", "X took over from Y", "用X代替Y", "X取代了Y": X stays, Y is left.
+_REPLACED = re.compile(
+    r"^\W*(?P<kept>[^,;.!?]+?)\s+(?:has |had |have )?(?:replaced|(?:took|taken) over from)\s+"
+    r"(?P<left>[^,;.!?]+)|(?:用)?(?P<zkept>[^，。,.；;！!？?用]+?)(?:取代|代替|替代)了?"
+    r"(?P<zleft>[^，。,.；;！!？?]+)",
+    re.IGNORECASE,
+)
+
+
+def replaced_other(reader: ClauseReader, old: str, new: str) -> bool:
+    """Whether `new` says that something replaced what is none of `old`'s words and names, so
+    it leaves nothing of the older: the older's own name is what stays ("I use Airbnb for
+    longer stays" / "Airbnb replaced hotels for my parents", "Monzo took over from my old
+    bank years ago"), or nothing else in `new` says a change ("早餐喜欢喝咖啡" / "下午茶用点心
+    代替正餐")."""
+    found = _REPLACED.search(new)
+    if found is None or not reader.read(new).change:
+        return False
+    kept, left = (found["kept"], found["left"]) if found["kept"] else found.group("zkept", "zleft")
+    a, named = reader.read(old), names(reader, old)
+
+    def shares(part: str) -> bool:
+        return bool(reader.read(part).tokens & a.tokens or names(reader, part) & named)
+
+    if shares(left):
+        return False
+    return shares(kept) or not reader.read(new[: found.start()] + new[found.end() :]).change
 
 
 def unlisted_switch(reader: ClauseReader, a: Reading, b: Reading, old: str, new: str) -> bool:
@@ -173,4 +212,4 @@ def unlisted_switch(reader: ClauseReader, a: Reading, b: Reading, old: str, new:
     return not rest_b or bool(rest_a & rest_b) or (switched and len(rest_b) <= 1)
 
 
-__all__ = ["names", "told", "unlisted_switch"]
+__all__ = ["names", "replaced_other", "told", "unlisted_switch"]

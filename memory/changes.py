@@ -217,9 +217,9 @@ class ChangeReader:
         lang = detect_lang(new)
         if detect_lang(old) != lang or similarity < _SIMILAR[lang] - _UNSURE_BELOW:
             return None  # words of two languages cannot be compared; the model can
-        if change_clauses.another(old, new):
-            return None  # another's choice ("My wife switched to Visa") leaves the writer's
         new = change_roles.told(self, new)  # "I've switched to Lyft, any tips for LA?"
+        if change_clauses.another(old, new) or change_roles.replaced_other(self, old, new):
+            return None  # another's choice ("My wife switched to Visa"), or others replaced
         found = self._weigh(old, new, similarity, one_choice=one_choice)
         a, b = self.read(old), self.read(new)
         unlisted = change_roles.unlisted_switch(self, a, b, old, new)

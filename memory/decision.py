@@ -20,7 +20,7 @@ from typing import Any
 
 import numpy as np
 
-from memory import change_vocab
+from memory import change_roles, change_vocab
 from memory.aspects import AspectVectors
 from memory.change_clauses import CLAUSE, complains, holder, swaps, unasked, was_and_is
 from memory.changes import MIN_SIMILARITY, ChangeReader, Verdict, load_changes
@@ -317,7 +317,9 @@ class FactDecider:
         """The slot a fact sets; none for one that only says what was ("I used to want the
         window seat": no preference of now), a complaint ("东航老延误"), a question ("Is a window
         seat better for sleeping?") nor another's liking, which the change reader weighs."""
-        # a complaint chooses nothing: "东航老延误" (alone or before "以后改坐南航"); nor a question
+        # a complaint chooses nothing: "东航老延误" (alone or before "以后改坐南航"); nor a
+        # question, nor a request after a change ("现在改住锦江之星了，帮我订一间上海的")
+        text = change_roles.told(self.changes, text)
         clauses = CLAUSE.split(unasked(text))
         said = [c for c in clauses if c.strip() and not complains(self.changes, c)]
         if not said or holder(self.changes, text, self.changes.read(text)) == "companion":
