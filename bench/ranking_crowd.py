@@ -22,9 +22,7 @@ from __future__ import annotations
 
 import math
 import pickle
-import re
 import sys
-from collections import defaultdict
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -32,6 +30,9 @@ from typing import Any
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from replay_report import report, tally
 
 import memory.ranking as ranking
 from memory.features import FactFeatures
@@ -243,38 +244,18 @@ def main(argv: list[str]) -> int:
     prepared = [None if c["target"] is None else Prepared(c, vocabulary) for c in cases]
 
     def hits(variant: Variant | None) -> dict[str, list[int]]:
-        tally: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0])
-        for c, p in zip(cases, prepared, strict=True):
-            row = tally[c["set"]]
-            if p is None:
-                continue
+        def scores(c: Case, p: Prepared) -> Any:
             terms = p.terms if variant is None else (p.terms[0], variant(p))
-            scores = ranking._combine(np.asarray(p.cosine, dtype=np.float32), terms)
-            place = int(np.argsort(-scores, kind="stable").tolist().index(c["target"]))
-            for i, k in enumerate((1, 3, 5)):
-                row[i] += place < k
-        return dict(tally)
+            return ranking._combine(np.asarray(p.cosine, dtype=np.float32), terms)
+
+        return tally(zip(cases, prepared, strict=True), scores)
 
     base = hits(None)
     for cell in sorted(base):
         print(f"{cell:16s} {base[cell]}")
     chosen = variants()
     for name in [n for n in chosen if not argv[1:] or n in argv[1:]]:
-        tally = hits(chosen[name])
-        total = [0, 0, 0]
-        moved = []
-        for cell in sorted(base):
-            d = [tally[cell][i] - base[cell][i] for i in range(3)]
-            pair = re.findall(r"(zh|en)", cell)
-            if cell.startswith("S") or len(set(pair)) == 1:
-                total = [a + b for a, b in zip(total, d, strict=True)]
-            if any(d):
-                moved.append(f"{cell}: {d[0]:+d}/{d[1]:+d}/{d[2]:+d}")
-        print(
-            f"{name:18s} same language {total[0]:+d}/{total[1]:+d}/{total[2]:+d} | "
-            + "  ".join(moved),
-            flush=True,
-        )
+        report(name, base, hits(chosen[name]), 18)
     return 0
 
 

@@ -16,9 +16,7 @@ a held-out set is measured by `bench/recall.py`, never replayed here.
 from __future__ import annotations
 
 import pickle
-import re
 import sys
-from collections import defaultdict
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -26,6 +24,9 @@ from typing import Any
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from replay_report import report, tally
 
 import memory.ranking as ranking
 from memory.embedding import shared_local_embedder
@@ -236,37 +237,17 @@ def main(argv: list[str]) -> int:
         prepared.append((m, q, np.asarray(c["zh"], dtype=bool), terms))
 
     def hits(variant: Variant | None) -> dict[str, list[int]]:
-        tally: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0])
-        for c, p in zip(cases, prepared, strict=True):
-            row = tally[c["set"]]
-            if p is None:
-                continue
+        def scores(c: Case, p: Any) -> Any:
             m, q, zh, terms = p
             cosine = c["cosine"] if variant is None else variant(c, m, q, zh, terms)
-            scores = ranking._combine(np.asarray(cosine, dtype=np.float32), terms)
-            place = int(np.argsort(-scores, kind="stable").tolist().index(c["target"]))
-            for i, k in enumerate((1, 3, 5)):
-                row[i] += place < k
-        return dict(tally)
+            return ranking._combine(np.asarray(cosine, dtype=np.float32), terms)
+
+        return tally(zip(cases, prepared, strict=True), scores)
 
     engine = hits(None)
     chosen = variants()
-    names = [n for n in chosen if not argv[1:] or n in argv[1:]]
-    for name in names:
-        tally = hits(chosen[name])
-        total = [0, 0, 0]
-        moved = []
-        for cell in sorted(engine):
-            d = [tally[cell][i] - engine[cell][i] for i in range(3)]
-            pair = re.findall(r"(zh|en)", cell)
-            if cell.startswith("S") or len(set(pair)) == 1:
-                total = [a + b for a, b in zip(total, d, strict=True)]
-            if any(d):
-                moved.append(f"{cell}: {d[0]:+d}/{d[1]:+d}/{d[2]:+d}")
-        print(
-            f"{name:22s} same language {total[0]:+d}/{total[1]:+d}/{total[2]:+d} | "
-            + "  ".join(moved)
-        )
+    for name in [n for n in chosen if not argv[1:] or n in argv[1:]]:
+        report(name, engine, hits(chosen[name]), 22)
     return 0
 
 
